@@ -1,0 +1,1 @@
+"""The command line: parse, build a command, call the shell, render."""

@@ -1,0 +1,83 @@
+"""What every command shares: the store, the current fight, errors as one line."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import structlog
+import typer
+
+from engine.dice import parse_faces
+from engine.errors import RuleError
+from store.base import StoreError
+from store.fights import DiceInput, Fights
+from store.sqlite import SqliteStore
+
+DEFAULT_STORE = "fudge.db"
+
+
+class Settings:
+    store_path: Path = Path(DEFAULT_STORE)
+
+
+settings = Settings()
+
+
+def configure_logging(verbose: int) -> None:
+    """structlog to stderr only; console on a terminal, JSON otherwise."""
+    level = logging.WARNING - 10 * min(verbose, 2)
+    renderer = (structlog.dev.ConsoleRenderer() if sys.stderr.isatty()
+                else structlog.processors.JSONRenderer())
+    structlog.configure(
+        processors=[structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso"), renderer],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
+        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        cache_logger_on_first_use=False,
+    )
+
+
+def store_path(option: Path | None) -> Path:
+    if option is not None:
+        return option
+    return Path(os.environ.get("FUDGE_STORE") or DEFAULT_STORE)
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
+
+
+@contextmanager
+def guard() -> Iterator[None]:
+    """A domain or store error becomes one line on stderr and a non-zero exit."""
+    try:
+        yield
+    except (RuleError, StoreError) as exc:
+        raise fail(str(exc)) from None
+
+
+def service() -> Fights:
+    return Fights(SqliteStore(settings.store_path))
+
+
+def fight_name(fights: Fights, given: str | None) -> str:
+    name = given or fights.current()
+    fights.store.fight(name)
+    return name
+
+
+def dice_input(values: list[str] | None) -> DiceInput:
+    """`--dice "+ 0 - +"` for the one roller, or `--dice NAME=FACES` (repeatable, in order)."""
+    given = DiceInput()
+    for value in values or []:
+        if "=" in value:
+            who, faces = value.split("=", 1)
+            given.by_roller.setdefault(who.strip().lower(), []).append(parse_faces(faces))
+        else:
+            given.anyone.append(parse_faces(value))
+    return given

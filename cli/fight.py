@@ -1,0 +1,115 @@
+"""Fights and combatants: new, use, fights, join, status, initiative."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cli import render
+from cli.context import fight_name, guard, service
+from engine import commands as cmd
+from engine.errors import InputError
+from engine.options import resolve
+from engine.sheets import parse_sheet
+
+app = typer.Typer()
+
+FightOpt = Annotated[Optional[str], typer.Option("--fight", "-f", help="Fight to act on (default: the current one).")]
+
+
+@app.command()
+def new(
+    name: Annotated[str, typer.Argument(help="A name for the fight.")],
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset: see `fudge rules`.")] = "fudge",
+    house: Annotated[Optional[Path], typer.Option("--house", help="House-rules TOML: extends a preset, overrides options.")] = None,
+) -> None:
+    """Start a fight and make it current. Its resolved rules are fixed in its first event."""
+    with guard():
+        text = None
+        if house is not None:
+            try:
+                text = house.read_text()
+            except OSError as exc:
+                raise InputError(f"cannot read house rules {house}: {exc.strerror}") from None
+        rules_name, options = resolve(rules, text, str(house) if house else "house rules")
+        fights = service()
+        fights.new(name, rules_name, options.model_dump(mode="json"))
+        typer.echo(f"fight {name} started under {rules_name}; it is now the current fight")
+
+
+@app.command()
+def use(name: Annotated[str, typer.Argument(help="The fight to make current.")]) -> None:
+    """Make a fight the current one."""
+    with guard():
+        service().use(name)
+        typer.echo(f"current fight: {name}")
+
+
+@app.command()
+def fights(as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False) -> None:
+    """List the fights in the store, with parent and fork point for branches."""
+    with guard():
+        store = service().store
+        current = store.setting("current")
+        rows = [{"name": f.name, "parent": f.parent, "fork_seq": f.fork_seq, "events": store.last_seq(f.name),
+                 "current": f.name == current, "created_at": f.created_at} for f in store.fights()]
+        if as_json:
+            typer.echo(json.dumps(rows, indent=2))
+            return
+        if not rows:
+            typer.echo("no fights yet: `fudge new NAME` starts one")
+        for row in rows:
+            branch = f", branch of {row['parent']} at event {row['fork_seq']}" if row["parent"] else ""
+            typer.echo(f"{'*' if row['current'] else ' '} {row['name']}: {row['events']} events{branch}")
+
+
+@app.command()
+def join(
+    sheet: Annotated[Path, typer.Argument(help="Character sheet (TOML).")],
+    side: Annotated[Optional[str], typer.Option("--side", help="Side (default: the sheet's, or its own name).")] = None,
+    as_name: Annotated[Optional[str], typer.Option("--as", help="Join under another name (a second thug).")] = None,
+    fight: FightOpt = None,
+) -> None:
+    """A combatant joins the fight from a sheet file; the sheet is copied into the log."""
+    with guard():
+        try:
+            text = sheet.read_text()
+        except OSError as exc:
+            raise InputError(f"cannot read sheet {sheet}: {exc.strerror}") from None
+        parsed = parse_sheet(text, str(sheet))
+        fights = service()
+        name = fight_name(fights, fight)
+        outcome = fights.execute(name, cmd.Join(sheet=parsed.model_dump(mode="json"), source=sheet.name,
+                                                name=as_name, side=side))
+        joined = outcome.records[-1].event
+        typer.echo(f"{joined.combatant} joins {name} (side {joined.side})")
+
+
+@app.command()
+def status(
+    fight: FightOpt = None,
+    as_of: Annotated[Optional[int], typer.Option("--as-of", help="State as of this event.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Wounds, penalties, fudge points, declarations and initiative of everyone."""
+    with guard():
+        fights = service()
+        state = fights.state(fight_name(fights, fight), as_of)
+        typer.echo(json.dumps(render.status_json(state), indent=2) if as_json else render.status_text(state))
+
+
+@app.command()
+def initiative(fight: FightOpt = None) -> None:
+    """The initiative cards: each combatant's dice in the five phase rows (* = acts)."""
+    with guard():
+        fights = service()
+        state = fights.state(fight_name(fights, fight))
+        if not state.initiative:
+            typer.echo("no initiative this round: `fudge round` rolls it")
+        for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
+            if who.key in state.initiative:
+                typer.echo(who.name)
+                typer.echo("\n".join(render.card(state, who)))

@@ -1,0 +1,188 @@
+"""Text and JSON views of projections and events (stdout only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.dice import format_faces
+from engine.initiative import PHASE_NAME, PHASES
+from engine.wounds import LEVELS
+from events import models as ev
+from events.envelope import Recorded
+from projections.state import Combatant, FightState
+
+BOX_LEVELS = LEVELS[1:6]
+
+
+def boxes_json(who: Combatant) -> dict[str, list[str | None]]:
+    return {BOX_LEVELS[i]: [LEVELS[b] if b is not None else None for b in row]
+            for i, row in enumerate(who.track.boxes)}
+
+
+def initiative_json(state: FightState, who: Combatant) -> dict[str, Any]:
+    initiative = state.initiative.get(who.key)
+    if initiative is None:
+        return {"dice": [], "phases": []}
+    return {"dice": [{"face": PHASE_NAME[d.face] if d.face != 0 else "0", "traded": d.traded, "locked": d.locked}
+                     for d in initiative.dice],
+            "phases": [PHASE_NAME[p] for p in initiative.phases(state.options)],
+            "surprised": initiative.surprised}
+
+
+def status_json(state: FightState) -> dict[str, Any]:
+    turn = state.turn
+    return {
+        "fight": state.name,
+        "rules": state.rules,
+        "round": state.round,
+        "phase": PHASE_NAME[turn.phase] if turn else None,
+        "turn": state.combatants[turn.combatant].name if turn else None,
+        "last_seq": state.last_seq,
+        "combatants": [
+            {
+                "name": who.name,
+                "side": who.side,
+                "wound_level": LEVELS[who.track.level],
+                "penalty": who.track.penalty(state.options),
+                "fudge_points": who.fudge_points,
+                "boxes": boxes_json(who),
+                "declaration": _declaration(state, who),
+                "initiative": initiative_json(state, who),
+            }
+            for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)
+        ],
+    }
+
+
+def _declaration(state: FightState, who: Combatant) -> str | None:
+    if who.key in state.sealed:
+        return "sealed"
+    declared = state.declarations.get(who.key)
+    if declared is None:
+        return None
+    if declared.all_out:
+        return f"all-out {declared.all_out}"
+    if declared.posture is not None:
+        return f"posture {declared.posture:+d}"
+    return None
+
+
+def card(state: FightState, who: Combatant) -> list[str]:
+    """The Crunch Time initiative card: dice sorted into the five phase rows, traded dice under `--`."""
+    initiative = state.initiative.get(who.key)
+    if initiative is None:
+        return []
+    rows: dict[str, list[str]] = {name: [] for name in PHASES}
+    for index, die in enumerate(initiative.dice, start=1):
+        shown = f"[{PHASE_NAME[die.face] if not die.traded else '+'}]#{index}"
+        rows["--" if die.traded else PHASE_NAME[die.face]].append(shown)
+    acting = {PHASE_NAME[p] for p in initiative.phases(state.options)}
+    lines = []
+    for name in PHASES:
+        mark = "*" if name in acting else " "
+        lines.append(f"    {mark} {name:>2}: {' '.join(rows[name])}")
+    if initiative.surprised:
+        lines.append("      surprised: every phase drops one level (PH-5)")
+    return lines
+
+
+def status_text(state: FightState) -> str:
+    lines = [f"{state.name} ({state.rules}) round {state.round}, last event {state.last_seq}"]
+    if state.turn:
+        lines.append(f"turn: {state.combatants[state.turn.combatant].name} in phase {PHASE_NAME[state.turn.phase]}")
+    for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
+        level = LEVELS[who.track.level]
+        penalty = who.track.penalty(state.options)
+        boxes = "  ".join(
+            f"{BOX_LEVELS[i]} " + "".join("[ ]" if b is None else f"[{'x' if b == i + 1 else LEVELS[b][0]}]" for b in row)
+            for i, row in enumerate(who.track.boxes))
+        declared = _declaration(state, who)
+        lines.append(f"  {who.name} ({who.side}): {level}{f' {penalty:+d}' if penalty else ''}, "
+                     f"fudge points {who.fudge_points}{f', declared {declared}' if declared else ''}")
+        lines.append(f"    {boxes}")
+        lines.extend(card(state, who))
+    return "\n".join(lines)
+
+
+def mods(modifiers: tuple[ev.Modifier, ...]) -> str:
+    return "".join(f" {m.value:+d} {m.name}" for m in modifiers)
+
+
+def describe(event: Any, ladder: Any) -> str:
+    """One line per event, for `log`, `replay` and command output."""
+    name = ladder.name
+    if isinstance(event, ev.FightStarted):
+        return f"fight {event.name} started under {event.rules} (dice seed committed {event.seed_commitment[:12]}…)"
+    if isinstance(event, ev.BranchStarted):
+        return f"branch {event.name} of {event.parent} at event {event.fork_seq}"
+    if isinstance(event, ev.SeedCommitted):
+        return f"new dice seed committed {event.seed_commitment[:12]}… ({event.reason})"
+    if isinstance(event, ev.SeedRevealed):
+        return f"dice seed {event.seed_commitment[:12]}… revealed"
+    if isinstance(event, ev.CombatantJoined):
+        return f"{event.combatant} joined (side {event.side}) from {event.source}"
+    if isinstance(event, ev.RoundStarted):
+        extra = f", surprised: {', '.join(event.surprised)}" if event.surprised else ""
+        return f"round {event.round} begins{extra}"
+    if isinstance(event, ev.Declared):
+        d = event.declaration
+        what = f"all-out {d.all_out}" if d.all_out else f"posture {d.posture:+d}" if d.posture is not None else "normal"
+        return f"{event.combatant} declares {what}"
+    if isinstance(event, ev.DeclarationSealed):
+        return f"{event.combatant} seals a declaration ({event.seal[:12]}…)"
+    if isinstance(event, ev.DeclarationRevealed):
+        d = event.declaration
+        what = f"all-out {d.all_out}" if d.all_out else f"posture {d.posture:+d}" if d.posture is not None else "normal"
+        return f"{event.combatant}'s sealed declaration opens: {what}"
+    if isinstance(event, ev.DiceRolled):
+        return f"{event.roller} rolls {event.purpose}: {format_faces(event.faces)} = {sum(event.faces):+d} ({event.source})"
+    if isinstance(event, ev.ActionResolved):
+        against = (f"vs {event.opponent} {name(event.opponent_result)}" if event.opponent
+                   else f"vs {name(event.difficulty)}")
+        verdict = ("succeeds automatically" if event.automatic else "succeeds" if event.success else "fails")
+        return (f"{event.combatant} {event.trait} {name(event.level)} {event.roll:+d}{mods(event.modifiers)}"
+                f" = {name(event.result)} {against}: {verdict} (margin {event.margin:+d})")
+    if isinstance(event, ev.ExchangeResolved):
+        sides = "; ".join(f"{s.combatant} {s.trait} {name(s.level)} {s.roll or 0:+d}{mods(s.modifiers)} = "
+                          f"{name(s.result) if s.result is not None else '-'}" for s in event.sides)
+        detail = "".join(
+            f" [{h.attacker}→{h.defender}: RD {h.relative_degree:+d}, factor {h.damage_factor:+d}"
+            f"{f', bonus {h.bonus:+d}' if h.bonus else ''}"
+            f"{f', damage roll {h.damage_roll:+d}' if h.damage_roll is not None else ''}"
+            f"{', graze' if h.graze else f', damage {h.damage}'} → {LEVELS[h.level]}]" for h in event.hits)
+        return f"{sides} → {event.outcome}{detail}"
+    if isinstance(event, ev.WoundMarked):
+        how = " (Still Ticking)" if event.still_ticking else ""
+        how += f" (halved from {LEVELS[event.halved_from]})" if event.halved_from else ""
+        return f"{event.combatant} takes a {LEVELS[event.level]} wound{how}"
+    if isinstance(event, ev.AdvantageGained):
+        return f"{event.combatant} gains a situational advantage: {event.over} {event.modifier:+d} next round"
+    if isinstance(event, ev.InitiativeRolled):
+        return (f"{event.combatant} rolls initiative {event.determinant:+d}: "
+                f"{format_faces(event.faces) or 'no dice'}{' (surprised)' if event.surprised else ''}")
+    if isinstance(event, ev.DieBartered):
+        return (f"{event.combatant} trades die {event.traded + 1} to {'raise' if event.direction > 0 else 'lower'} "
+                f"die {event.altered + 1}: {PHASE_NAME[event.face_before]} → {PHASE_NAME[event.face_after]}")
+    if isinstance(event, ev.TurnTaken):
+        ties = f" (tied with {', '.join(event.tied_with)}: GM orders)" if event.tied_with else ""
+        return f"phase {PHASE_NAME[event.phase]}: {event.combatant} acts{ties}"
+    if isinstance(event, ev.FudgePointSpent):
+        shift = f" {event.shift:+d}" if event.shift else ""
+        return f"{event.combatant} spends {event.cost} fudge point(s): {event.use}{shift} on event {event.target}"
+    if isinstance(event, ev.EventsVoided):
+        return f"events {', '.join(map(str, event.seqs))} voided: {event.reason}"
+    if isinstance(event, ev.CommandUndone):
+        return f"undo: command {event.target[:8]} voided"
+    if isinstance(event, ev.CommandRedone):
+        return f"redo: command {event.restores[:8]} restored"
+    return event.type
+
+
+def log_json(records: list[Recorded], voided: dict[int, int]) -> list[dict[str, Any]]:
+    out = []
+    for r in records:
+        payload = r.event.model_dump(mode="json")
+        out.append({"seq": r.seq, "type": r.event.type, "command": r.command, "at": r.at,
+                    "voided": r.seq in voided, "voided_by": voided.get(r.seq), "issued": r.issued,
+                    **{k: v for k, v in payload.items() if k not in ("type",)}})
+    return out

@@ -1,0 +1,189 @@
+"""At the table: declare, exchange, attack, roll, round, barter, next, spend."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Optional
+
+import typer
+
+from cli import render
+from cli.context import dice_input, fight_name, guard, service
+from engine import commands as cmd
+from engine.errors import InputError
+from events import models as ev
+from store.fights import Fights, Outcome
+
+app = typer.Typer()
+
+FightOpt = Annotated[Optional[str], typer.Option("--fight", "-f", help="Fight to act on (default: the current one).")]
+DiceOpt = Annotated[Optional[list[str]], typer.Option(
+    "--dice", "-d", help="Faces rolled at the table: \"+ 0 - +\" for the one roller, or NAME=FACES (repeat, in order).")]
+CommandIdOpt = Annotated[Optional[str], typer.Option(
+    "--command-id", help="Idempotency key: a retried command with the same id is applied once.")]
+
+
+def level_of(fights: Fights, name: str, text: Optional[str]) -> Optional[int]:
+    if text is None:
+        return None
+    return fights.state(name).ladder.parse(text)
+
+
+def show(fights: Fights, name: str, outcome: Outcome) -> None:
+    if outcome.replayed:
+        typer.echo("already applied (same --command-id): nothing written")
+        return
+    ladder = outcome.state.ladder
+    for record in outcome.records:
+        typer.echo(f"{record.seq:>4}  {render.describe(record.event, ladder)}")
+
+
+def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, command_id: Optional[str] = None) -> None:
+    with guard():
+        fights = service()
+        name = fight_name(fights, fight)
+        state = fights.state(name)
+        command = build(fights, name, state)
+        show(fights, name, fights.execute(name, command, dice_input(dice), command_id))
+
+
+@app.command()
+def declare(
+    combatant: Annotated[str, typer.Argument(help="Who declares.")],
+    all_out_offense: Annotated[bool, typer.Option("--all-out-offense", help="F-MOD-6: +1 skill, +1 damage; loses ties.")] = False,
+    all_out_defense: Annotated[bool, typer.Option("--all-out-defense", help="F-MOD-7: +2 skill, cannot harm.")] = False,
+    posture: Annotated[Optional[int], typer.Option("--posture", help="F-TAC-1: +2..-2 to offense, the opposite to defense.")] = None,
+    sealed: Annotated[bool, typer.Option("--sealed", help="A-SEAL-1: log only a seal; revealed at the blow.")] = False,
+    fight: FightOpt = None,
+) -> None:
+    """Declare a stance for the coming round (sealed declarations stay secret until the blow)."""
+    with guard():
+        if all_out_offense and all_out_defense:
+            raise InputError("choose one of --all-out-offense and --all-out-defense")
+        declaration = ev.Declaration(all_out="offense" if all_out_offense else "defense" if all_out_defense else None,
+                                     posture=posture)
+        fights = service()
+        name = fight_name(fights, fight)
+        outcome = fights.declare(name, combatant, declaration, sealed)
+        show(fights, name, outcome)
+
+
+@app.command()
+def exchange(
+    first: Annotated[str, typer.Argument(help="One fighter.")],
+    second: Annotated[str, typer.Argument(help="The other fighter.")],
+    dice: DiceOpt = None,
+    mod: Annotated[int, typer.Option("--mod", help="GM modifier to the first fighter (F-MOD-2, F-MOD-5).")] = 0,
+    defense_mod: Annotated[int, typer.Option("--defense-mod", help="GM modifier to the second fighter.")] = 0,
+    min_hit: Annotated[Optional[str], typer.Option("--min-hit", help="Minimum result to hit (F-HIT-1; default Poor ± Scale).")] = None,
+    fight: FightOpt = None,
+    command_id: CommandIdOpt = None,
+) -> None:
+    """A simultaneous opposed round between two fighters (F-PACE-2, F-MEL)."""
+    def build(fights: Fights, name: str, state: Any) -> cmd.Exchange:
+        return cmd.Exchange(first=first, second=second, mods=(mod, defense_mod),
+                            min_hit=level_of(fights, name, min_hit),
+                            reveals=fights.reveals(state, [first, second]))
+    run(fight, build, dice, command_id)
+
+
+@app.command()
+def attack(
+    attacker: Annotated[str, typer.Argument(help="Who attacks.")],
+    target: Annotated[str, typer.Argument(help="Who defends.")],
+    dice: DiceOpt = None,
+    mod: Annotated[int, typer.Option("--mod", help="GM modifier to the attacker.")] = 0,
+    defense_mod: Annotated[int, typer.Option("--defense-mod", help="GM modifier to the defender.")] = 0,
+    min_hit: Annotated[Optional[str], typer.Option("--min-hit", help="Minimum result to hit (F-HIT-1).")] = None,
+    unaware: Annotated[bool, typer.Option("--unaware", help="F-MEL-3: the target does not defend.")] = False,
+    difficulty: Annotated[Optional[str], typer.Option("--difficulty", help="Difficulty vs an unaware target (default Poor).")] = None,
+    fight: FightOpt = None,
+    command_id: CommandIdOpt = None,
+) -> None:
+    """A directed attack: the target only defends (F-PACE-3); in phase order when initiative is on."""
+    def build(fights: Fights, name: str, state: Any) -> cmd.Attack:
+        return cmd.Attack(attacker=attacker, target=target, mod=mod, defense_mod=defense_mod,
+                          min_hit=level_of(fights, name, min_hit), unaware=unaware,
+                          difficulty=level_of(fights, name, difficulty),
+                          reveals=fights.reveals(state, [attacker, target]))
+    run(fight, build, dice, command_id)
+
+
+@app.command()
+def roll(
+    combatant: Annotated[str, typer.Argument(help="Who rolls.")],
+    trait: Annotated[Optional[str], typer.Argument(help="Trait to roll; omit for a situational roll (C-ACT-4).")] = None,
+    vs: Annotated[Optional[str], typer.Option("--vs", help="Difficulty level (C-ACT-2; default Fair).")] = None,
+    opposed: Annotated[Optional[str], typer.Option("--opposed", help="Opposed by this combatant (C-ACT-3).")] = None,
+    opposed_trait: Annotated[Optional[str], typer.Option("--opposed-trait", help="The opponent's trait (default: the same).")] = None,
+    mod: Annotated[int, typer.Option("--mod", help="GM modifier.")] = 0,
+    opposed_mod: Annotated[int, typer.Option("--opposed-mod", help="GM modifier to the opponent.")] = 0,
+    advantage: Annotated[bool, typer.Option("--advantage", help="F-MOD-7: after a won all-out defense, seek an advantage.")] = False,
+    dice: DiceOpt = None,
+    fight: FightOpt = None,
+    command_id: CommandIdOpt = None,
+) -> None:
+    """Any other action roll: unopposed against a difficulty, or opposed."""
+    def build(fights: Fights, name: str, state: Any) -> cmd.RollTrait:
+        if vs is not None and opposed is not None:
+            raise InputError("a roll is either --vs a difficulty or --opposed by someone, not both")
+        return cmd.RollTrait(combatant=combatant, trait=trait, difficulty=level_of(fights, name, vs),
+                             opponent=opposed, opponent_trait=opposed_trait, mod=mod, opponent_mod=opposed_mod,
+                             advantage=advantage)
+    run(fight, build, dice, command_id)
+
+
+@app.command(name="round")
+def round_(
+    surprised: Annotated[Optional[list[str]], typer.Option("--surprised", help="PH-5: this combatant is surprised (repeat).")] = None,
+    dice: DiceOpt = None,
+    fight: FightOpt = None,
+    command_id: CommandIdOpt = None,
+) -> None:
+    """Start a round; with phase initiative, roll everyone's initiative dice (PH-2, CT-TABLE)."""
+    run(fight, lambda f, n, s: cmd.StartRound(surprised=tuple(surprised or ())), dice, command_id)
+
+
+@app.command()
+def barter(
+    combatant: Annotated[str, typer.Argument(help="Whose dice.")],
+    trade: Annotated[int, typer.Option("--trade", help="Number of the + die traded in (1 = first die).")],
+    raise_: Annotated[Optional[int], typer.Option("--raise", help="Number of the die raised one face.")] = None,
+    lower: Annotated[Optional[int], typer.Option("--lower", help="Number of the die lowered one face (CT-BARTER-4).")] = None,
+    fight: FightOpt = None,
+) -> None:
+    """Trade a + initiative die to raise (or lower) another die one face (CT-BARTER-1..4)."""
+    def build(fights: Fights, name: str, state: Any) -> cmd.Barter:
+        if (raise_ is None) == (lower is None):
+            raise InputError("give exactly one of --raise K and --lower K")
+        alter = raise_ if raise_ is not None else lower
+        return cmd.Barter(combatant=combatant, trade=trade - 1, alter=alter - 1,  # type: ignore[operator]
+                          direction=1 if raise_ is not None else -1)
+    run(fight, build)
+
+
+@app.command(name="next")
+def next_(fight: FightOpt = None) -> None:
+    """Move to the next actor in phase order (PH-1, PH-3)."""
+    run(fight, lambda f, n, s: cmd.NextTurn())
+
+
+@app.command()
+def spend(
+    combatant: Annotated[str, typer.Argument(help="Who spends the fudge point.")],
+    use: Annotated[str, typer.Argument(help="panache | skill | luck | scratch | ticking")],
+    roll_seq: Annotated[Optional[int], typer.Option("--roll", help="Event number of the roll or blow (default: the latest).")] = None,
+    shift: Annotated[Optional[str], typer.Option("--shift", help="For skill: +1 or -1.")] = None,
+    dice: DiceOpt = None,
+    fight: FightOpt = None,
+    command_id: CommandIdOpt = None,
+) -> None:
+    """Spend a fudge point (C-FP-2); the action is re-resolved and its old consequences voided."""
+    def build(fights: Fights, name: str, state: Any) -> cmd.SpendPoint:
+        uses = ("panache", "skill", "luck", "scratch", "ticking")
+        if use not in uses:
+            raise InputError(f"unknown use {use!r}; one of: {', '.join(uses)}")
+        if shift is not None and shift.strip() not in ("+1", "1", "-1"):
+            raise InputError("--shift is +1 or -1")
+        return cmd.SpendPoint(combatant=combatant, use=use, target=roll_seq,  # type: ignore[arg-type]
+                              shift=int(shift) if shift is not None else None)  # type: ignore[arg-type]
+    run(fight, build, dice, command_id)

@@ -1,0 +1,155 @@
+"""Commands: what a GM asks for, imperative, validated before the core sees them."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from events.models import Declaration
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class StartFight(_Command):
+    type: Literal["start_fight"] = "start_fight"
+    name: str
+    rules: str
+    options: dict[str, Any]
+    seed_commitment: str
+    stream: str
+
+
+class StartBranch(_Command):
+    type: Literal["start_branch"] = "start_branch"
+    name: str
+    parent: str
+    fork_seq: int
+    seed_commitment: str
+    stream: str
+
+
+class CommitSeed(_Command):
+    type: Literal["commit_seed"] = "commit_seed"
+    seed_commitment: str
+    stream: str
+    reason: str
+
+
+class RevealSeed(_Command):
+    type: Literal["reveal_seed"] = "reveal_seed"
+    seeds: tuple[tuple[str, str], ...]  # (commitment, seed hex)
+    next_commitment: str
+    next_stream: str
+
+
+class Join(_Command):
+    type: Literal["join"] = "join"
+    sheet: dict[str, Any]
+    source: str
+    name: str | None = None
+    side: str | None = None
+
+
+class Declare(_Command):
+    type: Literal["declare"] = "declare"
+    combatant: str
+    declaration: Declaration
+
+
+class SealDeclaration(_Command):
+    """A-SEAL-1: the shell keeps the choice and salt secret; only the seal is logged."""
+
+    type: Literal["seal_declaration"] = "seal_declaration"
+    combatant: str
+    seal: str
+
+
+class Reveal(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    combatant: str
+    declaration: Declaration
+    salt: str
+
+
+class StartRound(_Command):
+    type: Literal["start_round"] = "start_round"
+    surprised: tuple[str, ...] = ()
+    reveals: tuple[Reveal, ...] = ()
+
+
+class Exchange(_Command):
+    """F-PACE-2: a simultaneous opposed round between two fighters."""
+
+    type: Literal["exchange"] = "exchange"
+    first: str
+    second: str
+    mods: tuple[int, int] = (0, 0)
+    min_hit: int | None = None
+    reveals: tuple[Reveal, ...] = ()
+
+
+class Attack(_Command):
+    """F-PACE-3: a directed attack; the target only defends."""
+
+    type: Literal["attack"] = "attack"
+    attacker: str
+    target: str
+    mod: int = 0
+    defense_mod: int = 0
+    min_hit: int | None = None
+    unaware: bool = False
+    difficulty: int | None = None
+    reveals: tuple[Reveal, ...] = ()
+
+
+class RollTrait(_Command):
+    """C-ACT: any other action roll, unopposed, opposed, or situational."""
+
+    type: Literal["roll"] = "roll"
+    combatant: str
+    trait: str | None
+    difficulty: int | None = None
+    opponent: str | None = None
+    opponent_trait: str | None = None
+    mod: int = 0
+    opponent_mod: int = 0
+    advantage: bool = False
+
+
+class Barter(_Command):
+    type: Literal["barter"] = "barter"
+    combatant: str
+    trade: int
+    alter: int
+    direction: Literal[1, -1]
+
+
+class NextTurn(_Command):
+    type: Literal["next"] = "next"
+
+
+class SpendPoint(_Command):
+    type: Literal["spend"] = "spend"
+    combatant: str
+    use: Literal["panache", "skill", "luck", "scratch", "ticking"]
+    target: int | None = None
+    shift: Literal[1, -1] | None = None
+
+
+class Undo(_Command):
+    type: Literal["undo"] = "undo"
+
+
+class Redo(_Command):
+    type: Literal["redo"] = "redo"
+
+
+Command = Annotated[
+    Union[StartFight, StartBranch, CommitSeed, RevealSeed, Join, Declare, SealDeclaration,
+          StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Undo, Redo],
+    Field(discriminator="type"),
+]
+COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)

@@ -1,0 +1,648 @@
+"""decide(state, command, dice) -> events: every rule that turns a command into facts.
+
+Pure: the state comes from a fold, dice from the shell (entered faces or a
+seeded stream). A command the rules forbid now raises RuleError and yields
+no event.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine import commands as cmd
+from engine.damage import Blow, blow, damage_factor, needs_damage_roll
+from engine.dice import Dice
+from engine.errors import RuleError
+from engine.initiative import PHASE_NAME, barter, dice_count
+from engine.options import RuleOptions
+from engine.sheets import Sheet
+from engine.wounds import LEVELS, NEAR_DEATH, SCRATCH, Mark, build_track, halve, would_kill
+from events import models as ev
+from events.envelope import canonical
+from projections.state import Combatant, FightState
+
+SHIELD_SIZES = ("small", "medium", "large")
+
+
+def seal_of(declaration: ev.Declaration, salt: str) -> str:
+    """A-SEAL-1: the hash a sealed declaration is stored as."""
+    return hashlib.sha256((salt + canonical(declaration.model_dump(mode="json"))).encode()).hexdigest()
+
+
+def decide(state: FightState, command: Any, dice: Dice) -> list[Any]:
+    handler = HANDLERS.get(type(command))
+    if handler is None:
+        raise RuleError(f"no rule handles {type(command).__name__}")
+    if not state.name and not isinstance(command, (cmd.StartFight,)):
+        raise RuleError("no fight: start one with `fudge new NAME`")
+    return handler(state, command, dice)
+
+
+# --- helpers ------------------------------------------------------------------
+
+def combatant(state: FightState, name: str) -> Combatant:
+    found = state.find(name)
+    if found is None:
+        names = ", ".join(c.name for c in state.combatants.values()) or "nobody has joined yet"
+        raise RuleError(f"no combatant {name!r} in {state.name}; combatants: {names}")
+    return found
+
+
+def able(state: FightState, name: str) -> Combatant:
+    who = combatant(state, name)
+    if not who.track.can_act:
+        raise RuleError(f"{who.name} is {LEVELS[who.track.level]} and cannot act (F-WND-1)")
+    return who
+
+
+def wound_modifiers(who: Combatant, options: RuleOptions) -> list[ev.Modifier]:
+    penalty = who.track.penalty(options)
+    return [ev.Modifier(name=f"wound: {LEVELS[who.track.level]}", value=penalty)] if penalty else []
+
+
+def shield_value(who: Combatant, options: RuleOptions) -> int:
+    shield = who.fighter.sheet.shield
+    return options.shield_values[SHIELD_SIZES.index(shield.size)] if shield else 0
+
+
+def result_of(side: ev.Side) -> int:
+    assert side.roll is not None
+    return side.level + side.roll + sum(m.value for m in side.modifiers)
+
+
+def with_roll(side: ev.Side, roll: int) -> ev.Side:
+    result = side.level + roll + sum(m.value for m in side.modifiers)
+    posture = side.declaration.posture or 0
+    return side.model_copy(update={"roll": roll, "result": result,
+                                   "offense": result + posture, "defense": result - posture})
+
+
+def roll_event(action: int, roller: str, purpose: str, count: int, dice: Dice) -> ev.DiceRolled:
+    rolled = dice.roll(roller, count, purpose)
+    return ev.DiceRolled(action=action, roller=roller, purpose=purpose, faces=rolled.faces,
+                         source=rolled.source, stream=rolled.stream, draw=rolled.draw)
+
+
+def next_action(state: FightState) -> int:
+    return state.last_seq + 1
+
+
+def reveal_events(state: FightState, reveals: Sequence[cmd.Reveal]) -> list[Any]:
+    """A-SEAL-1: open the seals this action needs; each must match what was sealed."""
+    out = []
+    for reveal in reveals:
+        who = combatant(state, reveal.combatant)
+        sealed = state.sealed.get(who.key)
+        if sealed is None:
+            raise RuleError(f"{who.name} has no sealed declaration to reveal")
+        if seal_of(reveal.declaration, reveal.salt) != sealed[0]:
+            raise RuleError(f"{who.name}'s revealed declaration does not match its seal (A-SEAL-1)")
+        out.append(ev.DeclarationRevealed(combatant=who.name, round=state.round,
+                                          declaration=reveal.declaration, salt=reveal.salt))
+    return out
+
+
+def declarations_after(state: FightState, reveals: Sequence[cmd.Reveal]) -> dict[str, ev.Declaration]:
+    out = dict(state.declarations)
+    for reveal in reveals:
+        out[reveal.combatant.lower()] = reveal.declaration
+    return out
+
+
+def round_events(state: FightState, names: Sequence[str]) -> list[Any]:
+    """Simultaneous pace: a fighter who already fought this round starts the next one."""
+    if state.options.pace != "simultaneous":
+        return []
+    if state.round == 0 or any(n.lower() in state.fought for n in names):
+        return [ev.RoundStarted(round=state.round + 1)]
+    return []
+
+
+# --- fight lifecycle ------------------------------------------------------------
+
+def _start(state: FightState, c: cmd.StartFight, dice: Dice) -> list[Any]:
+    if state.name:
+        raise RuleError(f"fight {state.name} has already started")
+    return [ev.FightStarted(name=c.name, rules=c.rules, options=c.options,
+                            seed_commitment=c.seed_commitment, stream=c.stream)]
+
+
+def _branch(state: FightState, c: cmd.StartBranch, dice: Dice) -> list[Any]:
+    return [ev.BranchStarted(name=c.name, parent=c.parent, fork_seq=c.fork_seq,
+                             seed_commitment=c.seed_commitment, stream=c.stream)]
+
+
+def _commit(state: FightState, c: cmd.CommitSeed, dice: Dice) -> list[Any]:
+    return [ev.SeedCommitted(seed_commitment=c.seed_commitment, stream=c.stream, reason=c.reason)]
+
+
+def _reveal_seed(state: FightState, c: cmd.RevealSeed, dice: Dice) -> list[Any]:
+    out: list[Any] = []
+    for commitment, seed in c.seeds:
+        if hashlib.sha256(bytes.fromhex(seed)).hexdigest() != commitment:
+            raise RuleError("a revealed seed does not match its commitment (A-FAIR-1)")
+        if commitment not in state.revealed:
+            out.append(ev.SeedRevealed(seed_commitment=commitment, seed=seed))
+    out.append(ev.SeedCommitted(seed_commitment=c.next_commitment, stream=c.next_stream,
+                                reason="the previous seed was revealed"))
+    return out
+
+
+def _join(state: FightState, c: cmd.Join, dice: Dice) -> list[Any]:
+    sheet = Sheet.model_validate(c.sheet)
+    name = c.name or sheet.name
+    if "=" in name or not name.strip():
+        raise RuleError(f"{name!r} cannot be a combatant's name")
+    if state.find(name):
+        raise RuleError(f"{name} has already joined {state.name}; join again with --as ANOTHER-NAME")
+    from engine.sheets import read_levels
+
+    fighter = read_levels(sheet, state.ladder, c.source)
+    for role in ("attack", "defend"):
+        trait = getattr(sheet.combat, role, None) if sheet.combat else None
+        if trait:
+            fighter.trait(trait, state.options)
+    side = c.side or sheet.side or name
+    return [ev.CombatantJoined(combatant=name, side=side, sheet=sheet.model_dump(mode="json"), source=c.source)]
+
+
+def _check_declaration(state: FightState, who: Combatant, declaration: ev.Declaration) -> None:
+    if declaration.posture is not None:
+        if state.options.tactics != "postures":
+            raise RuleError("postures need tactics = \"postures\" (F-TAC-1); this fight uses all-out declarations")
+        if not -2 <= declaration.posture <= 2:
+            raise RuleError("a posture is -2, -1, 0, +1 or +2 (F-TAC-1)")
+    if declaration.all_out is not None and state.options.tactics != "all_out":
+        raise RuleError("this fight uses postures (F-TAC-1): declare --posture N instead of all-out")
+
+
+def _declare(state: FightState, c: cmd.Declare, dice: Dice) -> list[Any]:
+    who = able(state, c.combatant)
+    _check_declaration(state, who, c.declaration)
+    started = round_events(state, [who.name])
+    number = state.round + len(started)
+    return started + [ev.Declared(combatant=who.name, round=number, declaration=c.declaration)]
+
+
+def _seal(state: FightState, c: cmd.SealDeclaration, dice: Dice) -> list[Any]:
+    who = able(state, c.combatant)
+    started = round_events(state, [who.name])
+    return started + [ev.DeclarationSealed(combatant=who.name, round=state.round + len(started), seal=c.seal)]
+
+
+# --- rolls and exchanges ------------------------------------------------------------
+
+def _roll(state: FightState, c: cmd.RollTrait, dice: Dice) -> list[Any]:
+    who = able(state, c.combatant)
+    action = next_action(state)
+    opts = state.options
+    if c.trait is None:  # C-ACT-4: a situational roll, no trait
+        trait, level, mods = "situational", 0, []
+    else:
+        trait, level, _ = who.fighter.trait(c.trait, opts)
+        mods = wound_modifiers(who, opts)
+    if c.mod:
+        mods.append(ev.Modifier(name="GM modifier", value=c.mod))
+    rolled = [roll_event(action, who.name, f"{trait} roll", 4, dice)]
+    resolved: dict[str, Any] = {}
+    if c.opponent is not None:
+        foe = able(state, c.opponent)
+        foe_trait, foe_level, _ = foe.fighter.trait(c.opponent_trait or trait, opts)
+        foe_mods = wound_modifiers(foe, opts)
+        if c.opponent_mod:
+            foe_mods.append(ev.Modifier(name="GM modifier", value=c.opponent_mod))
+        rolled.append(roll_event(action, foe.name, f"{foe_trait} roll", 4, dice))
+        resolved = dict(opponent=foe.name, opponent_trait=foe_trait, opponent_level=foe_level,
+                        opponent_roll=sum(rolled[1].faces), opponent_modifiers=tuple(foe_mods))
+    elif c.difficulty is None:
+        resolved = dict(difficulty=opts.default_difficulty)
+    else:
+        resolved = dict(difficulty=c.difficulty)
+    if c.advantage and who.key not in state.advantage_open:
+        raise RuleError(f"{who.name} has not won an all-out defense this round: no advantage to seek (F-MOD-7)")
+    outcome = settle_roll(who.name, trait, level, sum(rolled[0].faces), tuple(mods), resolved, c.advantage, action)
+    out: list[Any] = [*rolled, outcome]
+    out += advantage_events(state, outcome)
+    return out
+
+
+def settle_roll(name: str, trait: str, level: int, roll: int, mods: tuple[ev.Modifier, ...],
+                resolved: dict[str, Any], advantage: bool, action: int, **extra: Any) -> ev.ActionResolved:
+    """C-ACT-2,3: success and margin of an unopposed or opposed roll."""
+    result = level + roll + sum(m.value for m in mods)
+    if resolved.get("opponent") is not None:
+        foe_result = (resolved["opponent_level"] + resolved["opponent_roll"]
+                      + sum(m.value for m in resolved["opponent_modifiers"]))
+        margin = result - foe_result
+        return ev.ActionResolved(action=action, combatant=name, trait=trait, level=level, roll=roll,
+                                 modifiers=mods, result=result, margin=margin, success=margin > 0,
+                                 opponent_result=foe_result, advantage=advantage, **resolved, **extra)
+    margin = result - resolved["difficulty"]
+    success = extra.pop("automatic", False) or margin >= 0
+    return ev.ActionResolved(action=action, combatant=name, trait=trait, level=level, roll=roll,
+                             modifiers=mods, result=result, margin=margin, success=success,
+                             advantage=advantage, automatic=success and margin < 0, **resolved, **extra)
+
+
+def advantage_events(state: FightState, outcome: ev.ActionResolved) -> list[Any]:
+    if not (outcome.advantage and outcome.success):
+        return []
+    foe_key = state.advantage_open[outcome.combatant.lower()]
+    foe = state.combatants[foe_key]
+    return [ev.AdvantageGained(combatant=outcome.combatant, over=foe.name,
+                               modifier=state.options.advantage_penalty, round=state.round + 1)]
+
+
+def side_for(state: FightState, who: Combatant, foe: Combatant, role: str, declaration: ev.Declaration,
+             gm_mod: int, gm_label: str = "GM modifier") -> ev.Side:
+    """F-MOD-1,2,3,6,7: the trait and every modifier one fighter brings to a blow."""
+    opts = state.options
+    combat = who.fighter.sheet.combat
+    wanted = (combat.defend or combat.attack) if (combat and role == "defend") else (combat.attack if combat else "Brawling")
+    trait, level, _ = who.fighter.trait(wanted, opts)
+    mods = wound_modifiers(who, opts)
+    if role != "defend" and shield_value(foe, opts):
+        mods.append(ev.Modifier(name=f"{foe.name}'s {foe.fighter.sheet.shield.size} shield",  # type: ignore[union-attr]
+                                value=-shield_value(foe, opts)))
+    if declaration.all_out == "offense":
+        mods.append(ev.Modifier(name="all-out offense", value=opts.all_out_offense_skill))
+    elif declaration.all_out == "defense":
+        mods.append(ev.Modifier(name="all-out defense", value=opts.all_out_defense_skill))
+    advantage = state.advantages.get(who.key)
+    if advantage:
+        mods.append(ev.Modifier(name=f"{advantage[0]}'s situational advantage", value=advantage[1]))
+    if gm_mod:
+        mods.append(ev.Modifier(name=gm_label, value=gm_mod))
+    return ev.Side(combatant=who.name, trait=trait, level=level, roll=None, modifiers=tuple(mods),
+                   result=None, declaration=declaration)
+
+
+def min_hit_for(state: FightState, attacker: Combatant, defender: Combatant, given: int | None) -> int:
+    """F-HIT-1: Poor plus the Scale difference, unless the GM sets it."""
+    if given is not None:
+        return given
+    return state.options.min_hit + attacker.fighter.sheet.scale - defender.fighter.sheet.scale
+
+
+@dataclass(frozen=True)
+class Settled:
+    outcome: str
+    hits: tuple[ev.Hit, ...]
+    damage_rolls: tuple[ev.DiceRolled, ...]
+
+
+DamageDice = Callable[[str], ev.DiceRolled]
+
+
+def settle_exchange(state: FightState, kind: str, sides: Sequence[ev.Side], min_hits: Sequence[int],
+                    damage_dice: DamageDice) -> Settled:
+    """F-MEL-1,2, F-MOD-6,7, F-TAC-4 (and F-PACE-3 for a directed attack)."""
+    opts = state.options
+    a, b = sides
+    directions: list[tuple[ev.Side, ev.Side, int, int, int]] = []  # attacker, defender, rd, bonus, min_hit
+    if opts.tactics == "postures":
+        pairs = [(a, b, min_hits[0])] + ([(b, a, min_hits[1])] if kind == "exchange" else [])
+        for att, dfd, least in pairs:
+            assert att.offense is not None and dfd.defense is not None
+            rd = att.offense - dfd.defense
+            if rd >= 1 and att.offense >= least:
+                directions.append((att, dfd, rd, 0, least))
+    else:
+        assert a.result is not None and b.result is not None
+        rd = a.result - b.result
+        ao = {s.combatant: s.declaration.all_out for s in sides}
+        if kind == "attack":
+            if rd >= 1 and a.result >= min_hits[0]:
+                bonus = opts.all_out_offense_damage if ao[a.combatant] == "offense" else 0
+                directions.append((a, b, rd, bonus, min_hits[0]))
+        else:
+            if rd == 0:
+                # F-MOD-6: an all-out attacker who ties loses, unless the foe only defends or also all-out attacks
+                lone = [s for s in sides if ao[s.combatant] == "offense"]
+                if len(lone) == 1:
+                    loser = lone[0]
+                    winner = b if loser is a else a
+                    least = min_hits[1] if winner is b else min_hits[0]
+                    if ao[winner.combatant] != "defense" and winner.result is not None and winner.result >= least:
+                        directions.append((winner, loser, 0, opts.all_out_loser_bonus, least))
+            else:
+                winner, loser = (a, b) if rd > 0 else (b, a)
+                least = min_hits[0] if winner is a else min_hits[1]
+                bonus = (opts.all_out_offense_damage if ao[winner.combatant] == "offense" else 0) + (
+                    opts.all_out_loser_bonus if ao[loser.combatant] == "offense" else 0)
+                if ao[winner.combatant] != "defense" and winner.result is not None and winner.result >= least:
+                    directions.append((winner, loser, abs(rd), bonus, least))
+    hits: list[ev.Hit] = []
+    rolls: list[ev.DiceRolled] = []
+    for att, dfd, rd, bonus, _ in directions:
+        attacker, defender = state.combatants[att.combatant.lower()], state.combatants[dfd.combatant.lower()]
+        factor = damage_factor(attacker.fighter, defender.fighter, opts)
+        roll = None
+        if needs_damage_roll(rd, opts):
+            rolled = damage_dice(attacker.name)
+            rolls.append(rolled)
+            roll = sum(rolled.faces)
+        hurt: Blow = blow(rd, factor, bonus, roll, opts)
+        hits.append(ev.Hit(attacker=attacker.name, defender=defender.name, relative_degree=rd,
+                           damage_factor=factor, bonus=bonus, graze=hurt.graze, calculated=hurt.calculated,
+                           damage_roll=roll, damage=hurt.damage, level=hurt.level))
+    return Settled(describe(sides, hits, kind), tuple(hits), tuple(rolls))
+
+
+def describe(sides: Sequence[ev.Side], hits: Sequence[ev.Hit], kind: str) -> str:
+    if not hits:
+        return "stand-off" if kind == "exchange" else f"{sides[1].combatant} is not hit"
+    parts = []
+    for hit in hits:
+        what = LEVELS[hit.level] if hit.level else "no wound"
+        parts.append(f"{hit.attacker} {'grazes' if hit.graze else 'hits'} {hit.defender}: {what}")
+    return "; ".join(parts)
+
+
+def wound_events(action: int, hits: Sequence[ev.Hit]) -> list[ev.WoundMarked]:
+    return [ev.WoundMarked(action=action, combatant=h.defender, level=h.level, damage=h.damage)
+            for h in hits if h.level > 0]
+
+
+def damage_roller(action: int, dice: Dice, reuse: Sequence[ev.DiceRolled] = ()) -> DamageDice:
+    pool = list(reuse)
+
+    def roll(attacker: str) -> ev.DiceRolled:
+        for index, old in enumerate(pool):
+            if old.roller.lower() == attacker.lower():
+                return pool.pop(index)
+        return roll_event(action, attacker, "damage", 4, dice)
+
+    return roll
+
+
+def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mods: tuple[int, int],
+           min_hit: int | None, reveals: Sequence[cmd.Reveal], dice: Dice, unaware: bool = False,
+           difficulty: int | None = None) -> list[Any]:
+    out: list[Any] = round_events(state, [first.name, second.name]) if kind == "exchange" else []
+    out += reveal_events(state, reveals)
+    pending = [k for k in state.sealed if k in (first.key, second.key)]
+    revealed = {r.combatant.lower() for r in reveals}
+    if any(k not in revealed for k in pending):
+        raise RuleError("a sealed declaration must be revealed before the blow (A-SEAL-1)")
+    new_round = bool(out) and isinstance(out[0], ev.RoundStarted)
+    declared = declarations_after(replace(state, declarations={}) if new_round else state, reveals)
+    action = state.last_seq + len(out) + 1
+    roles = ("attack", "attack") if kind == "exchange" else ("attack", "defend")
+    labels = ("GM modifier", "GM modifier") if kind == "exchange" else ("GM modifier", "GM defense modifier")
+    sides = [side_for(state, who, foe, role, declared.get(who.key, ev.Declaration()), mod, label)
+             for who, foe, role, mod, label in zip((first, second), (second, first), roles, mods, labels)]
+    defender_unable = kind == "attack" and (unaware or not second.track.can_act)
+    rolled = []
+    for index, side in enumerate(sides):
+        if index == 1 and defender_unable:
+            level = difficulty if difficulty is not None else state.options.unaware_difficulty
+            sides[1] = side.model_copy(update={
+                "trait": "difficulty (unaware or unable, F-MEL-3)", "level": level, "modifiers": (),
+                "roll": 0, "result": level, "offense": level, "defense": level})
+            continue
+        rolled.append(roll_event(action, side.combatant, f"{side.trait} roll", 4, dice))
+        sides[index] = with_roll(side, sum(rolled[-1].faces))
+    min_hits = (min_hit_for(state, first, second, min_hit), min_hit_for(state, second, first, min_hit))
+    settled = settle_exchange(state, kind, sides, min_hits, damage_roller(action, dice))
+    resolved = ev.ExchangeResolved(action=action, kind=kind, round=state.round + new_round,
+                                   sides=tuple(sides), min_hit=min_hits, outcome=settled.outcome, hits=settled.hits)
+    return out + rolled + list(settled.damage_rolls) + [resolved] + wound_events(action, settled.hits)
+
+
+def _exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[Any]:
+    if state.options.pace != "simultaneous":
+        raise RuleError("this fight runs directed attacks in turn (F-PACE-3): use `fudge attack`")
+    first, second = able(state, c.first), able(state, c.second)
+    if first.key == second.key:
+        raise RuleError("a fighter cannot exchange blows with itself")
+    return _fight(state, "exchange", first, second, c.mods, c.min_hit, c.reveals, dice)
+
+
+def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
+    attacker, target = able(state, c.attacker), combatant(state, c.target)
+    if attacker.key == target.key:
+        raise RuleError("a fighter cannot attack itself")
+    if state.options.initiative != "none":
+        turn = state.turn
+        if turn is None:
+            raise RuleError("no one's turn yet: `fudge round` rolls initiative, `fudge next` gives the first turn")
+        if turn.combatant != attacker.key:
+            who = state.combatants[turn.combatant].name
+            raise RuleError(f"it is {who}'s turn (phase {PHASE_NAME[turn.phase]}); `fudge next` moves on")
+        if turn.acted:
+            raise RuleError(f"{attacker.name} already acted in phase {PHASE_NAME[turn.phase]}; `fudge next` moves on")
+    return _fight(state, "attack", attacker, target, (c.mod, c.defense_mod), c.min_hit, c.reveals, dice,
+                  unaware=c.unaware, difficulty=c.difficulty)
+
+
+# --- phase initiative -------------------------------------------------------------
+
+def _round(state: FightState, c: cmd.StartRound, dice: Dice) -> list[Any]:
+    surprised = {combatant(state, n).key for n in c.surprised}
+    number = state.round + 1
+    out: list[Any] = [ev.RoundStarted(round=number, surprised=tuple(state.combatants[k].name for k in sorted(surprised)))]
+    if state.options.initiative == "none":
+        if surprised:
+            raise RuleError("surprise here shifts phase initiative (PH-5); this fight has no initiative")
+        return out
+    for who in sorted(state.combatants.values(), key=lambda w: w.joined_seq):
+        if not who.track.can_act:
+            continue
+        _, determinant, _ = who.fighter.trait(state.options.initiative_trait, state.options)
+        count = dice_count(determinant, state.options)
+        rolled = dice.roll(who.name, count, "initiative") if count else None
+        out.append(ev.InitiativeRolled(combatant=who.name, round=number, determinant=determinant,
+                                       faces=rolled.faces if rolled else (), surprised=who.key in surprised,
+                                       source=rolled.source if rolled else "entered",
+                                       stream=rolled.stream if rolled else None,
+                                       draw=rolled.draw if rolled else None))
+    return out
+
+
+def _barter(state: FightState, c: cmd.Barter, dice: Dice) -> list[Any]:
+    who = combatant(state, c.combatant)
+    initiative = state.initiative.get(who.key)
+    if initiative is None:
+        raise RuleError(f"{who.name} has no initiative dice this round: `fudge round` rolls them")
+    if state.turn is not None:
+        raise RuleError("bartering ends when the round's first turn is taken")
+    after = barter(initiative, c.trade, c.alter, c.direction, state.options)
+    return [ev.DieBartered(combatant=who.name, round=state.round, traded=c.trade, altered=c.alter,
+                           direction=c.direction, face_before=initiative.dice[c.alter].face,
+                           face_after=after.dice[c.alter].face)]
+
+
+def turn_order(state: FightState) -> list[tuple[int, str, tuple[str, ...]]]:
+    """PH-1, PH-3: (phase, combatant key, tied names) in acting order for this round."""
+    order = []
+    for phase in (2, 1, 0, -1, -2):
+        acting = []
+        for key, initiative in state.initiative.items():
+            who = state.combatants[key]
+            if phase in initiative.phases(state.options) and who.track.can_act:
+                determinant = who.fighter.trait(state.options.initiative_trait, state.options)[1]
+                acting.append((-determinant, who.joined_seq, key, determinant))
+        acting.sort()
+        for _, _, key, determinant in acting:
+            ties = tuple(state.combatants[k].name for _, _, k, d in acting if d == determinant and k != key)
+            order.append((phase, key, ties))
+    return order
+
+
+def _next(state: FightState, c: cmd.NextTurn, dice: Dice) -> list[Any]:
+    if state.options.initiative == "none":
+        raise RuleError("this fight has no initiative order: every exchange is simultaneous")
+    if not state.initiative:
+        raise RuleError("no initiative rolled this round: `fudge round` rolls it")
+    order = turn_order(state)
+    index = 0 if state.turn is None else state.turn.index + 1
+    if index >= len(order):
+        raise RuleError(f"round {state.round} is over: `fudge round` starts the next one")
+    phase, key, ties = order[index]
+    return [ev.TurnTaken(round=state.round, phase=phase, combatant=state.combatants[key].name,
+                         index=index, tied_with=ties)]
+
+
+# --- fudge points (C-FP) ----------------------------------------------------------
+
+def _spend(state: FightState, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
+    who = combatant(state, c.combatant)
+    blow_use = c.use in ("scratch", "ticking")
+    target = c.target if c.target is not None else latest(state, who, blow_use)
+    event = state.events.get(target)
+    if event is None:
+        raise RuleError(f"event {target} is not a roll or blow in force (it may not exist, or was undone)")
+    record = state.actions[event.action]
+    if blow_use:
+        return spend_on_blow(state, who, c, target, event)
+    if not isinstance(event, ev.DiceRolled) or event.roller.lower() != who.key:
+        raise RuleError(f"event {target} is not one of {who.name}'s rolls")
+    cost = 1
+    if who.fudge_points < cost:
+        raise RuleError(f"{who.name} has no fudge points left (C-FP-3)")
+    if c.use == "skill" and c.shift is None:
+        raise RuleError("a skill spend shifts the result: give --shift +1 or --shift -1")
+    spent = ev.FudgePointSpent(combatant=who.name, use=c.use, target=target, cost=cost, shift=c.shift)
+    resolution = state.events[record.resolution]
+    return [spent] + reresolve(state, who, record.action, resolution, target, event, c, dice)
+
+
+def latest(state: FightState, who: Combatant, blow_use: bool) -> int:
+    kind = ev.WoundMarked if blow_use else ev.DiceRolled
+    for seq in sorted(state.events, reverse=True):
+        event = state.events[seq]
+        if isinstance(event, kind):
+            owner = event.combatant if isinstance(event, ev.WoundMarked) else event.roller
+            if owner.lower() == who.key:
+                return seq
+    raise RuleError(f"{who.name} has no {'blow taken' if blow_use else 'roll'} to spend a point on")
+
+
+def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, target: int,
+              roll: ev.DiceRolled, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
+    """Void the action's old consequences; append the new ones (C-FP-2)."""
+    record = state.actions[action]
+    resolution_seq = record.resolution
+    voids = [resolution_seq, *record.consequences]
+    out: list[Any] = []
+    new_roll: int | None = None
+    if c.use == "luck":
+        if roll.purpose == "damage":
+            raise RuleError("luck rerolls an action roll; spend on the blow (scratch, ticking) to change a wound")
+        rerolled = roll_event(action, roll.roller, roll.purpose, len(roll.faces), dice)
+        out.append(rerolled)
+        voids.append(target)
+        new_roll = sum(rerolled.faces)
+    if roll.purpose == "damage":
+        raise RuleError("spend skill on the action roll, not on a damage roll")
+    label = f"fudge point ({c.use})"
+    if isinstance(resolution, ev.ActionResolved):
+        mine = resolution.combatant.lower() == who.key
+        if c.use == "panache":
+            if resolution.difficulty is None or not mine:
+                raise RuleError("panache makes an unopposed action succeed: this roll was opposed (C-FP-2)")
+        fields = resolution.model_dump(exclude={"type", "v", "result", "margin", "success", "automatic",
+                                                "supersedes", "opponent_result"})
+        if mine:
+            if new_roll is not None:
+                fields["roll"] = new_roll
+            if c.use == "skill":
+                fields["modifiers"] = tuple(resolution.modifiers) + (ev.Modifier(name=label, value=c.shift or 0),)
+        else:
+            if new_roll is not None:
+                fields["opponent_roll"] = new_roll
+            if c.use == "skill":
+                fields["opponent_modifiers"] = tuple(resolution.opponent_modifiers) + (ev.Modifier(name=label, value=c.shift or 0),)
+        fields["modifiers"] = tuple(ev.Modifier.model_validate(m) for m in fields["modifiers"])
+        fields["opponent_modifiers"] = tuple(ev.Modifier.model_validate(m) for m in fields["opponent_modifiers"])
+        resolved = {k: fields.pop(k) for k in ("difficulty", "opponent", "opponent_trait", "opponent_level",
+                                               "opponent_roll", "opponent_modifiers")}
+        if resolved["opponent"] is None:
+            resolved = {"difficulty": resolved["difficulty"]}
+        new = settle_roll(fields.pop("combatant"), fields.pop("trait"), fields.pop("level"), fields.pop("roll"),
+                          fields.pop("modifiers"), resolved, fields.pop("advantage"), action,
+                          supersedes=resolution_seq, automatic=c.use == "panache")
+        return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a fudge point ({c.use})"),
+                *out, new]
+    if c.use == "panache":
+        raise RuleError("panache makes an unopposed action succeed: a blow is opposed (C-FP-2)")
+    sides = list(resolution.sides)
+    for index, side in enumerate(sides):
+        if side.combatant.lower() != who.key:
+            continue
+        if c.use == "skill":
+            side = side.model_copy(update={"modifiers": side.modifiers + (ev.Modifier(name=label, value=c.shift or 0),)})
+        sides[index] = with_roll(side, new_roll if new_roll is not None else side.roll or 0)
+    old_damage = [state.events[s] for s in record.rolls
+                  if isinstance(state.events.get(s), ev.DiceRolled) and state.events[s].purpose == "damage"]
+    settled = settle_exchange(state, resolution.kind, sides, resolution.min_hit, damage_roller(action, dice, old_damage))
+    reused = {id(r) for r in old_damage}
+    fresh = [r for r in settled.damage_rolls if id(r) not in reused]
+    new = resolution.model_copy(update={"sides": tuple(sides), "outcome": settled.outcome,
+                                        "hits": settled.hits, "supersedes": resolution_seq})
+    return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a fudge point ({c.use})"),
+            *out, *fresh, new, *wound_events(action, settled.hits)]
+
+
+def spend_on_blow(state: FightState, who: Combatant, c: cmd.SpendPoint, target: int, event: Any) -> list[Any]:
+    """C-FP-2 Only a Scratch and Still Ticking (F-DEATH-3): replace one blow's wound mark."""
+    if not isinstance(event, ev.WoundMarked) or event.combatant.lower() != who.key:
+        raise RuleError(f"event {target} is not a blow {who.name} took")
+    before = build_track(who.boxes, [m for m in who.marks if m.seq < target], state.options)
+    if c.use == "scratch":
+        if event.level <= SCRATCH:
+            raise RuleError("Only a Scratch halves a wound worse than a Scratch")
+        cost, level, ticking, halved = 1, halve(event.level), event.still_ticking, event.level
+    else:
+        if not would_kill(before, event.level, state.options) or event.still_ticking:
+            raise RuleError(f"that blow does not kill {who.name}: Still Ticking is for a deadly blow (F-DEATH-3)")
+        cost = state.options.still_ticking_cost_near_death if before.level >= NEAR_DEATH else 1
+        level, ticking, halved = event.level, True, event.halved_from
+    if who.fudge_points < cost:
+        raise RuleError(f"{who.name} has {who.fudge_points} fudge point(s); this costs {cost} (C-FP-3)")
+    return [ev.FudgePointSpent(combatant=who.name, use=c.use, target=target, cost=cost),
+            ev.EventsVoided(seqs=(target,), reason=f"{who.name} spent a fudge point ({c.use})"),
+            ev.WoundMarked(action=event.action, combatant=who.name, level=level, damage=event.damage,
+                           still_ticking=ticking, halved_from=halved if c.use == "scratch" else event.halved_from)]
+
+
+HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
+    cmd.StartFight: _start,
+    cmd.StartBranch: _branch,
+    cmd.CommitSeed: _commit,
+    cmd.RevealSeed: _reveal_seed,
+    cmd.Join: _join,
+    cmd.Declare: _declare,
+    cmd.SealDeclaration: _seal,
+    cmd.StartRound: _round,
+    cmd.Exchange: _exchange,
+    cmd.Attack: _attack,
+    cmd.RollTrait: _roll,
+    cmd.Barter: _barter,
+    cmd.NextTurn: _next,
+    cmd.SpendPoint: _spend,
+}

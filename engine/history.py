@@ -1,0 +1,53 @@
+"""A-UNDO-1: which command an undo voids and which undo a redo cancels.
+
+These read the raw log (voided events included), because undo and redo are
+about the log's history, not about the fight's state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.errors import RuleError
+from events import models as ev
+from events.envelope import Recorded
+
+# Commands that found a fight's history or its dice: never undone.
+FOUNDING = (ev.FightStarted, ev.BranchStarted, ev.SeedCommitted, ev.SeedRevealed)
+META = (ev.CommandUndone, ev.CommandRedone)
+
+
+def _commands(log: Sequence[Recorded]) -> list[tuple[str, list[Recorded]]]:
+    groups: dict[str, list[Recorded]] = {}
+    for record in log:
+        groups.setdefault(record.command, []).append(record)
+    return list(groups.items())
+
+
+def undo_target(log: Sequence[Recorded], voided: dict[int, int]) -> tuple[str, int]:
+    """(command id, first seq) of the last command in force that an undo may void."""
+    for command, records in reversed(_commands(log)):
+        first = records[0]
+        if isinstance(first.event, META) or first.seq in voided:
+            continue
+        if isinstance(first.event, FOUNDING):
+            break
+        return command, first.seq
+    raise RuleError("nothing to undo")
+
+
+def redo_target(log: Sequence[Recorded], voided: dict[int, int]) -> tuple[str, str]:
+    """(undo command id, command it undid) for the most recent undo still in force.
+
+    A new command after an undo ends the redo chain, as in any editor.
+    """
+    for command, records in reversed(_commands(log)):
+        first = records[0]
+        if first.seq in voided:
+            continue
+        if isinstance(first.event, ev.CommandUndone):
+            return command, first.event.target
+        if isinstance(first.event, ev.CommandRedone):
+            continue
+        break
+    raise RuleError("nothing to redo")

@@ -1,0 +1,139 @@
+"""Rulesets as named presets of options, tweakable by a house-rules TOML.
+
+Every option names the rule it comes from. The fully resolved options are
+recorded in the fight's first event, so a fight replays the same forever
+whatever later versions change in their defaults.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from engine.errors import InputError
+
+
+def _opt(default: Any, rule: str, text: str) -> Any:
+    return Field(default=default, description=text, json_schema_extra={"rule": rule})
+
+
+DEFAULT_ATTRIBUTES = (
+    "Strength", "Agility", "Dexterity", "Damage Capacity", "Health", "Constitution",
+    "Perception", "Reasoning", "Intelligence", "Willpower", "Will", "Charisma",
+    "Speed", "Reflexes", "Intuition", "Empathy",
+)
+
+
+class RuleOptions(BaseModel):
+    """The resolved options of one fight."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    ladder: Literal["fudge7", "fate11"] = _opt("fudge7", "C-LAD-2", "trait ladder")
+    pace: Literal["simultaneous", "alternating"] = _opt(
+        "simultaneous", "F-PACE-2", "simultaneous opposed rounds, or directed attacks in turn (F-PACE-3)")
+    initiative: Literal["none", "phases-crunch"] = _opt(
+        "none", "F-INIT-1", "how the order of action is found (F-INIT-4: phase initiative)")
+    tactics: Literal["all_out", "postures"] = _opt(
+        "all_out", "F-MOD-6", "all-out offense/defense declarations, or postures +2..-2 (F-TAC-1)")
+    dice: Literal["generated", "entered"] = _opt(
+        "generated", "C-DICE-3", "generated: rolls not typed with --dice are generated; entered: every roll must be typed")
+    attributes: tuple[str, ...] = _opt(
+        DEFAULT_ATTRIBUTES, "C-ACT-1", "names that are attributes: missing ones are Fair")
+    missing_attribute: int = _opt(0, "C-ACT-1", "level of an attribute not on the sheet")
+    unlisted_skill: int = _opt(-2, "C-ACT-1", "level of a skill not on the sheet (option)")
+    default_difficulty: int = _opt(0, "C-ACT-2", "difficulty of an unopposed roll when none is given")
+    default_fudge_points: int = _opt(0, "C-FP-1", "fudge points of a sheet that gives none")
+    min_hit: int = _opt(-2, "F-HIT-1", "minimum result to hit an equal-Scale foe (Poor)")
+    unaware_difficulty: int = _opt(-2, "F-MEL-3", "difficulty of an attack on an unaware or unable defender")
+    shield_values: tuple[int, int, int] = _opt(
+        (1, 1, 2), "F-MOD-3", "melee value of a small, medium and large shield")
+    all_out_offense_skill: int = _opt(1, "F-MOD-6", "all-out offense: skill bonus")
+    all_out_offense_damage: int = _opt(1, "F-MOD-6", "all-out offense: damage bonus when it wins")
+    all_out_loser_bonus: int = _opt(2, "F-MOD-6", "damage bonus for beating (or tying) an all-out attacker")
+    all_out_defense_skill: int = _opt(2, "F-MOD-7", "all-out defense: skill bonus")
+    advantage_penalty: int = _opt(-1, "F-MOD-7", "penalty to the foe after a won all-out defense and a successful Perception roll")
+    dc_in_defense: bool = _opt(True, "F-DMG-2", "Damage Capacity counts in the defensive factor")
+    blunt_heavy_halves_armor: bool = _opt(True, "F-DMG-5", "heavy blunt weapons halve armor (rounded down)")
+    wound_thresholds: tuple[int, int, int, int, int] = _opt(
+        (1, 3, 5, 7, 9), "F-DMG-4", "lowest damage for Scratch, Hurt, Very Hurt, Incapacitated, Near Death")
+    graze_table: tuple[int, int] = _opt(
+        (0, 5), "F-GRAZE-1", "lowest damage factor for a Scratch and for a Hurt graze")
+    graze_cap: int = _opt(3, "F-GRAZE-1", "worst level a graze reaches (3 = Very Hurt)")
+    damage_roll: Literal["none", "4dF_limited"] = _opt("none", "F-DROLL", "damage die roll")
+    graze_damage_roll: bool = _opt(
+        True, "F-GRAZE-2", "when damage rolls are on, grazes roll too (changing the graze at most one level)")
+    wound_boxes: tuple[int, int, int, int, int] = _opt(
+        (3, 1, 1, 1, 1), "F-WND-2", "boxes for Scratch, Hurt, Very Hurt, Incapacitated, Near Death")
+    wound_penalties: tuple[int, int, int] = _opt(
+        (0, -1, -2), "F-MOD-1", "penalty when Scratched, Hurt, Very Hurt (only the worst counts)")
+    scratch_cap: bool = _opt(True, "F-WND-5", "overflowing Scratches never pass Very Hurt")
+    death_rule: Literal["overflow", "gm"] = _opt(
+        "overflow", "F-WND-6", "a wound with no open box kills (overflow), or only the GM kills (gm)")
+    still_ticking_cost_near_death: int = _opt(
+        2, "C-FP-2", "Still Ticking costs this many points when already Near Death")
+    crunch_table: Literal["rolled"] = _opt("rolled", "CT-TABLE", "initiative dice per determinant level")
+    bartering: Literal["none", "crunch"] = _opt("none", "PH-6", "dice bartering")
+    crunch_single_plus_trade: bool = _opt(True, "CT-BARTER-3", "a lone + die may be traded")
+    crunch_downgrades: bool = _opt(False, "CT-BARTER-4", "a traded + may lower another die")
+    duplicates_act: bool = _opt(False, "PH-2", "duplicate initiative faces give extra actions")
+    initiative_trait: str = _opt("Agility", "PH-3", "initiative determinant (dice count and in-phase order)")
+    phase_declaration: Literal["open"] = _opt("open", "PH-4", "declaration order within a phase")
+
+
+class Preset(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    name: str
+    summary: str
+    overrides: dict[str, Any]
+
+
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        Preset(name="fudge", summary="Fudge 4.2.2: simultaneous opposed rounds, no initiative",
+               overrides={}),
+        Preset(name="fudge-phases",
+               summary="Fudge with Crunch Time phase initiative (rolled table, crunch bartering) "
+                       "and directed attacks in phase order",
+               overrides={"pace": "alternating", "initiative": "phases-crunch", "bartering": "crunch"}),
+    )
+}
+
+
+def option_rule(name: str) -> str:
+    extra = RuleOptions.model_fields[name].json_schema_extra
+    return str(extra["rule"]) if isinstance(extra, dict) else ""
+
+
+def resolve(preset: str, house_toml: str | None = None, house_name: str = "house rules") -> tuple[str, RuleOptions]:
+    """The rules name and resolved options for a preset and an optional house-rules text."""
+    overrides: dict[str, Any] = {}
+    name = preset
+    if house_toml is not None:
+        try:
+            house = tomllib.loads(house_toml)
+        except tomllib.TOMLDecodeError as exc:
+            raise InputError(f"{house_name}: not valid TOML ({exc})") from None
+        extends = house.pop("extends", preset)
+        label = house.pop("name", None)
+        if extends not in PRESETS:
+            raise InputError(f"{house_name}: extends {extends!r} is not a preset; presets: {', '.join(PRESETS)}")
+        preset = extends
+        overrides = house
+        name = label or f"{extends}+house"
+    if preset not in PRESETS:
+        raise InputError(f"unknown rules {preset!r}; presets: {', '.join(PRESETS)} (see `fudge rules`)")
+    merged = {**PRESETS[preset].overrides, **overrides}
+    unknown = sorted(set(merged) - set(RuleOptions.model_fields))
+    if unknown:
+        raise InputError(
+            f"{house_name}: unknown option {unknown[0]!r}; options: {', '.join(RuleOptions.model_fields)}")
+    try:
+        return name, RuleOptions.model_validate(merged)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise InputError(f"{house_name}: option {where}: {err['msg']}") from None

@@ -1,0 +1,126 @@
+"""Character sheets: validated TOML text, resolved against a fight's ladder."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from engine.errors import InputError
+from engine.ladder import Ladder
+from engine.options import RuleOptions
+
+Level = str | int
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CombatTraits(_Strict):
+    attack: str
+    defend: str | None = None
+
+
+class Weapon(_Strict):
+    name: str = "weapon"
+    damage: int = Field(description="F-DMG-1 weapon value: size + sharp + magic")
+    blunt_heavy: bool = False
+    muscle_powered: bool = True
+
+
+class Armor(_Strict):
+    name: str = "armor"
+    protection: int = 0
+
+
+class Shield(_Strict):
+    size: Literal["small", "medium", "large"]
+
+
+class WoundOverride(_Strict):
+    boxes: tuple[int, int, int, int, int]
+
+
+class Sheet(_Strict):
+    """What a sheet file holds. Level values stay as written until a ladder reads them."""
+
+    name: str = Field(min_length=1)
+    kind: Literal["pc", "npc", "major"] = "pc"
+    side: str | None = None
+    scale: int = 0
+    fudge_points: int | None = Field(default=None, ge=0)
+    attributes: dict[str, Level] = Field(default_factory=dict)
+    skills: dict[str, Level] = Field(default_factory=dict)
+    gifts: tuple[str, ...] = ()
+    combat: CombatTraits | None = None
+    weapon: Weapon | None = None
+    armor: Armor | None = None
+    shield: Shield | None = None
+    wounds: WoundOverride | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _no_equals(cls, value: str) -> str:
+        if "=" in value:
+            raise ValueError("a name cannot contain '='")
+        return value.strip()
+
+
+def parse_sheet(text: str, source: str) -> Sheet:
+    """Read a sheet's TOML; every error names the file, the key and what is allowed."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{source}: not valid TOML ({exc})") from None
+    try:
+        return Sheet.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "(top)"
+        if err["type"] == "extra_forbidden":
+            parent = Sheet
+            for part in err["loc"][:-1]:
+                field = parent.model_fields.get(str(part))
+                parent = getattr(field, "annotation", None) if field else None  # type: ignore[assignment]
+                parent = next((a for a in getattr(parent, "__args__", (parent,)) if isinstance(a, type) and issubclass(a, BaseModel)), None)  # type: ignore[assignment]
+                if parent is None:
+                    break
+            allowed = ", ".join(parent.model_fields) if parent else "see the README"
+            raise InputError(f"{source}: unknown key {where!r}; allowed here: {allowed}") from None
+        raise InputError(f"{source}: key {where!r}: {err['msg']}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    """A sheet read on a ladder: every level a number."""
+
+    sheet: Sheet
+    attributes: dict[str, int]
+    skills: dict[str, int]
+
+    def trait(self, name: str, options: RuleOptions) -> tuple[str, int, str]:
+        """(canonical name, level, where it came from) for a trait (C-ACT-1)."""
+        for table, label in ((self.skills, "sheet"), (self.attributes, "sheet")):
+            for key, value in table.items():
+                if key.lower() == name.lower():
+                    return key, value, label
+        for attribute in options.attributes:
+            if attribute.lower() == name.lower():
+                return attribute, options.missing_attribute, "missing attribute"
+        return name, options.unlisted_skill, "unlisted skill"
+
+
+def read_levels(sheet: Sheet, ladder: Ladder, source: str) -> Fighter:
+    def levels(table: dict[str, Level], section: str) -> dict[str, int]:
+        out = {}
+        for key, value in table.items():
+            try:
+                out[key] = ladder.parse(value)
+            except InputError as exc:
+                raise InputError(f"{source}: [{section}] {key}: {exc}") from None
+        return out
+
+    return Fighter(sheet, levels(sheet.attributes, "attributes"), levels(sheet.skills, "skills"))

@@ -1,0 +1,1 @@
+"""The event schema: what the log stores, versioned forever."""

@@ -1,0 +1,50 @@
+"""A-LOG-2: the envelope every stored event travels in, and its SHA-256 hash chain."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from events.models import Event
+from events.upcast import upcast
+
+SCHEMA_VERSION = 1
+GENESIS = "0" * 64
+
+
+class Recorded(BaseModel):
+    """One event as stored: who, when, why, where in the chain."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    fight: str
+    seq: int
+    command: str
+    issued: dict[str, Any] | None = None
+    at: str
+    schema_version: int = Field(default=SCHEMA_VERSION, alias="schema")
+    prev: str
+    event: Event
+
+    def body(self) -> str:
+        return canonical(self.model_dump(mode="json", by_alias=True))
+
+
+def canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def chain_hash(body: str) -> str:
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+_ADAPTER: TypeAdapter[Recorded] = TypeAdapter(Recorded)
+
+
+def load(body: str) -> Recorded:
+    """Read a stored body, upcasting older schema and event versions first."""
+    data = json.loads(body)
+    return _ADAPTER.validate_python(upcast(data))

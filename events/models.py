@@ -1,0 +1,300 @@
+"""Every event type: a frozen pydantic model with a stable `type` tag and a version.
+
+Names are past tense. Payloads hold tuples, never lists or dicts someone could
+mutate (frozen is shallow). Nothing here is a Python class path: the tag is
+the contract, so classes can be renamed freely. A change to a payload's shape
+bumps its `v` and adds an upcaster in `events.upcast`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    v: int = 1
+
+
+class Modifier(BaseModel):
+    """A named contribution to a result (C-ACT-1)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str
+    value: int
+
+
+# --- fight lifecycle ---------------------------------------------------------
+
+class FightStarted(_Event):
+    type: Literal["fight_started"] = "fight_started"
+    name: str
+    rules: str
+    options: dict[str, Any]
+    seed_commitment: str
+    stream: str
+
+
+class BranchStarted(_Event):
+    """A-BRANCH-1: the first event of a branch's own history, after the parent's prefix."""
+
+    type: Literal["branch_started"] = "branch_started"
+    name: str
+    parent: str
+    fork_seq: int
+    seed_commitment: str
+    stream: str
+
+
+class SeedCommitted(_Event):
+    """A-FAIR-1: a new secret seed's hash; later generated rolls derive from it."""
+
+    type: Literal["seed_committed"] = "seed_committed"
+    seed_commitment: str
+    stream: str
+    reason: str
+
+
+class SeedRevealed(_Event):
+    type: Literal["seed_revealed"] = "seed_revealed"
+    seed_commitment: str
+    seed: str
+
+
+class CombatantJoined(_Event):
+    type: Literal["combatant_joined"] = "combatant_joined"
+    combatant: str
+    side: str
+    sheet: dict[str, Any]
+    source: str
+
+
+class RoundStarted(_Event):
+    type: Literal["round_started"] = "round_started"
+    round: int
+    surprised: tuple[str, ...] = ()
+
+
+# --- declarations (F-MOD-6/7, F-TAC, A-SEAL) ---------------------------------
+
+class Declaration(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    all_out: Literal["offense", "defense"] | None = None
+    posture: int | None = None
+
+
+class Declared(_Event):
+    type: Literal["declared"] = "declared"
+    combatant: str
+    round: int
+    declaration: Declaration
+
+
+class DeclarationSealed(_Event):
+    """A-SEAL-1: only a hash of the choice and a salt; the choice stays secret."""
+
+    type: Literal["declaration_sealed"] = "declaration_sealed"
+    combatant: str
+    round: int
+    seal: str
+
+
+class DeclarationRevealed(_Event):
+    type: Literal["declaration_revealed"] = "declaration_revealed"
+    combatant: str
+    round: int
+    declaration: Declaration
+    salt: str
+
+
+# --- dice and actions --------------------------------------------------------
+
+class DiceRolled(_Event):
+    """C-DICE-2: every die of a roll, and whether it was generated or entered."""
+
+    type: Literal["dice_rolled"] = "dice_rolled"
+    action: int
+    roller: str
+    purpose: str
+    faces: tuple[int, ...]
+    source: Literal["generated", "entered"]
+    stream: str | None = None
+    draw: int | None = None
+
+
+class ActionResolved(_Event):
+    """C-ACT-1..4: a trait roll, unopposed (vs a difficulty) or opposed."""
+
+    type: Literal["action_resolved"] = "action_resolved"
+    action: int
+    combatant: str
+    trait: str
+    level: int
+    roll: int
+    modifiers: tuple[Modifier, ...]
+    result: int
+    difficulty: int | None = None
+    opponent: str | None = None
+    opponent_trait: str | None = None
+    opponent_level: int | None = None
+    opponent_roll: int | None = None
+    opponent_modifiers: tuple[Modifier, ...] = ()
+    opponent_result: int | None = None
+    margin: int
+    success: bool
+    automatic: bool = False
+    advantage: bool = False
+    supersedes: int | None = None
+
+
+class Side(BaseModel):
+    """One fighter's part in an exchange or an attack."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    combatant: str
+    trait: str
+    level: int
+    roll: int | None
+    modifiers: tuple[Modifier, ...]
+    result: int | None
+    offense: int | None = None
+    defense: int | None = None
+    declaration: Declaration = Declaration()
+
+
+class Hit(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    attacker: str
+    defender: str
+    relative_degree: int
+    damage_factor: int
+    bonus: int
+    graze: bool
+    calculated: int
+    damage_roll: int | None
+    damage: int | None
+    level: int
+
+
+class ExchangeResolved(_Event):
+    """F-MEL, F-TAC-4, F-PACE-3: who hit whom, and how hard."""
+
+    type: Literal["exchange_resolved"] = "exchange_resolved"
+    action: int
+    kind: Literal["exchange", "attack"]
+    round: int
+    sides: tuple[Side, ...]
+    min_hit: tuple[int, ...]
+    outcome: str
+    hits: tuple[Hit, ...]
+    supersedes: int | None = None
+
+
+class WoundMarked(_Event):
+    """F-WND-3: a wound of `level` marked on the track (the box follows from the track)."""
+
+    type: Literal["wound_marked"] = "wound_marked"
+    action: int
+    combatant: str
+    level: int
+    damage: int | None
+    still_ticking: bool = False
+    halved_from: int | None = None
+
+
+class AdvantageGained(_Event):
+    """F-MOD-7: a won all-out defense and a Perception roll give the foe -1 next round."""
+
+    type: Literal["advantage_gained"] = "advantage_gained"
+    combatant: str
+    over: str
+    modifier: int
+    round: int
+
+
+# --- phase initiative (PH, CT) ------------------------------------------------
+
+class InitiativeRolled(_Event):
+    type: Literal["initiative_rolled"] = "initiative_rolled"
+    combatant: str
+    round: int
+    determinant: int
+    faces: tuple[int, ...]
+    surprised: bool = False
+    source: Literal["generated", "entered"] = "generated"
+    stream: str | None = None
+    draw: int | None = None
+
+
+class DieBartered(_Event):
+    """PH-6: each traded and each altered die is recorded."""
+
+    type: Literal["die_bartered"] = "die_bartered"
+    combatant: str
+    round: int
+    traded: int
+    altered: int
+    direction: Literal[1, -1]
+    face_before: int
+    face_after: int
+
+
+class TurnTaken(_Event):
+    """The next actor in phase order (PH-1, PH-3)."""
+
+    type: Literal["turn_taken"] = "turn_taken"
+    round: int
+    phase: int
+    combatant: str
+    index: int
+    tied_with: tuple[str, ...] = ()
+
+
+# --- fudge points (C-FP) ------------------------------------------------------
+
+class FudgePointSpent(_Event):
+    type: Literal["fudge_point_spent"] = "fudge_point_spent"
+    combatant: str
+    use: Literal["panache", "skill", "luck", "scratch", "ticking"]
+    target: int
+    cost: int
+    shift: int | None = None
+
+
+# --- time travel (A-UNDO) -----------------------------------------------------
+
+class EventsVoided(_Event):
+    """The consequences a re-resolution replaces: voided, never deleted."""
+
+    type: Literal["events_voided"] = "events_voided"
+    seqs: tuple[int, ...]
+    reason: str
+
+
+class CommandUndone(_Event):
+    type: Literal["command_undone"] = "command_undone"
+    target: str
+    reason: str = "undo"
+
+
+class CommandRedone(_Event):
+    """Redo voids the undo: the undone command's events count again."""
+
+    type: Literal["command_redone"] = "command_redone"
+    target: str
+    restores: str
+
+
+Event = Annotated[
+    Union[
+        FightStarted, BranchStarted, SeedCommitted, SeedRevealed, CombatantJoined, RoundStarted,
+        Declared, DeclarationSealed, DeclarationRevealed, DiceRolled, ActionResolved,
+        ExchangeResolved, WoundMarked, AdvantageGained, InitiativeRolled, DieBartered, TurnTaken,
+        FudgePointSpent, EventsVoided, CommandUndone, CommandRedone,
+    ],
+    Field(discriminator="type"),
+]
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+VOIDING = (EventsVoided, CommandUndone, CommandRedone)

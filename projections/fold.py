@@ -1,0 +1,75 @@
+"""Folding a log: which events count (A-UNDO-2), and the state they build."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from events import models as ev
+from events.envelope import Recorded
+from projections.state import FightState, evolve
+
+
+def voided(log: Sequence[Recorded]) -> dict[int, int]:
+    """seq -> seq of the effective event that voided it.
+
+    Walks backwards: a voiding event counts only if nothing later voided it,
+    so a redo (which voids an undo) brings the undone command back.
+    """
+    by_command: dict[str, list[int]] = {}
+    for record in log:
+        by_command.setdefault(record.command, []).append(record.seq)
+    out: dict[int, int] = {}
+    for record in reversed(log):
+        if record.seq in out:
+            continue
+        event = record.event
+        if isinstance(event, ev.EventsVoided):
+            targets: Iterable[int] = event.seqs
+        elif isinstance(event, ev.CommandUndone):
+            targets = by_command.get(event.target, ())
+        elif isinstance(event, ev.CommandRedone):
+            targets = by_command.get(event.target, ())
+        else:
+            continue
+        for seq in targets:
+            out.setdefault(seq, record.seq)
+    return out
+
+
+def effective(log: Sequence[Recorded]) -> list[Recorded]:
+    gone = voided(log)
+    return [r for r in log if r.seq not in gone]
+
+
+def fold(records: Iterable[Recorded], state: FightState | None = None) -> FightState:
+    state = state or FightState()
+    for record in records:
+        state = evolve(state, record)
+    return state
+
+
+def replay(log: Sequence[Recorded], as_of: int | None = None) -> FightState:
+    """The state of a fight from its log, optionally as of a sequence number (A-REPLAY-1)."""
+    if as_of is not None:
+        log = [r for r in log if r.seq <= as_of]
+    state = fold(effective(log))
+    if log:
+        state = _at(state, log[-1].seq)
+    return state
+
+
+def _at(state: FightState, seq: int) -> FightState:
+    from dataclasses import replace
+
+    return replace(state, last_seq=seq)
+
+
+def evolve_all(log: Sequence[Recorded]) -> Iterable[tuple[Recorded, FightState]]:
+    """(event, state as of it) for each event of a log, as a replay shows them."""
+    state = FightState()
+    for index, record in enumerate(log):
+        if isinstance(record.event, ev.VOIDING):
+            state = replay(log[: index + 1])
+        else:
+            state = evolve(state, record)
+        yield record, state

@@ -1,0 +1,256 @@
+"""The fight as the events tell it, and `evolve`, one small function per event type."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.initiative import Die, Initiative
+from engine.ladder import LADDERS, Ladder
+from engine.options import RuleOptions
+from engine.sheets import Fighter, Sheet, read_levels
+from engine.wounds import Mark, Track, build_track, empty_track
+from events import models as ev
+from events.envelope import Recorded
+
+
+@dataclass(frozen=True, slots=True)
+class Combatant:
+    name: str
+    side: str
+    fighter: Fighter
+    fudge_points: int
+    boxes: tuple[int, ...]
+    marks: tuple[Mark, ...] = ()
+    track: Track = field(default_factory=lambda: empty_track(()))
+    joined_seq: int = 0
+
+    @property
+    def key(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """What a fudge point may re-resolve: the resolution and what it caused."""
+
+    action: int
+    resolution: int  # seq of the ActionResolved / ExchangeResolved now in force
+    rolls: tuple[int, ...] = ()
+    consequences: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    round: int
+    phase: int
+    combatant: str
+    index: int
+    acted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FightState:
+    """Mappings here are never mutated: every change makes a new one."""
+
+    fight_id: str = ""
+    name: str = ""
+    rules: str = ""
+    options: RuleOptions = field(default_factory=RuleOptions)
+    stream: str = ""
+    commitment: str = ""
+    revealed: tuple[str, ...] = ()
+    last_seq: int = 0
+    round: int = 0
+    combatants: Mapping[str, Combatant] = field(default_factory=dict)
+    declarations: Mapping[str, ev.Declaration] = field(default_factory=dict)
+    sealed: Mapping[str, tuple[str, int]] = field(default_factory=dict)  # key -> (seal, seq)
+    fought: frozenset[str] = frozenset()
+    advantages: Mapping[str, tuple[str, int, int]] = field(default_factory=dict)  # victim -> (by, modifier, round)
+    advantage_open: Mapping[str, str] = field(default_factory=dict)  # defender -> foe (F-MOD-7)
+    initiative: Mapping[str, Initiative] = field(default_factory=dict)
+    turn: Turn | None = None
+    actions: Mapping[int, Action] = field(default_factory=dict)
+    events: Mapping[int, Any] = field(default_factory=dict)  # seq -> effective event of an action
+
+    @property
+    def ladder(self) -> Ladder:
+        return LADDERS[self.options.ladder]
+
+    def find(self, name: str) -> Combatant | None:
+        return self.combatants.get(name.strip().lower())
+
+
+def _with(mapping: Mapping[Any, Any], key: Any, value: Any) -> dict[Any, Any]:
+    new = dict(mapping)
+    new[key] = value
+    return new
+
+
+def _without(mapping: Mapping[Any, Any], *keys: Any) -> dict[Any, Any]:
+    return {k: v for k, v in mapping.items() if k not in keys}
+
+
+def _fight_started(s: FightState, r: Recorded, e: ev.FightStarted) -> FightState:
+    return replace(s, fight_id=r.fight, name=e.name, rules=e.rules,
+                   options=RuleOptions.model_validate(e.options),
+                   stream=e.stream, commitment=e.seed_commitment)
+
+
+def _branch_started(s: FightState, r: Recorded, e: ev.BranchStarted) -> FightState:
+    return replace(s, fight_id=r.fight, name=e.name, stream=e.stream, commitment=e.seed_commitment)
+
+
+def _seed_committed(s: FightState, r: Recorded, e: ev.SeedCommitted) -> FightState:
+    return replace(s, fight_id=r.fight, stream=e.stream, commitment=e.seed_commitment)
+
+
+def _seed_revealed(s: FightState, r: Recorded, e: ev.SeedRevealed) -> FightState:
+    return replace(s, revealed=s.revealed + (e.seed_commitment,))
+
+
+def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
+    sheet = Sheet.model_validate(e.sheet)
+    fighter = read_levels(sheet, s.ladder, e.source)
+    points = sheet.fudge_points if sheet.fudge_points is not None else s.options.default_fudge_points
+    boxes = sheet.wounds.boxes if sheet.wounds else s.options.wound_boxes
+    combatant = Combatant(e.combatant, e.side, fighter, points, tuple(boxes),
+                          track=empty_track(boxes), joined_seq=r.seq)
+    return replace(s, combatants=_with(s.combatants, combatant.key, combatant))
+
+
+def _round_started(s: FightState, r: Recorded, e: ev.RoundStarted) -> FightState:
+    return replace(s, round=e.round, declarations={}, sealed={}, fought=frozenset(),
+                   initiative={}, turn=None,
+                   advantages={k: v for k, v in s.advantages.items() if v[2] >= e.round})
+
+
+def _declared(s: FightState, r: Recorded, e: ev.Declared) -> FightState:
+    key = e.combatant.lower()
+    return replace(s, declarations=_with(s.declarations, key, e.declaration),
+                   sealed=_without(s.sealed, key))
+
+
+def _sealed(s: FightState, r: Recorded, e: ev.DeclarationSealed) -> FightState:
+    key = e.combatant.lower()
+    return replace(s, sealed=_with(s.sealed, key, (e.seal, r.seq)),
+                   declarations=_without(s.declarations, key))
+
+
+def _revealed(s: FightState, r: Recorded, e: ev.DeclarationRevealed) -> FightState:
+    key = e.combatant.lower()
+    return replace(s, sealed=_without(s.sealed, key),
+                   declarations=_with(s.declarations, key, e.declaration))
+
+
+def _remember(s: FightState, r: Recorded, action: int, **changes: Any) -> FightState:
+    record = s.actions.get(action) or Action(action=action, resolution=r.seq)
+    record = replace(record, **changes)
+    return replace(s, actions=_with(s.actions, action, record), events=_with(s.events, r.seq, r.event))
+
+
+def _dice_rolled(s: FightState, r: Recorded, e: ev.DiceRolled) -> FightState:
+    record = s.actions.get(e.action)
+    rolls = (record.rolls if record else ()) + (r.seq,)
+    return _remember(s, r, e.action, rolls=rolls)
+
+
+def _action_resolved(s: FightState, r: Recorded, e: ev.ActionResolved) -> FightState:
+    return _remember(s, r, e.action, resolution=r.seq)
+
+
+def _exchange_resolved(s: FightState, r: Recorded, e: ev.ExchangeResolved) -> FightState:
+    s = _remember(s, r, e.action, resolution=r.seq)
+    keys = frozenset(side.combatant.lower() for side in e.sides)
+    opened = dict(s.advantage_open)
+    for side in e.sides:
+        key = side.combatant.lower()
+        opened.pop(key, None)
+        foes = [o for o in e.sides if o.combatant.lower() != key]
+        won = all(side.result is not None and o.result is not None and side.result >= o.result for o in foes)
+        if side.declaration.all_out == "defense" and won and foes:
+            opened[key] = foes[0].combatant.lower()
+    used = {k: v for k, v in s.advantages.items() if k not in keys}
+    turn = replace(s.turn, acted=True) if (s.turn and e.kind == "attack") else s.turn
+    return replace(s, fought=s.fought | keys, advantage_open=opened, advantages=used,
+                   declarations=_without(s.declarations, *keys), turn=turn)
+
+
+def _retrack(s: FightState, combatant: Combatant, marks: tuple[Mark, ...]) -> FightState:
+    track = build_track(combatant.boxes, marks, s.options)
+    updated = replace(combatant, marks=marks, track=track)
+    return replace(s, combatants=_with(s.combatants, combatant.key, updated))
+
+
+def _wound_marked(s: FightState, r: Recorded, e: ev.WoundMarked) -> FightState:
+    record = s.actions.get(e.action)
+    consequences = (record.consequences if record else ()) + (r.seq,)
+    s = _remember(s, r, e.action, consequences=consequences)
+    combatant = s.combatants[e.combatant.lower()]
+    return _retrack(s, combatant, combatant.marks + (Mark(e.level, r.seq, e.still_ticking),))
+
+
+def _advantage(s: FightState, r: Recorded, e: ev.AdvantageGained) -> FightState:
+    return replace(s, advantages=_with(s.advantages, e.over.lower(), (e.combatant, e.modifier, e.round)),
+                   advantage_open=_without(s.advantage_open, e.combatant.lower()))
+
+
+def _initiative_rolled(s: FightState, r: Recorded, e: ev.InitiativeRolled) -> FightState:
+    initiative = Initiative(tuple(Die(f) for f in e.faces), e.surprised)
+    return replace(s, initiative=_with(s.initiative, e.combatant.lower(), initiative))
+
+
+def _bartered(s: FightState, r: Recorded, e: ev.DieBartered) -> FightState:
+    key = e.combatant.lower()
+    dice = list(s.initiative[key].dice)
+    dice[e.traded] = replace(dice[e.traded], traded=True)
+    before = dice[e.altered]
+    dice[e.altered] = replace(before, face=e.face_after,
+                              locked=before.locked or (e.direction > 0 and e.face_after == 1))
+    return replace(s, initiative=_with(s.initiative, key, replace(s.initiative[key], dice=tuple(dice))))
+
+
+def _turn(s: FightState, r: Recorded, e: ev.TurnTaken) -> FightState:
+    return replace(s, turn=Turn(e.round, e.phase, e.combatant.lower(), e.index))
+
+
+def _spent(s: FightState, r: Recorded, e: ev.FudgePointSpent) -> FightState:
+    combatant = s.combatants[e.combatant.lower()]
+    updated = replace(combatant, fudge_points=combatant.fudge_points - e.cost)
+    return replace(s, combatants=_with(s.combatants, combatant.key, updated))
+
+
+def _ignore(s: FightState, r: Recorded, e: Any) -> FightState:
+    return s  # voiding events act in `fold.effective`, before evolve sees anything
+
+
+HANDLERS: dict[type, Callable[[FightState, Recorded, Any], FightState]] = {
+    ev.FightStarted: _fight_started,
+    ev.BranchStarted: _branch_started,
+    ev.SeedCommitted: _seed_committed,
+    ev.SeedRevealed: _seed_revealed,
+    ev.CombatantJoined: _joined,
+    ev.RoundStarted: _round_started,
+    ev.Declared: _declared,
+    ev.DeclarationSealed: _sealed,
+    ev.DeclarationRevealed: _revealed,
+    ev.DiceRolled: _dice_rolled,
+    ev.ActionResolved: _action_resolved,
+    ev.ExchangeResolved: _exchange_resolved,
+    ev.WoundMarked: _wound_marked,
+    ev.AdvantageGained: _advantage,
+    ev.InitiativeRolled: _initiative_rolled,
+    ev.DieBartered: _bartered,
+    ev.TurnTaken: _turn,
+    ev.FudgePointSpent: _spent,
+    ev.EventsVoided: _ignore,
+    ev.CommandUndone: _ignore,
+    ev.CommandRedone: _ignore,
+}
+
+
+def evolve(state: FightState, recorded: Recorded) -> FightState:
+    """The state after one effective event."""
+    state = HANDLERS[type(recorded.event)](state, recorded, recorded.event)
+    return replace(state, last_seq=recorded.seq)

@@ -1,0 +1,268 @@
+"""The shell around the core: load a fight, fold it, decide, append in one transaction."""
+
+from __future__ import annotations
+
+import json
+import secrets as random_source
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import structlog
+
+from engine import commands as cmd
+from engine import history
+from engine.decide import decide, seal_of
+from engine.dice import EnteredDice, SeededDice, commitment
+from engine.errors import InputError, RuleError
+from events import models as ev
+from events.envelope import GENESIS, Recorded, chain_hash, load
+from projections.fold import fold, replay, voided
+from projections.state import FightState
+from store.base import EventStore, FightInfo, Row, StoreError
+
+log = structlog.get_logger()
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one command appended, and the state after it."""
+
+    records: tuple[Recorded, ...]
+    state: FightState
+    replayed: bool = False  # the command id was already applied: nothing new was written
+
+
+@dataclass
+class DiceInput:
+    """Faces typed at the table: per roller (`NAME=FACES`) or for the one roller."""
+
+    by_roller: dict[str, list[tuple[int, ...]]] = field(default_factory=dict)
+    anyone: list[tuple[int, ...]] = field(default_factory=list)
+
+
+class Fights:
+    def __init__(self, store: EventStore, clock: Callable[[], str] = utc_now,
+                 new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
+                 random_bytes: Callable[[int], bytes] = random_source.token_bytes) -> None:
+        self.store = store
+        self.clock = clock
+        self.new_id = new_id
+        self.random_bytes = random_bytes
+
+    # --- reading -----------------------------------------------------------------
+    def log(self, name: str, upto: int | None = None) -> list[Recorded]:
+        return [load(row.body) for row in self.store.read(name, upto)]
+
+    def state(self, name: str, as_of: int | None = None) -> FightState:
+        return replay(self.log(name), as_of)
+
+    def current(self) -> str:
+        name = self.store.setting("current")
+        if not name:
+            raise StoreError("no current fight: `fudge new NAME` starts one, `fudge use NAME` picks one")
+        return name
+
+    def use(self, name: str) -> None:
+        self.store.fight(name)
+        self.store.set_setting("current", name)
+
+    # --- writing -----------------------------------------------------------------
+    def _seed(self) -> tuple[bytes, str, str]:
+        seed = self.random_bytes(32)
+        return seed, commitment(seed), self.new_id()[:12]
+
+    def _records(self, fight_id: str, start_seq: int, prev: str, command_id: str, issued: Any,
+                 events: Sequence[Any]) -> list[Recorded]:
+        out = []
+        at = self.clock()
+        for index, event in enumerate(events):
+            record = Recorded(fight=fight_id, seq=start_seq + index, command=command_id,
+                              issued=issued.model_dump(mode="json") if (index == 0 and issued is not None) else None,
+                              at=at, prev=prev, event=event)
+            body = record.body()
+            prev = chain_hash(body)
+            out.append(record)
+        return out
+
+    @staticmethod
+    def _rows(records: Iterable[Recorded]) -> list[Row]:
+        rows = []
+        for record in records:
+            body = record.body()
+            rows.append(Row(record.seq, record.command, record.event.type, body, chain_hash(body)))
+        return rows
+
+    def new(self, name: str, rules: str, options: dict[str, Any]) -> Outcome:
+        seed, commit, stream = self._seed()
+        fight_id = self.new_id()
+        command = cmd.StartFight(name=name, rules=rules, options=options, seed_commitment=commit, stream=stream)
+        events = decide(FightState(), command, EnteredDice())
+        records = self._records(fight_id, 1, GENESIS, self.new_id(), command, events)
+        self.store.append(name, 0, self._rows(records), create=FightInfo(name, fight_id, created_at=self.clock()),
+                          secrets={f"seed:{commit}": seed.hex()})
+        self.store.set_setting("current", name)
+        log.info("fight started", fight=name, rules=rules)
+        return Outcome(tuple(records), replay(records))
+
+    def execute(self, name: str, command: Any, dice: DiceInput | None = None,
+                command_id: str | None = None, secrets: dict[str, str] | None = None) -> Outcome:
+        rows = self.store.read(name)
+        records = [load(row.body) for row in rows]
+        if command_id and any(r.command == command_id for r in records):
+            return Outcome((), replay(records), replayed=True)
+        state = replay(records)
+        last = rows[-1] if rows else None
+        if isinstance(command, cmd.Undo):
+            target, _ = history.undo_target(records, voided(records))
+            events: list[Any] = [ev.CommandUndone(target=target)]
+        elif isinstance(command, cmd.Redo):
+            undo, restores = history.redo_target(records, voided(records))
+            events = [ev.CommandRedone(target=undo, restores=restores)]
+        else:
+            source = self._dice(state, records, dice or DiceInput())
+            events = decide(state, command, source)
+            unused = source.unused()
+            if unused:
+                raise InputError(f"dice entered for {', '.join(unused)} were not needed by this command")
+        new = self._records(state.fight_id or records[0].fight, (last.seq if last else 0) + 1,
+                            last.hash if last else GENESIS, command_id or self.new_id(), command, events)
+        self.store.append(name, last.seq if last else 0, self._rows(new), secrets=secrets)
+        log.info("command appended", fight=name, command=type(command).__name__, events=len(new))
+        everything = records + new
+        if any(isinstance(e, ev.VOIDING) for e in events):
+            after = replay(everything)
+        else:
+            after = fold(new, state)
+        return Outcome(tuple(new), after)
+
+    def _dice(self, state: FightState, records: Sequence[Recorded], given: DiceInput) -> EnteredDice:
+        fallback = None
+        if state.options.dice == "generated":
+            seed = self.store.secret(f"seed:{state.commitment}")
+            if seed is not None:
+                draws = [getattr(r.event, "draw", None) for r in records
+                         if getattr(r.event, "stream", None) == state.stream]
+                start = max((d for d in draws if d is not None), default=-1) + 1
+                fallback = SeededDice(bytes.fromhex(seed), state.stream, start)
+        return EnteredDice(by_roller={k.lower(): v for k, v in given.by_roller.items()},
+                           anyone=given.anyone, fallback=fallback)
+
+    def undo_to(self, name: str, seq: int) -> list[Outcome]:
+        outcomes = []
+        while True:
+            records = self.log(name)
+            try:
+                _, first = history.undo_target(records, voided(records))
+            except RuleError:
+                break
+            if first <= seq:
+                break
+            outcomes.append(self.execute(name, cmd.Undo()))
+        if not outcomes:
+            raise RuleError(f"nothing after event {seq} to undo")
+        return outcomes
+
+    def declare(self, name: str, combatant: str, declaration: ev.Declaration, sealed: bool) -> Outcome:
+        if not sealed:
+            return self.execute(name, cmd.Declare(combatant=combatant, declaration=declaration))
+        state = self.state(name)
+        who = state.find(combatant)
+        if who is None:
+            raise RuleError(f"no combatant {combatant!r} in {name}")
+        salt = self.random_bytes(16).hex()
+        seal = seal_of(declaration, salt)
+        secret = json.dumps({"declaration": declaration.model_dump(mode="json"), "salt": salt})
+        return self.execute(name, cmd.SealDeclaration(combatant=who.name, seal=seal),
+                            secrets={f"seal:{seal}": secret})
+
+    def reveals(self, state: FightState, names: Sequence[str]) -> tuple[cmd.Reveal, ...]:
+        """The sealed choices of these fighters, read from the store's secrets to open the seals."""
+        out = []
+        for name in names:
+            who = state.find(name)
+            if who is None or who.key not in state.sealed:
+                continue
+            secret = self.store.secret(f"seal:{state.sealed[who.key][0]}")
+            if secret is None:
+                raise StoreError(f"{who.name}'s sealed declaration is not in this store: it cannot be revealed here")
+            data = json.loads(secret)
+            out.append(cmd.Reveal(combatant=who.name, declaration=ev.Declaration.model_validate(data["declaration"]),
+                                  salt=data["salt"]))
+        return tuple(out)
+
+    def branch(self, parent: str, name: str, at: int | None) -> Outcome:
+        rows = self.store.read(parent)
+        fork = at if at is not None else (rows[-1].seq if rows else 0)
+        if not 1 <= fork <= len(rows):
+            raise RuleError(f"{parent} has events 1..{len(rows)}; cannot branch at {fork}")
+        prefix = rows[:fork]
+        prefix_records = [load(r.body) for r in prefix]
+        state = replay(prefix_records)
+        seed, commit, stream = self._seed()
+        fight_id = self.new_id()
+        command = cmd.StartBranch(name=name, parent=parent, fork_seq=fork, seed_commitment=commit, stream=stream)
+        events = decide(state, command, EnteredDice())
+        new = self._records(fight_id, fork + 1, prefix[-1].hash, self.new_id(), command, events)
+        self.store.append(name, 0, list(prefix) + self._rows(new),
+                          create=FightInfo(name, fight_id, parent=parent, fork_seq=fork, created_at=self.clock()),
+                          secrets={f"seed:{commit}": seed.hex()})
+        self.store.set_setting("current", name)
+        return Outcome(tuple(new), fold(new, state))
+
+    def export(self, name: str) -> list[str]:
+        return [json.dumps({"seq": r.seq, "hash": r.hash, "body": json.loads(r.body)}, sort_keys=True)
+                for r in self.store.read(name)]
+
+    def import_(self, lines: Iterable[str], name: str) -> Outcome:
+        from engine.audit import check_chain
+        from events.envelope import canonical
+
+        rows = []
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+                body = canonical(data["body"])
+                rows.append(Row(int(data["seq"]), data["body"]["command"], data["body"]["event"]["type"],
+                                body, data["hash"]))
+            except (ValueError, KeyError, TypeError):
+                raise InputError(f"line {number} is not an exported event") from None
+        if not rows:
+            raise InputError("nothing to import: the file has no events")
+        records, problems = check_chain(rows)
+        if problems:
+            seq, why = problems[0]
+            raise InputError(f"refusing to import: event {seq}: {why}")
+        state = replay(records)
+        seed, commit, stream = self._seed()
+        fight_id = self.new_id()
+        command = cmd.CommitSeed(seed_commitment=commit, stream=stream, reason=f"imported as {name}")
+        events = decide(state, command, EnteredDice())
+        new = self._records(fight_id, rows[-1].seq + 1, rows[-1].hash, self.new_id(), command, events)
+        self.store.append(name, 0, rows + self._rows(new),
+                          create=FightInfo(name, fight_id, created_at=self.clock()),
+                          secrets={f"seed:{commit}": seed.hex()})
+        return Outcome(tuple(new), fold(new, state))
+
+    def reveal_seed(self, name: str) -> Outcome:
+        records = self.log(name)
+        seeds = []
+        for record in records:
+            event = record.event
+            if isinstance(event, (ev.FightStarted, ev.BranchStarted, ev.SeedCommitted)):
+                secret = self.store.secret(f"seed:{event.seed_commitment}")
+                if secret is not None:
+                    seeds.append((event.seed_commitment, secret))
+        if not seeds:
+            raise StoreError(f"no seed of {name} is in this store: nothing to reveal")
+        seed, commit, stream = self._seed()
+        return self.execute(name, cmd.RevealSeed(seeds=tuple(seeds), next_commitment=commit, next_stream=stream),
+                            secrets={f"seed:{commit}": seed.hex()})

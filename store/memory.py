@@ -1,0 +1,64 @@
+"""An in-memory store with the same contract as SQLite: for simulations and tests."""
+
+from __future__ import annotations
+
+from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, Row, StoreError, UnknownFight
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self._fights: dict[str, FightInfo] = {}
+        self._rows: dict[str, list[Row]] = {}
+        self._commands: dict[str, set[str]] = {}
+        self._secrets: dict[str, str] = {}
+        self._settings: dict[str, str] = {}
+
+    def fights(self) -> list[FightInfo]:
+        return list(self._fights.values())
+
+    def fight(self, name: str) -> FightInfo:
+        if name not in self._fights:
+            raise UnknownFight(f"no fight named {name!r}; `fudge fights` lists them")
+        return self._fights[name]
+
+    def read(self, name: str, upto: int | None = None) -> list[Row]:
+        self.fight(name)
+        rows = self._rows[name]
+        return list(rows if upto is None else rows[:upto])
+
+    def last_seq(self, name: str) -> int:
+        self.fight(name)
+        return len(self._rows[name])
+
+    def has_command(self, name: str, command: str) -> bool:
+        return command in self._commands.get(name, set())
+
+    def append(self, name: str, expected_last_seq: int, rows: list[Row], *,
+               create: FightInfo | None = None, secrets: dict[str, str] | None = None) -> None:
+        if create is not None:
+            if name in self._fights:
+                raise StoreError(f"a fight named {name!r} already exists; pick another name")
+        else:
+            self.fight(name)
+        current = self._rows.get(name, [])
+        if len(current) != expected_last_seq:
+            raise Conflict(CONFLICT)
+        known = self._commands.get(name, set())
+        if any(row.command in known for row in rows):
+            raise DuplicateCommand(f"that command was already applied to {name}")
+        if [r.seq for r in rows] != list(range(expected_last_seq + 1, expected_last_seq + 1 + len(rows))):
+            raise StoreError("rows out of sequence")
+        if create is not None:
+            self._fights[name] = create
+        self._rows[name] = current + list(rows)
+        self._commands[name] = known | {r.command for r in rows}
+        self._secrets.update(secrets or {})
+
+    def secret(self, key: str) -> str | None:
+        return self._secrets.get(key)
+
+    def setting(self, key: str) -> str | None:
+        return self._settings.get(key)
+
+    def set_setting(self, key: str, value: str) -> None:
+        self._settings[key] = value

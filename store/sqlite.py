@@ -1,0 +1,148 @@
+"""The embedded default store: one SQLite file, one transaction per command."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, Row, StoreError, UnknownFight
+
+STORE_SCHEMA = "1"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS fights (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    fight_id TEXT NOT NULL,
+    parent TEXT,
+    fork_seq INTEGER,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    fight INTEGER NOT NULL REFERENCES fights(id),
+    seq INTEGER NOT NULL,
+    command TEXT NOT NULL,
+    type TEXT NOT NULL,
+    body TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (fight, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS commands (
+    fight INTEGER NOT NULL REFERENCES fights(id),
+    command TEXT NOT NULL,
+    first_seq INTEGER NOT NULL,
+    last_seq INTEGER NOT NULL,
+    PRIMARY KEY (fight, command)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS secrets (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+class SqliteStore:
+    """Append-only: rows are inserted, never updated or deleted."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            version = self._meta("store_schema")
+            if version is None:
+                self.db.executescript("BEGIN IMMEDIATE;" + SCHEMA + "COMMIT;")
+                self.db.execute("INSERT OR IGNORE INTO meta VALUES ('store_schema', ?)", (STORE_SCHEMA,))
+            elif version != STORE_SCHEMA:
+                raise StoreError(f"{self.path} has store schema {version}; this version reads {STORE_SCHEMA}")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot open the store {self.path}: {exc}") from None
+
+    def _meta(self, key: str) -> str | None:
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        except sqlite3.OperationalError:
+            return None
+        return row[0] if row else None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _id(self, name: str) -> int:
+        row = self.db.execute("SELECT id FROM fights WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            raise UnknownFight(f"no fight named {name!r} in {self.path}; `fudge fights` lists them")
+        return int(row[0])
+
+    def fights(self) -> list[FightInfo]:
+        rows = self.db.execute("SELECT name, fight_id, parent, fork_seq, created_at FROM fights ORDER BY id")
+        return [FightInfo(*row) for row in rows]
+
+    def fight(self, name: str) -> FightInfo:
+        row = self.db.execute(
+            "SELECT name, fight_id, parent, fork_seq, created_at FROM fights WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            raise UnknownFight(f"no fight named {name!r} in {self.path}; `fudge fights` lists them")
+        return FightInfo(*row)
+
+    def read(self, name: str, upto: int | None = None) -> list[Row]:
+        fight = self._id(name)
+        rows = self.db.execute(
+            "SELECT seq, command, type, body, hash FROM events WHERE fight = ? AND seq <= ? ORDER BY seq",
+            (fight, upto if upto is not None else 2**62))
+        return [Row(*row) for row in rows]
+
+    def last_seq(self, name: str) -> int:
+        fight = self._id(name)
+        row = self.db.execute("SELECT max(seq) FROM events WHERE fight = ?", (fight,)).fetchone()
+        return int(row[0] or 0)
+
+    def has_command(self, name: str, command: str) -> bool:
+        fight = self._id(name)
+        return self.db.execute("SELECT 1 FROM commands WHERE fight = ? AND command = ?",
+                               (fight, command)).fetchone() is not None
+
+    def append(self, name: str, expected_last_seq: int, rows: list[Row], *,
+               create: FightInfo | None = None, secrets: dict[str, str] | None = None) -> None:
+        db = self.db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise Conflict(f"the store is busy ({exc}); run the command again") from None
+        try:
+            if create is not None:
+                if db.execute("SELECT 1 FROM fights WHERE name = ?", (name,)).fetchone():
+                    raise StoreError(f"a fight named {name!r} already exists; pick another name")
+                db.execute("INSERT INTO fights (name, fight_id, parent, fork_seq, created_at) VALUES (?,?,?,?,?)",
+                           (name, create.fight_id, create.parent, create.fork_seq, create.created_at))
+            fight = self._id(name)
+            last = db.execute("SELECT max(seq) FROM events WHERE fight = ?", (fight,)).fetchone()[0] or 0
+            if last != expected_last_seq:
+                raise Conflict(CONFLICT)
+            spans: dict[str, list[int]] = {}
+            for row in rows:
+                spans.setdefault(row.command, []).append(row.seq)
+            for command in spans:
+                if db.execute("SELECT 1 FROM commands WHERE fight = ? AND command = ?",
+                              (fight, command)).fetchone():
+                    raise DuplicateCommand(f"that command was already applied to {name}")
+            db.executemany("INSERT INTO events VALUES (?,?,?,?,?,?)",
+                           [(fight, r.seq, r.command, r.type, r.body, r.hash) for r in rows])
+            db.executemany("INSERT INTO commands VALUES (?,?,?,?)",
+                           [(fight, c, min(s), max(s)) for c, s in spans.items()])
+            if secrets:
+                db.executemany("INSERT OR REPLACE INTO secrets VALUES (?,?)", list(secrets.items()))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def secret(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM secrets WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def setting(self, key: str) -> str | None:
+        return self._meta(key)
+
+    def set_setting(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
