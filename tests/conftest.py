@@ -1,0 +1,74 @@
+"""Shared helpers: a fight on an in-memory store with a fixed clock, ids and seed."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from engine.dice import parse_faces
+from engine.options import resolve
+from store.fights import DiceInput, Fights
+from store.memory import MemoryStore
+
+
+def make_fights(store: Any = None) -> Fights:
+    counter = itertools.count(1)
+    return Fights(
+        store if store is not None else MemoryStore(),
+        clock=lambda: "2026-01-01T00:00:00.000+00:00",
+        new_id=lambda: f"{next(counter):032x}",
+        random_bytes=lambda n: bytes(range(n)),
+    )
+
+
+@pytest.fixture
+def fights() -> Fights:
+    return make_fights()
+
+
+def sheet(name: str, *, kind: str = "pc", scale: int = 0, fudge_points: int | None = None,
+          attributes: dict[str, Any] | None = None, skills: dict[str, Any] | None = None,
+          attack: str | None = None, defend: str | None = None, weapon: int | None = None,
+          armor: int | None = None, shield: str | None = None, **extra: Any) -> dict[str, Any]:
+    """A sheet as `fudge join` stores it."""
+    data: dict[str, Any] = {"name": name, "kind": kind, "scale": scale,
+                            "attributes": attributes or {}, "skills": skills or {}}
+    if fudge_points is not None:
+        data["fudge_points"] = fudge_points
+    if attack:
+        data["combat"] = {"attack": attack, "defend": defend or attack}
+    if weapon is not None:
+        data["weapon"] = {"name": "weapon", "damage": weapon}
+    if armor is not None:
+        data["armor"] = {"name": "armor", "protection": armor}
+    if shield:
+        data["shield"] = {"size": shield}
+    data.update(extra)
+    return data
+
+
+def start(fights: Fights, name: str = "fight", rules: str = "fudge", **options: Any) -> str:
+    """Start a fight under a preset with option overrides (as a house-rules file would)."""
+    house = None
+    if options:
+        import json
+
+        lines = [f'extends = "{rules}"'] + [f"{k} = {json.dumps(v)}" for k, v in options.items()]
+        house = "\n".join(lines)
+    label, resolved = resolve(rules, house)
+    fights.new(name, label, resolved.model_dump(mode="json"))
+    return name
+
+
+def dice(*values: str) -> DiceInput:
+    """`dice("snorri=+000", "brynhild=-000")`: entered faces per roller, in order."""
+    given = DiceInput()
+    for value in values:
+        if "=" in value:
+            who, faces = value.split("=", 1)
+            given.by_roller.setdefault(who.lower(), []).append(parse_faces(faces))
+        else:
+            given.anyone.append(parse_faces(value))
+    return given
