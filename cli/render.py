@@ -155,6 +155,8 @@ def describe(event: Any, ladder: Any) -> str:
         how = " (Still Ticking)" if event.still_ticking else ""
         how += f" (halved from {LEVELS[event.halved_from]})" if event.halved_from else ""
         return f"{event.combatant} takes a {LEVELS[event.level]} wound{how}"
+    if isinstance(event, ev.CombatantKilled):
+        return f"{event.combatant} is dead{f' ({event.reason})' if event.reason else ''}"
     if isinstance(event, ev.AdvantageGained):
         return f"{event.combatant} gains a situational advantage: {event.over} {event.modifier:+d} next round"
     if isinstance(event, ev.InitiativeRolled):

@@ -187,3 +187,13 @@ def spend(
         return cmd.SpendPoint(combatant=combatant, use=use, target=roll_seq,  # type: ignore[arg-type]
                               shift=int(shift) if shift is not None else None)  # type: ignore[arg-type]
     run(fight, build, dice, command_id)
+
+
+@app.command()
+def kill(
+    combatant: Annotated[str, typer.Argument(help="Who dies.")],
+    reason: Annotated[str, typer.Option("--reason", help="Why, for the audit.")] = "",
+    fight: FightOpt = None,
+) -> None:
+    """The GM's ruling that a combatant is dead (F-WND-6 with death_rule = "gm")."""
+    run(fight, lambda f, n, s: cmd.Kill(combatant=combatant, reason=reason))

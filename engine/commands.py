@@ -139,6 +139,12 @@ class SpendPoint(_Command):
     shift: Literal[1, -1] | None = None
 
 
+class Kill(_Command):
+    type: Literal["kill"] = "kill"
+    combatant: str
+    reason: str = ""
+
+
 class Undo(_Command):
     type: Literal["undo"] = "undo"
 
@@ -149,7 +155,7 @@ class Redo(_Command):
 
 Command = Annotated[
     Union[StartFight, StartBranch, CommitSeed, RevealSeed, Join, Declare, SealDeclaration,
-          StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Undo, Redo],
+          StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo],
     Field(discriminator="type"),
 ]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)

@@ -630,6 +630,13 @@ def spend_on_blow(state: FightState, who: Combatant, c: cmd.SpendPoint, target: 
                            still_ticking=ticking, halved_from=halved if c.use == "scratch" else event.halved_from)]
 
 
+def _kill(state: FightState, c: cmd.Kill, dice: Dice) -> list[Any]:
+    who = combatant(state, c.combatant)
+    if who.track.dead:
+        raise RuleError(f"{who.name} is already dead")
+    return [ev.CombatantKilled(combatant=who.name, reason=c.reason)]
+
+
 HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
     cmd.StartFight: _start,
     cmd.StartBranch: _branch,
@@ -645,4 +652,5 @@ HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
     cmd.Barter: _barter,
     cmd.NextTurn: _next,
     cmd.SpendPoint: _spend,
+    cmd.Kill: _kill,
 }

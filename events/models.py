@@ -204,6 +204,14 @@ class WoundMarked(_Event):
     halved_from: int | None = None
 
 
+class CombatantKilled(_Event):
+    """F-WND-6 `gm`: only the GM's explicit ruling marks a combatant Dead."""
+
+    type: Literal["combatant_killed"] = "combatant_killed"
+    combatant: str
+    reason: str = ""
+
+
 class AdvantageGained(_Event):
     """F-MOD-7: a won all-out defense and a Perception roll give the foe -1 next round."""
 
@@ -291,7 +299,7 @@ Event = Annotated[
     Union[
         FightStarted, BranchStarted, SeedCommitted, SeedRevealed, CombatantJoined, RoundStarted,
         Declared, DeclarationSealed, DeclarationRevealed, DiceRolled, ActionResolved,
-        ExchangeResolved, WoundMarked, AdvantageGained, InitiativeRolled, DieBartered, TurnTaken,
+        ExchangeResolved, WoundMarked, CombatantKilled, AdvantageGained, InitiativeRolled, DieBartered, TurnTaken,
         FudgePointSpent, EventsVoided, CommandUndone, CommandRedone,
     ],
     Field(discriminator="type"),

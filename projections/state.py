@@ -25,6 +25,7 @@ class Combatant:
     marks: tuple[Mark, ...] = ()
     track: Track = field(default_factory=lambda: empty_track(()))
     joined_seq: int = 0
+    killed_by: int | None = None  # F-WND-6 `gm`: the GM's kill
 
     @property
     def key(self) -> str:
@@ -179,6 +180,8 @@ def _exchange_resolved(s: FightState, r: Recorded, e: ev.ExchangeResolved) -> Fi
 
 def _retrack(s: FightState, combatant: Combatant, marks: tuple[Mark, ...]) -> FightState:
     track = build_track(combatant.boxes, marks, s.options)
+    if combatant.killed_by is not None and not track.dead:
+        track = replace(track, dead=True, killed_by=combatant.killed_by)
     updated = replace(combatant, marks=marks, track=track)
     return replace(s, combatants=_with(s.combatants, combatant.key, updated))
 
@@ -189,6 +192,11 @@ def _wound_marked(s: FightState, r: Recorded, e: ev.WoundMarked) -> FightState:
     s = _remember(s, r, e.action, consequences=consequences)
     combatant = s.combatants[e.combatant.lower()]
     return _retrack(s, combatant, combatant.marks + (Mark(e.level, r.seq, e.still_ticking),))
+
+
+def _killed(s: FightState, r: Recorded, e: ev.CombatantKilled) -> FightState:
+    combatant = replace(s.combatants[e.combatant.lower()], killed_by=r.seq)
+    return _retrack(s, combatant, combatant.marks)
 
 
 def _advantage(s: FightState, r: Recorded, e: ev.AdvantageGained) -> FightState:
@@ -239,6 +247,7 @@ HANDLERS: dict[type, Callable[[FightState, Recorded, Any], FightState]] = {
     ev.ActionResolved: _action_resolved,
     ev.ExchangeResolved: _exchange_resolved,
     ev.WoundMarked: _wound_marked,
+    ev.CombatantKilled: _killed,
     ev.AdvantageGained: _advantage,
     ev.InitiativeRolled: _initiative_rolled,
     ev.DieBartered: _bartered,
