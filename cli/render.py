@@ -22,7 +22,7 @@ def boxes_json(who: Combatant) -> dict[str, list[str | None]]:
 def initiative_json(state: FightState, who: Combatant) -> dict[str, Any]:
     initiative = state.initiative.get(who.key)
     if initiative is None:
-        return {"dice": [], "phases": []}
+        return {"dice": [], "phases": [], "surprised": False}
     return {"dice": [{"face": PHASE_NAME[d.face] if d.face != 0 else "0", "traded": d.traded, "locked": d.locked}
                      for d in initiative.dice],
             "phases": [PHASE_NAME[p] for p in initiative.phases(state.options)],

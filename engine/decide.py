@@ -477,18 +477,24 @@ def _barter(state: FightState, c: cmd.Barter, dice: Dice) -> list[Any]:
 
 
 def turn_order(state: FightState) -> list[tuple[int, str, tuple[str, ...]]]:
-    """PH-1, PH-3: (phase, combatant key, tied names) in acting order for this round."""
+    """PH-1, PH-3: (phase, combatant key, tied names) in acting order for this round.
+
+    Everyone who rolled keeps their places all round, so a turn's index means
+    the same after a fighter is taken out; `_next` skips turns of those who
+    can no longer act.
+    """
     order = []
     for phase in (2, 1, 0, -1, -2):
         acting = []
         for key, initiative in state.initiative.items():
             who = state.combatants[key]
-            if phase in initiative.phases(state.options) and who.track.can_act:
+            if phase in initiative.phases(state.options):
                 determinant = who.fighter.trait(state.options.initiative_trait, state.options)[1]
                 acting.append((-determinant, who.joined_seq, key, determinant))
         acting.sort()
         for _, _, key, determinant in acting:
-            ties = tuple(state.combatants[k].name for _, _, k, d in acting if d == determinant and k != key)
+            ties = tuple(state.combatants[k].name for _, _, k, d in acting
+                         if d == determinant and k != key and state.combatants[k].track.can_act)
             order.append((phase, key, ties))
     return order
 
@@ -500,6 +506,8 @@ def _next(state: FightState, c: cmd.NextTurn, dice: Dice) -> list[Any]:
         raise RuleError("no initiative rolled this round: `fudge round` rolls it")
     order = turn_order(state)
     index = 0 if state.turn is None else state.turn.index + 1
+    while index < len(order) and not state.combatants[order[index][1]].track.can_act:
+        index += 1
     if index >= len(order):
         raise RuleError(f"round {state.round} is over: `fudge round` starts the next one")
     phase, key, ties = order[index]

@@ -81,6 +81,8 @@ def barter(initiative: Initiative, trade: int, alter: int, direction: int, optio
     if len(available) < 2 and not options.crunch_single_plus_trade:
         raise RuleError("these rules forbid trading with only one + die (CT-BARTER-3)")
     target = dice[alter]
+    if target.face <= ALWAYS:
+        raise RuleError(f"die {alter + 1} shows --: the -- phase cannot be altered (CT-BARTER-1)")
     if direction > 0:
         if target.face >= 2:
             raise RuleError(f"die {alter + 1} shows ++: nothing is above ++")
