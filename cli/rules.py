@@ -114,8 +114,8 @@ def demo(
         typer.echo("-- status")
         typer.echo(render.status_text(state))
         branch = f"{name}-what-if"
-        fights.branch(name, branch, 20)
-        typer.echo(f"-- branched {branch} at event 20; back on {name}")
+        fights.branch(name, branch, 19)  # after round 3: what if round 4 went otherwise?
+        typer.echo(f"-- branched {branch} at event 19; back on {name}")
         fights.use(name)
         report = verify(fights.store.read(name))
         typer.echo(f"-- verify {name}: {'ok' if report.ok else report.problems[0]} ({report.events} events)")

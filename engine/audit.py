@@ -72,24 +72,26 @@ def check_chain(rows: Sequence[Row]) -> tuple[list[Recorded], list[tuple[int, st
 
 
 def check_dice(log: Sequence[Recorded]) -> tuple[list[tuple[int, str]], int, int]:
-    streams: dict[str, str] = {}
+    streams: dict[str, str] = {}  # stream -> the commitment in force for it at this point of the log
     seeds: dict[str, bytes] = {}
     for record in log:
         event = record.event
-        if isinstance(event, (ev.FightStarted, ev.BranchStarted, ev.SeedCommitted)):
-            streams[event.stream] = event.seed_commitment
-        elif isinstance(event, ev.SeedRevealed):
+        if isinstance(event, ev.SeedRevealed):
             seeds[event.seed_commitment] = bytes.fromhex(event.seed)
     problems, checked, unchecked, seen = [], 0, 0, set()
     for record in log:
         event = record.event
+        if isinstance(event, (ev.FightStarted, ev.BranchStarted, ev.SeedCommitted)):
+            # bound in log order: a later commitment reusing a stream name must not re-bind earlier rolls
+            streams[event.stream] = event.seed_commitment
         if not isinstance(event, DICE_EVENTS) or event.source != "generated" or not event.faces:
             continue
-        key = (event.stream, event.draw)
+        commit = streams.get(event.stream or "", "")
+        key = (commit, event.stream, event.draw)
         if key in seen:
             problems.append((record.seq, f"draw {event.draw} of stream {event.stream} was used twice"))
         seen.add(key)
-        seed = seeds.get(streams.get(event.stream or "", ""))
+        seed = seeds.get(commit)
         if seed is None:
             unchecked += 1
             continue

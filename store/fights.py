@@ -202,6 +202,12 @@ class Fights:
         fork = at if at is not None else (rows[-1].seq if rows else 0)
         if not 1 <= fork <= len(rows):
             raise RuleError(f"{parent} has events 1..{len(rows)}; cannot branch at {fork}")
+        if fork < len(rows) and rows[fork].command == rows[fork - 1].command:
+            # A fork inside one command would keep half its events: a log `verify` rejects.
+            first = next(r.seq for r in rows if r.command == rows[fork].command)
+            last = max(r.seq for r in rows if r.command == rows[fork].command)
+            raise RuleError(f"event {fork} is in the middle of one command (events {first}..{last}); "
+                            f"branch at {first - 1} or {last}")
         prefix = rows[:fork]
         prefix_records = [load(r.body) for r in prefix]
         state = replay(prefix_records)

@@ -31,6 +31,7 @@ class MemoryStore:
         return len(self._rows[name])
 
     def has_command(self, name: str, command: str) -> bool:
+        self.fight(name)
         return command in self._commands.get(name, set())
 
     def append(self, name: str, expected_last_seq: int, rows: list[Row], *,

@@ -119,6 +119,8 @@ class SqliteStore:
             last = db.execute("SELECT max(seq) FROM events WHERE fight = ?", (fight,)).fetchone()[0] or 0
             if last != expected_last_seq:
                 raise Conflict(CONFLICT)
+            if [r.seq for r in rows] != list(range(expected_last_seq + 1, expected_last_seq + 1 + len(rows))):
+                raise StoreError("rows out of sequence")
             spans: dict[str, list[int]] = {}
             for row in rows:
                 spans.setdefault(row.command, []).append(row.seq)

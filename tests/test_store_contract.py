@@ -1,0 +1,249 @@
+"""The store contract (A-LOG-1, A-LOG-2), run against every backend.
+
+One class of tests, parametrized over the embedded SQLite store (a real file
+in tmp_path) and the in-memory store, in the style of the `eventsourcing`
+library's shared store test suite: whatever passes for one passes for the
+other. Every refusal is checked to write nothing: no rows, no command ids,
+no secrets, no fight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import commands as cmd
+from store.base import Conflict, DuplicateCommand, FightInfo, Row, StoreError, UnknownFight
+from store.memory import MemoryStore
+from store.sqlite import SqliteStore
+from tests.conftest import dice, make_fights, sheet, start
+
+CONFLICT_TEXT = "the fight changed since you read it"
+
+
+def rows(first: int, command: str, count: int = 1, kind: str = "note") -> list[Row]:
+    """`count` rows of one command, numbered from `first` (the store does not read bodies)."""
+    return [Row(seq, command, kind, f'{{"seq":{seq},"command":"{command}"}}', f"{seq:064x}")
+            for seq in range(first, first + count)]
+
+
+class Backend:
+    """A store under test, and how to open it again (a new connection, or the same object)."""
+
+    def __init__(self, kind: str, tmp_path: Path) -> None:
+        self.kind = kind
+        self.path = tmp_path / "contract.db"
+        self.opened: list[Any] = []
+        self.store = self.open()
+
+    def open(self) -> Any:
+        if self.kind == "memory":
+            if self.opened:
+                return self.opened[0]
+            store: Any = MemoryStore()
+        else:
+            store = SqliteStore(self.path)
+        self.opened.append(store)
+        return store
+
+    def close(self) -> None:
+        for store in self.opened:
+            if isinstance(store, SqliteStore):
+                store.close()
+
+
+@pytest.fixture(params=["sqlite", "memory"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    opened = Backend(request.param, tmp_path)
+    yield opened
+    opened.close()
+
+
+def snapshot(store: Any, name: str) -> tuple[Any, ...]:
+    """Everything observable about one fight, to compare before/after a refused append."""
+    return (tuple(store.read(name)), store.last_seq(name), store.fight(name), tuple(store.fights()))
+
+
+class TestStoreContract:
+    """A-LOG-1: append-only, ordered, checked; the same for SQLite and memory."""
+
+    def create(self, store: Any, name: str = "duel", count: int = 1, **info: Any) -> None:
+        store.append(name, 0, rows(1, f"{name}-start", count, "fight_started"),
+                     create=FightInfo(name, f"id-{name}", created_at="2026-01-01", **info))
+
+    def test_A_LOG_1_append_then_read_in_order(self, backend: Backend) -> None:
+        store = backend.store
+        self.create(store)
+        store.append("duel", 1, rows(2, "c2", 3))
+        store.append("duel", 4, rows(5, "c3"))
+        read = store.read("duel")
+        assert [r.seq for r in read] == [1, 2, 3, 4, 5]
+        assert [r.command for r in read] == ["duel-start", "c2", "c2", "c2", "c3"]
+        assert read == rows(1, "duel-start", 1, "fight_started") + rows(2, "c2", 3) + rows(5, "c3")
+        assert store.last_seq("duel") == 5
+
+    def test_A_REPLAY_1_read_upto_a_sequence_number(self, backend: Backend) -> None:
+        store = backend.store
+        self.create(store)
+        store.append("duel", 1, rows(2, "c2", 4))
+        assert [r.seq for r in store.read("duel", 3)] == [1, 2, 3]
+        assert [r.seq for r in store.read("duel", 5)] == [1, 2, 3, 4, 5]
+        assert [r.seq for r in store.read("duel", 99)] == [1, 2, 3, 4, 5]
+
+    def test_A_LOG_1_fights_are_separate_logs(self, backend: Backend) -> None:
+        store = backend.store
+        self.create(store, "duel")
+        self.create(store, "brawl", count=2)
+        store.append("duel", 1, rows(2, "shared-id"))
+        store.append("brawl", 2, rows(3, "shared-id"))  # command ids are unique per fight
+        assert [r.seq for r in store.read("duel")] == [1, 2]
+        assert [r.seq for r in store.read("brawl")] == [1, 2, 3]
+        assert [f.name for f in store.fights()] == ["duel", "brawl"]
+
+    def test_A_BRANCH_1_fight_info_records_parent_and_fork(self, backend: Backend) -> None:
+        store = backend.store
+        self.create(store, "duel")
+        self.create(store, "what-if", parent="duel", fork_seq=1)
+        info = store.fight("what-if")
+        assert (info.name, info.fight_id, info.parent, info.fork_seq) == ("what-if", "id-what-if", "duel", 1)
+        assert store.fight("duel").parent is None
+
+    def test_conflict_on_a_stale_expected_last_seq(self, backend: Backend) -> None:
+        store = backend.store
+        self.create(store)
+        store.append("duel", 1, rows(2, "first"))
+        before = snapshot(store, "duel")
+        with pytest.raises(Conflict, match=CONFLICT_TEXT):
+            store.append("duel", 1, rows(2, "second"), secrets={"k": "v"})
+        with pytest.raises(Conflict, match=CONFLICT_TEXT):
+            store.append("duel", 3, rows(4, "ahead"))
+        assert snapshot(store, "duel") == before
+        assert not store.has_command("duel", "second")
+        assert store.secret("k") is None
+
+    def test_duplicate_command_id_is_refused(self, backend: Backend) -> None:
+        store = backend.store
+        self.create(store)
+        store.append("duel", 1, rows(2, "roll-1", 2))
+        assert store.has_command("duel", "roll-1")
+        before = snapshot(store, "duel")
+        with pytest.raises(DuplicateCommand):
+            store.append("duel", 3, rows(4, "roll-1"))
+        with pytest.raises(DuplicateCommand):
+            store.append("duel", 3, rows(4, "new") + rows(5, "roll-1"))
+        assert snapshot(store, "duel") == before
+        assert not store.has_command("duel", "new")
+
+    def test_Conflict_and_DuplicateCommand_are_store_errors(self) -> None:
+        assert issubclass(Conflict, StoreError)
+        assert issubclass(DuplicateCommand, StoreError)
+        assert issubclass(UnknownFight, StoreError)
+
+    def test_creating_a_fight_twice_is_refused(self, backend: Backend) -> None:
+        store = backend.store
+        self.create(store)
+        store.append("duel", 1, rows(2, "c2"))
+        before = snapshot(store, "duel")
+        with pytest.raises(StoreError, match="already exists"):
+            store.append("duel", 0, rows(1, "again"), create=FightInfo("duel", "other-id"),
+                         secrets={"seed:x": "00"})
+        assert snapshot(store, "duel") == before
+        assert store.fight("duel").fight_id == "id-duel"
+        assert store.secret("seed:x") is None
+
+    def test_a_refused_create_leaves_no_fight(self, backend: Backend) -> None:
+        store = backend.store
+        with pytest.raises(Conflict):
+            store.append("ghost", 2, rows(3, "c"), create=FightInfo("ghost", "id"), secrets={"seed:g": "00"})
+        with pytest.raises(StoreError):
+            store.append("ghost", 0, rows(2, "c"), create=FightInfo("ghost", "id"), secrets={"seed:g": "00"})
+        assert store.fights() == []
+        assert store.secret("seed:g") is None
+        with pytest.raises(UnknownFight):
+            store.read("ghost")
+
+    def test_unknown_fight(self, backend: Backend) -> None:
+        store = backend.store
+        self.create(store)
+        for call in (lambda: store.read("nope"), lambda: store.last_seq("nope"), lambda: store.fight("nope"),
+                     lambda: store.has_command("nope", "c"), lambda: store.append("nope", 0, rows(1, "c"))):
+            with pytest.raises(UnknownFight, match="no fight named 'nope'"):
+                call()
+        assert [f.name for f in store.fights()] == ["duel"]
+
+    def test_rows_out_of_sequence_are_refused(self, backend: Backend) -> None:
+        store = backend.store
+        self.create(store)
+        before = snapshot(store, "duel")
+        for bad in (rows(3, "gap"), rows(1, "restart"), rows(2, "a") + rows(4, "b"), rows(2, "a") + rows(2, "b")):
+            with pytest.raises(StoreError):
+                store.append("duel", 1, bad)
+        assert snapshot(store, "duel") == before
+        assert not store.has_command("duel", "gap")
+
+    def test_secrets_are_stored_with_their_append(self, backend: Backend) -> None:
+        store = backend.store
+        assert store.secret("seed:abc") is None
+        store.append("duel", 0, rows(1, "start"), create=FightInfo("duel", "id"), secrets={"seed:abc": "0102"})
+        store.append("duel", 1, rows(2, "seal"), secrets={"seal:def": '{"salt": "s"}'})
+        assert store.secret("seed:abc") == "0102"
+        assert store.secret("seal:def") == '{"salt": "s"}'
+        assert store.secret("seed:other") is None
+
+    def test_settings(self, backend: Backend) -> None:
+        store = backend.store
+        assert store.setting("current") is None
+        store.set_setting("current", "duel")
+        assert store.setting("current") == "duel"
+        store.set_setting("current", "what-if")
+        assert store.setting("current") == "what-if"
+
+    def test_A_LOG_1_what_was_appended_survives_reopening(self, backend: Backend) -> None:
+        store = backend.store
+        self.create(store)
+        store.append("duel", 1, rows(2, "c2", 2), secrets={"seed:s": "ff"})
+        store.set_setting("current", "duel")
+        again = backend.open()
+        assert again.read("duel") == store.read("duel")
+        assert again.fight("duel") == store.fight("duel")
+        assert again.secret("seed:s") == "ff"
+        assert again.setting("current") == "duel"
+        assert again.has_command("duel", "c2")
+
+    def test_A_LOG_1_a_reader_holding_an_old_view_gets_the_conflict(self, backend: Backend) -> None:
+        """Two handles on one store: the second writer's expected seq is stale."""
+        first, second = backend.store, backend.open()
+        self.create(first)
+        seen_by_second = second.last_seq("duel")
+        first.append("duel", seen_by_second, rows(2, "first-writer"))
+        with pytest.raises(Conflict, match=CONFLICT_TEXT):
+            second.append("duel", seen_by_second, rows(2, "second-writer"))
+        assert [r.command for r in second.read("duel")] == ["duel-start", "first-writer"]
+
+    def test_A_LOG_2_the_same_commands_give_the_same_bytes(self, backend: Backend) -> None:
+        """Through the Fights shell, a store only keeps what it was given: same log on every backend."""
+        fights = make_fights(backend.store)
+        start(fights, "duel")
+        fights.execute("duel", cmd.Join(sheet=sheet("Snorri", skills={"Sword": "Great"}, attack="Sword",
+                                                     weapon=4, armor=2), source="snorri.toml"))
+        fights.execute("duel", cmd.Join(sheet=sheet("Brynhild", skills={"Axe": "Good"}, attack="Axe",
+                                                     weapon=3, armor=2), source="brynhild.toml"))
+        fights.execute("duel", cmd.Exchange(first="Snorri", second="Brynhild"),
+                       dice("snorri=+ 0 0 0", "brynhild=- 0 0 0"))
+        fights.execute("duel", cmd.Undo())
+        reference = make_fights(MemoryStore())
+        start(reference, "duel")
+        for command, given in ((cmd.Join(sheet=sheet("Snorri", skills={"Sword": "Great"}, attack="Sword",
+                                                      weapon=4, armor=2), source="snorri.toml"), None),
+                               (cmd.Join(sheet=sheet("Brynhild", skills={"Axe": "Good"}, attack="Axe",
+                                                      weapon=3, armor=2), source="brynhild.toml"), None),
+                               (cmd.Exchange(first="Snorri", second="Brynhild"),
+                                dice("snorri=+ 0 0 0", "brynhild=- 0 0 0")),
+                               (cmd.Undo(), None)):
+            reference.execute("duel", command, given)
+        assert backend.store.read("duel") == reference.store.read("duel")
+        assert len(backend.store.read("duel")) > 8
+
