@@ -154,7 +154,7 @@ def describe(event: Any, ladder: Any) -> str:
     if isinstance(event, ev.WoundMarked):
         how = " (Still Ticking)" if event.still_ticking else ""
         how += f" (halved from {LEVELS[event.halved_from]})" if event.halved_from else ""
-        return f"{event.combatant} takes a {LEVELS[event.level]} wound{how}"
+        return f"{event.combatant} is wounded: {LEVELS[event.level]}{how}"
     if isinstance(event, ev.CombatantKilled):
         return f"{event.combatant} is dead{f' ({event.reason})' if event.reason else ''}"
     if isinstance(event, ev.AdvantageGained):

@@ -206,7 +206,7 @@ def _roll(state: FightState, c: cmd.RollTrait, dice: Dice) -> list[Any]:
         mods = wound_modifiers(who, opts)
     if c.mod:
         mods.append(ev.Modifier(name="GM modifier", value=c.mod))
-    rolled = [roll_event(action, who.name, f"{trait} roll", 4, dice)]
+    rolled = [roll_event(action, who.name, trait, 4, dice)]
     resolved: dict[str, Any] = {}
     if c.opponent is not None:
         foe = able(state, c.opponent)
@@ -214,7 +214,7 @@ def _roll(state: FightState, c: cmd.RollTrait, dice: Dice) -> list[Any]:
         foe_mods = wound_modifiers(foe, opts)
         if c.opponent_mod:
             foe_mods.append(ev.Modifier(name="GM modifier", value=c.opponent_mod))
-        rolled.append(roll_event(action, foe.name, f"{foe_trait} roll", 4, dice))
+        rolled.append(roll_event(action, foe.name, foe_trait, 4, dice))
         resolved = dict(opponent=foe.name, opponent_trait=foe_trait, opponent_level=foe_level,
                         opponent_roll=sum(rolled[1].faces), opponent_modifiers=tuple(foe_mods))
     elif c.difficulty is None:
@@ -404,7 +404,7 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
                 "trait": "difficulty (unaware or unable, F-MEL-3)", "level": level, "modifiers": (),
                 "roll": 0, "result": level, "offense": level, "defense": level})
             continue
-        rolled.append(roll_event(action, side.combatant, f"{side.trait} roll", 4, dice))
+        rolled.append(roll_event(action, side.combatant, side.trait, 4, dice))
         sides[index] = with_roll(side, sum(rolled[-1].faces))
     min_hits = (min_hit_for(state, first, second, min_hit), min_hit_for(state, second, first, min_hit))
     settled = settle_exchange(state, kind, sides, min_hits, damage_roller(action, dice))

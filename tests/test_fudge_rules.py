@@ -28,22 +28,26 @@ def fighter(**kw):
 # --- C-LAD -----------------------------------------------------------------------
 
 def test_C_LAD_1_C_LAD_2_fudge7_names():
+    """C-LAD-1, C-LAD-2."""
     assert [FUDGE7.name(v) for v in range(-3, 4)] == [
         "Terrible", "Poor", "Mediocre", "Fair", "Good", "Great", "Superb"]
     assert FUDGE7.parse("Legendary") == 4 and FUDGE7.parse("abysmal") == -4
 
 
 def test_C_LAD_3_fate11_names():
+    """C-LAD-3."""
     assert FATE11.name(0) == "Average" and FATE11.name(1) == "Fair" and FATE11.name(6) == "Legendary"
     assert FATE11.name(-4) == "Awful"
 
 
 def test_C_LAD_4_beyond_the_ends():
+    """C-LAD-4."""
     assert FUDGE7.name(5) == "Superb+2" and FUDGE7.name(-4) == "Terrible-1"
     assert FATE11.name(7) == "Legendary+1" and FATE11.name(-6) == "Awful-2"
 
 
 def test_C_LAD_5_input_by_name_or_number_and_clear_error():
+    """C-LAD-5."""
     assert FUDGE7.parse("gReAt") == 2 and FUDGE7.parse("+2") == 2 and FUDGE7.parse("-1") == -1
     with pytest.raises(InputError, match="Terrible.*Superb"):
         FUDGE7.parse("Grate")
@@ -52,17 +56,20 @@ def test_C_LAD_5_input_by_name_or_number_and_clear_error():
 # --- C-DICE ----------------------------------------------------------------------
 
 def test_C_DICE_1_four_dF_distribution():
+    """C-DICE-1."""
     counts = Counter(sum(f) for f in product((-1, 0, 1), repeat=4))
     assert [counts[t] for t in range(-4, 5)] == [1, 4, 10, 16, 19, 16, 10, 4, 1]
 
 
 def test_C_DICE_3_entered_faces_in_every_notation():
+    """C-DICE-3."""
     assert parse_faces("+ - 0 +") == parse_faces("+-0+") == parse_faces("1,-1,0,1") == (1, -1, 0, 1)
     with pytest.raises(InputError):
         parse_faces("+ 2 0 +")
 
 
 def test_C_DICE_6_generated_dice_are_derived_from_the_seed_and_unbiased():
+    """C-DICE-6."""
     seed = bytes(range(32))
     assert derive_faces(seed, "s", 7, 4) == derive_faces(seed, "s", 7, 4)
     assert len({derive_faces(seed, "s", draw, 4) for draw in range(20)}) > 10  # draws differ
@@ -72,6 +79,7 @@ def test_C_DICE_6_generated_dice_are_derived_from_the_seed_and_unbiased():
 
 
 def test_C_DICE_2_C_DICE_3_every_face_recorded_with_its_source(fights):
+    """C-DICE-2, C-DICE-3."""
     name = start(fights)
     fights.execute(name, cmd.Join(sheet=sheet("Ann", skills={"Sword": "Good"}), source="t"))
     outcome = fights.execute(name, cmd.RollTrait(combatant="ann", trait="Sword", difficulty=1), dice("ann=+ - 0 +"))
@@ -89,6 +97,7 @@ def resolved(outcome):
 
 
 def test_C_ACT_1_C_ACT_2_unopposed_result_and_margin(fights):
+    """C-ACT-1, C-ACT-2."""
     name = start(fights)
     fights.execute(name, cmd.Join(sheet=sheet("Ann", skills={"Climb": "Good"}), source="t"))
     out = resolved(fights.execute(name, cmd.RollTrait(combatant="Ann", trait="Climb", difficulty=2, mod=1),
@@ -100,6 +109,7 @@ def test_C_ACT_1_C_ACT_2_unopposed_result_and_margin(fights):
 
 
 def test_C_ACT_3_opposed_relative_degree_and_tie(fights):
+    """C-ACT-3."""
     name = start(fights)
     fights.execute(name, cmd.Join(sheet=sheet("Ann", attributes={"Strength": "Good"}), source="t"))
     fights.execute(name, cmd.Join(sheet=sheet("Bob", attributes={"Strength": "Great"}), source="t"))
@@ -109,6 +119,7 @@ def test_C_ACT_3_opposed_relative_degree_and_tie(fights):
 
 
 def test_C_ACT_4_situational_roll_has_no_trait(fights):
+    """C-ACT-4."""
     name = start(fights)
     fights.execute(name, cmd.Join(sheet=sheet("Ann", skills={"Sword": "Superb"}), source="t"))
     out = resolved(fights.execute(name, cmd.RollTrait(combatant="Ann", trait=None), dice("+ + 0 0")))
@@ -116,6 +127,7 @@ def test_C_ACT_4_situational_roll_has_no_trait(fights):
 
 
 def test_C_ACT_1_missing_attribute_is_Fair_and_unlisted_skill_Poor():
+    """C-ACT-1."""
     ann = fighter(name="Ann")
     assert ann.trait("Strength", OPTIONS)[1] == 0
     assert ann.trait("Basket Weaving", OPTIONS)[1] == -2
@@ -124,6 +136,7 @@ def test_C_ACT_1_missing_attribute_is_Fair_and_unlisted_skill_Poor():
 # --- F-DMG, F-GRAZE, F-DROLL --------------------------------------------------------
 
 def test_F_DMG_1_F_DMG_2_F_DMG_3_F_DMG_6_leroy_and_theodora():
+    """F-DMG-1, F-DMG-2, F-DMG-3, F-DMG-6."""
     leroy = fighter(name="Leroy", attributes={"Strength": "Good", "Damage Capacity": "Good"}, weapon=3, armor=3)
     theodora = fighter(name="Theodora", attributes={"Strength": "Superb", "Damage Capacity": "Fair"}, weapon=4, armor=2)
     assert damage_factor(leroy, theodora, OPTIONS) == 2
@@ -132,6 +145,7 @@ def test_F_DMG_1_F_DMG_2_F_DMG_3_F_DMG_6_leroy_and_theodora():
 
 
 def test_F_DMG_6_scale_examples():
+    """F-DMG-6."""
     sheba = fighter(name="Sheba", attributes={"Strength": "Fair"}, weapon=1, armor=2)
     mcmurtree = fighter(name="McMurtree", scale=-4, armor=1)
     fionn = fighter(name="Fionn", scale=-4, attributes={"Strength": "Good"}, weapon=2)
@@ -146,11 +160,13 @@ def test_F_DMG_6_scale_examples():
 
 
 def test_F_DMG_4_thresholds():
+    """F-DMG-4."""
     assert [level_for_damage(d, OPTIONS.wound_thresholds) for d in range(0, 11)] == [
         0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
 
 
 def test_F_DMG_5_heavy_blunt_weapon_halves_armor():
+    """F-DMG-5."""
     mace = read_levels(Sheet.model_validate({**sheet("M"), "weapon": {"damage": 2, "blunt_heavy": True}}), FUDGE7, "t")
     knight = fighter(name="K", armor=5)
     assert damage_factor(mace, knight, OPTIONS) == 2 - 2  # armor 5 halves to 2
@@ -159,10 +175,12 @@ def test_F_DMG_5_heavy_blunt_weapon_halves_armor():
 
 
 def test_F_GRAZE_1_graze_table():
+    """F-GRAZE-1."""
     assert [blow(1, f, 0, None, OPTIONS).level for f in (-1, 0, 4, 5, 9)] == [0, 1, 1, 2, 2]
 
 
 def test_F_GRAZE_2_a_damage_roll_moves_a_graze_one_level_at_most():
+    """F-GRAZE-2."""
     on = OPTIONS.model_copy(update={"damage_roll": "4dF_limited"})
     assert blow(1, 3, 0, 4, on).level == HURT
     assert blow(1, 3, 0, 0, on).level == SCRATCH
@@ -170,20 +188,24 @@ def test_F_GRAZE_2_a_damage_roll_moves_a_graze_one_level_at_most():
 
 
 def test_F_GRAZE_3_an_all_out_bonus_raises_a_graze_one_level():
+    """F-GRAZE-3."""
     assert blow(1, 2, 1, 0, OPTIONS).level == HURT
 
 
 @pytest.mark.parametrize("roll,final", [(2, 4), (3, 4), (4, 4), (1, 3), (0, 2), (-1, 1), (-4, 1)])
 def test_F_DROLL_4dF_limited_second_example(roll, final):
+    """F-DROLL."""
     assert limited_roll(2, roll) == final
 
 
 @pytest.mark.parametrize("roll,final", [(2, 0), (3, 1), (4, 1)])
 def test_F_DROLL_4dF_limited_first_example(roll, final):
+    """F-DROLL."""
     assert limited_roll(-2, roll) == final
 
 
 def test_F_DROLL_none_rolls_no_damage_dice(fights):
+    """F-DROLL."""
     name = start(fights)
     fights.execute(name, cmd.Join(sheet=sheet("Ann", skills={"Sword": "Good"}, attack="Sword", weapon=2), source="t"))
     fights.execute(name, cmd.Join(sheet=sheet("Bob", skills={"Sword": "Fair"}, attack="Sword"), source="t"))
@@ -199,12 +221,14 @@ def track(*levels, options=OPTIONS):
 
 
 def test_F_WND_1_F_WND_2_levels_and_default_boxes():
+    """F-WND-1, F-WND-2."""
     assert [len(row) for row in track().boxes] == [3, 1, 1, 1, 1]
     assert track(HURT).penalty(OPTIONS) == -1 and track(VERY_HURT).penalty(OPTIONS) == -2
     assert not track(INCAPACITATED).can_act
 
 
 def test_F_WND_3_F_WND_9_examples():
+    """F-WND-3, F-WND-9."""
     t = track(VERY_HURT, HURT)
     assert t.boxes[1] == (HURT,) and t.boxes[2] == (VERY_HURT,) and t.penalty(OPTIONS) == -2
     t = track(VERY_HURT, HURT, HURT)
@@ -213,11 +237,13 @@ def test_F_WND_3_F_WND_9_examples():
 
 
 def test_F_WND_4_fourth_scratch_hurts():
+    """F-WND-4."""
     assert track(SCRATCH, SCRATCH, SCRATCH).level == SCRATCH
     assert track(SCRATCH, SCRATCH, SCRATCH, SCRATCH).level == HURT
 
 
 def test_F_WND_5_scratch_cap():
+    """F-WND-5."""
     t = track(*[SCRATCH] * 10)
     assert t.level == VERY_HURT and not t.dead
     off = OPTIONS.model_copy(update={"scratch_cap": False})
@@ -225,6 +251,7 @@ def test_F_WND_5_scratch_cap():
 
 
 def test_F_WND_6_overflow_kills_or_the_gm_decides():
+    """F-WND-6."""
     assert track(5, 5).dead
     gm = OPTIONS.model_copy(update={"death_rule": "gm"})
     assert not track(5, 5, options=gm).dead
@@ -246,12 +273,14 @@ def exchanged(outcome):
 
 
 def test_F_PACE_2_F_MEL_1_equal_results_are_a_stand_off(fights):
+    """F-PACE-2, F-MEL-1."""
     name = duel(fights)
     out = exchanged(fights.execute(name, cmd.Exchange(first="Ann", second="Bob"), dice("ann=+ 0 0 0", "bob=+ 0 0 0")))
     assert out.outcome == "stand-off" and out.hits == ()
 
 
 def test_F_MEL_2_F_HIT_1_a_win_below_Poor_does_not_hit(fights):
+    """F-MEL-2, F-HIT-1."""
     name = duel(fights)
     out = exchanged(fights.execute(name, cmd.Exchange(first="Ann", second="Bob"),
                                    dice("ann=- - - 0", "bob=- - - -")))
@@ -264,6 +293,7 @@ def test_F_MEL_2_F_HIT_1_a_win_below_Poor_does_not_hit(fights):
 
 
 def test_F_HIT_1_scale_shifts_the_minimum_hit(fights):
+    """F-HIT-1."""
     big = sheet("Giant", scale=1, skills={"Club": "Fair"}, attack="Club", weapon=2)
     small = sheet("Elf", scale=-1, skills={"Sword": "Fair"}, attack="Sword", weapon=1)
     name = duel(fights, big, small)
@@ -276,12 +306,14 @@ def test_F_HIT_1_scale_shifts_the_minimum_hit(fights):
 
 
 def test_F_MEL_3_unaware_defender_is_a_difficulty(fights):
+    """F-MEL-3."""
     name = duel(fights)
     out = exchanged(fights.execute(name, cmd.Attack(attacker="Ann", target="Bob", unaware=True), dice("ann=0 0 0 0")))
     assert out.sides[1].result == -2 and out.hits[0].relative_degree == 3
 
 
 def test_F_MOD_1_wound_penalty_only_the_worst(fights):
+    """F-MOD-1."""
     name = duel(fights)
     fights.execute(name, cmd.Exchange(first="Ann", second="Bob"), dice("ann=+ + 0 0", "bob=0 0 0 0"))
     state = fights.state(name)
@@ -292,6 +324,7 @@ def test_F_MOD_1_wound_penalty_only_the_worst(fights):
 
 
 def test_F_MOD_2_positional_modifier_from_the_GM(fights):
+    """F-MOD-2."""
     name = duel(fights)
     out = exchanged(fights.execute(name, cmd.Exchange(first="Ann", second="Bob", mods=(-1, -2)),
                                    dice("ann=0 0 0 0", "bob=0 0 0 0")))
@@ -299,12 +332,14 @@ def test_F_MOD_2_positional_modifier_from_the_GM(fights):
 
 
 def test_F_MOD_3_shield_lowers_the_opponents_skill(fights):
+    """F-MOD-3."""
     name = duel(fights, b=sheet("Bob", skills={"Axe": "Good"}, attack="Axe", weapon=3, shield="large"))
     out = exchanged(fights.execute(name, cmd.Exchange(first="Ann", second="Bob"), dice("ann=0 0 0 0", "bob=0 0 0 0")))
     assert ev.Modifier(name="Bob's large shield", value=-2) in out.sides[0].modifiers
 
 
 def test_F_MOD_6_all_out_attacker_who_ties_loses_and_gives_plus_two(fights):
+    """F-MOD-6."""
     name = duel(fights)
     fights.execute(name, cmd.Declare(combatant="Ann", declaration=ev.Declaration(all_out="offense")))
     out = exchanged(fights.execute(name, cmd.Exchange(first="Ann", second="Bob"), dice("ann=0 0 0 0", "bob=+ 0 0 0")))
@@ -313,6 +348,7 @@ def test_F_MOD_6_all_out_attacker_who_ties_loses_and_gives_plus_two(fights):
 
 
 def test_F_MOD_6_all_out_attacker_who_wins_adds_one_damage(fights):
+    """F-MOD-6."""
     name = duel(fights)
     fights.execute(name, cmd.Declare(combatant="Ann", declaration=ev.Declaration(all_out="offense")))
     out = exchanged(fights.execute(name, cmd.Exchange(first="Ann", second="Bob"), dice("ann=+ 0 0 0", "bob=0 0 0 0")))
@@ -320,6 +356,7 @@ def test_F_MOD_6_all_out_attacker_who_wins_adds_one_damage(fights):
 
 
 def test_F_MOD_7_all_out_defense_plus_two_and_cannot_harm(fights):
+    """F-MOD-7."""
     name = duel(fights)
     fights.execute(name, cmd.Declare(combatant="Bob", declaration=ev.Declaration(all_out="defense")))
     out = exchanged(fights.execute(name, cmd.Exchange(first="Ann", second="Bob"), dice("ann=0 0 0 0", "bob=+ 0 0 0")))
@@ -334,6 +371,7 @@ def test_F_MOD_7_all_out_defense_plus_two_and_cannot_harm(fights):
 
 
 def test_F_TAC_1_F_TAC_4_postures_both_may_hit(fights):
+    """F-TAC-1, F-TAC-4."""
     name = duel(fights, tactics="postures")
     fights.execute(name, cmd.Declare(combatant="Ann", declaration=ev.Declaration(posture=2)))
     fights.execute(name, cmd.Declare(combatant="Bob", declaration=ev.Declaration(posture=2)))
@@ -347,6 +385,7 @@ def test_F_TAC_1_F_TAC_4_postures_both_may_hit(fights):
 
 
 def test_F_TAC_2_sealed_declarations_revealed_at_the_blow(fights):
+    """F-TAC-2."""
     name = duel(fights, tactics="postures")
     fights.declare(name, "Ann", ev.Declaration(posture=1), sealed=True)
     fights.declare(name, "Bob", ev.Declaration(posture=-1), sealed=True)
@@ -364,6 +403,7 @@ def test_F_TAC_2_sealed_declarations_revealed_at_the_blow(fights):
 
 
 def test_F_PACE_3_directed_attack_defender_cannot_hurt(fights):
+    """F-PACE-3."""
     name = duel(fights)
     out = exchanged(fights.execute(name, cmd.Attack(attacker="Ann", target="Bob"), dice("ann=- 0 0 0", "bob=+ + 0 0")))
     assert out.kind == "attack" and out.hits == ()
@@ -378,6 +418,7 @@ def points_fight(fights, points=2, **options):
 
 
 def test_C_FP_1_pool_from_the_sheet_or_the_default(fights):
+    """C-FP-1."""
     name = points_fight(fights, points=3)
     fights.execute(name, cmd.Join(sheet=sheet("Cid"), source="t"))
     state = fights.state(name)
@@ -385,6 +426,7 @@ def test_C_FP_1_pool_from_the_sheet_or_the_default(fights):
 
 
 def test_C_FP_2_panache_makes_an_unopposed_action_succeed(fights):
+    """C-FP-2."""
     name = points_fight(fights)
     fights.execute(name, cmd.RollTrait(combatant="Ann", trait="Sword", difficulty=3), dice("ann=- - 0 0"))
     out = fights.execute(name, cmd.SpendPoint(combatant="Ann", use="panache"))
@@ -394,6 +436,7 @@ def test_C_FP_2_panache_makes_an_unopposed_action_succeed(fights):
 
 
 def test_C_FP_2_skill_shift_re_resolves_and_voids_old_consequences(fights):
+    """C-FP-2."""
     name = points_fight(fights)
     first = fights.execute(name, cmd.Exchange(first="Ann", second="Bob"), dice("ann=+ 0 0 0", "bob=0 0 0 0"))
     assert exchanged(first).hits[0].relative_degree == 1
@@ -407,6 +450,7 @@ def test_C_FP_2_skill_shift_re_resolves_and_voids_old_consequences(fights):
 
 
 def test_C_FP_2_luck_rerolls_and_keeps_the_old_roll(fights):
+    """C-FP-2."""
     name = points_fight(fights)
     fights.execute(name, cmd.RollTrait(combatant="Ann", trait="Sword", difficulty=3), dice("ann=- - - -"))
     out = fights.execute(name, cmd.SpendPoint(combatant="Ann", use="luck"), dice("ann=+ + + +"))
@@ -416,6 +460,7 @@ def test_C_FP_2_luck_rerolls_and_keeps_the_old_roll(fights):
 
 
 def test_C_FP_2_only_a_scratch_halves_a_blow(fights):
+    """C-FP-2."""
     name = points_fight(fights)
     fights.execute(name, cmd.Exchange(first="Ann", second="Bob"), dice("ann=- - 0 0", "bob=+ + 0 0"))
     assert fights.state(name).find("ann").track.level == 5  # RD 4 + factor 6 = 10: Near Death
@@ -425,6 +470,7 @@ def test_C_FP_2_only_a_scratch_halves_a_blow(fights):
 
 
 def test_C_FP_2_F_DEATH_3_still_ticking(fights):
+    """C-FP-2, F-DEATH-3."""
     name = points_fight(fights)
     fights.execute(name, cmd.Attack(attacker="Bob", target="Ann"), dice("ann=- - - -", "bob=+ + + +"))
     assert fights.state(name).find("ann").track.level == 5
@@ -436,6 +482,7 @@ def test_C_FP_2_F_DEATH_3_still_ticking(fights):
 
 
 def test_C_FP_3_no_points_left_writes_nothing(fights):
+    """C-FP-3."""
     name = points_fight(fights, points=0)
     fights.execute(name, cmd.RollTrait(combatant="Ann", trait="Sword", difficulty=3), dice("ann=- - 0 0"))
     before = fights.store.last_seq(name)
