@@ -5,7 +5,11 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import logging
+import sys
+
 import pytest
+import structlog
 
 from engine.dice import parse_faces
 from engine.options import resolve
@@ -21,6 +25,14 @@ def make_fights(store: Any = None) -> Fights:
         new_id=lambda: f"{next(counter):032x}",
         random_bytes=lambda n: bytes(range(n)),
     )
+
+
+@pytest.fixture(autouse=True)
+def quiet_logs() -> None:
+    """Library code logs through structlog; keep warnings on stderr, never on stdout."""
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
+                        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+                        cache_logger_on_first_use=False)
 
 
 @pytest.fixture
