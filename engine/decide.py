@@ -544,6 +544,8 @@ def latest(state: FightState, who: Combatant, blow_use: bool) -> int:
     for seq in sorted(state.events, reverse=True):
         event = state.events[seq]
         if isinstance(event, kind):
+            if isinstance(event, ev.DiceRolled) and event.purpose == "damage":
+                continue  # no use spends on a damage roll (luck and skill refuse it): aim at the action roll
             owner = event.combatant if isinstance(event, ev.WoundMarked) else event.roller
             if owner.lower() == who.key:
                 return seq

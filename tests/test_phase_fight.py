@@ -281,3 +281,20 @@ def test_cli_PH_5_surprised_round(table: Any) -> None:
     assert [d["face"] for d in bob["dice"]] == ["+", "++", "+", "+"]  # faces as bartered...
     assert bob["phases"] == ["+", "0", "--"]  # ...phases one level down (PH-5)
     assert "surprised: every phase drops one level (PH-5)" in table("initiative").stdout
+
+
+def test_PH_4_open_declaration_the_actor_resolves_at_once(fights):
+    """PH-4 `open` (the only order built so far): declaration and resolution merge, so the actor
+    whose turn it is attacks straight away, with no separate declaration step for the phase."""
+    from engine import commands as cmd
+    from tests.conftest import dice, sheet, start
+
+    name = start(fights, rules="fudge-phases")
+    assert fights.state(name).options.phase_declaration == "open"
+    for who, agility in (("Ann", "Good"), ("Bob", "Fair")):
+        fights.execute(name, cmd.Join(sheet=sheet(who, attributes={"Agility": agility}, skills={"Sword": "Good"},
+                                                  attack="Sword", weapon=2), source="t"))
+    fights.execute(name, cmd.StartRound(), dice("ann=+ 0 0 0 0", "bob=0 0 0 0"))
+    fights.execute(name, cmd.NextTurn())
+    out = fights.execute(name, cmd.Attack(attacker="Ann", target="Bob"), dice("ann=+ + 0 0", "bob=0 0 0 0"))
+    assert [r.event.type for r in out.records][-2:] == ["exchange_resolved", "wound_marked"]
