@@ -47,6 +47,13 @@ class DiceInput:
     anyone: list[tuple[int, ...]] = field(default_factory=list)
 
 
+@dataclass
+class _Loaded:
+    records: list[Recorded]
+    state: FightState
+    last_hash: str
+
+
 class Fights:
     def __init__(self, store: EventStore, clock: Callable[[], str] = utc_now,
                  new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
@@ -55,6 +62,7 @@ class Fights:
         self.clock = clock
         self.new_id = new_id
         self.random_bytes = random_bytes
+        self._cache: dict[str, _Loaded] = {}
 
     # --- reading -----------------------------------------------------------------
     def log(self, name: str, upto: int | None = None) -> list[Recorded]:
@@ -113,12 +121,11 @@ class Fights:
 
     def execute(self, name: str, command: Any, dice: DiceInput | None = None,
                 command_id: str | None = None, secrets: dict[str, str] | None = None) -> Outcome:
-        rows = self.store.read(name)
-        records = [load(row.body) for row in rows]
-        if command_id and any(r.command == command_id for r in records):
-            return Outcome((), replay(records), replayed=True)
-        state = replay(records)
-        last = rows[-1] if rows else None
+        if command_id and self.store.has_command(name, command_id):
+            return Outcome((), self.state(name), replayed=True)
+        loaded = self._load(name)
+        records, state = loaded.records, loaded.state
+        last_seq = records[-1].seq if records else 0
         if isinstance(command, cmd.Undo):
             target, _ = history.undo_target(records, voided(records))
             events: list[Any] = [ev.CommandUndone(target=target)]
@@ -131,25 +138,42 @@ class Fights:
             unused = source.unused()
             if unused:
                 raise InputError(f"dice entered for {', '.join(unused)} were not needed by this command")
-        new = self._records(state.fight_id or records[0].fight, (last.seq if last else 0) + 1,
-                            last.hash if last else GENESIS, command_id or self.new_id(), command, events)
-        self.store.append(name, last.seq if last else 0, self._rows(new), secrets=secrets)
+        new = self._records(state.fight_id or records[0].fight, last_seq + 1, loaded.last_hash,
+                            command_id or self.new_id(), command, events)
+        rows = self._rows(new)
+        self.store.append(name, last_seq, rows, secrets=secrets)
         log.info("command appended", fight=name, command=type(command).__name__, events=len(new))
         everything = records + new
         if any(isinstance(e, ev.VOIDING) for e in events):
             after = replay(everything)
         else:
             after = fold(new, state)
+        self._cache[name] = _Loaded(everything, after, rows[-1].hash)
         return Outcome(tuple(new), after)
+
+    def _load(self, name: str) -> _Loaded:
+        """The fight's log and state; reused from this process's last command when nothing was appended since.
+
+        The log is append-only, so an unchanged last sequence number and hash mean an unchanged log.
+        """
+        cached = self._cache.get(name)
+        if cached is not None:
+            if self.store.tail(name) == (cached.records[-1].seq if cached.records else 0, cached.last_hash):
+                return cached
+        rows = self.store.read(name)
+        records = [load(row.body) for row in rows]
+        loaded = _Loaded(records, replay(records), rows[-1].hash if rows else GENESIS)
+        self._cache[name] = loaded
+        return loaded
 
     def _dice(self, state: FightState, records: Sequence[Recorded], given: DiceInput) -> EnteredDice:
         fallback = None
         if state.options.dice == "generated":
             seed = self.store.secret(f"seed:{state.commitment}")
             if seed is not None:
-                draws = [getattr(r.event, "draw", None) for r in records
-                         if getattr(r.event, "stream", None) == state.stream]
-                start = max((d for d in draws if d is not None), default=-1) + 1
+                start = next((r.event.draw + 1 for r in reversed(records)
+                              if getattr(r.event, "stream", None) == state.stream
+                              and getattr(r.event, "draw", None) is not None), 0)
                 fallback = SeededDice(bytes.fromhex(seed), state.stream, start)
         return EnteredDice(by_roller={k.lower(): v for k, v in given.by_roller.items()},
                            anyone=given.anyone, fallback=fallback)

@@ -30,6 +30,11 @@ class MemoryStore:
         self.fight(name)
         return len(self._rows[name])
 
+    def tail(self, name: str) -> tuple[int, str]:
+        self.fight(name)
+        rows = self._rows[name]
+        return (rows[-1].seq, rows[-1].hash) if rows else (0, "0" * 64)
+
     def has_command(self, name: str, command: str) -> bool:
         self.fight(name)
         return command in self._commands.get(name, set())

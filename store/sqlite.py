@@ -97,6 +97,12 @@ class SqliteStore:
         row = self.db.execute("SELECT max(seq) FROM events WHERE fight = ?", (fight,)).fetchone()
         return int(row[0] or 0)
 
+    def tail(self, name: str) -> tuple[int, str]:
+        fight = self._id(name)
+        row = self.db.execute("SELECT seq, hash FROM events WHERE fight = ? ORDER BY seq DESC LIMIT 1",
+                              (fight,)).fetchone()
+        return (int(row[0]), row[1]) if row else (0, "0" * 64)
+
     def has_command(self, name: str, command: str) -> bool:
         fight = self._id(name)
         return self.db.execute("SELECT 1 FROM commands WHERE fight = ? AND command = ?",
