@@ -18,7 +18,7 @@ from engine.dice import Dice
 from engine.errors import RuleError
 from engine.initiative import PHASE_NAME, barter, dice_count
 from engine.options import RuleOptions
-from engine.sheets import Sheet
+from engine.sheets import Sheet, read_levels
 from engine.wounds import LEVELS, NEAR_DEATH, SCRATCH, Mark, build_track, halve, would_kill
 from events import models as ev
 from events.envelope import canonical
@@ -158,8 +158,6 @@ def _join(state: FightState, c: cmd.Join, dice: Dice) -> list[Any]:
         raise RuleError(f"{name!r} cannot be a combatant's name")
     if state.find(name):
         raise RuleError(f"{name} has already joined {state.name}; join again with --as ANOTHER-NAME")
-    from engine.sheets import read_levels
-
     fighter = read_levels(sheet, state.ladder, c.source)
     for role in ("attack", "defend"):
         trait = getattr(sheet.combat, role, None) if sheet.combat else None
