@@ -245,13 +245,20 @@ def settle_roll(name: str, trait: str, level: int, roll: int, mods: tuple[ev.Mod
                              advantage=advantage, automatic=success and margin < 0, **resolved, **extra)
 
 
-def advantage_events(state: FightState, outcome: ev.ActionResolved) -> list[Any]:
+def advantage_events(state: FightState, outcome: ev.ActionResolved,
+                     earlier: ev.AdvantageGained | None = None) -> list[Any]:
+    """F-MOD-7: a successful roll for advantage gives the foe a penalty next round.
+
+    `earlier` is the advantage a re-resolved roll had won: the same foe and round stand.
+    """
     if not (outcome.advantage and outcome.success):
         return []
-    foe_key = state.advantage_open[outcome.combatant.lower()]
-    foe = state.combatants[foe_key]
-    return [ev.AdvantageGained(combatant=outcome.combatant, over=foe.name,
-                               modifier=state.options.advantage_penalty, round=state.round + 1)]
+    foe_key = earlier.over.lower() if earlier else state.advantage_open.get(outcome.combatant.lower())
+    if foe_key is None:
+        return []
+    return [ev.AdvantageGained(combatant=outcome.combatant, over=state.combatants[foe_key].name,
+                               modifier=state.options.advantage_penalty,
+                               round=earlier.round if earlier else state.round + 1, action=outcome.action)]
 
 
 def side_for(state: FightState, who: Combatant, foe: Combatant, role: str, declaration: ev.Declaration,
@@ -594,8 +601,10 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
         new = settle_roll(fields.pop("combatant"), fields.pop("trait"), fields.pop("level"), fields.pop("roll"),
                           fields.pop("modifiers"), resolved, fields.pop("advantage"), action,
                           supersedes=resolution_seq, automatic=c.use == "panache")
+        earlier = next((state.events[seq] for seq in record.consequences
+                        if isinstance(state.events.get(seq), ev.AdvantageGained)), None)
         return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a fudge point ({c.use})"),
-                *out, new]
+                *out, new, *advantage_events(state, new, earlier)]
     if c.use == "panache":
         raise RuleError("panache makes an unopposed action succeed: a blow is opposed (C-FP-2)")
     sides = list(resolution.sides)

@@ -220,6 +220,7 @@ class AdvantageGained(_Event):
     over: str
     modifier: int
     round: int
+    action: int | None = None  # the roll that won it, so a fudge point spent on that roll can re-decide it
 
 
 # --- phase initiative (PH, CT) ------------------------------------------------

@@ -200,6 +200,9 @@ def _killed(s: FightState, r: Recorded, e: ev.CombatantKilled) -> FightState:
 
 
 def _advantage(s: FightState, r: Recorded, e: ev.AdvantageGained) -> FightState:
+    if e.action is not None:
+        record = s.actions.get(e.action)
+        s = _remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
     return replace(s, advantages=_with(s.advantages, e.over.lower(), (e.combatant, e.modifier, e.round)),
                    advantage_open=_without(s.advantage_open, e.combatant.lower()))
 

@@ -410,3 +410,43 @@ def test_C_FP_2_undoing_a_spend_restores_the_old_outcome_and_the_point(fights: F
     after_undo = fights.execute("fight", cmd.Undo()).state
     assert after_undo.combatants == before.combatants
     assert after_undo.combatants["bob"].fudge_points == 3
+
+
+def _after_all_out_defense(fights: Fights) -> None:
+    """Bob wins an all-out defense: he may seek an advantage over Ann (F-MOD-7)."""
+    duel(fights, bob={"fudge_points": 2})
+    fights.execute("fight", cmd.Declare(combatant="Bob", declaration=ev.Declaration(all_out="defense")))
+    fights.execute("fight", cmd.Exchange(first="Ann", second="Bob"), dice("ann=0000", "bob=0000"))
+
+
+def test_C_FP_2_F_MOD_7_luck_that_wins_the_advantage_roll_wins_the_advantage(fights: Fights) -> None:
+    """C-FP-2 luck, F-MOD-7: the re-resolved roll grants the advantage the first roll missed."""
+    _after_all_out_defense(fights)
+    fights.execute("fight", cmd.RollTrait(combatant="Bob", trait="Perception", difficulty=1, advantage=True),
+                   dice("bob=----"))
+    assert "ann" not in fights.state("fight").advantages
+    spent = spend(fights, "Bob", "luck", dice("bob=++++"))
+    assert [e.over for e in of(spent, ev.AdvantageGained)] == ["Ann"]
+    assert fights.state("fight").advantages["ann"][1] == -1
+    assert replay(fights.log("fight")).advantages == fights.state("fight").advantages
+
+
+def test_C_FP_2_F_MOD_7_a_spend_that_fails_the_advantage_roll_withdraws_the_advantage(fights: Fights) -> None:
+    """C-FP-2 skill -1, F-MOD-7: the advantage won by the old result is voided with it."""
+    _after_all_out_defense(fights)
+    first = fights.execute("fight", cmd.RollTrait(combatant="Bob", trait="Perception", difficulty=0, advantage=True),
+                           dice("bob=0000"))
+    assert of(first, ev.AdvantageGained) and "ann" in fights.state("fight").advantages
+    spent = spend(fights, "Bob", "skill", shift=-1)
+    assert of(spent, ev.AdvantageGained) == []
+    assert set(seqs(first, ev.AdvantageGained)) <= set(of(spent, ev.EventsVoided)[0].seqs)
+    assert "ann" not in fights.state("fight").advantages
+
+
+def test_C_FP_2_F_MOD_7_success_rerolled_to_success_keeps_one_advantage(fights: Fights) -> None:
+    """C-FP-2 luck, F-MOD-7: a success rerolled into a success keeps the same advantage, once."""
+    _after_all_out_defense(fights)
+    fights.execute("fight", cmd.RollTrait(combatant="Bob", trait="Perception", difficulty=0, advantage=True),
+                   dice("bob=0000"))
+    spent = spend(fights, "Bob", "luck", dice("bob=+000"))
+    assert [(e.over, e.round) for e in of(spent, ev.AdvantageGained)] == [("Ann", fights.state("fight").round + 1)]
