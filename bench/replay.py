@@ -1,32 +1,52 @@
-"""Replay throughput and command latency, measured side by side on this machine.
+"""Replay throughput and `fudge status` latency, measured side by side on this machine.
 
-    python bench/replay.py [--events 10000] [--status-events 1000] [--runs 15]
+    .venv/bin/python bench/replay.py [--events 10000] [--status-events 1000] [--runs 15] [--profile]
 
-1. Builds a fight of about N events in a SQLite store, then times
-   - the floor: SELECT of the rows plus json.loads of each body;
-   - full replay: SELECT, envelope parsing (pydantic) and folding into every projection.
-2. Builds a fight of about M events and times `fudge status` as a subprocess,
-   next to `python -c "import pydantic, typer"`.
-Medians of several runs; the machine is shared, so read the figures as orders of magnitude.
+1. Builds a `fudge` fight of about N events in a SQLite store through the same service
+   the CLI uses (store.fights.Fights): exchanges, trait rolls, declarations, fudge-point
+   spends, undos and redos, new rounds, fresh fighters joining as others fall. Then times
+   (median of several runs, each on a fresh connection):
+   - the floor: SELECT of the fight's rows plus json.loads of each body;
+   - full replay: the same SELECT, every envelope parsed and validated
+     (events.envelope.load), and the log folded into every projection
+     (projections.fold.replay: fight, initiative, wounds, fudge points);
+   - and, to show where the time goes, the parse alone and the fold alone.
+2. Builds a fight of about M events and times `fudge --store FILE status --fight NAME`
+   as a fresh process, next to `python -c "import pydantic, typer"` and `python -c pass`.
+
+The fights are written with `PRAGMA synchronous=OFF` so that building them is quick (what is
+measured is reading them back); a short durable run (the store's own `synchronous=FULL`, one
+transaction per command) gives the append rate a GM actually sees.
+`--profile` adds cProfile's top functions for one full replay.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
+import itertools
 import json
+import logging
+import os
+import pstats
 import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 import structlog  # noqa: E402
 
 from engine import commands as cmd  # noqa: E402
+from engine.errors import RuleError  # noqa: E402
 from engine.options import resolve  # noqa: E402
 from events.envelope import load  # noqa: E402
 from events.models import Declaration  # noqa: E402
@@ -34,97 +54,221 @@ from projections.fold import replay  # noqa: E402
 from store.fights import Fights  # noqa: E402
 from store.sqlite import SqliteStore  # noqa: E402
 
-
-def sheet(name: str) -> dict:
-    return {"name": name, "attributes": {"Strength": "Good", "Damage Capacity": "Superb"},
-            "skills": {"Sword": "Good"}, "combat": {"attack": "Sword"}, "fudge_points": 3,
-            "weapon": {"damage": 1}, "armor": {"protection": 2}}
+HOUSE = 'extends = "fudge"\ndamage_roll = "4dF_limited"\n'
 
 
-def build(path: Path, name: str, events: int) -> int:
-    """A long brawl: exchanges, rolls, declarations, an undo now and then; fresh fighters join as others fall."""
-    from engine.errors import RuleError
+def sheet(name: str, number: int) -> dict[str, Any]:
+    """Sturdy fighters (Superb damage capacity, armor) so a fight lasts many exchanges."""
+    return {"name": name, "kind": "pc", "fudge_points": 3,
+            "attributes": {"Strength": "Good", "Damage Capacity": "Superb", "Perception": "Fair"},
+            "skills": {"Sword": ["Fair", "Good", "Great"][number % 3]},
+            "combat": {"attack": "Sword", "defend": "Sword"},
+            "weapon": {"name": "sword", "damage": 1 + number % 2}, "armor": {"name": "mail", "protection": 2}}
 
-    fights = Fights(SqliteStore(path))
-    label, options = resolve("fudge", 'extends = "fudge"\ndamage_roll = "4dF_limited"\n')
+
+def build(path: Path, name: str, events: int, durable: bool = False) -> tuple[int, dict[str, int], float]:
+    """Write a fight of at least `events` events; returns (events, commands by kind, seconds)."""
+    store = SqliteStore(path)
+    if not durable:
+        store.db.execute("PRAGMA synchronous=OFF")
+    fights = Fights(store)
+    label, options = resolve("fudge", HOUSE)
+    started = time.perf_counter()
     fights.new(name, label, options.model_dump(mode="json"))
-    pair, step = 0, 0
+    kinds: dict[str, int] = {}
+    numbers = itertools.count()
+    fighters: list[str] = []
+    latest: list[Any] = [None]  # the state the last command returned (no replay while building)
 
-    def fresh(number: int) -> tuple[str, str]:
-        names = (f"A{number}", f"B{number}")
-        for who in names:
-            fights.execute(name, cmd.Join(sheet=sheet(who), source="bench"))
-        return names
-
-    a, b = fresh(pair)
-    while fights.store.last_seq(name) < events:
-        step += 1
+    def run(command: Any) -> bool:
         try:
-            if step % 7 == 0:
-                fights.execute(name, cmd.Declare(combatant=a, declaration=Declaration(all_out="offense")))
-            elif step % 11 == 0:
-                fights.execute(name, cmd.RollTrait(combatant=b, trait="Sword", difficulty=1))
-            elif step % 13 == 0:
-                fights.execute(name, cmd.Undo())
-            else:
-                fights.execute(name, cmd.Exchange(first=a, second=b))
-        except RuleError:  # someone is down: two fresh fighters step in
-            pair += 1
-            a, b = fresh(pair)
-    return fights.store.last_seq(name)
+            latest[0] = fights.execute(name, command).state
+        except RuleError:
+            return False
+        kinds[type(command).__name__] = kinds.get(type(command).__name__, 0) + 1
+        return True
+
+    def recruit() -> None:
+        """Whoever cannot act leaves the rotation; fresh fighters join until three can fight."""
+        state = latest[0]
+        if state is not None:
+            fighters[:] = [f for f in fighters if state.find(f) and state.find(f).track.can_act]
+        while len(fighters) < 3:
+            number = next(numbers)
+            who = f"F{number}"
+            run(cmd.Join(sheet=sheet(who, number), source="bench"))
+            fighters.append(who)
+
+    recruit()
+    step = 0
+    while store.last_seq(name) < events:
+        step += 1
+        a, b = fighters[step % 3], fighters[(step + 1) % 3]
+        # Undo, redo and fudge-point spends void events: each one replays the whole log in the
+        # writer (O(events)), so they are kept to about one command in twelve.
+        if step % 61 == 0:
+            done = run(cmd.Undo()) and run(cmd.Undo()) and run(cmd.Redo())
+        elif step % 41 == 0:
+            done = run(cmd.SpendPoint(combatant=a, use="luck"))
+        elif step % 37 == 0:
+            done = run(cmd.SpendPoint(combatant=b, use="skill", shift=1))
+        elif step % 11 == 0:
+            done = run(cmd.RollTrait(combatant=b, trait="Perception", difficulty=1))
+        elif step % 7 == 0:
+            done = run(cmd.Declare(combatant=a, declaration=Declaration(all_out="offense")))
+        elif step % 5 == 0:
+            done = run(cmd.StartRound())
+        else:
+            done = run(cmd.Exchange(first=a, second=b))
+        if not done:
+            recruit()
+    seconds = time.perf_counter() - started
+    count = store.last_seq(name)
+    store.close()
+    return count, kinds, seconds
 
 
-def timed(fn, runs: int) -> float:
+def command_latency(path: Path, name: str, runs: int = 6) -> tuple[float, float]:
+    """Median seconds of one trait roll, and of one undo or redo, on the long fight (durable store, warm service)."""
+    fights = Fights(SqliteStore(path))
+    state = fights.state(name)
+    roller = next(c.name for c in state.combatants.values() if c.track.can_act)
+    fights.execute(name, cmd.StartRound())  # loads the log into the service once, as a long-lived writer would
+    rolls, voiding = [], []
+    for _ in range(runs):
+        started = time.perf_counter()
+        fights.execute(name, cmd.RollTrait(combatant=roller, trait="Perception", difficulty=1))
+        rolls.append(time.perf_counter() - started)
+        for command in (cmd.Undo(), cmd.Redo()):
+            started = time.perf_counter()
+            fights.execute(name, command)
+            voiding.append(time.perf_counter() - started)
+    fights.store.close()
+    return statistics.median(rolls), statistics.median(voiding)
+
+
+def median_time(fn: Callable[[], Any], runs: int) -> float:
     samples = []
     for _ in range(runs):
-        start = time.perf_counter()
+        started = time.perf_counter()
         fn()
-        samples.append(time.perf_counter() - start)
+        samples.append(time.perf_counter() - started)
     return statistics.median(samples)
 
 
-def floor(path: Path, name: str) -> None:
+SELECT = "SELECT e.body FROM events e JOIN fights f ON e.fight = f.id WHERE f.name = ? ORDER BY e.seq"
+
+
+def floor(path: Path, name: str) -> int:
+    """The least any replay must do: read the rows, parse the JSON."""
     db = sqlite3.connect(path)
-    rows = db.execute("SELECT e.body FROM events e JOIN fights f ON e.fight = f.id WHERE f.name = ? ORDER BY seq",
-                      (name,)).fetchall()
-    for (body,) in rows:
-        json.loads(body)
+    bodies = [json.loads(body) for (body,) in db.execute(SELECT, (name,))]
     db.close()
+    return len(bodies)
 
 
-def full(path: Path, name: str) -> None:
+def parse(path: Path, name: str) -> list[Any]:
     store = SqliteStore(path)
-    replay([load(row.body) for row in store.read(name)])
+    records = [load(row.body) for row in store.read(name)]
     store.close()
+    return records
+
+
+def full(path: Path, name: str) -> Any:
+    """What `fudge status` does after start-up: read, parse and validate, fold into every projection."""
+    store = SqliteStore(path)
+    state = replay([load(row.body) for row in store.read(name)])
+    store.close()
+    return state
+
+
+def profile(path: Path, name: str, top: int = 18) -> str:
+    profiler = cProfile.Profile()
+    profiler.enable()
+    full(path, name)
+    profiler.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out)
+    stats.sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
+def table(rows: list[tuple[str, str, str]]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    lines = []
+    for index, row in enumerate(rows):
+        lines.append(f"| {row[0]:<{widths[0]}} | {row[1]:>{widths[1]}} | {row[2]:<{widths[2]}} |")
+        if index == 0:
+            lines.append(f"|{'-' * (widths[0] + 2)}|{'-' * (widths[1] + 1)}:|{'-' * (widths[2] + 2)}|")
+    return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--events", type=int, default=10_000)
-    parser.add_argument("--status-events", type=int, default=1_000)
-    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--events", type=int, default=10_000, help="events in the replayed fight")
+    parser.add_argument("--status-events", type=int, default=1_000, help="events in the `fudge status` fight")
+    parser.add_argument("--runs", type=int, default=15, help="runs of each subprocess timing")
+    parser.add_argument("--replays", type=int, default=5, help="runs of each replay timing")
+    parser.add_argument("--durable-events", type=int, default=300, help="events written durably for the append rate")
+    parser.add_argument("--profile", action="store_true", help="print cProfile's top functions for one full replay")
     args = parser.parse_args()
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
+    fudge = Path(sys.executable).with_name("fudge")
+    fudge_cmd = [str(fudge)] if fudge.exists() else [sys.executable, "-m", "cli.main"]
+
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.db"
-        started = time.perf_counter()
-        count = build(path, "long", args.events)
-        build_seconds = time.perf_counter() - started
-        small = build(path, "short", args.status_events)
-        floor_s = timed(lambda: floor(path, "long"), 5)
-        full_s = timed(lambda: full(path, "long"), 5)
-        fudge = [sys.executable, "-m", "cli.main", "--store", str(path), "status", "--fight", "short"]
-        root = Path(__file__).resolve().parent.parent
-        status_s = timed(lambda: subprocess.run(fudge, check=True, capture_output=True, cwd=root), args.runs)
-        imports_s = timed(lambda: subprocess.run([sys.executable, "-c", "import pydantic, typer"], check=True),
-                          args.runs)
-    print(f"appends:  {count} events written in {build_seconds:.1f} s through the CLI's service "
-          f"({count / build_seconds:,.0f} events/s, one durable transaction per command)")
-    print(f"replay:   {count} events, SELECT + json.loads floor   {floor_s * 1000:8.1f} ms  {count / floor_s:>10,.0f} events/s")
-    print(f"replay:   {count} events, SELECT + parse + fold all  {full_s * 1000:8.1f} ms  {count / full_s:>10,.0f} events/s"
-          f"  ({floor_s / full_s:.2f} of the floor)")
-    print(f"status:   `fudge status` on a {small}-event fight     {status_s * 1000:8.1f} ms (median of {args.runs})")
-    print(f"baseline: python -c 'import pydantic, typer'      {imports_s * 1000:8.1f} ms  (status = {status_s / imports_s:.1f}x)")
+        count, kinds, build_s = build(path, "long", args.events)
+        small, _, _ = build(path, "short", args.status_events)
+        durable, _, durable_s = build(Path(folder) / "durable.db", "durable", args.durable_events, durable=True)
+
+        floor_s = median_time(lambda: floor(path, "long"), args.replays)
+        parse_s = median_time(lambda: parse(path, "long"), args.replays)
+        records = parse(path, "long")
+        fold_s = median_time(lambda: replay(records), args.replays)
+        full_s = median_time(lambda: full(path, "long"), args.replays)
+        state = full(path, "long")
+
+        env = {**os.environ, "FUDGE_STORE": str(path)}
+        status = fudge_cmd + ["--store", str(path), "status", "--fight", "short"]
+        subprocess.run(status, check=True, capture_output=True, cwd=folder, env=env)  # warm the OS caches
+        status_s = median_time(lambda: subprocess.run(status, check=True, capture_output=True, cwd=folder),
+                               args.runs)
+        imports_s = median_time(lambda: subprocess.run([sys.executable, "-c", "import pydantic, typer"],
+                                                       check=True), args.runs)
+        bare_s = median_time(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), args.runs)
+        hotspots = profile(path, "long") if args.profile else ""
+        roll_s, voiding_s = command_latency(path, "long")
+
+    rate = lambda seconds: f"{count / seconds:,.0f} events/s"  # noqa: E731
+    rows = [
+        ("measure", "median", "rate"),
+        (f"replay floor: SELECT + json.loads, {count:,} events", f"{floor_s * 1000:.0f} ms", rate(floor_s)),
+        (f"SELECT + load (pydantic envelope), {count:,} events", f"{parse_s * 1000:.0f} ms", rate(parse_s)),
+        (f"fold.replay of parsed records, {count:,} events", f"{fold_s * 1000:.0f} ms", rate(fold_s)),
+        (f"**replay: SELECT + load + fold, {count:,} events**", f"{full_s * 1000:.0f} ms",
+         f"{rate(full_s)} ({full_s / floor_s:.1f}x the floor)"),
+        (f"`fudge status`, {small:,}-event fight (subprocess)", f"{status_s * 1000:.0f} ms",
+         f"{status_s / imports_s:.1f}x the imports"),
+        ('`python -c "import pydantic, typer"`', f"{imports_s * 1000:.0f} ms", ""),
+        ('`python -c "pass"`', f"{bare_s * 1000:.0f} ms", ""),
+        (f"one trait roll appended to the {count:,}-event fight (in-process)", f"{roll_s * 1000:.0f} ms",
+         "folds only its new events"),
+        (f"one undo or redo on the {count:,}-event fight (in-process)", f"{voiding_s * 1000:.0f} ms",
+         "replays the whole log"),
+        (f"appends, durable (synchronous=FULL), {durable} events", f"{durable_s:.1f} s",
+         f"{durable / durable_s:,.0f} events/s"),
+        (f"appends, build (synchronous=OFF), {count:,} events", f"{build_s:.1f} s",
+         f"{count / build_s:,.0f} events/s"),
+    ]
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; replays: median of {args.replays}, "
+          f"subprocesses: median of {args.runs}")
+    print(f"long fight: {count:,} events, {sum(kinds.values()):,} commands "
+          f"({', '.join(f'{k} {v}' for k, v in sorted(kinds.items()))}); "
+          f"{len(state.combatants)} combatants, round {state.round}")
+    print(table(rows))
+    if hotspots:
+        print(hotspots)
 
 
 if __name__ == "__main__":

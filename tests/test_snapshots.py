@@ -1,0 +1,93 @@
+"""Replay snapshots (A-REPLAY-1): the state after each event of a whole fight.
+
+F-EX: Fudge 4.7's Snorri vs Brynhild fight (seed 001, section 4.7), played with the
+text's dice (cli.rules.DEMO_FEX), the sheets in examples/sheets, and
+damage_roll = "4dF_limited". The snapshot is reviewed against the text; the
+checkpoints the text names are asserted here as well, so a snapshot updated by
+mistake cannot hide them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from cli import render
+from cli.rules import DEMO_FEX
+from engine import commands as cmd
+from engine.sheets import parse_sheet
+from events import models as ev
+from projections.fold import evolve_all
+from store.fights import Fights
+from tests.conftest import dice, start
+
+SHEETS = Path(__file__).resolve().parent.parent / "examples" / "sheets"
+
+
+def play_fex(fights: Fights) -> str:
+    name = start(fights, "fex", damage_roll="4dF_limited")
+    for who in ("snorri", "brynhild"):
+        path = SHEETS / f"{who}.toml"
+        sheet = parse_sheet(path.read_text(), path.name)
+        fights.execute(name, cmd.Join(sheet=sheet.model_dump(mode="json"), source=path.name))
+    for _, command, faces in DEMO_FEX:
+        fights.execute(name, command, dice(*faces))
+    return name
+
+
+def replay_steps(fights: Fights, name: str) -> list[dict[str, Any]]:
+    return [{"seq": record.seq, "type": record.event.type,
+             "event": render.describe(record.event, state.ladder),
+             "state": render.status_json(state)}
+            for record, state in evolve_all(fights.log(name))]
+
+
+def wounds(step: dict[str, Any]) -> dict[str, tuple[str, int]]:
+    return {c["name"]: (c["wound_level"], c["penalty"]) for c in step["state"]["combatants"]}
+
+
+def after_round(steps: list[dict[str, Any]], number: int) -> dict[str, Any]:
+    """The last step of the n-th exchange (its wound marks included)."""
+    exchanges = [i for i, s in enumerate(steps) if s["type"] == "exchange_resolved"]
+    end = exchanges[number] if number < len(exchanges) else len(steps)
+    index = exchanges[number - 1]
+    while index + 1 < end and steps[index + 1]["type"] == "wound_marked":
+        index += 1
+    return steps[index]
+
+
+def test_F_EX_A_REPLAY_1_snorri_vs_brynhild_state_after_each_event(fights, snapshot):
+    """F-EX (with F-DMG-3, F-GRAZE-2/3, F-DROLL 4dF_limited, F-MOD-6/7, F-WND): the replay, event by event."""
+    name = play_fex(fights)
+    steps = replay_steps(fights, name)
+
+    assert [s["seq"] for s in steps] == list(range(1, len(steps) + 1))
+    # Round 1: Snorri Great vs Brynhild Fair, damage 5, damage roll -2 -> 3: Brynhild Hurt (-1).
+    assert wounds(after_round(steps, 1)) == {"Snorri": ("Undamaged", 0), "Brynhild": ("Hurt", -1)}
+    # Round 2: a stand-off, nothing changes.
+    assert wounds(after_round(steps, 2)) == {"Snorri": ("Undamaged", 0), "Brynhild": ("Hurt", -1)}
+    # Round 3: a graze -> Scratch: a Scratch box is marked, she stays Hurt (-1).
+    third = after_round(steps, 3)
+    brynhild = third["state"]["combatants"][1]
+    assert brynhild["boxes"]["Scratch"][0] == "Scratch" and brynhild["boxes"]["Hurt"] == ["Hurt"]
+    assert wounds(third) == {"Snorri": ("Undamaged", 0), "Brynhild": ("Hurt", -1)}
+    # Round 4: all-out offense vs all-out defense, Great vs Great: no damage.
+    assert wounds(after_round(steps, 4)) == {"Snorri": ("Undamaged", 0), "Brynhild": ("Hurt", -1)}
+    # Round 5: Brynhild's graze plus her all-out +1 is a Hurt: Snorri Hurt (-1).
+    assert wounds(after_round(steps, 5)) == {"Snorri": ("Hurt", -1), "Brynhild": ("Hurt", -1)}
+    assert steps[-1]["state"]["round"] == 5 and steps[-1]["state"]["last_seq"] == len(steps)
+
+    assert steps == snapshot(name="fex-state-after-each-event")
+
+
+def test_F_EX_A_REPLAY_1_command_by_command_matches_event_by_event(fights, snapshot):
+    """A-REPLAY-1: the state after each command, as of its last event, is the event-by-event state there."""
+    name = play_fex(fights)
+    steps = {s["seq"]: s for s in replay_steps(fights, name)}
+    log = fights.log(name)
+    ends = [r.seq for i, r in enumerate(log) if i + 1 == len(log) or log[i + 1].command != r.command]
+    by_command = [{"as_of": seq, "state": render.status_json(fights.state(name, as_of=seq))} for seq in ends]
+    for view in by_command:
+        assert view["state"] == steps[view["as_of"]]["state"]
+    assert any(isinstance(r.event, ev.AdvantageGained) for r in log)  # F-MOD-7: the spilled drink
+    assert by_command == snapshot(name="fex-state-after-each-command")
