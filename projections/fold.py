@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from events import models as ev
 from events.envelope import Recorded
@@ -59,8 +60,6 @@ def replay(log: Sequence[Recorded], as_of: int | None = None) -> FightState:
 
 
 def _at(state: FightState, seq: int) -> FightState:
-    from dataclasses import replace
-
     return replace(state, last_seq=seq)
 
 
