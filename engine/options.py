@@ -31,11 +31,16 @@ class RuleOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    ruleset: Literal["fudge", "atari-isev"] = _opt(
+        "fudge", "F-MEL-1", "how blows hit and hurt: Fudge 4 (F-MEL, F-DMG) or Atari Isev (AI-ATK, AI-DMG)")
     ladder: Literal["fudge7", "fate11"] = _opt("fudge7", "C-LAD-2", "trait ladder")
-    pace: Literal["simultaneous", "alternating"] = _opt(
-        "simultaneous", "F-PACE-2", "simultaneous opposed rounds, or directed attacks in turn (F-PACE-3)")
-    initiative: Literal["none", "phases-crunch"] = _opt(
-        "none", "F-INIT-1", "how the order of action is found (F-INIT-4: phase initiative)")
+    pace: Literal["story", "simultaneous", "alternating"] = _opt(
+        "simultaneous", "F-PACE-2",
+        "story elements (F-PACE-1), simultaneous opposed rounds, or directed attacks in turn (F-PACE-3)")
+    initiative: Literal["none", "opposed", "ranked", "phases-classic", "phases-crunch"] = _opt(
+        "none", "F-INIT-1",
+        "how the order of action is found: opposed rolls (F-INIT-2), 4dF + trait every round with "
+        "simultaneous ties (AI-INIT-2), or phase initiative (F-INIT-4)")
     tactics: Literal["all_out", "postures"] = _opt(
         "all_out", "F-MOD-6", "all-out offense/defense declarations, or postures +2..-2 (F-TAC-1)")
     dice: Literal["generated", "entered"] = _opt(
