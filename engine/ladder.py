@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 from engine.errors import InputError
 
@@ -77,3 +79,15 @@ FATE11 = Ladder(
 )
 
 LADDERS = {ladder.key: ladder for ladder in (FUDGE7, FATE11)}
+
+
+@lru_cache(maxsize=64)
+def _house(levels: tuple[tuple[str, int], ...]) -> Ladder:
+    return Ladder(key="house", names=levels)
+
+
+def ladder_of(options: Any) -> Ladder:
+    """The ladder a fight's options name: a built-in one, or the house rules' own levels."""
+    if options.ladder == "house":
+        return _house(tuple(options.ladder_levels))
+    return LADDERS[options.ladder]

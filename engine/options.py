@@ -10,7 +10,7 @@ from __future__ import annotations
 import tomllib
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from engine.errors import InputError
 
@@ -26,6 +26,13 @@ DEFAULT_ATTRIBUTES = (
 )
 
 
+WOUND_BOXES = {  # F-WND-2
+    "realistic": (3, 1, 1, 1, 1),
+    "cinematic": (4, 2, 1, 1, 1),
+    "epic": (3, 2, 2, 1, 1),
+}
+
+
 class RuleOptions(BaseModel):
     """The resolved options of one fight."""
 
@@ -33,7 +40,10 @@ class RuleOptions(BaseModel):
 
     ruleset: Literal["fudge", "atari-isev"] = _opt(
         "fudge", "F-MEL-1", "how blows hit and hurt: Fudge 4 (F-MEL, F-DMG) or Atari Isev (AI-ATK, AI-DMG)")
-    ladder: Literal["fudge7", "fate11"] = _opt("fudge7", "C-LAD-2", "trait ladder")
+    ladder: Literal["fudge7", "fate11", "house"] = _opt(
+        "fudge7", "C-LAD-2", "trait ladder (house: the levels of `ladder_levels`)")
+    ladder_levels: tuple[tuple[str, int], ...] = _opt(
+        (), "C-LAD-1", "a house ladder's levels, lowest first (a [ladder] table in house rules)")
     pace: Literal["story", "simultaneous", "alternating"] = _opt(
         "simultaneous", "F-PACE-2",
         "story elements (F-PACE-1), simultaneous opposed rounds, or directed attacks in turn (F-PACE-3)")
@@ -71,7 +81,8 @@ class RuleOptions(BaseModel):
     graze_damage_roll: bool = _opt(
         True, "F-GRAZE-2", "when damage rolls are on, grazes roll too (changing the graze at most one level)")
     wound_boxes: tuple[int, int, int, int, int] = _opt(
-        (3, 1, 1, 1, 1), "F-WND-2", "boxes for Scratch, Hurt, Very Hurt, Incapacitated, Near Death")
+        (3, 1, 1, 1, 1), "F-WND-2",
+        "boxes for Scratch, Hurt, Very Hurt, Incapacitated, Near Death (or realistic, cinematic, epic)")
     wound_penalties: tuple[int, int, int] = _opt(
         (0, -1, -2), "F-MOD-1", "penalty when Scratched, Hurt, Very Hurt (only the worst counts)")
     scratch_cap: bool = _opt(True, "F-WND-5", "overflowing Scratches never pass Very Hurt")
@@ -86,6 +97,16 @@ class RuleOptions(BaseModel):
     duplicates_act: bool = _opt(False, "PH-2", "duplicate initiative faces give extra actions")
     initiative_trait: str = _opt("Agility", "PH-3", "initiative determinant (dice count and in-phase order)")
     phase_declaration: Literal["open"] = _opt("open", "PH-4", "declaration order within a phase")
+
+    @field_validator("wound_boxes", mode="before")
+    @classmethod
+    def _named_boxes(cls, value: Any) -> Any:
+        """F-WND-2: a named track stands for its boxes; the boxes are what is stored."""
+        if isinstance(value, str):
+            if value not in WOUND_BOXES:
+                raise ValueError(f"unknown track {value!r}; named tracks: {', '.join(WOUND_BOXES)}, or five numbers")
+            return WOUND_BOXES[value]
+        return value
 
 
 class Preset(BaseModel):
@@ -113,6 +134,56 @@ def option_rule(name: str) -> str:
     return str(extra["rule"]) if isinstance(extra, dict) else ""
 
 
+def house_ladder(table: Any, house_name: str) -> tuple[tuple[str, int], ...]:
+    """C-LAD-1: a [ladder] table of house rules, `Name = value`, one level per step."""
+    if not isinstance(table, dict) or not table:
+        raise InputError(f"{house_name}: [ladder] lists levels as `Name = number`, e.g. `Fair = 0`")
+    levels = []
+    for level_name, value in table.items():
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InputError(f"{house_name}: [ladder] {level_name} = {value!r}: a level's value is a whole number")
+        if not level_name.strip() or level_name.strip().lstrip("+-").isdigit() or "=" in level_name:
+            raise InputError(f"{house_name}: [ladder] {level_name!r} cannot be a level's name")
+        levels.append((level_name.strip(), value))
+    levels.sort(key=lambda item: item[1])
+    values = [v for _, v in levels]
+    if len(levels) < 3:
+        raise InputError(f"{house_name}: [ladder] needs at least three levels")
+    if values != list(range(values[0], values[0] + len(values))):
+        raise InputError(f"{house_name}: [ladder] values must run one step apart with no gap or repeat "
+                         f"(got {', '.join(str(v) for v in values)})")
+    lowered = [n.lower() for n, _ in levels]
+    if len(set(lowered)) != len(lowered):
+        raise InputError(f"{house_name}: [ladder] names a level twice")
+    return tuple(levels)
+
+
+# Combinations the rules cannot run, each with its reason. Checked when a
+# fight is set up, never when a log is replayed: a fight that started under
+# older, looser checks must replay forever.
+INCOMPATIBLE: tuple[tuple[Any, str], ...] = (
+    (lambda o: o.ladder == "house" and not o.ladder_levels,
+     'ladder = "house" needs a [ladder] table of levels'),
+    (lambda o: o.ladder != "house" and bool(o.ladder_levels),
+     'ladder_levels is only read with ladder = "house" (a [ladder] table sets both)'),
+    (lambda o: o.pace == "simultaneous" and o.initiative != "none",
+     "simultaneous rounds need no turn order (F-INIT-1): use pace = \"alternating\" with an initiative system"),
+    (lambda o: o.pace == "story" and o.initiative != "none",
+     "story elements are resolved by one roll each (F-PACE-1): they have no turn order, so initiative = \"none\""),
+    (lambda o: o.bartering == "crunch" and o.initiative != "phases-crunch",
+     'crunch bartering (CT-BARTER) trades Crunch Time phase dice: it needs initiative = "phases-crunch"'),
+    (lambda o: o.bartering == "classic" and o.initiative != "phases-classic",
+     'classic bartering (PC-BARTER) trades phase dice: it needs initiative = "phases-classic"'),
+)
+
+
+def check_combination(options: RuleOptions, house_name: str = "house rules") -> None:
+    """Refuse options that make no sense together, naming the reason."""
+    for broken, reason in INCOMPATIBLE:
+        if broken(options):
+            raise InputError(f"{house_name}: {reason}")
+
+
 def resolve(preset: str, house_toml: str | None = None, house_name: str = "house rules") -> tuple[str, RuleOptions]:
     """The rules name and resolved options for a preset and an optional house-rules text."""
     overrides: dict[str, Any] = {}
@@ -126,6 +197,9 @@ def resolve(preset: str, house_toml: str | None = None, house_name: str = "house
         label = house.pop("name", None)
         if extends not in PRESETS:
             raise InputError(f"{house_name}: extends {extends!r} is not a preset; presets: {', '.join(PRESETS)}")
+        if isinstance(house.get("ladder"), dict):
+            house["ladder_levels"] = house_ladder(house["ladder"], house_name)
+            house["ladder"] = "house"
         preset = extends
         overrides = house
         name = label or f"{extends}+house"
@@ -137,8 +211,10 @@ def resolve(preset: str, house_toml: str | None = None, house_name: str = "house
         raise InputError(
             f"{house_name}: unknown option {unknown[0]!r}; options: {', '.join(RuleOptions.model_fields)}")
     try:
-        return name, RuleOptions.model_validate(merged)
+        options = RuleOptions.model_validate(merged)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"])
         raise InputError(f"{house_name}: option {where}: {err['msg']}") from None
+    check_combination(options, house_name)
+    return name, options

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.initiative import Die, Initiative
-from engine.ladder import LADDERS, Ladder
+from engine.ladder import Ladder, ladder_of
 from engine.options import RuleOptions
 from engine.sheets import Fighter, Sheet, read_levels
 from engine.wounds import Mark, Track, build_track, empty_track
@@ -77,7 +77,7 @@ class FightState:
 
     @property
     def ladder(self) -> Ladder:
-        return LADDERS[self.options.ladder]
+        return ladder_of(self.options)
 
     def find(self, name: str) -> Combatant | None:
         return self.combatants.get(name.strip().lower())

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from cli.rules import DEMO_FEX
+from cli.demos import FEX_ROUNDS
 from engine import commands as cmd
 from engine.audit import verify
 from engine.damage import damage_factor, defensive_factor, offensive_factor
@@ -167,10 +167,10 @@ def test_F_EX_the_whole_fight_round_by_round(fex: Fights) -> None:
 
 
 def test_F_EX_the_demo_plays_the_same_fight() -> None:
-    """F-EX: `fudge demo` (cli/rules.py DEMO_FEX) ends where the text does."""
+    """F-EX: `fudge demo` (cli/demos.py FEX_ROUNDS) ends where the text does."""
     fights = make_fights()
     fex_fight(fights, "demo")
-    for _, command, faces in DEMO_FEX:
+    for _, command, faces in FEX_ROUNDS:
         fights.execute("demo", command, dice(*faces))
     end = fights.state("demo")
     assert status(end, "snorri") == (HURT, -1)

@@ -1,7 +1,7 @@
 """Replay snapshots (A-REPLAY-1): the state after each event of a whole fight.
 
 F-EX: Fudge 4.7's Snorri vs Brynhild fight (seed 001, section 4.7), played with the
-text's dice (cli.rules.DEMO_FEX), the sheets in examples/sheets, and
+text's dice (cli.demos.FEX_ROUNDS), the sheets in examples/sheets, and
 damage_roll = "4dF_limited". The snapshot is reviewed against the text; the
 checkpoints the text names are asserted here as well, so a snapshot updated by
 mistake cannot hide them.
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from cli import render
-from cli.rules import DEMO_FEX
+from cli.demos import FEX_ROUNDS
 from engine import commands as cmd
 from engine.sheets import parse_sheet
 from events import models as ev
@@ -30,7 +30,7 @@ def play_fex(fights: Fights) -> str:
         path = SHEETS / f"{who}.toml"
         sheet = parse_sheet(path.read_text(), path.name)
         fights.execute(name, cmd.Join(sheet=sheet.model_dump(mode="json"), source=path.name))
-    for _, command, faces in DEMO_FEX:
+    for _, command, faces in FEX_ROUNDS:
         fights.execute(name, command, dice(*faces))
     return name
 
