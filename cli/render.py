@@ -177,6 +177,24 @@ def describe(event: Any, ladder: Any) -> str:
         return f"undo: command {event.target[:8]} voided"
     if isinstance(event, ev.CommandRedone):
         return f"redo: command {event.restores[:8]} restored"
+    if isinstance(event, ev.MeleeResolved):
+        lone = event.lone
+        group = f" (GM's NPC roll {event.group_roll:+d})" if event.group_roll is not None else ""
+        foes = "; ".join(f"{s.combatant} {s.trait} {name(s.level)} {s.roll or 0:+d}{mods(s.modifiers)} = "
+                         f"{name(s.result) if s.result is not None else '-'}" for s in event.foes)
+        detail = "".join(
+            f" [{h.attacker}→{h.defender}: RD {h.relative_degree:+d}, factor {h.damage_factor:+d}"
+            f"{f', bonus {h.bonus:+d}' if h.bonus else ''}"
+            f"{f', damage roll {h.damage_roll:+d}' if h.damage_roll is not None else ''}"
+            f"{', graze' if h.graze else f', damage {h.damage}'} → {LEVELS[h.level]}]" for h in event.hits)
+        return (f"{lone.combatant} {lone.trait} {name(lone.level)} {lone.roll or 0:+d}{mods(lone.modifiers)} = "
+                f"{name(lone.result) if lone.result is not None else '-'} vs {foes}{group} → {event.outcome}{detail}")
+    if isinstance(event, ev.StoryRolled):
+        results = ", ".join(name(r) for r in event.results)
+        what = f"median of {results}: {name(event.result)}" if event.median else name(event.result)
+        element = f" [{event.element}]" if event.element else ""
+        return (f"{event.combatant} {event.trait} {name(event.level)}{mods(event.modifiers)} for the story element"
+                f"{element}: {what} (the GM narrates the outcome)")
     return event.type
 
 

@@ -145,6 +145,34 @@ class Kill(_Command):
     reason: str = ""
 
 
+class Melee(_Command):
+    """F-MULTI: a lone fighter against several foes, one roll compared with each foe's."""
+
+    type: Literal["melee"] = "melee"
+    lone: str
+    foes: tuple[str, ...]
+    target: str | None = None
+    sweep: tuple[str, ...] = ()
+    sweep_penalty: int = 1
+    ignore: tuple[str, ...] = ()
+    max_foes: int | None = None
+    mod: int = 0
+    magic: tuple[tuple[str, int], ...] = ()
+    min_hit: int | None = None
+    reveals: tuple[Reveal, ...] = ()
+
+
+class StoryRoll(_Command):
+    """F-PACE-1: a story element's roll for one PC's chosen trait; the GM narrates what follows."""
+
+    type: Literal["story"] = "story"
+    combatant: str
+    trait: str
+    mod: int = 0
+    median: bool = False
+    element: str = ""
+
+
 class Undo(_Command):
     type: Literal["undo"] = "undo"
 
@@ -155,7 +183,8 @@ class Redo(_Command):
 
 Command = Annotated[
     Union[StartFight, StartBranch, CommitSeed, RevealSeed, Join, Declare, SealDeclaration,
-          StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo],
+          StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo,
+          Melee, StoryRoll],
     Field(discriminator="type"),
 ]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)

@@ -261,17 +261,23 @@ def advantage_events(state: FightState, outcome: ev.ActionResolved,
                                round=earlier.round if earlier else state.round + 1, action=outcome.action)]
 
 
-def side_for(state: FightState, who: Combatant, foe: Combatant, role: str, declaration: ev.Declaration,
+def side_for(state: FightState, who: Combatant, foe: Combatant | None, role: str, declaration: ev.Declaration,
              gm_mod: int, gm_label: str = "GM modifier") -> ev.Side:
-    """F-MOD-1,2,3,6,7: the trait and every modifier one fighter brings to a blow."""
+    """F-MOD-1,2,3,4,6,7: the trait and every modifier one fighter brings to a blow.
+
+    Without a `foe` (a lone fighter facing several, F-MULTI) the foe's shield
+    and weapon size are left to each comparison.
+    """
     opts = state.options
     combat = who.fighter.sheet.combat
     wanted = (combat.defend or combat.attack) if (combat and role == "defend") else (combat.attack if combat else "Brawling")
     trait, level, _ = who.fighter.trait(wanted, opts)
     mods = wound_modifiers(who, opts)
-    if role != "defend" and shield_value(foe, opts):
+    if foe is not None and role != "defend" and shield_value(foe, opts):
         mods.append(ev.Modifier(name=f"{foe.name}'s {foe.fighter.sheet.shield.size} shield",  # type: ignore[union-attr]
                                 value=-shield_value(foe, opts)))
+    if foe is not None:
+        mods += weapon_size_modifiers(state, who, foe)
     if declaration.all_out == "offense":
         mods.append(ev.Modifier(name="all-out offense", value=opts.all_out_offense_skill))
     elif declaration.all_out == "defense":
@@ -283,6 +289,33 @@ def side_for(state: FightState, who: Combatant, foe: Combatant, role: str, decla
         mods.append(ev.Modifier(name=gm_label, value=gm_mod))
     return ev.Side(combatant=who.name, trait=trait, level=level, roll=None, modifiers=tuple(mods),
                    result=None, declaration=declaration)
+
+
+def weapon_size_modifiers(state: FightState, who: Combatant, foe: Combatant) -> list[ev.Modifier]:
+    """F-MOD-4 (option `weapon_size`): weapon + shield at least 2 below the foe's gives -1 to skill."""
+    if not state.options.weapon_size:
+        return []
+
+    def size(fighter: Combatant) -> int:
+        weapon = fighter.fighter.sheet.weapon
+        return (weapon.damage if weapon else 0) + shield_value(fighter, state.options)
+
+    if size(foe) - size(who) >= 2:
+        return [ev.Modifier(name=f"smaller weapon than {foe.name}'s", value=-1)]
+    return []
+
+
+def make_hit(state: FightState, attacker: Combatant, defender: Combatant, rd: int, bonus: int,
+             damage_dice: DamageDice) -> tuple[ev.Hit, list[ev.DiceRolled]]:
+    """F-DMG-3: one won blow's damage, as settle_exchange computes it (for blows outside a duel)."""
+    opts = state.options
+    factor = damage_factor(attacker.fighter, defender.fighter, opts)
+    rolls = [damage_dice(attacker.name)] if needs_damage_roll(rd, opts) else []
+    roll = sum(rolls[0].faces) if rolls else None
+    hurt = blow(rd, factor, bonus, roll, opts)
+    return ev.Hit(attacker=attacker.name, defender=defender.name, relative_degree=rd, damage_factor=factor,
+                  bonus=bonus, graze=hurt.graze, calculated=hurt.calculated, damage_roll=roll,
+                  damage=hurt.damage, level=hurt.level), rolls
 
 
 def min_hit_for(state: FightState, attacker: Combatant, defender: Combatant, given: int | None) -> int:
@@ -530,6 +563,9 @@ def _spend(state: FightState, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
     if event is None:
         raise RuleError(f"event {target} is not a roll or blow in force (it may not exist, or was undone)")
     record = state.actions[event.action]
+    if not blow_use and isinstance(state.events.get(record.resolution), (ev.MeleeResolved, ev.StoryRolled)):
+        raise RuleError("a fudge point cannot re-resolve a melee against several foes or a story element yet; "
+                        "spend it on a blow taken (scratch, ticking) instead")
     if blow_use:
         return spend_on_blow(state, who, c, target, event)
     if not isinstance(event, ev.DiceRolled) or event.roller.lower() != who.key:
@@ -654,6 +690,8 @@ def _kill(state: FightState, c: cmd.Kill, dice: Dice) -> list[Any]:
     return [ev.CombatantKilled(combatant=who.name, reason=c.reason)]
 
 
+from engine.melee_multi import decide_melee  # noqa: E402  (it builds on the helpers above)
+
 HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
     cmd.StartFight: _start,
     cmd.StartBranch: _branch,
@@ -670,4 +708,5 @@ HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
     cmd.NextTurn: _next,
     cmd.SpendPoint: _spend,
     cmd.Kill: _kill,
+    cmd.Melee: decide_melee,
 }

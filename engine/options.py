@@ -97,6 +97,16 @@ class RuleOptions(BaseModel):
     duplicates_act: bool = _opt(False, "PH-2", "duplicate initiative faces give extra actions")
     initiative_trait: str = _opt("Agility", "PH-3", "initiative determinant (dice count and in-phase order)")
     phase_declaration: Literal["open"] = _opt("open", "PH-4", "declaration order within a phase")
+    # --- melee options (F-MULTI, F-NPC, F-MOD-4, F-MOD-8, F-PACE-1) ---
+    multi_penalty: int = _opt(1, "F-MULTI-1", "penalty to a lone fighter per foe beyond the first (epic games: less)")
+    max_foes: int = _opt(6, "F-MULTI-6", "most foes that can attack one fighter at once (a melee may allow fewer)")
+    sweeping_blow: bool = _opt(False, "F-MULTI-4", "a lone fighter may cut through several foes he beat")
+    npc_group_roll: bool = _opt(False, "F-MULTI-7", "one 2dF roll by the GM applies to every NPC in a melee")
+    npc_static: bool = _opt(False, "F-NPC-1", "an NPC's result is its trait level, with no roll")
+    weapon_size: bool = _opt(False, "F-MOD-4", "weapon + shield 2 or more below the foe's: -1 to skill")
+    all_out_exposure: Literal["minus2", "no_defense"] = _opt(
+        "minus2", "F-MOD-8", "alternating turns: after all-out offense, -2 on defense, or no defense at all")
+    story_modifier_limit: int = _opt(3, "F-PACE-1", "largest story-element modifier the GM may give (either sign)")
 
     @field_validator("wound_boxes", mode="before")
     @classmethod

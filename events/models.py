@@ -296,12 +296,65 @@ class CommandRedone(_Event):
     restores: str
 
 
+# --- several combatants, story elements (F-MULTI, F-PACE-1) ------------------
+
+class Comparison(BaseModel):
+    """F-MULTI-2: the lone fighter's one result against one foe's result."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    foe: str
+    lone_result: int  # the lone fighter's result against this foe (this foe's shield counted)
+    lone_modifiers: tuple[Modifier, ...] = ()  # what this foe alone changes in the lone fighter's result
+    foe_result: int
+    relative_degree: int  # lone_result - foe_result
+    ignored: bool = False  # F-MULTI-5: the lone fighter does not defend against this foe
+    foe_hits: bool = False
+    may_wound: bool = False  # F-MULTI-3: the lone fighter could wound this foe
+
+
+class MeleeResolved(_Event):
+    """F-MULTI-1..7: a lone fighter's one roll against several foes, compared one by one."""
+
+    type: Literal["melee_resolved"] = "melee_resolved"
+    action: int
+    round: int
+    lone: Side
+    foes: tuple[Side, ...]
+    comparisons: tuple[Comparison, ...]
+    target: str | None
+    sweep: tuple[str, ...] = ()
+    sweep_penalty: int = 0
+    max_foes: int
+    min_hit: tuple[int, ...]  # the lone fighter's minimum hit level against each foe, in order
+    group_roll: int | None = None  # F-MULTI-7: the GM's 2dF applied to every NPC
+    outcome: str
+    hits: tuple[Hit, ...]
+    supersedes: int | None = None
+
+
+class StoryRolled(_Event):
+    """F-PACE-1, C-ACT-5: a story element's roll (or median of three); the GM narrates the outcome."""
+
+    type: Literal["story_rolled"] = "story_rolled"
+    action: int
+    combatant: str
+    trait: str
+    level: int
+    modifiers: tuple[Modifier, ...]
+    rolls: tuple[int, ...]  # the dice total of each roll, in order
+    results: tuple[int, ...]
+    result: int  # the one result, or the median of three
+    median: bool = False
+    element: str = ""
+
+
 Event = Annotated[
     Union[
         FightStarted, BranchStarted, SeedCommitted, SeedRevealed, CombatantJoined, RoundStarted,
         Declared, DeclarationSealed, DeclarationRevealed, DiceRolled, ActionResolved,
         ExchangeResolved, WoundMarked, CombatantKilled, AdvantageGained, InitiativeRolled, DieBartered, TurnTaken,
         FudgePointSpent, EventsVoided, CommandUndone, CommandRedone,
+        MeleeResolved, StoryRolled,
     ],
     Field(discriminator="type"),
 ]

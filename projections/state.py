@@ -232,6 +232,19 @@ def _spent(s: FightState, r: Recorded, e: ev.FudgePointSpent) -> FightState:
     return replace(s, combatants=_with(s.combatants, combatant.key, updated))
 
 
+def _melee_resolved(s: FightState, r: Recorded, e: ev.MeleeResolved) -> FightState:
+    """F-MULTI: everyone in the melee has fought this round; their declarations and advantages are used."""
+    s = _remember(s, r, e.action, resolution=r.seq)
+    keys = frozenset(side.combatant.lower() for side in (e.lone, *e.foes))
+    return replace(s, fought=s.fought | keys, declarations=_without(s.declarations, *keys),
+                   advantages={k: v for k, v in s.advantages.items() if k not in keys},
+                   advantage_open=_without(s.advantage_open, *keys))
+
+
+def _story_rolled(s: FightState, r: Recorded, e: ev.StoryRolled) -> FightState:
+    return _remember(s, r, e.action, resolution=r.seq)
+
+
 def _ignore(s: FightState, r: Recorded, e: Any) -> FightState:
     return s  # voiding events act in `fold.effective`, before evolve sees anything
 
@@ -259,6 +272,8 @@ HANDLERS: dict[type, Callable[[FightState, Recorded, Any], FightState]] = {
     ev.EventsVoided: _ignore,
     ev.CommandUndone: _ignore,
     ev.CommandRedone: _ignore,
+    ev.MeleeResolved: _melee_resolved,
+    ev.StoryRolled: _story_rolled,
 }
 
 
