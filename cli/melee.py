@@ -6,30 +6,12 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from cli.gm_inputs import MagicOpt, parse_magic
 from cli.table import CommandIdOpt, DiceOpt, FightOpt, level_of, run
 from engine import commands as cmd
-from engine.errors import InputError
 from store.fights import Fights
 
 app = typer.Typer()
-
-MagicOpt = Annotated[Optional[list[str]], typer.Option(
-    "--magic", help="F-MOD-5: NAME=+1 for a magical blessing, NAME=-1 for a curse (repeat per fighter).")]
-
-
-def parse_magic(values: Optional[list[str]]) -> tuple[tuple[str, int], ...]:
-    out = []
-    for value in values or []:
-        who, _, amount = value.partition("=")
-        try:
-            number = int(amount)
-        except ValueError:
-            raise InputError(f"--magic {value!r}: write NAME=+1 (blessing) or NAME=-1 (curse)") from None
-        if not who.strip() or number == 0:
-            raise InputError(f"--magic {value!r}: write NAME=+1 (blessing) or NAME=-1 (curse)")
-        out.append((who.strip(), number))
-    return tuple(out)
-
 
 @app.command()
 def melee(

@@ -149,7 +149,9 @@ def describe(event: Any, ladder: Any) -> str:
             f" [{h.attacker}→{h.defender}: RD {h.relative_degree:+d}, factor {h.damage_factor:+d}"
             f"{f', bonus {h.bonus:+d}' if h.bonus else ''}"
             f"{f', damage roll {h.damage_roll:+d}' if h.damage_roll is not None else ''}"
-            f"{', graze' if h.graze else f', damage {h.damage}'} → {LEVELS[h.level]}]" for h in event.hits)
+            f"{', graze' if h.graze else f', damage {h.damage}'} → {LEVELS[h.level]}"
+            f"{f' at the {h.location}' if h.location else f', not at the {h.aimed_at}' if h.aimed_at else ''}]"
+            for h in event.hits)
         return f"{sides} → {event.outcome}{detail}"
     if isinstance(event, ev.WoundMarked):
         how = " (Still Ticking)" if event.still_ticking else ""

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from cli import render
+from cli.gm_inputs import AimAtOpt, AimOpt, MagicOpt, parse_magic
 from cli.context import dice_input, fight_name, guard, service
 from engine import commands as cmd
 from engine.errors import InputError
@@ -75,6 +76,9 @@ def exchange(
     mod: Annotated[int, typer.Option("--mod", help="GM modifier to the first fighter (F-MOD-2, F-MOD-5).")] = 0,
     defense_mod: Annotated[int, typer.Option("--defense-mod", help="GM modifier to the second fighter.")] = 0,
     min_hit: Annotated[Optional[str], typer.Option("--min-hit", help="Minimum result to hit (F-HIT-1; default Poor ± Scale).")] = None,
+    magic: MagicOpt = None,
+    aim: AimOpt = None,
+    aim_at: AimAtOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
 ) -> None:
@@ -82,7 +86,8 @@ def exchange(
     def build(fights: Fights, name: str, state: Any) -> cmd.Exchange:
         return cmd.Exchange(first=first, second=second, mods=(mod, defense_mod),
                             min_hit=level_of(fights, name, min_hit),
-                            reveals=fights.reveals(state, [first, second]))
+                            reveals=fights.reveals(state, [first, second]), magic=parse_magic(magic),
+                            aim=level_of(fights, name, aim), aim_at=aim_at)
     run(fight, build, dice, command_id)
 
 
@@ -96,6 +101,9 @@ def attack(
     min_hit: Annotated[Optional[str], typer.Option("--min-hit", help="Minimum result to hit (F-HIT-1).")] = None,
     unaware: Annotated[bool, typer.Option("--unaware", help="F-MEL-3: the target does not defend.")] = False,
     difficulty: Annotated[Optional[str], typer.Option("--difficulty", help="Difficulty vs an unaware target (default Poor).")] = None,
+    magic: MagicOpt = None,
+    aim: AimOpt = None,
+    aim_at: AimAtOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
 ) -> None:
@@ -104,7 +112,8 @@ def attack(
         return cmd.Attack(attacker=attacker, target=target, mod=mod, defense_mod=defense_mod,
                           min_hit=level_of(fights, name, min_hit), unaware=unaware,
                           difficulty=level_of(fights, name, difficulty),
-                          reveals=fights.reveals(state, [attacker, target]))
+                          reveals=fights.reveals(state, [attacker, target]), magic=parse_magic(magic),
+                          aim=level_of(fights, name, aim), aim_at=aim_at)
     run(fight, build, dice, command_id)
 
 

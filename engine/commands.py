@@ -89,6 +89,9 @@ class Exchange(_Command):
     mods: tuple[int, int] = (0, 0)
     min_hit: int | None = None
     reveals: tuple[Reveal, ...] = ()
+    magic: tuple[tuple[str, int], ...] = ()  # F-MOD-5: (fighter, blessing or curse)
+    aim: int | None = None  # F-HIT-2: the first fighter's minimum result to strike the part
+    aim_at: str | None = None
 
 
 class Attack(_Command):
@@ -103,6 +106,9 @@ class Attack(_Command):
     unaware: bool = False
     difficulty: int | None = None
     reveals: tuple[Reveal, ...] = ()
+    magic: tuple[tuple[str, int], ...] = ()
+    aim: int | None = None
+    aim_at: str | None = None
 
 
 class RollTrait(_Command):

@@ -17,6 +17,8 @@ from engine.damage import Blow, blow, damage_factor, needs_damage_roll
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.initiative import PHASE_NAME, barter, dice_count
+from engine.melee_mods import (AIM_PENALTY, aimed_hits, check_aim, check_magic, is_static_npc, magic_modifiers,
+                               weapon_size_modifiers)
 from engine.options import RuleOptions
 from engine.sheets import Sheet, read_levels
 from engine.wounds import LEVELS, NEAR_DEATH, SCRATCH, Mark, build_track, halve, would_kill
@@ -291,20 +293,6 @@ def side_for(state: FightState, who: Combatant, foe: Combatant | None, role: str
                    result=None, declaration=declaration)
 
 
-def weapon_size_modifiers(state: FightState, who: Combatant, foe: Combatant) -> list[ev.Modifier]:
-    """F-MOD-4 (option `weapon_size`): weapon + shield at least 2 below the foe's gives -1 to skill."""
-    if not state.options.weapon_size:
-        return []
-
-    def size(fighter: Combatant) -> int:
-        weapon = fighter.fighter.sheet.weapon
-        return (weapon.damage if weapon else 0) + shield_value(fighter, state.options)
-
-    if size(foe) - size(who) >= 2:
-        return [ev.Modifier(name=f"smaller weapon than {foe.name}'s", value=-1)]
-    return []
-
-
 def make_hit(state: FightState, attacker: Combatant, defender: Combatant, rd: int, bonus: int,
              damage_dice: DamageDice) -> tuple[ev.Hit, list[ev.DiceRolled]]:
     """F-DMG-3: one won blow's damage, as settle_exchange computes it (for blows outside a duel)."""
@@ -419,7 +407,10 @@ def damage_roller(action: int, dice: Dice, reuse: Sequence[ev.DiceRolled] = ()) 
 
 def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mods: tuple[int, int],
            min_hit: int | None, reveals: Sequence[cmd.Reveal], dice: Dice, unaware: bool = False,
-           difficulty: int | None = None) -> list[Any]:
+           difficulty: int | None = None, magic: Sequence[tuple[str, int]] = (), aim: int | None = None,
+           aim_at: str | None = None) -> list[Any]:
+    check_magic(magic, [first, second])
+    check_aim(aim, aim_at, state.options.min_hit + 3)
     out: list[Any] = round_events(state, [first.name, second.name]) if kind == "exchange" else []
     out += reveal_events(state, reveals)
     pending = [k for k in state.sealed if k in (first.key, second.key)]
@@ -433,6 +424,10 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
     labels = ("GM modifier", "GM modifier") if kind == "exchange" else ("GM modifier", "GM defense modifier")
     sides = [side_for(state, who, foe, role, declared.get(who.key, ev.Declaration()), mod, label)
              for who, foe, role, mod, label in zip((first, second), (second, first), roles, mods, labels)]
+    for index, who in enumerate((first, second)):
+        extra = magic_modifiers(magic, who) + ([AIM_PENALTY] if index == 0 and aim_at else [])
+        if extra:
+            sides[index] = sides[index].model_copy(update={"modifiers": sides[index].modifiers + tuple(extra)})
     defender_unable = kind == "attack" and (unaware or not second.track.can_act)
     rolled = []
     for index, side in enumerate(sides):
@@ -442,13 +437,18 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
                 "trait": "difficulty (unaware or unable, F-MEL-3)", "level": level, "modifiers": (),
                 "roll": 0, "result": level, "offense": level, "defense": level})
             continue
+        if is_static_npc(state, (first, second)[index]):
+            sides[index] = with_roll(side, 0)  # F-NPC-1: no roll
+            continue
         rolled.append(roll_event(action, side.combatant, side.trait, 4, dice))
         sides[index] = with_roll(side, sum(rolled[-1].faces))
     min_hits = (min_hit_for(state, first, second, min_hit), min_hit_for(state, second, first, min_hit))
     settled = settle_exchange(state, kind, sides, min_hits, damage_roller(action, dice))
+    hits = aimed_hits(settled.hits, sides[0], aim, aim_at)
     resolved = ev.ExchangeResolved(action=action, kind=kind, round=state.round + new_round,
-                                   sides=tuple(sides), min_hit=min_hits, outcome=settled.outcome, hits=settled.hits)
-    return out + rolled + list(settled.damage_rolls) + [resolved] + wound_events(action, settled.hits)
+                                   sides=tuple(sides), min_hit=min_hits, outcome=settled.outcome, hits=hits,
+                                   aim=aim, aimed_at=aim_at)
+    return out + rolled + list(settled.damage_rolls) + [resolved] + wound_events(action, hits)
 
 
 def _exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[Any]:
@@ -457,7 +457,8 @@ def _exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[Any]:
     first, second = able(state, c.first), able(state, c.second)
     if first.key == second.key:
         raise RuleError("a fighter cannot exchange blows with itself")
-    return _fight(state, "exchange", first, second, c.mods, c.min_hit, c.reveals, dice)
+    return _fight(state, "exchange", first, second, c.mods, c.min_hit, c.reveals, dice,
+                  magic=c.magic, aim=c.aim, aim_at=c.aim_at)
 
 
 def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
@@ -474,7 +475,7 @@ def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
         if turn.acted:
             raise RuleError(f"{attacker.name} already acted in phase {PHASE_NAME[turn.phase]}; `fudge next` moves on")
     return _fight(state, "attack", attacker, target, (c.mod, c.defense_mod), c.min_hit, c.reveals, dice,
-                  unaware=c.unaware, difficulty=c.difficulty)
+                  unaware=c.unaware, difficulty=c.difficulty, magic=c.magic, aim=c.aim, aim_at=c.aim_at)
 
 
 # --- phase initiative -------------------------------------------------------------
@@ -655,10 +656,11 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
     settled = settle_exchange(state, resolution.kind, sides, resolution.min_hit, damage_roller(action, dice, old_damage))
     reused = {id(r) for r in old_damage}
     fresh = [r for r in settled.damage_rolls if id(r) not in reused]
+    hits = aimed_hits(settled.hits, sides[0], resolution.aim, resolution.aimed_at)
     new = resolution.model_copy(update={"sides": tuple(sides), "outcome": settled.outcome,
-                                        "hits": settled.hits, "supersedes": resolution_seq})
+                                        "hits": hits, "supersedes": resolution_seq})
     return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a fudge point ({c.use})"),
-            *out, *fresh, new, *wound_events(action, settled.hits)]
+            *out, *fresh, new, *wound_events(action, hits)]
 
 
 def spend_on_blow(state: FightState, who: Combatant, c: cmd.SpendPoint, target: int, event: Any) -> list[Any]:

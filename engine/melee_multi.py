@@ -27,30 +27,13 @@ from typing import Any
 
 from engine import commands as cmd
 from engine.decide import (DamageDice, able, damage_roller, declarations_after, make_hit, min_hit_for,
-                           reveal_events, roll_event, round_events, shield_value, side_for,
-                           weapon_size_modifiers, with_roll)
+                           reveal_events, roll_event, round_events, shield_value, side_for, with_roll)
 from engine.dice import Dice
 from engine.errors import RuleError
+from engine.melee_mods import check_magic, is_static_npc, magic_modifiers, weapon_size_modifiers
 from engine.wounds import LEVELS
 from events import models as ev
 from projections.state import Combatant, FightState
-
-
-def is_static_npc(state: FightState, who: Combatant) -> bool:
-    """F-NPC-1: with `npc_static`, an NPC's result is its trait level."""
-    return state.options.npc_static and who.fighter.sheet.kind == "npc"
-
-
-def magic_modifiers(magic: Sequence[tuple[str, int]], who: Combatant) -> list[ev.Modifier]:
-    """F-MOD-5: a blessing (+) or curse (-) the GM gives one fighter, recorded by name."""
-    return [ev.Modifier(name="magic blessing" if value > 0 else "magic curse", value=value)
-            for name, value in magic if name.lower() == who.key and value]
-
-
-def check_magic(state: FightState, magic: Sequence[tuple[str, int]], keys: set[str]) -> None:
-    for name, _value in magic:
-        if name.lower() not in keys:
-            raise RuleError(f"--magic {name}=N: {name} is not in this fight's blow")
 
 
 def foe_modifiers(state: FightState, lone: Combatant, foe: Combatant) -> tuple[ev.Modifier, ...]:
@@ -111,7 +94,7 @@ def _checked(state: FightState, c: cmd.Melee) -> tuple[Combatant, list[Combatant
             raise RuleError("a sweeping blow cannot cut through a foe he ignores (F-MULTI-5)")
     if not 1 <= c.sweep_penalty <= 2:
         raise RuleError("--sweep-penalty is 1 or 2 damage per foe cut through (F-MULTI-4)")
-    check_magic(state, c.magic, {lone.key, *keys})
+    check_magic(c.magic, [lone, *foes])
     return lone, foes, limit
 
 

@@ -176,6 +176,8 @@ class Hit(BaseModel):
     damage_roll: int | None
     damage: int | None
     level: int
+    aimed_at: str | None = None  # F-HIT-2, F-LOC-1: the part the attacker aimed at
+    location: str | None = None  # the part the blow struck, when it reached the aimed part
 
 
 class ExchangeResolved(_Event):
@@ -190,6 +192,8 @@ class ExchangeResolved(_Event):
     outcome: str
     hits: tuple[Hit, ...]
     supersedes: int | None = None
+    aim: int | None = None  # F-HIT-2: the result the first fighter needs to strike the part he aims at
+    aimed_at: str | None = None
 
 
 class WoundMarked(_Event):
