@@ -54,6 +54,10 @@ def declare(
     all_out_defense: Annotated[bool, typer.Option("--all-out-defense", help="F-MOD-7: +2 skill, cannot harm.")] = False,
     posture: Annotated[Optional[int], typer.Option("--posture", help="F-TAC-1: +2..-2 to offense, the opposite to defense.")] = None,
     sealed: Annotated[bool, typer.Option("--sealed", help="A-SEAL-1: log only a seal; revealed at the blow.")] = False,
+    posture_roll: Annotated[bool, typer.Option(
+        "--posture-roll", help="F-TAC-3: a 1d6 picks the posture (1: -2, 2: -1, 3-4: 0, 5: +1, 6: +2).")] = False,
+    posture_die: Annotated[Optional[int], typer.Option(
+        "--posture-die", help="F-TAC-3: the d6 face rolled at the table (instead of a generated one).")] = None,
     fight: FightOpt = None,
 ) -> None:
     """Declare a stance for the coming round (sealed declarations stay secret until the blow)."""
@@ -62,6 +66,12 @@ def declare(
             raise InputError("choose one of --all-out-offense and --all-out-defense")
         declaration = ev.Declaration(all_out="offense" if all_out_offense else "defense" if all_out_defense else None,
                                      posture=posture)
+        if posture_roll or posture_die is not None:
+            if sealed:
+                raise InputError("a rolled posture is public: it cannot be --sealed (F-TAC-3)")
+            run(fight, lambda f, n, s: cmd.Declare(combatant=combatant, declaration=declaration,
+                                                   posture_roll=True, posture_die=posture_die))
+            return
         fights = service()
         name = fight_name(fights, fight)
         outcome = fights.declare(name, combatant, declaration, sealed)

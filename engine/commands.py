@@ -57,6 +57,8 @@ class Declare(_Command):
     type: Literal["declare"] = "declare"
     combatant: str
     declaration: Declaration
+    posture_roll: bool = False  # F-TAC-3: a 1d6 picks the posture
+    posture_die: int | None = None  # the d6 face rolled at the table
 
 
 class SealDeclaration(_Command):

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine import commands as cmd
 from engine.damage import Blow, blow, damage_factor, needs_damage_roll
-from engine.dice import Dice
+from engine.dice import Dice, Roll
 from engine.errors import RuleError
 from engine.initiative import PHASE_NAME, barter, dice_count
 from engine.melee_mods import (AIM_PENALTY, aimed_hits, check_aim, check_magic, is_static_npc, magic_modifiers,
@@ -27,6 +27,7 @@ from events.envelope import canonical
 from projections.state import Combatant, FightState
 
 SHIELD_SIZES = ("small", "medium", "large")
+D6_POSTURE = {1: -2, 2: -1, 3: 0, 4: 0, 5: 1, 6: 2}  # F-TAC-3
 
 
 def seal_of(declaration: ev.Declaration, salt: str) -> str:
@@ -184,7 +185,28 @@ def _declare(state: FightState, c: cmd.Declare, dice: Dice) -> list[Any]:
     _check_declaration(state, who, c.declaration)
     started = round_events(state, [who.name])
     number = state.round + len(started)
+    if c.posture_roll or c.posture_die is not None:
+        rolled, declaration = posture_pick(state, who, c, dice, state.last_seq + len(started) + 1)
+        return started + [rolled, ev.Declared(combatant=who.name, round=number, declaration=declaration)]
     return started + [ev.Declared(combatant=who.name, round=number, declaration=c.declaration)]
+
+
+def posture_pick(state: FightState, who: Combatant, c: cmd.Declare, dice: Dice,
+                 action: int) -> tuple[ev.DiceRolled, ev.Declaration]:
+    """F-TAC-3: without Fudge dice a 1d6 picks the posture; the die is recorded like any roll."""
+    if state.options.tactics != "postures":
+        raise RuleError("a rolled posture needs tactics = \"postures\" (F-TAC-1)")
+    if c.declaration.posture is not None or c.declaration.all_out is not None:
+        raise RuleError("either roll the posture or choose it, not both (F-TAC-3)")
+    if c.posture_die is not None:
+        if not 1 <= c.posture_die <= 6:
+            raise RuleError(f"a d6 shows 1 to 6, not {c.posture_die}")
+        rolled = Roll((c.posture_die,), "entered")
+    else:
+        rolled = dice.roll(who.name, 1, "posture (1d6)", die="d6")
+    event = ev.DiceRolled(action=action, roller=who.name, purpose="posture (1d6)", faces=rolled.faces,
+                          source=rolled.source, stream=rolled.stream, draw=rolled.draw, die="d6")
+    return event, ev.Declaration(posture=D6_POSTURE[rolled.faces[0]])
 
 
 def _seal(state: FightState, c: cmd.SealDeclaration, dice: Dice) -> list[Any]:
@@ -564,8 +586,9 @@ def _spend(state: FightState, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
     if event is None:
         raise RuleError(f"event {target} is not a roll or blow in force (it may not exist, or was undone)")
     record = state.actions[event.action]
-    if not blow_use and isinstance(state.events.get(record.resolution), (ev.MeleeResolved, ev.StoryRolled)):
-        raise RuleError("a fudge point cannot re-resolve a melee against several foes or a story element yet; "
+    if not blow_use and not isinstance(state.events.get(record.resolution), (ev.ActionResolved, ev.ExchangeResolved)):
+        raise RuleError("a fudge point re-resolves a trait roll or a duel's blow, not this roll "
+                        "(a melee against several foes, a story element, a posture die); "
                         "spend it on a blow taken (scratch, ticking) instead")
     if blow_use:
         return spend_on_blow(state, who, c, target, event)

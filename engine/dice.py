@@ -66,7 +66,19 @@ def derive_faces(seed: bytes, stream: str, draw: int, count: int) -> tuple[int, 
     return tuple(faces)
 
 
+def derive_d6(seed: bytes, stream: str, draw: int) -> int:
+    """The face of a generated 1d6 (F-TAC-3): bytes of 252 or more are skipped so each face is 1/6."""
+    block = 0
+    while True:
+        digest = hmac.new(seed, f"{stream}:{draw}:{block}".encode(), hashlib.sha256).digest()
+        for byte in digest:
+            if byte < 252:
+                return byte % 6 + 1
+        block += 1
+
+
 Source = Literal["generated", "entered"]
+Die = Literal["dF", "d6"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +98,7 @@ class Roll:
 class Dice(Protocol):
     """What `decide` rolls with: the shell hands in entered faces or a seeded stream."""
 
-    def roll(self, roller: str, count: int, purpose: str) -> Roll: ...
+    def roll(self, roller: str, count: int, purpose: str, die: Die = "dF") -> Roll: ...
 
 
 @dataclass
@@ -97,9 +109,11 @@ class SeededDice:
     stream: str
     next_draw: int = 0
 
-    def roll(self, roller: str, count: int, purpose: str) -> Roll:
+    def roll(self, roller: str, count: int, purpose: str, die: Die = "dF") -> Roll:
         draw = self.next_draw
         self.next_draw += 1
+        if die == "d6":
+            return Roll((derive_d6(self.seed, self.stream, draw),), "generated", self.stream, draw)
         return Roll(derive_faces(self.seed, self.stream, draw, count), "generated", self.stream, draw)
 
 
@@ -116,7 +130,11 @@ class EnteredDice:
     fallback: Dice | None = None
     used: dict[str, int] = field(default_factory=dict)
 
-    def roll(self, roller: str, count: int, purpose: str) -> Roll:
+    def roll(self, roller: str, count: int, purpose: str, die: Die = "dF") -> Roll:
+        if die == "d6":  # typed Fudge faces never stand for a d6: a typed d6 comes with its command
+            if self.fallback is None:
+                raise RuleError(f"{roller} needs a {purpose} roll of 1d6: type the face the command asks for")
+            return self.fallback.roll(roller, count, purpose, die)
         key = roller.lower()
         queue = self.by_roller.get(key)
         source_key = key

@@ -122,6 +122,7 @@ class DiceRolled(_Event):
     source: Literal["generated", "entered"]
     stream: str | None = None
     draw: int | None = None
+    die: Literal["dF", "d6"] = "dF"  # d6: the posture pick without Fudge dice (F-TAC-3)
 
 
 class ActionResolved(_Event):

@@ -131,3 +131,49 @@ def test_F_MOD_5_F_HIT_2_F_NPC_1_verify_re_decides_them(tmp_path: Any) -> None:
     fights.execute("fight", cmd.Attack(attacker="Ann", target="Bob", aim=3, aim_at="eye"), DiceInput())
     report = verify(fights.store.read("fight"))
     assert report.ok, report.problems
+
+
+@pytest.mark.parametrize(("face", "posture"), [(1, -2), (2, -1), (3, 0), (4, 0), (5, 1), (6, 2)])
+def test_F_TAC_3_a_d6_picks_the_posture(fights: Fights, face: int, posture: int) -> None:
+    """F-TAC-3: 1 -2, 2 -1, 3-4 0, 5 +1, 6 +2; the die is recorded as a d6 roll."""
+    duel(fights, tactics="postures")
+    outcome = fights.execute("fight", cmd.Declare(combatant="Ann", declaration=ev.Declaration(),
+                                                  posture_roll=True, posture_die=face))
+    rolled = [r.event for r in outcome.records if isinstance(r.event, ev.DiceRolled)]
+    assert [(r.die, r.faces, r.source) for r in rolled] == [("d6", (face,), "entered")]
+    assert fights.state("fight").declarations["ann"].posture == posture
+
+
+def test_F_TAC_3_a_generated_d6_replays_and_verifies(tmp_path: Any) -> None:
+    """F-TAC-3: a generated d6 is derived from the seed like any roll (A-FAIR-1) and re-decided (A-VERIFY-1)."""
+    from engine.dice import derive_d6
+    from store.sqlite import SqliteStore
+    from tests.conftest import make_fights
+    fights = make_fights(SqliteStore(tmp_path / "f.db"))
+    duel(fights, tactics="postures")
+    faces = []
+    for _ in range(12):
+        outcome = fights.execute("fight", cmd.Declare(combatant="Ann", declaration=ev.Declaration(), posture_roll=True))
+        rolled = next(r.event for r in outcome.records if isinstance(r.event, ev.DiceRolled))
+        assert rolled.faces == (derive_d6(bytes(range(32)), rolled.stream or "", rolled.draw or 0),)
+        faces.append(rolled.faces[0])
+    assert set(faces) <= {1, 2, 3, 4, 5, 6} and len(set(faces)) > 1
+    fights.reveal_seed("fight")
+    report = verify(fights.store.read("fight"))
+    assert report.ok and report.rolls_checked == 12, report
+
+
+def test_F_TAC_3_refusals(fights: Fights) -> None:
+    """F-TAC-3: a rolled posture needs postures, cannot also be chosen, a d6 shows 1..6, and no point re-rolls it."""
+    duel(fights, tactics="postures")
+    refused(fights, cmd.Declare(combatant="Ann", declaration=ev.Declaration(posture=1), posture_roll=True), "not both")
+    refused(fights, cmd.Declare(combatant="Ann", declaration=ev.Declaration(), posture_die=7), "1 to 6")
+    fights.execute("fight", cmd.Declare(combatant="Ann", declaration=ev.Declaration(), posture_die=5))
+    refused(fights, cmd.SpendPoint(combatant="Ann", use="luck"), "posture die")
+    from tests.conftest import make_fights
+    other = make_fights()
+    duel(other)
+    before = other.store.last_seq("fight")
+    with pytest.raises(RuleError, match="postures"):
+        other.execute("fight", cmd.Declare(combatant="Ann", declaration=ev.Declaration(), posture_die=3))
+    assert other.store.last_seq("fight") == before
