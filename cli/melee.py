@@ -41,3 +41,19 @@ def melee(
                          magic=parse_magic(magic), min_hit=level_of(fights, name, min_hit),
                          reveals=fights.reveals(state, [lone, *foes]))
     run(fight, build, dice, command_id)
+
+
+@app.command()
+def story(
+    combatant: Annotated[str, typer.Argument(help="The PC acting in this story element.")],
+    trait: Annotated[str, typer.Argument(help="The trait the GM chose for the PC's plan.")],
+    mod: Annotated[int, typer.Option("--mod", help="F-PACE-1: the GM's modifier for the plan and circumstances, -3..+3.")] = 0,
+    median: Annotated[bool, typer.Option("--median", help="C-ACT-5: three rolls, the median counts (all recorded).")] = False,
+    element: Annotated[str, typer.Option("--element", help="What this story element is, for the log.")] = "",
+    dice: DiceOpt = None,
+    fight: FightOpt = None,
+    command_id: CommandIdOpt = None,
+) -> None:
+    """A story element's roll (pace = "story", F-PACE-1): the result is recorded; the GM narrates the outcome."""
+    run(fight, lambda f, n, s: cmd.StoryRoll(combatant=combatant, trait=trait, mod=mod, median=median,
+                                             element=element), dice, command_id)

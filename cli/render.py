@@ -140,7 +140,8 @@ def describe(event: Any, ladder: Any) -> str:
         against = (f"vs {event.opponent} {name(event.opponent_result)}" if event.opponent
                    else f"vs {name(event.difficulty)}")
         verdict = ("succeeds automatically" if event.automatic else "succeeds" if event.success else "fails")
-        return (f"{event.combatant} {event.trait} {name(event.level)} {event.roll:+d}{mods(event.modifiers)}"
+        three = (f" (median of {', '.join(f'{t:+d}' for t in event.median_of)})" if event.median_of else "")
+        return (f"{event.combatant} {event.trait} {name(event.level)} {event.roll:+d}{three}{mods(event.modifiers)}"
                 f" = {name(event.result)} {against}: {verdict} (margin {event.margin:+d})")
     if isinstance(event, ev.ExchangeResolved):
         sides = "; ".join(f"{s.combatant} {s.trait} {name(s.level)} {s.roll or 0:+d}{mods(s.modifiers)} = "

@@ -137,6 +137,7 @@ def roll(
     mod: Annotated[int, typer.Option("--mod", help="GM modifier.")] = 0,
     opposed_mod: Annotated[int, typer.Option("--opposed-mod", help="GM modifier to the opponent.")] = 0,
     advantage: Annotated[bool, typer.Option("--advantage", help="F-MOD-7: after a won all-out defense, seek an advantage.")] = False,
+    median: Annotated[bool, typer.Option("--median", help="C-ACT-5: roll three times and use the median (all three are recorded).")] = False,
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
@@ -147,7 +148,7 @@ def roll(
             raise InputError("a roll is either --vs a difficulty or --opposed by someone, not both")
         return cmd.RollTrait(combatant=combatant, trait=trait, difficulty=level_of(fights, name, vs),
                              opponent=opposed, opponent_trait=opposed_trait, mod=mod, opponent_mod=opposed_mod,
-                             advantage=advantage)
+                             advantage=advantage, median=median)
     run(fight, build, dice, command_id)
 
 

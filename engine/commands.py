@@ -125,6 +125,7 @@ class RollTrait(_Command):
     mod: int = 0
     opponent_mod: int = 0
     advantage: bool = False
+    median: bool = False  # C-ACT-5: three rolls, the median counts
 
 
 class Barter(_Command):

@@ -228,7 +228,11 @@ def _roll(state: FightState, c: cmd.RollTrait, dice: Dice) -> list[Any]:
         mods = wound_modifiers(who, opts)
     if c.mod:
         mods.append(ev.Modifier(name="GM modifier", value=c.mod))
-    rolled = [roll_event(action, who.name, trait, 4, dice)]
+    if c.median and c.opponent is not None:
+        raise RuleError("a median of three is for a roll against a difficulty (C-ACT-5), not an opposed roll")
+    rolled = [roll_event(action, who.name, trait, 4, dice) for _ in range(3 if c.median else 1)]
+    totals = tuple(sum(r.faces) for r in rolled)
+    own, extra = (sorted(totals)[1], {"median_of": totals}) if c.median else (totals[0], {})
     resolved: dict[str, Any] = {}
     if c.opponent is not None:
         foe = able(state, c.opponent)
@@ -245,7 +249,7 @@ def _roll(state: FightState, c: cmd.RollTrait, dice: Dice) -> list[Any]:
         resolved = dict(difficulty=c.difficulty)
     if c.advantage and who.key not in state.advantage_open:
         raise RuleError(f"{who.name} has not won an all-out defense this round: no advantage to seek (F-MOD-7)")
-    outcome = settle_roll(who.name, trait, level, sum(rolled[0].faces), tuple(mods), resolved, c.advantage, action)
+    outcome = settle_roll(who.name, trait, level, own, tuple(mods), resolved, c.advantage, action, **extra)
     out: list[Any] = [*rolled, outcome]
     out += advantage_events(state, outcome)
     return out
@@ -430,7 +434,8 @@ def damage_roller(action: int, dice: Dice, reuse: Sequence[ev.DiceRolled] = ()) 
 def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mods: tuple[int, int],
            min_hit: int | None, reveals: Sequence[cmd.Reveal], dice: Dice, unaware: bool = False,
            difficulty: int | None = None, magic: Sequence[tuple[str, int]] = (), aim: int | None = None,
-           aim_at: str | None = None) -> list[Any]:
+           aim_at: str | None = None,
+           more: tuple[tuple[ev.Modifier, ...], tuple[ev.Modifier, ...]] = ((), ())) -> list[Any]:
     check_magic(magic, [first, second])
     check_aim(aim, aim_at, state.options.min_hit + 3)
     out: list[Any] = round_events(state, [first.name, second.name]) if kind == "exchange" else []
@@ -447,7 +452,7 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
     sides = [side_for(state, who, foe, role, declared.get(who.key, ev.Declaration()), mod, label)
              for who, foe, role, mod, label in zip((first, second), (second, first), roles, mods, labels)]
     for index, who in enumerate((first, second)):
-        extra = magic_modifiers(magic, who) + ([AIM_PENALTY] if index == 0 and aim_at else [])
+        extra = magic_modifiers(magic, who) + ([AIM_PENALTY] if index == 0 and aim_at else []) + list(more[index])
         if extra:
             sides[index] = sides[index].model_copy(update={"modifiers": sides[index].modifiers + tuple(extra)})
     defender_unable = kind == "attack" and (unaware or not second.track.can_act)
@@ -496,8 +501,26 @@ def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
             raise RuleError(f"it is {who}'s turn (phase {PHASE_NAME[turn.phase]}); `fudge next` moves on")
         if turn.acted:
             raise RuleError(f"{attacker.name} already acted in phase {PHASE_NAME[turn.phase]}; `fudge next` moves on")
+    unaware, more = c.unaware, ((), ())
+    if state.options.pace == "alternating":
+        unaware, more = alternating_all_out(state, attacker, target, c)
     return _fight(state, "attack", attacker, target, (c.mod, c.defense_mod), c.min_hit, c.reveals, dice,
-                  unaware=c.unaware, difficulty=c.difficulty, magic=c.magic, aim=c.aim, aim_at=c.aim_at)
+                  unaware=unaware, difficulty=c.difficulty, magic=c.magic, aim=c.aim, aim_at=c.aim_at, more=more)
+
+
+def alternating_all_out(state: FightState, attacker: Combatant, target: Combatant,
+                        c: cmd.Attack) -> tuple[bool, tuple[tuple[ev.Modifier, ...], tuple[ev.Modifier, ...]]]:
+    """F-MOD-8: an all-out defender forfeits his attack this round; a foe who attacked all-out
+    defends at -2 on this turn (option all_out_exposure = "no_defense": not at all)."""
+    declared = declarations_after(state, c.reveals).get(attacker.key)
+    if attacker.key in state.forfeits or (declared is not None and declared.all_out == "defense"):
+        raise RuleError(f"{attacker.name} chose all-out defense this round and forfeits the attack (F-MOD-8); "
+                        f"`fudge round` starts the next round")
+    if state.exposed.get(target.key) != attacker.key:
+        return c.unaware, ((), ())
+    if state.options.all_out_exposure == "no_defense":
+        return True, ((), ())
+    return c.unaware, ((), (ev.Modifier(name="exposed after all-out offense", value=-2),))
 
 
 # --- phase initiative -------------------------------------------------------------
@@ -586,9 +609,11 @@ def _spend(state: FightState, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
     if event is None:
         raise RuleError(f"event {target} is not a roll or blow in force (it may not exist, or was undone)")
     record = state.actions[event.action]
-    if not blow_use and not isinstance(state.events.get(record.resolution), (ev.ActionResolved, ev.ExchangeResolved)):
+    resolution_event = state.events.get(record.resolution)
+    if not blow_use and (not isinstance(resolution_event, (ev.ActionResolved, ev.ExchangeResolved))
+                         or getattr(resolution_event, "median_of", ())):
         raise RuleError("a fudge point re-resolves a trait roll or a duel's blow, not this roll "
-                        "(a melee against several foes, a story element, a posture die); "
+                        "(a melee against several foes, a story element, a median of three, a posture die); "
                         "spend it on a blow taken (scratch, ticking) instead")
     if blow_use:
         return spend_on_blow(state, who, c, target, event)
@@ -716,6 +741,7 @@ def _kill(state: FightState, c: cmd.Kill, dice: Dice) -> list[Any]:
 
 
 from engine.melee_multi import decide_melee  # noqa: E402  (it builds on the helpers above)
+from engine.story import decide_story  # noqa: E402
 
 HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
     cmd.StartFight: _start,
@@ -734,4 +760,5 @@ HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
     cmd.SpendPoint: _spend,
     cmd.Kill: _kill,
     cmd.Melee: decide_melee,
+    cmd.StoryRoll: decide_story,
 }

@@ -148,6 +148,7 @@ class ActionResolved(_Event):
     automatic: bool = False
     advantage: bool = False
     supersedes: int | None = None
+    median_of: tuple[int, ...] = ()  # C-ACT-5: the three rolls' dice totals; `roll` is their median
 
 
 class Side(BaseModel):

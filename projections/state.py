@@ -74,6 +74,9 @@ class FightState:
     turn: Turn | None = None
     actions: Mapping[int, Action] = field(default_factory=dict)
     events: Mapping[int, Any] = field(default_factory=dict)  # seq -> effective event of an action
+    # --- melee (F-MOD-8) ---
+    forfeits: frozenset[str] = frozenset()  # all-out defenders who may not attack this round
+    exposed: Mapping[str, str] = field(default_factory=dict)  # all-out attacker -> the foe whose next turn finds him exposed
 
     @property
     def ladder(self) -> Ladder:
@@ -122,7 +125,7 @@ def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
 
 
 def _round_started(s: FightState, r: Recorded, e: ev.RoundStarted) -> FightState:
-    return replace(s, round=e.round, declarations={}, sealed={}, fought=frozenset(),
+    return replace(s, round=e.round, declarations={}, sealed={}, fought=frozenset(), forfeits=frozenset(),
                    initiative={}, turn=None,
                    advantages={k: v for k, v in s.advantages.items() if v[2] >= e.round})
 
@@ -174,8 +177,24 @@ def _exchange_resolved(s: FightState, r: Recorded, e: ev.ExchangeResolved) -> Fi
             opened[key] = foes[0].combatant.lower()
     used = {k: v for k, v in s.advantages.items() if k not in keys}
     turn = replace(s.turn, acted=True) if (s.turn and e.kind == "attack") else s.turn
+    s = _all_out_turns(s, e)
     return replace(s, fought=s.fought | keys, advantage_open=opened, advantages=used,
                    declarations=_without(s.declarations, *keys), turn=turn)
+
+
+def _all_out_turns(s: FightState, e: ev.ExchangeResolved) -> FightState:
+    """F-MOD-8 (alternating turns): an all-out defender forfeits his attack this round; an all-out
+    attacker is exposed on his foe's next turn; the attacker's own turn ends an earlier exposure."""
+    if s.options.pace != "alternating" or e.kind != "attack":
+        return s
+    attacker, defender = e.sides[0], e.sides[1]
+    exposed = _without(s.exposed, attacker.combatant.lower())
+    if attacker.declaration.all_out == "offense":
+        exposed[attacker.combatant.lower()] = defender.combatant.lower()
+    if s.exposed.get(defender.combatant.lower()) == attacker.combatant.lower():
+        exposed = _without(exposed, defender.combatant.lower())
+    forfeits = s.forfeits | ({defender.combatant.lower()} if defender.declaration.all_out == "defense" else set())
+    return replace(s, exposed=exposed, forfeits=frozenset(forfeits))
 
 
 def _retrack(s: FightState, combatant: Combatant, marks: tuple[Mark, ...]) -> FightState:
