@@ -29,3 +29,11 @@ def parse_magic(values: Optional[list[str]]) -> tuple[tuple[str, int], ...]:
 AimOpt = Annotated[Optional[str], typer.Option(
     "--aim", help="F-HIT-2: the first fighter aims at a small part: the result needed to strike it (Good or Great); -1 to his skill.")]
 AimAtOpt = Annotated[Optional[str], typer.Option("--aim-at", help="F-HIT-2: the part aimed at (an eye, the sword hand).")]
+CalledOpt = Annotated[Optional[str], typer.Option(
+    "--called", help="F-LOC-1: a called shot by the first fighter at this part, declared before the roll.")]
+NeedRdOpt = Annotated[Optional[int], typer.Option(
+    "--need-rd", help="F-LOC-1: the relative degree the called shot needs (usually 2-4; default 2).")]
+OtherwiseOpt = Annotated[Optional[str], typer.Option(
+    "--otherwise", help="F-LOC-1: where the defender says a called shot won by less lands (default: the body).")]
+AffectsOpt = Annotated[Optional[str], typer.Option(
+    "--affects", help="F-LOC-2: what the wounded part hinders: combat, or a trait such as Running.")]

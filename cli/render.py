@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.dice import format_faces
 from engine.initiative import PHASE_NAME, PHASES
+from engine.locations import LOCATION_LEVELS
 from engine.wounds import LEVELS
 from events import models as ev
 from events.envelope import Recorded
@@ -48,10 +49,17 @@ def status_json(state: FightState) -> dict[str, Any]:
                 "boxes": boxes_json(who),
                 "declaration": _declaration(state, who),
                 "initiative": initiative_json(state, who),
+                **({"locations": locations_json(who)} if who.locations else {}),
             }
             for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)
         ],
     }
+
+
+def locations_json(who: Combatant) -> dict[str, dict[str, str | None]]:
+    """F-LOC-2: each wounded part's level and what it hinders."""
+    return {part: {"level": LOCATION_LEVELS[level], "affects": affects}
+            for part, (level, affects) in sorted(who.locations.items())}
 
 
 def _declaration(state: FightState, who: Combatant) -> str | None:
@@ -100,6 +108,10 @@ def status_text(state: FightState) -> str:
         lines.append(f"  {who.name} ({who.side}): {level}{f' {penalty:+d}' if penalty else ''}, "
                      f"fudge points {who.fudge_points}{f', declared {declared}' if declared else ''}")
         lines.append(f"    {boxes}")
+        if who.locations:
+            lines.append("    parts: " + ", ".join(
+                f"{part} {LOCATION_LEVELS[level]}{f' (-1 {affects})' if affects and level >= 2 else ''}"
+                for part, (level, affects) in sorted(who.locations.items())))
         lines.extend(card(state, who))
     return "\n".join(lines)
 
@@ -158,6 +170,10 @@ def describe(event: Any, ladder: Any) -> str:
         how = " (Still Ticking)" if event.still_ticking else ""
         how += f" (halved from {LEVELS[event.halved_from]})" if event.halved_from else ""
         return f"{event.combatant} is wounded: {LEVELS[event.level]}{how}"
+    if isinstance(event, ev.LocationWounded):
+        hinders = f", -1 to {event.affects}" if event.affects and event.level >= 2 else ""
+        return (f"{event.combatant}'s {event.location} is {LOCATION_LEVELS[event.level]} "
+                f"(a {LEVELS[event.wound_level]} blow{hinders})")
     if isinstance(event, ev.CombatantKilled):
         return f"{event.combatant} is dead{f' ({event.reason})' if event.reason else ''}"
     if isinstance(event, ev.AdvantageGained):

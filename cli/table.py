@@ -7,7 +7,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from cli import render
-from cli.gm_inputs import AimAtOpt, AimOpt, MagicOpt, parse_magic
+from cli.gm_inputs import AffectsOpt, AimAtOpt, AimOpt, CalledOpt, MagicOpt, NeedRdOpt, OtherwiseOpt, parse_magic
 from cli.context import dice_input, fight_name, guard, service
 from engine import commands as cmd
 from engine.errors import InputError
@@ -89,6 +89,10 @@ def exchange(
     magic: MagicOpt = None,
     aim: AimOpt = None,
     aim_at: AimAtOpt = None,
+    called: CalledOpt = None,
+    need_rd: NeedRdOpt = None,
+    otherwise: OtherwiseOpt = None,
+    affects: AffectsOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
 ) -> None:
@@ -97,7 +101,8 @@ def exchange(
         return cmd.Exchange(first=first, second=second, mods=(mod, defense_mod),
                             min_hit=level_of(fights, name, min_hit),
                             reveals=fights.reveals(state, [first, second]), magic=parse_magic(magic),
-                            aim=level_of(fights, name, aim), aim_at=aim_at)
+                            aim=level_of(fights, name, aim), aim_at=aim_at, called=called, called_rd=need_rd,
+                            otherwise=otherwise, affects=affects)
     run(fight, build, dice, command_id)
 
 
@@ -114,6 +119,10 @@ def attack(
     magic: MagicOpt = None,
     aim: AimOpt = None,
     aim_at: AimAtOpt = None,
+    called: CalledOpt = None,
+    need_rd: NeedRdOpt = None,
+    otherwise: OtherwiseOpt = None,
+    affects: AffectsOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
 ) -> None:
@@ -123,7 +132,8 @@ def attack(
                           min_hit=level_of(fights, name, min_hit), unaware=unaware,
                           difficulty=level_of(fights, name, difficulty),
                           reveals=fights.reveals(state, [attacker, target]), magic=parse_magic(magic),
-                          aim=level_of(fights, name, aim), aim_at=aim_at)
+                          aim=level_of(fights, name, aim), aim_at=aim_at, called=called, called_rd=need_rd,
+                          otherwise=otherwise, affects=affects)
     run(fight, build, dice, command_id)
 
 

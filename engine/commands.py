@@ -94,6 +94,10 @@ class Exchange(_Command):
     magic: tuple[tuple[str, int], ...] = ()  # F-MOD-5: (fighter, blessing or curse)
     aim: int | None = None  # F-HIT-2: the first fighter's minimum result to strike the part
     aim_at: str | None = None
+    called: str | None = None  # F-LOC-1: a called shot at this part, declared with the command
+    called_rd: int | None = None
+    otherwise: str | None = None
+    affects: str | None = None  # F-LOC-2: what the wounded part hinders
 
 
 class Attack(_Command):
@@ -111,6 +115,10 @@ class Attack(_Command):
     magic: tuple[tuple[str, int], ...] = ()
     aim: int | None = None
     aim_at: str | None = None
+    called: str | None = None
+    called_rd: int | None = None
+    otherwise: str | None = None
+    affects: str | None = None
 
 
 class RollTrait(_Command):

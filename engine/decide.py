@@ -17,8 +17,8 @@ from engine.damage import Blow, blow, damage_factor, needs_damage_roll
 from engine.dice import Dice, Roll
 from engine.errors import RuleError
 from engine.initiative import PHASE_NAME, barter, dice_count
-from engine.melee_mods import (AIM_PENALTY, aimed_hits, check_aim, check_magic, is_static_npc, magic_modifiers,
-                               weapon_size_modifiers)
+from engine.locations import Targeting, check_called, locate_hits, location_marks, location_modifiers
+from engine.melee_mods import AIM_PENALTY, check_aim, check_magic, is_static_npc, magic_modifiers, weapon_size_modifiers
 from engine.options import RuleOptions
 from engine.sheets import Sheet, read_levels
 from engine.wounds import LEVELS, NEAR_DEATH, SCRATCH, Mark, build_track, halve, would_kill
@@ -225,7 +225,7 @@ def _roll(state: FightState, c: cmd.RollTrait, dice: Dice) -> list[Any]:
         trait, level, mods = "situational", 0, []
     else:
         trait, level, _ = who.fighter.trait(c.trait, opts)
-        mods = wound_modifiers(who, opts)
+        mods = wound_modifiers(who, opts) + location_modifiers(who.locations, trait)
     if c.mod:
         mods.append(ev.Modifier(name="GM modifier", value=c.mod))
     if c.median and c.opponent is not None:
@@ -300,7 +300,7 @@ def side_for(state: FightState, who: Combatant, foe: Combatant | None, role: str
     combat = who.fighter.sheet.combat
     wanted = (combat.defend or combat.attack) if (combat and role == "defend") else (combat.attack if combat else "Brawling")
     trait, level, _ = who.fighter.trait(wanted, opts)
-    mods = wound_modifiers(who, opts)
+    mods = wound_modifiers(who, opts) + location_modifiers(who.locations, "combat")
     if foe is not None and role != "defend" and shield_value(foe, opts):
         mods.append(ev.Modifier(name=f"{foe.name}'s {foe.fighter.sheet.shield.size} shield",  # type: ignore[union-attr]
                                 value=-shield_value(foe, opts)))
@@ -419,6 +419,11 @@ def wound_events(action: int, hits: Sequence[ev.Hit]) -> list[ev.WoundMarked]:
             for h in hits if h.level > 0]
 
 
+def blow_marks(action: int, hits: Sequence[ev.Hit], affects: str | None = None) -> list[Any]:
+    """F-WND-3, F-LOC-2: body blows mark the wound track; blows on a named part wound that part."""
+    return [*wound_events(action, [h for h in hits if not h.location]), *location_marks(action, hits, affects)]
+
+
 def damage_roller(action: int, dice: Dice, reuse: Sequence[ev.DiceRolled] = ()) -> DamageDice:
     pool = list(reuse)
 
@@ -433,11 +438,12 @@ def damage_roller(action: int, dice: Dice, reuse: Sequence[ev.DiceRolled] = ()) 
 
 def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mods: tuple[int, int],
            min_hit: int | None, reveals: Sequence[cmd.Reveal], dice: Dice, unaware: bool = False,
-           difficulty: int | None = None, magic: Sequence[tuple[str, int]] = (), aim: int | None = None,
-           aim_at: str | None = None,
+           difficulty: int | None = None, magic: Sequence[tuple[str, int]] = (),
+           targeting: Targeting = Targeting(),
            more: tuple[tuple[ev.Modifier, ...], tuple[ev.Modifier, ...]] = ((), ())) -> list[Any]:
     check_magic(magic, [first, second])
-    check_aim(aim, aim_at, state.options.min_hit + 3)
+    check_aim(targeting.aim, targeting.aim_at, state.options.min_hit + 3)
+    check_called(targeting)
     out: list[Any] = round_events(state, [first.name, second.name]) if kind == "exchange" else []
     out += reveal_events(state, reveals)
     pending = [k for k in state.sealed if k in (first.key, second.key)]
@@ -452,7 +458,7 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
     sides = [side_for(state, who, foe, role, declared.get(who.key, ev.Declaration()), mod, label)
              for who, foe, role, mod, label in zip((first, second), (second, first), roles, mods, labels)]
     for index, who in enumerate((first, second)):
-        extra = magic_modifiers(magic, who) + ([AIM_PENALTY] if index == 0 and aim_at else []) + list(more[index])
+        extra = magic_modifiers(magic, who) + ([AIM_PENALTY] if index == 0 and targeting.aim_at else []) + list(more[index])
         if extra:
             sides[index] = sides[index].model_copy(update={"modifiers": sides[index].modifiers + tuple(extra)})
     defender_unable = kind == "attack" and (unaware or not second.track.can_act)
@@ -471,11 +477,11 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
         sides[index] = with_roll(side, sum(rolled[-1].faces))
     min_hits = (min_hit_for(state, first, second, min_hit), min_hit_for(state, second, first, min_hit))
     settled = settle_exchange(state, kind, sides, min_hits, damage_roller(action, dice))
-    hits = aimed_hits(settled.hits, sides[0], aim, aim_at)
+    hits = locate_hits(settled.hits, sides[0], targeting)
     resolved = ev.ExchangeResolved(action=action, kind=kind, round=state.round + new_round,
                                    sides=tuple(sides), min_hit=min_hits, outcome=settled.outcome, hits=hits,
-                                   aim=aim, aimed_at=aim_at)
-    return out + rolled + list(settled.damage_rolls) + [resolved] + wound_events(action, hits)
+                                   **targeting.recorded())
+    return out + rolled + list(settled.damage_rolls) + [resolved] + blow_marks(action, hits, targeting.affects)
 
 
 def _exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[Any]:
@@ -485,7 +491,7 @@ def _exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[Any]:
     if first.key == second.key:
         raise RuleError("a fighter cannot exchange blows with itself")
     return _fight(state, "exchange", first, second, c.mods, c.min_hit, c.reveals, dice,
-                  magic=c.magic, aim=c.aim, aim_at=c.aim_at)
+                  magic=c.magic, targeting=Targeting.of(c))
 
 
 def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
@@ -505,7 +511,7 @@ def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
     if state.options.pace == "alternating":
         unaware, more = alternating_all_out(state, attacker, target, c)
     return _fight(state, "attack", attacker, target, (c.mod, c.defense_mod), c.min_hit, c.reveals, dice,
-                  unaware=unaware, difficulty=c.difficulty, magic=c.magic, aim=c.aim, aim_at=c.aim_at, more=more)
+                  unaware=unaware, difficulty=c.difficulty, magic=c.magic, targeting=Targeting.of(c), more=more)
 
 
 def alternating_all_out(state: FightState, attacker: Combatant, target: Combatant,
@@ -704,11 +710,12 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
     settled = settle_exchange(state, resolution.kind, sides, resolution.min_hit, damage_roller(action, dice, old_damage))
     reused = {id(r) for r in old_damage}
     fresh = [r for r in settled.damage_rolls if id(r) not in reused]
-    hits = aimed_hits(settled.hits, sides[0], resolution.aim, resolution.aimed_at)
+    targeting = Targeting.from_resolution(resolution)
+    hits = locate_hits(settled.hits, sides[0], targeting)
     new = resolution.model_copy(update={"sides": tuple(sides), "outcome": settled.outcome,
                                         "hits": hits, "supersedes": resolution_seq})
     return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a fudge point ({c.use})"),
-            *out, *fresh, new, *wound_events(action, hits)]
+            *out, *fresh, new, *blow_marks(action, hits, targeting.affects)]
 
 
 def spend_on_blow(state: FightState, who: Combatant, c: cmd.SpendPoint, target: int, event: Any) -> list[Any]:

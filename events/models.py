@@ -196,6 +196,10 @@ class ExchangeResolved(_Event):
     supersedes: int | None = None
     aim: int | None = None  # F-HIT-2: the result the first fighter needs to strike the part he aims at
     aimed_at: str | None = None
+    called: str | None = None  # F-LOC-1: the part the first fighter called before the roll
+    called_rd: int | None = None  # the relative degree the GM required for it
+    otherwise: str | None = None  # where the defender says a called shot won by less lands
+    location_affects: str | None = None  # F-LOC-2: what a wounded part hinders (`combat` or a trait)
 
 
 class WoundMarked(_Event):
@@ -208,6 +212,18 @@ class WoundMarked(_Event):
     damage: int | None
     still_ticking: bool = False
     halved_from: int | None = None
+
+
+class LocationWounded(_Event):
+    """F-LOC-2: a wound of one body part: 1 Scratched, 2 Hurt, 3 Incapacitated."""
+
+    type: Literal["location_wounded"] = "location_wounded"
+    action: int
+    combatant: str
+    location: str
+    level: int
+    wound_level: int  # the blow's level on the wound track, before it became the part's
+    affects: str | None = None
 
 
 class CombatantKilled(_Event):
@@ -360,7 +376,7 @@ Event = Annotated[
         Declared, DeclarationSealed, DeclarationRevealed, DiceRolled, ActionResolved,
         ExchangeResolved, WoundMarked, CombatantKilled, AdvantageGained, InitiativeRolled, DieBartered, TurnTaken,
         FudgePointSpent, EventsVoided, CommandUndone, CommandRedone,
-        MeleeResolved, StoryRolled,
+        MeleeResolved, StoryRolled, LocationWounded,
     ],
     Field(discriminator="type"),
 ]

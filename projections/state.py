@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.initiative import Die, Initiative
 from engine.ladder import Ladder, ladder_of
+from engine.locations import worsen
 from engine.options import RuleOptions
 from engine.sheets import Fighter, Sheet, read_levels
 from engine.wounds import Mark, Track, build_track, empty_track
@@ -26,6 +27,7 @@ class Combatant:
     track: Track = field(default_factory=lambda: empty_track(()))
     joined_seq: int = 0
     killed_by: int | None = None  # F-WND-6 `gm`: the GM's kill
+    locations: Mapping[str, tuple[int, str | None]] = field(default_factory=dict)  # F-LOC-2: part -> (level, use)
 
     @property
     def key(self) -> str:
@@ -213,6 +215,17 @@ def _wound_marked(s: FightState, r: Recorded, e: ev.WoundMarked) -> FightState:
     return _retrack(s, combatant, combatant.marks + (Mark(e.level, r.seq, e.still_ticking),))
 
 
+def _location_wounded(s: FightState, r: Recorded, e: ev.LocationWounded) -> FightState:
+    """F-LOC-2: the part keeps its own level; the wound track is not marked."""
+    record = s.actions.get(e.action)
+    s = _remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
+    who = s.combatants[e.combatant.lower()]
+    part = e.location.strip().lower()
+    before, affects = who.locations.get(part, (0, None))
+    updated = replace(who, locations=_with(who.locations, part, (worsen(before, e.level), e.affects or affects)))
+    return replace(s, combatants=_with(s.combatants, who.key, updated))
+
+
 def _killed(s: FightState, r: Recorded, e: ev.CombatantKilled) -> FightState:
     combatant = replace(s.combatants[e.combatant.lower()], killed_by=r.seq)
     return _retrack(s, combatant, combatant.marks)
@@ -293,6 +306,7 @@ HANDLERS: dict[type, Callable[[FightState, Recorded, Any], FightState]] = {
     ev.CommandRedone: _ignore,
     ev.MeleeResolved: _melee_resolved,
     ev.StoryRolled: _story_rolled,
+    ev.LocationWounded: _location_wounded,
 }
 
 
