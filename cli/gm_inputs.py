@@ -37,3 +37,5 @@ OtherwiseOpt = Annotated[Optional[str], typer.Option(
     "--otherwise", help="F-LOC-1: where the defender says a called shot won by less lands (default: the body).")]
 AffectsOpt = Annotated[Optional[str], typer.Option(
     "--affects", help="F-LOC-2: what the wounded part hinders: combat, or a trait such as Running.")]
+SpeedOpt = Annotated[bool, typer.Option(
+    "--speed-contest", help="F-FANCY-1: both roll Speed first; the winner adds the difference to his weapon skill.")]

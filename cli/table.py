@@ -7,7 +7,8 @@ from typing import Annotated, Any, Optional
 import typer
 
 from cli import render
-from cli.gm_inputs import AffectsOpt, AimAtOpt, AimOpt, CalledOpt, MagicOpt, NeedRdOpt, OtherwiseOpt, parse_magic
+from cli.gm_inputs import (AffectsOpt, AimAtOpt, AimOpt, CalledOpt, MagicOpt, NeedRdOpt, OtherwiseOpt, SpeedOpt,
+                           parse_magic)
 from cli.context import dice_input, fight_name, guard, service
 from engine import commands as cmd
 from engine.errors import InputError
@@ -93,6 +94,7 @@ def exchange(
     need_rd: NeedRdOpt = None,
     otherwise: OtherwiseOpt = None,
     affects: AffectsOpt = None,
+    speed_contest: SpeedOpt = False,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
 ) -> None:
@@ -102,7 +104,7 @@ def exchange(
                             min_hit=level_of(fights, name, min_hit),
                             reveals=fights.reveals(state, [first, second]), magic=parse_magic(magic),
                             aim=level_of(fights, name, aim), aim_at=aim_at, called=called, called_rd=need_rd,
-                            otherwise=otherwise, affects=affects)
+                            otherwise=otherwise, affects=affects, speed_contest=speed_contest)
     run(fight, build, dice, command_id)
 
 
@@ -123,6 +125,7 @@ def attack(
     need_rd: NeedRdOpt = None,
     otherwise: OtherwiseOpt = None,
     affects: AffectsOpt = None,
+    speed_contest: SpeedOpt = False,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
 ) -> None:
@@ -133,7 +136,7 @@ def attack(
                           difficulty=level_of(fights, name, difficulty),
                           reveals=fights.reveals(state, [attacker, target]), magic=parse_magic(magic),
                           aim=level_of(fights, name, aim), aim_at=aim_at, called=called, called_rd=need_rd,
-                          otherwise=otherwise, affects=affects)
+                          otherwise=otherwise, affects=affects, speed_contest=speed_contest)
     run(fight, build, dice, command_id)
 
 

@@ -98,6 +98,7 @@ class Exchange(_Command):
     called_rd: int | None = None
     otherwise: str | None = None
     affects: str | None = None  # F-LOC-2: what the wounded part hinders
+    speed_contest: bool = False  # F-FANCY-1
 
 
 class Attack(_Command):
@@ -119,6 +120,7 @@ class Attack(_Command):
     called_rd: int | None = None
     otherwise: str | None = None
     affects: str | None = None
+    speed_contest: bool = False
 
 
 class RollTrait(_Command):

@@ -18,7 +18,8 @@ from engine.dice import Dice, Roll
 from engine.errors import RuleError
 from engine.initiative import PHASE_NAME, barter, dice_count
 from engine.locations import Targeting, check_called, locate_hits, location_marks, location_modifiers
-from engine.melee_mods import AIM_PENALTY, check_aim, check_magic, is_static_npc, magic_modifiers, weapon_size_modifiers
+from engine.melee_mods import (AIM_PENALTY, check_aim, check_magic, is_static_npc, magic_modifiers, plus_modifiers,
+                               speed_contest_of, weapon_size_modifiers)
 from engine.options import RuleOptions
 from engine.sheets import Sheet, read_levels
 from engine.wounds import LEVELS, NEAR_DEATH, SCRATCH, Mark, build_track, halve, would_kill
@@ -161,7 +162,7 @@ def _join(state: FightState, c: cmd.Join, dice: Dice) -> list[Any]:
         raise RuleError(f"{name!r} cannot be a combatant's name")
     if state.find(name):
         raise RuleError(f"{name} has already joined {state.name}; join again with --as ANOTHER-NAME")
-    fighter = read_levels(sheet, state.ladder, c.source)
+    fighter = read_levels(sheet, state.ladder, c.source, state.options.plus_levels)
     for role in ("attack", "defend"):
         trait = getattr(sheet.combat, role, None) if sheet.combat else None
         if trait:
@@ -440,7 +441,8 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
            min_hit: int | None, reveals: Sequence[cmd.Reveal], dice: Dice, unaware: bool = False,
            difficulty: int | None = None, magic: Sequence[tuple[str, int]] = (),
            targeting: Targeting = Targeting(),
-           more: tuple[tuple[ev.Modifier, ...], tuple[ev.Modifier, ...]] = ((), ())) -> list[Any]:
+           more: tuple[tuple[ev.Modifier, ...], tuple[ev.Modifier, ...]] = ((), ()),
+           speed_contest: bool = False) -> list[Any]:
     check_magic(magic, [first, second])
     check_aim(targeting.aim, targeting.aim_at, state.options.min_hit + 3)
     check_called(targeting)
@@ -458,11 +460,19 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
     sides = [side_for(state, who, foe, role, declared.get(who.key, ev.Declaration()), mod, label)
              for who, foe, role, mod, label in zip((first, second), (second, first), roles, mods, labels)]
     for index, who in enumerate((first, second)):
-        extra = magic_modifiers(magic, who) + ([AIM_PENALTY] if index == 0 and targeting.aim_at else []) + list(more[index])
+        extra = (magic_modifiers(magic, who) + ([AIM_PENALTY] if index == 0 and targeting.aim_at else [])
+                 + plus_modifiers(who, sides[index].trait, state.round + new_round) + list(more[index]))
         if extra:
             sides[index] = sides[index].model_copy(update={"modifiers": sides[index].modifiers + tuple(extra)})
     defender_unable = kind == "attack" and (unaware or not second.track.can_act)
-    rolled = []
+    rolled: list[ev.DiceRolled] = []
+    speed: tuple[int, int] | None = None
+    if speed_contest:
+        if defender_unable:
+            raise RuleError("a speed contest (F-FANCY-1) is between two fighters who both act")
+        rolled, speed, boosts = speed_contest_of(
+            state, (first, second), lambda who, trait: roll_event(action, who, f"speed contest ({trait})", 4, dice))
+        sides = [side.model_copy(update={"modifiers": side.modifiers + tuple(boost)}) for side, boost in zip(sides, boosts)]
     for index, side in enumerate(sides):
         if index == 1 and defender_unable:
             level = difficulty if difficulty is not None else state.options.unaware_difficulty
@@ -480,7 +490,7 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
     hits = locate_hits(settled.hits, sides[0], targeting)
     resolved = ev.ExchangeResolved(action=action, kind=kind, round=state.round + new_round,
                                    sides=tuple(sides), min_hit=min_hits, outcome=settled.outcome, hits=hits,
-                                   **targeting.recorded())
+                                   speed=speed, **targeting.recorded())
     return out + rolled + list(settled.damage_rolls) + [resolved] + blow_marks(action, hits, targeting.affects)
 
 
@@ -491,7 +501,7 @@ def _exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[Any]:
     if first.key == second.key:
         raise RuleError("a fighter cannot exchange blows with itself")
     return _fight(state, "exchange", first, second, c.mods, c.min_hit, c.reveals, dice,
-                  magic=c.magic, targeting=Targeting.of(c))
+                  magic=c.magic, targeting=Targeting.of(c), speed_contest=c.speed_contest)
 
 
 def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
@@ -511,7 +521,8 @@ def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
     if state.options.pace == "alternating":
         unaware, more = alternating_all_out(state, attacker, target, c)
     return _fight(state, "attack", attacker, target, (c.mod, c.defense_mod), c.min_hit, c.reveals, dice,
-                  unaware=unaware, difficulty=c.difficulty, magic=c.magic, targeting=Targeting.of(c), more=more)
+                  unaware=unaware, difficulty=c.difficulty, magic=c.magic, targeting=Targeting.of(c), more=more,
+                  speed_contest=c.speed_contest)
 
 
 def alternating_all_out(state: FightState, attacker: Combatant, target: Combatant,
@@ -617,9 +628,11 @@ def _spend(state: FightState, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
     record = state.actions[event.action]
     resolution_event = state.events.get(record.resolution)
     if not blow_use and (not isinstance(resolution_event, (ev.ActionResolved, ev.ExchangeResolved))
-                         or getattr(resolution_event, "median_of", ())):
+                         or getattr(resolution_event, "median_of", ())
+                         or (isinstance(event, ev.DiceRolled) and event.purpose.startswith("speed contest"))):
         raise RuleError("a fudge point re-resolves a trait roll or a duel's blow, not this roll "
-                        "(a melee against several foes, a story element, a median of three, a posture die); "
+                        "(a melee against several foes, a story element, a median of three, a posture die, "
+                        "a speed contest); "
                         "spend it on a blow taken (scratch, ticking) instead")
     if blow_use:
         return spend_on_blow(state, who, c, target, event)

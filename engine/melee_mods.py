@@ -5,7 +5,7 @@ F-MOD-4 weapon size, F-MOD-5 magic, F-HIT-2 aimed blows, F-NPC-1 static NPCs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from engine.errors import RuleError
@@ -80,3 +80,29 @@ def aimed_hits(hits: Sequence[ev.Hit], aimer: ev.Side, aim: int | None, aim_at: 
             hit = hit.model_copy(update={"aimed_at": aim_at, "location": aim_at if reached else None})
         out.append(hit)
     return tuple(out)
+
+
+def plus_modifiers(who: Combatant, trait: str, round_number: int) -> list[ev.Modifier]:
+    """F-FANCY-2: a plus level (`Good+`) is +1 on every other round, starting with round 2."""
+    if trait in who.fighter.plus and round_number >= 2 and round_number % 2 == 0:
+        return [ev.Modifier(name="plus level (even round)", value=1)]
+    return []
+
+
+def speed_contest_of(state: FightState, fighters: Sequence[Combatant],
+                     roll: Callable[[str, str], ev.DiceRolled]
+                     ) -> tuple[list[ev.DiceRolled], tuple[int, int], list[list[ev.Modifier]]]:
+    """F-FANCY-1: an opposed Speed roll after declarations; the winner adds the difference to his weapon skill.
+
+    Each result counts the fighter's wound penalty (F-MOD-1), as every action does.
+    """
+    rolls, results = [], []
+    for who in fighters:
+        trait, level, _ = who.fighter.trait(state.options.speed_trait, state.options)
+        rolls.append(roll(who.name, trait))
+        results.append(level + sum(rolls[-1].faces) + who.track.penalty(state.options))
+    difference = results[0] - results[1]
+    boosts: list[list[ev.Modifier]] = [[], []]
+    if difference:
+        boosts[0 if difference > 0 else 1] = [ev.Modifier(name="won the speed contest", value=abs(difference))]
+    return rolls, (results[0], results[1]), boosts

@@ -30,7 +30,7 @@ from engine.decide import (DamageDice, able, damage_roller, declarations_after, 
                            reveal_events, roll_event, round_events, shield_value, side_for, with_roll)
 from engine.dice import Dice
 from engine.errors import RuleError
-from engine.melee_mods import check_magic, is_static_npc, magic_modifiers, weapon_size_modifiers
+from engine.melee_mods import check_magic, is_static_npc, magic_modifiers, plus_modifiers, weapon_size_modifiers
 from engine.wounds import LEVELS
 from events import models as ev
 from projections.state import Combatant, FightState
@@ -116,12 +116,15 @@ def decide_melee(state: FightState, c: cmd.Melee, dice: Dice) -> list[Any]:
     extra = len(foes) - 1
     penalty = [ev.Modifier(name=f"{extra} foe(s) beyond the first", value=-extra * opts.multi_penalty)] \
         if extra and opts.multi_penalty else []
+    number = state.round + new_round
     lone_side = lone_side.model_copy(update={
-        "modifiers": lone_side.modifiers + tuple(penalty) + tuple(magic_modifiers(c.magic, lone))})
+        "modifiers": lone_side.modifiers + tuple(penalty) + tuple(magic_modifiers(c.magic, lone))
+        + tuple(plus_modifiers(lone, lone_side.trait, number))})
     foe_sides = []
     for foe in foes:
         side = side_for(state, foe, lone, "attack", declared.get(foe.key, ev.Declaration()), 0)
-        foe_sides.append(side.model_copy(update={"modifiers": side.modifiers + tuple(magic_modifiers(c.magic, foe))}))
+        foe_sides.append(side.model_copy(update={"modifiers": side.modifiers + tuple(magic_modifiers(c.magic, foe))
+                                                 + tuple(plus_modifiers(foe, side.trait, number))}))
 
     rolled: list[ev.DiceRolled] = []
     if is_static_npc(state, lone):

@@ -107,6 +107,8 @@ class RuleOptions(BaseModel):
     all_out_exposure: Literal["minus2", "no_defense"] = _opt(
         "minus2", "F-MOD-8", "alternating turns: after all-out offense, -2 on defense, or no defense at all")
     story_modifier_limit: int = _opt(3, "F-PACE-1", "largest story-element modifier the GM may give (either sign)")
+    plus_levels: bool = _opt(False, "F-FANCY-2", "combat skills may be written as plus levels (`Good+`): +1 every other round")
+    speed_trait: str = _opt("Speed", "F-FANCY-1", "the trait of a speed contest (`--speed-contest`)")
 
     @field_validator("wound_boxes", mode="before")
     @classmethod

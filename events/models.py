@@ -200,6 +200,7 @@ class ExchangeResolved(_Event):
     called_rd: int | None = None  # the relative degree the GM required for it
     otherwise: str | None = None  # where the defender says a called shot won by less lands
     location_affects: str | None = None  # F-LOC-2: what a wounded part hinders (`combat` or a trait)
+    speed: tuple[int, ...] | None = None  # F-FANCY-1: the two Speed results of a speed contest
 
 
 class WoundMarked(_Event):

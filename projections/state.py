@@ -118,7 +118,7 @@ def _seed_revealed(s: FightState, r: Recorded, e: ev.SeedRevealed) -> FightState
 
 def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
     sheet = Sheet.model_validate(e.sheet)
-    fighter = read_levels(sheet, s.ladder, e.source)
+    fighter = read_levels(sheet, s.ladder, e.source, s.options.plus_levels)
     points = sheet.fudge_points if sheet.fudge_points is not None else s.options.default_fudge_points
     boxes = sheet.wounds.boxes if sheet.wounds else s.options.wound_boxes
     combatant = Combatant(e.combatant, e.side, fighter, points, tuple(boxes),
