@@ -533,11 +533,15 @@ def alternating_all_out(state: FightState, attacker: Combatant, target: Combatan
     if attacker.key in state.forfeits or (declared is not None and declared.all_out == "defense"):
         raise RuleError(f"{attacker.name} chose all-out defense this round and forfeits the attack (F-MOD-8); "
                         f"`fudge round` starts the next round")
+    defense: tuple[ev.Modifier, ...] = ()
+    if target.key in state.forfeits and target.key not in state.declarations:
+        # the all-out defense lasts the round: every defense gets it, not only the first
+        defense = (ev.Modifier(name="all-out defense", value=state.options.all_out_defense_skill),)
     if state.exposed.get(target.key) != attacker.key:
-        return c.unaware, ((), ())
+        return c.unaware, ((), defense)
     if state.options.all_out_exposure == "no_defense":
         return True, ((), ())
-    return c.unaware, ((), (ev.Modifier(name="exposed after all-out offense", value=-2),))
+    return c.unaware, ((), defense + (ev.Modifier(name="exposed after all-out offense", value=-2),))
 
 
 # --- phase initiative -------------------------------------------------------------

@@ -149,6 +149,9 @@ def test_F_MOD_8_all_out_defense_forfeits_the_attack_that_round(fights: Fights) 
     done = attack(fights, "Ann", "Bob", "0000", "0000")
     assert ("all-out defense", 2) in [(m.name, m.value) for m in done.sides[1].modifiers]
     refused(fights, cmd.Attack(attacker="Bob", target="Ann"), "forfeits")  # and after
+    join(fights, "Cid", skills={"Sword": "Fair"}, attack="Sword", weapon=2)
+    second = attack(fights, "Cid", "Bob", "0000", "0000")  # a second attacker: the +2 lasts the round
+    assert ("all-out defense", 2) in [(m.name, m.value) for m in second.sides[1].modifiers]
     fights.execute("fight", cmd.StartRound())
     assert attack(fights, "Bob", "Ann", "0000", "0000").sides[0].combatant == "Bob"  # a new round: he may attack
 
