@@ -135,6 +135,9 @@ def describe(event: Any, ladder: Any) -> str:
         what = f"all-out {d.all_out}" if d.all_out else f"posture {d.posture:+d}" if d.posture is not None else "normal"
         return f"{event.combatant}'s sealed declaration opens: {what}"
     if isinstance(event, ev.DiceRolled):
+        if event.sides is not None:
+            return (f"{event.roller} rolls {event.purpose}: {len(event.faces)}d{event.sides} "
+                    f"{format_faces(event.faces, event.sides)} ({event.source})")
         return f"{event.roller} rolls {event.purpose}: {format_faces(event.faces)} = {sum(event.faces):+d} ({event.source})"
     if isinstance(event, ev.ActionResolved):
         against = (f"vs {event.opponent} {name(event.opponent_result)}" if event.opponent

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import commands as cmd
-from engine.damage import Blow, blow, damage_factor, needs_damage_roll
+from engine.wounding import strike
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.initiative import PHASE_NAME, barter, dice_count
@@ -80,10 +80,11 @@ def with_roll(side: ev.Side, roll: int) -> ev.Side:
                                    "offense": result + posture, "defense": result - posture})
 
 
-def roll_event(action: int, roller: str, purpose: str, count: int, dice: Dice) -> ev.DiceRolled:
-    rolled = dice.roll(roller, count, purpose)
+def roll_event(action: int, roller: str, purpose: str, count: int, dice: Dice,
+               sides: int | None = None) -> ev.DiceRolled:
+    rolled = dice.roll(roller, count, purpose) if sides is None else dice.roll(roller, count, purpose, sides=sides)
     return ev.DiceRolled(action=action, roller=roller, purpose=purpose, faces=rolled.faces,
-                         source=rolled.source, stream=rolled.stream, draw=rolled.draw)
+                         source=rolled.source, stream=rolled.stream, draw=rolled.draw, sides=sides)
 
 
 def next_action(state: FightState) -> int:
@@ -299,7 +300,7 @@ class Settled:
     damage_rolls: tuple[ev.DiceRolled, ...]
 
 
-DamageDice = Callable[[str], ev.DiceRolled]
+DamageDice = Callable[..., ev.DiceRolled]  # (attacker, count=4, sides=None): a recorded damage roll
 
 
 def settle_exchange(state: FightState, kind: str, sides: Sequence[ev.Side], min_hits: Sequence[int],
@@ -344,16 +345,11 @@ def settle_exchange(state: FightState, kind: str, sides: Sequence[ev.Side], min_
     rolls: list[ev.DiceRolled] = []
     for att, dfd, rd, bonus, _ in directions:
         attacker, defender = state.combatants[att.combatant.lower()], state.combatants[dfd.combatant.lower()]
-        factor = damage_factor(attacker.fighter, defender.fighter, opts)
-        roll = None
-        if needs_damage_roll(rd, opts):
-            rolled = damage_dice(attacker.name)
-            rolls.append(rolled)
-            roll = sum(rolled.faces)
-        hurt: Blow = blow(rd, factor, bonus, roll, opts)
-        hits.append(ev.Hit(attacker=attacker.name, defender=defender.name, relative_degree=rd,
-                           damage_factor=factor, bonus=bonus, graze=hurt.graze, calculated=hurt.calculated,
-                           damage_roll=roll, damage=hurt.damage, level=hurt.level))
+        defense_roll = None if dfd.trait.startswith("difficulty") else dfd.roll  # an unaware defender rolled nothing
+        hit, taken = strike(attacker.fighter, defender.fighter, (attacker.name, defender.name), rd, bonus, opts,
+                            damage_dice, att.roll, defense_roll)
+        rolls.extend(taken)
+        hits.append(hit)
     return Settled(describe(sides, hits, kind), tuple(hits), tuple(rolls))
 
 
@@ -375,11 +371,11 @@ def wound_events(action: int, hits: Sequence[ev.Hit]) -> list[ev.WoundMarked]:
 def damage_roller(action: int, dice: Dice, reuse: Sequence[ev.DiceRolled] = ()) -> DamageDice:
     pool = list(reuse)
 
-    def roll(attacker: str) -> ev.DiceRolled:
+    def roll(attacker: str, count: int = 4, sides: int | None = None) -> ev.DiceRolled:
         for index, old in enumerate(pool):
-            if old.roller.lower() == attacker.lower():
+            if old.roller.lower() == attacker.lower() and len(old.faces) == count and old.sides == sides:
                 return pool.pop(index)
-        return roll_event(action, attacker, "damage", 4, dice)
+        return roll_event(action, attacker, "damage", count, dice, sides)
 
     return roll
 
