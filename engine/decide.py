@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import commands as cmd
+from engine.ranged import shoot
 from engine.wounding import strike
 from engine.dice import Dice
 from engine.errors import RuleError
@@ -526,6 +527,9 @@ def _spend(state: FightState, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
     if event is None:
         raise RuleError(f"event {target} is not a roll or blow in force (it may not exist, or was undone)")
     record = state.actions[event.action]
+    if not blow_use and isinstance(state.events.get(record.resolution), ev.ShotResolved):
+        raise RuleError("a fudge point cannot re-resolve a shot's roll yet: undo the shot and shoot again, "
+                        "or spend on the wound (scratch, ticking)")
     if blow_use:
         return spend_on_blow(state, who, c, target, event)
     if not isinstance(event, ev.DiceRolled) or event.roller.lower() != who.key:
@@ -666,4 +670,5 @@ HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
     cmd.NextTurn: _next,
     cmd.SpendPoint: _spend,
     cmd.Kill: _kill,
+    cmd.Shoot: shoot,
 }

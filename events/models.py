@@ -206,6 +206,21 @@ class ExchangeResolved(_Event):
     supersedes: int | None = None
 
 
+class ShotResolved(_Event):
+    """F-RNG-1..5: a ranged attack, unopposed (unaware target, or both shooting), or opposed by a dodge."""
+
+    type: Literal["shot_resolved"] = "shot_resolved"
+    action: int
+    round: int
+    mode: Literal["unaware", "aware", "shoot_back"]
+    weapon: Literal["thrown", "propelled"] | None = None
+    sides: tuple[Side, ...]  # the shooter; then the dodger, or the target shooting back
+    difficulties: tuple[int, ...]  # the result each shooter needs to hit (F-RNG-1, F-RNG-2)
+    outcome: str
+    hits: tuple[Hit, ...]
+    burst: int | None = None  # F-RNG-5: bullets on target at relative degree +8
+
+
 class WoundMarked(_Event):
     """F-WND-3: a wound of `level` marked on the track (the box follows from the track)."""
 
@@ -315,7 +330,7 @@ Event = Annotated[
         FightStarted, BranchStarted, SeedCommitted, SeedRevealed, CombatantJoined, RoundStarted,
         Declared, DeclarationSealed, DeclarationRevealed, DiceRolled, ActionResolved,
         ExchangeResolved, WoundMarked, CombatantKilled, AdvantageGained, InitiativeRolled, DieBartered, TurnTaken,
-        FudgePointSpent, EventsVoided, CommandUndone, CommandRedone,
+        FudgePointSpent, EventsVoided, CommandUndone, CommandRedone, ShotResolved,
     ],
     Field(discriminator="type"),
 ]
