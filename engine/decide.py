@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import commands as cmd
-from engine.ranged import shoot
+from engine.ranged import reresolve_shot, shoot
 from engine.wounding import strike
 from engine.dice import Dice
 from engine.errors import RuleError
@@ -527,9 +527,6 @@ def _spend(state: FightState, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
     if event is None:
         raise RuleError(f"event {target} is not a roll or blow in force (it may not exist, or was undone)")
     record = state.actions[event.action]
-    if not blow_use and isinstance(state.events.get(record.resolution), ev.ShotResolved):
-        raise RuleError("a fudge point cannot re-resolve a shot's roll yet: undo the shot and shoot again, "
-                        "or spend on the wound (scratch, ticking)")
     if blow_use:
         return spend_on_blow(state, who, c, target, event)
     if not isinstance(event, ev.DiceRolled) or event.roller.lower() != who.key:
@@ -560,6 +557,8 @@ def latest(state: FightState, who: Combatant, blow_use: bool) -> int:
 def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, target: int,
               roll: ev.DiceRolled, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
     """Void the action's old consequences; append the new ones (C-FP-2)."""
+    if isinstance(resolution, ev.ShotResolved):
+        return reresolve_shot(state, who, c, target, roll, dice)
     record = state.actions[action]
     resolution_seq = record.resolution
     voids = [resolution_seq, *record.consequences]

@@ -147,43 +147,48 @@ def shoot(state: FightState, c: cmd.Shoot, dice: Dice) -> list[Any]:
     for index, side in enumerate(sides):
         rolled.append(core.roll_event(action, side.combatant, side.trait, 4, dice))
         sides[index] = core.with_roll(side, sum(rolled[-1].faces))
+    unsettled = ev.ShotResolved(action=action, round=state.round + len(out), mode=mode, weapon=kind,  # type: ignore[arg-type]
+                                target=target.name, sides=tuple(sides), difficulties=tuple(difficulties), outcome="", hits=(),
+                                burst=c.burst, burst_bonus=c.burst_bonus)
+    resolved, damage_rolls = settle_shot(state, unsettled, core.damage_roller(action, dice))
+    return out + rolled + damage_rolls + [resolved] + core.wound_events(action, resolved.hits)
 
-    # (attacker, defender, relative degree, defender's dice total for parity)
-    directions: list[tuple[Combatant, Combatant, int, int | None, int | None]] = []
+
+def settle_shot(state: FightState, shot: ev.ShotResolved, roller: Any) -> tuple[ev.ShotResolved, list[ev.DiceRolled]]:
+    """Who hits whom, from the rolled sides (F-RNG-1..3), and how hard (F-RNG-4, F-RNG-5, `strike`)."""
+    sides, difficulties = shot.sides, shot.difficulties
+    shooter = sides[0].combatant.lower()
+    # (attacker, defender, relative degree, attacker's and defender's dice totals, for parity)
+    directions: list[tuple[str, str, int, int | None, int | None]] = []
     first = sides[0]
     assert first.result is not None
-    if mode == "aware":
+    if shot.mode == "aware":
         assert sides[1].result is not None
         rd = first.result - sides[1].result
-        if rd >= 1 and first.result >= difficulty:
-            directions.append((shooter, target, rd, first.roll, sides[1].roll))
+        if rd >= 1 and first.result >= difficulties[0]:
+            directions.append((first.combatant, sides[1].combatant, rd, first.roll, sides[1].roll))
     else:
-        pairs = [(shooter, target, first, difficulty)]
-        if mode == "shoot_back":
-            pairs.append((target, shooter, sides[1], difficulties[1]))
-        for att, dfd, side, least in pairs:
+        for index, side in enumerate(sides):
             assert side.result is not None
-            if side.result >= least:
-                directions.append((att, dfd, max(side.result - least, GRAZE), side.roll, None))
-
+            if side.result >= difficulties[index]:
+                foe = shot.target if index == 0 else first.combatant
+                directions.append((side.combatant, foe, max(side.result - difficulties[index], GRAZE), side.roll, None))
     hits: list[ev.Hit] = []
     damage_rolls: list[ev.DiceRolled] = []
-    roller = core.damage_roller(action, dice)
-    for att, dfd, rd, attack_roll, defense_roll in directions:
+    for att_name, dfd_name, rd, attack_roll, defense_roll in directions:
+        att, dfd = state.combatants[att_name.lower()], state.combatants[dfd_name.lower()]
         extra: dict[str, int | None] = {}
         bonus = 0
-        if c.burst is not None and att.key == shooter.key:
-            bullets = bullets_on_target(c.burst, rd)
-            bonus = c.burst_bonus if c.burst_bonus is not None else burst_bonus(bullets)
-            extra = {"bullets": bullets, "bullets_max": c.burst}
-        hit, taken = strike(att.fighter, dfd.fighter, (att.name, dfd.name), rd, bonus, opts, roller,
+        if shot.burst is not None and att.key == shooter:
+            bullets = bullets_on_target(shot.burst, rd)
+            bonus = shot.burst_bonus if shot.burst_bonus is not None else burst_bonus(bullets)
+            extra = {"bullets": bullets, "bullets_max": shot.burst}
+        hit, taken = strike(att.fighter, dfd.fighter, (att.name, dfd.name), rd, bonus, state.options, roller,
                             attack_roll, defense_roll, **extra)
         hits.append(hit)
         damage_rolls.extend(taken)
-    resolved = ev.ShotResolved(action=action, round=state.round + len(out), mode=mode, weapon=kind,  # type: ignore[arg-type]
-                               sides=tuple(sides), difficulties=tuple(difficulties),
-                               outcome=describe_shot(mode, sides, hits), hits=tuple(hits), burst=c.burst)
-    return out + rolled + damage_rolls + [resolved] + core.wound_events(action, hits)
+    settled = shot.model_copy(update={"hits": tuple(hits), "outcome": describe_shot(shot.mode, list(sides), hits)})
+    return settled, damage_rolls
 
 
 def describe_shot(mode: str, sides: list[ev.Side], hits: list[ev.Hit]) -> str:
@@ -195,3 +200,41 @@ def describe_shot(mode: str, sides: list[ev.Side], hits: list[ev.Hit]) -> str:
         shots = f" ({hit.bullets} of {hit.bullets_max} bullets)" if hit.bullets is not None else ""
         parts.append(f"{hit.attacker} {'grazes' if hit.graze else 'hits'} {hit.defender}{shots}: {what}")
     return "; ".join(parts)
+
+
+def reresolve_shot(state: FightState, who: Combatant, c: cmd.SpendPoint, target: int, roll: ev.DiceRolled,
+                   dice: Dice) -> list[Any]:
+    """C-FP-2 on a shot: luck rerolls, skill shifts one side's result; the old consequences are voided."""
+    from engine import decide as core
+
+    if roll.purpose == "damage":
+        raise RuleError("a fudge point changes an action roll, not a damage roll: spend on the wound (scratch, ticking)")
+    if c.use == "panache":
+        raise RuleError("panache makes an unopposed action outside combat succeed (C-FP-2): not a shot")
+    record = state.actions[roll.action]
+    shot = state.events[record.resolution]
+    voids = [record.resolution, *record.consequences]
+    out: list[Any] = []
+    new_roll: int | None = None
+    if c.use == "luck":
+        rerolled = core.roll_event(record.action, roll.roller, roll.purpose, len(roll.faces), dice)
+        out.append(rerolled)
+        voids.append(target)
+        new_roll = sum(rerolled.faces)
+    sides = list(shot.sides)
+    for index, side in enumerate(sides):
+        if side.combatant.lower() != who.key:
+            continue
+        if c.use == "skill":
+            side = side.model_copy(update={"modifiers": side.modifiers + (
+                ev.Modifier(name=f"fudge point ({c.use})", value=c.shift or 0),)})
+        sides[index] = core.with_roll(side, new_roll if new_roll is not None else side.roll or 0)
+    old_damage = [state.events[s] for s in record.rolls
+                  if isinstance(state.events.get(s), ev.DiceRolled) and state.events[s].purpose == "damage"]
+    settled, rolls = settle_shot(state, shot.model_copy(update={"sides": tuple(sides)}),
+                                 core.damage_roller(record.action, dice, old_damage))
+    reused = {id(r) for r in old_damage}
+    fresh = [r for r in rolls if id(r) not in reused]
+    new = settled.model_copy(update={"supersedes": record.resolution})
+    return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a fudge point ({c.use})"),
+            *out, *fresh, new, *core.wound_events(record.action, new.hits)]

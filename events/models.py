@@ -214,11 +214,14 @@ class ShotResolved(_Event):
     round: int
     mode: Literal["unaware", "aware", "shoot_back"]
     weapon: Literal["thrown", "propelled"] | None = None
+    target: str
     sides: tuple[Side, ...]  # the shooter; then the dodger, or the target shooting back
     difficulties: tuple[int, ...]  # the result each shooter needs to hit (F-RNG-1, F-RNG-2)
     outcome: str
     hits: tuple[Hit, ...]
     burst: int | None = None  # F-RNG-5: bullets on target at relative degree +8
+    burst_bonus: int | None = None  # F-RNG-5: the GM's damage bonus for the bullets (None: one per doubling)
+    supersedes: int | None = None  # a fudge point re-resolved the shot (C-FP-2)
 
 
 class WoundMarked(_Event):

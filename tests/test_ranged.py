@@ -276,11 +276,27 @@ def test_F_RNG_bad_shots_are_refused_and_nothing_is_written(fights: Fights, show
     assert fights.state(showdown).last_seq == before
 
 
-def test_F_RNG_a_point_on_a_shot_roll_is_refused_cleanly(fights: Fights, showdown: str) -> None:
-    """F-RNG with C-FP-2: re-resolving a shot by a fudge point is refused (not silently misread)."""
-    fights.execute(showdown, cmd.Shoot(shooter="Slim", target="Hombre"), dice("slim=0000"))
-    with pytest.raises(RuleError, match="shot"):
-        fights.execute(showdown, cmd.SpendPoint(combatant="Slim", use="luck"))
+def test_F_RNG_fudge_points_re_resolve_a_shot(fights: Fights) -> None:
+    """F-RNG-3 with C-FP-2: skill shifts a shooter's result, luck rerolls; the old hits are voided."""
+    name = start(fights, "showdown")
+    join(fights, name, {**gunslinger("Slim"), "fudge_points": 2}, {**gunslinger("Hombre"), "fudge_points": 1})
+    fights.execute(name, cmd.Shoot(shooter="Slim", target="Hombre", shoot_back=True),
+                   dice("slim=--00", "hombre=++00"))  # Slim Mediocre misses; the Hombre Superb hits him
+    assert [len(c.marks) for c in fights.state(name).combatants.values()] == [1, 0]
+    out = fights.execute(name, cmd.SpendPoint(combatant="Slim", use="skill", shift=1))
+    shot = shot_of(out)
+    assert shot.supersedes is not None and shot.sides[0].result == 0
+    assert sorted(h.attacker for h in shot.hits) == ["Hombre", "Slim"]  # Fair now makes the Fair difficulty
+    state = fights.state(name)
+    assert [len(c.marks) for c in state.combatants.values()] == [1, 1]
+    out = fights.execute(name, cmd.SpendPoint(combatant="Hombre", use="luck"), dice("hombre=----"))
+    assert [h.attacker for h in shot_of(out).hits] == ["Slim"]
+    state = fights.state(name)
+    assert [len(c.marks) for c in state.combatants.values()] == [0, 1]
+    assert [c.fudge_points for c in state.combatants.values()] == [1, 0]
+    with pytest.raises(RuleError, match="panache"):
+        fights.execute(name, cmd.SpendPoint(combatant="Slim", use="panache"))
+    assert verify(fights.store.read(name)).ok
 
 
 # --- at the command line -------------------------------------------------------------
