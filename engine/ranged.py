@@ -15,7 +15,8 @@ Readings taken (the text leaves them open):
   (the text's "medium result" instead of a roll per bullet), with a damage
   bonus outside the factor (GM input `burst_bonus`; default: one per
   doubling of the bullets, 1 -> +0, 2-3 -> +1, 4-7 -> +2, ...). Like any
-  such bonus it raises a graze one level (F-GRAZE-3).
+  such bonus it raises a graze one level (F-GRAZE-3). The burst is the
+  shooter's: a target shooting back fires single shots.
 - All-out declarations are melee stances (F-MOD-6/7): a shot ignores them.
 """
 
@@ -26,7 +27,7 @@ from typing import Any
 from engine import commands as cmd
 from engine.dice import Dice
 from engine.errors import RuleError
-from engine.wounding import strike
+from engine.wounding import RollDamage, strike
 from engine.wounds import LEVELS
 from events import models as ev
 from projections.state import Combatant, FightState
@@ -147,14 +148,16 @@ def shoot(state: FightState, c: cmd.Shoot, dice: Dice) -> list[Any]:
     for index, side in enumerate(sides):
         rolled.append(core.roll_event(action, side.combatant, side.trait, 4, dice))
         sides[index] = core.with_roll(side, sum(rolled[-1].faces))
-    unsettled = ev.ShotResolved(action=action, round=state.round + len(out), mode=mode, weapon=kind,  # type: ignore[arg-type]
-                                target=target.name, sides=tuple(sides), difficulties=tuple(difficulties), outcome="", hits=(),
+    unsettled = ev.ShotResolved(action=action, round=state.round + len(out), mode=mode,  # type: ignore[arg-type]
+                                weapon=kind, target=target.name, sides=tuple(sides),
+                                difficulties=tuple(difficulties), outcome="", hits=(),
                                 burst=c.burst, burst_bonus=c.burst_bonus)
     resolved, damage_rolls = settle_shot(state, unsettled, core.damage_roller(action, dice))
     return out + rolled + damage_rolls + [resolved] + core.wound_events(action, resolved.hits)
 
 
-def settle_shot(state: FightState, shot: ev.ShotResolved, roller: Any) -> tuple[ev.ShotResolved, list[ev.DiceRolled]]:
+def settle_shot(state: FightState, shot: ev.ShotResolved,
+                roller: RollDamage) -> tuple[ev.ShotResolved, list[ev.DiceRolled]]:
     """Who hits whom, from the rolled sides (F-RNG-1..3), and how hard (F-RNG-4, F-RNG-5, `strike`)."""
     sides, difficulties = shot.sides, shot.difficulties
     shooter = sides[0].combatant.lower()
@@ -172,7 +175,8 @@ def settle_shot(state: FightState, shot: ev.ShotResolved, roller: Any) -> tuple[
             assert side.result is not None
             if side.result >= difficulties[index]:
                 foe = shot.target if index == 0 else first.combatant
-                directions.append((side.combatant, foe, max(side.result - difficulties[index], GRAZE), side.roll, None))
+                margin = side.result - difficulties[index]
+                directions.append((side.combatant, foe, max(margin, GRAZE), side.roll, None))
     hits: list[ev.Hit] = []
     damage_rolls: list[ev.DiceRolled] = []
     for att_name, dfd_name, rd, attack_roll, defense_roll in directions:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cli import render
 from engine import commands as cmd
@@ -351,3 +353,82 @@ def test_F_TECH_tech_levels_are_a_scale_difference_between_weapon_and_armor() ->
     assert factor(6, 0, tech_scale=False).damage_factor == 0
     line = render.hit_detail(factor(6, 4))
     assert "offense +3 − defense +3, tech Scale +2" in line
+
+
+def test_F_MMM_at_the_command_line_with_typed_d6(tmp_path: Any) -> None:
+    """F-MMM, C-DICE-3: the house file, a typed 3d6 (`--dice rachel="3 5 6"`), and every number in `fudge log`."""
+    import sqlite3
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    db = tmp_path / "fudge.db"
+
+    def run(*args: Any) -> Any:
+        return CliRunner().invoke(app, ["--store", str(db), *map(str, args)], env={"FUDGE_STORE": None})
+
+    assert run("new", "mmm", "--house", examples / "house" / "min-mid-max.toml").exit_code == 0
+    for who in ("snorri", "brynhild"):
+        assert run("join", examples / "sheets" / f"{who}.toml").exit_code == 0
+    result = run("exchange", "snorri", "brynhild", "--dice", "snorri=+ + 0 0", "--dice", "brynhild=0 0 0 0",
+                 "--dice", "snorri=3 5 6")
+    assert result.exit_code == 0, result.stderr
+    log = run("log").stdout
+    assert "Snorri rolls damage: 3d6 3 5 6 (entered)" in log
+    assert "min-mid-max bonus +1 reads mid = 5, damage 5 → Very Hurt" in log
+    with sqlite3.connect(db) as conn:
+        before = conn.execute("SELECT count(*) FROM events").fetchone()[0]
+    bad = run("exchange", "snorri", "brynhild", "--dice", "snorri=+ + 0 0", "--dice", "brynhild=0 0 0 0",
+              "--dice", "snorri=3 5 9")
+    assert bad.exit_code != 0 and bad.stderr.count("\n") == 1 and "d6 shows 1..6" in bad.stderr
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM events").fetchone()[0] == before
+
+
+MODES = ["none", "4dF_limited", "4dF_free", "1dF_damage", "1dF_level", "parity"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(mode=st.sampled_from(MODES + ["min_mid_max"]), rd=st.integers(0, 10), factor=st.integers(-12, 14),
+       bonus=st.sampled_from([0, 1, 2, 3]), fudge=st.lists(st.sampled_from([-1, 0, 1]), min_size=4, max_size=4),
+       d6=st.lists(st.integers(1, 6), min_size=3, max_size=3), rolls=st.tuples(st.integers(-4, 4), st.integers(-4, 4)),
+       weight=st.sampled_from([1, 2]))
+def test_F_DROLL_F_GRAZE_1_F_GRAZE_2_F_MMM_strike_invariants(mode: str, rd: int, factor: int, bonus: int,
+                                                             fudge: list[int], d6: list[int],
+                                                             rolls: tuple[int, int], weight: int) -> None:
+    """F-DROLL, F-GRAZE-1, F-GRAZE-2, F-MMM, F-DMG-4: for any blow, damage is never negative, the level is the
+    thresholds' reading (shifted at most one by 1dF_level), and a graze stays within one level of its table
+    (plus the bonus's one) and never passes Very Hurt."""
+    o = opts(damage_system="min_mid_max") if mode == "min_mid_max" else opts(damage_roll=mode)
+    o = o.model_copy(update={"relative_degree_weight": weight})
+    count = 1 if mode.startswith("1dF") else 4
+
+    def roller(attacker: str, count_: int = 4, sides: int | None = None) -> ev.DiceRolled:
+        faces = tuple(d6) if sides == 6 else tuple(fudge[:count_])
+        return ev.DiceRolled(action=1, roller=attacker, purpose="damage", faces=faces, source="entered", sides=sides)
+
+    attacker, defender = with_factor(factor)
+    made, taken = strike(attacker, defender, ("A", "D"), rd, bonus, o, roller, *rolls)
+    assert made.damage_factor == factor and 0 <= made.level <= NEAR_DEATH
+    if made.graze:
+        table = UNDAMAGED if factor < 0 else SCRATCH if factor < 5 else HURT
+        assert made.damage is None and made.level <= VERY_HURT
+        assert abs(made.level - min(table + (bonus > 0), VERY_HURT)) <= 1
+        assert not taken or mode in ROLLED
+        return
+    assert made.damage is not None and made.damage >= 0
+    if mode == "min_mid_max":
+        assert (made.level == UNDAMAGED and not taken) if made.mmm_bonus < 0 else len(taken[0].faces) == 3  # type: ignore[operator]
+        return
+    reading = level_for(made.damage, o)
+    assert made.level == reading if mode != "1dF_level" else abs(made.level - reading) <= 1
+    assert [len(t.faces) for t in taken] == ([count] if mode in ROLLED else [])
+
+
+def level_for(damage: int, o: RuleOptions) -> int:
+    from engine.wounds import level_for_damage
+
+    return level_for_damage(damage, o.wound_thresholds)

@@ -347,3 +347,23 @@ def test_F_RNG_bad_input_at_the_command_line_is_one_line_and_writes_nothing(cli_
     assert result.exit_code != 0 and result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1 and result.stderr.startswith("error: ")
     assert events_in(cli_fight) == before
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def test_F_RNG_3_will_scarlet_and_dicken_from_the_example_sheets(tmp_path: Path) -> None:
+    """F-RNG-3, F-RNG-4: the greenwood shoot-out at the command line with the example sheets and the text's dice:
+    Will needs Mediocre and rolls Mediocre (a hit); Dicken needs Good and rolls Fair (a miss)."""
+    db = tmp_path / "fudge.db"
+    assert run(db, "new", "greenwood").exit_code == 0
+    for name in ("will-scarlet", "dicken"):
+        assert run(db, "join", EXAMPLES / "sheets" / f"{name}.toml").exit_code == 0
+    result = run(db, "shoot", "Will Scarlet", "Dicken", "--difficulty", "Mediocre", "--shoot-back",
+                 "--back-difficulty", "Good", "--dice", "will scarlet=- - - 0", "--dice", "dicken=- 0 0 0")
+    assert result.exit_code == 0, result.stderr
+    assert "Will Scarlet Bow Great -3 = Mediocre vs Mediocre" in result.stdout
+    assert "Dicken Crossbow Good -1 = Fair vs Good" in result.stdout
+    assert "Will Scarlet grazes Dicken: Scratch" in result.stdout
+    assert "Will Scarlet→Dicken: RD +1, factor +2, graze → Scratch" in result.stdout
+    assert "verified" in run(db, "verify").stdout
