@@ -367,3 +367,22 @@ def test_F_RNG_3_will_scarlet_and_dicken_from_the_example_sheets(tmp_path: Path)
     assert "Will Scarlet grazes Dicken: Scratch" in result.stdout
     assert "Will Scarlet→Dicken: RD +1, factor +2, graze → Scratch" in result.stdout
     assert "verified" in run(db, "verify").stdout
+
+
+def test_F_RNG_shots_take_their_turn_under_phase_initiative(fights: Fights) -> None:
+    """F-RNG-1 with F-INIT-4: in phase order only the fighter whose turn it is shoots, once per turn."""
+    name = start(fights, "phases", rules="fudge-phases")
+    join(fights, name, gunslinger("Slim"), gunslinger("Hombre"))
+    with pytest.raises(RuleError, match="no one's turn"):
+        fights.execute(name, cmd.Shoot(shooter="Slim", target="Hombre"), dice("slim=0000"))
+    fights.execute(name, cmd.StartRound())
+    fights.execute(name, cmd.NextTurn())
+    state = fights.state(name)
+    assert state.turn is not None
+    shooter = state.combatants[state.turn.combatant].name
+    other = "Hombre" if shooter == "Slim" else "Slim"
+    with pytest.raises(RuleError, match=f"it is {shooter}'s turn"):
+        fights.execute(name, cmd.Shoot(shooter=other, target=shooter), dice(f"{other}=0000"))
+    fights.execute(name, cmd.Shoot(shooter=shooter, target=other), dice(f"{shooter}=----"))
+    with pytest.raises(RuleError, match="already acted"):
+        fights.execute(name, cmd.Shoot(shooter=shooter, target=other), dice(f"{shooter}=----"))
