@@ -432,3 +432,18 @@ def level_for(damage: int, o: RuleOptions) -> int:
     from engine.wounds import level_for_damage
 
     return level_for_damage(damage, o.wound_thresholds)
+
+
+@pytest.mark.parametrize("mode, dice_, shown", [
+    ("1dF_damage", [(1,)], "damage roll +1, 1dF_damage, damage 5 → Very Hurt"),
+    ("1dF_level", [(-1,)], "damage roll -1, 1dF_level, level shifted -1, damage 4 → Scratch"),
+    ("4dF_free", [(1, 1, 1, 0)], "damage roll +3, 4dF_free, damage 7 → Incapacitated"),
+    ("parity", [], "parity +1 offense / +0 defense, damage 5 → Very Hurt"),
+    ("doubled", [], "RD counted ×2, damage 6 → Hurt"),
+])
+def test_F_DROLL_F_DMG_4_every_number_is_shown_in_the_log(mode: str, dice_: list[tuple[int, ...]], shown: str) -> None:
+    """F-DROLL, F-DMG-4: `fudge log` and `replay` show the roll, its mode and what it changed."""
+    o = resolve("fudge", 'wound_thresholds = "doubled"')[1] if mode == "doubled" else opts(damage_roll=mode)
+    made, _ = hit(2, 2, o, *dice_, attack_roll=2, defense_roll=1)
+    line = render.hit_detail(made)
+    assert line == f" [A→D: RD +2, factor +2, {shown}]" if mode != "parity" else shown in line
