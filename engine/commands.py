@@ -117,6 +117,7 @@ class RollTrait(_Command):
     mod: int = 0
     opponent_mod: int = 0
     advantage: bool = False
+    free: bool = False  # under phase initiative: not an action in phase order (a reaction, a GM-called roll)
 
 
 class Barter(_Command):
@@ -125,6 +126,7 @@ class Barter(_Command):
     trade: int
     alter: int
     direction: Literal[1, -1]
+    second_trade: int | None = None  # PC-BARTER-1: classic bartering trades two dice
 
 
 class NextTurn(_Command):
@@ -134,7 +136,7 @@ class NextTurn(_Command):
 class SpendPoint(_Command):
     type: Literal["spend"] = "spend"
     combatant: str
-    use: Literal["panache", "skill", "luck", "scratch", "ticking"]
+    use: Literal["panache", "skill", "luck", "scratch", "ticking", "spare"]  # spare: CT-SPARE
     target: int | None = None
     shift: Literal[1, -1] | None = None
 
@@ -151,6 +153,22 @@ class Undo(_Command):
 
 class Redo(_Command):
     type: Literal["redo"] = "redo"
+
+
+class OrderTies(_Command):
+    """PH-3: the GM orders combatants tied on the determinant (GM input), for this round."""
+
+    type: Literal["order_ties"] = "order_ties"
+    order: tuple[str, ...]
+
+
+class DeclareIntent(_Command):
+    """PH-4 `structured`: the declaration step of a phase."""
+
+    type: Literal["declare_intent"] = "declare_intent"
+    combatant: str
+    what: str = ""
+    target: str | None = None  # an attack on this combatant
 
 
 class Shoot(_Command):
@@ -174,7 +192,8 @@ class Shoot(_Command):
 
 Command = Annotated[
     Union[StartFight, StartBranch, CommitSeed, RevealSeed, Join, Declare, SealDeclaration,
-          StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo, Shoot],
+          StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo,
+          OrderTies, DeclareIntent, Shoot],
     Field(discriminator="type"),
 ]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)
