@@ -191,7 +191,7 @@ def settle_shot(state: FightState, shot: ev.ShotResolved,
             bonus = shot.burst_bonus if shot.burst_bonus is not None else burst_bonus(bullets)
             extra = {"bullets": bullets, "bullets_max": shot.burst}
         hit, taken = strike(att.fighter, dfd.fighter, (att.name, dfd.name), rd, bonus, state.options, roller,
-                            attack_roll, defense_roll, **extra)
+                            attack_roll, defense_roll, itemize=True, **extra)
         hits.append(hit)
         damage_rolls.extend(taken)
     settled = shot.model_copy(update={"hits": tuple(hits), "outcome": describe_shot(shot.mode, list(sides), hits)})

@@ -71,10 +71,13 @@ def sign(value: int) -> int:
 
 def strike(attacker: Fighter, defender: Fighter, names: tuple[str, str], relative_degree: int, bonus: int,
            options: RuleOptions, roll_damage: RollDamage, attack_roll: int | None = None,
-           defense_roll: int | None = None, **extra: int | None) -> tuple[ev.Hit, list[ev.DiceRolled]]:
+           defense_roll: int | None = None, itemize: bool = False,
+           **extra: int | None) -> tuple[ev.Hit, list[ev.DiceRolled]]:
     """The hit `names[0]` lands on `names[1]` and the damage rolls it took (F-DMG-3, F-GRAZE, F-DROLL, F-MMM).
 
     `attack_roll` and `defense_roll` are the action rolls' dice totals, read by the `parity` mode.
+    `itemize` records the offensive and defensive factors even without a tech level (a blow
+    whose event is new; melee blows keep the fields they always had, so older logs verify).
     `extra` holds further numbers to record on the hit (bullets of a burst, F-RNG-5).
     """
     offensive = offensive_factor(attacker, options)
@@ -82,7 +85,7 @@ def strike(attacker: Fighter, defender: Fighter, names: tuple[str, str], relativ
     tech = tech_difference(attacker, defender, options)
     factor = offensive - defensive + (tech or 0)
     record: dict[str, object] = dict(extra)
-    if tech is not None:
+    if tech is not None or itemize:
         record.update(offensive=offensive, defensive=defensive, tech=tech)
     graze = relative_degree == 1
     rolls: list[ev.DiceRolled] = []

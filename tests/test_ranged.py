@@ -205,6 +205,7 @@ def test_F_RNG_4_a_gun_has_a_fixed_rating_instead_of_strength(fights: Fights) ->
          sheet("Target"))
     out = fights.execute(name, cmd.Shoot(shooter="Strong", target="Target"), dice("strong=+000"))
     assert shot_of(out).hits[0].damage_factor == 3
+    assert (shot_of(out).hits[0].offensive, shot_of(out).hits[0].defensive) == (3, 0)
     out = fights.execute(name, cmd.Shoot(shooter="Thrower", target="Target"), dice("thrower=+000"))
     assert shot_of(out).hits[0].damage_factor == 3 + 1
 
@@ -365,7 +366,7 @@ def test_F_RNG_3_will_scarlet_and_dicken_from_the_example_sheets(tmp_path: Path)
     assert "Will Scarlet Bow Great -3 = Mediocre vs Mediocre" in result.stdout
     assert "Dicken Crossbow Good -1 = Fair vs Good" in result.stdout
     assert "Will Scarlet grazes Dicken: Scratch" in result.stdout
-    assert "Will Scarlet→Dicken: RD +1, factor +2, graze → Scratch" in result.stdout
+    assert "Will Scarlet→Dicken: RD +1, factor +2 (offense +3 − defense +1), graze → Scratch" in result.stdout
     assert "verified" in run(db, "verify").stdout
 
 
