@@ -24,15 +24,33 @@ def initiative_json(state: FightState, who: Combatant) -> dict[str, Any]:
     initiative = state.initiative.get(who.key)
     if initiative is None:
         return {"dice": [], "phases": [], "surprised": False}
-    return {"dice": [{"face": PHASE_NAME[d.face] if d.face != 0 else "0", "traded": d.traded, "locked": d.locked}
-                     for d in initiative.dice],
-            "phases": [PHASE_NAME[p] for p in initiative.phases(state.options)],
-            "surprised": initiative.surprised}
+    out: dict[str, Any] = {
+        "dice": [_die_json(d) for d in initiative.dice],
+        "phases": [PHASE_NAME[p] for p in initiative.phases(state.options)],
+        "surprised": initiative.surprised}
+    # Keys beyond the first three appear only when they say something, so older views read the same.
+    if initiative.bonus:
+        out["gift_phases"] = [PHASE_NAME[p] for p in initiative.bonus]
+    if state.options.spares_as_points:
+        out["spares"] = [i + 1 for i in initiative.spares(state.options) if not initiative.dice[i].spent]
+    if initiative.intents:
+        out["intents"] = [{"phase": PHASE_NAME[i.phase], "what": i.what,
+                           "target": state.combatants[i.target].name if i.target else None}
+                          for i in initiative.intents]
+    return out
+
+
+def _die_json(die: Any) -> dict[str, Any]:
+    out = {"face": PHASE_NAME[die.face], "traded": die.traded, "locked": die.locked}
+    for flag in ("fixed", "discarded", "spent"):
+        if getattr(die, flag):
+            out[flag] = True
+    return out
 
 
 def status_json(state: FightState) -> dict[str, Any]:
     turn = state.turn
-    return {
+    out = {
         "fight": state.name,
         "rules": state.rules,
         "round": state.round,
@@ -54,6 +72,9 @@ def status_json(state: FightState) -> dict[str, Any]:
             for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)
         ],
     }
+    if turn is not None and turn.step != "act":
+        out["step"] = turn.step  # PH-4 `structured`
+    return out
 
 
 def locations_json(who: Combatant) -> dict[str, dict[str, str | None]]:
@@ -76,14 +97,24 @@ def _declaration(state: FightState, who: Combatant) -> str | None:
 
 
 def card(state: FightState, who: Combatant) -> list[str]:
-    """The Crunch Time initiative card: dice sorted into the five phase rows, traded dice under `--`."""
+    """The initiative card (003): dice sorted into the five phase rows, traded dice under `--`.
+
+    `*` marks a phase acted in; a fixed die is `#Nf`; a gift's phase is `[gift]`;
+    discarded dice, spare dice and declared intents follow the rows.
+    """
     initiative = state.initiative.get(who.key)
     if initiative is None:
         return []
     rows: dict[str, list[str]] = {name: [] for name in PHASES}
+    discarded = []
     for index, die in enumerate(initiative.dice, start=1):
-        shown = f"[{PHASE_NAME[die.face] if not die.traded else '+'}]#{index}"
+        shown = f"[{PHASE_NAME[die.face]}]#{index}{'f' if die.fixed else ''}"
+        if die.discarded:
+            discarded.append(shown)
+            continue
         rows["--" if die.traded else PHASE_NAME[die.face]].append(shown)
+    for phase in initiative.bonus:
+        rows[PHASE_NAME[phase]].append("[gift]")
     acting = {PHASE_NAME[p] for p in initiative.phases(state.options)}
     lines = []
     for name in PHASES:
@@ -91,13 +122,27 @@ def card(state: FightState, who: Combatant) -> list[str]:
         lines.append(f"    {mark} {name:>2}: {' '.join(rows[name])}")
     if initiative.surprised:
         lines.append("      surprised: every phase drops one level (PH-5)")
+    if discarded:
+        lines.append(f"      discarded before bartering: {' '.join(discarded)}")
+    if any(d.fixed for d in initiative.dice):
+        lines.append("      f: a fixed die, frozen on its face")
+    if state.options.spares_as_points:
+        spares = [i for i in initiative.spares(state.options)]
+        left = [f"#{i + 1}" for i in spares if not initiative.dice[i].spent]
+        spent = [f"#{i + 1}" for i in spares if initiative.dice[i].spent]
+        lines.append(f"      spare dice, +1 to a roll each (CT-SPARE): {' '.join(left) or 'none'}"
+                     f"{f'; spent: ' + ' '.join(spent) if spent else ''}")
+    for intent in initiative.intents:
+        what = f"attack {state.combatants[intent.target].name}" if intent.target else intent.what
+        lines.append(f"      declared in {PHASE_NAME[intent.phase]}: {what}")
     return lines
 
 
 def status_text(state: FightState) -> str:
     lines = [f"{state.name} ({state.rules}) round {state.round}, last event {state.last_seq}"]
     if state.turn:
-        lines.append(f"turn: {state.combatants[state.turn.combatant].name} in phase {PHASE_NAME[state.turn.phase]}")
+        step = {"declare": " (declares)", "resolve": " (resolves)"}.get(state.turn.step, "")
+        lines.append(f"turn: {state.combatants[state.turn.combatant].name} in phase {PHASE_NAME[state.turn.phase]}{step}")
     for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
         level = LEVELS[who.track.level]
         penalty = who.track.penalty(state.options)
@@ -118,6 +163,47 @@ def status_text(state: FightState) -> str:
 
 def mods(modifiers: tuple[ev.Modifier, ...]) -> str:
     return "".join(f" {m.value:+d} {m.name}" for m in modifiers)
+
+
+def hit_detail(h: ev.Hit) -> str:
+    """Every number from a won blow to its wound level (F-DMG, F-GRAZE, F-DROLL, F-MMM, F-TECH, F-RNG-5)."""
+    factor = f"factor {h.damage_factor:+d}"
+    if h.offensive is not None and h.defensive is not None:
+        factor += f" (offense {h.offensive:+d} − defense {h.defensive:+d}"
+        factor += f", tech Scale {h.tech:+d})" if h.tech is not None else ")"
+    extra = ""
+    if h.bullets is not None:
+        extra += f", {h.bullets} of {h.bullets_max} bullets"
+    if h.rd_weight is not None:
+        extra += f", RD counted ×{h.rd_weight}"
+    if h.parity is not None:
+        extra += f", parity +{h.parity[0]} offense / +{h.parity[1]} defense"
+    if h.damage_roll_mode is not None and h.damage_roll is not None:
+        extra += f", {h.damage_roll_mode}"
+    if h.level_shift is not None:
+        extra += f", level shifted {h.level_shift:+d}"
+    if h.mmm_bonus is not None:
+        extra += f", min-mid-max bonus {h.mmm_bonus:+d}"
+        extra += f" reads {h.mmm_read} = {h.mmm_value}" if h.mmm_read is not None else " (no roll)"
+    return (f" [{h.attacker}→{h.defender}: RD {h.relative_degree:+d}, {factor}"
+            f"{f', bonus {h.bonus:+d}' if h.bonus else ''}"
+            f"{f', damage roll {h.damage_roll:+d}' if h.damage_roll is not None else ''}{extra}"
+            f"{', graze' if h.graze else f', damage {h.damage}'} → {LEVELS[h.level]}"
+            f"{f' at the {h.location}' if h.location else f', not at the {h.aimed_at}' if h.aimed_at else ''}]")
+
+
+def shot_line(event: ev.ShotResolved, ladder: Any) -> str:
+    """F-RNG: each roll against what it had to make, then the hits."""
+    name = ladder.name
+    parts = []
+    for index, s in enumerate(event.sides):
+        line = f"{s.combatant} {s.trait} {name(s.level)} {s.roll or 0:+d}{mods(s.modifiers)} = {name(s.result)}"
+        if index < len(event.difficulties) and not (event.mode == "aware" and index == 1):
+            line += f" vs {name(event.difficulties[index])}"
+        parts.append(line)
+    how = {"unaware": "at an unaware target", "aware": f"dodged ({event.weapon})", "shoot_back": "shooting back"}
+    return (f"shot {how[event.mode]}: {'; '.join(parts)} → {event.outcome}"
+            f"{''.join(hit_detail(h) for h in event.hits)}")
 
 
 def describe(event: Any, ladder: Any) -> str:
@@ -147,8 +233,9 @@ def describe(event: Any, ladder: Any) -> str:
         what = f"all-out {d.all_out}" if d.all_out else f"posture {d.posture:+d}" if d.posture is not None else "normal"
         return f"{event.combatant}'s sealed declaration opens: {what}"
     if isinstance(event, ev.DiceRolled):
-        if event.die == "d6":
-            return f"{event.roller} rolls {event.purpose}: {event.faces[0]} ({event.source})"
+        if event.sides is not None:
+            return (f"{event.roller} rolls {event.purpose}: {len(event.faces)}d{event.sides} "
+                    f"{format_faces(event.faces, event.sides)} ({event.source})")
         return f"{event.roller} rolls {event.purpose}: {format_faces(event.faces)} = {sum(event.faces):+d} ({event.source})"
     if isinstance(event, ev.ActionResolved):
         against = (f"vs {event.opponent} {name(event.opponent_result)}" if event.opponent
@@ -160,14 +247,10 @@ def describe(event: Any, ladder: Any) -> str:
     if isinstance(event, ev.ExchangeResolved):
         sides = "; ".join(f"{s.combatant} {s.trait} {name(s.level)} {s.roll or 0:+d}{mods(s.modifiers)} = "
                           f"{name(s.result) if s.result is not None else '-'}" for s in event.sides)
-        detail = "".join(
-            f" [{h.attacker}→{h.defender}: RD {h.relative_degree:+d}, factor {h.damage_factor:+d}"
-            f"{f', bonus {h.bonus:+d}' if h.bonus else ''}"
-            f"{f', damage roll {h.damage_roll:+d}' if h.damage_roll is not None else ''}"
-            f"{', graze' if h.graze else f', damage {h.damage}'} → {LEVELS[h.level]}"
-            f"{f' at the {h.location}' if h.location else f', not at the {h.aimed_at}' if h.aimed_at else ''}]"
-            for h in event.hits)
+        detail = "".join(hit_detail(h) for h in event.hits)
         return f"{sides} → {event.outcome}{detail}"
+    if isinstance(event, ev.ShotResolved):
+        return shot_line(event, ladder)
     if isinstance(event, ev.WoundMarked):
         how = " (Still Ticking)" if event.still_ticking else ""
         how += f" (halved from {LEVELS[event.halved_from]})" if event.halved_from else ""
@@ -181,14 +264,36 @@ def describe(event: Any, ladder: Any) -> str:
     if isinstance(event, ev.AdvantageGained):
         return f"{event.combatant} gains a situational advantage: {event.over} {event.modifier:+d} next round"
     if isinstance(event, ev.InitiativeRolled):
+        extra = ""
+        if event.fixed:
+            extra += f", fixed {' '.join(PHASE_NAME[f] for f in event.fixed)}"
+        if event.discarded:
+            extra += f", discards die {', '.join(str(i + 1) for i in event.discarded)}"
+        if event.bonus_phases:
+            extra += f", gift phase {' '.join(PHASE_NAME[p] for p in event.bonus_phases)}"
         return (f"{event.combatant} rolls initiative {event.determinant:+d}: "
-                f"{format_faces(event.faces) or 'no dice'}{' (surprised)' if event.surprised else ''}")
+                f"{format_faces(event.faces) or 'no dice'}{extra}{' (surprised)' if event.surprised else ''}")
     if isinstance(event, ev.DieBartered):
         return (f"{event.combatant} trades die {event.traded + 1} to {'raise' if event.direction > 0 else 'lower'} "
                 f"die {event.altered + 1}: {PHASE_NAME[event.face_before]} → {PHASE_NAME[event.face_after]}")
     if isinstance(event, ev.TurnTaken):
         ties = f" (tied with {', '.join(event.tied_with)}: GM orders)" if event.tied_with else ""
-        return f"phase {PHASE_NAME[event.phase]}: {event.combatant} acts{ties}"
+        verb = {"declare": "declares", "resolve": "resolves"}.get(event.step, "acts")
+        return f"phase {PHASE_NAME[event.phase]}: {event.combatant} {verb}{ties}"
+    if isinstance(event, ev.DieTraded):
+        return f"{event.combatant} trades in die {event.die + 1} ({PHASE_NAME[event.face]})"
+    if isinstance(event, ev.DieAltered):
+        return (f"{event.combatant} {'raises' if event.direction > 0 else 'lowers'} die {event.die + 1}: "
+                f"{PHASE_NAME[event.face_before]} → {PHASE_NAME[event.face_after]}")
+    if isinstance(event, ev.TiesOrdered):
+        return f"the GM orders the ties this round: {', '.join(event.order)}"
+    if isinstance(event, ev.IntentDeclared):
+        what = f"attack {event.target}" if event.target else event.what
+        return f"phase {PHASE_NAME[event.phase]}: {event.combatant} declares: {what}"
+    if isinstance(event, ev.TurnUsed):
+        return f"phase {PHASE_NAME[event.phase]}: that roll is {event.combatant}'s action"
+    if isinstance(event, ev.SpareDieSpent):
+        return f"{event.combatant} spends spare die {event.die + 1}: +1 to event {event.target}"
     if isinstance(event, ev.FudgePointSpent):
         shift = f" {event.shift:+d}" if event.shift else ""
         return f"{event.combatant} spends {event.cost} fudge point(s): {event.use}{shift} on event {event.target}"
@@ -203,11 +308,7 @@ def describe(event: Any, ladder: Any) -> str:
         group = f" (GM's NPC roll {event.group_roll:+d})" if event.group_roll is not None else ""
         foes = "; ".join(f"{s.combatant} {s.trait} {name(s.level)} {s.roll or 0:+d}{mods(s.modifiers)} = "
                          f"{name(s.result) if s.result is not None else '-'}" for s in event.foes)
-        detail = "".join(
-            f" [{h.attacker}→{h.defender}: RD {h.relative_degree:+d}, factor {h.damage_factor:+d}"
-            f"{f', bonus {h.bonus:+d}' if h.bonus else ''}"
-            f"{f', damage roll {h.damage_roll:+d}' if h.damage_roll is not None else ''}"
-            f"{', graze' if h.graze else f', damage {h.damage}'} → {LEVELS[h.level]}]" for h in event.hits)
+        detail = "".join(hit_detail(h) for h in event.hits)
         return (f"{lone.combatant} {lone.trait} {name(lone.level)} {lone.roll or 0:+d}{mods(lone.modifiers)} = "
                 f"{name(lone.result) if lone.result is not None else '-'} vs {foes}{group} → {event.outcome}{detail}")
     if isinstance(event, ev.StoryRolled):

@@ -135,6 +135,7 @@ class RollTrait(_Command):
     mod: int = 0
     opponent_mod: int = 0
     advantage: bool = False
+    free: bool = False  # under phase initiative: not an action in phase order (a reaction, a GM-called roll)
     median: bool = False  # C-ACT-5: three rolls, the median counts
 
 
@@ -144,6 +145,7 @@ class Barter(_Command):
     trade: int
     alter: int
     direction: Literal[1, -1]
+    second_trade: int | None = None  # PC-BARTER-1: classic bartering trades two dice
 
 
 class NextTurn(_Command):
@@ -153,7 +155,7 @@ class NextTurn(_Command):
 class SpendPoint(_Command):
     type: Literal["spend"] = "spend"
     combatant: str
-    use: Literal["panache", "skill", "luck", "scratch", "ticking"]
+    use: Literal["panache", "skill", "luck", "scratch", "ticking", "spare"]  # spare: CT-SPARE
     target: int | None = None
     shift: Literal[1, -1] | None = None
 
@@ -200,9 +202,45 @@ class Redo(_Command):
     type: Literal["redo"] = "redo"
 
 
+class OrderTies(_Command):
+    """PH-3: the GM orders combatants tied on the determinant (GM input), for this round."""
+
+    type: Literal["order_ties"] = "order_ties"
+    order: tuple[str, ...]
+
+
+class DeclareIntent(_Command):
+    """PH-4 `structured`: the declaration step of a phase."""
+
+    type: Literal["declare_intent"] = "declare_intent"
+    combatant: str
+    what: str = ""
+    target: str | None = None  # an attack on this combatant
+
+
+class Shoot(_Command):
+    """F-RNG: a ranged attack; the GM sets the difficulty from range, light and cover."""
+
+    type: Literal["shoot"] = "shoot"
+    shooter: str
+    target: str
+    difficulty: int | None = None
+    aware: bool = False
+    weapon: Literal["thrown", "propelled"] | None = None
+    shoot_back: bool = False
+    back_difficulty: int | None = None
+    burst: int | None = None
+    burst_bonus: int | None = None
+    mod: int = 0
+    defense_mod: int = 0
+    skill: str | None = None
+    dodge: str | None = None
+
+
 Command = Annotated[
     Union[StartFight, StartBranch, CommitSeed, RevealSeed, Join, Declare, SealDeclaration,
           StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo,
+          OrderTies, DeclareIntent, Shoot,
           Melee, StoryRoll],
     Field(discriminator="type"),
 ]

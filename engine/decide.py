@@ -13,13 +13,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import commands as cmd
-from engine.damage import Blow, blow, damage_factor, needs_damage_roll
+from engine.ranged import reresolve_shot, shoot
+from engine.wounding import strike
 from engine.dice import Dice, Roll
 from engine.errors import RuleError
-from engine.initiative import PHASE_NAME, barter, dice_count
+from engine.initiative import PHASE_NAME, allotment, barter, barter_classic, bonus_phases, discards
 from engine.locations import Targeting, check_called, locate_hits, location_marks, location_modifiers
 from engine.melee_mods import (AIM_PENALTY, check_aim, check_magic, is_static_npc, magic_modifiers, plus_modifiers,
                                speed_contest_of, weapon_size_modifiers)
+from engine.phase_order import (check_attack_step, declared_intent, ordered_ties, slots,
+                                spare_spent, turn_used)
 from engine.options import RuleOptions
 from engine.sheets import Sheet, read_levels
 from engine.wounds import LEVELS, NEAR_DEATH, SCRATCH, Mark, build_track, halve, would_kill
@@ -84,10 +87,11 @@ def with_roll(side: ev.Side, roll: int) -> ev.Side:
                                    "offense": result + posture, "defense": result - posture})
 
 
-def roll_event(action: int, roller: str, purpose: str, count: int, dice: Dice) -> ev.DiceRolled:
-    rolled = dice.roll(roller, count, purpose)
+def roll_event(action: int, roller: str, purpose: str, count: int, dice: Dice,
+               sides: int | None = None) -> ev.DiceRolled:
+    rolled = dice.roll(roller, count, purpose) if sides is None else dice.roll(roller, count, purpose, sides=sides)
     return ev.DiceRolled(action=action, roller=roller, purpose=purpose, faces=rolled.faces,
-                         source=rolled.source, stream=rolled.stream, draw=rolled.draw)
+                         source=rolled.source, stream=rolled.stream, draw=rolled.draw, sides=sides)
 
 
 def next_action(state: FightState) -> int:
@@ -204,9 +208,9 @@ def posture_pick(state: FightState, who: Combatant, c: cmd.Declare, dice: Dice,
             raise RuleError(f"a d6 shows 1 to 6, not {c.posture_die}")
         rolled = Roll((c.posture_die,), "entered")
     else:
-        rolled = dice.roll(who.name, 1, "posture (1d6)", die="d6")
+        rolled = dice.roll(who.name, 1, "posture (1d6)", sides=6)
     event = ev.DiceRolled(action=action, roller=who.name, purpose="posture (1d6)", faces=rolled.faces,
-                          source=rolled.source, stream=rolled.stream, draw=rolled.draw, die="d6")
+                          source=rolled.source, stream=rolled.stream, draw=rolled.draw, sides=6)
     return event, ev.Declaration(posture=D6_POSTURE[rolled.faces[0]])
 
 
@@ -251,7 +255,7 @@ def _roll(state: FightState, c: cmd.RollTrait, dice: Dice) -> list[Any]:
     if c.advantage and who.key not in state.advantage_open:
         raise RuleError(f"{who.name} has not won an all-out defense this round: no advantage to seek (F-MOD-7)")
     outcome = settle_roll(who.name, trait, level, own, tuple(mods), resolved, c.advantage, action, **extra)
-    out: list[Any] = [*rolled, outcome]
+    out: list[Any] = [*rolled, outcome, *turn_used(state, who, c.free, c.advantage, action)]
     out += advantage_events(state, outcome)
     return out
 
@@ -321,16 +325,11 @@ def side_for(state: FightState, who: Combatant, foe: Combatant | None, role: str
 
 
 def make_hit(state: FightState, attacker: Combatant, defender: Combatant, rd: int, bonus: int,
-             damage_dice: DamageDice) -> tuple[ev.Hit, list[ev.DiceRolled]]:
-    """F-DMG-3: one won blow's damage, as settle_exchange computes it (for blows outside a duel)."""
-    opts = state.options
-    factor = damage_factor(attacker.fighter, defender.fighter, opts)
-    rolls = [damage_dice(attacker.name)] if needs_damage_roll(rd, opts) else []
-    roll = sum(rolls[0].faces) if rolls else None
-    hurt = blow(rd, factor, bonus, roll, opts)
-    return ev.Hit(attacker=attacker.name, defender=defender.name, relative_degree=rd, damage_factor=factor,
-                  bonus=bonus, graze=hurt.graze, calculated=hurt.calculated, damage_roll=roll,
-                  damage=hurt.damage, level=hurt.level), rolls
+             damage_dice: DamageDice, attack_roll: int | None = None,
+             defense_roll: int | None = None) -> tuple[ev.Hit, list[ev.DiceRolled]]:
+    """F-DMG-3: one won blow's damage outside a duel (a lone fighter's melee, F-MULTI), as a duel strikes."""
+    return strike(attacker.fighter, defender.fighter, (attacker.name, defender.name), rd, bonus, state.options,
+                  damage_dice, attack_roll, defense_roll)
 
 
 def min_hit_for(state: FightState, attacker: Combatant, defender: Combatant, given: int | None) -> int:
@@ -347,7 +346,7 @@ class Settled:
     damage_rolls: tuple[ev.DiceRolled, ...]
 
 
-DamageDice = Callable[[str], ev.DiceRolled]
+DamageDice = Callable[..., ev.DiceRolled]  # (attacker, count=4, sides=None): a recorded damage roll
 
 
 def settle_exchange(state: FightState, kind: str, sides: Sequence[ev.Side], min_hits: Sequence[int],
@@ -392,16 +391,11 @@ def settle_exchange(state: FightState, kind: str, sides: Sequence[ev.Side], min_
     rolls: list[ev.DiceRolled] = []
     for att, dfd, rd, bonus, _ in directions:
         attacker, defender = state.combatants[att.combatant.lower()], state.combatants[dfd.combatant.lower()]
-        factor = damage_factor(attacker.fighter, defender.fighter, opts)
-        roll = None
-        if needs_damage_roll(rd, opts):
-            rolled = damage_dice(attacker.name)
-            rolls.append(rolled)
-            roll = sum(rolled.faces)
-        hurt: Blow = blow(rd, factor, bonus, roll, opts)
-        hits.append(ev.Hit(attacker=attacker.name, defender=defender.name, relative_degree=rd,
-                           damage_factor=factor, bonus=bonus, graze=hurt.graze, calculated=hurt.calculated,
-                           damage_roll=roll, damage=hurt.damage, level=hurt.level))
+        defense_roll = None if dfd.trait.startswith("difficulty") else dfd.roll  # an unaware defender rolled nothing
+        hit, taken = strike(attacker.fighter, defender.fighter, (attacker.name, defender.name), rd, bonus, opts,
+                            damage_dice, att.roll, defense_roll)
+        rolls.extend(taken)
+        hits.append(hit)
     return Settled(describe(sides, hits, kind), tuple(hits), tuple(rolls))
 
 
@@ -428,11 +422,11 @@ def blow_marks(action: int, hits: Sequence[ev.Hit], affects: str | None = None) 
 def damage_roller(action: int, dice: Dice, reuse: Sequence[ev.DiceRolled] = ()) -> DamageDice:
     pool = list(reuse)
 
-    def roll(attacker: str) -> ev.DiceRolled:
+    def roll(attacker: str, count: int = 4, sides: int | None = None) -> ev.DiceRolled:
         for index, old in enumerate(pool):
-            if old.roller.lower() == attacker.lower():
+            if old.roller.lower() == attacker.lower() and len(old.faces) == count and old.sides == sides:
                 return pool.pop(index)
-        return roll_event(action, attacker, "damage", 4, dice)
+        return roll_event(action, attacker, "damage", count, dice, sides)
 
     return roll
 
@@ -515,6 +509,7 @@ def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
         if turn.combatant != attacker.key:
             who = state.combatants[turn.combatant].name
             raise RuleError(f"it is {who}'s turn (phase {PHASE_NAME[turn.phase]}); `fudge next` moves on")
+        check_attack_step(state, attacker, target)
         if turn.acted:
             raise RuleError(f"{attacker.name} already acted in phase {PHASE_NAME[turn.phase]}; `fudge next` moves on")
     unaware, more = c.unaware, ((), ())
@@ -558,13 +553,17 @@ def _round(state: FightState, c: cmd.StartRound, dice: Dice) -> list[Any]:
         if not who.track.can_act:
             continue
         _, determinant, _ = who.fighter.trait(state.options.initiative_trait, state.options)
-        count = dice_count(determinant, state.options)
-        rolled = dice.roll(who.name, count, "initiative") if count else None
+        allot = allotment(determinant, state.options)  # PC-DICE or CT-TABLE
+        rolled = dice.roll(who.name, allot.rolled, "initiative") if allot.rolled else None
+        faces = rolled.faces if rolled else ()
+        gifts = who.fighter.sheet.gifts
         out.append(ev.InitiativeRolled(combatant=who.name, round=number, determinant=determinant,
-                                       faces=rolled.faces if rolled else (), surprised=who.key in surprised,
+                                       faces=faces, surprised=who.key in surprised,
                                        source=rolled.source if rolled else "entered",
                                        stream=rolled.stream if rolled else None,
-                                       draw=rolled.draw if rolled else None))
+                                       draw=rolled.draw if rolled else None,
+                                       fixed=allot.fixed, discarded=discards(faces + allot.fixed, allot, gifts),
+                                       bonus_phases=bonus_phases(gifts)))
     return out
 
 
@@ -575,10 +574,25 @@ def _barter(state: FightState, c: cmd.Barter, dice: Dice) -> list[Any]:
         raise RuleError(f"{who.name} has no initiative dice this round: `fudge round` rolls them")
     if state.turn is not None:
         raise RuleError("bartering ends when the round's first turn is taken")
+    if state.options.bartering == "classic":
+        return barter_classic_events(state, who, initiative, c)
+    if c.second_trade is not None:
+        raise RuleError("crunch bartering trades one + die at a time (CT-BARTER-1): give --trade once")
     after = barter(initiative, c.trade, c.alter, c.direction, state.options)
     return [ev.DieBartered(combatant=who.name, round=state.round, traded=c.trade, altered=c.alter,
                            direction=c.direction, face_before=initiative.dice[c.alter].face,
                            face_after=after.dice[c.alter].face)]
+
+
+def barter_classic_events(state: FightState, who: Combatant, initiative: Any, c: cmd.Barter) -> list[Any]:
+    """PC-BARTER-1..3, PH-6: each traded die and the altered die, each its own event."""
+    if c.second_trade is None:
+        raise RuleError("classic bartering trades two dice (PC-BARTER-1): give --trade twice")
+    after = barter_classic(initiative, (c.trade, c.second_trade), c.alter, c.direction, state.options)
+    traded = [ev.DieTraded(combatant=who.name, round=state.round, die=index, face=initiative.dice[index].face)
+              for index in (c.trade, c.second_trade)]
+    return traded + [ev.DieAltered(combatant=who.name, round=state.round, die=c.alter, direction=c.direction,
+                                   face_before=initiative.dice[c.alter].face, face_after=after.dice[c.alter].face)]
 
 
 def turn_order(state: FightState) -> list[tuple[int, str, tuple[str, ...]]]:
@@ -586,22 +600,9 @@ def turn_order(state: FightState) -> list[tuple[int, str, tuple[str, ...]]]:
 
     Everyone who rolled keeps their places all round, so a turn's index means
     the same after a fighter is taken out; `_next` skips turns of those who
-    can no longer act.
+    can no longer act. (`engine.phase_order.slots` adds PH-4's steps.)
     """
-    order = []
-    for phase in (2, 1, 0, -1, -2):
-        acting = []
-        for key, initiative in state.initiative.items():
-            who = state.combatants[key]
-            if phase in initiative.phases(state.options):
-                determinant = who.fighter.trait(state.options.initiative_trait, state.options)[1]
-                acting.append((-determinant, who.joined_seq, key, determinant))
-        acting.sort()
-        for _, _, key, determinant in acting:
-            ties = tuple(state.combatants[k].name for _, _, k, d in acting
-                         if d == determinant and k != key and state.combatants[k].track.can_act)
-            order.append((phase, key, ties))
-    return order
+    return [(slot.phase, slot.combatant, slot.tied_with) for slot in slots(state)]
 
 
 def _next(state: FightState, c: cmd.NextTurn, dice: Dice) -> list[Any]:
@@ -609,15 +610,27 @@ def _next(state: FightState, c: cmd.NextTurn, dice: Dice) -> list[Any]:
         raise RuleError("this fight has no initiative order: every exchange is simultaneous")
     if not state.initiative:
         raise RuleError("no initiative rolled this round: `fudge round` rolls it")
-    order = turn_order(state)
+    order = slots(state)
     index = 0 if state.turn is None else state.turn.index + 1
-    while index < len(order) and not state.combatants[order[index][1]].track.can_act:
+    while index < len(order) and not state.combatants[order[index].combatant].track.can_act:
         index += 1
     if index >= len(order):
         raise RuleError(f"round {state.round} is over: `fudge round` starts the next one")
-    phase, key, ties = order[index]
-    return [ev.TurnTaken(round=state.round, phase=phase, combatant=state.combatants[key].name,
-                         index=index, tied_with=ties)]
+    slot = order[index]
+    return [ev.TurnTaken(round=state.round, phase=slot.phase, combatant=state.combatants[slot.combatant].name,
+                         index=index, tied_with=slot.tied_with, step=slot.step)]
+
+
+def _order_ties(state: FightState, c: cmd.OrderTies, dice: Dice) -> list[Any]:
+    """PH-3: the GM orders tied combatants (GM input)."""
+    return [ordered_ties(state, c.order)]
+
+
+def _intend(state: FightState, c: cmd.DeclareIntent, dice: Dice) -> list[Any]:
+    """PH-4 `structured`: the declaration step."""
+    who = able(state, c.combatant)
+    target = combatant(state, c.target) if c.target is not None else None
+    return [declared_intent(state, who, c.what, target)]
 
 
 # --- fudge points (C-FP) ----------------------------------------------------------
@@ -631,10 +644,10 @@ def _spend(state: FightState, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
         raise RuleError(f"event {target} is not a roll or blow in force (it may not exist, or was undone)")
     record = state.actions[event.action]
     resolution_event = state.events.get(record.resolution)
-    if not blow_use and (not isinstance(resolution_event, (ev.ActionResolved, ev.ExchangeResolved))
+    if not blow_use and (not isinstance(resolution_event, (ev.ActionResolved, ev.ExchangeResolved, ev.ShotResolved))
                          or getattr(resolution_event, "median_of", ())
                          or (isinstance(event, ev.DiceRolled) and event.purpose.startswith("speed contest"))):
-        raise RuleError("a fudge point re-resolves a trait roll or a duel's blow, not this roll "
+        raise RuleError("a fudge point re-resolves a trait roll, a duel's blow or a shot, not this roll "
                         "(a melee against several foes, a story element, a median of three, a posture die, "
                         "a speed contest); "
                         "spend it on a blow taken (scratch, ticking) instead")
@@ -642,6 +655,12 @@ def _spend(state: FightState, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
         return spend_on_blow(state, who, c, target, event)
     if not isinstance(event, ev.DiceRolled) or event.roller.lower() != who.key:
         raise RuleError(f"event {target} is not one of {who.name}'s rolls")
+    if c.use == "spare":  # CT-SPARE: a spare initiative die, spent like a skill point for +1
+        if c.shift not in (None, 1):
+            raise RuleError("a spare die gives +1 to a roll (CT-SPARE): no --shift")
+        spare = spare_spent(state, who, target)
+        return [spare] + reresolve(state, who, record.action, state.events[record.resolution], target, event,
+                                   c.model_copy(update={"shift": 1}), dice)
     cost = 1
     if who.fudge_points < cost:
         raise RuleError(f"{who.name} has no fudge points left (C-FP-3)")
@@ -668,6 +687,8 @@ def latest(state: FightState, who: Combatant, blow_use: bool) -> int:
 def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, target: int,
               roll: ev.DiceRolled, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
     """Void the action's old consequences; append the new ones (C-FP-2)."""
+    if isinstance(resolution, ev.ShotResolved):
+        return reresolve_shot(state, who, c, target, roll, dice)
     record = state.actions[action]
     resolution_seq = record.resolution
     voids = [resolution_seq, *record.consequences]
@@ -682,7 +703,8 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
         new_roll = sum(rerolled.faces)
     if roll.purpose == "damage":
         raise RuleError("spend skill on the action roll, not on a damage roll")
-    label = f"fudge point ({c.use})"
+    label = "spare die (CT-SPARE)" if c.use == "spare" else f"fudge point ({c.use})"
+    shifts = c.use in ("skill", "spare")
     if isinstance(resolution, ev.ActionResolved):
         mine = resolution.combatant.lower() == who.key
         if c.use == "panache":
@@ -693,12 +715,12 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
         if mine:
             if new_roll is not None:
                 fields["roll"] = new_roll
-            if c.use == "skill":
+            if shifts:
                 fields["modifiers"] = tuple(resolution.modifiers) + (ev.Modifier(name=label, value=c.shift or 0),)
         else:
             if new_roll is not None:
                 fields["opponent_roll"] = new_roll
-            if c.use == "skill":
+            if shifts:
                 fields["opponent_modifiers"] = tuple(resolution.opponent_modifiers) + (ev.Modifier(name=label, value=c.shift or 0),)
         fields["modifiers"] = tuple(ev.Modifier.model_validate(m) for m in fields["modifiers"])
         fields["opponent_modifiers"] = tuple(ev.Modifier.model_validate(m) for m in fields["opponent_modifiers"])
@@ -711,7 +733,7 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
                           supersedes=resolution_seq, automatic=c.use == "panache")
         earlier = next((state.events[seq] for seq in record.consequences
                         if isinstance(state.events.get(seq), ev.AdvantageGained)), None)
-        return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a fudge point ({c.use})"),
+        return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a {label}"),
                 *out, new, *advantage_events(state, new, earlier)]
     if c.use == "panache":
         raise RuleError("panache makes an unopposed action succeed: a blow is opposed (C-FP-2)")
@@ -719,7 +741,7 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
     for index, side in enumerate(sides):
         if side.combatant.lower() != who.key:
             continue
-        if c.use == "skill":
+        if shifts:
             side = side.model_copy(update={"modifiers": side.modifiers + (ev.Modifier(name=label, value=c.shift or 0),)})
         sides[index] = with_roll(side, new_roll if new_roll is not None else side.roll or 0)
     old_damage = [state.events[s] for s in record.rolls
@@ -731,7 +753,7 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
     hits = locate_hits(settled.hits, sides[0], targeting)
     new = resolution.model_copy(update={"sides": tuple(sides), "outcome": settled.outcome,
                                         "hits": hits, "supersedes": resolution_seq})
-    return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a fudge point ({c.use})"),
+    return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a {label}"),
             *out, *fresh, new, *blow_marks(action, hits, targeting.affects)]
 
 
@@ -783,6 +805,9 @@ HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
     cmd.NextTurn: _next,
     cmd.SpendPoint: _spend,
     cmd.Kill: _kill,
+    cmd.OrderTies: _order_ties,
+    cmd.DeclareIntent: _intend,
+    cmd.Shoot: shoot,
     cmd.Melee: decide_melee,
     cmd.StoryRoll: decide_story,
 }

@@ -209,15 +209,17 @@ def strike(state: FightState, c: cmd.Melee, lone: Combatant, lone_side: ev.Side,
     if target is not None and by_key[target.lower()][2].may_wound:
         struck = [target] + [n for n in c.sweep if by_key[n.lower()][2].may_wound]
         for through, name in enumerate(struck):
-            foe, _side, row = by_key[name.lower()]
-            hit, roll = make_hit(state, lone, foe, row.relative_degree, bonus - through * c.sweep_penalty, damage_dice)
+            foe, foe_side, row = by_key[name.lower()]
+            hit, roll = make_hit(state, lone, foe, row.relative_degree, bonus - through * c.sweep_penalty, damage_dice,
+                                 lone_side.roll, foe_side.roll)
             hits.append(hit)
             rolls += roll
     for foe, side, row in zip(foes, foe_sides, comparisons):
         if row.foe_hits:
             rd = side.result - opts.unaware_difficulty if row.ignored else -row.relative_degree  # type: ignore[operator]
             foe_bonus = opts.all_out_offense_damage if side.declaration.all_out == "offense" else 0
-            hit, roll = make_hit(state, foe, lone, rd, foe_bonus, damage_dice)
+            hit, roll = make_hit(state, foe, lone, rd, foe_bonus, damage_dice, side.roll,
+                                 None if row.ignored else lone_side.roll)
             hits.append(hit)
             rolls += roll
     return tuple(hits), rolls, target

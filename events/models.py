@@ -122,7 +122,7 @@ class DiceRolled(_Event):
     source: Literal["generated", "entered"]
     stream: str | None = None
     draw: int | None = None
-    die: Literal["dF", "d6"] = "dF"  # d6: the posture pick without Fudge dice (F-TAC-3)
+    sides: int | None = None  # None: Fudge dice; 6: the d6 of a min-mid-max damage roll (F-MMM)
 
 
 class ActionResolved(_Event):
@@ -178,6 +178,19 @@ class Hit(BaseModel):
     damage_roll: int | None
     damage: int | None
     level: int
+    # Set only where the rule that makes them is in use (an older blow reads None everywhere):
+    offensive: int | None = None  # F-DMG-1 and F-DMG-2: the two sides of the damage factor
+    defensive: int | None = None
+    tech: int | None = None  # F-TECH: weapon tech minus armor tech, counted in the factor
+    rd_weight: int | None = None  # F-DMG-4 `doubled`: times the relative degree counted
+    damage_roll_mode: str | None = None  # F-DROLL: 1dF_damage, 1dF_level, parity, 4dF_free
+    level_shift: int | None = None  # F-DROLL 1dF_level: levels the roll moved the wound
+    parity: tuple[int, int] | None = None  # F-DROLL parity: (+ offensive, + defensive) from even action rolls
+    mmm_bonus: int | None = None  # F-MMM: factor bonus + relative-degree bonus
+    mmm_read: str | None = None  # F-MMM: min, mid, max, max+min or sum
+    mmm_value: int | None = None  # F-MMM: the dice read, before the all-out bonus
+    bullets: int | None = None  # F-RNG-5: bullets on target
+    bullets_max: int | None = None  # F-RNG-5: the burst's maximum on target
     aimed_at: str | None = None  # F-HIT-2, F-LOC-1: the part the attacker aimed at
     location: str | None = None  # the part the blow struck, when it reached the aimed part
 
@@ -201,6 +214,24 @@ class ExchangeResolved(_Event):
     otherwise: str | None = None  # where the defender says a called shot won by less lands
     location_affects: str | None = None  # F-LOC-2: what a wounded part hinders (`combat` or a trait)
     speed: tuple[int, ...] | None = None  # F-FANCY-1: the two Speed results of a speed contest
+
+
+class ShotResolved(_Event):
+    """F-RNG-1..5: a ranged attack, unopposed (unaware target, or both shooting), or opposed by a dodge."""
+
+    type: Literal["shot_resolved"] = "shot_resolved"
+    action: int
+    round: int
+    mode: Literal["unaware", "aware", "shoot_back"]
+    weapon: Literal["thrown", "propelled"] | None = None
+    target: str
+    sides: tuple[Side, ...]  # the shooter; then the dodger, or the target shooting back
+    difficulties: tuple[int, ...]  # the result each shooter needs to hit (F-RNG-1, F-RNG-2)
+    outcome: str
+    hits: tuple[Hit, ...]
+    burst: int | None = None  # F-RNG-5: bullets on target at relative degree +8
+    burst_bonus: int | None = None  # F-RNG-5: the GM's damage bonus for the bullets (None: one per doubling)
+    supersedes: int | None = None  # a fudge point re-resolved the shot (C-FP-2)
 
 
 class WoundMarked(_Event):
@@ -258,6 +289,9 @@ class InitiativeRolled(_Event):
     source: Literal["generated", "entered"] = "generated"
     stream: str | None = None
     draw: int | None = None
+    fixed: tuple[int, ...] = ()  # CT-TABLE, PC-DICE: frozen faces, after the rolled ones
+    discarded: tuple[int, ...] = ()  # PC-DICE, CT-GIFT: dice (indexes) set aside before bartering
+    bonus_phases: tuple[int, ...] = ()  # CT-GIFT Quick Reflexes
 
 
 class DieBartered(_Event):
@@ -282,6 +316,68 @@ class TurnTaken(_Event):
     combatant: str
     index: int
     tied_with: tuple[str, ...] = ()
+    step: Literal["act", "declare", "resolve"] = "act"  # PH-4 `structured` splits a phase in two
+
+
+class DieTraded(_Event):
+    """PH-6, PC-BARTER-1: one die traded in (it leaves play)."""
+
+    type: Literal["die_traded"] = "die_traded"
+    combatant: str
+    round: int
+    die: int
+    face: int
+
+
+class DieAltered(_Event):
+    """PH-6, PC-BARTER-1: the die the trade moves one level."""
+
+    type: Literal["die_altered"] = "die_altered"
+    combatant: str
+    round: int
+    die: int
+    direction: Literal[1, -1]
+    face_before: int
+    face_after: int
+
+
+class TiesOrdered(_Event):
+    """PH-3: the GM's order of combatants tied on the determinant, for this round."""
+
+    type: Literal["ties_ordered"] = "ties_ordered"
+    round: int
+    order: tuple[str, ...]
+
+
+class IntentDeclared(_Event):
+    """PH-4 `structured`: what a combatant will do in this phase, declared slowest first."""
+
+    type: Literal["intent_declared"] = "intent_declared"
+    round: int
+    phase: int
+    combatant: str
+    what: str
+    target: str | None = None
+
+
+class TurnUsed(_Event):
+    """A roll that is the actor's action in this phase (an attack marks its turn by itself)."""
+
+    type: Literal["turn_used"] = "turn_used"
+    round: int
+    phase: int
+    combatant: str
+    action: int
+
+
+class SpareDieSpent(_Event):
+    """CT-SPARE: a spare initiative die spent as +1 to one roll, once this round."""
+
+    type: Literal["spare_die_spent"] = "spare_die_spent"
+    combatant: str
+    round: int
+    die: int
+    target: int
 
 
 # --- fudge points (C-FP) ------------------------------------------------------
@@ -377,6 +473,7 @@ Event = Annotated[
         Declared, DeclarationSealed, DeclarationRevealed, DiceRolled, ActionResolved,
         ExchangeResolved, WoundMarked, CombatantKilled, AdvantageGained, InitiativeRolled, DieBartered, TurnTaken,
         FudgePointSpent, EventsVoided, CommandUndone, CommandRedone,
+        DieTraded, DieAltered, TiesOrdered, IntentDeclared, TurnUsed, SpareDieSpent, ShotResolved,
         MeleeResolved, StoryRolled, LocationWounded,
     ],
     Field(discriminator="type"),

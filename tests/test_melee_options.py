@@ -140,13 +140,13 @@ def test_F_TAC_3_a_d6_picks_the_posture(fights: Fights, face: int, posture: int)
     outcome = fights.execute("fight", cmd.Declare(combatant="Ann", declaration=ev.Declaration(),
                                                   posture_roll=True, posture_die=face))
     rolled = [r.event for r in outcome.records if isinstance(r.event, ev.DiceRolled)]
-    assert [(r.die, r.faces, r.source) for r in rolled] == [("d6", (face,), "entered")]
+    assert [(r.sides, r.faces, r.source) for r in rolled] == [(6, (face,), "entered")]
     assert fights.state("fight").declarations["ann"].posture == posture
 
 
 def test_F_TAC_3_a_generated_d6_replays_and_verifies(tmp_path: Any) -> None:
     """F-TAC-3: a generated d6 is derived from the seed like any roll (A-FAIR-1) and re-decided (A-VERIFY-1)."""
-    from engine.dice import derive_d6
+    from engine.dice import derive_faces
     from store.sqlite import SqliteStore
     from tests.conftest import make_fights
     fights = make_fights(SqliteStore(tmp_path / "f.db"))
@@ -155,7 +155,8 @@ def test_F_TAC_3_a_generated_d6_replays_and_verifies(tmp_path: Any) -> None:
     for _ in range(12):
         outcome = fights.execute("fight", cmd.Declare(combatant="Ann", declaration=ev.Declaration(), posture_roll=True))
         rolled = next(r.event for r in outcome.records if isinstance(r.event, ev.DiceRolled))
-        assert rolled.faces == (derive_d6(bytes(range(32)), rolled.stream or "", rolled.draw or 0),)
+        assert rolled.sides == 6
+        assert rolled.faces == derive_faces(bytes(range(32)), rolled.stream or "", rolled.draw or 0, 1, 6)
         faces.append(rolled.faces[0])
     assert set(faces) <= {1, 2, 3, 4, 5, 6} and len(set(faces)) > 1
     fights.reveal_seed("fight")
