@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli import render
@@ -266,3 +268,36 @@ def test_F_MULTI_A_REPLAY_1_paco_vs_three_thugs_state_after_each_event(fights: F
     last = {c["name"]: c["wound_level"] for c in steps[-1]["state"]["combatants"]}
     assert last == {"Paco": "Undamaged", "Thug1": "Undamaged", "Thug2": "Undamaged", "Thug3": "Very Hurt"}
     assert steps == snapshot(name="paco-vs-three-thugs")
+
+FACES = st.tuples(*[st.sampled_from((-1, 0, 1))] * 4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(paco=FACES, thugs=st.lists(FACES, min_size=3, max_size=3), skills=st.lists(
+    st.sampled_from(("Poor", "Fair", "Great")), min_size=3, max_size=3), ignore_first=st.booleans())
+def test_F_MULTI_2_F_MULTI_3_F_MULTI_5_properties_of_any_round(paco: tuple[int, ...], thugs: list[tuple[int, ...]],
+                                                                 skills: list[str], ignore_first: bool) -> None:
+    """F-MULTI-2, F-MULTI-3, F-MULTI-5: for any dice, every foe who beats him marks one wound; he wounds someone
+    only after beating or tying every foe he faces, by RD 2 or more after a tie; the round verifies."""
+    fights = make_fights()
+    start(fights)
+    join(fights, "Paco", "Superb", "heroes")
+    for number, skill in enumerate(skills, start=1):
+        join(fights, f"Thug{number}", skill, "thugs", kind="npc")
+    faces = [f"paco={''.join('+0-'[1 - f] for f in paco)}"] + [
+        f"thug{i}={''.join('+0-'[1 - f] for f in roll)}" for i, roll in enumerate(thugs, start=1)]
+    outcome = melee(fights, "Paco", ("Thug1", "Thug2", "Thug3"), dice(*faces),
+                    ignore=("Thug1",) if ignore_first else ())
+    done = resolved(outcome)
+    faced = [r for r in done.comparisons if not r.ignored]
+    tied = any(r.relative_degree == 0 for r in faced)
+    lost = any(r.relative_degree < 0 for r in faced)
+    by_paco = [h for h in done.hits if h.attacker == "Paco"]
+    assert not (lost and by_paco)
+    for hit in by_paco:
+        assert hit.relative_degree >= (2 if tied else 1)
+    on_paco = [h for h in done.hits if h.defender == "Paco"]
+    assert sorted(h.attacker for h in on_paco) == sorted(r.foe for r in done.comparisons if r.foe_hits)
+    marked = [e for e in (r.event for r in outcome.records) if isinstance(e, ev.WoundMarked) and e.combatant == "Paco"]
+    assert len(marked) == sum(1 for h in on_paco if h.level > 0)
+    assert verify(fights.store.read("fight")).ok
