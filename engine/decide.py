@@ -644,11 +644,12 @@ def _spend(state: FightState, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
         raise RuleError(f"event {target} is not a roll or blow in force (it may not exist, or was undone)")
     record = state.actions[event.action]
     resolution_event = state.events.get(record.resolution)
-    if not blow_use and (not isinstance(resolution_event, (ev.ActionResolved, ev.ExchangeResolved, ev.ShotResolved))
+    if not blow_use and (not isinstance(resolution_event, (ev.ActionResolved, ev.ExchangeResolved, ev.ShotResolved,
+                                                           ev.MeleeResolved))
                          or getattr(resolution_event, "median_of", ())
                          or (isinstance(event, ev.DiceRolled) and event.purpose.startswith("speed contest"))):
         raise RuleError("a fudge point re-resolves a trait roll, a duel's blow or a shot, not this roll "
-                        "(a melee against several foes, a story element, a median of three, a posture die, "
+                        "(a story element, a median of three, a posture die, "
                         "a speed contest); "
                         "spend it on a blow taken (scratch, ticking) instead")
     if blow_use:
@@ -689,6 +690,8 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
     """Void the action's old consequences; append the new ones (C-FP-2)."""
     if isinstance(resolution, ev.ShotResolved):
         return reresolve_shot(state, who, c, target, roll, dice)
+    if isinstance(resolution, ev.MeleeResolved):
+        return reresolve_melee(state, who, c, target, roll, dice)
     record = state.actions[action]
     resolution_seq = record.resolution
     voids = [resolution_seq, *record.consequences]
@@ -786,7 +789,7 @@ def _kill(state: FightState, c: cmd.Kill, dice: Dice) -> list[Any]:
     return [ev.CombatantKilled(combatant=who.name, reason=c.reason)]
 
 
-from engine.melee_multi import decide_melee  # noqa: E402  (it builds on the helpers above)
+from engine.melee_multi import decide_melee, reresolve_melee  # noqa: E402  (it builds on the helpers above)
 from engine.story import decide_story  # noqa: E402
 
 HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {

@@ -149,13 +149,13 @@ def decide_melee(state: FightState, c: cmd.Melee, dice: Dice) -> list[Any]:
     ignored = {n.lower() for n in c.ignore}
     min_hits = tuple(min_hit_for(state, lone, foe, c.min_hit) for foe in foes)
     comparisons = compare(state, lone, lone_side, foes, foe_sides, ignored, min_hits)
-    hits, damage_rolls, target = strike(state, c, lone, lone_side, foes, foe_sides, comparisons,
-                                        damage_roller(action, dice))
+    hits, damage_rolls, target = strike(state, c.target, c.sweep, c.sweep_penalty, lone, lone_side, foes,
+                                        foe_sides, comparisons, damage_roller(action, dice))
     resolved = ev.MeleeResolved(
         action=action, round=state.round + new_round, lone=lone_side, foes=tuple(foe_sides),
         comparisons=comparisons, target=target, sweep=tuple(f.name for f in foes if f.key in {s.lower() for s in c.sweep}),
         sweep_penalty=c.sweep_penalty if c.sweep else 0, max_foes=limit, min_hit=min_hits, group_roll=group,
-        outcome=describe_melee(lone.name, comparisons, hits), hits=hits)
+        outcome=describe_melee(lone.name, comparisons, hits), hits=hits, target_named=c.target is not None)
     marks = [ev.WoundMarked(action=action, combatant=h.defender, level=h.level, damage=h.damage)
              for h in hits if h.level > 0]
     return out + rolled + damage_rolls + [resolved] + marks
@@ -190,15 +190,16 @@ def compare(state: FightState, lone: Combatant, lone_side: ev.Side, foes: Sequen
                  for r, least in zip(rows, min_hits))
 
 
-def strike(state: FightState, c: cmd.Melee, lone: Combatant, lone_side: ev.Side, foes: Sequence[Combatant],
-           foe_sides: Sequence[ev.Side], comparisons: Sequence[ev.Comparison],
+def strike(state: FightState, named: str | None, sweep: Sequence[str], sweep_penalty: int, lone: Combatant,
+           lone_side: ev.Side, foes: Sequence[Combatant], foe_sides: Sequence[ev.Side],
+           comparisons: Sequence[ev.Comparison],
            damage_dice: DamageDice) -> tuple[tuple[ev.Hit, ...], list[ev.DiceRolled], str | None]:
     """F-MULTI-2,3,4: every foe who hits wounds him (each a separate mark); he wounds his chosen foe(s)."""
     opts = state.options
     by_key = {f.key: (f, s, r) for f, s, r in zip(foes, foe_sides, comparisons)}
     eligible = [r for r in comparisons if r.may_wound]
-    if c.target:
-        target = by_key[c.target.lower()][0].name
+    if named:
+        target = by_key[named.lower()][0].name
     elif eligible:
         target = max(eligible, key=lambda r: r.relative_degree).foe  # max keeps the first of equals
     else:
@@ -207,10 +208,10 @@ def strike(state: FightState, c: cmd.Melee, lone: Combatant, lone_side: ev.Side,
     rolls: list[ev.DiceRolled] = []
     bonus = opts.all_out_offense_damage if lone_side.declaration.all_out == "offense" else 0
     if target is not None and by_key[target.lower()][2].may_wound:
-        struck = [target] + [n for n in c.sweep if by_key[n.lower()][2].may_wound]
+        struck = [target] + [n for n in sweep if by_key[n.lower()][2].may_wound]
         for through, name in enumerate(struck):
             foe, foe_side, row = by_key[name.lower()]
-            hit, roll = make_hit(state, lone, foe, row.relative_degree, bonus - through * c.sweep_penalty, damage_dice,
+            hit, roll = make_hit(state, lone, foe, row.relative_degree, bonus - through * sweep_penalty, damage_dice,
                                  lone_side.roll, foe_side.roll)
             hits.append(hit)
             rolls += roll
@@ -236,3 +237,50 @@ def describe_melee(lone: str, comparisons: Sequence[ev.Comparison], hits: Sequen
     blows = [f"{h.attacker} {'grazes' if h.graze else 'hits'} {h.defender}: "
              f"{LEVELS[h.level] if h.level else 'no wound'}" for h in hits]
     return "; ".join(parts) + " → " + ("; ".join(blows) if blows else "nobody is hit")
+
+
+def reresolve_melee(state: FightState, who: Combatant, c: cmd.SpendPoint, target: int, roll: ev.DiceRolled,
+                    dice: Dice) -> list[Any]:
+    """C-FP-2 on a melee roll: skill shifts, luck rerolls the spender's roll; the melee is decided again.
+
+    The foes, the named target, the sweep and the ignored foes stand as declared; a target the
+    rule chose is chosen again. Damage rolls already made are reused by the same striker.
+    """
+    resolution: ev.MeleeResolved = state.events[state.actions[roll.action].resolution]
+    record = state.actions[roll.action]
+    action = roll.action
+    if roll.purpose == "damage":
+        raise RuleError("spend on the action roll, not on a damage roll; spend on the blow (scratch, ticking) "
+                        "to change a wound")
+    voids = [record.resolution, *record.consequences]
+    out: list[Any] = []
+    sides = [resolution.lone, *resolution.foes]
+    index = next(i for i, side in enumerate(sides) if side.combatant.lower() == who.key)
+    side = sides[index]
+    new_roll = side.roll or 0
+    if c.use == "luck":
+        rerolled = roll_event(action, roll.roller, roll.purpose, len(roll.faces), dice)
+        out.append(rerolled)
+        voids.append(target)
+        new_roll = sum(rerolled.faces)
+    if c.use in ("skill", "spare"):
+        label = "spare die (CT-SPARE)" if c.use == "spare" else "fudge point (skill)"
+        side = side.model_copy(update={"modifiers": side.modifiers + (ev.Modifier(name=label, value=c.shift or 0),)})
+    sides[index] = with_roll(side, new_roll)
+    lone = state.combatants[resolution.lone.combatant.lower()]
+    foes = [state.combatants[f.combatant.lower()] for f in resolution.foes]
+    ignored = {r.foe.lower() for r in resolution.comparisons if r.ignored}
+    comparisons = compare(state, lone, sides[0], foes, sides[1:], ignored, resolution.min_hit)
+    old_damage = [state.events[s] for s in record.rolls
+                  if isinstance(state.events.get(s), ev.DiceRolled) and state.events[s].purpose == "damage"]
+    hits, damage_rolls, chosen = strike(state, resolution.target if resolution.target_named else None,
+                                        resolution.sweep, resolution.sweep_penalty, lone, sides[0], foes, sides[1:],
+                                        comparisons, damage_roller(action, dice, old_damage))
+    reused = {id(r) for r in old_damage}
+    new = resolution.model_copy(update={
+        "lone": sides[0], "foes": tuple(sides[1:]), "comparisons": comparisons, "target": chosen, "hits": hits,
+        "outcome": describe_melee(lone.name, comparisons, hits), "supersedes": record.resolution})
+    marks = [ev.WoundMarked(action=action, combatant=h.defender, level=h.level, damage=h.damage)
+             for h in hits if h.level > 0]
+    spent = "spare die (CT-SPARE)" if c.use == "spare" else f"fudge point ({c.use})"
+    return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a {spent}"), *out, *[r for r in damage_rolls if id(r) not in reused], new, *marks]

@@ -449,6 +449,7 @@ class MeleeResolved(_Event):
     outcome: str
     hits: tuple[Hit, ...]
     supersedes: int | None = None
+    target_named: bool = False  # the GM named the target before the roll (else the rule chose it)
 
 
 class StoryRolled(_Event):

@@ -301,3 +301,46 @@ def test_F_MULTI_2_F_MULTI_3_F_MULTI_5_properties_of_any_round(paco: tuple[int, 
     marked = [e for e in (r.event for r in outcome.records) if isinstance(e, ev.WoundMarked) and e.combatant == "Paco"]
     assert len(marked) == sum(1 for h in on_paco if h.level > 0)
     assert verify(fights.store.read("fight")).ok
+
+
+def test_C_FP_2_F_MULTI_3_a_fudge_point_re_decides_the_melee(fights: Fights) -> None:
+    """C-FP-2, F-MULTI-3: Tucker at Fair is hit by Molly and Annie; luck rerolls him to Superb: both wounds are
+    voided and he hits the pirate he beat by most. Paco's skill point (+1) on his tie with the best thug turns it
+    into a win over all three."""
+    start(fights, npc_group_roll=True)
+    fights.execute("fight", cmd.Join(sheet=sheet("Tucker", skills={"Sword": "Superb"}, attack="Sword", weapon=2,
+                                                 side="heroes", fudge_points=2), source="tucker.toml"))
+    for pirate, skill in (("Molly", "Fair"), ("Annie", "Good"), ("Maggie", "Mediocre")):
+        join(fights, pirate, skill, "pirates", kind="npc")
+    first = melee(fights, "Tucker", ("Molly", "Annie", "Maggie"), dice("tucker=-000", "GM=+0"))
+    assert [w[0] for w in wounds(first)] == ["Tucker", "Tucker"]
+    spent = fights.execute("fight", cmd.SpendPoint(combatant="Tucker", use="luck"), dice("tucker=++00"))
+    voided = next(r.event for r in spent.records if isinstance(r.event, ev.EventsVoided))
+    assert len(voided.seqs) == 4  # the resolution, two wound marks and the rerolled dice
+    again = resolved(spent)
+    assert again.supersedes is not None and again.lone.result == SUPERB
+    assert [(h.attacker, h.defender) for h in again.hits] == [("Tucker", "Maggie")]
+    tucker = fights.state("fight").find("Tucker")
+    assert tucker is not None and tucker.marks == () and tucker.fudge_points == 1
+    assert verify(fights.store.read("fight")).ok
+
+    other = make_fights()
+    start(other)
+    other.execute("fight", cmd.Join(sheet=sheet("Paco", skills={"Sword": "Superb"}, attack="Sword", weapon=2,
+                                                side="heroes", fudge_points=1), source="paco.toml"))
+    for thug in ("Thug1", "Thug2", "Thug3"):
+        other.execute("fight", cmd.Join(sheet=sheet(thug, kind="npc", skills={"Sword": "Fair"}, attack="Sword",
+                                                    weapon=2, side="thugs"), source="thug.toml"))
+    tie = melee(other, "Paco", ("Thug1", "Thug2", "Thug3"), dice(*PACO_DICE))
+    assert [h.defender for h in resolved(tie).hits] == ["Thug3"]
+    shifted = resolved(other.execute("fight", cmd.SpendPoint(combatant="Paco", use="skill", shift=1)))
+    assert [r.relative_degree for r in shifted.comparisons] == [1, 2, 4]  # Superb now beats every thug
+    assert [r.may_wound for r in shifted.comparisons] == [True, True, True]
+    assert [(h.defender, h.relative_degree) for h in shifted.hits] == [("Thug3", 4)]
+    assert ("fudge point (skill)", 1) in [(m.name, m.value) for m in shifted.lone.modifiers]
+    thug3 = other.state("fight").find("Thug3")
+    assert thug3 is not None and len(thug3.marks) == 1  # the old mark was voided, the new one stands
+    before = other.store.last_seq("fight")
+    with pytest.raises(RuleError, match="no fudge points"):
+        other.execute("fight", cmd.SpendPoint(combatant="Paco", use="skill", shift=1))
+    assert other.store.last_seq("fight") == before
