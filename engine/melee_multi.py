@@ -14,6 +14,8 @@ Readings taken where the text leaves room:
   -1 (or -2, GM input) damage more for each foe already cut through.
 - NPCs are sheets of kind "npc"; major NPCs roll like PCs. With both
   `npc_static` and `npc_group_roll` on, a static NPC does not roll at all.
+- Under postures (F-TAC-4) his offense meets each foe's defense and each foe's
+  offense meets his defense (both counting that foe's shield and weapon size).
 - All-out declarations keep their skill modifiers; an all-out defender cannot
   wound, an all-out attacker who hits adds the damage bonus. The F-MOD-6 tie
   rule belongs to a duel and is not applied between a lone fighter and a foe.
@@ -52,9 +54,6 @@ def _checked(state: FightState, c: cmd.Melee) -> tuple[Combatant, list[Combatant
     if opts.pace != "simultaneous":
         raise RuleError(f"a lone fighter's melee against several foes is a simultaneous round (F-MULTI-2); "
                         f"this fight's pace is {opts.pace}: use `fudge attack` for each foe")
-    if opts.tactics != "all_out":
-        raise RuleError("several foes at once are resolved with all-out declarations, not postures: "
-                        "use `fudge exchange` for each pair under tactics = \"postures\"")
     lone = able(state, c.lone)
     foes = [able(state, name) for name in c.foes]
     if not foes:
@@ -163,23 +162,31 @@ def decide_melee(state: FightState, c: cmd.Melee, dice: Dice) -> list[Any]:
 
 def compare(state: FightState, lone: Combatant, lone_side: ev.Side, foes: Sequence[Combatant],
             foe_sides: Sequence[ev.Side], ignored: set[str], min_hits: Sequence[int]) -> tuple[ev.Comparison, ...]:
-    """F-MULTI-2,3,5: each foe's result against the lone fighter's; who hits, whom he may wound."""
+    """F-MULTI-2,3,5 (with F-TAC-4 under postures): each foe's result against the lone fighter's;
+    who hits, whom he may wound.
+
+    Under postures his offense meets each foe's defense (whether he may wound) and each foe's offense
+    meets his defense (whether that foe hits him).
+    """
     assert lone_side.result is not None
+    postures = state.options.tactics == "postures"
     rows = []
     for foe, side in zip(foes, foe_sides):
         assert side.result is not None
         mods = foe_modifiers(state, lone, foe)
-        mine = lone_side.result + sum(m.value for m in mods)
-        rd = mine - side.result
+        shift = sum(m.value for m in mods)
+        mine = (lone_side.offense if postures else lone_side.result) + shift  # type: ignore[operator]
+        theirs = side.defense if postures else side.result
+        rd = mine - theirs  # type: ignore[operator]
+        attack = side.offense if postures else side.result
+        guard = (lone_side.defense if postures else lone_side.result) + shift  # type: ignore[operator]
         skip = foe.key in ignored
+        foe_rd = attack - (state.options.unaware_difficulty if skip else guard)  # type: ignore[operator]
         foe_least = min_hit_for(state, foe, lone, None)
         can_harm = side.declaration.all_out != "defense"
-        if skip:
-            hits = can_harm and side.result - state.options.unaware_difficulty >= 1 and side.result >= foe_least
-        else:
-            hits = can_harm and rd < 0 and side.result >= foe_least
-        rows.append(ev.Comparison(foe=foe.name, lone_result=mine, lone_modifiers=mods, foe_result=side.result,
-                                  relative_degree=rd, ignored=skip, foe_hits=hits))
+        hits = can_harm and foe_rd >= 1 and attack >= foe_least  # type: ignore[operator]
+        rows.append(ev.Comparison(foe=foe.name, lone_result=mine, lone_modifiers=mods, foe_result=theirs,  # type: ignore[arg-type]
+                                  relative_degree=rd, ignored=skip, foe_hits=hits, foe_relative_degree=foe_rd))
     faced = [r for r in rows if not r.ignored]
     if lone_side.declaration.all_out == "defense" or any(r.relative_degree < 0 for r in faced):
         return tuple(rows)  # F-MULTI-3: he must beat or tie every foe he faces to wound one
@@ -217,7 +224,7 @@ def strike(state: FightState, named: str | None, sweep: Sequence[str], sweep_pen
             rolls += roll
     for foe, side, row in zip(foes, foe_sides, comparisons):
         if row.foe_hits:
-            rd = side.result - opts.unaware_difficulty if row.ignored else -row.relative_degree  # type: ignore[operator]
+            rd = row.foe_relative_degree if row.foe_relative_degree is not None else -row.relative_degree
             foe_bonus = opts.all_out_offense_damage if side.declaration.all_out == "offense" else 0
             hit, roll = make_hit(state, foe, lone, rd, foe_bonus, damage_dice, side.roll,
                                  None if row.ignored else lone_side.roll)

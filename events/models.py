@@ -422,12 +422,13 @@ class Comparison(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     foe: str
-    lone_result: int  # the lone fighter's result against this foe (this foe's shield counted)
+    lone_result: int  # the lone fighter's result (offense, under postures) against this foe, his shield counted
     lone_modifiers: tuple[Modifier, ...] = ()  # what this foe alone changes in the lone fighter's result
-    foe_result: int
+    foe_result: int  # the foe's result (defense, under postures)
     relative_degree: int  # lone_result - foe_result
     ignored: bool = False  # F-MULTI-5: the lone fighter does not defend against this foe
     foe_hits: bool = False
+    foe_relative_degree: int | None = None  # the foe's attack against him (against Poor when ignored)
     may_wound: bool = False  # F-MULTI-3: the lone fighter could wound this foe
 
 

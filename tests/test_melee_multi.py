@@ -344,3 +344,17 @@ def test_C_FP_2_F_MULTI_3_a_fudge_point_re_decides_the_melee(fights: Fights) -> 
     with pytest.raises(RuleError, match="no fudge points"):
         other.execute("fight", cmd.SpendPoint(combatant="Paco", use="skill", shift=1))
     assert other.store.last_seq("fight") == before
+
+
+def test_F_MULTI_2_F_TAC_4_under_postures_his_offense_meets_their_defense_and_theirs_his(fights: Fights) -> None:
+    """F-MULTI-2, F-MULTI-3, F-TAC-4: Paco at +1 offense (-1 defense) against three thugs at normal posture:
+    his offense Good beats every thug's defense, so he hits the one he beat by most; Thug1's offense Good beats
+    his defense Fair, so Thug1 grazes him in the same round."""
+    paco_and_thugs(fights, tactics="postures")
+    fights.execute("fight", cmd.Declare(combatant="Paco", declaration=ev.Declaration(posture=1)))
+    done = resolved(melee(fights, "Paco", ("Thug1", "Thug2", "Thug3"),
+                          dice("paco=0000", "thug1=+000", "thug2=0000", "thug3=-000")))
+    assert (done.lone.result, done.lone.offense, done.lone.defense) == (1, 2, 0)
+    assert [(r.lone_result, r.foe_result, r.relative_degree) for r in done.comparisons] == [(2, 1, 1), (2, 0, 2), (2, -1, 3)]
+    assert [(r.foe_hits, r.foe_relative_degree) for r in done.comparisons] == [(True, 1), (False, 0), (False, -1)]
+    assert [(h.attacker, h.defender, h.relative_degree) for h in done.hits] == [("Paco", "Thug3", 3), ("Thug1", "Paco", 1)]
