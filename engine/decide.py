@@ -488,7 +488,12 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
     return out + rolled + list(settled.damage_rolls) + [resolved] + blow_marks(action, hits, targeting.affects)
 
 
+STORY_ONLY = "this fight is told in story elements (F-PACE-1): `fudge story NAME TRAIT --mod N` rolls for a PC's plan"
+
+
 def _exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[Any]:
+    if state.options.pace == "story":
+        raise RuleError(STORY_ONLY)
     if state.options.pace != "simultaneous":
         raise RuleError("this fight runs directed attacks in turn (F-PACE-3): use `fudge attack`")
     first, second = able(state, c.first), able(state, c.second)
@@ -499,6 +504,8 @@ def _exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[Any]:
 
 
 def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
+    if state.options.pace == "story":
+        raise RuleError(STORY_ONLY)
     attacker, target = able(state, c.attacker), combatant(state, c.target)
     if attacker.key == target.key:
         raise RuleError("a fighter cannot attack itself")

@@ -28,7 +28,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import commands as cmd
-from engine.decide import (DamageDice, able, damage_roller, declarations_after, make_hit, min_hit_for,
+from engine.decide import (STORY_ONLY, DamageDice, able, damage_roller, declarations_after, make_hit, min_hit_for,
                            reveal_events, roll_event, round_events, shield_value, side_for, with_roll)
 from engine.dice import Dice
 from engine.errors import RuleError
@@ -51,6 +51,8 @@ def foe_modifiers(state: FightState, lone: Combatant, foe: Combatant) -> tuple[e
 
 def _checked(state: FightState, c: cmd.Melee) -> tuple[Combatant, list[Combatant], int]:
     opts = state.options
+    if opts.pace == "story":
+        raise RuleError(STORY_ONLY)
     if opts.pace != "simultaneous":
         raise RuleError(f"a lone fighter's melee against several foes is a simultaneous round (F-MULTI-2); "
                         f"this fight's pace is {opts.pace}: use `fudge attack` for each foe")

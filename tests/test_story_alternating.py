@@ -67,6 +67,10 @@ def test_F_PACE_1_the_modifier_runs_from_minus_3_to_plus_3_and_needs_story_pace(
     gunner(fights)
     refused(fights, cmd.StoryRoll(combatant="Gunner", trait="Brawling", mod=4), "-3 to \\+3")
     refused(fights, cmd.SpendPoint(combatant="Gunner", use="luck"), "roll")
+    join(fights, "Mobster", kind="npc", side="mob")
+    for blow in (cmd.Exchange(first="Gunner", second="Mobster"), cmd.Attack(attacker="Gunner", target="Mobster"),
+                 cmd.Melee(lone="Gunner", foes=("Mobster",))):
+        refused(fights, blow, "story elements")  # in story pace the GM narrates what the roll achieved
     other = make_fights()
     start(other)
     join(other, "Gunner", skills={"Brawling": "Good"})
