@@ -97,6 +97,19 @@ class RuleOptions(BaseModel):
     duplicates_act: bool = _opt(False, "PH-2", "duplicate initiative faces give extra actions")
     initiative_trait: str = _opt("Agility", "PH-3", "initiative determinant (dice count and in-phase order)")
     phase_declaration: Literal["open"] = _opt("open", "PH-4", "declaration order within a phase")
+    # --- wounds: death prevention, stun, healing, damage capacity, pawns ---
+    death_three_levels: bool = _opt(
+        False, "F-DEATH-1", "no blow worsens a protected character more than three wound levels; the excess is lost")
+    death_needs_incapacitated: bool = _opt(
+        False, "F-DEATH-2", "no blow puts a protected character Near Death unless he began the round Incapacitated")
+    death_protects: Literal["pc_major", "all"] = _opt(
+        "pc_major", "F-DEATH-4", "who F-DEATH-1/2 protect: PCs and major NPCs (sheet kind), or everyone")
+    head_blow_knockout: bool = _opt(
+        False, "F-STUN-3", "a winning blow aimed at the head with a Good or better result knocks out")
+    healing_skill: str = _opt("Medicine", "F-HEAL-2", "the skill a healing roll uses")
+    natural_healing_roll: bool = _opt(
+        False, "F-HEAL-3", "a week of rest heals a level only with a Constitution roll (Fair/Good/Great)")
+    healing_trait: str = _opt("Constitution", "F-HEAL-3", "the trait rolled for natural healing")
 
     @field_validator("wound_boxes", mode="before")
     @classmethod
