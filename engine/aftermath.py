@@ -77,13 +77,13 @@ def _rest(state: FightState, c: cmd.Rest, dice: Dice) -> list[Any]:
 
 def _heal(state: FightState, c: cmd.Heal, dice: Dice) -> list[Any]:
     """F-HEAL-2: Good heals every wound one level, Great two, Superb three (F-HEAL-4: from each mark's level)."""
+    if (c.healer is None) == (c.skill_level is None):
+        raise RuleError("say who heals: a combatant (--by NAME) or the healer's skill level (--level LEVEL)")
     patient = combatant(state, c.patient)
     if patient.track.dead:
         raise RuleError(f"{patient.name} is dead: no skill heals that")
     if not any(m.level > SCRATCH for m in patient.marks):
         raise RuleError(f"{patient.name} has no wound worse than a Scratch to heal (Scratches go after the battle)")
-    if (c.healer is None) == (c.skill_level is None):
-        raise RuleError("say who heals: a combatant (--by NAME) or the healer's skill level (--level LEVEL)")
     opts = state.options
     wanted = c.skill or opts.healing_skill
     mods: list[ev.Modifier] = []
