@@ -371,10 +371,11 @@ def describe(sides: Sequence[ev.Side], hits: Sequence[ev.Hit], kind: str) -> str
 
 
 def wound_events(action: int, hits: Sequence[ev.Hit], state: FightState | None = None,
-                 sides: Sequence[ev.Side] = (), new_round: bool = False, exclude: Sequence[int] = ()) -> list[Any]:
-    """Each hit's mark: through engine.harm (F-STUN, F-DEATH) when the state is known."""
+                 sides: Sequence[ev.Side] = (), new_round: bool = False, exclude: Sequence[int] = (),
+                 dice: Dice | None = None, reuse: Sequence[ev.DiceRolled] = ()) -> list[Any]:
+    """Each hit's mark: through engine.harm (F-DC, F-STUN, F-DEATH) when the state is known."""
     if state is not None:
-        return harm.marks_for_hits(state, action, hits, sides, new_round, frozenset(exclude))
+        return harm.marks_for_hits(state, action, hits, sides, new_round, frozenset(exclude), dice, reuse)
     return [ev.WoundMarked(action=action, combatant=h.defender, level=h.level, damage=h.damage)
             for h in hits if h.level > 0]
 
@@ -425,7 +426,7 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
     resolved = ev.ExchangeResolved(action=action, kind=kind, round=state.round + new_round,
                                    sides=tuple(sides), min_hit=min_hits, outcome=settled.outcome, hits=settled.hits)
     return out + rolled + list(settled.damage_rolls) + [resolved] + wound_events(
-        action, settled.hits, state, sides, new_round)
+        action, settled.hits, state, sides, new_round, dice=dice)
 
 
 def _exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[Any]:
@@ -567,6 +568,8 @@ def _spend(state: FightState, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
         return spend_on_blow(state, who, c, target, event)
     if not isinstance(state.events.get(record.resolution), (ev.ActionResolved, ev.ExchangeResolved)):
         raise RuleError(f"event {target} is a healing or recovery roll: fudge points change action rolls and blows")
+    if isinstance(event, ev.DiceRolled) and harm.is_adjustment_roll(event):
+        raise RuleError(f"event {target} adjusts a wound (F-DC): spend on the action roll or on the blow instead")
     if not isinstance(event, ev.DiceRolled) or event.roller.lower() != who.key:
         raise RuleError(f"event {target} is not one of {who.name}'s rolls")
     cost = 1
@@ -584,7 +587,7 @@ def latest(state: FightState, who: Combatant, blow_use: bool) -> int:
     for seq in sorted(state.events, reverse=True):
         event = state.events[seq]
         if isinstance(event, kind):
-            if isinstance(event, ev.DiceRolled) and event.purpose == "damage":
+            if isinstance(event, ev.DiceRolled) and (event.purpose == "damage" or harm.is_adjustment_roll(event)):
                 continue  # no use spends on a damage roll (luck and skill refuse it): aim at the action roll
             owner = event.combatant if isinstance(event, ev.WoundMarked) else event.roller
             if owner.lower() == who.key:
@@ -657,7 +660,9 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
     new = resolution.model_copy(update={"sides": tuple(sides), "outcome": settled.outcome,
                                         "hits": settled.hits, "supersedes": resolution_seq})
     return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a fudge point ({c.use})"),
-            *out, *fresh, new, *wound_events(action, settled.hits, state, sides, False, voids)]
+            *out, *fresh, new, *wound_events(action, settled.hits, state, sides, False, voids, dice, [
+                state.events[s] for s in record.rolls if isinstance(state.events.get(s), ev.DiceRolled)
+                and harm.is_adjustment_roll(state.events[s])])]
 
 
 def spend_on_blow(state: FightState, who: Combatant, c: cmd.SpendPoint, target: int, event: Any) -> list[Any]:

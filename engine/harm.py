@@ -15,6 +15,11 @@ Readings taken:
   stuns), and a second Stun, in any round, makes the target Very Stunned.
 - A knocking head blow (F-STUN-3) is a knockout on top of the wound it deals
   (none, if the blow was a stunning one).
+- F-DC `roll` and `willpower` roll the defender's trait with no modifier
+  (Great or better: one less, Poor or worse: one more); `gift` applies to
+  every hit, Scratches included; a `point` step on a graze (which has no
+  damage points) moves the level instead. These come before a pulled punch
+  and the death rules.
 - F-DEATH-1 counts the levels from the track's level before the blow to the
   level after it, overflow included; F-DEATH-2's "began the round" is the
   track as it stood at the round's RoundStarted (or before this blow, when
@@ -26,8 +31,10 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from engine.dice import Dice
 from engine.tracks import track_of
-from engine.wounds import DEAD, HURT, INCAPACITATED, LEVELS, UNDAMAGED, VERY_HURT, Mark, Track
+from engine.wounds import (DEAD, HURT, INCAPACITATED, LEVELS, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT, Mark, Track,
+                           level_for_damage)
 from events import models as ev
 
 PENDING = 10**9  # seq of a mark not yet written; it sorts after every written one
@@ -40,7 +47,7 @@ def protected(who: Any, options: Any) -> bool:
 
 
 def _track(who: Any, marks: Sequence[Mark], options: Any) -> Track:
-    return track_of(who.fighter.sheet, who.boxes, marks, options, who.out)
+    return track_of(who.fighter, who.boxes, marks, options, who.out)
 
 
 def capped(who: Any, marks: Sequence[Mark], began: Sequence[Mark], level: int, options: Any) -> tuple[int, list[str]]:
@@ -65,6 +72,60 @@ def capped(who: Any, marks: Sequence[Mark], began: Sequence[Mark], level: int, o
     return UNDAMAGED, [f"{' '.join(rules)}: {LEVELS[level]} lost"]
 
 
+DC_TRAITS = {"roll": "Damage Capacity", "willpower": "Willpower"}
+ADJUSTMENT_PURPOSE = " vs the wound"  # the purpose of an F-DC roll ends so: "Damage Capacity vs the wound"
+DC_GIFTS = {"damage resistant": -1, "fragile": 1}
+GREAT, POOR = 2, -2
+
+
+def is_adjustment_roll(event: ev.DiceRolled) -> bool:
+    """A Damage Capacity or Willpower roll made for a blow (F-DC), not an action roll."""
+    return event.purpose.endswith(ADJUSTMENT_PURPOSE)
+
+
+class AdjustmentDice:
+    """The rolls F-DC asks for; a re-resolved blow reuses the rolls it already made."""
+
+    def __init__(self, action: int, dice: Dice | None, reuse: Sequence[ev.DiceRolled] = ()) -> None:
+        self.action, self.dice, self.pool = action, dice, list(reuse)
+
+    def roll(self, roller: str, purpose: str) -> tuple[ev.DiceRolled, bool]:
+        for index, old in enumerate(self.pool):
+            if old.roller.lower() == roller.lower() and old.purpose.lower() == purpose.lower():
+                return self.pool.pop(index), False
+        if self.dice is None:
+            raise ValueError("an F-DC roll needs dice")
+        rolled = self.dice.roll(roller, 4, purpose)
+        return ev.DiceRolled(action=self.action, roller=roller, purpose=purpose, faces=rolled.faces,
+                             source=rolled.source, stream=rolled.stream, draw=rolled.draw), True
+
+
+def capacity_shift(who: Any, hit: ev.Hit, level: int, options: Any, dice: AdjustmentDice,
+                   out: list[Any]) -> tuple[int, str]:
+    """F-DC: -1, 0 or +1 severity from a Damage Capacity or Willpower roll, or from gifts; and why."""
+    mode = options.damage_capacity
+    if mode == "gift":
+        shift = sum(DC_GIFTS.get(g.strip().lower(), 0) for g in who.fighter.sheet.gifts)
+        shift = max(-1, min(1, shift))
+        return shift, "Damage Resistant" if shift < 0 else "Fragile"
+    if mode in DC_TRAITS and level >= HURT:
+        trait, trait_level, _ = who.fighter.trait(DC_TRAITS[mode], options)
+        rolled, fresh = dice.roll(who.name, trait + ADJUSTMENT_PURPOSE)
+        if fresh:
+            out.append(rolled)
+        result = trait_level + sum(rolled.faces)
+        shift = -1 if result >= GREAT else 1 if result <= POOR else 0
+        return shift, f"{trait} roll {result:+d}"
+    return 0, ""
+
+
+def adjusted(hit: ev.Hit, level: int, shift: int, options: Any) -> int:
+    """F-DC: one wound level, or one damage point read again on the thresholds."""
+    if options.damage_capacity_step == "point" and hit.damage is not None:
+        return level_for_damage(max(0, hit.damage + shift), options.wound_thresholds)
+    return max(UNDAMAGED, min(level + shift, NEAR_DEATH))
+
+
 def stun_effect(level: int, stuns: int) -> str | None:
     """F-STUN-1: Hurt stuns (a second Stun is Very Stunned), Very Hurt very stuns, worse knocks out."""
     if level < HURT:
@@ -77,8 +138,11 @@ def stun_effect(level: int, stuns: int) -> str | None:
 
 
 def marks_for_hits(state: Any, action: int, hits: Sequence[ev.Hit], sides: Sequence[ev.Side],
-                   new_round: bool, exclude: Collection[int] = ()) -> list[Any]:
-    """The WoundMarked / StunMarked events of an action's hits (`exclude`: marks being replaced)."""
+                   new_round: bool, exclude: Collection[int] = (), dice: Dice | None = None,
+                   reuse: Sequence[ev.DiceRolled] = ()) -> list[Any]:
+    """The WoundMarked / StunMarked events of an action's hits (`exclude`: marks being replaced),
+    after the DiceRolled of any F-DC roll."""
+    adjustment_dice = AdjustmentDice(action, dice, reuse)
     options = state.options
     by_name = {side.combatant.lower(): side for side in sides}
     starts = [seq for seq in state.round_starts if seq <= action]
@@ -92,6 +156,13 @@ def marks_for_hits(state: Any, action: int, hits: Sequence[ev.Hit], sides: Seque
         marks = [m for m in who.marks if m.seq not in exclude] + pending.get(who.key, [])
         began = [m for m in marks if m.seq < round_start]
         level, notes = hit.level, []
+        if level > UNDAMAGED:
+            shift, why = capacity_shift(who, hit, level, options, adjustment_dice, out)
+            if shift:
+                new = adjusted(hit, level, shift, options)
+                if new != level:
+                    notes.append(f"F-DC {why}: {LEVELS[level]} {'lowered' if new < level else 'raised'} to {LEVELS[new]}")
+                level = new
         if side is not None and side.pull is not None and level > side.pull:
             notes.append(f"F-STUN-2: pulled to {LEVELS[max(side.pull, UNDAMAGED)]}")
             level = max(side.pull, UNDAMAGED)

@@ -110,6 +110,16 @@ class RuleOptions(BaseModel):
     natural_healing_roll: bool = _opt(
         False, "F-HEAL-3", "a week of rest heals a level only with a Constitution roll (Fair/Good/Great)")
     healing_trait: str = _opt("Constitution", "F-HEAL-3", "the trait rolled for natural healing")
+    damage_capacity: Literal["modifier", "roll", "gift", "willpower"] = _opt(
+        "modifier", "F-DC",
+        "how Damage Capacity acts: in the defensive factor (modifier), a DC roll on each hit of Hurt or worse "
+        "(roll), Damage Resistant / Fragile gifts (gift), or a Willpower roll (willpower)")
+    damage_capacity_step: Literal["level", "point"] = _opt(
+        "level", "F-DC", "what a roll, gift or Willpower adjustment moves: one wound level or one damage point")
+    dc_track: bool = _opt(
+        False, "F-WND-8", "record wounds on the Damage Capacity attribute: each hit worse than a Scratch lowers it")
+    dc_track_terrible: Literal["minus3", "incapacitated"] = _opt(
+        "minus3", "F-WND-8", "a Damage Capacity lowered to Terrible is -3 to all actions, or Incapacitated")
 
     @field_validator("wound_boxes", mode="before")
     @classmethod
@@ -187,6 +197,9 @@ INCOMPATIBLE: tuple[tuple[Any, str], ...] = (
      'crunch bartering (CT-BARTER) trades Crunch Time phase dice: it needs initiative = "phases-crunch"'),
     (lambda o: o.bartering == "classic" and o.initiative != "phases-classic",
      'classic bartering (PC-BARTER) trades phase dice: it needs initiative = "phases-classic"'),
+    (lambda o: (o.dc_track or o.damage_capacity != "modifier") and o.dc_in_defense,
+     "Damage Capacity used as a track, a roll, gifts or Willpower (F-DC, F-WND-8) is not also a defensive "
+     "factor: set dc_in_defense = false"),
 )
 
 

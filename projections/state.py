@@ -186,7 +186,7 @@ def _exchange_resolved(s: FightState, r: Recorded, e: ev.ExchangeResolved) -> Fi
 
 
 def _retrack(s: FightState, combatant: Combatant, marks: tuple[Mark, ...]) -> FightState:
-    track = track_of(combatant.fighter.sheet, combatant.boxes, marks, s.options, combatant.out)
+    track = track_of(combatant.fighter, combatant.boxes, marks, s.options, combatant.out)
     if combatant.killed_by is not None and not track.dead:
         track = replace(track, dead=True, killed_by=combatant.killed_by)
     updated = replace(combatant, marks=marks, track=track)
