@@ -10,7 +10,7 @@ from engine.wounds import LEVELS
 from events import models as ev
 from events.envelope import Recorded
 from engine import stun
-from engine.tracks import is_pawn
+from engine.tracks import DamageCapacityTrack, is_pawn
 from projections.state import Combatant, FightState
 
 BOX_LEVELS = LEVELS[1:6]
@@ -62,6 +62,9 @@ def aftermath_json(state: FightState, who: Combatant) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if is_pawn(who.fighter.sheet):
         out["track"] = "pawn"
+    if isinstance(who.track, DamageCapacityTrack):
+        out["damage_capacity"] = {"undamaged": state.ladder.name(who.track.capacity),
+                                  "now": state.ladder.name(who.track.current), "hits": who.track.hits}
     if who.track.out:
         out["out"] = who.track.out
     effect = stun.effect(state, who)
@@ -81,6 +84,9 @@ def aftermath_text(state: FightState, who: Combatant) -> str:
     parts = []
     if "track" in extra:
         parts.append("pawn (Undamaged, Hurt, Out of the battle)")
+    if "damage_capacity" in extra:
+        dc = extra["damage_capacity"]
+        parts.append(f"Damage Capacity {dc['now']} ({dc['hits']} hit(s) from {dc['undamaged']})")
     if "out" in extra:
         parts.append(extra["out"])
     if "stun" in extra:

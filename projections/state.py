@@ -123,7 +123,7 @@ def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
     points = sheet.fudge_points if sheet.fudge_points is not None else s.options.default_fudge_points
     boxes = sheet.wounds.boxes if sheet.wounds else s.options.wound_boxes
     combatant = Combatant(e.combatant, e.side, fighter, points, tuple(boxes),
-                          track=empty_track(boxes), joined_seq=r.seq)
+                          track=track_of(fighter, boxes, (), s.options), joined_seq=r.seq)
     return replace(s, combatants=_with(s.combatants, combatant.key, combatant))
 
 

@@ -73,3 +73,25 @@ def test_F_HEAL_help_texts(fudge: Fudge) -> None:  # noqa: F811
     assert "Good heals every wound one level" in fudge("heal", "--help").stdout
     assert "weeks of rest" in fudge("rest", "--help").stdout
     assert "Scratches are erased" in fudge("end", "--help").stdout
+
+
+def test_F_WND_7_F_WND_8_status_shows_pawns_and_the_damage_capacity_track(fudge: Fudge, tmp_path) -> None:  # noqa: F811
+    """F-WND-7: a pawn sheet (`track = "pawn"`) shows its track and goes out (a pawn's track wins over
+    dc_track); F-WND-8: the Damage Capacity track in status."""
+    house = tmp_path / "dc.toml"
+    house.write_text('extends = "fudge"\ndc_track = true\ndc_in_defense = false\n')
+    fudge("new", "dc", "--rules", "fudge", "--house", house)
+    fudge("join", SHEETS / "snorri.toml")
+    pawn = tmp_path / "thug.toml"
+    pawn.write_text('name = "Thug"\nkind = "npc"\ntrack = "pawn"\n[skills]\nBrawling = "Fair"\n'
+                    '[combat]\nattack = "Brawling"\n[attributes]\n"Damage Capacity" = "Mediocre"\n')
+    fudge("join", pawn)
+    thug = fudge.who("Thug")
+    assert thug["track"] == "pawn" and "damage_capacity" not in thug  # a pawn keeps its own track
+    snorri = fudge.who("Snorri")
+    assert snorri["damage_capacity"] == {"undamaged": "Good", "now": "Good", "hits": 0}
+    fudge("exchange", "snorri", "thug", "--dice", "snorri=0000", "--dice", "thug=0000")  # Great vs Fair: RD 2
+    thug = fudge.who("Thug")
+    assert thug["out"] == "out of the battle" and thug["wound_level"] == "Incapacitated"
+    assert "pawn (Undamaged, Hurt, Out of the battle); out of the battle" in fudge("status").stdout
+    assert "Damage Capacity Good (0 hit(s) from Good)" in fudge("status").stdout
