@@ -240,6 +240,9 @@ class InitiativeRolled(_Event):
     source: Literal["generated", "entered"] = "generated"
     stream: str | None = None
     draw: int | None = None
+    fixed: tuple[int, ...] = ()  # CT-TABLE, PC-DICE: frozen faces, after the rolled ones
+    discarded: tuple[int, ...] = ()  # PC-DICE, CT-GIFT: dice (indexes) set aside before bartering
+    bonus_phases: tuple[int, ...] = ()  # CT-GIFT Quick Reflexes
 
 
 class DieBartered(_Event):
@@ -264,6 +267,68 @@ class TurnTaken(_Event):
     combatant: str
     index: int
     tied_with: tuple[str, ...] = ()
+    step: Literal["act", "declare", "resolve"] = "act"  # PH-4 `structured` splits a phase in two
+
+
+class DieTraded(_Event):
+    """PH-6, PC-BARTER-1: one die traded in (it leaves play)."""
+
+    type: Literal["die_traded"] = "die_traded"
+    combatant: str
+    round: int
+    die: int
+    face: int
+
+
+class DieAltered(_Event):
+    """PH-6, PC-BARTER-1: the die the trade moves one level."""
+
+    type: Literal["die_altered"] = "die_altered"
+    combatant: str
+    round: int
+    die: int
+    direction: Literal[1, -1]
+    face_before: int
+    face_after: int
+
+
+class TiesOrdered(_Event):
+    """PH-3: the GM's order of combatants tied on the determinant, for this round."""
+
+    type: Literal["ties_ordered"] = "ties_ordered"
+    round: int
+    order: tuple[str, ...]
+
+
+class IntentDeclared(_Event):
+    """PH-4 `structured`: what a combatant will do in this phase, declared slowest first."""
+
+    type: Literal["intent_declared"] = "intent_declared"
+    round: int
+    phase: int
+    combatant: str
+    what: str
+    target: str | None = None
+
+
+class TurnUsed(_Event):
+    """A roll that is the actor's action in this phase (an attack marks its turn by itself)."""
+
+    type: Literal["turn_used"] = "turn_used"
+    round: int
+    phase: int
+    combatant: str
+    action: int
+
+
+class SpareDieSpent(_Event):
+    """CT-SPARE: a spare initiative die spent as +1 to one roll, once this round."""
+
+    type: Literal["spare_die_spent"] = "spare_die_spent"
+    combatant: str
+    round: int
+    die: int
+    target: int
 
 
 # --- fudge points (C-FP) ------------------------------------------------------
@@ -356,6 +421,7 @@ Event = Annotated[
         Declared, DeclarationSealed, DeclarationRevealed, DiceRolled, ActionResolved,
         ExchangeResolved, WoundMarked, CombatantKilled, AdvantageGained, InitiativeRolled, DieBartered, TurnTaken,
         FudgePointSpent, EventsVoided, CommandUndone, CommandRedone,
+        DieTraded, DieAltered, TiesOrdered, IntentDeclared, TurnUsed, SpareDieSpent,
         WoundsHealed, StunMarked, BattleEnded,
     ],
     Field(discriminator="type"),
