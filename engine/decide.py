@@ -697,6 +697,8 @@ def spend_on_blow(state: FightState, who: Combatant, c: cmd.SpendPoint, target: 
     """C-FP-2 Only a Scratch and Still Ticking (F-DEATH-3): replace one blow's wound mark."""
     if not isinstance(event, ev.WoundMarked) or event.combatant.lower() != who.key:
         raise RuleError(f"event {target} is not a blow {who.name} took")
+    if not any(m.seq == target and m.healed_from is None for m in who.marks):
+        raise RuleError(f"the wound of event {target} has been healed since (F-HEAL): no point changes it now")
     before = build_track(who.boxes, [m for m in who.marks if m.seq < target], state.options)
     if c.use == "scratch":
         if event.level <= SCRATCH:

@@ -166,3 +166,29 @@ def test_F_HEAL_1_F_HEAL_3_the_dead_do_not_heal(fights: Fights, weeks: int) -> N
     fights.execute("fight", cmd.Kill(combatant="Bob"))
     refused(fights, cmd.Rest(combatants=("Bob",), weeks=weeks), "the dead do not heal")
     refused(fights, cmd.Heal(patient="Bob", skill_level=3), "is dead")
+
+
+def test_F_HEAL_4_a_healed_blow_takes_no_more_fudge_points(fights: Fights) -> None:
+    """F-HEAL-4, C-FP-2: Only a Scratch on a wound healed (or erased) since is refused: the mark it
+    would replace no longer stands as it was dealt."""
+    duel(fights, bob={"fudge_points": 2})
+    outcome = blow(fights, "Very Hurt")
+    seq = [r.seq for r in outcome.records if isinstance(r.event, ev.WoundMarked)][0]
+    fights.execute("fight", cmd.Heal(patient="Bob", skill_level=1), dice("0000"))
+    refused(fights, cmd.SpendPoint(combatant="Bob", use="scratch", target=seq), "healed since")
+
+
+def test_F_HEAL_1_F_HEAL_3_rest_end_and_stuns_verify(fights: Fights) -> None:
+    """F-HEAL-1, F-HEAL-3, A-VERIFY-1: natural healing rolls, the end of the battle and a stun re-run
+    to the same events under `verify`."""
+    duel(fights, natural_healing_roll=True)
+    blow(fights, "Scratch")
+    blow(fights, "Very Hurt", stun=("Ann",))
+    fights.execute("fight", cmd.EndBattle())
+    assert bob(fights).stuns == 0 and bob(fights).marks == ()
+    blow(fights, "Very Hurt")
+    outcome = fights.execute("fight", cmd.Rest(weeks=2), dice("bob=+000", "bob=0000"))
+    assert [(w.difficulty, w.result, w.levels) for w in of(outcome, ev.WoundsHealed)] == [(1, 1, 1), (0, 0, 1)]
+    assert bob(fights).marks == ()
+    report = verify(fights.store.read("fight"))
+    assert report.ok, report
