@@ -33,7 +33,7 @@ from typing import Any
 
 from engine.dice import Dice
 from engine.tracks import track_of
-from engine.wounds import (DEAD, HURT, INCAPACITATED, LEVELS, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT, Mark, Track,
+from engine.wounds import (DEAD, HURT, INCAPACITATED, LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Mark, Track,
                            level_for_damage)
 from events import models as ev
 
