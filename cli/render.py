@@ -197,6 +197,46 @@ def mods(modifiers: tuple[ev.Modifier, ...]) -> str:
     return "".join(f" {m.value:+d} {m.name}" for m in modifiers)
 
 
+def hit_detail(h: ev.Hit) -> str:
+    """Every number from a won blow to its wound level (F-DMG, F-GRAZE, F-DROLL, F-MMM, F-TECH, F-RNG-5)."""
+    factor = f"factor {h.damage_factor:+d}"
+    if h.offensive is not None and h.defensive is not None:
+        factor += f" (offense {h.offensive:+d} − defense {h.defensive:+d}"
+        factor += f", tech Scale {h.tech:+d})" if h.tech is not None else ")"
+    extra = ""
+    if h.bullets is not None:
+        extra += f", {h.bullets} of {h.bullets_max} bullets"
+    if h.rd_weight is not None:
+        extra += f", RD counted ×{h.rd_weight}"
+    if h.parity is not None:
+        extra += f", parity +{h.parity[0]} offense / +{h.parity[1]} defense"
+    if h.damage_roll_mode is not None and h.damage_roll is not None:
+        extra += f", {h.damage_roll_mode}"
+    if h.level_shift is not None:
+        extra += f", level shifted {h.level_shift:+d}"
+    if h.mmm_bonus is not None:
+        extra += f", min-mid-max bonus {h.mmm_bonus:+d}"
+        extra += f" reads {h.mmm_read} = {h.mmm_value}" if h.mmm_read is not None else " (no roll)"
+    return (f" [{h.attacker}→{h.defender}: RD {h.relative_degree:+d}, {factor}"
+            f"{f', bonus {h.bonus:+d}' if h.bonus else ''}"
+            f"{f', damage roll {h.damage_roll:+d}' if h.damage_roll is not None else ''}{extra}"
+            f"{', graze' if h.graze else f', damage {h.damage}'} → {LEVELS[h.level]}]")
+
+
+def shot_line(event: ev.ShotResolved, ladder: Any) -> str:
+    """F-RNG: each roll against what it had to make, then the hits."""
+    name = ladder.name
+    parts = []
+    for index, s in enumerate(event.sides):
+        line = f"{s.combatant} {s.trait} {name(s.level)} {s.roll or 0:+d}{mods(s.modifiers)} = {name(s.result)}"
+        if index < len(event.difficulties) and not (event.mode == "aware" and index == 1):
+            line += f" vs {name(event.difficulties[index])}"
+        parts.append(line)
+    how = {"unaware": "at an unaware target", "aware": f"dodged ({event.weapon})", "shoot_back": "shooting back"}
+    return (f"shot {how[event.mode]}: {'; '.join(parts)} → {event.outcome}"
+            f"{''.join(hit_detail(h) for h in event.hits)}")
+
+
 def describe(event: Any, ladder: Any) -> str:
     """One line per event, for `log`, `replay` and command output."""
     name = ladder.name
@@ -224,6 +264,9 @@ def describe(event: Any, ladder: Any) -> str:
         what = f"all-out {d.all_out}" if d.all_out else f"posture {d.posture:+d}" if d.posture is not None else "normal"
         return f"{event.combatant}'s sealed declaration opens: {what}"
     if isinstance(event, ev.DiceRolled):
+        if event.sides is not None:
+            return (f"{event.roller} rolls {event.purpose}: {len(event.faces)}d{event.sides} "
+                    f"{format_faces(event.faces, event.sides)} ({event.source})")
         return f"{event.roller} rolls {event.purpose}: {format_faces(event.faces)} = {sum(event.faces):+d} ({event.source})"
     if isinstance(event, ev.ActionResolved):
         against = (f"vs {event.opponent} {name(event.opponent_result)}" if event.opponent
@@ -234,12 +277,10 @@ def describe(event: Any, ladder: Any) -> str:
     if isinstance(event, ev.ExchangeResolved):
         sides = "; ".join(f"{s.combatant} {s.trait} {name(s.level)} {s.roll or 0:+d}{mods(s.modifiers)} = "
                           f"{name(s.result) if s.result is not None else '-'}" for s in event.sides)
-        detail = "".join(
-            f" [{h.attacker}→{h.defender}: RD {h.relative_degree:+d}, factor {h.damage_factor:+d}"
-            f"{f', bonus {h.bonus:+d}' if h.bonus else ''}"
-            f"{f', damage roll {h.damage_roll:+d}' if h.damage_roll is not None else ''}"
-            f"{', graze' if h.graze else f', damage {h.damage}'} → {LEVELS[h.level]}]" for h in event.hits)
+        detail = "".join(hit_detail(h) for h in event.hits)
         return f"{sides} → {event.outcome}{detail}"
+    if isinstance(event, ev.ShotResolved):
+        return shot_line(event, ladder)
     if isinstance(event, ev.WoundMarked):
         how = " (Still Ticking)" if event.still_ticking else ""
         how += f" (halved from {LEVELS[event.halved_from]})" if event.halved_from else ""

@@ -251,3 +251,42 @@ def kill(
 ) -> None:
     """The GM's ruling that a combatant is dead (F-WND-6 with death_rule = "gm")."""
     run(fight, lambda f, n, s: cmd.Kill(combatant=combatant, reason=reason))
+
+
+@app.command()
+def shoot(
+    shooter: Annotated[str, typer.Argument(help="Who shoots or throws.")],
+    target: Annotated[str, typer.Argument(help="At whom.")],
+    difficulty: Annotated[Optional[str], typer.Option(
+        "--difficulty", help="F-RNG-1: the level needed to hit, for range, light and cover (default Fair).")] = None,
+    aware: Annotated[bool, typer.Option(
+        "--aware", help="F-RNG-2: the target dodges (Dodge, else Agility); the difficulty is still the least to hit.")] = False,
+    thrown: Annotated[bool, typer.Option("--thrown", help="F-RNG-2: a thrown weapon: no modifier to the dodge.")] = False,
+    propelled: Annotated[bool, typer.Option(
+        "--propelled", help="F-RNG-2: bow, gun, beam: the dodge is -2 (option propelled_dodge_penalty).")] = False,
+    shoot_back: Annotated[bool, typer.Option(
+        "--shoot-back", help="F-RNG-3: the target shoots back instead of dodging: both roll against a difficulty.")] = False,
+    back_difficulty: Annotated[Optional[str], typer.Option(
+        "--back-difficulty", help="F-RNG-3: the target's difficulty when shooting back (default: --difficulty).")] = None,
+    burst: Annotated[Optional[int], typer.Option(
+        "--burst", help="F-RNG-5: automatic fire: the most bullets that can hit (all of them at RD +8).")] = None,
+    burst_bonus: Annotated[Optional[int], typer.Option(
+        "--burst-bonus", help="F-RNG-5: damage bonus for the bullets on target (default +1 per doubling).")] = None,
+    skill: Annotated[Optional[str], typer.Option("--skill", help="The shooter's skill (default: the sheet's ranged, else attack).")] = None,
+    dodge: Annotated[Optional[str], typer.Option("--dodge", help="The target's defensive trait (default Dodge, else Agility).")] = None,
+    mod: Annotated[int, typer.Option("--mod", help="GM modifier to the shooter (equipment such as a scope, not range).")] = 0,
+    defense_mod: Annotated[int, typer.Option("--defense-mod", help="GM modifier to the target's dodge or shot.")] = 0,
+    dice: DiceOpt = None,
+    fight: FightOpt = None,
+    command_id: CommandIdOpt = None,
+) -> None:
+    """A ranged attack (F-RNG): unopposed at an unaware target, dodged by an aware one, or shot back at."""
+    def build(fights: Fights, name: str, state: Any) -> cmd.Shoot:
+        if thrown and propelled:
+            raise InputError("choose one of --thrown and --propelled")
+        return cmd.Shoot(shooter=shooter, target=target, difficulty=level_of(fights, name, difficulty),
+                         aware=aware, weapon="thrown" if thrown else "propelled" if propelled else None,
+                         shoot_back=shoot_back, back_difficulty=level_of(fights, name, back_difficulty),
+                         burst=burst, burst_bonus=burst_bonus, mod=mod, defense_mod=defense_mod,
+                         skill=skill, dodge=dodge)
+    run(fight, build, dice, command_id)

@@ -177,6 +177,25 @@ class DeclareIntent(_Command):
     target: str | None = None  # an attack on this combatant
 
 
+class Shoot(_Command):
+    """F-RNG: a ranged attack; the GM sets the difficulty from range, light and cover."""
+
+    type: Literal["shoot"] = "shoot"
+    shooter: str
+    target: str
+    difficulty: int | None = None
+    aware: bool = False
+    weapon: Literal["thrown", "propelled"] | None = None
+    shoot_back: bool = False
+    back_difficulty: int | None = None
+    burst: int | None = None
+    burst_bonus: int | None = None
+    mod: int = 0
+    defense_mod: int = 0
+    skill: str | None = None
+    dodge: str | None = None
+
+
 class Heal(_Command):
     """F-HEAL-2: a healing skill roll on a patient, by a combatant or a healer of a given level."""
 
@@ -205,7 +224,7 @@ class EndBattle(_Command):
 Command = Annotated[
     Union[StartFight, StartBranch, CommitSeed, RevealSeed, Join, Declare, SealDeclaration,
           StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo,
-          OrderTies, DeclareIntent, Heal, Rest, EndBattle],
+          OrderTies, DeclareIntent, Shoot, Heal, Rest, EndBattle],
     Field(discriminator="type"),
 ]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)

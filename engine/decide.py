@@ -14,7 +14,8 @@ from typing import Any
 
 from engine import commands as cmd
 from engine import harm, stun
-from engine.damage import Blow, blow, damage_factor, needs_damage_roll
+from engine.ranged import reresolve_shot, shoot
+from engine.wounding import strike
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.initiative import PHASE_NAME, allotment, barter, barter_classic, bonus_phases, discards
@@ -83,10 +84,11 @@ def with_roll(side: ev.Side, roll: int) -> ev.Side:
                                    "offense": result + posture, "defense": result - posture})
 
 
-def roll_event(action: int, roller: str, purpose: str, count: int, dice: Dice) -> ev.DiceRolled:
-    rolled = dice.roll(roller, count, purpose)
+def roll_event(action: int, roller: str, purpose: str, count: int, dice: Dice,
+               sides: int | None = None) -> ev.DiceRolled:
+    rolled = dice.roll(roller, count, purpose) if sides is None else dice.roll(roller, count, purpose, sides=sides)
     return ev.DiceRolled(action=action, roller=roller, purpose=purpose, faces=rolled.faces,
-                         source=rolled.source, stream=rolled.stream, draw=rolled.draw)
+                         source=rolled.source, stream=rolled.stream, draw=rolled.draw, sides=sides)
 
 
 def next_action(state: FightState) -> int:
@@ -303,7 +305,7 @@ class Settled:
     damage_rolls: tuple[ev.DiceRolled, ...]
 
 
-DamageDice = Callable[[str], ev.DiceRolled]
+DamageDice = Callable[..., ev.DiceRolled]  # (attacker, count=4, sides=None): a recorded damage roll
 
 
 def settle_exchange(state: FightState, kind: str, sides: Sequence[ev.Side], min_hits: Sequence[int],
@@ -349,16 +351,11 @@ def settle_exchange(state: FightState, kind: str, sides: Sequence[ev.Side], min_
     rolls: list[ev.DiceRolled] = []
     for att, dfd, rd, bonus, _ in directions:
         attacker, defender = state.combatants[att.combatant.lower()], state.combatants[dfd.combatant.lower()]
-        factor = damage_factor(attacker.fighter, defender.fighter, opts)
-        roll = None
-        if needs_damage_roll(rd, opts):
-            rolled = damage_dice(attacker.name)
-            rolls.append(rolled)
-            roll = sum(rolled.faces)
-        hurt: Blow = blow(rd, factor, bonus, roll, opts)
-        hits.append(ev.Hit(attacker=attacker.name, defender=defender.name, relative_degree=rd,
-                           damage_factor=factor, bonus=bonus, graze=hurt.graze, calculated=hurt.calculated,
-                           damage_roll=roll, damage=hurt.damage, level=hurt.level))
+        defense_roll = None if dfd.trait.startswith("difficulty") else dfd.roll  # an unaware defender rolled nothing
+        hit, taken = strike(attacker.fighter, defender.fighter, (attacker.name, defender.name), rd, bonus, opts,
+                            damage_dice, att.roll, defense_roll)
+        rolls.extend(taken)
+        hits.append(hit)
     return Settled(describe(sides, hits, kind), tuple(hits), tuple(rolls))
 
 
@@ -385,11 +382,11 @@ def wound_events(action: int, hits: Sequence[ev.Hit], state: FightState | None =
 def damage_roller(action: int, dice: Dice, reuse: Sequence[ev.DiceRolled] = ()) -> DamageDice:
     pool = list(reuse)
 
-    def roll(attacker: str) -> ev.DiceRolled:
+    def roll(attacker: str, count: int = 4, sides: int | None = None) -> ev.DiceRolled:
         for index, old in enumerate(pool):
-            if old.roller.lower() == attacker.lower():
+            if old.roller.lower() == attacker.lower() and len(old.faces) == count and old.sides == sides:
                 return pool.pop(index)
-        return roll_event(action, attacker, "damage", 4, dice)
+        return roll_event(action, attacker, "damage", count, dice, sides)
 
     return roll
 
@@ -587,7 +584,7 @@ def _spend(state: FightState, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
     record = state.actions[event.action]
     if blow_use:
         return spend_on_blow(state, who, c, target, event)
-    if not isinstance(state.events.get(record.resolution), (ev.ActionResolved, ev.ExchangeResolved)):
+    if isinstance(state.events.get(record.resolution), (ev.WoundsHealed, ev.DiceRolled)):
         raise RuleError(f"event {target} is a healing or recovery roll: fudge points change action rolls and blows")
     if isinstance(event, ev.DiceRolled) and harm.is_adjustment_roll(event):
         raise RuleError(f"event {target} adjusts a wound (F-DC): spend on the action roll or on the blow instead")
@@ -625,6 +622,8 @@ def latest(state: FightState, who: Combatant, blow_use: bool) -> int:
 def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, target: int,
               roll: ev.DiceRolled, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
     """Void the action's old consequences; append the new ones (C-FP-2)."""
+    if isinstance(resolution, ev.ShotResolved):
+        return reresolve_shot(state, who, c, target, roll, dice)
     record = state.actions[action]
     resolution_seq = record.resolution
     voids = [resolution_seq, *record.consequences]
@@ -742,6 +741,7 @@ HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
     cmd.Kill: _kill,
     cmd.OrderTies: _order_ties,
     cmd.DeclareIntent: _intend,
+    cmd.Shoot: shoot,
 }
 
 

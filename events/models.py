@@ -122,6 +122,7 @@ class DiceRolled(_Event):
     source: Literal["generated", "entered"]
     stream: str | None = None
     draw: int | None = None
+    sides: int | None = None  # None: Fudge dice; 6: the d6 of a min-mid-max damage roll (F-MMM)
 
 
 class ActionResolved(_Event):
@@ -179,6 +180,19 @@ class Hit(BaseModel):
     damage_roll: int | None
     damage: int | None
     level: int
+    # Set only where the rule that makes them is in use (an older blow reads None everywhere):
+    offensive: int | None = None  # F-DMG-1 and F-DMG-2: the two sides of the damage factor
+    defensive: int | None = None
+    tech: int | None = None  # F-TECH: weapon tech minus armor tech, counted in the factor
+    rd_weight: int | None = None  # F-DMG-4 `doubled`: times the relative degree counted
+    damage_roll_mode: str | None = None  # F-DROLL: 1dF_damage, 1dF_level, parity, 4dF_free
+    level_shift: int | None = None  # F-DROLL 1dF_level: levels the roll moved the wound
+    parity: tuple[int, int] | None = None  # F-DROLL parity: (+ offensive, + defensive) from even action rolls
+    mmm_bonus: int | None = None  # F-MMM: factor bonus + relative-degree bonus
+    mmm_read: str | None = None  # F-MMM: min, mid, max, max+min or sum
+    mmm_value: int | None = None  # F-MMM: the dice read, before the all-out bonus
+    bullets: int | None = None  # F-RNG-5: bullets on target
+    bullets_max: int | None = None  # F-RNG-5: the burst's maximum on target
 
 
 class ExchangeResolved(_Event):
@@ -193,6 +207,24 @@ class ExchangeResolved(_Event):
     outcome: str
     hits: tuple[Hit, ...]
     supersedes: int | None = None
+
+
+class ShotResolved(_Event):
+    """F-RNG-1..5: a ranged attack, unopposed (unaware target, or both shooting), or opposed by a dodge."""
+
+    type: Literal["shot_resolved"] = "shot_resolved"
+    action: int
+    round: int
+    mode: Literal["unaware", "aware", "shoot_back"]
+    weapon: Literal["thrown", "propelled"] | None = None
+    target: str
+    sides: tuple[Side, ...]  # the shooter; then the dodger, or the target shooting back
+    difficulties: tuple[int, ...]  # the result each shooter needs to hit (F-RNG-1, F-RNG-2)
+    outcome: str
+    hits: tuple[Hit, ...]
+    burst: int | None = None  # F-RNG-5: bullets on target at relative degree +8
+    burst_bonus: int | None = None  # F-RNG-5: the GM's damage bonus for the bullets (None: one per doubling)
+    supersedes: int | None = None  # a fudge point re-resolved the shot (C-FP-2)
 
 
 class WoundMarked(_Event):
@@ -421,7 +453,7 @@ Event = Annotated[
         Declared, DeclarationSealed, DeclarationRevealed, DiceRolled, ActionResolved,
         ExchangeResolved, WoundMarked, CombatantKilled, AdvantageGained, InitiativeRolled, DieBartered, TurnTaken,
         FudgePointSpent, EventsVoided, CommandUndone, CommandRedone,
-        DieTraded, DieAltered, TiesOrdered, IntentDeclared, TurnUsed, SpareDieSpent,
+        DieTraded, DieAltered, TiesOrdered, IntentDeclared, TurnUsed, SpareDieSpent, ShotResolved,
         WoundsHealed, StunMarked, BattleEnded,
     ],
     Field(discriminator="type"),

@@ -186,6 +186,14 @@ def _exchange_resolved(s: FightState, r: Recorded, e: ev.ExchangeResolved) -> Fi
                    declarations=_without(s.declarations, *keys), turn=turn)
 
 
+def _shot_resolved(s: FightState, r: Recorded, e: ev.ShotResolved) -> FightState:
+    """F-RNG: a shot is the shooter's action (and the target's when it shoots back)."""
+    s = _remember(s, r, e.action, resolution=r.seq)
+    keys = frozenset(side.combatant.lower() for side in e.sides)
+    turn = replace(s.turn, acted=True) if (s.turn and s.turn.combatant == e.sides[0].combatant.lower()) else s.turn
+    return replace(s, fought=s.fought | keys, turn=turn)
+
+
 def _retrack(s: FightState, combatant: Combatant, marks: tuple[Mark, ...]) -> FightState:
     track = track_of(combatant.fighter, combatant.boxes, marks, s.options, combatant.out)
     if combatant.killed_by is not None and not track.dead:
@@ -346,6 +354,7 @@ HANDLERS: dict[type, Callable[[FightState, Recorded, Any], FightState]] = {
     ev.IntentDeclared: _intent,
     ev.TurnUsed: _turn_used,
     ev.SpareDieSpent: _spare_spent,
+    ev.ShotResolved: _shot_resolved,
     ev.WoundsHealed: _healed,
     ev.StunMarked: _stun_marked,
     ev.BattleEnded: _battle_ended,

@@ -10,7 +10,7 @@ from engine import commands as cmd
 from engine.wounds import HURT, INCAPACITATED, NEAR_DEATH, VERY_HURT
 from events import models as ev
 from store.fights import Fights
-from tests.conftest import dice
+from tests.conftest import dice, start
 from tests.wound_helpers import attack, blow, bob, duel, of
 
 
@@ -108,3 +108,14 @@ def test_F_DEATH_1_a_fudge_point_reresolution_caps_from_the_track_without_the_ol
     wound = marked(spent)  # Ann Great+1 = 3 vs Bob Good-4 = -3: RD 6, damage 8
     assert (wound.level, wound.dealt) == (VERY_HURT, INCAPACITATED)
     assert [m.level for m in bob(fights).marks] == [VERY_HURT]
+
+
+def test_F_DEATH_1_a_shot_is_capped_too(fights: Fights) -> None:
+    """F-DEATH-1 with F-RNG-1: Slim's Good +3 = Superb+1 vs Fair: RD +4, damage 7 (Incapacitated); on an
+    unwounded PC it lands as Very Hurt."""
+    from tests.test_ranged import gunslinger, join as join_all, shot_of
+    name = start(fights, death_three_levels=True)
+    join_all(fights, name, gunslinger("Slim"), gunslinger("Hombre"))
+    out = fights.execute(name, cmd.Shoot(shooter="Slim", target="Hombre", difficulty=0), dice("slim=+++0"))
+    assert shot_of(out).hits[0].level == INCAPACITATED
+    assert (marked(out).level, marked(out).dealt) == (VERY_HURT, INCAPACITATED)
