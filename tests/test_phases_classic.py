@@ -88,14 +88,14 @@ def test_PC_DICE_terrible_keeps_only_a_minus_and_poor_discards_a_plus() -> None:
 # --- PC-BARTER ----------------------------------------------------------------------------------
 
 def test_PC_BARTER_4_plus_plus_minus_trade_plus_and_minus_raise_the_other_plus() -> None:
-    """002: `+,+,-` -> trade the extra + and the -, raise the remaining + -> ++ and --."""
+    """PC-BARTER-4, 002: `+,+,-` -> trade the extra + and the -, raise the remaining + -> ++ and --."""
     after = barter_classic(roll("+ + -"), (0, 2), 1, 1, CLASSIC)
     assert phases_of(after) == ["++", "--"]
     assert after.dice == (Die(1, traded=True), Die(2), Die(-1, traded=True))
 
 
 def test_PC_BARTER_4_the_other_choices_of_the_same_example() -> None:
-    """002: ...or turn the + into a blank; or trade both + to turn the - into a blank or a --."""
+    """PC-BARTER-4, 002: ...or turn the + into a blank; or trade both + to turn the - into a blank or a --."""
     assert phases_of(barter_classic(roll("+ + -"), (0, 2), 1, -1, CLASSIC)) == ["0", "--"]
     assert phases_of(barter_classic(roll("+ + -"), (0, 1), 2, 1, CLASSIC)) == ["0", "--"]
     lowered = barter_classic(roll("+ + -"), (0, 1), 2, -1, CLASSIC)
@@ -103,7 +103,7 @@ def test_PC_BARTER_4_the_other_choices_of_the_same_example() -> None:
 
 
 def test_PC_BARTER_4_four_plus_trade_two_raise_one() -> None:
-    """002: four + -> trade two, raise one of the other two -> ++, +, --."""
+    """PC-BARTER-4, 002: four + -> trade two, raise one of the other two -> ++, +, --."""
     initiative = roll("+ + + +")
     assert phases_of(initiative) == ["+", "--"]
     after = barter_classic(initiative, (0, 1), 2, 1, CLASSIC)
@@ -282,6 +282,17 @@ def test_PC_BARTER_refusals_through_the_service_write_nothing(fights: Fights) ->
     assert state.initiative["bob"].dice[2].face == -2
     refused(fights, cmd.Barter(combatant="Bob", trade=0, second_trade=1, alter=2, direction=1),
             match="already traded")
+
+
+def test_PC_BARTER_3_bartering_a_double_minus_is_refused_through_the_service(fights: Fights) -> None:
+    """PC-BARTER-3: a die lowered to `--` cannot be altered again; the refusal writes nothing."""
+    start_classic(fights)
+    join(fights, "Ann", "Superb")  # 4dF and an automatic -, die 5
+    fights.execute("fight", cmd.StartRound(), dice("ann=+ + + +"))
+    fights.execute("fight", cmd.Barter(combatant="Ann", trade=0, second_trade=1, alter=4, direction=-1))
+    assert fights.state("fight").initiative["ann"].dice[4].face == -2
+    refused(fights, cmd.Barter(combatant="Ann", trade=2, second_trade=3, alter=4, direction=1),
+            match=r"die 5 shows --: a -- cannot be altered \(PC-BARTER-3\)")
 
 
 def test_PH_5_classic_surprised_combatant_through_the_service(fights: Fights) -> None:
