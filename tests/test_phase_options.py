@@ -205,6 +205,23 @@ def test_CT_SPARE_a_spare_die_is_plus_one_to_a_roll_shown_in_its_modifiers(fight
     assert verify(fights.store.read("fight")).ok
 
 
+def test_CT_SPARE_a_spare_die_turns_a_tied_attack_into_a_hit(fights: Fights) -> None:
+    """CT-SPARE on a directed attack: the blow is re-resolved with the +1 and its wound follows."""
+    spare_fight(fights)
+    fights.execute("fight", cmd.NextTurn())  # +: Ann
+    attack = fights.execute("fight", cmd.Attack(attacker="Ann", target="Bob"), dice("ann=0 0 0 0", "bob=0 0 0 0"))
+    assert attack.records[-1].event.hits == ()
+    outcome = fights.execute("fight", cmd.SpendPoint(combatant="Ann", use="spare"))
+    events = [r.event for r in outcome.records]
+    assert isinstance(events[0], ev.SpareDieSpent) and events[0].die == 1  # the second +
+    assert events[1].reason == "Ann spent a spare die (CT-SPARE)"
+    resolved = next(e for e in events if isinstance(e, ev.ExchangeResolved))
+    assert resolved.sides[0].modifiers[-1] == ev.Modifier(name="spare die (CT-SPARE)", value=1)
+    assert [h.defender for h in resolved.hits] == ["Bob"]
+    assert isinstance(events[-1], ev.WoundMarked)
+    assert verify(fights.store.read("fight")).ok
+
+
 def test_CT_SPARE_refusals(fights: Fights) -> None:
     spare_fight(fights)
     fights.execute("fight", cmd.RollTrait(combatant="Bob", trait="Sword"), dice("bob=0 0 0 0"))
