@@ -171,10 +171,16 @@ class DeclareIntent(_Command):
     target: str | None = None  # an attack on this combatant
 
 
+class HoldAction(_Command):
+    """PH-4 `open`: the current actor holds the action until the others in the phase have acted."""
+
+    type: Literal["hold_action"] = "hold_action"
+
+
 Command = Annotated[
     Union[StartFight, StartBranch, CommitSeed, RevealSeed, Join, Declare, SealDeclaration,
           StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo,
-          OrderTies, DeclareIntent],
+          OrderTies, DeclareIntent, HoldAction],
     Field(discriminator="type"),
 ]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)

@@ -316,6 +316,15 @@ class TurnUsed(_Event):
     action: int
 
 
+class ActionHeld(_Event):
+    """PH-4 `open`: the actor waits until the others in the phase have acted."""
+
+    type: Literal["action_held"] = "action_held"
+    round: int
+    phase: int
+    combatant: str
+
+
 class SpareDieSpent(_Event):
     """CT-SPARE: a spare initiative die spent as +1 to one roll, once this round."""
 
@@ -367,7 +376,7 @@ Event = Annotated[
         Declared, DeclarationSealed, DeclarationRevealed, DiceRolled, ActionResolved,
         ExchangeResolved, WoundMarked, CombatantKilled, AdvantageGained, InitiativeRolled, DieBartered, TurnTaken,
         FudgePointSpent, EventsVoided, CommandUndone, CommandRedone,
-        DieTraded, DieAltered, TiesOrdered, IntentDeclared, TurnUsed, SpareDieSpent,
+        DieTraded, DieAltered, TiesOrdered, IntentDeclared, TurnUsed, SpareDieSpent, ActionHeld,
     ],
     Field(discriminator="type"),
 ]
