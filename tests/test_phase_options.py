@@ -524,11 +524,11 @@ def test_cli_PH_4_hold(fudge: Any) -> None:
         fudge("join", str(fudge.dir / f"{name}.toml"))
     fudge("round", "--dice", "Ann=+ - - - -", "--dice", "Bob=+ - - -")
     fudge("next")
-    assert fudge("hold").stdout == "   7  phase +: Ann holds the action until the others have acted\n"
+    assert fudge("hold").stdout == "   8  phase +: Ann holds the action until the others have acted\n"
     assert "turn: Ann in phase + (holds)" in fudge("status").stdout
     before = SqliteStore(fudge.db).last_seq("y")
     wrong = fudge("attack", "Ann", "Bob", "--dice", "Ann=0 0 0 0", "--dice", "Bob=0 0 0 0", ok=False)
     assert wrong.stderr == "error: Ann holds the action until the others in phase + have acted; `fudge next` moves on (PH-4)\n"
     assert SqliteStore(fudge.db).last_seq("y") == before
-    assert fudge("next").stdout == "   8  phase +: Bob acts\n"
-    assert fudge("next").stdout == "   9  phase +: Ann acts\n"
+    assert fudge("next").stdout == "   9  phase +: Bob acts\n"
+    assert fudge("next").stdout == "  10  phase +: Ann acts\n"
