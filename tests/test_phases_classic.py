@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 import structlog
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 from typer.testing import CliRunner, Result
 
@@ -446,3 +448,29 @@ def test_cli_PC_DICE_PC_BARTER_4_the_house_file_end_to_end(table: Any) -> None:
     assert table("next").stdout.endswith("phase +: Ann acts\n")
     assert table("next").stdout.endswith("phase +: Bob acts\n")
     assert table("verify", "x").exit_code == 0
+
+
+# --- properties --------------------------------------------------------------------------------
+
+@settings(max_examples=200, deadline=None)
+@given(faces=st.lists(st.sampled_from([-1, 0, 1]), min_size=3, max_size=4),
+       moves=st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(0, 4), st.sampled_from([1, -1])),
+                      max_size=4),
+       surprised=st.booleans())
+def test_PC_BARTER_3_PH_5_any_barters_stay_between_double_minus_and_double_plus(
+        faces: list[int], moves: list[tuple[int, int, int, int]], surprised: bool) -> None:
+    """PC-BARTER-1..3, PH-5: whatever barters are allowed, every die stays within `--`..`++`, each barter
+    spends two dice and one traded die showed +, and `--` is always a phase."""
+    initiative = Initiative(tuple(Die(f) for f in faces), surprised)
+    for first, second, alter, direction in moves:
+        before = initiative
+        try:
+            initiative = barter_classic(initiative, (first, second), alter, direction, CLASSIC)
+        except RuleError:
+            assert initiative == before
+            continue
+        assert 1 in (before.dice[first].face, before.dice[second].face)
+        assert sum(d.traded for d in initiative.dice) == sum(d.traded for d in before.dice) + 2
+        assert before.dice[alter].face != -2
+    assert all(-2 <= d.face <= 2 for d in initiative.dice)
+    assert initiative.phases(CLASSIC)[-1] == -2
