@@ -107,7 +107,8 @@ class RuleOptions(BaseModel):
     crunch_single_plus_trade: bool = _opt(True, "CT-BARTER-3", "a lone + die may be traded")
     crunch_downgrades: bool = _opt(False, "CT-BARTER-4", "a traded + may lower another die")
     duplicates_act: bool = _opt(False, "PH-2", "duplicate initiative faces give extra actions")
-    initiative_trait: str = _opt("Agility", "PH-3", "initiative determinant (dice count and in-phase order)")
+    initiative_trait: str = _opt(
+        "Agility", "PH-3", "initiative determinant (dice count, and in-phase order unless initiative_order_trait)")
     phase_declaration: Literal["open", "structured"] = _opt(
         "open", "PH-4", "within a phase: declare and resolve at once (open), or all declare slowest first, "
                         "then resolve fastest first (structured)")
