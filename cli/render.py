@@ -176,7 +176,7 @@ def card(state: FightState, who: Combatant) -> list[str]:
 def status_text(state: FightState) -> str:
     lines = [f"{state.name} ({state.rules}) round {state.round}, last event {state.last_seq}"]
     if state.turn:
-        step = {"declare": " (declares)", "resolve": " (resolves)"}.get(state.turn.step, "")
+        step = {"declare": " (declares)", "resolve": " (resolves)", "held": " (holds)"}.get(state.turn.step, "")
         lines.append(f"turn: {state.combatants[state.turn.combatant].name} in phase {PHASE_NAME[state.turn.phase]}{step}")
     for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
         level = LEVELS[who.track.level]
@@ -319,6 +319,8 @@ def describe(event: Any, ladder: Any) -> str:
         return f"phase {PHASE_NAME[event.phase]}: {event.combatant} declares: {what}"
     if isinstance(event, ev.TurnUsed):
         return f"phase {PHASE_NAME[event.phase]}: that roll is {event.combatant}'s action"
+    if isinstance(event, ev.ActionHeld):
+        return f"phase {PHASE_NAME[event.phase]}: {event.combatant} holds the action until the others have acted"
     if isinstance(event, ev.SpareDieSpent):
         return f"{event.combatant} spends spare die {event.die + 1}: +1 to event {event.target}"
     if isinstance(event, ev.FudgePointSpent):

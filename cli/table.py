@@ -210,6 +210,12 @@ def order(
 
 
 @app.command()
+def hold(fight: FightOpt = None) -> None:
+    """The current actor holds the action until the others in the phase have acted (PH-4 open)."""
+    run(fight, lambda f, n, s: cmd.HoldAction())
+
+
+@app.command()
 def intend(
     combatant: Annotated[str, typer.Argument(help="Who declares.")],
     what: Annotated[Optional[str], typer.Argument(help="What the combatant will do this phase.")] = None,

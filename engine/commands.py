@@ -194,6 +194,10 @@ class Shoot(_Command):
     defense_mod: int = 0
     skill: str | None = None
     dodge: str | None = None
+class HoldAction(_Command):
+    """PH-4 `open`: the current actor holds the action until the others in the phase have acted."""
+
+    type: Literal["hold_action"] = "hold_action"
 
 
 class Heal(_Command):
@@ -224,7 +228,7 @@ class EndBattle(_Command):
 Command = Annotated[
     Union[StartFight, StartBranch, CommitSeed, RevealSeed, Join, Declare, SealDeclaration,
           StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo,
-          OrderTies, DeclareIntent, Shoot, Heal, Rest, EndBattle],
+          OrderTies, DeclareIntent, Shoot, HoldAction, Heal, Rest, EndBattle],
     Field(discriminator="type"),
 ]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)

@@ -19,7 +19,7 @@ from engine.wounding import strike
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.initiative import PHASE_NAME, allotment, barter, barter_classic, bonus_phases, discards
-from engine.phase_order import (check_attack_step, declared_intent, ordered_ties, slots,
+from engine.phase_order import (check_attack_step, declared_intent, held_action, ordered_ties, slots,
                                 spare_spent, turn_used)
 from engine.options import RuleOptions
 from engine.sheets import Sheet, read_levels
@@ -565,6 +565,11 @@ def _order_ties(state: FightState, c: cmd.OrderTies, dice: Dice) -> list[Any]:
     return [ordered_ties(state, c.order)]
 
 
+def _hold(state: FightState, c: cmd.HoldAction, dice: Dice) -> list[Any]:
+    """PH-4 `open`: the actor waits for the others in the phase."""
+    return [held_action(state)]
+
+
 def _intend(state: FightState, c: cmd.DeclareIntent, dice: Dice) -> list[Any]:
     """PH-4 `structured`: the declaration step."""
     who = able(state, c.combatant)
@@ -742,6 +747,7 @@ HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
     cmd.OrderTies: _order_ties,
     cmd.DeclareIntent: _intend,
     cmd.Shoot: shoot,
+    cmd.HoldAction: _hold,
 }
 
 

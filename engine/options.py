@@ -107,7 +107,8 @@ class RuleOptions(BaseModel):
     crunch_single_plus_trade: bool = _opt(True, "CT-BARTER-3", "a lone + die may be traded")
     crunch_downgrades: bool = _opt(False, "CT-BARTER-4", "a traded + may lower another die")
     duplicates_act: bool = _opt(False, "PH-2", "duplicate initiative faces give extra actions")
-    initiative_trait: str = _opt("Agility", "PH-3", "initiative determinant (dice count and in-phase order)")
+    initiative_trait: str = _opt(
+        "Agility", "PH-3", "initiative determinant (dice count, and in-phase order unless initiative_order_trait)")
     phase_declaration: Literal["open", "structured"] = _opt(
         "open", "PH-4", "within a phase: declare and resolve at once (open), or all declare slowest first, "
                         "then resolve fastest first (structured)")
@@ -252,6 +253,10 @@ INCOMPATIBLE: tuple[tuple[Any, str], ...] = (
      'crunch bartering (CT-BARTER) trades Crunch Time phase dice: it needs initiative = "phases-crunch"'),
     (lambda o: o.bartering == "classic" and o.initiative != "phases-classic",
      'classic bartering (PC-BARTER) trades phase dice: it needs initiative = "phases-classic"'),
+    (lambda o: o.spares_as_points and not o.initiative.startswith("phases"),
+     "spare dice (CT-SPARE) are initiative dice left after bartering: they need phase initiative"),
+    (lambda o: o.phase_declaration == "structured" and not o.initiative.startswith("phases"),
+     'structured declaration (PH-4) orders declarations within a phase: it needs phase initiative'),
     (lambda o: o.damage_system == "min_mid_max" and o.damage_roll != "none",
      'min-mid-max (F-MMM) is itself the damage roll (3d6): it needs damage_roll = "none"'),
     (lambda o: o.relative_degree_weight < 1,

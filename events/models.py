@@ -353,6 +353,15 @@ class TurnUsed(_Event):
     action: int
 
 
+class ActionHeld(_Event):
+    """PH-4 `open`: the actor waits until the others in the phase have acted."""
+
+    type: Literal["action_held"] = "action_held"
+    round: int
+    phase: int
+    combatant: str
+
+
 class SpareDieSpent(_Event):
     """CT-SPARE: a spare initiative die spent as +1 to one roll, once this round."""
 
@@ -453,7 +462,7 @@ Event = Annotated[
         Declared, DeclarationSealed, DeclarationRevealed, DiceRolled, ActionResolved,
         ExchangeResolved, WoundMarked, CombatantKilled, AdvantageGained, InitiativeRolled, DieBartered, TurnTaken,
         FudgePointSpent, EventsVoided, CommandUndone, CommandRedone,
-        DieTraded, DieAltered, TiesOrdered, IntentDeclared, TurnUsed, SpareDieSpent, ShotResolved,
+        DieTraded, DieAltered, TiesOrdered, IntentDeclared, TurnUsed, SpareDieSpent, ShotResolved, ActionHeld,
         WoundsHealed, StunMarked, BattleEnded,
     ],
     Field(discriminator="type"),

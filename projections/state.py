@@ -288,6 +288,12 @@ def _turn_used(s: FightState, r: Recorded, e: ev.TurnUsed) -> FightState:
     return replace(s, turn=replace(s.turn, acted=True) if s.turn else None)
 
 
+def _held(s: FightState, r: Recorded, e: ev.ActionHeld) -> FightState:
+    """PH-4: the held turn moves to the end of its phase; the turn before it counts as the last taken."""
+    s = _with_initiative(s, e.combatant, held=s.initiative[e.combatant.lower()].held + (e.phase,))
+    return replace(s, turn=replace(s.turn, index=s.turn.index - 1, step="held", acted=True) if s.turn else None)
+
+
 def _spare_spent(s: FightState, r: Recorded, e: ev.SpareDieSpent) -> FightState:
     return _with_die(s, e.combatant, e.die, spent=True)
 
@@ -355,6 +361,7 @@ HANDLERS: dict[type, Callable[[FightState, Recorded, Any], FightState]] = {
     ev.TurnUsed: _turn_used,
     ev.SpareDieSpent: _spare_spent,
     ev.ShotResolved: _shot_resolved,
+    ev.ActionHeld: _held,
     ev.WoundsHealed: _healed,
     ev.StunMarked: _stun_marked,
     ev.BattleEnded: _battle_ended,
