@@ -10,6 +10,7 @@ from cli import render
 from cli.context import dice_input, fight_name, guard, service
 from engine import commands as cmd
 from engine.errors import InputError
+from engine.wounds import LEVEL_BY_NAME, LEVELS
 from events import models as ev
 from store.fights import Fights, Outcome
 
@@ -26,6 +27,14 @@ def level_of(fights: Fights, name: str, text: Optional[str]) -> Optional[int]:
     if text is None:
         return None
     return fights.state(name).ladder.parse(text)
+
+
+def wound_level(text: str) -> int:
+    """A wound level by name (Scratch, Hurt, Very Hurt, ...), case-insensitive."""
+    level = LEVEL_BY_NAME.get(text.strip().lower())
+    if level is None:
+        raise InputError(f"unknown wound level {text!r}; one of: {', '.join(LEVELS)}")
+    return level
 
 
 def show(fights: Fights, name: str, outcome: Outcome) -> None:
@@ -75,14 +84,24 @@ def exchange(
     mod: Annotated[int, typer.Option("--mod", help="GM modifier to the first fighter (F-MOD-2, F-MOD-5).")] = 0,
     defense_mod: Annotated[int, typer.Option("--defense-mod", help="GM modifier to the second fighter.")] = 0,
     min_hit: Annotated[Optional[str], typer.Option("--min-hit", help="Minimum result to hit (F-HIT-1; default Poor ± Scale).")] = None,
+    stun: Annotated[Optional[list[str]], typer.Option("--stun", help="F-STUN-1: this fighter's blows stun instead of wounding (repeat).")] = None,
+    pull: Annotated[Optional[list[str]], typer.Option("--pull", help="F-STUN-2: NAME=LEVEL, the worst wound this fighter's blow may do.")] = None,
+    head: Annotated[Optional[list[str]], typer.Option("--head", help="F-STUN-3: this fighter aims at the head (repeat).")] = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
 ) -> None:
     """A simultaneous opposed round between two fighters (F-PACE-2, F-MEL)."""
     def build(fights: Fights, name: str, state: Any) -> cmd.Exchange:
+        pulls = []
+        for value in pull or []:
+            who, sep, level = value.partition("=")
+            if not sep:
+                raise InputError(f"--pull takes NAME=LEVEL (e.g. --pull ann=Scratch), not {value!r}")
+            pulls.append((who.strip(), wound_level(level)))
         return cmd.Exchange(first=first, second=second, mods=(mod, defense_mod),
                             min_hit=level_of(fights, name, min_hit),
-                            reveals=fights.reveals(state, [first, second]))
+                            reveals=fights.reveals(state, [first, second]),
+                            stun=tuple(stun or ()), pull=tuple(pulls), head=tuple(head or ()))
     run(fight, build, dice, command_id)
 
 
@@ -96,6 +115,9 @@ def attack(
     min_hit: Annotated[Optional[str], typer.Option("--min-hit", help="Minimum result to hit (F-HIT-1).")] = None,
     unaware: Annotated[bool, typer.Option("--unaware", help="F-MEL-3: the target does not defend.")] = False,
     difficulty: Annotated[Optional[str], typer.Option("--difficulty", help="Difficulty vs an unaware target (default Poor).")] = None,
+    stun: Annotated[bool, typer.Option("--stun", help="F-STUN-1: the blow stuns instead of wounding.")] = False,
+    pull: Annotated[Optional[str], typer.Option("--pull", help="F-STUN-2: the worst wound level the blow may do (e.g. Scratch).")] = None,
+    head: Annotated[bool, typer.Option("--head", help="F-STUN-3: the blow aims at the head.")] = False,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
 ) -> None:
@@ -104,7 +126,8 @@ def attack(
         return cmd.Attack(attacker=attacker, target=target, mod=mod, defense_mod=defense_mod,
                           min_hit=level_of(fights, name, min_hit), unaware=unaware,
                           difficulty=level_of(fights, name, difficulty),
-                          reveals=fights.reveals(state, [attacker, target]))
+                          reveals=fights.reveals(state, [attacker, target]),
+                          stun=stun, pull=wound_level(pull) if pull is not None else None, head=head)
     run(fight, build, dice, command_id)
 
 

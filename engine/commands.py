@@ -89,6 +89,9 @@ class Exchange(_Command):
     mods: tuple[int, int] = (0, 0)
     min_hit: int | None = None
     reveals: tuple[Reveal, ...] = ()
+    stun: tuple[str, ...] = ()  # F-STUN-1: fighters whose blows stun
+    pull: tuple[tuple[str, int], ...] = ()  # F-STUN-2: (fighter, worst wound level)
+    head: tuple[str, ...] = ()  # F-STUN-3: fighters aiming at the head
 
 
 class Attack(_Command):
@@ -103,6 +106,9 @@ class Attack(_Command):
     unaware: bool = False
     difficulty: int | None = None
     reveals: tuple[Reveal, ...] = ()
+    stun: bool = False  # F-STUN-1
+    pull: int | None = None  # F-STUN-2
+    head: bool = False  # F-STUN-3
 
 
 class RollTrait(_Command):
@@ -194,10 +200,35 @@ class HoldAction(_Command):
     type: Literal["hold_action"] = "hold_action"
 
 
+class Heal(_Command):
+    """F-HEAL-2: a healing skill roll on a patient, by a combatant or a healer of a given level."""
+
+    type: Literal["heal"] = "heal"
+    patient: str
+    healer: str | None = None
+    skill_level: int | None = None
+    skill: str | None = None
+    mod: int = 0
+
+
+class Rest(_Command):
+    """F-HEAL-1, F-HEAL-3: a short rest erases Scratches; each week heals one level."""
+
+    type: Literal["rest"] = "rest"
+    combatants: tuple[str, ...] = ()
+    weeks: int = Field(default=0, ge=0, le=52)
+
+
+class EndBattle(_Command):
+    """F-HEAL-1, F-STUN-1: the battle is over."""
+
+    type: Literal["end_battle"] = "end_battle"
+
+
 Command = Annotated[
     Union[StartFight, StartBranch, CommitSeed, RevealSeed, Join, Declare, SealDeclaration,
           StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo,
-          OrderTies, DeclareIntent, Shoot, HoldAction],
+          OrderTies, DeclareIntent, Shoot, HoldAction, Heal, Rest, EndBattle],
     Field(discriminator="type"),
 ]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)
