@@ -10,6 +10,8 @@ from engine.locations import LOCATION_LEVELS
 from engine.wounds import LEVELS
 from events import models as ev
 from events.envelope import Recorded
+from engine import stun
+from engine.tracks import DamageCapacityTrack, is_pawn
 from projections.state import Combatant, FightState
 
 BOX_LEVELS = LEVELS[1:6]
@@ -68,6 +70,7 @@ def status_json(state: FightState) -> dict[str, Any]:
                 "declaration": _declaration(state, who),
                 "initiative": initiative_json(state, who),
                 **({"locations": locations_json(who)} if who.locations else {}),
+                **aftermath_json(state, who),
             }
             for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)
         ],
@@ -81,6 +84,46 @@ def locations_json(who: Combatant) -> dict[str, dict[str, str | None]]:
     """F-LOC-2: each wounded part's level and what it hinders."""
     return {part: {"level": LOCATION_LEVELS[level], "affects": affects}
             for part, (level, affects) in sorted(who.locations.items())}
+
+
+def aftermath_json(state: FightState, who: Combatant) -> dict[str, Any]:
+    """Pawn track, stun and healed marks: keys present only when they say something (F-WND-7, F-STUN, F-HEAL)."""
+    out: dict[str, Any] = {}
+    if is_pawn(who.fighter.sheet):
+        out["track"] = "pawn"
+    if isinstance(who.track, DamageCapacityTrack):
+        out["damage_capacity"] = {"undamaged": state.ladder.name(who.track.capacity),
+                                  "now": state.ladder.name(who.track.current), "hits": who.track.hits}
+    if who.track.out:
+        out["out"] = who.track.out
+    effect = stun.effect(state, who)
+    if who.stuns or effect:
+        out["stun"] = {"marks": who.stuns, "effect": stun.LABEL[effect] if effect else None,
+                       "until_round": who.stunned[1] if who.stunned else None}
+    healed = [{"seq": m.seq, "dealt": LEVELS[m.healed_from], "now": LEVELS[m.level]}
+              for m in who.marks if m.healed_from is not None]
+    if healed:
+        out["healed"] = healed
+    return out
+
+
+def aftermath_text(state: FightState, who: Combatant) -> str:
+    """One line of the extras in `aftermath_json`, or nothing."""
+    extra = aftermath_json(state, who)
+    parts = []
+    if "track" in extra:
+        parts.append("pawn (Undamaged, Hurt, Out of the battle)")
+    if "damage_capacity" in extra:
+        dc = extra["damage_capacity"]
+        parts.append(f"Damage Capacity {dc['now']} ({dc['hits']} hit(s) from {dc['undamaged']})")
+    if "out" in extra:
+        parts.append(extra["out"])
+    if "stun" in extra:
+        effect = extra["stun"]["effect"]
+        parts.append(f"{effect} until round {extra['stun']['until_round']}" if effect
+                     else f"stun marks {extra['stun']['marks']}")
+    parts += [f"healed {h['dealt']} -> {h['now']}" for h in extra.get("healed", [])]
+    return f"    {'; '.join(parts)}" if parts else ""
 
 
 def _declaration(state: FightState, who: Combatant) -> str | None:
@@ -141,7 +184,7 @@ def card(state: FightState, who: Combatant) -> list[str]:
 def status_text(state: FightState) -> str:
     lines = [f"{state.name} ({state.rules}) round {state.round}, last event {state.last_seq}"]
     if state.turn:
-        step = {"declare": " (declares)", "resolve": " (resolves)"}.get(state.turn.step, "")
+        step = {"declare": " (declares)", "resolve": " (resolves)", "held": " (holds)"}.get(state.turn.step, "")
         lines.append(f"turn: {state.combatants[state.turn.combatant].name} in phase {PHASE_NAME[state.turn.phase]}{step}")
     for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
         level = LEVELS[who.track.level]
@@ -157,6 +200,7 @@ def status_text(state: FightState) -> str:
             lines.append("    parts: " + ", ".join(
                 f"{part} {LOCATION_LEVELS[level]}{f' (-1 {affects})' if affects and level >= 2 else ''}"
                 for part, (level, affects) in sorted(who.locations.items())))
+        lines.extend(line for line in [aftermath_text(state, who)] if line)
         lines.extend(card(state, who))
     return "\n".join(lines)
 
@@ -254,6 +298,7 @@ def describe(event: Any, ladder: Any) -> str:
     if isinstance(event, ev.WoundMarked):
         how = " (Still Ticking)" if event.still_ticking else ""
         how += f" (halved from {LEVELS[event.halved_from]})" if event.halved_from else ""
+        how += "".join(f" ({note})" for note in event.notes)
         return f"{event.combatant} is wounded: {LEVELS[event.level]}{how}"
     if isinstance(event, ev.LocationWounded):
         hinders = f", -1 to {event.affects}" if event.affects and event.level >= 2 else ""
@@ -292,6 +337,8 @@ def describe(event: Any, ladder: Any) -> str:
         return f"phase {PHASE_NAME[event.phase]}: {event.combatant} declares: {what}"
     if isinstance(event, ev.TurnUsed):
         return f"phase {PHASE_NAME[event.phase]}: that roll is {event.combatant}'s action"
+    if isinstance(event, ev.ActionHeld):
+        return f"phase {PHASE_NAME[event.phase]}: {event.combatant} holds the action until the others have acted"
     if isinstance(event, ev.SpareDieSpent):
         return f"{event.combatant} spends spare die {event.die + 1}: +1 to event {event.target}"
     if isinstance(event, ev.FudgePointSpent):
@@ -317,7 +364,29 @@ def describe(event: Any, ladder: Any) -> str:
         element = f" [{event.element}]" if event.element else ""
         return (f"{event.combatant} {event.trait} {name(event.level)}{mods(event.modifiers)} for the story element"
                 f"{element}: {what} (the GM narrates the outcome)")
+    if isinstance(event, (ev.WoundsHealed, ev.StunMarked, ev.BattleEnded)):
+        return describe_aftermath(event, ladder)
     return event.type
+
+
+def describe_aftermath(event: Any, ladder: Any) -> str:
+    """F-HEAL, F-STUN events, one line each."""
+    if isinstance(event, ev.BattleEnded):
+        return f"the battle ends (round {event.round}): stun marks clear"
+    if isinstance(event, ev.StunMarked):
+        what = {"stun": "Stunned", "very_stunned": "Very Stunned", "knocked_out": "knocked out"}[event.effect]
+        notes = "".join(f" ({note})" for note in event.notes)
+        return f"{event.combatant} is {what} (a stunning {LEVELS[event.dealt]}){notes}"
+    changes = ", ".join(f"{LEVELS[c.before]} -> {LEVELS[c.after] if c.after else 'healed'}" for c in event.changes)
+    if event.cause in ("end", "rest") and not event.weeks:
+        return f"{event.combatant}'s Scratches are erased ({len(event.changes)})"
+    roll = ""
+    if event.result is not None:
+        against = f" vs {ladder.name(event.difficulty)}" if event.difficulty is not None else ""
+        roll = (f"{event.healer or event.combatant} {event.trait} {ladder.name(event.skill_level)} {event.roll:+d}"
+                f"{mods(event.modifiers)} = {ladder.name(event.result)}{against}: ")
+    when = f"week {event.weeks}: " if event.cause == "natural" else ""
+    return f"{when}{roll}{event.combatant} heals {event.levels} level(s){': ' + changes if changes else ''}"
 
 
 def log_json(records: list[Recorded], voided: dict[int, int]) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ from cli.gm_inputs import (AffectsOpt, AimAtOpt, AimOpt, CalledOpt, MagicOpt, Ne
 from cli.context import dice_input, fight_name, guard, service
 from engine import commands as cmd
 from engine.errors import InputError
+from engine.wounds import LEVEL_BY_NAME, LEVELS
 from events import models as ev
 from store.fights import Fights, Outcome
 
@@ -28,6 +29,14 @@ def level_of(fights: Fights, name: str, text: Optional[str]) -> Optional[int]:
     if text is None:
         return None
     return fights.state(name).ladder.parse(text)
+
+
+def wound_level(text: str) -> int:
+    """A wound level by name (Scratch, Hurt, Very Hurt, ...), case-insensitive."""
+    level = LEVEL_BY_NAME.get(text.strip().lower())
+    if level is None:
+        raise InputError(f"unknown wound level {text!r}; one of: {', '.join(LEVELS)}")
+    return level
 
 
 def show(fights: Fights, name: str, outcome: Outcome) -> None:
@@ -87,6 +96,9 @@ def exchange(
     mod: Annotated[int, typer.Option("--mod", help="GM modifier to the first fighter (F-MOD-2, F-MOD-5).")] = 0,
     defense_mod: Annotated[int, typer.Option("--defense-mod", help="GM modifier to the second fighter.")] = 0,
     min_hit: Annotated[Optional[str], typer.Option("--min-hit", help="Minimum result to hit (F-HIT-1; default Poor ± Scale).")] = None,
+    stun: Annotated[Optional[list[str]], typer.Option("--stun", help="F-STUN-1: this fighter's blows stun instead of wounding (repeat).")] = None,
+    pull: Annotated[Optional[list[str]], typer.Option("--pull", help="F-STUN-2: NAME=LEVEL, the worst wound this fighter's blow may do.")] = None,
+    head: Annotated[Optional[list[str]], typer.Option("--head", help="F-STUN-3: this fighter aims at the head (repeat).")] = None,
     magic: MagicOpt = None,
     aim: AimOpt = None,
     aim_at: AimAtOpt = None,
@@ -100,9 +112,16 @@ def exchange(
 ) -> None:
     """A simultaneous opposed round between two fighters (F-PACE-2, F-MEL)."""
     def build(fights: Fights, name: str, state: Any) -> cmd.Exchange:
+        pulls = []
+        for value in pull or []:
+            who, sep, level = value.partition("=")
+            if not sep:
+                raise InputError(f"--pull takes NAME=LEVEL (e.g. --pull ann=Scratch), not {value!r}")
+            pulls.append((who.strip(), wound_level(level)))
         return cmd.Exchange(first=first, second=second, mods=(mod, defense_mod),
                             min_hit=level_of(fights, name, min_hit),
-                            reveals=fights.reveals(state, [first, second]), magic=parse_magic(magic),
+                            reveals=fights.reveals(state, [first, second]),
+                            stun=tuple(stun or ()), pull=tuple(pulls), head=tuple(head or ()), magic=parse_magic(magic),
                             aim=level_of(fights, name, aim), aim_at=aim_at, called=called, called_rd=need_rd,
                             otherwise=otherwise, affects=affects, speed_contest=speed_contest)
     run(fight, build, dice, command_id)
@@ -118,6 +137,9 @@ def attack(
     min_hit: Annotated[Optional[str], typer.Option("--min-hit", help="Minimum result to hit (F-HIT-1).")] = None,
     unaware: Annotated[bool, typer.Option("--unaware", help="F-MEL-3: the target does not defend.")] = False,
     difficulty: Annotated[Optional[str], typer.Option("--difficulty", help="Difficulty vs an unaware target (default Poor).")] = None,
+    stun: Annotated[bool, typer.Option("--stun", help="F-STUN-1: the blow stuns instead of wounding.")] = False,
+    pull: Annotated[Optional[str], typer.Option("--pull", help="F-STUN-2: the worst wound level the blow may do (e.g. Scratch).")] = None,
+    head: Annotated[bool, typer.Option("--head", help="F-STUN-3: the blow aims at the head.")] = False,
     magic: MagicOpt = None,
     aim: AimOpt = None,
     aim_at: AimAtOpt = None,
@@ -134,9 +156,10 @@ def attack(
         return cmd.Attack(attacker=attacker, target=target, mod=mod, defense_mod=defense_mod,
                           min_hit=level_of(fights, name, min_hit), unaware=unaware,
                           difficulty=level_of(fights, name, difficulty),
-                          reveals=fights.reveals(state, [attacker, target]), magic=parse_magic(magic),
-                          aim=level_of(fights, name, aim), aim_at=aim_at, called=called, called_rd=need_rd,
-                          otherwise=otherwise, affects=affects, speed_contest=speed_contest)
+                          reveals=fights.reveals(state, [attacker, target]),
+                          stun=stun, pull=wound_level(pull) if pull is not None else None, head=head,
+                          magic=parse_magic(magic), aim=level_of(fights, name, aim), aim_at=aim_at, called=called,
+                          called_rd=need_rd, otherwise=otherwise, affects=affects, speed_contest=speed_contest)
     run(fight, build, dice, command_id)
 
 
@@ -217,6 +240,12 @@ def order(
 ) -> None:
     """The GM orders combatants tied on the determinant, for this round (PH-3)."""
     run(fight, lambda f, n, s: cmd.OrderTies(order=tuple(names)))
+
+
+@app.command()
+def hold(fight: FightOpt = None) -> None:
+    """The current actor holds the action until the others in the phase have acted (PH-4 open)."""
+    run(fight, lambda f, n, s: cmd.HoldAction())
 
 
 @app.command()

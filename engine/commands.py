@@ -91,6 +91,9 @@ class Exchange(_Command):
     mods: tuple[int, int] = (0, 0)
     min_hit: int | None = None
     reveals: tuple[Reveal, ...] = ()
+    stun: tuple[str, ...] = ()  # F-STUN-1: fighters whose blows stun
+    pull: tuple[tuple[str, int], ...] = ()  # F-STUN-2: (fighter, worst wound level)
+    head: tuple[str, ...] = ()  # F-STUN-3: fighters aiming at the head
     magic: tuple[tuple[str, int], ...] = ()  # F-MOD-5: (fighter, blessing or curse)
     aim: int | None = None  # F-HIT-2: the first fighter's minimum result to strike the part
     aim_at: str | None = None
@@ -113,6 +116,9 @@ class Attack(_Command):
     unaware: bool = False
     difficulty: int | None = None
     reveals: tuple[Reveal, ...] = ()
+    stun: bool = False  # F-STUN-1
+    pull: int | None = None  # F-STUN-2
+    head: bool = False  # F-STUN-3
     magic: tuple[tuple[str, int], ...] = ()
     aim: int | None = None
     aim_at: str | None = None
@@ -235,12 +241,41 @@ class Shoot(_Command):
     defense_mod: int = 0
     skill: str | None = None
     dodge: str | None = None
+class HoldAction(_Command):
+    """PH-4 `open`: the current actor holds the action until the others in the phase have acted."""
+
+    type: Literal["hold_action"] = "hold_action"
+
+
+class Heal(_Command):
+    """F-HEAL-2: a healing skill roll on a patient, by a combatant or a healer of a given level."""
+
+    type: Literal["heal"] = "heal"
+    patient: str
+    healer: str | None = None
+    skill_level: int | None = None
+    skill: str | None = None
+    mod: int = 0
+
+
+class Rest(_Command):
+    """F-HEAL-1, F-HEAL-3: a short rest erases Scratches; each week heals one level."""
+
+    type: Literal["rest"] = "rest"
+    combatants: tuple[str, ...] = ()
+    weeks: int = Field(default=0, ge=0, le=52)
+
+
+class EndBattle(_Command):
+    """F-HEAL-1, F-STUN-1: the battle is over."""
+
+    type: Literal["end_battle"] = "end_battle"
 
 
 Command = Annotated[
     Union[StartFight, StartBranch, CommitSeed, RevealSeed, Join, Declare, SealDeclaration,
           StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo,
-          OrderTies, DeclareIntent, Shoot,
+          OrderTies, DeclareIntent, Shoot, HoldAction, Heal, Rest, EndBattle,
           Melee, StoryRoll],
     Field(discriminator="type"),
 ]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import commands as cmd
+from engine import harm, stun
 from engine.ranged import reresolve_shot, shoot
 from engine.wounding import strike
 from engine.dice import Dice, Roll
@@ -21,7 +22,7 @@ from engine.initiative import PHASE_NAME, allotment, barter, barter_classic, bon
 from engine.locations import Targeting, check_called, locate_hits, location_marks, location_modifiers
 from engine.melee_mods import (AIM_PENALTY, check_aim, check_magic, is_static_npc, magic_modifiers, plus_modifiers,
                                speed_contest_of, weapon_size_modifiers)
-from engine.phase_order import (check_attack_step, declared_intent, ordered_ties, slots,
+from engine.phase_order import (check_attack_step, declared_intent, held_action, ordered_ties, slots,
                                 spare_spent, turn_used)
 from engine.options import RuleOptions
 from engine.sheets import Sheet, read_levels
@@ -183,6 +184,7 @@ def _check_declaration(state: FightState, who: Combatant, declaration: ev.Declar
             raise RuleError("a posture is -2, -1, 0, +1 or +2 (F-TAC-1)")
     if declaration.all_out is not None and state.options.tactics != "all_out":
         raise RuleError("this fight uses postures (F-TAC-1): declare --posture N instead of all-out")
+    stun.refuse_all_out_defense(state, who, declaration)
 
 
 def _declare(state: FightState, c: cmd.Declare, dice: Dice) -> list[Any]:
@@ -230,7 +232,7 @@ def _roll(state: FightState, c: cmd.RollTrait, dice: Dice) -> list[Any]:
         trait, level, mods = "situational", 0, []
     else:
         trait, level, _ = who.fighter.trait(c.trait, opts)
-        mods = wound_modifiers(who, opts) + location_modifiers(who.locations, trait)
+        mods = wound_modifiers(who, opts) + stun.modifiers(state, who, "act") + location_modifiers(who.locations, trait)
     if c.mod:
         mods.append(ev.Modifier(name="GM modifier", value=c.mod))
     if c.median and c.opponent is not None:
@@ -305,7 +307,7 @@ def side_for(state: FightState, who: Combatant, foe: Combatant | None, role: str
     combat = who.fighter.sheet.combat
     wanted = (combat.defend or combat.attack) if (combat and role == "defend") else (combat.attack if combat else "Brawling")
     trait, level, _ = who.fighter.trait(wanted, opts)
-    mods = wound_modifiers(who, opts) + location_modifiers(who.locations, "combat")
+    mods = wound_modifiers(who, opts) + stun.modifiers(state, who, role) + location_modifiers(who.locations, "combat")
     if foe is not None and role != "defend" and shield_value(foe, opts):
         mods.append(ev.Modifier(name=f"{foe.name}'s {foe.fighter.sheet.shield.size} shield",  # type: ignore[union-attr]
                                 value=-shield_value(foe, opts)))
@@ -387,6 +389,7 @@ def settle_exchange(state: FightState, kind: str, sides: Sequence[ev.Side], min_
                     opts.all_out_loser_bonus if ao[loser.combatant] == "offense" else 0)
                 if ao[winner.combatant] != "defense" and winner.result is not None and winner.result >= least:
                     directions.append((winner, loser, abs(rd), bonus, least))
+    directions = [d for d in directions if stun.can_attack(state, state.combatants[d[0].combatant.lower()])]
     hits: list[ev.Hit] = []
     rolls: list[ev.DiceRolled] = []
     for att, dfd, rd, bonus, _ in directions:
@@ -409,14 +412,20 @@ def describe(sides: Sequence[ev.Side], hits: Sequence[ev.Hit], kind: str) -> str
     return "; ".join(parts)
 
 
-def wound_events(action: int, hits: Sequence[ev.Hit]) -> list[ev.WoundMarked]:
+def wound_events(action: int, hits: Sequence[ev.Hit], state: FightState | None = None,
+                 sides: Sequence[ev.Side] = (), new_round: bool = False, exclude: Sequence[int] = (),
+                 dice: Dice | None = None, reuse: Sequence[ev.DiceRolled] = ()) -> list[Any]:
+    """Each hit's mark: through engine.harm (F-DC, F-STUN, F-DEATH) when the state is known."""
+    if state is not None:
+        return harm.marks_for_hits(state, action, hits, sides, new_round, frozenset(exclude), dice, reuse)
     return [ev.WoundMarked(action=action, combatant=h.defender, level=h.level, damage=h.damage)
             for h in hits if h.level > 0]
 
 
-def blow_marks(action: int, hits: Sequence[ev.Hit], affects: str | None = None) -> list[Any]:
-    """F-WND-3, F-LOC-2: body blows mark the wound track; blows on a named part wound that part."""
-    return [*wound_events(action, [h for h in hits if not h.location]), *location_marks(action, hits, affects)]
+def blow_marks(action: int, hits: Sequence[ev.Hit], affects: str | None = None, *args: Any, **kwargs: Any) -> list[Any]:
+    """F-WND-3, F-LOC-2: body blows are marked as wound_events marks them; a blow on a named part wounds that part."""
+    return [*wound_events(action, [h for h in hits if not h.location], *args, **kwargs),
+            *location_marks(action, hits, affects)]
 
 
 def damage_roller(action: int, dice: Dice, reuse: Sequence[ev.DiceRolled] = ()) -> DamageDice:
@@ -433,7 +442,8 @@ def damage_roller(action: int, dice: Dice, reuse: Sequence[ev.DiceRolled] = ()) 
 
 def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mods: tuple[int, int],
            min_hit: int | None, reveals: Sequence[cmd.Reveal], dice: Dice, unaware: bool = False,
-           difficulty: int | None = None, magic: Sequence[tuple[str, int]] = (),
+           difficulty: int | None = None, intents: Sequence[dict[str, Any]] = ({}, {}),
+           magic: Sequence[tuple[str, int]] = (),
            targeting: Targeting = Targeting(),
            more: tuple[tuple[ev.Modifier, ...], tuple[ev.Modifier, ...]] = ((), ()),
            speed_contest: bool = False) -> list[Any]:
@@ -451,8 +461,10 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
     action = state.last_seq + len(out) + 1
     roles = ("attack", "attack") if kind == "exchange" else ("attack", "defend")
     labels = ("GM modifier", "GM modifier") if kind == "exchange" else ("GM modifier", "GM defense modifier")
-    sides = [side_for(state, who, foe, role, declared.get(who.key, ev.Declaration()), mod, label)
+    now = replace(state, round=state.round + 1) if new_round else state  # F-STUN-1 counts rounds
+    sides = [side_for(now, who, foe, role, declared.get(who.key, ev.Declaration()), mod, label)
              for who, foe, role, mod, label in zip((first, second), (second, first), roles, mods, labels)]
+    sides = [side.model_copy(update=intent) if intent else side for side, intent in zip(sides, intents)]
     for index, who in enumerate((first, second)):
         extra = (magic_modifiers(magic, who) + ([AIM_PENALTY] if index == 0 and targeting.aim_at else [])
                  + plus_modifiers(who, sides[index].trait, state.round + new_round) + list(more[index]))
@@ -480,12 +492,13 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
         rolled.append(roll_event(action, side.combatant, side.trait, 4, dice))
         sides[index] = with_roll(side, sum(rolled[-1].faces))
     min_hits = (min_hit_for(state, first, second, min_hit), min_hit_for(state, second, first, min_hit))
-    settled = settle_exchange(state, kind, sides, min_hits, damage_roller(action, dice))
+    settled = settle_exchange(now, kind, sides, min_hits, damage_roller(action, dice))
     hits = locate_hits(settled.hits, sides[0], targeting)
     resolved = ev.ExchangeResolved(action=action, kind=kind, round=state.round + new_round,
                                    sides=tuple(sides), min_hit=min_hits, outcome=settled.outcome, hits=hits,
                                    speed=speed, **targeting.recorded())
-    return out + rolled + list(settled.damage_rolls) + [resolved] + blow_marks(action, hits, targeting.affects)
+    return out + rolled + list(settled.damage_rolls) + [resolved] + blow_marks(
+        action, hits, targeting.affects, state, sides, new_round, dice=dice)
 
 
 STORY_ONLY = "this fight is told in story elements (F-PACE-1): `fudge story NAME TRAIT --mod N` rolls for a PC's plan"
@@ -500,7 +513,28 @@ def _exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[Any]:
     if first.key == second.key:
         raise RuleError("a fighter cannot exchange blows with itself")
     return _fight(state, "exchange", first, second, c.mods, c.min_hit, c.reveals, dice,
-                  magic=c.magic, targeting=Targeting.of(c), speed_contest=c.speed_contest)
+                  intents=exchange_intents(state, c, (first, second)), magic=c.magic, targeting=Targeting.of(c),
+                  speed_contest=c.speed_contest)
+
+
+def exchange_intents(state: FightState, c: cmd.Exchange, fighters: Sequence[Combatant]) -> list[dict[str, Any]]:
+    """F-STUN-1..3: who goes for stun, pulls a punch, or aims at the head, as the command names them."""
+    keys = [f.key for f in fighters]
+    for name in [*c.stun, *c.head, *(n for n, _ in c.pull)]:
+        if name.strip().lower() not in keys:
+            raise RuleError(f"{name} is not in this exchange: --stun, --pull and --head name one of its fighters")
+    out: list[dict[str, Any]] = []
+    for who in fighters:
+        intent: dict[str, Any] = {}
+        if who.key in {n.strip().lower() for n in c.stun}:
+            intent["stun"] = True
+        if who.key in {n.strip().lower() for n in c.head}:
+            intent["head"] = True
+        for name, level in c.pull:
+            if name.strip().lower() == who.key:
+                intent["pull"] = level
+        out.append(intent)
+    return out
 
 
 def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
@@ -509,6 +543,7 @@ def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
     attacker, target = able(state, c.attacker), combatant(state, c.target)
     if attacker.key == target.key:
         raise RuleError("a fighter cannot attack itself")
+    stun.refuse_attack(state, attacker)
     if state.options.initiative != "none":
         turn = state.turn
         if turn is None:
@@ -519,11 +554,13 @@ def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
         check_attack_step(state, attacker, target)
         if turn.acted:
             raise RuleError(f"{attacker.name} already acted in phase {PHASE_NAME[turn.phase]}; `fudge next` moves on")
+    intent = {k: v for k, v in (("stun", c.stun), ("pull", c.pull), ("head", c.head)) if v not in (False, None)}
     unaware, more = c.unaware, ((), ())
     if state.options.pace == "alternating":
         unaware, more = alternating_all_out(state, attacker, target, c)
     return _fight(state, "attack", attacker, target, (c.mod, c.defense_mod), c.min_hit, c.reveals, dice,
-                  unaware=unaware, difficulty=c.difficulty, magic=c.magic, targeting=Targeting.of(c), more=more,
+                  unaware=unaware, difficulty=c.difficulty, intents=(intent, {}), magic=c.magic,
+                  targeting=Targeting.of(c), more=more,
                   speed_contest=c.speed_contest)
 
 
@@ -633,6 +670,11 @@ def _order_ties(state: FightState, c: cmd.OrderTies, dice: Dice) -> list[Any]:
     return [ordered_ties(state, c.order)]
 
 
+def _hold(state: FightState, c: cmd.HoldAction, dice: Dice) -> list[Any]:
+    """PH-4 `open`: the actor waits for the others in the phase."""
+    return [held_action(state)]
+
+
 def _intend(state: FightState, c: cmd.DeclareIntent, dice: Dice) -> list[Any]:
     """PH-4 `structured`: the declaration step."""
     who = able(state, c.combatant)
@@ -650,17 +692,16 @@ def _spend(state: FightState, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
     if event is None:
         raise RuleError(f"event {target} is not a roll or blow in force (it may not exist, or was undone)")
     record = state.actions[event.action]
-    resolution_event = state.events.get(record.resolution)
-    if not blow_use and (not isinstance(resolution_event, (ev.ActionResolved, ev.ExchangeResolved, ev.ShotResolved,
-                                                           ev.MeleeResolved))
-                         or getattr(resolution_event, "median_of", ())
-                         or (isinstance(event, ev.DiceRolled) and event.purpose.startswith("speed contest"))):
-        raise RuleError("a fudge point re-resolves a trait roll, a duel's blow or a shot, not this roll "
-                        "(a story element, a median of three, a posture die, "
-                        "a speed contest); "
+    if not blow_use and beyond_points(state.events.get(record.resolution), event):
+        raise RuleError("a fudge point re-resolves a trait roll, a blow or a shot, not this roll "
+                        "(a story element, a median of three, a posture die, a speed contest); "
                         "spend it on a blow taken (scratch, ticking) instead")
     if blow_use:
         return spend_on_blow(state, who, c, target, event)
+    if isinstance(state.events.get(record.resolution), (ev.WoundsHealed, ev.DiceRolled)):
+        raise RuleError(f"event {target} is a healing or recovery roll: fudge points change action rolls and blows")
+    if isinstance(event, ev.DiceRolled) and harm.is_adjustment_roll(event):
+        raise RuleError(f"event {target} adjusts a wound (F-DC): spend on the action roll or on the blow instead")
     if not isinstance(event, ev.DiceRolled) or event.roller.lower() != who.key:
         raise RuleError(f"event {target} is not one of {who.name}'s rolls")
     if c.use == "spare":  # CT-SPARE: a spare initiative die, spent like a skill point for +1
@@ -679,12 +720,20 @@ def _spend(state: FightState, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
     return [spent] + reresolve(state, who, record.action, resolution, target, event, c, dice)
 
 
+def beyond_points(resolution: Any, roll: Any) -> bool:
+    """Rolls no fudge point re-resolves: F-PACE-1 story elements, C-ACT-5 medians, the F-TAC-3 posture die,
+    an F-FANCY-1 speed contest roll (the GM narrates, or a re-resolution could not say what changed)."""
+    if isinstance(resolution, ev.StoryRolled) or getattr(resolution, "median_of", ()):
+        return True
+    return isinstance(roll, ev.DiceRolled) and roll.purpose.startswith(("posture (1d6)", "speed contest"))
+
+
 def latest(state: FightState, who: Combatant, blow_use: bool) -> int:
     kind = ev.WoundMarked if blow_use else ev.DiceRolled
     for seq in sorted(state.events, reverse=True):
         event = state.events[seq]
         if isinstance(event, kind):
-            if isinstance(event, ev.DiceRolled) and event.purpose == "damage":
+            if isinstance(event, ev.DiceRolled) and (event.purpose == "damage" or harm.is_adjustment_roll(event)):
                 continue  # no use spends on a damage roll (luck and skill refuse it): aim at the action roll
             owner = event.combatant if isinstance(event, ev.WoundMarked) else event.roller
             if owner.lower() == who.key:
@@ -764,13 +813,17 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
     new = resolution.model_copy(update={"sides": tuple(sides), "outcome": settled.outcome,
                                         "hits": hits, "supersedes": resolution_seq})
     return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a {label}"),
-            *out, *fresh, new, *blow_marks(action, hits, targeting.affects)]
+            *out, *fresh, new, *blow_marks(action, hits, targeting.affects, state, sides, False, voids, dice, [
+                state.events[s] for s in record.rolls if isinstance(state.events.get(s), ev.DiceRolled)
+                and harm.is_adjustment_roll(state.events[s])])]
 
 
 def spend_on_blow(state: FightState, who: Combatant, c: cmd.SpendPoint, target: int, event: Any) -> list[Any]:
     """C-FP-2 Only a Scratch and Still Ticking (F-DEATH-3): replace one blow's wound mark."""
     if not isinstance(event, ev.WoundMarked) or event.combatant.lower() != who.key:
         raise RuleError(f"event {target} is not a blow {who.name} took")
+    if not any(m.seq == target and m.healed_from is None for m in who.marks):
+        raise RuleError(f"the wound of event {target} has been healed since (F-HEAL): no point changes it now")
     before = build_track(who.boxes, [m for m in who.marks if m.seq < target], state.options)
     if c.use == "scratch":
         if event.level <= SCRATCH:
@@ -818,6 +871,12 @@ HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
     cmd.OrderTies: _order_ties,
     cmd.DeclareIntent: _intend,
     cmd.Shoot: shoot,
+    cmd.HoldAction: _hold,
     cmd.Melee: decide_melee,
     cmd.StoryRoll: decide_story,
 }
+
+
+from engine import aftermath  # noqa: E402  (F-HEAL commands: they use the helpers above)
+
+HANDLERS.update(aftermath.HANDLERS)

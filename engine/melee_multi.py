@@ -28,8 +28,10 @@ from dataclasses import replace
 from typing import Any
 
 from engine import commands as cmd
+from engine import harm
 from engine.decide import (STORY_ONLY, DamageDice, able, damage_roller, declarations_after, make_hit, min_hit_for,
-                           reveal_events, roll_event, round_events, shield_value, side_for, with_roll)
+                           reveal_events, roll_event, round_events, shield_value, side_for, with_roll,
+                           wound_events)
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.melee_mods import check_magic, is_static_npc, magic_modifiers, plus_modifiers, weapon_size_modifiers
@@ -157,8 +159,7 @@ def decide_melee(state: FightState, c: cmd.Melee, dice: Dice) -> list[Any]:
         comparisons=comparisons, target=target, sweep=tuple(f.name for f in foes if f.key in {s.lower() for s in c.sweep}),
         sweep_penalty=c.sweep_penalty if c.sweep else 0, max_foes=limit, min_hit=min_hits, group_roll=group,
         outcome=describe_melee(lone.name, comparisons, hits), hits=hits, target_named=c.target is not None)
-    marks = [ev.WoundMarked(action=action, combatant=h.defender, level=h.level, damage=h.damage)
-             for h in hits if h.level > 0]
+    marks = wound_events(action, hits, state, [lone_side, *foe_sides], new_round, dice=dice)
     return out + rolled + damage_rolls + [resolved] + marks
 
 
@@ -289,7 +290,8 @@ def reresolve_melee(state: FightState, who: Combatant, c: cmd.SpendPoint, target
     new = resolution.model_copy(update={
         "lone": sides[0], "foes": tuple(sides[1:]), "comparisons": comparisons, "target": chosen, "hits": hits,
         "outcome": describe_melee(lone.name, comparisons, hits), "supersedes": record.resolution})
-    marks = [ev.WoundMarked(action=action, combatant=h.defender, level=h.level, damage=h.damage)
-             for h in hits if h.level > 0]
+    adjustments = [state.events[s] for s in record.rolls
+                   if isinstance(state.events.get(s), ev.DiceRolled) and harm.is_adjustment_roll(state.events[s])]
+    marks = wound_events(action, hits, state, sides, False, voids, dice, adjustments)
     spent = "spare die (CT-SPARE)" if c.use == "spare" else f"fudge point ({c.use})"
     return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a {spent}"), *out, *[r for r in damage_rolls if id(r) not in reused], new, *marks]

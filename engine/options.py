@@ -107,7 +107,8 @@ class RuleOptions(BaseModel):
     crunch_single_plus_trade: bool = _opt(True, "CT-BARTER-3", "a lone + die may be traded")
     crunch_downgrades: bool = _opt(False, "CT-BARTER-4", "a traded + may lower another die")
     duplicates_act: bool = _opt(False, "PH-2", "duplicate initiative faces give extra actions")
-    initiative_trait: str = _opt("Agility", "PH-3", "initiative determinant (dice count and in-phase order)")
+    initiative_trait: str = _opt(
+        "Agility", "PH-3", "initiative determinant (dice count, and in-phase order unless initiative_order_trait)")
     phase_declaration: Literal["open", "structured"] = _opt(
         "open", "PH-4", "within a phase: declare and resolve at once (open), or all declare slowest first, "
                         "then resolve fastest first (structured)")
@@ -133,6 +134,29 @@ class RuleOptions(BaseModel):
         None, "F-MMM", "damage factor at or below which the factor bonus is -2 instead of -1 (the text suggests -5)")
     tech_scale: bool = _opt(
         True, "F-TECH", "weapon and armor tech levels (sheet `tech`, on the Scale track) add their difference to the factor")
+    # --- wounds: death prevention, stun, healing, damage capacity, pawns ---
+    death_three_levels: bool = _opt(
+        False, "F-DEATH-1", "no blow worsens a protected character more than three wound levels; the excess is lost")
+    death_needs_incapacitated: bool = _opt(
+        False, "F-DEATH-2", "no blow puts a protected character Near Death unless he began the round Incapacitated")
+    death_protects: Literal["pc_major", "all"] = _opt(
+        "pc_major", "F-DEATH-4", "who F-DEATH-1/2 protect: PCs and major NPCs (sheet kind), or everyone")
+    head_blow_knockout: bool = _opt(
+        False, "F-STUN-3", "a winning blow aimed at the head with a Good or better result knocks out")
+    healing_skill: str = _opt("Medicine", "F-HEAL-2", "the skill a healing roll uses")
+    natural_healing_roll: bool = _opt(
+        False, "F-HEAL-3", "a week of rest heals a level only with a Constitution roll (Fair/Good/Great)")
+    healing_trait: str = _opt("Constitution", "F-HEAL-3", "the trait rolled for natural healing")
+    damage_capacity: Literal["modifier", "roll", "gift", "willpower"] = _opt(
+        "modifier", "F-DC",
+        "how Damage Capacity acts: in the defensive factor (modifier), a DC roll on each hit of Hurt or worse "
+        "(roll), Damage Resistant / Fragile gifts (gift), or a Willpower roll (willpower)")
+    damage_capacity_step: Literal["level", "point"] = _opt(
+        "level", "F-DC", "what a roll, gift or Willpower adjustment moves: one wound level or one damage point")
+    dc_track: bool = _opt(
+        False, "F-WND-8", "record wounds on the Damage Capacity attribute: each hit worse than a Scratch lowers it")
+    dc_track_terrible: Literal["minus3", "incapacitated"] = _opt(
+        "minus3", "F-WND-8", "a Damage Capacity lowered to Terrible is -3 to all actions, or Incapacitated")
     # --- melee options (F-MULTI, F-NPC, F-MOD-4, F-MOD-8, F-PACE-1) ---
     multi_penalty: int = _opt(1, "F-MULTI-1", "penalty to a lone fighter per foe beyond the first (epic games: less)")
     max_foes: int = _opt(6, "F-MULTI-6", "most foes that can attack one fighter at once (a melee may allow fewer)")
@@ -241,10 +265,17 @@ INCOMPATIBLE: tuple[tuple[Any, str], ...] = (
      'crunch bartering (CT-BARTER) trades Crunch Time phase dice: it needs initiative = "phases-crunch"'),
     (lambda o: o.bartering == "classic" and o.initiative != "phases-classic",
      'classic bartering (PC-BARTER) trades phase dice: it needs initiative = "phases-classic"'),
+    (lambda o: o.spares_as_points and not o.initiative.startswith("phases"),
+     "spare dice (CT-SPARE) are initiative dice left after bartering: they need phase initiative"),
+    (lambda o: o.phase_declaration == "structured" and not o.initiative.startswith("phases"),
+     'structured declaration (PH-4) orders declarations within a phase: it needs phase initiative'),
     (lambda o: o.damage_system == "min_mid_max" and o.damage_roll != "none",
      'min-mid-max (F-MMM) is itself the damage roll (3d6): it needs damage_roll = "none"'),
     (lambda o: o.relative_degree_weight < 1,
      "relative_degree_weight counts the relative degree 1 or more times (F-DMG-4)"),
+    (lambda o: (o.dc_track or o.damage_capacity != "modifier") and o.dc_in_defense,
+     "Damage Capacity used as a track, a roll, gifts or Willpower (F-DC, F-WND-8) is not also a defensive "
+     "factor: set dc_in_defense = false"),
 )
 
 

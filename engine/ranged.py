@@ -156,7 +156,8 @@ def shoot(state: FightState, c: cmd.Shoot, dice: Dice) -> list[Any]:
                                 difficulties=tuple(difficulties), outcome="", hits=(),
                                 burst=c.burst, burst_bonus=c.burst_bonus)
     resolved, damage_rolls = settle_shot(state, unsettled, core.damage_roller(action, dice))
-    return out + rolled + damage_rolls + [resolved] + core.wound_events(action, resolved.hits)
+    return out + rolled + damage_rolls + [resolved] + core.wound_events(
+        action, resolved.hits, state, resolved.sides, resolved.round > state.round, dice=dice)
 
 
 def settle_shot(state: FightState, shot: ev.ShotResolved,
@@ -244,4 +245,6 @@ def reresolve_shot(state: FightState, who: Combatant, c: cmd.SpendPoint, target:
     fresh = [r for r in rolls if id(r) not in reused]
     new = settled.model_copy(update={"supersedes": record.resolution})
     return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a fudge point ({c.use})"),
-            *out, *fresh, new, *core.wound_events(record.action, new.hits)]
+            *out, *fresh, new, *core.wound_events(record.action, new.hits, state, new.sides, False, voids, dice, [
+                state.events[s] for s in record.rolls if isinstance(state.events.get(s), ev.DiceRolled)
+                and core.harm.is_adjustment_roll(state.events[s])])]

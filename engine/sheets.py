@@ -65,6 +65,7 @@ class Sheet(_Strict):
     armor: Armor | None = None
     shield: Shield | None = None
     wounds: WoundOverride | None = None
+    track: Literal["boxes", "pawn"] = Field(default="boxes", description="F-WND-7: `pawn` for an NPC pawn's track")
 
     @field_validator("name")
     @classmethod

@@ -164,6 +164,9 @@ class Side(BaseModel):
     offense: int | None = None
     defense: int | None = None
     declaration: Declaration = Declaration()
+    stun: bool = False  # F-STUN-1: this fighter's blows stun instead of wounding
+    pull: int | None = None  # F-STUN-2: the worst wound level this fighter's blows may do
+    head: bool = False  # F-STUN-3: this fighter aims at the head
 
 
 class Hit(BaseModel):
@@ -244,6 +247,8 @@ class WoundMarked(_Event):
     damage: int | None
     still_ticking: bool = False
     halved_from: int | None = None
+    dealt: int | None = None  # the hit's level before F-DEATH / F-STUN-2 / F-DC adjusted it
+    notes: tuple[str, ...] = ()  # each adjustment, with its rule ID
 
 
 class LocationWounded(_Event):
@@ -370,6 +375,15 @@ class TurnUsed(_Event):
     action: int
 
 
+class ActionHeld(_Event):
+    """PH-4 `open`: the actor waits until the others in the phase have acted."""
+
+    type: Literal["action_held"] = "action_held"
+    round: int
+    phase: int
+    combatant: str
+
+
 class SpareDieSpent(_Event):
     """CT-SPARE: a spare initiative die spent as +1 to one roll, once this round."""
 
@@ -469,13 +483,63 @@ class StoryRolled(_Event):
     element: str = ""
 
 
+# --- what wounds become: healing, stun (F-HEAL, F-STUN) ---------------------------
+
+class HealedMark(BaseModel):
+    """One wound mark's level before and after healing (0: healed)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    seq: int
+    before: int
+    after: int
+
+
+class WoundsHealed(_Event):
+    """F-HEAL-1..4: marks healed, each from its original level; the track is placed again."""
+
+    type: Literal["wounds_healed"] = "wounds_healed"
+    combatant: str
+    cause: Literal["end", "rest", "skill", "natural"]
+    levels: int
+    changes: tuple[HealedMark, ...]
+    action: int | None = None  # the healing or Constitution roll, if any
+    healer: str | None = None
+    trait: str | None = None
+    skill_level: int | None = None
+    roll: int | None = None
+    modifiers: tuple[Modifier, ...] = ()
+    result: int | None = None
+    difficulty: int | None = None
+    weeks: int = 0
+
+
+class StunMarked(_Event):
+    """F-STUN-1,3: a stunning blow (Stun, Very Stunned, knocked out) instead of a wound."""
+
+    type: Literal["stun_marked"] = "stun_marked"
+    action: int
+    combatant: str
+    effect: Literal["stun", "very_stunned", "knocked_out"]
+    round: int
+    dealt: int
+    notes: tuple[str, ...] = ()
+
+
+class BattleEnded(_Event):
+    """F-HEAL-1, F-STUN-1: the fight is over; stun marks clear (scratches go by WoundsHealed)."""
+
+    type: Literal["battle_ended"] = "battle_ended"
+    round: int
+
+
 Event = Annotated[
     Union[
         FightStarted, BranchStarted, SeedCommitted, SeedRevealed, CombatantJoined, RoundStarted,
         Declared, DeclarationSealed, DeclarationRevealed, DiceRolled, ActionResolved,
         ExchangeResolved, WoundMarked, CombatantKilled, AdvantageGained, InitiativeRolled, DieBartered, TurnTaken,
         FudgePointSpent, EventsVoided, CommandUndone, CommandRedone,
-        DieTraded, DieAltered, TiesOrdered, IntentDeclared, TurnUsed, SpareDieSpent, ShotResolved,
+        DieTraded, DieAltered, TiesOrdered, IntentDeclared, TurnUsed, SpareDieSpent, ShotResolved, ActionHeld,
+        WoundsHealed, StunMarked, BattleEnded,
         MeleeResolved, StoryRolled, LocationWounded,
     ],
     Field(discriminator="type"),

@@ -11,6 +11,8 @@ from engine.ladder import Ladder, ladder_of
 from engine.locations import worsen
 from engine.options import RuleOptions
 from engine.sheets import Fighter, Sheet, read_levels
+from engine import healing
+from engine.tracks import KNOCKED_OUT, track_of
 from engine.wounds import Mark, Track, build_track, empty_track
 from events import models as ev
 from events.envelope import Recorded
@@ -27,6 +29,9 @@ class Combatant:
     track: Track = field(default_factory=lambda: empty_track(()))
     joined_seq: int = 0
     killed_by: int | None = None  # F-WND-6 `gm`: the GM's kill
+    out: str | None = None  # F-STUN-1: knocked out
+    stuns: int = 0  # F-STUN-1: Stun results on the sheet until the battle ends
+    stunned: tuple[str, int] | None = None  # F-STUN-1: ("stun" | "very_stunned", last round it lasts)
     locations: Mapping[str, tuple[int, str | None]] = field(default_factory=dict)  # F-LOC-2: part -> (level, use)
 
     @property
@@ -77,6 +82,7 @@ class FightState:
     turn: Turn | None = None
     actions: Mapping[int, Action] = field(default_factory=dict)
     events: Mapping[int, Any] = field(default_factory=dict)  # seq -> effective event of an action
+    round_starts: tuple[int, ...] = ()  # seqs of RoundStarted (F-DEATH-2: the level a round began at)
     # --- melee (F-MOD-8) ---
     forfeits: frozenset[str] = frozenset()  # all-out defenders who may not attack this round
     exposed: Mapping[str, str] = field(default_factory=dict)  # all-out attacker -> the foe whose next turn finds him exposed
@@ -123,12 +129,13 @@ def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
     points = sheet.fudge_points if sheet.fudge_points is not None else s.options.default_fudge_points
     boxes = sheet.wounds.boxes if sheet.wounds else s.options.wound_boxes
     combatant = Combatant(e.combatant, e.side, fighter, points, tuple(boxes),
-                          track=empty_track(boxes), joined_seq=r.seq)
+                          track=track_of(fighter, boxes, (), s.options), joined_seq=r.seq)
     return replace(s, combatants=_with(s.combatants, combatant.key, combatant))
 
 
 def _round_started(s: FightState, r: Recorded, e: ev.RoundStarted) -> FightState:
     return replace(s, round=e.round, declarations={}, sealed={}, fought=frozenset(), forfeits=frozenset(),
+                   round_starts=s.round_starts + (r.seq,),
                    initiative={}, turn=None,
                    advantages={k: v for k, v in s.advantages.items() if v[2] >= e.round})
 
@@ -209,7 +216,7 @@ def _shot_resolved(s: FightState, r: Recorded, e: ev.ShotResolved) -> FightState
 
 
 def _retrack(s: FightState, combatant: Combatant, marks: tuple[Mark, ...]) -> FightState:
-    track = build_track(combatant.boxes, marks, s.options)
+    track = track_of(combatant.fighter, combatant.boxes, marks, s.options, combatant.out)
     if combatant.killed_by is not None and not track.dead:
         track = replace(track, dead=True, killed_by=combatant.killed_by)
     updated = replace(combatant, marks=marks, track=track)
@@ -326,8 +333,43 @@ def _turn_used(s: FightState, r: Recorded, e: ev.TurnUsed) -> FightState:
     return replace(s, turn=replace(s.turn, acted=True) if s.turn else None)
 
 
+def _held(s: FightState, r: Recorded, e: ev.ActionHeld) -> FightState:
+    """PH-4: the held turn moves to the end of its phase; the turn before it counts as the last taken."""
+    s = _with_initiative(s, e.combatant, held=s.initiative[e.combatant.lower()].held + (e.phase,))
+    return replace(s, turn=replace(s.turn, index=s.turn.index - 1, step="held", acted=True) if s.turn else None)
+
+
 def _spare_spent(s: FightState, r: Recorded, e: ev.SpareDieSpent) -> FightState:
     return _with_die(s, e.combatant, e.die, spent=True)
+
+
+def _healed(s: FightState, r: Recorded, e: ev.WoundsHealed) -> FightState:
+    """F-HEAL: the marks are healed from their own levels and placed again."""
+    combatant = s.combatants[e.combatant.lower()]
+    if e.action is not None:
+        s = _remember(s, r, e.action, resolution=r.seq)
+    return _retrack(s, combatant, healing.apply(combatant.marks, e.changes))
+
+
+def _stun_marked(s: FightState, r: Recorded, e: ev.StunMarked) -> FightState:
+    """F-STUN-1: a Stun stays on the sheet; a knockout takes the combatant out."""
+    record = s.actions.get(e.action)
+    s = _remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
+    combatant = s.combatants[e.combatant.lower()]
+    if e.effect == "knocked_out":
+        combatant = replace(combatant, out=KNOCKED_OUT)
+        return _retrack(s, combatant, combatant.marks)
+    lasts = 1 if e.effect == "stun" else 2
+    combatant = replace(combatant, stuns=combatant.stuns + 1, stunned=(e.effect, e.round + lasts))
+    return replace(s, combatants=_with(s.combatants, combatant.key, combatant))
+
+
+def _battle_ended(s: FightState, r: Recorded, e: ev.BattleEnded) -> FightState:
+    """F-STUN-1: stun marks clear after combat; a knocked-out combatant comes round in time."""
+    for key, combatant in s.combatants.items():
+        cleared = replace(combatant, stuns=0, stunned=None, out=None)
+        s = _retrack(s, cleared, cleared.marks)
+    return s
 
 
 def _ignore(s: FightState, r: Recorded, e: Any) -> FightState:
@@ -364,6 +406,10 @@ HANDLERS: dict[type, Callable[[FightState, Recorded, Any], FightState]] = {
     ev.TurnUsed: _turn_used,
     ev.SpareDieSpent: _spare_spent,
     ev.ShotResolved: _shot_resolved,
+    ev.ActionHeld: _held,
+    ev.WoundsHealed: _healed,
+    ev.StunMarked: _stun_marked,
+    ev.BattleEnded: _battle_ended,
     ev.MeleeResolved: _melee_resolved,
     ev.StoryRolled: _story_rolled,
     ev.LocationWounded: _location_wounded,
