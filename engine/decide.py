@@ -326,6 +326,14 @@ def side_for(state: FightState, who: Combatant, foe: Combatant | None, role: str
                    result=None, declaration=declaration)
 
 
+def good_level(state: FightState) -> int:
+    """The ladder's Good (F-HIT-2's least aim); a house ladder without one: three above the minimum hit level."""
+    try:
+        return state.ladder.parse("Good")
+    except RuleError:
+        return state.options.min_hit + 3
+
+
 def make_hit(state: FightState, attacker: Combatant, defender: Combatant, rd: int, bonus: int,
              damage_dice: DamageDice, attack_roll: int | None = None,
              defense_roll: int | None = None) -> tuple[ev.Hit, list[ev.DiceRolled]]:
@@ -448,7 +456,7 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
            more: tuple[tuple[ev.Modifier, ...], tuple[ev.Modifier, ...]] = ((), ()),
            speed_contest: bool = False) -> list[Any]:
     check_magic(magic, [first, second])
-    check_aim(targeting.aim, targeting.aim_at, state.options.min_hit + 3)
+    check_aim(targeting.aim, targeting.aim_at, good_level(state))
     check_called(targeting)
     out: list[Any] = round_events(state, [first.name, second.name]) if kind == "exchange" else []
     out += reveal_events(state, reveals)

@@ -178,3 +178,10 @@ def test_F_TAC_3_refusals(fights: Fights) -> None:
     with pytest.raises(RuleError, match="postures"):
         other.execute("fight", cmd.Declare(combatant="Ann", declaration=ev.Declaration(), posture_die=3))
     assert other.store.last_seq("fight") == before
+
+
+def test_F_HIT_2_good_is_read_on_the_fights_ladder(fights: Fights) -> None:
+    """F-HIT-2: on the fate11 ladder Good is +2: an aim of +1 (Fair there) is refused, +2 is accepted."""
+    duel(fights, ladder="fate11")
+    refused(fights, cmd.Exchange(first="Ann", second="Bob", aim=1, aim_at="eye"), "Good or Great")
+    fights.execute("fight", cmd.Exchange(first="Ann", second="Bob", aim=2, aim_at="eye"), dice("ann=0000", "bob=0000"))
