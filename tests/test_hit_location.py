@@ -106,6 +106,8 @@ def test_F_LOC_1_F_HIT_2_undo_and_a_fudge_point_keep_the_location_rules(fights: 
     assert new.called == "sword arm" and new.hits[0].location == "sword arm"  # RD 2 now
     bob = fights.state("fight").find("Bob")
     assert bob is not None and bob.track.level == 0 and bob.locations["sword arm"][0] == 2
+    from engine.audit import verify
+    assert verify(fights.store.read("fight")).ok  # every located blow re-decides the same
 
 
 def test_F_LOC_1_refusals(fights: Fights) -> None:

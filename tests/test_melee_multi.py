@@ -358,3 +358,17 @@ def test_F_MULTI_2_F_TAC_4_under_postures_his_offense_meets_their_defense_and_th
     assert [(r.lone_result, r.foe_result, r.relative_degree) for r in done.comparisons] == [(2, 1, 1), (2, 0, 2), (2, -1, 3)]
     assert [(r.foe_hits, r.foe_relative_degree) for r in done.comparisons] == [(True, 1), (False, 0), (False, -1)]
     assert [(h.attacker, h.defender, h.relative_degree) for h in done.hits] == [("Paco", "Thug3", 3), ("Thug1", "Paco", 1)]
+
+
+def test_F_MULTI_3_an_all_out_defender_wounds_nobody_and_an_all_out_foe_adds_damage(fights: Fights) -> None:
+    """F-MULTI-3 with F-MOD-6/7: Paco in all-out defense (+2) beats all three thugs but wounds none; a thug's
+    all-out offense (+1) that beats him adds +1 damage."""
+    paco_and_thugs(fights)
+    fights.execute("fight", cmd.Declare(combatant="Paco", declaration=ev.Declaration(all_out="defense")))
+    done = resolved(melee(fights, "Paco", ("Thug1", "Thug2", "Thug3"), dice(*PACO_DICE)))
+    assert ("all-out defense", 2) in [(m.name, m.value) for m in done.lone.modifiers]
+    assert [r.relative_degree for r in done.comparisons] == [2, 3, 5] and done.hits == ()
+    fights.execute("fight", cmd.Declare(combatant="Thug1", declaration=ev.Declaration(all_out="offense")))
+    done = resolved(melee(fights, "Paco", ("Thug1", "Thug2", "Thug3"),
+                          dice("paco=0000", "thug1=++00", "thug2=0000", "thug3=0000")))
+    assert [(h.attacker, h.relative_degree, h.bonus) for h in done.hits] == [("Thug1", 2, 1)]  # Superb vs Good
