@@ -372,3 +372,17 @@ def test_F_MULTI_3_an_all_out_defender_wounds_nobody_and_an_all_out_foe_adds_dam
     done = resolved(melee(fights, "Paco", ("Thug1", "Thug2", "Thug3"),
                           dice("paco=0000", "thug1=++00", "thug2=0000", "thug3=0000")))
     assert [(h.attacker, h.relative_degree, h.bonus) for h in done.hits] == [("Thug1", 2, 1)]  # Superb vs Good
+
+
+def test_F_MULTI_2_A_SEAL_1_sealed_declarations_open_at_the_melee(fights: Fights) -> None:
+    """F-MULTI-2 with A-SEAL-1: Paco's sealed all-out offense must be revealed by the melee that uses it."""
+    paco_and_thugs(fights)
+    fights.declare("fight", "Paco", ev.Declaration(all_out="offense"), sealed=True)
+    refused(fights, cmd.Melee(lone="Paco", foes=("Thug1", "Thug2")), dice("paco=0000", "thug1=0000", "thug2=0000"),
+            match="revealed")
+    state = fights.state("fight")
+    outcome = fights.execute("fight", cmd.Melee(lone="Paco", foes=("Thug1", "Thug2"),
+                                                reveals=fights.reveals(state, ["Paco", "Thug1", "Thug2"])),
+                             dice("paco=0000", "thug1=0000", "thug2=0000"))
+    assert any(isinstance(r.event, ev.DeclarationRevealed) for r in outcome.records)
+    assert ("all-out offense", 1) in [(m.name, m.value) for m in resolved(outcome).lone.modifiers]
