@@ -115,7 +115,8 @@ def decide_melee(state: FightState, c: cmd.Melee, dice: Dice) -> list[Any]:
     declared = declarations_after(replace(state, declarations={}) if new_round else state, c.reveals)
     action = state.last_seq + len(out) + 1
 
-    lone_side = side_for(state, lone, None, "attack", declared.get(lone.key, ev.Declaration()), c.mod)
+    now = replace(state, round=state.round + 1) if new_round else state  # what this round's penalties see (F-STUN-1)
+    lone_side = side_for(now, lone, None, "attack", declared.get(lone.key, ev.Declaration()), c.mod)
     extra = len(foes) - 1
     penalty = [ev.Modifier(name=f"{extra} foe(s) beyond the first", value=-extra * opts.multi_penalty)] \
         if extra and opts.multi_penalty else []
@@ -125,7 +126,7 @@ def decide_melee(state: FightState, c: cmd.Melee, dice: Dice) -> list[Any]:
         + tuple(plus_modifiers(lone, lone_side.trait, number))})
     foe_sides = []
     for foe in foes:
-        side = side_for(state, foe, lone, "attack", declared.get(foe.key, ev.Declaration()), 0)
+        side = side_for(now, foe, lone, "attack", declared.get(foe.key, ev.Declaration()), 0)
         foe_sides.append(side.model_copy(update={"modifiers": side.modifiers + tuple(magic_modifiers(c.magic, foe))
                                                  + tuple(plus_modifiers(foe, side.trait, number))}))
 
@@ -156,7 +157,7 @@ def decide_melee(state: FightState, c: cmd.Melee, dice: Dice) -> list[Any]:
                                         foe_sides, comparisons, damage_roller(action, dice))
     resolved = ev.MeleeResolved(
         action=action, round=state.round + new_round, lone=lone_side, foes=tuple(foe_sides),
-        comparisons=comparisons, target=target, sweep=tuple(f.name for f in foes if f.key in {s.lower() for s in c.sweep}),
+        comparisons=comparisons, target=target, sweep=tuple(state.combatants[n.lower()].name for n in c.sweep),
         sweep_penalty=c.sweep_penalty if c.sweep else 0, max_foes=limit, min_hit=min_hits, group_roll=group,
         outcome=describe_melee(lone.name, comparisons, hits), hits=hits, target_named=c.target is not None)
     marks = wound_events(action, hits, state, [lone_side, *foe_sides], new_round, dice=dice)

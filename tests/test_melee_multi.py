@@ -139,6 +139,7 @@ def test_F_MULTI_4_sweeping_blow_cuts_through_foes_he_beat_losing_damage_per_foe
     given = dice("paco=++++", "thug1=0000", "thug2=0000", "thug3=0000")  # Paco 3+4-2 = 5 vs three Fair
     outcome = melee(fights, "Paco", ("Thug1", "Thug2", "Thug3"), given, target="Thug3", sweep=("Thug2", "Thug1"))
     hits = resolved(outcome).hits
+    assert resolved(outcome).sweep == ("Thug2", "Thug1")  # in the order the GM gave
     assert [(h.defender, h.relative_degree, h.bonus, h.calculated) for h in hits] == [
         ("Thug3", 5, 0, 7), ("Thug2", 5, -1, 6), ("Thug1", 5, -2, 5)]
     paco_and_thugs(fights := make_fights(), sweeping_blow=True)
