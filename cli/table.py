@@ -68,6 +68,7 @@ def declare(
         "--posture-roll", help="F-TAC-3: a 1d6 picks the posture (1: -2, 2: -1, 3-4: 0, 5: +1, 6: +2).")] = False,
     posture_die: Annotated[Optional[int], typer.Option(
         "--posture-die", help="F-TAC-3: the d6 face rolled at the table (instead of a generated one).")] = None,
+    dice: DiceOpt = None,
     fight: FightOpt = None,
 ) -> None:
     """Declare a stance for the coming round (sealed declarations stay secret until the blow)."""
@@ -80,8 +81,10 @@ def declare(
             if sealed:
                 raise InputError("a rolled posture is public: it cannot be --sealed (F-TAC-3)")
             run(fight, lambda f, n, s: cmd.Declare(combatant=combatant, declaration=declaration,
-                                                   posture_roll=True, posture_die=posture_die))
+                                                   posture_roll=True, posture_die=posture_die), dice)
             return
+        if dice:
+            raise InputError("--dice goes with --posture-roll: a declaration rolls nothing else")
         fights = service()
         name = fight_name(fights, fight)
         outcome = fights.declare(name, combatant, declaration, sealed)

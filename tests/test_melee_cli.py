@@ -58,6 +58,8 @@ def test_F_TAC_3_declare_posture_roll_and_posture_die(fudge: Fudge) -> None:
     out = fudge("declare", "Ann", "--posture-die", "6").stdout
     assert "Ann rolls posture (1d6): " in out and "Ann declares posture +2" in out
     assert "Bob declares posture" in fudge("declare", "Bob", "--posture-roll").stdout
+    assert "Bob declares posture -2" in fudge("declare", "Bob", "--posture-roll", "--dice", "bob=1").stdout
+    assert "--posture-roll" in fudge.fails("declare", "Bob", "--posture", "1", "--dice", "bob=1")
     assert "cannot be --sealed" in fudge.fails("declare", "Ann", "--posture-roll", "--sealed")
     assert "1 to 6" in fudge.fails("declare", "Ann", "--posture-die", "0")
     assert "not both" in fudge.fails("declare", "Ann", "--posture-roll", "--posture", "1")
