@@ -29,6 +29,8 @@ class Weapon(_Strict):
     damage: int = Field(description="F-DMG-1 weapon value: size + sharp + magic")
     blunt_heavy: bool = False
     muscle_powered: bool = True
+    light: bool = False  # AI-MULTI-ATK: a small light weapon (dagger, fist) allows two attacks
+    two_handed: bool = False
 
 
 class Armor(_Strict):
@@ -60,6 +62,7 @@ class Sheet(_Strict):
     armor: Armor | None = None
     shield: Shield | None = None
     wounds: WoundOverride | None = None
+    off_hand: Weapon | None = None  # AI-MULTI-ATK: a weapon in the other hand
 
     @field_validator("name")
     @classmethod

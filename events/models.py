@@ -83,6 +83,12 @@ class Declaration(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     all_out: Literal["offense", "defense"] | None = None
     posture: int | None = None
+    # --- atari isev and rolled initiative (AI-WAIT, F-INIT-3, AI-MULTI-ATK, AI-MULTI-AVD, AI-SWEEP) ---
+    wait: int | None = None  # initiative change -2..+2: + hurries, - waits
+    hasty: bool = False
+    two_attacks: bool = False
+    two_avoidances: Literal["dodge-dodge", "parry-parry", "dodge-parry"] | None = None
+    sweep: bool = False
 
 
 class Declared(_Event):
@@ -162,6 +168,7 @@ class Side(BaseModel):
     offense: int | None = None
     defense: int | None = None
     declaration: Declaration = Declaration()
+    weapon: str | None = None  # atari-isev: "main", "off-hand" or "unarmed" (None: the sheet's weapon)
 
 
 class Hit(BaseModel):
@@ -190,6 +197,8 @@ class ExchangeResolved(_Event):
     outcome: str
     hits: tuple[Hit, ...]
     supersedes: int | None = None
+    avoidance: str | None = None  # AI-ATK: dodge, parry, dodge-parry, none, surrendered, used
+    strike: int | None = None  # AI-MULTI-ATK, AI-SWEEP: which of the round's blows
 
 
 class WoundMarked(_Event):
@@ -261,6 +270,34 @@ class TurnTaken(_Event):
     tied_with: tuple[str, ...] = ()
 
 
+# --- rolled initiative (F-INIT-2, F-INIT-3, AI-INIT-2) -------------------------
+
+class InitiativeRanked(_Event):
+    """Everyone rolls, order by total: one combatant's roll (or automatic initiative) for the round."""
+
+    type: Literal["initiative_ranked"] = "initiative_ranked"
+    combatant: str
+    round: int
+    trait: str
+    level: int
+    modifiers: tuple[Modifier, ...] = ()
+    total: int
+    automatic: bool = False
+    faces: tuple[int, ...] = ()
+    source: Literal["generated", "entered"] = "generated"
+    stream: str | None = None
+    draw: int | None = None
+
+
+class WillSteeled(_Event):
+    """AI-WILL-1: each level above Fair of a Will roll lowers the effective wound status for the scene."""
+
+    type: Literal["will_steeled"] = "will_steeled"
+    combatant: str
+    action: int
+    levels: int
+
+
 # --- fudge points (C-FP) ------------------------------------------------------
 
 class FudgePointSpent(_Event):
@@ -301,7 +338,7 @@ Event = Annotated[
         FightStarted, BranchStarted, SeedCommitted, SeedRevealed, CombatantJoined, RoundStarted,
         Declared, DeclarationSealed, DeclarationRevealed, DiceRolled, ActionResolved,
         ExchangeResolved, WoundMarked, CombatantKilled, AdvantageGained, InitiativeRolled, DieBartered, TurnTaken,
-        FudgePointSpent, EventsVoided, CommandUndone, CommandRedone,
+        FudgePointSpent, EventsVoided, CommandUndone, CommandRedone, InitiativeRanked, WillSteeled,
     ],
     Field(discriminator="type"),
 ]
