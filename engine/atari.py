@@ -37,8 +37,8 @@ def wound_penalty(state: FightState, who: Combatant) -> list[ev.Modifier]:
         return []
     penalty = state.options.wound_penalties[min(level, VERY_HURT) - 1]
     label = f"wound: {LEVELS[level]}"
-    if level != who.track.level:
-        label += f" (marked {LEVELS[who.track.level]})"
+    if state.will_relief.get(who.key):
+        label += f" (willpower, marked {LEVELS[who.track.level]})"
     return [ev.Modifier(name=label, value=penalty)] if penalty else []
 
 
@@ -288,17 +288,17 @@ def heroic(state: FightState, c: cmd.HeroicAvoidance, dice: Dice) -> list[Any]:
     mark = state.events.get(target)
     if not isinstance(mark, ev.WoundMarked) or mark.combatant.lower() != who.key:
         raise RuleError(f"event {target} is not a wound {who.name} took")
-    if any(isinstance(e, ev.ActionResolved) and e.action == target and e.trait.startswith("Agility")
-           for e in state.events.values()):
-        raise RuleError("that wound was already rolled with (AI-HEROIC)")
-    action = target
+    rolled_with = f"Agility (heroic avoidance, blow {mark.action})"
+    if any(isinstance(e, ev.ActionResolved) and e.trait == rolled_with for e in state.events.values()):
+        raise RuleError(f"{who.name} already rolled with that blow (AI-HEROIC)")
+    action = core.next_action(state)
     out: list[Any] = [ev.EventsVoided(seqs=(target,), reason=f"{who.name} rolls with the blow (AI-HEROIC)")]
     lower = heroic_level(mark.level)
     if lower > UNDAMAGED:
         out.append(ev.WoundMarked(action=mark.action, combatant=who.name, level=lower, damage=mark.damage))
-    trait, level, _ = who.fighter.trait("Agility", state.options)
-    rolled = core.roll_event(action, who.name, trait, 4, dice)
-    outcome = core.settle_roll(who.name, trait, level, sum(rolled.faces), (),
+    level = who.fighter.trait("Agility", state.options)[1]
+    rolled = core.roll_event(action, who.name, rolled_with, 4, dice)
+    outcome = core.settle_roll(who.name, rolled_with, level, sum(rolled.faces), (),
                                {"difficulty": state.options.heroic_difficulty}, False, action)
     out += [rolled, outcome]
     if outcome.success:

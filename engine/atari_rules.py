@@ -112,7 +112,9 @@ def settle(options: RuleOptions, fighters: Mapping[str, Fighter], sides: Sequenc
     dodge-parry against one blow: the best counts, AI-MULTI-AVD) or one
     `no avoidance` side whose result is the level compared with (Poor, or a
     ranged difficulty). Against an avoidance the attack must exceed it; with
-    none it must only reach it. Either way the result must reach `min_hit`.
+    none it needs only reach `min_hit` (Poor shifted by Scale, F-HIT-1), and
+    RD = result - Poor may then be negative (a Sylthaen's Terrible blow on a
+    Duerager hits at RD -1). Either way the result must reach `min_hit`.
     """
     attack, defences = sides[0], sides[1:]
     best = max(defences, key=result)
@@ -120,7 +122,7 @@ def settle(options: RuleOptions, fighters: Mapping[str, Fighter], sides: Sequenc
     rd = result(attack) - result(best)
     hits: list[ev.Hit] = []
     rolls: list[ev.DiceRolled] = []
-    if result(attack) >= min_hit and (rd >= 1 if avoided else rd >= 0):
+    if result(attack) >= min_hit and (rd >= 1 or not avoided):
         attacker, defender = fighters[attack.combatant.lower()], fighters[best.combatant.lower()]
         factor = basic_damage(attacker, weapon_of(attacker, attack.weapon), options) - protection(defender)
         rolled = luck_dice(attack.combatant)

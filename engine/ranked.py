@@ -150,7 +150,7 @@ def next_turn(state: FightState, c: cmd.NextTurn, dice: Dice) -> list[Any]:
     slot, key, strike = order[index]
     ties = tuple(state.combatants[k].name for s, k, _ in order if s == slot and k != key)
     return [ev.TurnTaken(round=state.round, phase=slot, combatant=state.combatants[key].name,
-                         index=index, tied_with=ties)]
+                         index=index, tied_with=ties, initiative=slot)]
 
 
 def current_strike(state: FightState) -> int:

@@ -268,6 +268,7 @@ class TurnTaken(_Event):
     combatant: str
     index: int
     tied_with: tuple[str, ...] = ()
+    initiative: int | None = None  # rolled initiative (F-INIT-2, AI-INIT-2): the slot's total; ties act together
 
 
 # --- rolled initiative (F-INIT-2, F-INIT-3, AI-INIT-2) -------------------------
