@@ -195,6 +195,8 @@ def _declare(state: FightState, c: cmd.Declare, dice: Dice) -> list[Any]:
 
 def _seal(state: FightState, c: cmd.SealDeclaration, dice: Dice) -> list[Any]:
     who = able(state, c.combatant)
+    if state.options.initiative in ("opposed", "ranked"):
+        raise RuleError("under rolled initiative declarations are made openly before `fudge round`: drop --sealed")
     started = round_events(state, [who.name])
     return started + [ev.DeclarationSealed(combatant=who.name, round=state.round + len(started), seal=c.seal)]
 
@@ -636,8 +638,8 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
         raise RuleError("panache makes an unopposed action succeed: a blow is opposed (C-FP-2)")
     sides = list(resolution.sides)
     for index, side in enumerate(sides):
-        if side.combatant.lower() != who.key:
-            continue
+        if side.combatant.lower() != who.key or (len(sides) > 2 and side.trait != roll.purpose):
+            continue  # AI-MULTI-AVD: of a dodge-parry pair, only the roll spent on
         if c.use == "skill":
             side = side.model_copy(update={"modifiers": side.modifiers + (ev.Modifier(name=label, value=c.shift or 0),)})
         sides[index] = with_roll(side, new_roll if new_roll is not None else side.roll or 0)

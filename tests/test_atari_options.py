@@ -255,3 +255,46 @@ def test_F_INIT_3_hasty_attack_plus_one_initiative_minus_one_attack_and_defence(
     back = resolved(attack(fights, "Bob", "Ann", "bob=0 0 0 0", "ann=0 0 0 0"))
     assert ("hasty attack", -1) in mods(back.sides[1])
     refused(fights, cmd.Declare(combatant="Ann", declaration=ev.Declaration(hasty=True, wait=1)), match="one of")
+
+
+def test_AI_MULTI_AVD_AI_FP_a_point_on_one_of_two_avoidance_rolls_changes_only_that_roll(fights: Fights) -> None:
+    """AI-MULTI-AVD, AI-FP: a skill point on the parry of a dodge-parry re-settles with the best of the two."""
+    atari(fights, "max", "duellist")
+    declare(fights, "Duellist", two_avoidances="dodge-parry")
+    round_(fights, "max=+ + + +", "duellist=0 0 0 0")
+    next_(fights)
+    outcome = attack(fights, "Max", "Duellist", "max=+ 0 0 0", "duellist=- - 0 0", "duellist=0 0 0 0",
+                     "max=0 0 0 0", avoid="dodge-parry")
+    assert resolved(outcome).hits  # Great vs the best of Dodge -4 and Parry Good: RD 1
+    parry = [r for r in outcome.records if isinstance(r.event, ev.DiceRolled) and r.event.purpose == "Rapier Parry"][0]
+    spent = fights.execute("fight", cmd.SpendPoint(combatant="Duellist", use="skill", target=parry.seq, shift=1))
+    again = resolved(spent)
+    assert [(s.trait, s.result) for s in again.sides] == [("Knife", 2), ("Dodge", -4), ("Rapier Parry", 2)]
+    assert again.hits == ()
+
+
+def test_AI_audit_reruns_sweeps_avoidances_heroics_and_points(fights: Fights) -> None:
+    """A-VERIFY-1 under atari-isev: multi-strike, dodge-parry, heroic avoidance and a point all re-decide."""
+    atari(fights, "dwarzuga", "max", "cutthroat")
+    declare(fights, "Dwarzuga", sweep=True)
+    declare(fights, "Cutthroat", two_avoidances="dodge-parry")
+    round_(fights, "dwarzuga=+ + + +", "max=+ + + +", "cutthroat=0 0 0 0")
+    next_(fights)
+    attack(fights, "Dwarzuga", "Max", "dwarzuga=0 0 0 0", "dwarzuga=0 0 0 0", "dwarzuga=0 0 0 0",
+           "dwarzuga=- 0 0 0", targets=("Cutthroat",))
+    fights.execute("fight", cmd.HeroicAvoidance(combatant="Max"), dice("max=+ 0 0 0"))
+    next_(fights)
+    attack(fights, "Max", "Cutthroat", "max=+ 0 0 0", "cutthroat=- - 0 0", "cutthroat=0 0 0 0",
+           "max=0 0 0 0", avoid="dodge-parry")
+    fights.execute("fight", cmd.SpendPoint(combatant="Max", use="luck"), dice("max=+ + 0 0"))
+    fights.execute("fight", cmd.Undo())
+    fights.execute("fight", cmd.Redo())
+    from engine.audit import verify
+    report = verify(fights.store.read("fight"))
+    assert report.ok, report.problems
+
+
+def test_AI_INIT_2_sealed_declarations_are_refused_under_rolled_initiative(fights: Fights) -> None:
+    """AI-INIT-2: declarations precede the open initiative roll; a sealed one is refused, nothing written."""
+    atari(fights, "max")
+    refused(fights, cmd.SealDeclaration(combatant="Max", seal="0" * 64), match="drop --sealed")
