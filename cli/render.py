@@ -23,15 +23,33 @@ def initiative_json(state: FightState, who: Combatant) -> dict[str, Any]:
     initiative = state.initiative.get(who.key)
     if initiative is None:
         return {"dice": [], "phases": [], "surprised": False}
-    return {"dice": [{"face": PHASE_NAME[d.face] if d.face != 0 else "0", "traded": d.traded, "locked": d.locked}
-                     for d in initiative.dice],
-            "phases": [PHASE_NAME[p] for p in initiative.phases(state.options)],
-            "surprised": initiative.surprised}
+    out: dict[str, Any] = {
+        "dice": [_die_json(d) for d in initiative.dice],
+        "phases": [PHASE_NAME[p] for p in initiative.phases(state.options)],
+        "surprised": initiative.surprised}
+    # Keys beyond the first three appear only when they say something, so older views read the same.
+    if initiative.bonus:
+        out["gift_phases"] = [PHASE_NAME[p] for p in initiative.bonus]
+    if state.options.spares_as_points:
+        out["spares"] = [i + 1 for i in initiative.spares(state.options) if not initiative.dice[i].spent]
+    if initiative.intents:
+        out["intents"] = [{"phase": PHASE_NAME[i.phase], "what": i.what,
+                           "target": state.combatants[i.target].name if i.target else None}
+                          for i in initiative.intents]
+    return out
+
+
+def _die_json(die: Any) -> dict[str, Any]:
+    out = {"face": PHASE_NAME[die.face], "traded": die.traded, "locked": die.locked}
+    for flag in ("fixed", "discarded", "spent"):
+        if getattr(die, flag):
+            out[flag] = True
+    return out
 
 
 def status_json(state: FightState) -> dict[str, Any]:
     turn = state.turn
-    return {
+    out = {
         "fight": state.name,
         "rules": state.rules,
         "round": state.round,
@@ -52,6 +70,9 @@ def status_json(state: FightState) -> dict[str, Any]:
             for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)
         ],
     }
+    if turn is not None and turn.step != "act":
+        out["step"] = turn.step  # PH-4 `structured`
+    return out
 
 
 def _declaration(state: FightState, who: Combatant) -> str | None:
@@ -68,14 +89,24 @@ def _declaration(state: FightState, who: Combatant) -> str | None:
 
 
 def card(state: FightState, who: Combatant) -> list[str]:
-    """The Crunch Time initiative card: dice sorted into the five phase rows, traded dice under `--`."""
+    """The initiative card (003): dice sorted into the five phase rows, traded dice under `--`.
+
+    `*` marks a phase acted in; a fixed die is `#Nf`; a gift's phase is `[gift]`;
+    discarded dice, spare dice and declared intents follow the rows.
+    """
     initiative = state.initiative.get(who.key)
     if initiative is None:
         return []
     rows: dict[str, list[str]] = {name: [] for name in PHASES}
+    discarded = []
     for index, die in enumerate(initiative.dice, start=1):
-        shown = f"[{PHASE_NAME[die.face] if not die.traded else '+'}]#{index}"
+        shown = f"[{PHASE_NAME[die.face]}]#{index}{'f' if die.fixed else ''}"
+        if die.discarded:
+            discarded.append(shown)
+            continue
         rows["--" if die.traded else PHASE_NAME[die.face]].append(shown)
+    for phase in initiative.bonus:
+        rows[PHASE_NAME[phase]].append("[gift]")
     acting = {PHASE_NAME[p] for p in initiative.phases(state.options)}
     lines = []
     for name in PHASES:
@@ -83,13 +114,27 @@ def card(state: FightState, who: Combatant) -> list[str]:
         lines.append(f"    {mark} {name:>2}: {' '.join(rows[name])}")
     if initiative.surprised:
         lines.append("      surprised: every phase drops one level (PH-5)")
+    if discarded:
+        lines.append(f"      discarded before bartering: {' '.join(discarded)}")
+    if any(d.fixed for d in initiative.dice):
+        lines.append("      f: a fixed die, frozen on its face")
+    if state.options.spares_as_points:
+        spares = [i for i in initiative.spares(state.options)]
+        left = [f"#{i + 1}" for i in spares if not initiative.dice[i].spent]
+        spent = [f"#{i + 1}" for i in spares if initiative.dice[i].spent]
+        lines.append(f"      spare dice, +1 to a roll each (CT-SPARE): {' '.join(left) or 'none'}"
+                     f"{f'; spent: ' + ' '.join(spent) if spent else ''}")
+    for intent in initiative.intents:
+        what = f"attack {state.combatants[intent.target].name}" if intent.target else intent.what
+        lines.append(f"      declared in {PHASE_NAME[intent.phase]}: {what}")
     return lines
 
 
 def status_text(state: FightState) -> str:
     lines = [f"{state.name} ({state.rules}) round {state.round}, last event {state.last_seq}"]
     if state.turn:
-        lines.append(f"turn: {state.combatants[state.turn.combatant].name} in phase {phase_label(state, state.turn.phase)}")
+        step = {"declare": " (declares)", "resolve": " (resolves)"}.get(state.turn.step, "")
+        lines.append(f"turn: {state.combatants[state.turn.combatant].name} in phase {phase_label(state, state.turn.phase)}{step}")
     for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
         level = LEVELS[who.track.level]
         penalty = who.track.penalty(state.options)
@@ -192,8 +237,15 @@ def describe(event: Any, ladder: Any) -> str:
     if isinstance(event, ev.AdvantageGained):
         return f"{event.combatant} gains a situational advantage: {event.over} {event.modifier:+d} next round"
     if isinstance(event, ev.InitiativeRolled):
+        extra = ""
+        if event.fixed:
+            extra += f", fixed {' '.join(PHASE_NAME[f] for f in event.fixed)}"
+        if event.discarded:
+            extra += f", discards die {', '.join(str(i + 1) for i in event.discarded)}"
+        if event.bonus_phases:
+            extra += f", gift phase {' '.join(PHASE_NAME[p] for p in event.bonus_phases)}"
         return (f"{event.combatant} rolls initiative {event.determinant:+d}: "
-                f"{format_faces(event.faces) or 'no dice'}{' (surprised)' if event.surprised else ''}")
+                f"{format_faces(event.faces) or 'no dice'}{extra}{' (surprised)' if event.surprised else ''}")
     if isinstance(event, ev.DieBartered):
         return (f"{event.combatant} trades die {event.traded + 1} to {'raise' if event.direction > 0 else 'lower'} "
                 f"die {event.altered + 1}: {PHASE_NAME[event.face_before]} → {PHASE_NAME[event.face_after]}")
@@ -208,7 +260,22 @@ def describe(event: Any, ladder: Any) -> str:
         return f"{event.combatant} steels the will: wounds count {event.levels} level(s) lighter this scene (AI-WILL-1)"
     if isinstance(event, ev.TurnTaken):
         ties = f" (tied with {', '.join(event.tied_with)}: GM orders)" if event.tied_with else ""
-        return f"phase {PHASE_NAME[event.phase]}: {event.combatant} acts{ties}"
+        verb = {"declare": "declares", "resolve": "resolves"}.get(event.step, "acts")
+        return f"phase {PHASE_NAME[event.phase]}: {event.combatant} {verb}{ties}"
+    if isinstance(event, ev.DieTraded):
+        return f"{event.combatant} trades in die {event.die + 1} ({PHASE_NAME[event.face]})"
+    if isinstance(event, ev.DieAltered):
+        return (f"{event.combatant} {'raises' if event.direction > 0 else 'lowers'} die {event.die + 1}: "
+                f"{PHASE_NAME[event.face_before]} → {PHASE_NAME[event.face_after]}")
+    if isinstance(event, ev.TiesOrdered):
+        return f"the GM orders the ties this round: {', '.join(event.order)}"
+    if isinstance(event, ev.IntentDeclared):
+        what = f"attack {event.target}" if event.target else event.what
+        return f"phase {PHASE_NAME[event.phase]}: {event.combatant} declares: {what}"
+    if isinstance(event, ev.TurnUsed):
+        return f"phase {PHASE_NAME[event.phase]}: that roll is {event.combatant}'s action"
+    if isinstance(event, ev.SpareDieSpent):
+        return f"{event.combatant} spends spare die {event.die + 1}: +1 to event {event.target}"
     if isinstance(event, ev.FudgePointSpent):
         shift = f" {event.shift:+d}" if event.shift else ""
         return f"{event.combatant} spends {event.cost} fudge point(s): {event.use}{shift} on event {event.target}"

@@ -1,4 +1,4 @@
-"""At the table: declare, exchange, attack, roll, round, barter, next, spend."""
+"""At the table: declare, exchange, attack, roll, round, barter, next, order, intend, spend."""
 
 from __future__ import annotations
 
@@ -155,17 +155,22 @@ def roll(
     mod: Annotated[int, typer.Option("--mod", help="GM modifier.")] = 0,
     opposed_mod: Annotated[int, typer.Option("--opposed-mod", help="GM modifier to the opponent.")] = 0,
     advantage: Annotated[bool, typer.Option("--advantage", help="F-MOD-7: after a won all-out defense, seek an advantage.")] = False,
+    free: Annotated[bool, typer.Option("--free", help="Under phase initiative: not the roller's action in phase order.")] = False,
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
 ) -> None:
-    """Any other action roll: unopposed against a difficulty, or opposed."""
+    """Any other action roll: unopposed against a difficulty, or opposed.
+
+    Under phase initiative, once `fudge next` has given a turn, a roll is the
+    current actor's action for the phase; a reaction or a GM-called roll takes --free.
+    """
     def build(fights: Fights, name: str, state: Any) -> cmd.RollTrait:
         if vs is not None and opposed is not None:
             raise InputError("a roll is either --vs a difficulty or --opposed by someone, not both")
         return cmd.RollTrait(combatant=combatant, trait=trait, difficulty=level_of(fights, name, vs),
                              opponent=opposed, opponent_trait=opposed_trait, mod=mod, opponent_mod=opposed_mod,
-                             advantage=advantage)
+                             advantage=advantage, free=free)
     run(fight, build, dice, command_id)
 
 
@@ -197,18 +202,23 @@ def round_(
 @app.command()
 def barter(
     combatant: Annotated[str, typer.Argument(help="Whose dice.")],
-    trade: Annotated[int, typer.Option("--trade", help="Number of the + die traded in (1 = first die).")],
+    trade: Annotated[list[int], typer.Option(
+        "--trade", help="Number of a die traded in (1 = first die): once for crunch, twice for classic bartering.")],
     raise_: Annotated[Optional[int], typer.Option("--raise", help="Number of the die raised one face.")] = None,
     lower: Annotated[Optional[int], typer.Option("--lower", help="Number of the die lowered one face (CT-BARTER-4).")] = None,
     fight: FightOpt = None,
 ) -> None:
-    """Trade a + initiative die to raise (or lower) another die one face (CT-BARTER-1..4)."""
+    """Barter initiative dice: crunch trades a + die to raise (or lower) another one face (CT-BARTER-1..4);
+    classic trades two dice, one a +, to move a third one level (PC-BARTER-1..3)."""
     def build(fights: Fights, name: str, state: Any) -> cmd.Barter:
         if (raise_ is None) == (lower is None):
             raise InputError("give exactly one of --raise K and --lower K")
+        if len(trade) > 2:
+            raise InputError("a barter trades one die (crunch) or two (classic), not more")
         alter = raise_ if raise_ is not None else lower
-        return cmd.Barter(combatant=combatant, trade=trade - 1, alter=alter - 1,  # type: ignore[operator]
-                          direction=1 if raise_ is not None else -1)
+        return cmd.Barter(combatant=combatant, trade=trade[0] - 1, alter=alter - 1,  # type: ignore[operator]
+                          direction=1 if raise_ is not None else -1,
+                          second_trade=trade[1] - 1 if len(trade) > 1 else None)
     run(fight, build)
 
 
@@ -219,18 +229,39 @@ def next_(fight: FightOpt = None) -> None:
 
 
 @app.command()
+def order(
+    names: Annotated[list[str], typer.Argument(help="Tied combatants, first to act first.")],
+    fight: FightOpt = None,
+) -> None:
+    """The GM orders combatants tied on the determinant, for this round (PH-3)."""
+    run(fight, lambda f, n, s: cmd.OrderTies(order=tuple(names)))
+
+
+@app.command()
+def intend(
+    combatant: Annotated[str, typer.Argument(help="Who declares.")],
+    what: Annotated[Optional[str], typer.Argument(help="What the combatant will do this phase.")] = None,
+    attack: Annotated[Optional[str], typer.Option("--attack", help="Declare an attack on this combatant.")] = None,
+    fight: FightOpt = None,
+) -> None:
+    """Declare this phase's action, slowest first, under phase_declaration = "structured" (PH-4)."""
+    run(fight, lambda f, n, s: cmd.DeclareIntent(combatant=combatant, what=what or "", target=attack))
+
+
+@app.command()
 def spend(
     combatant: Annotated[str, typer.Argument(help="Who spends the fudge point.")],
-    use: Annotated[str, typer.Argument(help="panache | skill | luck | scratch | ticking")],
+    use: Annotated[str, typer.Argument(help="panache | skill | luck | scratch | ticking | spare (a spare die, CT-SPARE)")],
     roll_seq: Annotated[Optional[int], typer.Option("--roll", help="Event number of the roll or blow (default: the latest).")] = None,
     shift: Annotated[Optional[str], typer.Option("--shift", help="For skill: +1 or -1.")] = None,
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
 ) -> None:
-    """Spend a fudge point (C-FP-2); the action is re-resolved and its old consequences voided."""
+    """Spend a fudge point (C-FP-2), or a spare initiative die (CT-SPARE); the action is re-resolved
+    and its old consequences voided."""
     def build(fights: Fights, name: str, state: Any) -> cmd.SpendPoint:
-        uses = ("panache", "skill", "luck", "scratch", "ticking")
+        uses = ("panache", "skill", "luck", "scratch", "ticking", "spare")
         if use not in uses:
             raise InputError(f"unknown use {use!r}; one of: {', '.join(uses)}")
         if shift is not None and shift.strip() not in ("+1", "1", "-1"):

@@ -152,6 +152,7 @@ class RollTrait(_Command):
     mod: int = 0
     opponent_mod: int = 0
     advantage: bool = False
+    free: bool = False  # under phase initiative: not an action in phase order (a reaction, a GM-called roll)
 
 
 class Barter(_Command):
@@ -160,6 +161,7 @@ class Barter(_Command):
     trade: int
     alter: int
     direction: Literal[1, -1]
+    second_trade: int | None = None  # PC-BARTER-1: classic bartering trades two dice
 
 
 class NextTurn(_Command):
@@ -169,7 +171,7 @@ class NextTurn(_Command):
 class SpendPoint(_Command):
     type: Literal["spend"] = "spend"
     combatant: str
-    use: Literal["panache", "skill", "luck", "scratch", "ticking"]
+    use: Literal["panache", "skill", "luck", "scratch", "ticking", "spare"]  # spare: CT-SPARE
     target: int | None = None
     shift: Literal[1, -1] | None = None
 
@@ -188,10 +190,26 @@ class Redo(_Command):
     type: Literal["redo"] = "redo"
 
 
+class OrderTies(_Command):
+    """PH-3: the GM orders combatants tied on the determinant (GM input), for this round."""
+
+    type: Literal["order_ties"] = "order_ties"
+    order: tuple[str, ...]
+
+
+class DeclareIntent(_Command):
+    """PH-4 `structured`: the declaration step of a phase."""
+
+    type: Literal["declare_intent"] = "declare_intent"
+    combatant: str
+    what: str = ""
+    target: str | None = None  # an attack on this combatant
+
+
 Command = Annotated[
     Union[StartFight, StartBranch, CommitSeed, RevealSeed, Join, Declare, SealDeclaration,
           StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo,
-          Willpower, ResistSpell, HeroicAvoidance],
+          OrderTies, DeclareIntent, Willpower, ResistSpell, HeroicAvoidance],
     Field(discriminator="type"),
 ]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)

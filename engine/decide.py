@@ -16,7 +16,9 @@ from engine import commands as cmd
 from engine.damage import Blow, blow, damage_factor, needs_damage_roll
 from engine.dice import Dice
 from engine.errors import RuleError
-from engine.initiative import PHASE_NAME, barter, dice_count
+from engine.initiative import PHASE_NAME, allotment, barter, barter_classic, bonus_phases, discards
+from engine.phase_order import (check_attack_step, declared_intent, ordered_ties, slots,
+                                spare_spent, turn_used)
 from engine.options import RuleOptions
 from engine.sheets import Sheet, read_levels
 from engine.wounds import LEVELS, NEAR_DEATH, SCRATCH, Mark, build_track, halve, would_kill
@@ -232,7 +234,7 @@ def _roll(state: FightState, c: cmd.RollTrait, dice: Dice) -> list[Any]:
     if c.advantage and who.key not in state.advantage_open:
         raise RuleError(f"{who.name} has not won an all-out defense this round: no advantage to seek (F-MOD-7)")
     outcome = settle_roll(who.name, trait, level, sum(rolled[0].faces), tuple(mods), resolved, c.advantage, action)
-    out: list[Any] = [*rolled, outcome]
+    out: list[Any] = [*rolled, outcome, *turn_used(state, who, c.free, c.advantage, action)]
     out += advantage_events(state, outcome)
     return out
 
@@ -461,6 +463,7 @@ def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
         if turn.combatant != attacker.key:
             who = state.combatants[turn.combatant].name
             raise RuleError(f"it is {who}'s turn (phase {PHASE_NAME[turn.phase]}); `fudge next` moves on")
+        check_attack_step(state, attacker, target)
         if turn.acted:
             raise RuleError(f"{attacker.name} already acted in phase {PHASE_NAME[turn.phase]}; `fudge next` moves on")
     return _fight(state, "attack", attacker, target, (c.mod, c.defense_mod), c.min_hit, c.reveals, dice,
@@ -484,13 +487,17 @@ def _round(state: FightState, c: cmd.StartRound, dice: Dice) -> list[Any]:
         if not who.track.can_act:
             continue
         _, determinant, _ = who.fighter.trait(state.options.initiative_trait, state.options)
-        count = dice_count(determinant, state.options)
-        rolled = dice.roll(who.name, count, "initiative") if count else None
+        allot = allotment(determinant, state.options)  # PC-DICE or CT-TABLE
+        rolled = dice.roll(who.name, allot.rolled, "initiative") if allot.rolled else None
+        faces = rolled.faces if rolled else ()
+        gifts = who.fighter.sheet.gifts
         out.append(ev.InitiativeRolled(combatant=who.name, round=number, determinant=determinant,
-                                       faces=rolled.faces if rolled else (), surprised=who.key in surprised,
+                                       faces=faces, surprised=who.key in surprised,
                                        source=rolled.source if rolled else "entered",
                                        stream=rolled.stream if rolled else None,
-                                       draw=rolled.draw if rolled else None))
+                                       draw=rolled.draw if rolled else None,
+                                       fixed=allot.fixed, discarded=discards(faces + allot.fixed, allot, gifts),
+                                       bonus_phases=bonus_phases(gifts)))
     return out
 
 
@@ -501,10 +508,25 @@ def _barter(state: FightState, c: cmd.Barter, dice: Dice) -> list[Any]:
         raise RuleError(f"{who.name} has no initiative dice this round: `fudge round` rolls them")
     if state.turn is not None:
         raise RuleError("bartering ends when the round's first turn is taken")
+    if state.options.bartering == "classic":
+        return barter_classic_events(state, who, initiative, c)
+    if c.second_trade is not None:
+        raise RuleError("crunch bartering trades one + die at a time (CT-BARTER-1): give --trade once")
     after = barter(initiative, c.trade, c.alter, c.direction, state.options)
     return [ev.DieBartered(combatant=who.name, round=state.round, traded=c.trade, altered=c.alter,
                            direction=c.direction, face_before=initiative.dice[c.alter].face,
                            face_after=after.dice[c.alter].face)]
+
+
+def barter_classic_events(state: FightState, who: Combatant, initiative: Any, c: cmd.Barter) -> list[Any]:
+    """PC-BARTER-1..3, PH-6: each traded die and the altered die, each its own event."""
+    if c.second_trade is None:
+        raise RuleError("classic bartering trades two dice (PC-BARTER-1): give --trade twice")
+    after = barter_classic(initiative, (c.trade, c.second_trade), c.alter, c.direction, state.options)
+    traded = [ev.DieTraded(combatant=who.name, round=state.round, die=index, face=initiative.dice[index].face)
+              for index in (c.trade, c.second_trade)]
+    return traded + [ev.DieAltered(combatant=who.name, round=state.round, die=c.alter, direction=c.direction,
+                                   face_before=initiative.dice[c.alter].face, face_after=after.dice[c.alter].face)]
 
 
 def turn_order(state: FightState) -> list[tuple[int, str, tuple[str, ...]]]:
@@ -512,22 +534,9 @@ def turn_order(state: FightState) -> list[tuple[int, str, tuple[str, ...]]]:
 
     Everyone who rolled keeps their places all round, so a turn's index means
     the same after a fighter is taken out; `_next` skips turns of those who
-    can no longer act.
+    can no longer act. (`engine.phase_order.slots` adds PH-4's steps.)
     """
-    order = []
-    for phase in (2, 1, 0, -1, -2):
-        acting = []
-        for key, initiative in state.initiative.items():
-            who = state.combatants[key]
-            if phase in initiative.phases(state.options):
-                determinant = who.fighter.trait(state.options.initiative_trait, state.options)[1]
-                acting.append((-determinant, who.joined_seq, key, determinant))
-        acting.sort()
-        for _, _, key, determinant in acting:
-            ties = tuple(state.combatants[k].name for _, _, k, d in acting
-                         if d == determinant and k != key and state.combatants[k].track.can_act)
-            order.append((phase, key, ties))
-    return order
+    return [(slot.phase, slot.combatant, slot.tied_with) for slot in slots(state)]
 
 
 def _next(state: FightState, c: cmd.NextTurn, dice: Dice) -> list[Any]:
@@ -538,15 +547,27 @@ def _next(state: FightState, c: cmd.NextTurn, dice: Dice) -> list[Any]:
         return ranked.next_turn(state, c, dice)
     if not state.initiative:
         raise RuleError("no initiative rolled this round: `fudge round` rolls it")
-    order = turn_order(state)
+    order = slots(state)
     index = 0 if state.turn is None else state.turn.index + 1
-    while index < len(order) and not state.combatants[order[index][1]].track.can_act:
+    while index < len(order) and not state.combatants[order[index].combatant].track.can_act:
         index += 1
     if index >= len(order):
         raise RuleError(f"round {state.round} is over: `fudge round` starts the next one")
-    phase, key, ties = order[index]
-    return [ev.TurnTaken(round=state.round, phase=phase, combatant=state.combatants[key].name,
-                         index=index, tied_with=ties)]
+    slot = order[index]
+    return [ev.TurnTaken(round=state.round, phase=slot.phase, combatant=state.combatants[slot.combatant].name,
+                         index=index, tied_with=slot.tied_with, step=slot.step)]
+
+
+def _order_ties(state: FightState, c: cmd.OrderTies, dice: Dice) -> list[Any]:
+    """PH-3: the GM orders tied combatants (GM input)."""
+    return [ordered_ties(state, c.order)]
+
+
+def _intend(state: FightState, c: cmd.DeclareIntent, dice: Dice) -> list[Any]:
+    """PH-4 `structured`: the declaration step."""
+    who = able(state, c.combatant)
+    target = combatant(state, c.target) if c.target is not None else None
+    return [declared_intent(state, who, c.what, target)]
 
 
 # --- fudge points (C-FP) ----------------------------------------------------------
@@ -563,6 +584,12 @@ def _spend(state: FightState, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
         return spend_on_blow(state, who, c, target, event)
     if not isinstance(event, ev.DiceRolled) or event.roller.lower() != who.key:
         raise RuleError(f"event {target} is not one of {who.name}'s rolls")
+    if c.use == "spare":  # CT-SPARE: a spare initiative die, spent like a skill point for +1
+        if c.shift not in (None, 1):
+            raise RuleError("a spare die gives +1 to a roll (CT-SPARE): no --shift")
+        spare = spare_spent(state, who, target)
+        return [spare] + reresolve(state, who, record.action, state.events[record.resolution], target, event,
+                                   c.model_copy(update={"shift": 1}), dice)
     cost = 1
     if who.fudge_points < cost:
         raise RuleError(f"{who.name} has no fudge points left (C-FP-3)")
@@ -603,7 +630,8 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
         new_roll = sum(rerolled.faces)
     if roll.purpose == "damage":
         raise RuleError("spend skill on the action roll, not on a damage roll")
-    label = f"fudge point ({c.use})"
+    label = "spare die (CT-SPARE)" if c.use == "spare" else f"fudge point ({c.use})"
+    shifts = c.use in ("skill", "spare")
     if isinstance(resolution, ev.ActionResolved):
         mine = resolution.combatant.lower() == who.key
         if c.use == "panache":
@@ -614,12 +642,12 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
         if mine:
             if new_roll is not None:
                 fields["roll"] = new_roll
-            if c.use == "skill":
+            if shifts:
                 fields["modifiers"] = tuple(resolution.modifiers) + (ev.Modifier(name=label, value=c.shift or 0),)
         else:
             if new_roll is not None:
                 fields["opponent_roll"] = new_roll
-            if c.use == "skill":
+            if shifts:
                 fields["opponent_modifiers"] = tuple(resolution.opponent_modifiers) + (ev.Modifier(name=label, value=c.shift or 0),)
         fields["modifiers"] = tuple(ev.Modifier.model_validate(m) for m in fields["modifiers"])
         fields["opponent_modifiers"] = tuple(ev.Modifier.model_validate(m) for m in fields["opponent_modifiers"])
@@ -632,7 +660,7 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
                           supersedes=resolution_seq, automatic=c.use == "panache")
         earlier = next((state.events[seq] for seq in record.consequences
                         if isinstance(state.events.get(seq), ev.AdvantageGained)), None)
-        return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a fudge point ({c.use})"),
+        return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a {label}"),
                 *out, new, *advantage_events(state, new, earlier)]
     if c.use == "panache":
         raise RuleError("panache makes an unopposed action succeed: a blow is opposed (C-FP-2)")
@@ -640,7 +668,7 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
     for index, side in enumerate(sides):
         if side.combatant.lower() != who.key or (len(sides) > 2 and side.trait != roll.purpose):
             continue  # AI-MULTI-AVD: of a dodge-parry pair, only the roll spent on
-        if c.use == "skill":
+        if shifts:
             side = side.model_copy(update={"modifiers": side.modifiers + (ev.Modifier(name=label, value=c.shift or 0),)})
         sides[index] = with_roll(side, new_roll if new_roll is not None else side.roll or 0)
     old_damage = [state.events[s] for s in record.rolls
@@ -650,7 +678,7 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
     fresh = [r for r in settled.damage_rolls if id(r) not in reused]
     new = resolution.model_copy(update={"sides": tuple(sides), "outcome": settled.outcome,
                                         "hits": settled.hits, "supersedes": resolution_seq})
-    return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a fudge point ({c.use})"),
+    return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a {label}"),
             *out, *fresh, new, *wound_events(action, settled.hits)]
 
 
@@ -699,6 +727,8 @@ HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
     cmd.NextTurn: _next,
     cmd.SpendPoint: _spend,
     cmd.Kill: _kill,
+    cmd.OrderTies: _order_ties,
+    cmd.DeclareIntent: _intend,
 }
 
 

@@ -90,13 +90,22 @@ class RuleOptions(BaseModel):
         "overflow", "F-WND-6", "a wound with no open box kills (overflow), or only the GM kills (gm)")
     still_ticking_cost_near_death: int = _opt(
         2, "C-FP-2", "Still Ticking costs this many points when already Near Death")
-    crunch_table: Literal["rolled"] = _opt("rolled", "CT-TABLE", "initiative dice per determinant level")
-    bartering: Literal["none", "crunch"] = _opt("none", "PH-6", "dice bartering")
+    crunch_table: Literal["rolled", "rolled_fixed", "fixed"] = _opt(
+        "rolled", "CT-TABLE", "initiative dice per determinant level: rolled, rolled and fixed, or fixed phases")
+    bartering: Literal["none", "classic", "crunch"] = _opt(
+        "none", "PH-6", "dice bartering: two-for-one (PC-BARTER) or Crunch Time's one-for-one (CT-BARTER)")
     crunch_single_plus_trade: bool = _opt(True, "CT-BARTER-3", "a lone + die may be traded")
     crunch_downgrades: bool = _opt(False, "CT-BARTER-4", "a traded + may lower another die")
     duplicates_act: bool = _opt(False, "PH-2", "duplicate initiative faces give extra actions")
     initiative_trait: str = _opt("Agility", "PH-3", "initiative determinant (dice count and in-phase order)")
-    phase_declaration: Literal["open"] = _opt("open", "PH-4", "declaration order within a phase")
+    phase_declaration: Literal["open", "structured"] = _opt(
+        "open", "PH-4", "within a phase: declare and resolve at once (open), or all declare slowest first, "
+                        "then resolve fastest first (structured)")
+    # --- phase initiative ---
+    spares_as_points: bool = _opt(
+        False, "CT-SPARE", "after bartering, each spare initiative die may be spent once this round as +1 to a roll")
+    initiative_order_trait: str = _opt(
+        "", "PH-3", "trait that orders combatants within a phase (empty: the initiative determinant)")
     # --- atari isev and rolled initiative ---
     initiative_every: Literal["battle", "round"] = _opt(
         "round", "F-INIT-2", "opposed initiative is rolled once per battle or every round")

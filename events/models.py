@@ -244,6 +244,9 @@ class InitiativeRolled(_Event):
     source: Literal["generated", "entered"] = "generated"
     stream: str | None = None
     draw: int | None = None
+    fixed: tuple[int, ...] = ()  # CT-TABLE, PC-DICE: frozen faces, after the rolled ones
+    discarded: tuple[int, ...] = ()  # PC-DICE, CT-GIFT: dice (indexes) set aside before bartering
+    bonus_phases: tuple[int, ...] = ()  # CT-GIFT Quick Reflexes
 
 
 class DieBartered(_Event):
@@ -268,7 +271,69 @@ class TurnTaken(_Event):
     combatant: str
     index: int
     tied_with: tuple[str, ...] = ()
+    step: Literal["act", "declare", "resolve"] = "act"  # PH-4 `structured` splits a phase in two
     initiative: int | None = None  # rolled initiative (F-INIT-2, AI-INIT-2): the slot's total; ties act together
+
+
+class DieTraded(_Event):
+    """PH-6, PC-BARTER-1: one die traded in (it leaves play)."""
+
+    type: Literal["die_traded"] = "die_traded"
+    combatant: str
+    round: int
+    die: int
+    face: int
+
+
+class DieAltered(_Event):
+    """PH-6, PC-BARTER-1: the die the trade moves one level."""
+
+    type: Literal["die_altered"] = "die_altered"
+    combatant: str
+    round: int
+    die: int
+    direction: Literal[1, -1]
+    face_before: int
+    face_after: int
+
+
+class TiesOrdered(_Event):
+    """PH-3: the GM's order of combatants tied on the determinant, for this round."""
+
+    type: Literal["ties_ordered"] = "ties_ordered"
+    round: int
+    order: tuple[str, ...]
+
+
+class IntentDeclared(_Event):
+    """PH-4 `structured`: what a combatant will do in this phase, declared slowest first."""
+
+    type: Literal["intent_declared"] = "intent_declared"
+    round: int
+    phase: int
+    combatant: str
+    what: str
+    target: str | None = None
+
+
+class TurnUsed(_Event):
+    """A roll that is the actor's action in this phase (an attack marks its turn by itself)."""
+
+    type: Literal["turn_used"] = "turn_used"
+    round: int
+    phase: int
+    combatant: str
+    action: int
+
+
+class SpareDieSpent(_Event):
+    """CT-SPARE: a spare initiative die spent as +1 to one roll, once this round."""
+
+    type: Literal["spare_die_spent"] = "spare_die_spent"
+    combatant: str
+    round: int
+    die: int
+    target: int
 
 
 # --- rolled initiative (F-INIT-2, F-INIT-3, AI-INIT-2) -------------------------
@@ -339,7 +404,8 @@ Event = Annotated[
         FightStarted, BranchStarted, SeedCommitted, SeedRevealed, CombatantJoined, RoundStarted,
         Declared, DeclarationSealed, DeclarationRevealed, DiceRolled, ActionResolved,
         ExchangeResolved, WoundMarked, CombatantKilled, AdvantageGained, InitiativeRolled, DieBartered, TurnTaken,
-        FudgePointSpent, EventsVoided, CommandUndone, CommandRedone, InitiativeRanked, WillSteeled,
+        FudgePointSpent, EventsVoided, CommandUndone, CommandRedone,
+        DieTraded, DieAltered, TiesOrdered, IntentDeclared, TurnUsed, SpareDieSpent, InitiativeRanked, WillSteeled,
     ],
     Field(discriminator="type"),
 ]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.atari_rules import health_chart
-from engine.initiative import Die, Initiative
+from engine.initiative import Initiative, Intent, card_dice
 from engine.ladder import Ladder, ladder_of
 from engine.options import RuleOptions
 from engine.sheets import Fighter, Sheet, read_levels
@@ -50,6 +50,7 @@ class Turn:
     combatant: str
     index: int
     acted: bool = False
+    step: str = "act"  # PH-4 `structured`: "declare" or "resolve"
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +223,7 @@ def _advantage(s: FightState, r: Recorded, e: ev.AdvantageGained) -> FightState:
 
 
 def _initiative_rolled(s: FightState, r: Recorded, e: ev.InitiativeRolled) -> FightState:
-    initiative = Initiative(tuple(Die(f) for f in e.faces), e.surprised)
+    initiative = Initiative(card_dice(e.faces, e.fixed, e.discarded), e.surprised, bonus=e.bonus_phases, seq=r.seq)
     return replace(s, initiative=_with(s.initiative, e.combatant.lower(), initiative))
 
 
@@ -238,7 +239,7 @@ def _bartered(s: FightState, r: Recorded, e: ev.DieBartered) -> FightState:
 
 def _turn(s: FightState, r: Recorded, e: ev.TurnTaken) -> FightState:
     same_slot = s.turn is not None and (s.turn.round, s.turn.phase) == (e.round, e.phase)
-    return replace(s, turn=Turn(e.round, e.phase, e.combatant.lower(), e.index),
+    return replace(s, turn=Turn(e.round, e.phase, e.combatant.lower(), e.index, step=e.step),
                    slot_start=s.slot_start if same_slot else r.seq)
 
 
@@ -254,6 +255,50 @@ def _spent(s: FightState, r: Recorded, e: ev.FudgePointSpent) -> FightState:
     combatant = s.combatants[e.combatant.lower()]
     updated = replace(combatant, fudge_points=combatant.fudge_points - e.cost)
     return replace(s, combatants=_with(s.combatants, combatant.key, updated))
+
+
+def _with_initiative(s: FightState, name: str, **changes: Any) -> FightState:
+    key = name.lower()
+    return replace(s, initiative=_with(s.initiative, key, replace(s.initiative[key], **changes)))
+
+
+def _with_die(s: FightState, name: str, index: int, **changes: Any) -> FightState:
+    dice = list(s.initiative[name.lower()].dice)
+    dice[index] = replace(dice[index], **changes)
+    return _with_initiative(s, name, dice=tuple(dice))
+
+
+def _die_traded(s: FightState, r: Recorded, e: ev.DieTraded) -> FightState:
+    return _with_die(s, e.combatant, e.die, traded=True)
+
+
+def _die_altered(s: FightState, r: Recorded, e: ev.DieAltered) -> FightState:
+    return _with_die(s, e.combatant, e.die, face=e.face_after)
+
+
+def with_tie_order(s: FightState, order: tuple[str, ...]) -> FightState:
+    """PH-3: a new GM order of ties replaces the round's earlier one."""
+    ranks = {name.lower(): rank for rank, name in enumerate(order)}
+    return replace(s, initiative={k: replace(v, tie_rank=ranks.get(k)) for k, v in s.initiative.items()})
+
+
+def _ties_ordered(s: FightState, r: Recorded, e: ev.TiesOrdered) -> FightState:
+    return with_tie_order(s, e.order)
+
+
+def _intent(s: FightState, r: Recorded, e: ev.IntentDeclared) -> FightState:
+    key = e.combatant.lower()
+    intent = Intent(e.phase, e.what, e.target.lower() if e.target else None)
+    s = _with_initiative(s, key, intents=s.initiative[key].intents + (intent,))
+    return replace(s, turn=replace(s.turn, acted=True) if s.turn else None)
+
+
+def _turn_used(s: FightState, r: Recorded, e: ev.TurnUsed) -> FightState:
+    return replace(s, turn=replace(s.turn, acted=True) if s.turn else None)
+
+
+def _spare_spent(s: FightState, r: Recorded, e: ev.SpareDieSpent) -> FightState:
+    return _with_die(s, e.combatant, e.die, spent=True)
 
 
 def _ignore(s: FightState, r: Recorded, e: Any) -> FightState:
@@ -283,6 +328,12 @@ HANDLERS: dict[type, Callable[[FightState, Recorded, Any], FightState]] = {
     ev.EventsVoided: _ignore,
     ev.CommandUndone: _ignore,
     ev.CommandRedone: _ignore,
+    ev.DieTraded: _die_traded,
+    ev.DieAltered: _die_altered,
+    ev.TiesOrdered: _ties_ordered,
+    ev.IntentDeclared: _intent,
+    ev.TurnUsed: _turn_used,
+    ev.SpareDieSpent: _spare_spent,
     ev.InitiativeRanked: _ranked,
     ev.WillSteeled: _steeled,
 }

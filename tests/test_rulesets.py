@@ -79,6 +79,7 @@ def test_C_LAD_1_a_broken_house_ladder_is_refused_with_the_reason(table: str, pr
     ('initiative = "phases-crunch"', "simultaneous rounds need no turn order"),
     ('pace = "story"\ninitiative = "opposed"', "story elements"),
     ('pace = "alternating"\ninitiative = "phases-classic"\nbartering = "crunch"', "needs initiative = \"phases-crunch\""),
+    ('pace = "alternating"\ninitiative = "phases-crunch"\nbartering = "classic"', "needs initiative = \"phases-classic\""),
     ('ladder = "house"', "needs a \\[ladder\\] table"),
 ])
 def test_a_combination_that_makes_no_sense_is_refused_with_a_reason(house: str, reason: str) -> None:
