@@ -77,6 +77,9 @@ def skill_like(who: Combatant, word: str, fallback: str, state: FightState) -> t
 def check_declaration(state: FightState, who: Combatant, decl: ev.Declaration) -> None:
     """AI-MULTI-ATK: two attacks need a light weapon or a weapon in each hand, never a two-handed one."""
     ranked.check_declaration(state, decl)
+    if state.options.ruleset != "atari-isev" and (decl.wait or decl.two_attacks or decl.two_avoidances or decl.sweep):
+        raise RuleError("waiting/hurrying, two attacks, two avoidances and multi-strike are Atari Isev options "
+                        "(ruleset = \"atari-isev\"); the Fudge ruleset offers a hasty attack (F-INIT-3)")
     if decl.two_attacks:
         weapon = who.fighter.sheet.weapon
         if weapon is not None and weapon.two_handed:

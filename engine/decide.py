@@ -192,6 +192,9 @@ def _declare(state: FightState, c: cmd.Declare, dice: Dice) -> list[Any]:
         from engine import atari
         atari.check_declaration(state, who, c.declaration)
         number = state.round + 1
+    elif c.declaration != ev.Declaration(all_out=c.declaration.all_out, posture=c.declaration.posture):
+        raise RuleError("waiting, hurrying, hasty attacks and multiple attacks or avoidances are declared before "
+                        "a rolled initiative (initiative = \"opposed\" or \"ranked\")")
     return started + [ev.Declared(combatant=who.name, round=number, declaration=c.declaration)]
 
 

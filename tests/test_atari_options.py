@@ -3,7 +3,10 @@ initiative for the Fudge ruleset (F-INIT-2, F-INIT-3), with entered dice."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine import commands as cmd
+from engine.errors import RuleError
 from events import models as ev
 from store.fights import Fights
 from tests.atari_helpers import atari, attack, declare, events, join, next_, refused, resolved, round_
@@ -298,3 +301,19 @@ def test_AI_INIT_2_sealed_declarations_are_refused_under_rolled_initiative(fight
     """AI-INIT-2: declarations precede the open initiative roll; a sealed one is refused, nothing written."""
     atari(fights, "max")
     refused(fights, cmd.SealDeclaration(combatant="Max", seal="0" * 64), match="drop --sealed")
+
+
+def test_F_INIT_3_AI_WAIT_round_start_options_need_their_systems(fights: Fights) -> None:
+    """F-INIT-3, AI-WAIT: a hasty attack needs rolled initiative; waiting and multiple attacks need atari-isev."""
+    start(fights, "fight", "fudge")
+    fights.execute("fight", cmd.Join(sheet=sheet("Ann", skills={"Sword": "Good"}, attack="Sword"), source="a"))
+    refused(fights, cmd.Declare(combatant="Ann", declaration=ev.Declaration(hasty=True)), match="rolled initiative")
+    other = Fights(fights.store, clock=fights.clock, new_id=fights.new_id, random_bytes=fights.random_bytes)
+    start(other, "opposed", "fudge", pace="alternating", initiative="opposed")
+    other.execute("opposed", cmd.Join(sheet=sheet("Bob", skills={"Sword": "Good"}, attack="Sword"), source="b"))
+    before = other.store.last_seq("opposed")
+    for declaration in (ev.Declaration(wait=1), ev.Declaration(two_attacks=True), ev.Declaration(sweep=True)):
+        with pytest.raises(RuleError, match="Atari Isev options"):
+            other.execute("opposed", cmd.Declare(combatant="Bob", declaration=declaration))
+    assert other.store.last_seq("opposed") == before
+    other.execute("opposed", cmd.Declare(combatant="Bob", declaration=ev.Declaration(hasty=True)))
