@@ -663,8 +663,11 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
                           supersedes=resolution_seq, automatic=c.use == "panache")
         earlier = next((state.events[seq] for seq in record.consequences
                         if isinstance(state.events.get(seq), ev.AdvantageGained)), None)
+        steeled = [ev.WillSteeled(combatant=new.combatant, action=action,
+                                  levels=max(0, new.result - (new.difficulty or 0)))  # AI-WILL-1 re-read
+                   for seq in record.consequences if isinstance(state.events.get(seq), ev.WillSteeled)]
         return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a {label}"),
-                *out, new, *advantage_events(state, new, earlier)]
+                *out, new, *advantage_events(state, new, earlier), *steeled]
     if c.use == "panache":
         raise RuleError("panache makes an unopposed action succeed: a blow is opposed (C-FP-2)")
     sides = list(resolution.sides)

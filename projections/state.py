@@ -248,6 +248,8 @@ def _ranked(s: FightState, r: Recorded, e: ev.InitiativeRanked) -> FightState:
 
 
 def _steeled(s: FightState, r: Recorded, e: ev.WillSteeled) -> FightState:
+    record = s.actions.get(e.action)
+    s = _remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
     return replace(s, will_relief=_with(s.will_relief, e.combatant.lower(), e.levels))
 
 

@@ -389,3 +389,14 @@ def test_AI_audit_reruns_an_atari_fight(fights: Fights) -> None:
     fights.execute("fight", cmd.Willpower(combatant="Max"), dice("max=+ 0 0 0"))
     report = verify(fights.store.read("fight"))
     assert report.ok, report.problems
+
+
+def test_AI_FP_AI_WILL_1_a_point_on_the_will_roll_rereads_the_relief(fights: Fights) -> None:
+    """AI-FP, AI-WILL-1: a skill point on the Will roll re-reads how many levels it lightens."""
+    atari(fights, "risonda")
+    outcome = fights.execute("fight", cmd.Willpower(combatant="Risonda"), dice("risonda=- 0 0 0"))
+    roll = next(r.seq for r in outcome.records if isinstance(r.event, ev.DiceRolled))
+    assert fights.state("fight").will_relief["risonda"] == 1
+    fights.execute("fight", cmd.SpendPoint(combatant="Risonda", use="skill", target=roll, shift=1))
+    assert fights.state("fight").will_relief["risonda"] == 2
+    assert verify(fights.store.read("fight")).ok
