@@ -14,7 +14,7 @@ from engine import commands as cmd
 from engine import decide as core
 from engine import ranked
 from engine.atari_rules import (BACK_TO_ENEMY, NO_AVOIDANCE, OFFENCE_POSITION, POSTURE_NAME, RANGED_AVOIDANCE,
-                                WAIT_TABLE, heroic_level, spell_reduction, steel_levels)
+                                WAIT_TABLE, heroic_level, steel_levels)
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT
@@ -268,20 +268,18 @@ def willpower(state: FightState, c: cmd.Willpower, dice: Dice) -> list[Any]:
 
 
 def resist_spell(state: FightState, c: cmd.ResistSpell, dice: Dice) -> list[Any]:
-    """AI-WILL-2: both roll Will; the caster's result >= the target's: full effect; else reduced by the excess."""
+    """AI-WILL-2: both roll Will. Recorded as the target's roll opposed by the caster's: a margin above 0
+    is how much the spell is reduced; a tie or less leaves it full (so a fudge point re-reads it the same way)."""
     caster, target = core.combatant(state, c.caster), core.combatant(state, c.target)
     action = core.next_action(state)
-    trait, level, _ = caster.fighter.trait("Will", state.options)
-    foe_trait, foe_level, _ = target.fighter.trait("Will", state.options)
-    mine = core.roll_event(action, caster.name, trait, 4, dice)
-    theirs = core.roll_event(action, target.name, foe_trait, 4, dice)
-    result = level + sum(mine.faces)
-    foe_result = foe_level + sum(theirs.faces)
-    return [mine, theirs, ev.ActionResolved(
-        action=action, combatant=caster.name, trait=trait, level=level, roll=sum(mine.faces), modifiers=(),
-        result=result, opponent=target.name, opponent_trait=foe_trait, opponent_level=foe_level,
-        opponent_roll=sum(theirs.faces), opponent_result=foe_result, margin=-spell_reduction(result, foe_result),
-        success=result >= foe_result)]
+    trait, level, _ = target.fighter.trait("Will", state.options)
+    foe_trait, foe_level, _ = caster.fighter.trait("Will", state.options)
+    theirs = core.roll_event(action, target.name, trait, 4, dice)
+    mine = core.roll_event(action, caster.name, foe_trait, 4, dice)
+    resolved = dict(opponent=caster.name, opponent_trait=foe_trait, opponent_level=foe_level,
+                    opponent_roll=sum(mine.faces), opponent_modifiers=())
+    outcome = core.settle_roll(target.name, trait, level, sum(theirs.faces), (), resolved, False, action)
+    return [mine, theirs, outcome]
 
 
 def heroic(state: FightState, c: cmd.HeroicAvoidance, dice: Dice) -> list[Any]:

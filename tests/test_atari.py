@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from engine import commands as cmd
-from engine.atari_rules import HEALTH_CHARTS, derived_initiative, health_chart
+from engine.atari_rules import HEALTH_CHARTS, derived_initiative, health_chart, spell_reduction
 from engine.audit import verify
 from engine.decide import min_hit_for
 from engine.options import resolve
@@ -327,15 +327,16 @@ def test_AI_WILL_1_not_at_near_death(fights: Fights) -> None:
 
 
 def test_AI_WILL_2_spell_resistance_records_the_reduction(fights: Fights) -> None:
-    """AI-WILL-2: caster >= target: full effect; else reduced by the difference."""
+    """AI-WILL-2: caster >= target: full effect; else reduced by the difference (the target's margin)."""
     atari(fights, "risonda", "max")
     outcome = fights.execute("fight", cmd.ResistSpell(caster="Max", target="Risonda"),
                              dice("max=+ 0 0 0", "risonda=0 0 0 0"))
     done = events(outcome, ev.ActionResolved)[0]
-    assert (done.result, done.opponent_result, done.success, done.margin) == (1, 2, False, -1)
+    assert (done.combatant, done.result, done.opponent_result) == ("Risonda", 2, 1)
+    assert (done.success, done.margin, spell_reduction(1, 2)) == (True, 1, 1)  # reduced by 1
     full = events(fights.execute("fight", cmd.ResistSpell(caster="Max", target="Risonda"),
                                  dice("max=+ + 0 0", "risonda=0 0 0 0")), ev.ActionResolved)[0]
-    assert (full.success, full.margin) == (True, 0)
+    assert (full.success, full.margin, spell_reduction(2, 2)) == (False, 0, 0)  # a tie: full effect
 
 
 def test_AI_HEROIC_rolling_with_the_blow(fights: Fights) -> None:
