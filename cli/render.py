@@ -65,7 +65,8 @@ def status_json(state: FightState) -> dict[str, Any]:
                 "fudge_points": who.fudge_points,
                 "boxes": boxes_json(who),
                 "declaration": _declaration(state, who),
-                "initiative": initiative_json(state, who),
+                "initiative": (ranked_json(state, who) if state.options.initiative in ("opposed", "ranked")
+                               else initiative_json(state, who)),
             }
             for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)
         ],
@@ -153,6 +154,15 @@ def status_text(state: FightState) -> str:
 def phase_label(state: FightState, phase: int) -> str:
     """A turn's place: a phase name, or the initiative total under rolled initiative."""
     return f"{phase:+d}" if state.options.initiative in ("opposed", "ranked") else PHASE_NAME[phase]
+
+
+def ranked_json(state: FightState, who: Combatant) -> dict[str, Any]:
+    """Rolled initiative (F-INIT-2, AI-INIT-2): this round's total, the round's declaration, willpower relief."""
+    rolled = state.ranked.get(who.key)
+    declared = state.round_declarations.get(who.key)
+    return {"total": rolled.total if rolled else None, "automatic": bool(rolled and rolled.automatic),
+            "declared": declaration_text(declared) if declared else None,
+            "will_relief": state.will_relief.get(who.key, 0)}
 
 
 def ranked_line(state: FightState, who: Combatant) -> list[str]:

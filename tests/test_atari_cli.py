@@ -46,6 +46,7 @@ def test_AI_WND_2_AI_INIT_2_knife_fight_at_the_table(tavern: Fudge) -> None:
            "--dice", "cutthroat=- 0 0 0")
     assert (tavern.who("Max")["wound_level"], tavern.who("Max")["penalty"]) == ("Very Hurt", -2)
     assert tavern.status()["phase"] == "+0"
+    assert tavern.who("Max")["initiative"] == {"total": 0, "automatic": False, "declared": None, "will_relief": 0}
     assert "initiative +0" in tavern("status").stdout
     assert "hash chain intact, rules agree" in tavern("verify", "tavern").stdout
 
