@@ -192,6 +192,15 @@ def attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
 
 def one_blow(state: FightState, c: cmd.Attack, attacker: Combatant, target: Combatant, strike: int,
              sweep_index: int, action: int, dice: Dice) -> list[Any]:
+    """One attack roll against the target's avoidance (AI-ATK-1..3).
+
+    Readings: without an avoidance (used, surrendered, `--avoid none`, unaware,
+    a multi-strike's foe) the blow is compared with Poor; a ranged attack with
+    a GM difficulty (AI-RNG-1) is compared with that difficulty instead, which
+    is then also the least result that hits (default Fair when none is given).
+    The target's avoidance defaults to the sheet's defence (dodge if its name
+    says so, else parry) while one is left.
+    """
     opts = state.options
     tdecl = ranked.declaration(state, target.key)
     left = avoidance_budget(tdecl) - avoidances_used(state, target)

@@ -60,6 +60,7 @@ RANGED_AVOIDANCE: Mapping[tuple[str, str], tuple[int, int]] = {
     ("propelled", "dodge"): (-1, -1), ("propelled", "shield"): (-2, -2), ("propelled", "parry"): (-3, -5),
 }
 
+# Reading: fists and feet add +0 (000 lists the fist among small light weapons; it gives no value).
 UNARMED = Weapon(name="unarmed", damage=0, light=True)
 
 
