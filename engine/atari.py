@@ -8,6 +8,7 @@ spent on either roll re-resolves it the same way (AI-FP, C-FP-2).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from engine import commands as cmd
@@ -17,7 +18,7 @@ from engine.atari_rules import (BACK_TO_ENEMY, NO_AVOIDANCE, OFFENCE_POSITION, P
                                 WAIT_TABLE, heroic_level, steel_levels)
 from engine.dice import Dice
 from engine.errors import RuleError
-from engine.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT
+from engine.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Mark, build_track
 from events import models as ev
 from projections.state import Combatant, FightState
 
@@ -307,8 +308,11 @@ def heroic(state: FightState, c: cmd.HeroicAvoidance, dice: Dice) -> list[Any]:
     if lower > UNDAMAGED:
         out.append(ev.WoundMarked(action=mark.action, combatant=who.name, level=lower, damage=mark.damage))
     level = who.fighter.trait("Agility", state.options)[1]
+    marks = tuple(m for m in who.marks if m.seq != target) + ((Mark(lower, state.last_seq + 1),) if lower else ())
+    after = replace(who, marks=marks, track=build_track(who.boxes, marks, state.options))
+    mods = tuple(wound_penalty(replace(state, turn=None), after))  # the lighter wound weighs on the roll
     rolled = core.roll_event(action, who.name, rolled_with, 4, dice)
-    outcome = core.settle_roll(who.name, rolled_with, level, sum(rolled.faces), (),
+    outcome = core.settle_roll(who.name, rolled_with, level, sum(rolled.faces), mods,
                                {"difficulty": state.options.heroic_difficulty}, False, action)
     out += [rolled, outcome]
     if outcome.success:

@@ -217,6 +217,9 @@ def _roll(state: FightState, c: cmd.RollTrait, dice: Dice) -> list[Any]:
     else:
         trait, level, _ = who.fighter.trait(c.trait, opts)
         mods = wound_modifiers(who, opts)
+        if opts.ruleset == "atari-isev":  # AI-WILL-1 relief, AI-HEROIC unbalance: on every action
+            from engine import atari
+            mods = atari.wound_penalty(state, who) + atari.unbalanced(state, who)
     if c.mod:
         mods.append(ev.Modifier(name="GM modifier", value=c.mod))
     rolled = [roll_event(action, who.name, trait, 4, dice)]

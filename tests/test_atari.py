@@ -314,6 +314,9 @@ def test_AI_HEROIC_and_AI_WILL_1_risonda_shrugs_off_a_very_hurt(fights: Fights) 
     next_(fights)
     blow = resolved(attack(fights, "Risonda", "Duellist", "risonda=0 0 0 0", "duellist=0 0 0 0", "risonda=0 0 0 0"))
     assert [(m.name, m.value) for m in blow.sides[0].modifiers] == []  # acts as a Scratch: no -2
+    climb = events(fights.execute("fight", cmd.RollTrait(combatant="Risonda", trait="Agility"),
+                                  dice("risonda=0 0 0 0")), ev.ActionResolved)[0]
+    assert climb.modifiers == () and climb.success  # no -2 on any action
 
 
 def test_AI_WILL_1_not_at_near_death(fights: Fights) -> None:
@@ -347,8 +350,10 @@ def test_AI_HEROIC_rolling_with_the_blow(fights: Fights) -> None:
     next_(fights)
     attack(fights, "Cutthroat", "Max", "cutthroat=+ + + 0", "max=- 0 0 0", "cutthroat=0 0 0 0")
     assert levels_of(fights)["Max"][0] == VERY_HURT  # 1 + RD 5 = 6
-    outcome = fights.execute("fight", cmd.HeroicAvoidance(combatant="Max"), dice("max=0 0 0 0"))
+    outcome = fights.execute("fight", cmd.HeroicAvoidance(combatant="Max"), dice("max=+ 0 0 0"))
     assert levels_of(fights)["Max"][0] == HURT
+    agility = events(outcome, ev.ActionResolved)[0]
+    assert [(m.name, m.value) for m in agility.modifiers] == [("wound: Hurt", -1)] and agility.result == 0
     assert events(outcome, ev.AdvantageGained)[0].modifier == -2
     refused(fights, cmd.HeroicAvoidance(combatant="Max"), dice("max=0 0 0 0"), match="already rolled with")
     round_(fights, "max=+ + 0 0", "cutthroat=0 0 0 0")
