@@ -70,7 +70,6 @@ def test_AI_INIT_2_AI_ATK_1_random_sessions_replay_verify_and_refuse_cleanly(com
     start(fights, "fight", "atari-isev")
     for join in JOINS:
         fights.execute("fight", join)
-    resolved = 0
     for command in commands:
         state = fights.state("fight")
         if isinstance(command, cmd.Attack) and command.attacker == "*":
@@ -84,7 +83,5 @@ def test_AI_INIT_2_AI_ATK_1_random_sessions_replay_verify_and_refuse_cleanly(com
             assert fights.store.last_seq("fight") == before
             continue
         assert status_json(outcome.state) == status_json(replay(fights.log("fight")))
-        resolved += isinstance(command, cmd.Attack)
     report = verify(fights.store.read("fight"))
     assert report.ok, report.problems
-    assert resolved <= len(commands)
