@@ -88,6 +88,11 @@ def check_declaration(state: FightState, who: Combatant, decl: ev.Declaration) -
         if not (weapon is None or weapon.light or who.fighter.sheet.off_hand is not None):
             raise RuleError(f"two attacks need a small light weapon or a weapon in each hand; {who.name} has "
                             f"only a {weapon.name} (AI-MULTI-ATK)")
+    if decl.sweep:
+        weapon = who.fighter.sheet.weapon
+        if weapon is None or weapon.light:
+            raise RuleError(f"a multi-strike needs a weapon that sweeps (e.g. a long sword), not "
+                            f"{'bare hands' if weapon is None else 'a ' + weapon.name} (AI-SWEEP)")
     if decl.two_avoidances == "parry-parry":
         weapon = who.fighter.sheet.weapon
         if not (who.fighter.sheet.off_hand or who.fighter.sheet.shield or (weapon and weapon.light)):
@@ -255,6 +260,11 @@ def one_blow(state: FightState, c: cmd.Attack, attacker: Combatant, target: Comb
 def default_avoidance(target: Combatant, decl: ev.Declaration) -> str:
     if decl.two_avoidances == "dodge-dodge":
         return "dodge"
+    if decl.sweep:
+        weapon = who.fighter.sheet.weapon
+        if weapon is None or weapon.light:
+            raise RuleError(f"a multi-strike needs a weapon that sweeps (e.g. a long sword), not "
+                            f"{'bare hands' if weapon is None else 'a ' + weapon.name} (AI-SWEEP)")
     if decl.two_avoidances == "parry-parry":
         return "parry"
     combat = target.fighter.sheet.combat

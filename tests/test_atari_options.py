@@ -147,6 +147,12 @@ def test_AI_SWEEP_multi_strike_minus_one_then_two_stops_at_first_miss(fights: Fi
             dice("cutthroat=0 0 0 0", "dwarzuga=0 0 0 0"), match="surrendered")
 
 
+def test_AI_SWEEP_needs_a_sweeping_weapon(fights: Fights) -> None:
+    """AI-SWEEP: a dagger or bare hands cannot multi-strike (reading: a light weapon does not sweep)."""
+    atari(fights, "max")
+    refused(fights, cmd.Declare(combatant="Max", declaration=ev.Declaration(sweep=True)), match="weapon that sweeps")
+
+
 def test_AI_SWEEP_several_targets_need_the_declaration(fights: Fights) -> None:
     """AI-SWEEP: declared at round start."""
     atari(fights, "dwarzuga", "max", "cutthroat")
