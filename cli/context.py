@@ -12,7 +12,7 @@ from pathlib import Path
 import structlog
 import typer
 
-from engine.dice import parse_faces
+from engine.dice import parse_entered
 from engine.errors import RuleError
 from store.base import StoreError
 from store.fights import DiceInput, Fights
@@ -77,7 +77,7 @@ def dice_input(values: list[str] | None) -> DiceInput:
     for value in values or []:
         if "=" in value:
             who, faces = value.split("=", 1)
-            given.by_roller.setdefault(who.strip().lower(), []).append(parse_faces(faces))
+            given.by_roller.setdefault(who.strip().lower(), []).append(parse_entered(faces))
         else:
-            given.anyone.append(parse_faces(value))
+            given.anyone.append(parse_entered(value))
     return given

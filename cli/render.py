@@ -9,6 +9,8 @@ from engine.initiative import PHASE_NAME, PHASES
 from engine.wounds import LEVELS
 from events import models as ev
 from events.envelope import Recorded
+from engine import stun
+from engine.tracks import DamageCapacityTrack, is_pawn
 from projections.state import Combatant, FightState
 
 BOX_LEVELS = LEVELS[1:6]
@@ -67,6 +69,7 @@ def status_json(state: FightState) -> dict[str, Any]:
                 "declaration": _declaration(state, who),
                 "initiative": (ranked_json(state, who) if state.options.initiative in ("opposed", "ranked")
                                else initiative_json(state, who)),
+                **aftermath_json(state, who),
             }
             for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)
         ],
@@ -74,6 +77,46 @@ def status_json(state: FightState) -> dict[str, Any]:
     if turn is not None and turn.step != "act":
         out["step"] = turn.step  # PH-4 `structured`
     return out
+
+
+def aftermath_json(state: FightState, who: Combatant) -> dict[str, Any]:
+    """Pawn track, stun and healed marks: keys present only when they say something (F-WND-7, F-STUN, F-HEAL)."""
+    out: dict[str, Any] = {}
+    if is_pawn(who.fighter.sheet):
+        out["track"] = "pawn"
+    if isinstance(who.track, DamageCapacityTrack):
+        out["damage_capacity"] = {"undamaged": state.ladder.name(who.track.capacity),
+                                  "now": state.ladder.name(who.track.current), "hits": who.track.hits}
+    if who.track.out:
+        out["out"] = who.track.out
+    effect = stun.effect(state, who)
+    if who.stuns or effect:
+        out["stun"] = {"marks": who.stuns, "effect": stun.LABEL[effect] if effect else None,
+                       "until_round": who.stunned[1] if who.stunned else None}
+    healed = [{"seq": m.seq, "dealt": LEVELS[m.healed_from], "now": LEVELS[m.level]}
+              for m in who.marks if m.healed_from is not None]
+    if healed:
+        out["healed"] = healed
+    return out
+
+
+def aftermath_text(state: FightState, who: Combatant) -> str:
+    """One line of the extras in `aftermath_json`, or nothing."""
+    extra = aftermath_json(state, who)
+    parts = []
+    if "track" in extra:
+        parts.append("pawn (Undamaged, Hurt, Out of the battle)")
+    if "damage_capacity" in extra:
+        dc = extra["damage_capacity"]
+        parts.append(f"Damage Capacity {dc['now']} ({dc['hits']} hit(s) from {dc['undamaged']})")
+    if "out" in extra:
+        parts.append(extra["out"])
+    if "stun" in extra:
+        effect = extra["stun"]["effect"]
+        parts.append(f"{effect} until round {extra['stun']['until_round']}" if effect
+                     else f"stun marks {extra['stun']['marks']}")
+    parts += [f"healed {h['dealt']} -> {h['now']}" for h in extra.get("healed", [])]
+    return f"    {'; '.join(parts)}" if parts else ""
 
 
 def _declaration(state: FightState, who: Combatant) -> str | None:
@@ -134,7 +177,7 @@ def card(state: FightState, who: Combatant) -> list[str]:
 def status_text(state: FightState) -> str:
     lines = [f"{state.name} ({state.rules}) round {state.round}, last event {state.last_seq}"]
     if state.turn:
-        step = {"declare": " (declares)", "resolve": " (resolves)"}.get(state.turn.step, "")
+        step = {"declare": " (declares)", "resolve": " (resolves)", "held": " (holds)"}.get(state.turn.step, "")
         lines.append(f"turn: {state.combatants[state.turn.combatant].name} in phase {phase_label(state, state.turn.phase)}{step}")
     for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
         level = LEVELS[who.track.level]
@@ -146,6 +189,7 @@ def status_text(state: FightState) -> str:
         lines.append(f"  {who.name} ({who.side}): {level}{f' {penalty:+d}' if penalty else ''}, "
                      f"fudge points {who.fudge_points}{f', declared {declared}' if declared else ''}")
         lines.append(f"    {boxes}")
+        lines.extend(line for line in [aftermath_text(state, who)] if line)
         lines.extend(card(state, who))
         lines.extend(ranked_line(state, who))
     return "\n".join(lines)
@@ -192,6 +236,46 @@ def mods(modifiers: tuple[ev.Modifier, ...]) -> str:
     return "".join(f" {m.value:+d} {m.name}" for m in modifiers)
 
 
+def hit_detail(h: ev.Hit) -> str:
+    """Every number from a won blow to its wound level (F-DMG, F-GRAZE, F-DROLL, F-MMM, F-TECH, F-RNG-5)."""
+    factor = f"factor {h.damage_factor:+d}"
+    if h.offensive is not None and h.defensive is not None:
+        factor += f" (offense {h.offensive:+d} − defense {h.defensive:+d}"
+        factor += f", tech Scale {h.tech:+d})" if h.tech is not None else ")"
+    extra = ""
+    if h.bullets is not None:
+        extra += f", {h.bullets} of {h.bullets_max} bullets"
+    if h.rd_weight is not None:
+        extra += f", RD counted ×{h.rd_weight}"
+    if h.parity is not None:
+        extra += f", parity +{h.parity[0]} offense / +{h.parity[1]} defense"
+    if h.damage_roll_mode is not None and h.damage_roll is not None:
+        extra += f", {h.damage_roll_mode}"
+    if h.level_shift is not None:
+        extra += f", level shifted {h.level_shift:+d}"
+    if h.mmm_bonus is not None:
+        extra += f", min-mid-max bonus {h.mmm_bonus:+d}"
+        extra += f" reads {h.mmm_read} = {h.mmm_value}" if h.mmm_read is not None else " (no roll)"
+    return (f" [{h.attacker}→{h.defender}: RD {h.relative_degree:+d}, {factor}"
+            f"{f', bonus {h.bonus:+d}' if h.bonus else ''}"
+            f"{f', damage roll {h.damage_roll:+d}' if h.damage_roll is not None else ''}{extra}"
+            f"{', graze' if h.graze else f', damage {h.damage}'} → {LEVELS[h.level]}]")
+
+
+def shot_line(event: ev.ShotResolved, ladder: Any) -> str:
+    """F-RNG: each roll against what it had to make, then the hits."""
+    name = ladder.name
+    parts = []
+    for index, s in enumerate(event.sides):
+        line = f"{s.combatant} {s.trait} {name(s.level)} {s.roll or 0:+d}{mods(s.modifiers)} = {name(s.result)}"
+        if index < len(event.difficulties) and not (event.mode == "aware" and index == 1):
+            line += f" vs {name(event.difficulties[index])}"
+        parts.append(line)
+    how = {"unaware": "at an unaware target", "aware": f"dodged ({event.weapon})", "shoot_back": "shooting back"}
+    return (f"shot {how[event.mode]}: {'; '.join(parts)} → {event.outcome}"
+            f"{''.join(hit_detail(h) for h in event.hits)}")
+
+
 def describe(event: Any, ladder: Any) -> str:
     """One line per event, for `log`, `replay` and command output."""
     name = ladder.name
@@ -222,6 +306,9 @@ def describe(event: Any, ladder: Any) -> str:
         what = f"all-out {d.all_out}" if d.all_out else f"posture {d.posture:+d}" if d.posture is not None else "normal"
         return f"{event.combatant}'s sealed declaration opens: {what}"
     if isinstance(event, ev.DiceRolled):
+        if event.sides is not None:
+            return (f"{event.roller} rolls {event.purpose}: {len(event.faces)}d{event.sides} "
+                    f"{format_faces(event.faces, event.sides)} ({event.source})")
         return f"{event.roller} rolls {event.purpose}: {format_faces(event.faces)} = {sum(event.faces):+d} ({event.source})"
     if isinstance(event, ev.ActionResolved):
         against = (f"vs {event.opponent} {name(event.opponent_result)}" if event.opponent
@@ -232,15 +319,14 @@ def describe(event: Any, ladder: Any) -> str:
     if isinstance(event, ev.ExchangeResolved):
         sides = "; ".join(f"{s.combatant} {s.trait} {name(s.level)} {s.roll or 0:+d}{mods(s.modifiers)} = "
                           f"{name(s.result) if s.result is not None else '-'}" for s in event.sides)
-        detail = "".join(
-            f" [{h.attacker}→{h.defender}: RD {h.relative_degree:+d}, factor {h.damage_factor:+d}"
-            f"{f', bonus {h.bonus:+d}' if h.bonus else ''}"
-            f"{f', damage roll {h.damage_roll:+d}' if h.damage_roll is not None else ''}"
-            f"{', graze' if h.graze else f', damage {h.damage}'} → {LEVELS[h.level]}]" for h in event.hits)
+        detail = "".join(hit_detail(h) for h in event.hits)
         return f"{sides} → {event.outcome}{detail}"
+    if isinstance(event, ev.ShotResolved):
+        return shot_line(event, ladder)
     if isinstance(event, ev.WoundMarked):
         how = " (Still Ticking)" if event.still_ticking else ""
         how += f" (halved from {LEVELS[event.halved_from]})" if event.halved_from else ""
+        how += "".join(f" ({note})" for note in event.notes)
         return f"{event.combatant} is wounded: {LEVELS[event.level]}{how}"
     if isinstance(event, ev.CombatantKilled):
         return f"{event.combatant} is dead{f' ({event.reason})' if event.reason else ''}"
@@ -284,6 +370,8 @@ def describe(event: Any, ladder: Any) -> str:
         return f"phase {PHASE_NAME[event.phase]}: {event.combatant} declares: {what}"
     if isinstance(event, ev.TurnUsed):
         return f"phase {PHASE_NAME[event.phase]}: that roll is {event.combatant}'s action"
+    if isinstance(event, ev.ActionHeld):
+        return f"phase {PHASE_NAME[event.phase]}: {event.combatant} holds the action until the others have acted"
     if isinstance(event, ev.SpareDieSpent):
         return f"{event.combatant} spends spare die {event.die + 1}: +1 to event {event.target}"
     if isinstance(event, ev.FudgePointSpent):
@@ -295,7 +383,29 @@ def describe(event: Any, ladder: Any) -> str:
         return f"undo: command {event.target[:8]} voided"
     if isinstance(event, ev.CommandRedone):
         return f"redo: command {event.restores[:8]} restored"
+    if isinstance(event, (ev.WoundsHealed, ev.StunMarked, ev.BattleEnded)):
+        return describe_aftermath(event, ladder)
     return event.type
+
+
+def describe_aftermath(event: Any, ladder: Any) -> str:
+    """F-HEAL, F-STUN events, one line each."""
+    if isinstance(event, ev.BattleEnded):
+        return f"the battle ends (round {event.round}): stun marks clear"
+    if isinstance(event, ev.StunMarked):
+        what = {"stun": "Stunned", "very_stunned": "Very Stunned", "knocked_out": "knocked out"}[event.effect]
+        notes = "".join(f" ({note})" for note in event.notes)
+        return f"{event.combatant} is {what} (a stunning {LEVELS[event.dealt]}){notes}"
+    changes = ", ".join(f"{LEVELS[c.before]} -> {LEVELS[c.after] if c.after else 'healed'}" for c in event.changes)
+    if event.cause in ("end", "rest") and not event.weeks:
+        return f"{event.combatant}'s Scratches are erased ({len(event.changes)})"
+    roll = ""
+    if event.result is not None:
+        against = f" vs {ladder.name(event.difficulty)}" if event.difficulty is not None else ""
+        roll = (f"{event.healer or event.combatant} {event.trait} {ladder.name(event.skill_level)} {event.roll:+d}"
+                f"{mods(event.modifiers)} = {ladder.name(event.result)}{against}: ")
+    when = f"week {event.weeks}: " if event.cause == "natural" else ""
+    return f"{when}{roll}{event.combatant} heals {event.levels} level(s){': ' + changes if changes else ''}"
 
 
 def log_json(records: list[Recorded], voided: dict[int, int]) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ from cli import render
 from cli.context import dice_input, fight_name, guard, service
 from engine import commands as cmd
 from engine.errors import InputError
+from engine.wounds import LEVEL_BY_NAME, LEVELS
 from events import models as ev
 from store.fights import Fights, Outcome
 
@@ -26,6 +27,14 @@ def level_of(fights: Fights, name: str, text: Optional[str]) -> Optional[int]:
     if text is None:
         return None
     return fights.state(name).ladder.parse(text)
+
+
+def wound_level(text: str) -> int:
+    """A wound level by name (Scratch, Hurt, Very Hurt, ...), case-insensitive."""
+    level = LEVEL_BY_NAME.get(text.strip().lower())
+    if level is None:
+        raise InputError(f"unknown wound level {text!r}; one of: {', '.join(LEVELS)}")
+    return level
 
 
 def show(fights: Fights, name: str, outcome: Outcome) -> None:
@@ -91,14 +100,24 @@ def exchange(
     mod: Annotated[int, typer.Option("--mod", help="GM modifier to the first fighter (F-MOD-2, F-MOD-5).")] = 0,
     defense_mod: Annotated[int, typer.Option("--defense-mod", help="GM modifier to the second fighter.")] = 0,
     min_hit: Annotated[Optional[str], typer.Option("--min-hit", help="Minimum result to hit (F-HIT-1; default Poor ± Scale).")] = None,
+    stun: Annotated[Optional[list[str]], typer.Option("--stun", help="F-STUN-1: this fighter's blows stun instead of wounding (repeat).")] = None,
+    pull: Annotated[Optional[list[str]], typer.Option("--pull", help="F-STUN-2: NAME=LEVEL, the worst wound this fighter's blow may do.")] = None,
+    head: Annotated[Optional[list[str]], typer.Option("--head", help="F-STUN-3: this fighter aims at the head (repeat).")] = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
 ) -> None:
     """A simultaneous opposed round between two fighters (F-PACE-2, F-MEL)."""
     def build(fights: Fights, name: str, state: Any) -> cmd.Exchange:
+        pulls = []
+        for value in pull or []:
+            who, sep, level = value.partition("=")
+            if not sep:
+                raise InputError(f"--pull takes NAME=LEVEL (e.g. --pull ann=Scratch), not {value!r}")
+            pulls.append((who.strip(), wound_level(level)))
         return cmd.Exchange(first=first, second=second, mods=(mod, defense_mod),
                             min_hit=level_of(fights, name, min_hit),
-                            reveals=fights.reveals(state, [first, second]))
+                            reveals=fights.reveals(state, [first, second]),
+                            stun=tuple(stun or ()), pull=tuple(pulls), head=tuple(head or ()))
     run(fight, build, dice, command_id)
 
 
@@ -112,6 +131,9 @@ def attack(
     min_hit: Annotated[Optional[str], typer.Option("--min-hit", help="Minimum result to hit (F-HIT-1).")] = None,
     unaware: Annotated[bool, typer.Option("--unaware", help="F-MEL-3: the target does not defend.")] = False,
     difficulty: Annotated[Optional[str], typer.Option("--difficulty", help="Difficulty vs an unaware target (default Poor).")] = None,
+    stun: Annotated[bool, typer.Option("--stun", help="F-STUN-1: the blow stuns instead of wounding.")] = False,
+    pull: Annotated[Optional[str], typer.Option("--pull", help="F-STUN-2: the worst wound level the blow may do (e.g. Scratch).")] = None,
+    head: Annotated[bool, typer.Option("--head", help="F-STUN-3: the blow aims at the head.")] = False,
     avoid: Annotated[Optional[str], typer.Option(
         "--avoid", help="AI-ATK: dodge, parry, dodge-parry or none (default: the sheet's defence, or none when used up).")] = None,
     pos: Annotated[Optional[list[str]], typer.Option(
@@ -139,6 +161,7 @@ def attack(
                           min_hit=level_of(fights, name, min_hit), unaware=unaware,
                           difficulty=level_of(fights, name, difficulty),
                           reveals=fights.reveals(state, [attacker, target]),
+                          stun=stun, pull=wound_level(pull) if pull is not None else None, head=head,
                           avoid=avoid, position=tuple(pos or ()), target_back=target_back,  # type: ignore[arg-type]
                           ranged=ranged, ranged_mod=ranged_mod, weapon=weapon,  # type: ignore[arg-type]
                           targets=tuple(also or ()))
@@ -238,6 +261,12 @@ def order(
 
 
 @app.command()
+def hold(fight: FightOpt = None) -> None:
+    """The current actor holds the action until the others in the phase have acted (PH-4 open)."""
+    run(fight, lambda f, n, s: cmd.HoldAction())
+
+
+@app.command()
 def intend(
     combatant: Annotated[str, typer.Argument(help="Who declares.")],
     what: Annotated[Optional[str], typer.Argument(help="What the combatant will do this phase.")] = None,
@@ -279,3 +308,42 @@ def kill(
 ) -> None:
     """The GM's ruling that a combatant is dead (F-WND-6 with death_rule = "gm")."""
     run(fight, lambda f, n, s: cmd.Kill(combatant=combatant, reason=reason))
+
+
+@app.command()
+def shoot(
+    shooter: Annotated[str, typer.Argument(help="Who shoots or throws.")],
+    target: Annotated[str, typer.Argument(help="At whom.")],
+    difficulty: Annotated[Optional[str], typer.Option(
+        "--difficulty", help="F-RNG-1: the level needed to hit, for range, light and cover (default Fair).")] = None,
+    aware: Annotated[bool, typer.Option(
+        "--aware", help="F-RNG-2: the target dodges (Dodge, else Agility); the difficulty is still the least to hit.")] = False,
+    thrown: Annotated[bool, typer.Option("--thrown", help="F-RNG-2: a thrown weapon: no modifier to the dodge.")] = False,
+    propelled: Annotated[bool, typer.Option(
+        "--propelled", help="F-RNG-2: bow, gun, beam: the dodge is -2 (option propelled_dodge_penalty).")] = False,
+    shoot_back: Annotated[bool, typer.Option(
+        "--shoot-back", help="F-RNG-3: the target shoots back instead of dodging: both roll against a difficulty.")] = False,
+    back_difficulty: Annotated[Optional[str], typer.Option(
+        "--back-difficulty", help="F-RNG-3: the target's difficulty when shooting back (default: --difficulty).")] = None,
+    burst: Annotated[Optional[int], typer.Option(
+        "--burst", help="F-RNG-5: automatic fire: the most bullets that can hit (all of them at RD +8).")] = None,
+    burst_bonus: Annotated[Optional[int], typer.Option(
+        "--burst-bonus", help="F-RNG-5: damage bonus for the bullets on target (default +1 per doubling).")] = None,
+    skill: Annotated[Optional[str], typer.Option("--skill", help="The shooter's skill (default: the sheet's ranged, else attack).")] = None,
+    dodge: Annotated[Optional[str], typer.Option("--dodge", help="The target's defensive trait (default Dodge, else Agility).")] = None,
+    mod: Annotated[int, typer.Option("--mod", help="GM modifier to the shooter (equipment such as a scope, not range).")] = 0,
+    defense_mod: Annotated[int, typer.Option("--defense-mod", help="GM modifier to the target's dodge or shot.")] = 0,
+    dice: DiceOpt = None,
+    fight: FightOpt = None,
+    command_id: CommandIdOpt = None,
+) -> None:
+    """A ranged attack (F-RNG): unopposed at an unaware target, dodged by an aware one, or shot back at."""
+    def build(fights: Fights, name: str, state: Any) -> cmd.Shoot:
+        if thrown and propelled:
+            raise InputError("choose one of --thrown and --propelled")
+        return cmd.Shoot(shooter=shooter, target=target, difficulty=level_of(fights, name, difficulty),
+                         aware=aware, weapon="thrown" if thrown else "propelled" if propelled else None,
+                         shoot_back=shoot_back, back_difficulty=level_of(fights, name, back_difficulty),
+                         burst=burst, burst_bonus=burst_bonus, mod=mod, defense_mod=defense_mod,
+                         skill=skill, dodge=dodge)
+    run(fight, build, dice, command_id)

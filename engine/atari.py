@@ -171,6 +171,8 @@ def no_avoidance(who: Combatant, baseline: int, why: str) -> ev.Side:
 
 def attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
     """AI-ATK-1..3 (and AI-SWEEP, AI-MULTI-ATK, AI-MULTI-AVD, AI-RNG, AI-POS): one attack command."""
+    if c.stun or c.pull is not None or c.head:
+        raise RuleError("stun, pulled and head blows (F-STUN) are Fudge rules; Atari Isev blows wound (AI-DMG-1)")
     attacker = core.combatant(state, c.attacker)
     if not ranked.slot_track(state, attacker).can_act:
         raise RuleError(f"{attacker.name} is {LEVELS[attacker.track.level]} and cannot act (F-WND-1)")

@@ -40,11 +40,11 @@ class RecordedDice:
     def __init__(self, events: Sequence[Any]) -> None:
         self.rolls = [e for e in events if isinstance(e, DICE_EVENTS) and e.faces]
 
-    def roll(self, roller: str, count: int, purpose: str) -> Roll:
+    def roll(self, roller: str, count: int, purpose: str, sides: int | None = None) -> Roll:
         if not self.rolls:
             raise RuleError(f"the log has no recorded roll for {roller}'s {purpose}")
         event = self.rolls.pop(0)
-        return Roll(tuple(event.faces), event.source, event.stream, event.draw)
+        return Roll(tuple(event.faces), event.source, event.stream, event.draw, getattr(event, "sides", None))
 
 
 def check_chain(rows: Sequence[Row]) -> tuple[list[Recorded], list[tuple[int, str]]]:
@@ -96,7 +96,8 @@ def check_dice(log: Sequence[Recorded]) -> tuple[list[tuple[int, str]], int, int
             unchecked += 1
             continue
         checked += 1
-        if derive_faces(seed, event.stream or "", event.draw or 0, len(event.faces)) != tuple(event.faces):
+        sides = getattr(event, "sides", None)
+        if derive_faces(seed, event.stream or "", event.draw or 0, len(event.faces), sides) != tuple(event.faces):
             problems.append((record.seq, "generated faces differ from those the revealed seed gives (A-FAIR-1)"))
     return problems, checked, unchecked
 

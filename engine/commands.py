@@ -92,6 +92,9 @@ class Exchange(_Command):
     mods: tuple[int, int] = (0, 0)
     min_hit: int | None = None
     reveals: tuple[Reveal, ...] = ()
+    stun: tuple[str, ...] = ()  # F-STUN-1: fighters whose blows stun
+    pull: tuple[tuple[str, int], ...] = ()  # F-STUN-2: (fighter, worst wound level)
+    head: tuple[str, ...] = ()  # F-STUN-3: fighters aiming at the head
 
 
 class Attack(_Command):
@@ -106,6 +109,9 @@ class Attack(_Command):
     unaware: bool = False
     difficulty: int | None = None
     reveals: tuple[Reveal, ...] = ()
+    stun: bool = False  # F-STUN-1
+    pull: int | None = None  # F-STUN-2
+    head: bool = False  # F-STUN-3
     # --- atari isev (AI-ATK, AI-POS, AI-RNG, AI-MULTI) ---
     avoid: Literal["dodge", "parry", "dodge-parry", "none"] | None = None
     position: tuple[Literal["behind", "back", "above", "below", "prone"], ...] = ()
@@ -206,10 +212,59 @@ class DeclareIntent(_Command):
     target: str | None = None  # an attack on this combatant
 
 
+class Shoot(_Command):
+    """F-RNG: a ranged attack; the GM sets the difficulty from range, light and cover."""
+
+    type: Literal["shoot"] = "shoot"
+    shooter: str
+    target: str
+    difficulty: int | None = None
+    aware: bool = False
+    weapon: Literal["thrown", "propelled"] | None = None
+    shoot_back: bool = False
+    back_difficulty: int | None = None
+    burst: int | None = None
+    burst_bonus: int | None = None
+    mod: int = 0
+    defense_mod: int = 0
+    skill: str | None = None
+    dodge: str | None = None
+class HoldAction(_Command):
+    """PH-4 `open`: the current actor holds the action until the others in the phase have acted."""
+
+    type: Literal["hold_action"] = "hold_action"
+
+
+class Heal(_Command):
+    """F-HEAL-2: a healing skill roll on a patient, by a combatant or a healer of a given level."""
+
+    type: Literal["heal"] = "heal"
+    patient: str
+    healer: str | None = None
+    skill_level: int | None = None
+    skill: str | None = None
+    mod: int = 0
+
+
+class Rest(_Command):
+    """F-HEAL-1, F-HEAL-3: a short rest erases Scratches; each week heals one level."""
+
+    type: Literal["rest"] = "rest"
+    combatants: tuple[str, ...] = ()
+    weeks: int = Field(default=0, ge=0, le=52)
+
+
+class EndBattle(_Command):
+    """F-HEAL-1, F-STUN-1: the battle is over."""
+
+    type: Literal["end_battle"] = "end_battle"
+
+
 Command = Annotated[
     Union[StartFight, StartBranch, CommitSeed, RevealSeed, Join, Declare, SealDeclaration,
           StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo,
-          OrderTies, DeclareIntent, Willpower, ResistSpell, HeroicAvoidance],
+          OrderTies, DeclareIntent, Shoot, HoldAction, Heal, Rest, EndBattle, Willpower, ResistSpell,
+          HeroicAvoidance],
     Field(discriminator="type"),
 ]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)

@@ -13,11 +13,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import commands as cmd
-from engine.damage import Blow, blow, damage_factor, needs_damage_roll
+from engine import harm, stun
+from engine.ranged import reresolve_shot, shoot
+from engine.wounding import strike
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.initiative import PHASE_NAME, allotment, barter, barter_classic, bonus_phases, discards
-from engine.phase_order import (check_attack_step, declared_intent, ordered_ties, slots,
+from engine.phase_order import (check_attack_step, declared_intent, held_action, ordered_ties, slots,
                                 spare_spent, turn_used)
 from engine.options import RuleOptions
 from engine.sheets import Sheet, read_levels
@@ -86,10 +88,11 @@ def with_roll(side: ev.Side, roll: int) -> ev.Side:
                                    "offense": result + posture, "defense": result - posture})
 
 
-def roll_event(action: int, roller: str, purpose: str, count: int, dice: Dice) -> ev.DiceRolled:
-    rolled = dice.roll(roller, count, purpose)
+def roll_event(action: int, roller: str, purpose: str, count: int, dice: Dice,
+               sides: int | None = None) -> ev.DiceRolled:
+    rolled = dice.roll(roller, count, purpose) if sides is None else dice.roll(roller, count, purpose, sides=sides)
     return ev.DiceRolled(action=action, roller=roller, purpose=purpose, faces=rolled.faces,
-                         source=rolled.source, stream=rolled.stream, draw=rolled.draw)
+                         source=rolled.source, stream=rolled.stream, draw=rolled.draw, sides=sides)
 
 
 def next_action(state: FightState) -> int:
@@ -181,6 +184,7 @@ def _check_declaration(state: FightState, who: Combatant, declaration: ev.Declar
             raise RuleError("a posture is -2, -1, 0, +1 or +2 (F-TAC-1)")
     if declaration.all_out is not None and state.options.tactics != "all_out":
         raise RuleError("this fight uses postures (F-TAC-1): declare --posture N instead of all-out")
+    stun.refuse_all_out_defense(state, who, declaration)
 
 
 def _declare(state: FightState, c: cmd.Declare, dice: Dice) -> list[Any]:
@@ -216,10 +220,10 @@ def _roll(state: FightState, c: cmd.RollTrait, dice: Dice) -> list[Any]:
         trait, level, mods = "situational", 0, []
     else:
         trait, level, _ = who.fighter.trait(c.trait, opts)
-        mods = wound_modifiers(who, opts)
+        mods = wound_modifiers(who, opts) + stun.modifiers(state, who, "act")
         if opts.ruleset == "atari-isev":  # AI-WILL-1 relief, AI-HEROIC unbalance: on every action
             from engine import atari
-            mods = atari.wound_penalty(state, who) + atari.unbalanced(state, who)
+            mods = atari.wound_penalty(state, who) + atari.unbalanced(state, who) + stun.modifiers(state, who, "act")
     if c.mod:
         mods.append(ev.Modifier(name="GM modifier", value=c.mod))
     rolled = [roll_event(action, who.name, trait, 4, dice)]
@@ -286,7 +290,7 @@ def side_for(state: FightState, who: Combatant, foe: Combatant, role: str, decla
     combat = who.fighter.sheet.combat
     wanted = (combat.defend or combat.attack) if (combat and role == "defend") else (combat.attack if combat else "Brawling")
     trait, level, _ = who.fighter.trait(wanted, opts)
-    mods = wound_modifiers(who, opts)
+    mods = wound_modifiers(who, opts) + stun.modifiers(state, who, role)
     if role != "defend" and shield_value(foe, opts):
         mods.append(ev.Modifier(name=f"{foe.name}'s {foe.fighter.sheet.shield.size} shield",  # type: ignore[union-attr]
                                 value=-shield_value(foe, opts)))
@@ -319,7 +323,7 @@ class Settled:
     damage_rolls: tuple[ev.DiceRolled, ...]
 
 
-DamageDice = Callable[[str], ev.DiceRolled]
+DamageDice = Callable[..., ev.DiceRolled]  # (attacker, count=4, sides=None): a recorded damage roll
 
 
 def settle_exchange(state: FightState, kind: str, sides: Sequence[ev.Side], min_hits: Sequence[int],
@@ -364,20 +368,16 @@ def settle_exchange(state: FightState, kind: str, sides: Sequence[ev.Side], min_
                     opts.all_out_loser_bonus if ao[loser.combatant] == "offense" else 0)
                 if ao[winner.combatant] != "defense" and winner.result is not None and winner.result >= least:
                     directions.append((winner, loser, abs(rd), bonus, least))
+    directions = [d for d in directions if stun.can_attack(state, state.combatants[d[0].combatant.lower()])]
     hits: list[ev.Hit] = []
     rolls: list[ev.DiceRolled] = []
     for att, dfd, rd, bonus, _ in directions:
         attacker, defender = state.combatants[att.combatant.lower()], state.combatants[dfd.combatant.lower()]
-        factor = damage_factor(attacker.fighter, defender.fighter, opts)
-        roll = None
-        if needs_damage_roll(rd, opts):
-            rolled = damage_dice(attacker.name)
-            rolls.append(rolled)
-            roll = sum(rolled.faces)
-        hurt: Blow = blow(rd, factor, bonus, roll, opts)
-        hits.append(ev.Hit(attacker=attacker.name, defender=defender.name, relative_degree=rd,
-                           damage_factor=factor, bonus=bonus, graze=hurt.graze, calculated=hurt.calculated,
-                           damage_roll=roll, damage=hurt.damage, level=hurt.level))
+        defense_roll = None if dfd.trait.startswith("difficulty") else dfd.roll  # an unaware defender rolled nothing
+        hit, taken = strike(attacker.fighter, defender.fighter, (attacker.name, defender.name), rd, bonus, opts,
+                            damage_dice, att.roll, defense_roll)
+        rolls.extend(taken)
+        hits.append(hit)
     return Settled(describe(sides, hits, kind), tuple(hits), tuple(rolls))
 
 
@@ -391,7 +391,12 @@ def describe(sides: Sequence[ev.Side], hits: Sequence[ev.Hit], kind: str) -> str
     return "; ".join(parts)
 
 
-def wound_events(action: int, hits: Sequence[ev.Hit]) -> list[ev.WoundMarked]:
+def wound_events(action: int, hits: Sequence[ev.Hit], state: FightState | None = None,
+                 sides: Sequence[ev.Side] = (), new_round: bool = False, exclude: Sequence[int] = (),
+                 dice: Dice | None = None, reuse: Sequence[ev.DiceRolled] = ()) -> list[Any]:
+    """Each hit's mark: through engine.harm (F-DC, F-STUN, F-DEATH) when the state is known."""
+    if state is not None:
+        return harm.marks_for_hits(state, action, hits, sides, new_round, frozenset(exclude), dice, reuse)
     return [ev.WoundMarked(action=action, combatant=h.defender, level=h.level, damage=h.damage)
             for h in hits if h.level > 0]
 
@@ -399,18 +404,18 @@ def wound_events(action: int, hits: Sequence[ev.Hit]) -> list[ev.WoundMarked]:
 def damage_roller(action: int, dice: Dice, reuse: Sequence[ev.DiceRolled] = ()) -> DamageDice:
     pool = list(reuse)
 
-    def roll(attacker: str) -> ev.DiceRolled:
+    def roll(attacker: str, count: int = 4, sides: int | None = None) -> ev.DiceRolled:
         for index, old in enumerate(pool):
-            if old.roller.lower() == attacker.lower():
+            if old.roller.lower() == attacker.lower() and len(old.faces) == count and old.sides == sides:
                 return pool.pop(index)
-        return roll_event(action, attacker, "damage", 4, dice)
+        return roll_event(action, attacker, "damage", count, dice, sides)
 
     return roll
 
 
 def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mods: tuple[int, int],
            min_hit: int | None, reveals: Sequence[cmd.Reveal], dice: Dice, unaware: bool = False,
-           difficulty: int | None = None) -> list[Any]:
+           difficulty: int | None = None, intents: Sequence[dict[str, Any]] = ({}, {})) -> list[Any]:
     out: list[Any] = round_events(state, [first.name, second.name]) if kind == "exchange" else []
     out += reveal_events(state, reveals)
     pending = [k for k in state.sealed if k in (first.key, second.key)]
@@ -423,8 +428,10 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
     action = state.last_seq + len(out) + 1
     roles = ("attack", "attack") if kind == "exchange" else ("attack", "defend")
     labels = ("GM modifier", "GM modifier") if kind == "exchange" else ("GM modifier", "GM defense modifier")
-    sides = [side_for(state, who, foe, role, declared.get(who.key, ev.Declaration()), mod, label)
+    now = replace(state, round=state.round + 1) if new_round else state  # F-STUN-1 counts rounds
+    sides = [side_for(now, who, foe, role, declared.get(who.key, ev.Declaration()), mod, label)
              for who, foe, role, mod, label in zip((first, second), (second, first), roles, mods, labels)]
+    sides = [side.model_copy(update=intent) if intent else side for side, intent in zip(sides, intents)]
     defender_unable = kind == "attack" and (unaware or not second.track.can_act)
     rolled = []
     for index, side in enumerate(sides):
@@ -437,10 +444,11 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
         rolled.append(roll_event(action, side.combatant, side.trait, 4, dice))
         sides[index] = with_roll(side, sum(rolled[-1].faces))
     min_hits = (min_hit_for(state, first, second, min_hit), min_hit_for(state, second, first, min_hit))
-    settled = settle_exchange(state, kind, sides, min_hits, damage_roller(action, dice))
+    settled = settle_exchange(now, kind, sides, min_hits, damage_roller(action, dice))
     resolved = ev.ExchangeResolved(action=action, kind=kind, round=state.round + new_round,
                                    sides=tuple(sides), min_hit=min_hits, outcome=settled.outcome, hits=settled.hits)
-    return out + rolled + list(settled.damage_rolls) + [resolved] + wound_events(action, settled.hits)
+    return out + rolled + list(settled.damage_rolls) + [resolved] + wound_events(
+        action, settled.hits, state, sides, new_round, dice=dice)
 
 
 def _exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[Any]:
@@ -449,7 +457,28 @@ def _exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[Any]:
     first, second = able(state, c.first), able(state, c.second)
     if first.key == second.key:
         raise RuleError("a fighter cannot exchange blows with itself")
-    return _fight(state, "exchange", first, second, c.mods, c.min_hit, c.reveals, dice)
+    return _fight(state, "exchange", first, second, c.mods, c.min_hit, c.reveals, dice,
+                  intents=exchange_intents(state, c, (first, second)))
+
+
+def exchange_intents(state: FightState, c: cmd.Exchange, fighters: Sequence[Combatant]) -> list[dict[str, Any]]:
+    """F-STUN-1..3: who goes for stun, pulls a punch, or aims at the head, as the command names them."""
+    keys = [f.key for f in fighters]
+    for name in [*c.stun, *c.head, *(n for n, _ in c.pull)]:
+        if name.strip().lower() not in keys:
+            raise RuleError(f"{name} is not in this exchange: --stun, --pull and --head name one of its fighters")
+    out: list[dict[str, Any]] = []
+    for who in fighters:
+        intent: dict[str, Any] = {}
+        if who.key in {n.strip().lower() for n in c.stun}:
+            intent["stun"] = True
+        if who.key in {n.strip().lower() for n in c.head}:
+            intent["head"] = True
+        for name, level in c.pull:
+            if name.strip().lower() == who.key:
+                intent["pull"] = level
+        out.append(intent)
+    return out
 
 
 def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
@@ -462,6 +491,7 @@ def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
     attacker, target = able(state, c.attacker), combatant(state, c.target)
     if attacker.key == target.key:
         raise RuleError("a fighter cannot attack itself")
+    stun.refuse_attack(state, attacker)
     if state.options.initiative in ("phases-classic", "phases-crunch"):
         turn = state.turn
         if turn is None:
@@ -472,8 +502,9 @@ def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
         check_attack_step(state, attacker, target)
         if turn.acted:
             raise RuleError(f"{attacker.name} already acted in phase {PHASE_NAME[turn.phase]}; `fudge next` moves on")
+    intent = {k: v for k, v in (("stun", c.stun), ("pull", c.pull), ("head", c.head)) if v not in (False, None)}
     return _fight(state, "attack", attacker, target, (c.mod, c.defense_mod), c.min_hit, c.reveals, dice,
-                  unaware=c.unaware, difficulty=c.difficulty)
+                  unaware=c.unaware, difficulty=c.difficulty, intents=(intent, {}))
 
 
 # --- phase initiative -------------------------------------------------------------
@@ -569,6 +600,11 @@ def _order_ties(state: FightState, c: cmd.OrderTies, dice: Dice) -> list[Any]:
     return [ordered_ties(state, c.order)]
 
 
+def _hold(state: FightState, c: cmd.HoldAction, dice: Dice) -> list[Any]:
+    """PH-4 `open`: the actor waits for the others in the phase."""
+    return [held_action(state)]
+
+
 def _intend(state: FightState, c: cmd.DeclareIntent, dice: Dice) -> list[Any]:
     """PH-4 `structured`: the declaration step."""
     who = able(state, c.combatant)
@@ -588,6 +624,10 @@ def _spend(state: FightState, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
     record = state.actions[event.action]
     if blow_use:
         return spend_on_blow(state, who, c, target, event)
+    if isinstance(state.events.get(record.resolution), (ev.WoundsHealed, ev.DiceRolled)):
+        raise RuleError(f"event {target} is a healing or recovery roll: fudge points change action rolls and blows")
+    if isinstance(event, ev.DiceRolled) and harm.is_adjustment_roll(event):
+        raise RuleError(f"event {target} adjusts a wound (F-DC): spend on the action roll or on the blow instead")
     if not isinstance(event, ev.DiceRolled) or event.roller.lower() != who.key:
         raise RuleError(f"event {target} is not one of {who.name}'s rolls")
     if c.use == "spare":  # CT-SPARE: a spare initiative die, spent like a skill point for +1
@@ -611,7 +651,7 @@ def latest(state: FightState, who: Combatant, blow_use: bool) -> int:
     for seq in sorted(state.events, reverse=True):
         event = state.events[seq]
         if isinstance(event, kind):
-            if isinstance(event, ev.DiceRolled) and event.purpose == "damage":
+            if isinstance(event, ev.DiceRolled) and (event.purpose == "damage" or harm.is_adjustment_roll(event)):
                 continue  # no use spends on a damage roll (luck and skill refuse it): aim at the action roll
             owner = event.combatant if isinstance(event, ev.WoundMarked) else event.roller
             if owner.lower() == who.key:
@@ -622,6 +662,8 @@ def latest(state: FightState, who: Combatant, blow_use: bool) -> int:
 def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, target: int,
               roll: ev.DiceRolled, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
     """Void the action's old consequences; append the new ones (C-FP-2)."""
+    if isinstance(resolution, ev.ShotResolved):
+        return reresolve_shot(state, who, c, target, roll, dice)
     record = state.actions[action]
     resolution_seq = record.resolution
     voids = [resolution_seq, *record.consequences]
@@ -688,13 +730,17 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
     new = resolution.model_copy(update={"sides": tuple(sides), "outcome": settled.outcome,
                                         "hits": settled.hits, "supersedes": resolution_seq})
     return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a {label}"),
-            *out, *fresh, new, *wound_events(action, settled.hits)]
+            *out, *fresh, new, *wound_events(action, settled.hits, state, sides, False, voids, dice, [
+                state.events[s] for s in record.rolls if isinstance(state.events.get(s), ev.DiceRolled)
+                and harm.is_adjustment_roll(state.events[s])])]
 
 
 def spend_on_blow(state: FightState, who: Combatant, c: cmd.SpendPoint, target: int, event: Any) -> list[Any]:
     """C-FP-2 Only a Scratch and Still Ticking (F-DEATH-3): replace one blow's wound mark."""
     if not isinstance(event, ev.WoundMarked) or event.combatant.lower() != who.key:
         raise RuleError(f"event {target} is not a blow {who.name} took")
+    if not any(m.seq == target and m.healed_from is None for m in who.marks):
+        raise RuleError(f"the wound of event {target} has been healed since (F-HEAL): no point changes it now")
     before = build_track(who.boxes, [m for m in who.marks if m.seq < target], state.options)
     if c.use == "scratch":
         if event.level <= SCRATCH:
@@ -738,7 +784,23 @@ HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
     cmd.Kill: _kill,
     cmd.OrderTies: _order_ties,
     cmd.DeclareIntent: _intend,
+    cmd.Shoot: shoot,
+    cmd.HoldAction: _hold,
 }
+
+
+from engine import aftermath  # noqa: E402  (F-HEAL commands: they use the helpers above)
+
+HANDLERS.update(aftermath.HANDLERS)
+
+
+def _atari_refuses(handler: Callable[[FightState, Any, Dice], list[Any]],
+                   why: str) -> Callable[[FightState, Any, Dice], list[Any]]:
+    def refuse(state: FightState, command: Any, dice: Dice) -> list[Any]:
+        if state.options.ruleset == "atari-isev":
+            raise RuleError(why)
+        return handler(state, command, dice)
+    return refuse
 
 
 def _atari(name: str) -> Callable[[FightState, Any, Dice], list[Any]]:
@@ -751,3 +813,5 @@ def _atari(name: str) -> Callable[[FightState, Any, Dice], list[Any]]:
 HANDLERS[cmd.Willpower] = _atari("willpower")
 HANDLERS[cmd.ResistSpell] = _atari("resist_spell")
 HANDLERS[cmd.HeroicAvoidance] = _atari("heroic")
+HANDLERS[cmd.Shoot] = _atari_refuses(HANDLERS[cmd.Shoot], "Atari Isev missiles are attacks: `fudge attack A B --ranged "
+                                                          "thrown|propelled` (AI-RNG)")

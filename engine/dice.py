@@ -41,7 +41,31 @@ def parse_faces(text: str) -> tuple[int, ...]:
     return tuple(faces)
 
 
-def format_faces(faces: Sequence[int]) -> str:
+def parse_entered(text: str) -> tuple[int, ...]:
+    """Typed faces of any die: Fudge faces as `parse_faces` reads them, or plain numbers (`3 5 6` for 3d6).
+
+    Which die they are for is known only when a rule rolls: `EnteredDice` checks the faces then.
+    """
+    try:
+        return parse_faces(text)
+    except InputError as fudge_error:
+        parts = [p for p in re.split(r"[\s,]+", text.strip()) if p]
+        if parts and all(p.isdigit() and int(p) >= 1 for p in parts):
+            return tuple(int(p) for p in parts)
+        raise fudge_error from None
+
+
+def check_faces(faces: Sequence[int], sides: int | None, what: str) -> None:
+    """Entered faces must be faces of the die rolled: dF -1..+1, dN 1..N."""
+    low, high = (-1, 1) if sides is None else (1, sides)
+    if any(not low <= f <= high for f in faces):
+        die = "a Fudge die shows -1, 0 or +1" if sides is None else f"a d{sides} shows 1..{sides}"
+        raise InputError(f"{what}: {die}, not {' '.join(str(f) for f in faces)}")
+
+
+def format_faces(faces: Sequence[int], sides: int | None = None) -> str:
+    if sides is not None:
+        return " ".join(str(f) for f in faces)
     return " ".join(FACE_SYMBOL[f] for f in faces)
 
 
@@ -50,16 +74,18 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-def derive_faces(seed: bytes, stream: str, draw: int, count: int) -> tuple[int, ...]:
-    """The `count` dF faces of generated draw `draw` in `stream` (A-FAIR-1)."""
+def derive_faces(seed: bytes, stream: str, draw: int, count: int, sides: int | None = None) -> tuple[int, ...]:
+    """The `count` faces of generated draw `draw` in `stream` (A-FAIR-1): dF, or dN when `sides` is given."""
     faces: list[int] = []
     block = 0
+    width = 3 if sides is None else sides
+    limit = 256 - 256 % width  # bytes at or above a multiple of the faces are rejected: every face equally likely
     while len(faces) < count:
         digest = hmac.new(seed, f"{stream}:{draw}:{block}".encode(), hashlib.sha256).digest()
         for byte in digest:
-            if byte == 255:  # 255 = 3 * 85: reject so the three faces stay equally likely
+            if byte >= limit:  # dF: 255 = 3 * 85 is rejected
                 continue
-            faces.append(byte % 3 - 1)
+            faces.append(byte % 3 - 1 if sides is None else byte % width + 1)
             if len(faces) == count:
                 break
         block += 1
@@ -77,6 +103,7 @@ class Roll:
     source: Source
     stream: str | None = None
     draw: int | None = None
+    sides: int | None = None  # None: Fudge dice (C-DICE-1); 6: d6 (C-DICE-5)
 
     @property
     def total(self) -> int:
@@ -86,7 +113,7 @@ class Roll:
 class Dice(Protocol):
     """What `decide` rolls with: the shell hands in entered faces or a seeded stream."""
 
-    def roll(self, roller: str, count: int, purpose: str) -> Roll: ...
+    def roll(self, roller: str, count: int, purpose: str, sides: int | None = None) -> Roll: ...
 
 
 @dataclass
@@ -97,10 +124,10 @@ class SeededDice:
     stream: str
     next_draw: int = 0
 
-    def roll(self, roller: str, count: int, purpose: str) -> Roll:
+    def roll(self, roller: str, count: int, purpose: str, sides: int | None = None) -> Roll:
         draw = self.next_draw
         self.next_draw += 1
-        return Roll(derive_faces(self.seed, self.stream, draw, count), "generated", self.stream, draw)
+        return Roll(derive_faces(self.seed, self.stream, draw, count, sides), "generated", self.stream, draw, sides)
 
 
 @dataclass
@@ -116,7 +143,7 @@ class EnteredDice:
     fallback: Dice | None = None
     used: dict[str, int] = field(default_factory=dict)
 
-    def roll(self, roller: str, count: int, purpose: str) -> Roll:
+    def roll(self, roller: str, count: int, purpose: str, sides: int | None = None) -> Roll:
         key = roller.lower()
         queue = self.by_roller.get(key)
         source_key = key
@@ -130,12 +157,16 @@ class EnteredDice:
                 raise InputError(
                     f"{roller}'s {purpose} roll needs {count} dice, {len(faces)} were entered"
                 )
-            return Roll(tuple(faces), "entered")
+            check_faces(faces, sides, f"{roller}'s {purpose} roll")
+            return Roll(tuple(faces), "entered", sides=sides)
         if self.fallback is None:
             raise RuleError(
-                f"{roller} needs a {purpose} roll of {count}dF: add --dice {roller}=FACES"
+                f"{roller} needs a {purpose} roll of {count}{'dF' if sides is None else f'd{sides}'}: "
+                f"add --dice {roller}=FACES"
             )
-        return self.fallback.roll(roller, count, purpose)
+        if sides is None:
+            return self.fallback.roll(roller, count, purpose)
+        return self.fallback.roll(roller, count, purpose, sides=sides)
 
     def unused(self) -> list[str]:
         left = []

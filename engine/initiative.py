@@ -54,6 +54,7 @@ class Initiative:
     tie_rank: int | None = None  # PH-3: place in the GM's order of tied combatants
     intents: tuple[Intent, ...] = ()  # PH-4 `structured`
     seq: int = 0  # the event that rolled it: spares are spent on later rolls only
+    held: tuple[int, ...] = ()  # PH-4 `open`: phases in which the action is held to the end
 
     def phases(self, options: RuleOptions) -> tuple[int, ...]:
         """PH-2, PH-5, CT-GIFT: the phases acted in, best first; always ends with `--`.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import tomllib
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from engine.errors import InputError
 
@@ -24,6 +24,13 @@ DEFAULT_ATTRIBUTES = (
     "Perception", "Reasoning", "Intelligence", "Willpower", "Will", "Charisma",
     "Speed", "Reflexes", "Intuition", "Empathy",
 )
+
+
+WOUND_THRESHOLDS = {  # F-DMG-4; `doubled` also doubles the relative degree (see RuleOptions._named_thresholds)
+    "standard": (1, 3, 5, 7, 9),
+    "doubled": (1, 4, 7, 10, 13),
+    "epic": (1, 2, 4, 6, 7),
+}
 
 
 WOUND_BOXES = {  # F-WND-2
@@ -77,7 +84,10 @@ class RuleOptions(BaseModel):
     graze_table: tuple[int, int] = _opt(
         (0, 5), "F-GRAZE-1", "lowest damage factor for a Scratch and for a Hurt graze")
     graze_cap: int = _opt(3, "F-GRAZE-1", "worst level a graze reaches (3 = Very Hurt)")
-    damage_roll: Literal["none", "4dF_limited"] = _opt("none", "F-DROLL", "damage die roll")
+    damage_roll: Literal["none", "4dF_limited", "1dF_damage", "1dF_level", "parity", "4dF_free"] = _opt(
+        "none", "F-DROLL",
+        "damage die roll: none; 4dF_limited or 4dF_free added to damage; 1dF_damage added to damage; "
+        "1dF_level shifts the wound level; parity: an even action roll adds 1 to its side's factor")
     graze_damage_roll: bool = _opt(
         True, "F-GRAZE-2", "when damage rolls are on, grazes roll too (changing the graze at most one level)")
     wound_boxes: tuple[int, int, int, int, int] = _opt(
@@ -97,7 +107,8 @@ class RuleOptions(BaseModel):
     crunch_single_plus_trade: bool = _opt(True, "CT-BARTER-3", "a lone + die may be traded")
     crunch_downgrades: bool = _opt(False, "CT-BARTER-4", "a traded + may lower another die")
     duplicates_act: bool = _opt(False, "PH-2", "duplicate initiative faces give extra actions")
-    initiative_trait: str = _opt("Agility", "PH-3", "initiative determinant (dice count and in-phase order)")
+    initiative_trait: str = _opt(
+        "Agility", "PH-3", "initiative determinant (dice count, and in-phase order unless initiative_order_trait)")
     phase_declaration: Literal["open", "structured"] = _opt(
         "open", "PH-4", "within a phase: declare and resolve at once (open), or all declare slowest first, "
                         "then resolve fastest first (structured)")
@@ -106,6 +117,47 @@ class RuleOptions(BaseModel):
         False, "CT-SPARE", "after bartering, each spare initiative die may be spent once this round as +1 to a roll")
     initiative_order_trait: str = _opt(
         "", "PH-3", "trait that orders combatants within a phase (empty: the initiative determinant)")
+    # --- ranged combat and damage ---
+    propelled_dodge_penalty: int = _opt(
+        -2, "F-RNG-2", "defense modifier against a propelled weapon (bow, gun, beam); the text allows -2 or -3")
+    ranged_shield_values: tuple[int, int, int] = _opt(
+        (0, 1, 2), "F-MOD-3", "value against ranged attacks of a small, medium and large shield")
+    relative_degree_weight: int = _opt(
+        1, "F-DMG-4", "how many times the relative degree counts in damage (2 with the `doubled` thresholds)")
+    damage_system: Literal["factors", "min_mid_max"] = _opt(
+        "factors", "F-MMM", "damage points = RD + factor (F-DMG-3), or a 3d6 read as min/mid/max (F-MMM)")
+    mmm_factor_steps: tuple[int, int, int] = _opt(
+        (0, 3, 6), "F-MMM", "lowest damage factor for a die-reading bonus of 0, +1, +2 (below the first: -1)")
+    mmm_rd_steps: tuple[int, int] = _opt(
+        (4, 6), "F-MMM", "lowest relative degree for a die-reading bonus of +1, +2")
+    mmm_deep_penalty: int | None = _opt(
+        None, "F-MMM", "damage factor at or below which the factor bonus is -2 instead of -1 (the text suggests -5)")
+    tech_scale: bool = _opt(
+        True, "F-TECH", "weapon and armor tech levels (sheet `tech`, on the Scale track) add their difference to the factor")
+    # --- wounds: death prevention, stun, healing, damage capacity, pawns ---
+    death_three_levels: bool = _opt(
+        False, "F-DEATH-1", "no blow worsens a protected character more than three wound levels; the excess is lost")
+    death_needs_incapacitated: bool = _opt(
+        False, "F-DEATH-2", "no blow puts a protected character Near Death unless he began the round Incapacitated")
+    death_protects: Literal["pc_major", "all"] = _opt(
+        "pc_major", "F-DEATH-4", "who F-DEATH-1/2 protect: PCs and major NPCs (sheet kind), or everyone")
+    head_blow_knockout: bool = _opt(
+        False, "F-STUN-3", "a winning blow aimed at the head with a Good or better result knocks out")
+    healing_skill: str = _opt("Medicine", "F-HEAL-2", "the skill a healing roll uses")
+    natural_healing_roll: bool = _opt(
+        False, "F-HEAL-3", "a week of rest heals a level only with a Constitution roll (Fair/Good/Great)")
+    healing_trait: str = _opt("Constitution", "F-HEAL-3", "the trait rolled for natural healing")
+    damage_capacity: Literal["modifier", "roll", "gift", "willpower"] = _opt(
+        "modifier", "F-DC",
+        "how Damage Capacity acts: in the defensive factor (modifier), a DC roll on each hit of Hurt or worse "
+        "(roll), Damage Resistant / Fragile gifts (gift), or a Willpower roll (willpower)")
+    damage_capacity_step: Literal["level", "point"] = _opt(
+        "level", "F-DC", "what a roll, gift or Willpower adjustment moves: one wound level or one damage point")
+    dc_track: bool = _opt(
+        False, "F-WND-8", "record wounds on the Damage Capacity attribute: each hit worse than a Scratch lowers it")
+    dc_track_terrible: Literal["minus3", "incapacitated"] = _opt(
+        "minus3", "F-WND-8", "a Damage Capacity lowered to Terrible is -3 to all actions, or Incapacitated")
+
     # --- atari isev and rolled initiative ---
     initiative_every: Literal["battle", "round"] = _opt(
         "round", "F-INIT-2", "opposed initiative is rolled once per battle or every round")
@@ -123,6 +175,25 @@ class RuleOptions(BaseModel):
     sweep_penalty: int = _opt(-1, "AI-SWEEP", "multi-strike: penalty on the first foe, one more on each next")
     heroic_difficulty: int = _opt(0, "AI-HEROIC", "heroic avoidance: Agility difficulty (Fair)")
     heroic_penalty: int = _opt(-2, "AI-HEROIC", "heroic avoidance: penalty to all actions next round when unbalanced")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _doubled_counts_rd_twice(cls, data: Any) -> Any:
+        """F-DMG-4: naming the `doubled` thresholds also doubles the relative degree, unless set apart."""
+        if isinstance(data, dict) and data.get("wound_thresholds") == "doubled" and "relative_degree_weight" not in data:
+            return {**data, "relative_degree_weight": 2}
+        return data
+
+    @field_validator("wound_thresholds", mode="before")
+    @classmethod
+    def _named_thresholds(cls, value: Any) -> Any:
+        """F-DMG-4: a named table stands for its five numbers; the numbers are what is stored."""
+        if isinstance(value, str):
+            if value not in WOUND_THRESHOLDS:
+                raise ValueError(f"unknown thresholds {value!r}; named tables: {', '.join(WOUND_THRESHOLDS)}, "
+                                 "or five numbers")
+            return WOUND_THRESHOLDS[value]
+        return value
 
     @field_validator("wound_boxes", mode="before")
     @classmethod
@@ -213,6 +284,17 @@ INCOMPATIBLE: tuple[tuple[Any, str], ...] = (
      'crunch bartering (CT-BARTER) trades Crunch Time phase dice: it needs initiative = "phases-crunch"'),
     (lambda o: o.bartering == "classic" and o.initiative != "phases-classic",
      'classic bartering (PC-BARTER) trades phase dice: it needs initiative = "phases-classic"'),
+    (lambda o: o.spares_as_points and not o.initiative.startswith("phases"),
+     "spare dice (CT-SPARE) are initiative dice left after bartering: they need phase initiative"),
+    (lambda o: o.phase_declaration == "structured" and not o.initiative.startswith("phases"),
+     'structured declaration (PH-4) orders declarations within a phase: it needs phase initiative'),
+    (lambda o: o.damage_system == "min_mid_max" and o.damage_roll != "none",
+     'min-mid-max (F-MMM) is itself the damage roll (3d6): it needs damage_roll = "none"'),
+    (lambda o: o.relative_degree_weight < 1,
+     "relative_degree_weight counts the relative degree 1 or more times (F-DMG-4)"),
+    (lambda o: (o.dc_track or o.damage_capacity != "modifier") and o.dc_in_defense,
+     "Damage Capacity used as a track, a roll, gifts or Willpower (F-DC, F-WND-8) is not also a defensive "
+     "factor: set dc_in_defense = false"),
     (lambda o: o.ruleset == "atari-isev" and o.pace != "alternating",
      'Atari Isev blows are attacks against avoidances in initiative order (AI-ATK-1): use pace = "alternating"'),
     (lambda o: o.pace == "alternating" and o.initiative in ("opposed", "ranked") and o.tactics == "all_out"

@@ -62,7 +62,8 @@ def slots(state: FightState) -> list[Slot]:
 
     Within a phase: descending order trait, then the GM's order of ties, then
     the joining order (stable; the tie is shown). With `duplicates_act` a
-    second action in a phase comes after everyone's first. Under `structured`
+    second action in a phase comes after everyone's first. An action held
+    (PH-4 `open`) moves after every other in its phase. Under `structured`
     each phase is all declarations, slowest first, then all resolutions,
     fastest first.
     """
@@ -70,12 +71,13 @@ def slots(state: FightState) -> list[Slot]:
     never = len(state.combatants) + 1
     for name in PHASES:
         phase = PHASE_VALUE[name]
-        acting: list[tuple[int, int, int, int, str]] = []
+        acting: list[tuple[bool, int, int, int, int, str]] = []
         for key, initiative in state.initiative.items():
             who = state.combatants[key]
             count = initiative.phases(state.options).count(phase)
             rank = initiative.tie_rank if initiative.tie_rank is not None else never
-            acting += [(repeat, -speed(state, who), rank, who.joined_seq, key) for repeat in range(count)]
+            held = phase in initiative.held
+            acting += [(held, repeat, -speed(state, who), rank, who.joined_seq, key) for repeat in range(count)]
         acting.sort()
         keys = [entry[-1] for entry in acting]
         distinct = sorted(set(keys), key=keys.index)
@@ -125,8 +127,38 @@ def _intent(state: FightState, key: str, phase: int) -> Any:
     return next((i for i in state.initiative[key].intents if i.phase == phase), None)
 
 
+def check_held(state: FightState, who: Combatant) -> None:
+    turn = state.turn
+    if turn is not None and turn.step == "held" and turn.combatant == who.key:
+        raise RuleError(f"{who.name} holds the action until the others in phase {PHASE_NAME[turn.phase]} "
+                        f"have acted; `fudge next` moves on (PH-4)")
+
+
+def held_action(state: FightState) -> ev.ActionHeld:
+    """PH-4 `open`: the actor holds the action until the others in the phase have acted."""
+    if not phased(state) or state.options.phase_declaration != "open":
+        raise RuleError('holding an action is for phase_declaration = "open" (PH-4); under "structured" the '
+                        'fastest already declares last')
+    turn = state.turn
+    if turn is None:
+        raise RuleError("no one's turn yet: `fudge next` gives the first turn")
+    who = state.combatants[turn.combatant]
+    phase = PHASE_NAME[turn.phase]
+    check_held(state, who)
+    if turn.acted:
+        raise RuleError(f"{who.name} already acted in phase {phase}: there is nothing left to hold")
+    if turn.phase in state.initiative[who.key].held:
+        raise RuleError(f"{who.name} already held once in phase {phase}: act now or `fudge next`")
+    later = [s for s in slots(state)[turn.index + 1:] if s.phase == turn.phase and s.combatant != who.key
+             and state.combatants[s.combatant].track.can_act]
+    if not later:
+        raise RuleError(f"nobody acts after {who.name} in phase {phase}: there is no one to wait for")
+    return ev.ActionHeld(round=state.round, phase=turn.phase, combatant=who.name)
+
+
 def check_attack_step(state: FightState, attacker: Combatant, target: Combatant) -> None:
-    """PH-4 `structured`: an attack is resolved at its resolution step, as declared."""
+    """PH-4: no attack while holding (`open`); under `structured` an attack is resolved at its step, as declared."""
+    check_held(state, attacker)
     turn = state.turn
     if not phased(state) or state.options.phase_declaration != "structured" or turn is None:
         return
@@ -184,6 +216,7 @@ def turn_used(state: FightState, who: Combatant, free: bool, advantage: bool, ac
         return []
     actor = state.combatants[turn.combatant].name
     phase = PHASE_NAME[turn.phase]
+    check_held(state, who)
     if turn.combatant != who.key:
         raise RuleError(f"it is {actor}'s turn (phase {phase}); a roll that is not {who.name}'s action "
                         f"takes --free")

@@ -22,6 +22,8 @@ class _Strict(BaseModel):
 class CombatTraits(_Strict):
     attack: str
     defend: str | None = None
+    ranged: str | None = None  # F-RNG: the skill a shot rolls (default: attack)
+    dodge: str | None = None  # F-RNG-2: the trait that avoids a shot (default: Dodge, else Agility)
 
 
 class Weapon(_Strict):
@@ -29,6 +31,8 @@ class Weapon(_Strict):
     damage: int = Field(description="F-DMG-1 weapon value: size + sharp + magic")
     blunt_heavy: bool = False
     muscle_powered: bool = True
+    ranged: Literal["thrown", "propelled"] | None = None  # F-RNG-2: how a shot with it is dodged
+    tech: int | None = None  # F-TECH: its tech level on the Scale track (GM-set)
     light: bool = False  # AI-MULTI-ATK: a small light weapon (dagger, fist) allows two attacks
     two_handed: bool = False
 
@@ -36,6 +40,7 @@ class Weapon(_Strict):
 class Armor(_Strict):
     name: str = "armor"
     protection: int = 0
+    tech: int | None = None  # F-TECH: its tech level on the Scale track (GM-set)
 
 
 class Shield(_Strict):
@@ -62,6 +67,7 @@ class Sheet(_Strict):
     armor: Armor | None = None
     shield: Shield | None = None
     wounds: WoundOverride | None = None
+    track: Literal["boxes", "pawn"] = Field(default="boxes", description="F-WND-7: `pawn` for an NPC pawn's track")
     off_hand: Weapon | None = None  # AI-MULTI-ATK: a weapon in the other hand
 
     @field_validator("name")

@@ -24,6 +24,7 @@ class Mark:
     level: int
     seq: int
     still_ticking: bool = False
+    healed_from: int | None = None  # F-HEAL-4: the level dealt, when healing lowered `level`
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,8 @@ class Track:
     boxes: tuple[tuple[int | None, ...], ...]
     dead: bool = False
     killed_by: int | None = None
+    out: str | None = None  # F-STUN-1 knocked out, F-WND-7 a pawn out of the battle: no actions
+    pain: int = 0  # F-DC pain threshold: +1 High (penalties one level less), -1 Low (one more)
 
     @property
     def level(self) -> int:
@@ -49,12 +52,15 @@ class Track:
         level = self.level
         if level == UNDAMAGED:
             return 0
-        return options.wound_penalties[min(level, VERY_HURT) - 1]
+        penalty = options.wound_penalties[min(level, VERY_HURT) - 1]
+        if penalty and self.pain:
+            penalty = min(0, penalty + self.pain)
+        return penalty
 
     @property
     def can_act(self) -> bool:
         """F-WND-1: Incapacitated and worse take no actions."""
-        return self.level < INCAPACITATED
+        return self.level < INCAPACITATED and self.out is None
 
 
 def empty_track(counts: Iterable[int]) -> Track:
@@ -73,10 +79,10 @@ def place(track: Track, mark: Mark, options: RuleOptions) -> Track:
             index = row.index(None)
             new_row = row[:index] + (mark.level,) + row[index + 1:]
             boxes = track.boxes[: level - 1] + (new_row,) + track.boxes[level:]
-            return Track(boxes, track.dead, track.killed_by)
+            return Track(boxes, track.dead, track.killed_by, track.out, track.pain)
     if ceiling < top or mark.still_ticking or options.death_rule == "gm":
         return track  # a capped Scratch is lost; a spared or GM-ruled blow leaves Near Death as it is
-    return Track(track.boxes, True, mark.seq)
+    return Track(track.boxes, True, mark.seq, track.out, track.pain)
 
 
 def build_track(counts: Iterable[int], marks: Iterable[Mark], options: RuleOptions) -> Track:

@@ -128,6 +128,7 @@ class DiceRolled(_Event):
     source: Literal["generated", "entered"]
     stream: str | None = None
     draw: int | None = None
+    sides: int | None = None  # None: Fudge dice; 6: the d6 of a min-mid-max damage roll (F-MMM)
 
 
 class ActionResolved(_Event):
@@ -168,6 +169,9 @@ class Side(BaseModel):
     offense: int | None = None
     defense: int | None = None
     declaration: Declaration = Declaration()
+    stun: bool = False  # F-STUN-1: this fighter's blows stun instead of wounding
+    pull: int | None = None  # F-STUN-2: the worst wound level this fighter's blows may do
+    head: bool = False  # F-STUN-3: this fighter aims at the head
     weapon: str | None = None  # atari-isev: "main", "off-hand" or "unarmed" (None: the sheet's weapon)
 
 
@@ -183,6 +187,19 @@ class Hit(BaseModel):
     damage_roll: int | None
     damage: int | None
     level: int
+    # Set only where the rule that makes them is in use (an older blow reads None everywhere):
+    offensive: int | None = None  # F-DMG-1 and F-DMG-2: the two sides of the damage factor
+    defensive: int | None = None
+    tech: int | None = None  # F-TECH: weapon tech minus armor tech, counted in the factor
+    rd_weight: int | None = None  # F-DMG-4 `doubled`: times the relative degree counted
+    damage_roll_mode: str | None = None  # F-DROLL: 1dF_damage, 1dF_level, parity, 4dF_free
+    level_shift: int | None = None  # F-DROLL 1dF_level: levels the roll moved the wound
+    parity: tuple[int, int] | None = None  # F-DROLL parity: (+ offensive, + defensive) from even action rolls
+    mmm_bonus: int | None = None  # F-MMM: factor bonus + relative-degree bonus
+    mmm_read: str | None = None  # F-MMM: min, mid, max, max+min or sum
+    mmm_value: int | None = None  # F-MMM: the dice read, before the all-out bonus
+    bullets: int | None = None  # F-RNG-5: bullets on target
+    bullets_max: int | None = None  # F-RNG-5: the burst's maximum on target
 
 
 class ExchangeResolved(_Event):
@@ -201,6 +218,24 @@ class ExchangeResolved(_Event):
     strike: int | None = None  # AI-MULTI-ATK, AI-SWEEP: which of the round's blows
 
 
+class ShotResolved(_Event):
+    """F-RNG-1..5: a ranged attack, unopposed (unaware target, or both shooting), or opposed by a dodge."""
+
+    type: Literal["shot_resolved"] = "shot_resolved"
+    action: int
+    round: int
+    mode: Literal["unaware", "aware", "shoot_back"]
+    weapon: Literal["thrown", "propelled"] | None = None
+    target: str
+    sides: tuple[Side, ...]  # the shooter; then the dodger, or the target shooting back
+    difficulties: tuple[int, ...]  # the result each shooter needs to hit (F-RNG-1, F-RNG-2)
+    outcome: str
+    hits: tuple[Hit, ...]
+    burst: int | None = None  # F-RNG-5: bullets on target at relative degree +8
+    burst_bonus: int | None = None  # F-RNG-5: the GM's damage bonus for the bullets (None: one per doubling)
+    supersedes: int | None = None  # a fudge point re-resolved the shot (C-FP-2)
+
+
 class WoundMarked(_Event):
     """F-WND-3: a wound of `level` marked on the track (the box follows from the track)."""
 
@@ -211,6 +246,8 @@ class WoundMarked(_Event):
     damage: int | None
     still_ticking: bool = False
     halved_from: int | None = None
+    dealt: int | None = None  # the hit's level before F-DEATH / F-STUN-2 / F-DC adjusted it
+    notes: tuple[str, ...] = ()  # each adjustment, with its rule ID
 
 
 class CombatantKilled(_Event):
@@ -326,6 +363,15 @@ class TurnUsed(_Event):
     action: int
 
 
+class ActionHeld(_Event):
+    """PH-4 `open`: the actor waits until the others in the phase have acted."""
+
+    type: Literal["action_held"] = "action_held"
+    round: int
+    phase: int
+    combatant: str
+
+
 class SpareDieSpent(_Event):
     """CT-SPARE: a spare initiative die spent as +1 to one roll, once this round."""
 
@@ -399,13 +445,63 @@ class CommandRedone(_Event):
     restores: str
 
 
+# --- what wounds become: healing, stun (F-HEAL, F-STUN) ---------------------------
+
+class HealedMark(BaseModel):
+    """One wound mark's level before and after healing (0: healed)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    seq: int
+    before: int
+    after: int
+
+
+class WoundsHealed(_Event):
+    """F-HEAL-1..4: marks healed, each from its original level; the track is placed again."""
+
+    type: Literal["wounds_healed"] = "wounds_healed"
+    combatant: str
+    cause: Literal["end", "rest", "skill", "natural"]
+    levels: int
+    changes: tuple[HealedMark, ...]
+    action: int | None = None  # the healing or Constitution roll, if any
+    healer: str | None = None
+    trait: str | None = None
+    skill_level: int | None = None
+    roll: int | None = None
+    modifiers: tuple[Modifier, ...] = ()
+    result: int | None = None
+    difficulty: int | None = None
+    weeks: int = 0
+
+
+class StunMarked(_Event):
+    """F-STUN-1,3: a stunning blow (Stun, Very Stunned, knocked out) instead of a wound."""
+
+    type: Literal["stun_marked"] = "stun_marked"
+    action: int
+    combatant: str
+    effect: Literal["stun", "very_stunned", "knocked_out"]
+    round: int
+    dealt: int
+    notes: tuple[str, ...] = ()
+
+
+class BattleEnded(_Event):
+    """F-HEAL-1, F-STUN-1: the fight is over; stun marks clear (scratches go by WoundsHealed)."""
+
+    type: Literal["battle_ended"] = "battle_ended"
+    round: int
+
+
 Event = Annotated[
     Union[
         FightStarted, BranchStarted, SeedCommitted, SeedRevealed, CombatantJoined, RoundStarted,
         Declared, DeclarationSealed, DeclarationRevealed, DiceRolled, ActionResolved,
         ExchangeResolved, WoundMarked, CombatantKilled, AdvantageGained, InitiativeRolled, DieBartered, TurnTaken,
         FudgePointSpent, EventsVoided, CommandUndone, CommandRedone,
-        DieTraded, DieAltered, TiesOrdered, IntentDeclared, TurnUsed, SpareDieSpent, InitiativeRanked, WillSteeled,
+        DieTraded, DieAltered, TiesOrdered, IntentDeclared, TurnUsed, SpareDieSpent, ShotResolved, ActionHeld,
+        WoundsHealed, StunMarked, BattleEnded, InitiativeRanked, WillSteeled,
     ],
     Field(discriminator="type"),
 ]

@@ -11,6 +11,8 @@ from engine.initiative import Initiative, Intent, card_dice
 from engine.ladder import Ladder, ladder_of
 from engine.options import RuleOptions
 from engine.sheets import Fighter, Sheet, read_levels
+from engine import healing
+from engine.tracks import KNOCKED_OUT, track_of
 from engine.wounds import Mark, Track, build_track, empty_track
 from events import models as ev
 from events.envelope import Recorded
@@ -27,6 +29,9 @@ class Combatant:
     track: Track = field(default_factory=lambda: empty_track(()))
     joined_seq: int = 0
     killed_by: int | None = None  # F-WND-6 `gm`: the GM's kill
+    out: str | None = None  # F-STUN-1: knocked out
+    stuns: int = 0  # F-STUN-1: Stun results on the sheet until the battle ends
+    stunned: tuple[str, int] | None = None  # F-STUN-1: ("stun" | "very_stunned", last round it lasts)
 
     @property
     def key(self) -> str:
@@ -76,6 +81,7 @@ class FightState:
     turn: Turn | None = None
     actions: Mapping[int, Action] = field(default_factory=dict)
     events: Mapping[int, Any] = field(default_factory=dict)  # seq -> effective event of an action
+    round_starts: tuple[int, ...] = ()  # seqs of RoundStarted (F-DEATH-2: the level a round began at)
     # --- rolled initiative and atari isev ---
     ranked: Mapping[str, ev.InitiativeRanked] = field(default_factory=dict)  # F-INIT-2, AI-INIT-2
     slot_start: int = 0  # seq of the first turn at the current initiative total (simultaneous ties)
@@ -127,12 +133,13 @@ def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
     if not sheet.wounds and s.options.wound_chart == "health":
         boxes = health_chart(fighter.trait("Health", s.options)[1]).boxes
     combatant = Combatant(e.combatant, e.side, fighter, points, tuple(boxes),
-                          track=empty_track(boxes), joined_seq=r.seq)
+                          track=track_of(fighter, boxes, (), s.options), joined_seq=r.seq)
     return replace(s, combatants=_with(s.combatants, combatant.key, combatant))
 
 
 def _round_started(s: FightState, r: Recorded, e: ev.RoundStarted) -> FightState:
     return replace(s, round=e.round, declarations={}, sealed={}, fought=frozenset(),
+                   round_starts=s.round_starts + (r.seq,),
                    initiative={}, turn=None, slot_start=0, pending={},
                    round_declarations={k: d for k, (n, d) in s.pending.items() if n == e.round},
                    ranked=s.ranked if (s.options.initiative == "opposed"
@@ -193,8 +200,16 @@ def _exchange_resolved(s: FightState, r: Recorded, e: ev.ExchangeResolved) -> Fi
                    declarations=_without(s.declarations, *keys), turn=turn)
 
 
+def _shot_resolved(s: FightState, r: Recorded, e: ev.ShotResolved) -> FightState:
+    """F-RNG: a shot is the shooter's action (and the target's when it shoots back)."""
+    s = _remember(s, r, e.action, resolution=r.seq)
+    keys = frozenset(side.combatant.lower() for side in e.sides)
+    turn = replace(s.turn, acted=True) if (s.turn and s.turn.combatant == e.sides[0].combatant.lower()) else s.turn
+    return replace(s, fought=s.fought | keys, turn=turn)
+
+
 def _retrack(s: FightState, combatant: Combatant, marks: tuple[Mark, ...]) -> FightState:
-    track = build_track(combatant.boxes, marks, s.options)
+    track = track_of(combatant.fighter, combatant.boxes, marks, s.options, combatant.out)
     if combatant.killed_by is not None and not track.dead:
         track = replace(track, dead=True, killed_by=combatant.killed_by)
     updated = replace(combatant, marks=marks, track=track)
@@ -299,8 +314,43 @@ def _turn_used(s: FightState, r: Recorded, e: ev.TurnUsed) -> FightState:
     return replace(s, turn=replace(s.turn, acted=True) if s.turn else None)
 
 
+def _held(s: FightState, r: Recorded, e: ev.ActionHeld) -> FightState:
+    """PH-4: the held turn moves to the end of its phase; the turn before it counts as the last taken."""
+    s = _with_initiative(s, e.combatant, held=s.initiative[e.combatant.lower()].held + (e.phase,))
+    return replace(s, turn=replace(s.turn, index=s.turn.index - 1, step="held", acted=True) if s.turn else None)
+
+
 def _spare_spent(s: FightState, r: Recorded, e: ev.SpareDieSpent) -> FightState:
     return _with_die(s, e.combatant, e.die, spent=True)
+
+
+def _healed(s: FightState, r: Recorded, e: ev.WoundsHealed) -> FightState:
+    """F-HEAL: the marks are healed from their own levels and placed again."""
+    combatant = s.combatants[e.combatant.lower()]
+    if e.action is not None:
+        s = _remember(s, r, e.action, resolution=r.seq)
+    return _retrack(s, combatant, healing.apply(combatant.marks, e.changes))
+
+
+def _stun_marked(s: FightState, r: Recorded, e: ev.StunMarked) -> FightState:
+    """F-STUN-1: a Stun stays on the sheet; a knockout takes the combatant out."""
+    record = s.actions.get(e.action)
+    s = _remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
+    combatant = s.combatants[e.combatant.lower()]
+    if e.effect == "knocked_out":
+        combatant = replace(combatant, out=KNOCKED_OUT)
+        return _retrack(s, combatant, combatant.marks)
+    lasts = 1 if e.effect == "stun" else 2
+    combatant = replace(combatant, stuns=combatant.stuns + 1, stunned=(e.effect, e.round + lasts))
+    return replace(s, combatants=_with(s.combatants, combatant.key, combatant))
+
+
+def _battle_ended(s: FightState, r: Recorded, e: ev.BattleEnded) -> FightState:
+    """F-STUN-1: stun marks clear after combat; a knocked-out combatant comes round in time."""
+    for key, combatant in s.combatants.items():
+        cleared = replace(combatant, stuns=0, stunned=None, out=None)
+        s = _retrack(s, cleared, cleared.marks)
+    return s
 
 
 def _ignore(s: FightState, r: Recorded, e: Any) -> FightState:
@@ -336,6 +386,11 @@ HANDLERS: dict[type, Callable[[FightState, Recorded, Any], FightState]] = {
     ev.IntentDeclared: _intent,
     ev.TurnUsed: _turn_used,
     ev.SpareDieSpent: _spare_spent,
+    ev.ShotResolved: _shot_resolved,
+    ev.ActionHeld: _held,
+    ev.WoundsHealed: _healed,
+    ev.StunMarked: _stun_marked,
+    ev.BattleEnded: _battle_ended,
     ev.InitiativeRanked: _ranked,
     ev.WillSteeled: _steeled,
 }

@@ -323,3 +323,12 @@ def test_F_INIT_3_AI_WAIT_round_start_options_need_their_systems(fights: Fights)
             other.execute("opposed", cmd.Declare(combatant="Bob", declaration=declaration))
     assert other.store.last_seq("opposed") == before
     other.execute("opposed", cmd.Declare(combatant="Bob", declaration=ev.Declaration(hasty=True)))
+
+
+def test_AI_RNG_1_AI_DMG_1_fudge_only_blows_are_refused_under_atari(fights: Fights) -> None:
+    """AI-RNG-1, AI-DMG-1: Fudge's `shoot` and stun/pulled/head blows are refused with the Atari way to say it."""
+    atari(fights, "max", "cutthroat")
+    round_(fights, "max=+ + + +", "cutthroat=0 0 0 0")
+    next_(fights)
+    refused(fights, cmd.Shoot(shooter="Max", target="Cutthroat", difficulty=0), match="--ranged")
+    refused(fights, cmd.Attack(attacker="Max", target="Cutthroat", stun=True), match="F-STUN")

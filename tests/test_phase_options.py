@@ -205,6 +205,23 @@ def test_CT_SPARE_a_spare_die_is_plus_one_to_a_roll_shown_in_its_modifiers(fight
     assert verify(fights.store.read("fight")).ok
 
 
+def test_CT_SPARE_a_spare_die_turns_a_tied_attack_into_a_hit(fights: Fights) -> None:
+    """CT-SPARE on a directed attack: the blow is re-resolved with the +1 and its wound follows."""
+    spare_fight(fights)
+    fights.execute("fight", cmd.NextTurn())  # +: Ann
+    attack = fights.execute("fight", cmd.Attack(attacker="Ann", target="Bob"), dice("ann=0 0 0 0", "bob=0 0 0 0"))
+    assert attack.records[-1].event.hits == ()
+    outcome = fights.execute("fight", cmd.SpendPoint(combatant="Ann", use="spare"))
+    events = [r.event for r in outcome.records]
+    assert isinstance(events[0], ev.SpareDieSpent) and events[0].die == 1  # the second +
+    assert events[1].reason == "Ann spent a spare die (CT-SPARE)"
+    resolved = next(e for e in events if isinstance(e, ev.ExchangeResolved))
+    assert resolved.sides[0].modifiers[-1] == ev.Modifier(name="spare die (CT-SPARE)", value=1)
+    assert [h.defender for h in resolved.hits] == ["Bob"]
+    assert isinstance(events[-1], ev.WoundMarked)
+    assert verify(fights.store.read("fight")).ok
+
+
 def test_CT_SPARE_refusals(fights: Fights) -> None:
     spare_fight(fights)
     fights.execute("fight", cmd.RollTrait(combatant="Bob", trait="Sword"), dice("bob=0 0 0 0"))
@@ -367,6 +384,50 @@ def test_PH_4_structured_an_attack_must_match_its_declaration(fights: Fights) ->
             match="Ann declared nothing in phase -")
 
 
+def test_PH_4_open_a_faster_combatant_holds_the_action_until_the_others_have_acted(fights: Fights) -> None:
+    """PH-4 `open`: the actor may hold; the held turn comes after everyone else's in the phase."""
+    start(fights, rules="fudge-phases")
+    join(fights, "Ann", "Good")
+    join(fights, "Bob", "Fair")
+    join(fights, "Cid", "Poor")
+    fights.execute("fight", cmd.StartRound(), dice("ann=+ - - - -", "bob=+ - - -", "cid=+ -"))
+    refused(fights, cmd.HoldAction(), match="no one's turn yet")
+    fights.execute("fight", cmd.NextTurn())  # +: Ann
+    outcome = fights.execute("fight", cmd.HoldAction())
+    assert [r.event for r in outcome.records] == [ev.ActionHeld(round=1, phase=1, combatant="Ann")]
+    assert render.status_json(outcome.state)["step"] == "held"
+    refused(fights, cmd.Attack(attacker="Ann", target="Bob"), dice("ann=0 0 0 0", "bob=0 0 0 0"),
+            match=r"Ann holds the action until the others in phase \+ have acted")
+    refused(fights, cmd.HoldAction(), match="Ann holds the action")
+    assert turns(fights)[:4] == [("+", "Bob", "act", ()), ("+", "Cid", "act", ()), ("+", "Ann", "act", ()),
+                                 ("-", "Ann", "act", ())]
+    assert verify(fights.store.read("fight")).ok
+
+
+def test_PH_4_open_hold_refusals(fights: Fights) -> None:
+    start(fights, rules="fudge-phases")
+    join(fights, "Ann", "Good")
+    join(fights, "Bob", "Fair")
+    fights.execute("fight", cmd.StartRound(), dice("ann=+ - - - -", "bob=+ - - -"))
+    fights.execute("fight", cmd.NextTurn())  # +: Ann
+    fights.execute("fight", cmd.HoldAction())
+    fights.execute("fight", cmd.NextTurn())  # +: Bob
+    fights.execute("fight", cmd.Attack(attacker="Bob", target="Ann"), dice("bob=0 0 0 0", "ann=0 0 0 0"))
+    refused(fights, cmd.HoldAction(), match="Bob already acted in phase \\+")
+    fights.execute("fight", cmd.NextTurn())  # +: Ann, at last
+    refused(fights, cmd.HoldAction(), match="Ann already held once in phase \\+")
+    fights.execute("fight", cmd.Attack(attacker="Ann", target="Bob"), dice("ann=0 0 0 0", "bob=0 0 0 0"))
+    fights.execute("fight", cmd.NextTurn())  # -: Ann
+    fights.execute("fight", cmd.NextTurn())  # -: Bob, the last in the phase
+    refused(fights, cmd.HoldAction(), match="nobody acts after Bob in phase -")
+
+
+def test_PH_4_structured_has_no_holding(fights: Fights) -> None:
+    structured_fight(fights)
+    fights.execute("fight", cmd.NextTurn())
+    refused(fights, cmd.HoldAction(), match='holding an action is for phase_declaration = "open"')
+
+
 def test_PH_4_open_refuses_a_separate_declaration(fights: Fights) -> None:
     start(fights, rules="fudge-phases")
     join(fights, "Ann", "Good")
@@ -455,3 +516,19 @@ def test_cli_PH_3_PH_4_CT_SPARE_order_intend_and_spare(fudge: Any) -> None:
     assert "Cid spends spare die 3: +1 to event" in result.stdout
     assert "+1 spare die (CT-SPARE)" in result.stdout
     assert fudge("verify", "x").exit_code == 0
+
+
+def test_cli_PH_4_hold(fudge: Any) -> None:
+    fudge("new", "y", "--rules", "fudge-phases")
+    for name in ("ann", "bob"):
+        fudge("join", str(fudge.dir / f"{name}.toml"))
+    fudge("round", "--dice", "Ann=+ - - - -", "--dice", "Bob=+ - - -")
+    fudge("next")
+    assert fudge("hold").stdout == "   8  phase +: Ann holds the action until the others have acted\n"
+    assert "turn: Ann in phase + (holds)" in fudge("status").stdout
+    before = SqliteStore(fudge.db).last_seq("y")
+    wrong = fudge("attack", "Ann", "Bob", "--dice", "Ann=0 0 0 0", "--dice", "Bob=0 0 0 0", ok=False)
+    assert wrong.stderr == "error: Ann holds the action until the others in phase + have acted; `fudge next` moves on (PH-4)\n"
+    assert SqliteStore(fudge.db).last_seq("y") == before
+    assert fudge("next").stdout == "   9  phase +: Bob acts\n"
+    assert fudge("next").stdout == "  10  phase +: Ann acts\n"

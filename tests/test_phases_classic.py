@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 import structlog
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 from typer.testing import CliRunner, Result
 
@@ -88,14 +90,14 @@ def test_PC_DICE_terrible_keeps_only_a_minus_and_poor_discards_a_plus() -> None:
 # --- PC-BARTER ----------------------------------------------------------------------------------
 
 def test_PC_BARTER_4_plus_plus_minus_trade_plus_and_minus_raise_the_other_plus() -> None:
-    """002: `+,+,-` -> trade the extra + and the -, raise the remaining + -> ++ and --."""
+    """PC-BARTER-4, 002: `+,+,-` -> trade the extra + and the -, raise the remaining + -> ++ and --."""
     after = barter_classic(roll("+ + -"), (0, 2), 1, 1, CLASSIC)
     assert phases_of(after) == ["++", "--"]
     assert after.dice == (Die(1, traded=True), Die(2), Die(-1, traded=True))
 
 
 def test_PC_BARTER_4_the_other_choices_of_the_same_example() -> None:
-    """002: ...or turn the + into a blank; or trade both + to turn the - into a blank or a --."""
+    """PC-BARTER-4, 002: ...or turn the + into a blank; or trade both + to turn the - into a blank or a --."""
     assert phases_of(barter_classic(roll("+ + -"), (0, 2), 1, -1, CLASSIC)) == ["0", "--"]
     assert phases_of(barter_classic(roll("+ + -"), (0, 1), 2, 1, CLASSIC)) == ["0", "--"]
     lowered = barter_classic(roll("+ + -"), (0, 1), 2, -1, CLASSIC)
@@ -103,7 +105,7 @@ def test_PC_BARTER_4_the_other_choices_of_the_same_example() -> None:
 
 
 def test_PC_BARTER_4_four_plus_trade_two_raise_one() -> None:
-    """002: four + -> trade two, raise one of the other two -> ++, +, --."""
+    """PC-BARTER-4, 002: four + -> trade two, raise one of the other two -> ++, +, --."""
     initiative = roll("+ + + +")
     assert phases_of(initiative) == ["+", "--"]
     after = barter_classic(initiative, (0, 1), 2, 1, CLASSIC)
@@ -284,6 +286,17 @@ def test_PC_BARTER_refusals_through_the_service_write_nothing(fights: Fights) ->
             match="already traded")
 
 
+def test_PC_BARTER_3_bartering_a_double_minus_is_refused_through_the_service(fights: Fights) -> None:
+    """PC-BARTER-3: a die lowered to `--` cannot be altered again; the refusal writes nothing."""
+    start_classic(fights)
+    join(fights, "Ann", "Superb")  # 4dF and an automatic -, die 5
+    fights.execute("fight", cmd.StartRound(), dice("ann=+ + + +"))
+    fights.execute("fight", cmd.Barter(combatant="Ann", trade=0, second_trade=1, alter=4, direction=-1))
+    assert fights.state("fight").initiative["ann"].dice[4].face == -2
+    refused(fights, cmd.Barter(combatant="Ann", trade=2, second_trade=3, alter=4, direction=1),
+            match=r"die 5 shows --: a -- cannot be altered \(PC-BARTER-3\)")
+
+
 def test_PH_5_classic_surprised_combatant_through_the_service(fights: Fights) -> None:
     start_classic(fights)
     join(fights, "Bob", "Good")
@@ -422,6 +435,8 @@ def test_cli_PC_DICE_PC_BARTER_4_the_house_file_end_to_end(table: Any) -> None:
     ]
     assert card[15:] == ["      ++:", "       +:", "       0:", "       -:", "    * --:",
                          "      discarded before bartering: [+]#1"]
+    status_text = table("status").stdout
+    assert "    *  -: [-]#5f" in status_text and "      discarded before bartering: [+]#1" in status_text
     status = json.loads(table("status", "--json").stdout)
     ann = status["combatants"][0]["initiative"]
     assert ann["phases"] == ["++", "+", "-", "--"]
@@ -433,3 +448,29 @@ def test_cli_PC_DICE_PC_BARTER_4_the_house_file_end_to_end(table: Any) -> None:
     assert table("next").stdout.endswith("phase +: Ann acts\n")
     assert table("next").stdout.endswith("phase +: Bob acts\n")
     assert table("verify", "x").exit_code == 0
+
+
+# --- properties --------------------------------------------------------------------------------
+
+@settings(max_examples=200, deadline=None)
+@given(faces=st.lists(st.sampled_from([-1, 0, 1]), min_size=3, max_size=4),
+       moves=st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(0, 4), st.sampled_from([1, -1])),
+                      max_size=4),
+       surprised=st.booleans())
+def test_PC_BARTER_3_PH_5_any_barters_stay_between_double_minus_and_double_plus(
+        faces: list[int], moves: list[tuple[int, int, int, int]], surprised: bool) -> None:
+    """PC-BARTER-1..3, PH-5: whatever barters are allowed, every die stays within `--`..`++`, each barter
+    spends two dice and one traded die showed +, and `--` is always a phase."""
+    initiative = Initiative(tuple(Die(f) for f in faces), surprised)
+    for first, second, alter, direction in moves:
+        before = initiative
+        try:
+            initiative = barter_classic(initiative, (first, second), alter, direction, CLASSIC)
+        except RuleError:
+            assert initiative == before
+            continue
+        assert 1 in (before.dice[first].face, before.dice[second].face)
+        assert sum(d.traded for d in initiative.dice) == sum(d.traded for d in before.dice) + 2
+        assert before.dice[alter].face != -2
+    assert all(-2 <= d.face <= 2 for d in initiative.dice)
+    assert initiative.phases(CLASSIC)[-1] == -2

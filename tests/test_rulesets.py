@@ -80,6 +80,8 @@ def test_C_LAD_1_a_broken_house_ladder_is_refused_with_the_reason(table: str, pr
     ('pace = "story"\ninitiative = "opposed"', "story elements"),
     ('pace = "alternating"\ninitiative = "phases-classic"\nbartering = "crunch"', "needs initiative = \"phases-crunch\""),
     ('pace = "alternating"\ninitiative = "phases-crunch"\nbartering = "classic"', "needs initiative = \"phases-classic\""),
+    ('spares_as_points = true', "CT-SPARE"),
+    ('pace = "alternating"\nphase_declaration = "structured"', "PH-4"),
     ('ladder = "house"', "needs a \\[ladder\\] table"),
 ])
 def test_a_combination_that_makes_no_sense_is_refused_with_a_reason(house: str, reason: str) -> None:

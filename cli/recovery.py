@@ -1,0 +1,49 @@
+"""After the blows: end the battle, rest, heal (F-HEAL, F-STUN-1)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Optional
+
+import typer
+
+from cli.table import CommandIdOpt, DiceOpt, FightOpt, level_of, run
+from engine import commands as cmd
+from store.fights import Fights
+
+app = typer.Typer()
+
+
+@app.command(name="end")
+def end_battle(fight: FightOpt = None, command_id: CommandIdOpt = None) -> None:
+    """End the battle: Scratches are erased (F-HEAL-1), stun marks and knockouts clear (F-STUN-1)."""
+    run(fight, lambda f, n, s: cmd.EndBattle(), None, command_id)
+
+
+@app.command()
+def rest(
+    combatants: Annotated[Optional[list[str]], typer.Argument(help="Who rests (default: everyone alive).")] = None,
+    weeks: Annotated[int, typer.Option("--weeks", min=0, max=52,
+                                       help="F-HEAL-3: weeks of rest, one wound level each (0: a short rest).")] = 0,
+    dice: DiceOpt = None,
+    fight: FightOpt = None,
+    command_id: CommandIdOpt = None,
+) -> None:
+    """Rest: Scratches are erased (F-HEAL-1); each week heals every wound one level (F-HEAL-3)."""
+    run(fight, lambda f, n, s: cmd.Rest(combatants=tuple(combatants or ()), weeks=weeks), dice, command_id)
+
+
+@app.command()
+def heal(
+    patient: Annotated[str, typer.Argument(help="Who is healed.")],
+    by: Annotated[Optional[str], typer.Option("--by", help="The combatant who rolls the healing skill.")] = None,
+    level: Annotated[Optional[str], typer.Option("--level", help="Or: the healer's skill level (a healer not in the fight).")] = None,
+    skill: Annotated[Optional[str], typer.Option("--skill", help="Healing skill (default: the healing_skill option).")] = None,
+    mod: Annotated[int, typer.Option("--mod", help="GM modifier to the healing roll.")] = 0,
+    dice: DiceOpt = None,
+    fight: FightOpt = None,
+    command_id: CommandIdOpt = None,
+) -> None:
+    """A healing skill roll (F-HEAL-2): Good heals every wound one level, Great two, Superb three."""
+    def build(fights: Fights, name: str, state: Any) -> cmd.Heal:
+        return cmd.Heal(patient=patient, healer=by, skill_level=level_of(fights, name, level), skill=skill, mod=mod)
+    run(fight, build, dice, command_id)

@@ -1,0 +1,97 @@
+"""Wounds at the command line: `heal`, `rest`, `end`, and `exchange`/`attack` with --stun, --pull,
+--head (F-HEAL-1..3, F-STUN-1..3); status shows stun state and healed marks; bad input is one line
+on stderr and writes nothing.
+"""
+
+from __future__ import annotations
+
+from tests.test_cli import FEX_HOUSE, SHEETS, Fudge, fresh_logging, fudge  # noqa: F401 (fixtures)
+
+ROUND_1 = ("--dice", "snorri=+000", "--dice", "brynhild=-000", "--dice", "snorri=--00")  # F-EX: Brynhild Hurt
+
+
+def start(fudge: Fudge) -> Fudge:  # noqa: F811
+    fudge("new", "duel", "--rules", "fudge", "--house", FEX_HOUSE)
+    fudge("join", SHEETS / "snorri.toml")
+    fudge("join", SHEETS / "brynhild.toml")
+    return fudge
+
+
+def test_F_HEAL_2_heal_at_the_command_line(fudge: Fudge) -> None:  # noqa: F811
+    """F-HEAL-2: `fudge heal NAME --level Good` rolls for a healer outside the fight."""
+    start(fudge)
+    fudge("exchange", "snorri", "brynhild", *ROUND_1)
+    assert fudge.who("Brynhild")["wound_level"] == "Hurt"
+    out = fudge("heal", "brynhild", "--level", "Good", "--dice", "0 0 0 0").stdout
+    assert "healer Medicine Good +0 = Good: Brynhild heals 1 level(s): Hurt -> healed" in out
+    assert fudge.who("Brynhild")["wound_level"] == "Undamaged"
+
+
+def test_F_HEAL_1_F_HEAL_3_rest_and_end(fudge: Fudge) -> None:  # noqa: F811
+    """F-HEAL-1: `fudge end` erases Scratches; F-HEAL-3: `fudge rest --weeks 1` heals a level."""
+    start(fudge)
+    fudge("exchange", "snorri", "brynhild", *ROUND_1)
+    fudge("exchange", "snorri", "brynhild", "--dice", "snorri=+000", "--dice", "brynhild=+000",
+          "--dice", "snorri=0000")  # F-EX round 3: a graze, Scratch
+    assert fudge.who("Brynhild")["boxes"]["Scratch"][0] == "Scratch"
+    assert "Scratches are erased (1)" in fudge("end").stdout
+    assert fudge.who("Brynhild")["boxes"]["Scratch"] == [None, None, None]
+    assert "week 1: Brynhild heals 1 level(s): Hurt -> healed" in fudge("rest", "brynhild", "--weeks", "1").stdout
+    assert fudge.who("Brynhild")["wound_level"] == "Undamaged"
+
+
+def test_F_STUN_1_F_STUN_2_stun_and_pull_at_the_command_line(fudge: Fudge) -> None:  # noqa: F811
+    """F-STUN-1: `--stun NAME` turns Brynhild's Hurt into a Stun shown in status; F-STUN-2: `--pull`."""
+    start(fudge)
+    out = fudge("exchange", "snorri", "brynhild", *ROUND_1, "--stun", "snorri").stdout
+    assert "Brynhild is Stunned (a stunning Hurt)" in out
+    brynhild = fudge.who("Brynhild")
+    assert brynhild["wound_level"] == "Undamaged"
+    assert brynhild["stun"] == {"marks": 1, "effect": "Stunned", "until_round": 2}
+    assert "Stunned until round 2" in fudge("status").stdout
+    fudge("end")
+    assert "stun" not in fudge.who("Brynhild")
+    out = fudge("exchange", "snorri", "brynhild", *ROUND_1, "--pull", "snorri=scratch").stdout
+    assert "Brynhild is wounded: Scratch (F-STUN-2: pulled to Scratch)" in out
+    assert "stun" not in fudge.who("Snorri") and "healed" not in fudge.who("Snorri")
+
+
+def test_F_STUN_bad_input_is_one_line_and_writes_nothing(fudge: Fudge) -> None:  # noqa: F811
+    """F-STUN-2, F-HEAL-2: unknown wound level, a --pull without NAME=, a heal with no healer: refused."""
+    start(fudge)
+    before = fudge.written()
+    assert "unknown wound level" in fudge.fails("exchange", "snorri", "brynhild", *ROUND_1, "--pull", "snorri=Bruised")
+    assert "NAME=LEVEL" in fudge.fails("exchange", "snorri", "brynhild", *ROUND_1, "--pull", "Scratch")
+    assert "not in this exchange" in fudge.fails("exchange", "snorri", "brynhild", *ROUND_1, "--stun", "odin")
+    assert "say who heals" in fudge.fails("heal", "brynhild")
+    assert "nobody has a wound" in fudge.fails("rest")
+    assert fudge.written() == before
+
+
+def test_F_HEAL_help_texts(fudge: Fudge) -> None:  # noqa: F811
+    """F-HEAL-1..3: the commands explain themselves."""
+    assert "Good heals every wound one level" in fudge("heal", "--help").stdout
+    assert "weeks of rest" in fudge("rest", "--help").stdout
+    assert "Scratches are erased" in fudge("end", "--help").stdout
+
+
+def test_F_WND_7_F_WND_8_status_shows_pawns_and_the_damage_capacity_track(fudge: Fudge, tmp_path) -> None:  # noqa: F811
+    """F-WND-7: a pawn sheet (`track = "pawn"`) shows its track and goes out (a pawn's track wins over
+    dc_track); F-WND-8: the Damage Capacity track in status."""
+    house = tmp_path / "dc.toml"
+    house.write_text('extends = "fudge"\ndc_track = true\ndc_in_defense = false\n')
+    fudge("new", "dc", "--rules", "fudge", "--house", house)
+    fudge("join", SHEETS / "snorri.toml")
+    pawn = tmp_path / "thug.toml"
+    pawn.write_text('name = "Thug"\nkind = "npc"\ntrack = "pawn"\n[skills]\nBrawling = "Fair"\n'
+                    '[combat]\nattack = "Brawling"\n[attributes]\n"Damage Capacity" = "Mediocre"\n')
+    fudge("join", pawn)
+    thug = fudge.who("Thug")
+    assert thug["track"] == "pawn" and "damage_capacity" not in thug  # a pawn keeps its own track
+    snorri = fudge.who("Snorri")
+    assert snorri["damage_capacity"] == {"undamaged": "Good", "now": "Good", "hits": 0}
+    fudge("exchange", "snorri", "thug", "--dice", "snorri=0000", "--dice", "thug=0000")  # Great vs Fair: RD 2
+    thug = fudge.who("Thug")
+    assert thug["out"] == "out of the battle" and thug["wound_level"] == "Incapacitated"
+    assert "pawn (Undamaged, Hurt, Out of the battle); out of the battle" in fudge("status").stdout
+    assert "Damage Capacity Good (0 hit(s) from Good)" in fudge("status").stdout
