@@ -350,7 +350,7 @@ def _battle_ended(s: FightState, r: Recorded, e: ev.BattleEnded) -> FightState:
     for key, combatant in s.combatants.items():
         cleared = replace(combatant, stuns=0, stunned=None, out=None)
         s = _retrack(s, cleared, cleared.marks)
-    return s
+    return replace(s, will_relief={})  # AI-WILL-1: willpower lasts the scene, and the battle was the scene
 
 
 def _ignore(s: FightState, r: Recorded, e: Any) -> FightState:

@@ -406,3 +406,13 @@ def test_AI_FP_AI_WILL_1_a_point_on_the_will_roll_rereads_the_relief(fights: Fig
     fights.execute("fight", cmd.SpendPoint(combatant="Risonda", use="skill", target=roll, shift=1))
     assert fights.state("fight").will_relief["risonda"] == 2
     assert verify(fights.store.read("fight")).ok
+
+
+def test_AI_WILL_1_the_relief_lasts_the_scene_the_battle_ending_ends_it(fights: Fights) -> None:
+    """AI-WILL-1: willpower lightens wounds for the scene; `end` (the battle is over) ends it."""
+    atari(fights, "risonda")
+    fights.execute("fight", cmd.Willpower(combatant="Risonda"), dice("risonda=0 0 0 0"))
+    fights.execute("fight", cmd.StartRound())
+    assert fights.state("fight").will_relief == {"risonda": 2}
+    fights.execute("fight", cmd.EndBattle())
+    assert fights.state("fight").will_relief == {}
