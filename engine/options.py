@@ -300,6 +300,8 @@ INCOMPATIBLE: tuple[tuple[Any, str], ...] = (
     (lambda o: o.pace == "alternating" and o.initiative in ("opposed", "ranked") and o.tactics == "all_out"
      and o.ruleset == "atari-isev",
      'Atari Isev postures (AI-POST) need tactics = "postures"'),
+    (lambda o: o.ruleset == "atari-isev" and o.initiative.startswith("phases"),
+     'Atari Isev rolls 4dF + initiative every round (AI-INIT-2): use initiative = "ranked", "opposed" or "none"'),
 )
 
 
