@@ -164,7 +164,8 @@ def avoidance_side(state: FightState, c: cmd.Attack, who: Combatant, kind: str) 
                    declaration=decl)
 
 
-def no_avoidance(who: Combatant, baseline: int, why: str) -> ev.Side:
+def no_avoidance(who: Combatant, baseline: int) -> ev.Side:
+    """AI-ATK-3: no avoidance: the blow is compared with Poor (or a ranged difficulty)."""
     return ev.Side(combatant=who.name, trait=NO_AVOIDANCE, level=baseline, roll=0, modifiers=(), result=baseline,
                    offense=baseline, defense=baseline, declaration=ev.Declaration())
 
@@ -241,7 +242,7 @@ def one_blow(state: FightState, c: cmd.Attack, attacker: Combatant, target: Comb
     sides = [attacker_side(state, c, attacker, target, strike, sweep_index)]
     kinds = ("dodge", "parry") if wanted == "dodge-parry" else (wanted,)
     if wanted == "none":
-        sides.append(no_avoidance(target, baseline, "none"))
+        sides.append(no_avoidance(target, baseline))
     else:
         sides += [avoidance_side(state, c, target, kind) for kind in kinds]
     rolled = []
@@ -262,11 +263,6 @@ def one_blow(state: FightState, c: cmd.Attack, attacker: Combatant, target: Comb
 def default_avoidance(target: Combatant, decl: ev.Declaration) -> str:
     if decl.two_avoidances == "dodge-dodge":
         return "dodge"
-    if decl.sweep:
-        weapon = who.fighter.sheet.weapon
-        if weapon is None or weapon.light:
-            raise RuleError(f"a multi-strike needs a weapon that sweeps (e.g. a long sword), not "
-                            f"{'bare hands' if weapon is None else 'a ' + weapon.name} (AI-SWEEP)")
     if decl.two_avoidances == "parry-parry":
         return "parry"
     combat = target.fighter.sheet.combat

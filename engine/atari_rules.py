@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from engine.options import RuleOptions
 from engine.sheets import Fighter, Weapon
@@ -166,9 +165,3 @@ def heroic_level(level: int) -> int:
 def steel_levels(result_level: int, fair: int = 0) -> int:
     """AI-WILL-1: each level of the Will result above Fair lowers the effective wound one level."""
     return max(0, result_level - fair)
-
-
-def named(modifiers: Sequence[tuple[str, int]]) -> tuple[ev.Modifier, ...]:
-    return tuple(ev.Modifier(name=n, value=v) for n, v in modifiers if v)
-
-
