@@ -1,8 +1,7 @@
 """The Atari Isev demo fight (seed 000): Max's tavern knife fight, with dice that tell the text's story.
 
 `KNIFE_FIGHT` is a script of (caption, command, entered dice) steps after the
-two joins; `ATARI_ISEV` is a `cli.demos.Demo` that `fudge demo atari-isev`
-can play (`demo()` builds it, so importing this module pulls in no CLI code).
+two joins; `cli.demos` plays it as `fudge demo atari-isev`.
 
 Round 1: Max (initiative -1) rolls +2 and acts first: his fists (Unarmed
 Good, roll 0) beat the Cutthroat's dodge that ended Poor: RD 3, Strength 1,
@@ -45,18 +44,3 @@ KNIFE_FIGHT: tuple[Step, ...] = (
      ("cutthroat=+ + 0 0", "max=0 0 0 0", "cutthroat=- 0 0 0")),
 )
 
-
-def demo() -> Any:
-    """The `atari-isev` demo: the preset, the two example sheets and the knife fight."""
-    from cli.demos import Demo, join
-
-    return Demo(
-        name="atari-isev",
-        summary="Atari Isev: Max's tavern knife fight with the seed's numbers (4dF + trait initiative, "
-                "simultaneous ties, attack vs dodge, luck rolls, Health wound charts)",
-        rules="atari-isev",
-        house=None,
-        steps=(("Max joins", join("max", side="Max"), ()),
-               ("The Cutthroat joins", join("cutthroat", side="bar"), ()),
-               *KNIFE_FIGHT),
-    )

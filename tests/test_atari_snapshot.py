@@ -16,7 +16,7 @@ from cli.demos import DEMOS
 from engine.audit import verify
 from engine.options import resolve
 from events import models as ev
-from examples.demo_atari import KNIFE_FIGHT, demo
+from examples.demo_atari import KNIFE_FIGHT
 from store.fights import Fights
 from tests.atari_helpers import atari
 from tests.conftest import dice, make_fights
@@ -50,8 +50,8 @@ def test_AI_WND_2_AI_INIT_2_A_REPLAY_1_max_knife_fight_state_after_each_event(fi
 
 
 def test_AI_WND_2_the_atari_demo_plays_and_verifies() -> None:
-    """AI-WND-2: the demo script (examples/demo_atari.py) plays under its preset, ends as the text does, verifies."""
-    chosen = demo()
+    """AI-WND-2: the demo script (examples/demo_atari.py, as cli/demos.py plays it) plays under its preset, ends as the text does, verifies."""
+    chosen = DEMOS["atari-isev"]
     fights = make_fights()
     label, options = resolve(chosen.rules, chosen.house)
     fights.new("demo-atari", label, options.model_dump(mode="json"))
@@ -62,9 +62,8 @@ def test_AI_WND_2_the_atari_demo_plays_and_verifies() -> None:
     assert verify(fights.store.read("demo-atari")).ok
 
 
-def test_AI_INIT_2_the_demo_runs_under_fudge_demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """AI-INIT-2: once registered in DEMOS, `fudge demo atari-isev` plays it and verifies ok."""
-    monkeypatch.setitem(DEMOS, "atari-isev", demo())
+def test_AI_INIT_2_the_demo_runs_under_fudge_demo(tmp_path: Path) -> None:
+    """AI-INIT-2: `fudge demo atari-isev` plays it and verifies ok."""
     try:
         out = Fudge(tmp_path)("demo", "atari-isev").stdout
     finally:
