@@ -13,6 +13,7 @@ from typing import Any
 from engine import commands as cmd
 from engine.sheets import parse_sheet
 from events import models as ev
+from examples.demo_atari import KNIFE_FIGHT
 
 Step = tuple[str, Any, tuple[str, ...]]
 
@@ -114,4 +115,16 @@ FUDGE_PHASES = Demo(
     ),
 )
 
-DEMOS: dict[str, Demo] = {demo.name: demo for demo in (FUDGE, FUDGE_PHASES)}
+# Atari Isev (000): Max's tavern knife fight.
+ATARI_ISEV = Demo(
+    name="atari-isev",
+    summary="Atari Isev: Max's tavern knife fight with the seed's numbers (4dF + trait initiative, "
+            "simultaneous ties, attack vs dodge, luck rolls, Health wound charts)",
+    rules="atari-isev",
+    house=None,
+    steps=(("Max joins", join("max", side="Max"), ()),
+           ("The Cutthroat joins", join("cutthroat", side="bar"), ()),
+           *KNIFE_FIGHT),
+)
+
+DEMOS: dict[str, Demo] = {demo.name: demo for demo in (FUDGE, FUDGE_PHASES, ATARI_ISEV)}

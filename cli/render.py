@@ -56,7 +56,7 @@ def status_json(state: FightState) -> dict[str, Any]:
         "fight": state.name,
         "rules": state.rules,
         "round": state.round,
-        "phase": PHASE_NAME[turn.phase] if turn else None,
+        "phase": phase_label(state, turn.phase) if turn else None,
         "turn": state.combatants[turn.combatant].name if turn else None,
         "last_seq": state.last_seq,
         "combatants": [
@@ -68,7 +68,8 @@ def status_json(state: FightState) -> dict[str, Any]:
                 "fudge_points": who.fudge_points,
                 "boxes": boxes_json(who),
                 "declaration": _declaration(state, who),
-                "initiative": initiative_json(state, who),
+                "initiative": (ranked_json(state, who) if state.options.initiative in ("opposed", "ranked")
+                               else initiative_json(state, who)),
                 **({"locations": locations_json(who)} if who.locations else {}),
                 **aftermath_json(state, who),
             }
@@ -185,7 +186,7 @@ def status_text(state: FightState) -> str:
     lines = [f"{state.name} ({state.rules}) round {state.round}, last event {state.last_seq}"]
     if state.turn:
         step = {"declare": " (declares)", "resolve": " (resolves)", "held": " (holds)"}.get(state.turn.step, "")
-        lines.append(f"turn: {state.combatants[state.turn.combatant].name} in phase {PHASE_NAME[state.turn.phase]}{step}")
+        lines.append(f"turn: {state.combatants[state.turn.combatant].name} in phase {phase_label(state, state.turn.phase)}{step}")
     for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
         level = LEVELS[who.track.level]
         penalty = who.track.penalty(state.options)
@@ -202,7 +203,45 @@ def status_text(state: FightState) -> str:
                 for part, (level, affects) in sorted(who.locations.items())))
         lines.extend(line for line in [aftermath_text(state, who)] if line)
         lines.extend(card(state, who))
+        lines.extend(ranked_line(state, who))
     return "\n".join(lines)
+
+
+def phase_label(state: FightState, phase: int) -> str:
+    """A turn's place: a phase name, or the initiative total under rolled initiative."""
+    return f"{phase:+d}" if state.options.initiative in ("opposed", "ranked") else PHASE_NAME[phase]
+
+
+def ranked_json(state: FightState, who: Combatant) -> dict[str, Any]:
+    """Rolled initiative (F-INIT-2, AI-INIT-2): this round's total, the round's declaration, willpower relief."""
+    rolled = state.ranked.get(who.key)
+    declared = state.round_declarations.get(who.key)
+    return {"total": rolled.total if rolled else None, "automatic": bool(rolled and rolled.automatic),
+            "declared": declaration_text(declared) if declared else None,
+            "will_relief": state.will_relief.get(who.key, 0)}
+
+
+def ranked_line(state: FightState, who: Combatant) -> list[str]:
+    rolled = state.ranked.get(who.key)
+    lines = [f"    initiative {rolled.total:+d}"] if rolled else []
+    declared = state.round_declarations.get(who.key)
+    if declared is not None:
+        lines.append(f"    declared: {declaration_text(declared)}")
+    if state.will_relief.get(who.key):
+        lines.append(f"    willpower: wounds count {state.will_relief[who.key]} level(s) lighter this scene")
+    return lines
+
+
+def declaration_text(d: ev.Declaration) -> str:
+    parts = [f"all-out {d.all_out}"] if d.all_out else []
+    if d.posture is not None:
+        parts.append(f"posture {d.posture:+d}")
+    if d.wait:
+        parts.append(f"{'hurry' if d.wait > 0 else 'wait'} {d.wait:+d}")
+    parts += [n for n, on in (("hasty attack", d.hasty), ("two attacks", d.two_attacks), ("multi-strike", d.sweep)) if on]
+    if d.two_avoidances:
+        parts.append(f"two avoidances ({d.two_avoidances})")
+    return ", ".join(parts) or "normal"
 
 
 def mods(modifiers: tuple[ev.Modifier, ...]) -> str:
@@ -266,6 +305,9 @@ def describe(event: Any, ladder: Any) -> str:
     if isinstance(event, ev.RoundStarted):
         extra = f", surprised: {', '.join(event.surprised)}" if event.surprised else ""
         return f"round {event.round} begins{extra}"
+    if isinstance(event, ev.Declared) and event.declaration != ev.Declaration(
+            all_out=event.declaration.all_out, posture=event.declaration.posture):
+        return f"{event.combatant} declares for round {event.round}: {declaration_text(event.declaration)}"
     if isinstance(event, ev.Declared):
         d = event.declaration
         what = f"all-out {d.all_out}" if d.all_out else f"posture {d.posture:+d}" if d.posture is not None else "normal"
@@ -321,6 +363,15 @@ def describe(event: Any, ladder: Any) -> str:
     if isinstance(event, ev.DieBartered):
         return (f"{event.combatant} trades die {event.traded + 1} to {'raise' if event.direction > 0 else 'lower'} "
                 f"die {event.altered + 1}: {PHASE_NAME[event.face_before]} → {PHASE_NAME[event.face_after]}")
+    if isinstance(event, ev.TurnTaken) and event.initiative is not None:
+        ties = f" (simultaneous with {', '.join(event.tied_with)})" if event.tied_with else ""
+        return f"initiative {event.initiative:+d}: {event.combatant} acts{ties}"
+    if isinstance(event, ev.InitiativeRanked):
+        how = ("automatic initiative" if event.automatic
+               else f"{event.trait} {name(event.level)} {format_faces(event.faces)} = {sum(event.faces):+d}")
+        return f"{event.combatant} initiative: {how}{mods(event.modifiers)} → {event.total:+d}"
+    if isinstance(event, ev.WillSteeled):
+        return f"{event.combatant} steels the will: wounds count {event.levels} level(s) lighter this scene (AI-WILL-1)"
     if isinstance(event, ev.TurnTaken):
         ties = f" (tied with {', '.join(event.tied_with)}: GM orders)" if event.tied_with else ""
         verb = {"declare": "declares", "resolve": "resolves"}.get(event.step, "acts")

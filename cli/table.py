@@ -64,6 +64,15 @@ def declare(
     all_out_defense: Annotated[bool, typer.Option("--all-out-defense", help="F-MOD-7: +2 skill, cannot harm.")] = False,
     posture: Annotated[Optional[int], typer.Option("--posture", help="F-TAC-1: +2..-2 to offense, the opposite to defense.")] = None,
     sealed: Annotated[bool, typer.Option("--sealed", help="A-SEAL-1: log only a seal; revealed at the blow.")] = False,
+    wait: Annotated[Optional[int], typer.Option(
+        "--wait", help="AI-WAIT: initiative change -2..+2 before the roll (+ hurries: worse skills; - waits: better).")] = None,
+    hasty: Annotated[bool, typer.Option("--hasty", help="F-INIT-3: +1 initiative, -1 attack and defence this round.")] = False,
+    two_attacks: Annotated[bool, typer.Option(
+        "--two-attacks", help="AI-MULTI-ATK: a second attack 3 initiative levels later; surrenders the avoidance.")] = False,
+    two_avoidances: Annotated[Optional[str], typer.Option(
+        "--two-avoidances", help="AI-MULTI-AVD: dodge-dodge, parry-parry or dodge-parry; surrenders the attack.")] = None,
+    sweep: Annotated[bool, typer.Option(
+        "--sweep", help="AI-SWEEP: a multi-strike at several foes (-1, -2, ...); surrenders the avoidance.")] = False,
     posture_roll: Annotated[bool, typer.Option(
         "--posture-roll", help="F-TAC-3: a 1d6 picks the posture (1: -2, 2: -1, 3-4: 0, 5: +1, 6: +2).")] = False,
     posture_die: Annotated[Optional[int], typer.Option(
@@ -71,12 +80,19 @@ def declare(
     dice: DiceOpt = None,
     fight: FightOpt = None,
 ) -> None:
-    """Declare a stance for the coming round (sealed declarations stay secret until the blow)."""
+    """Declare a stance for the coming round (sealed declarations stay secret until the blow).
+
+    Under rolled initiative (opposed, ranked) a declaration is for the next round: make it before `fudge round`.
+    """
     with guard():
         if all_out_offense and all_out_defense:
             raise InputError("choose one of --all-out-offense and --all-out-defense")
+        kinds = ("dodge-dodge", "parry-parry", "dodge-parry")
+        if two_avoidances is not None and two_avoidances not in kinds:
+            raise InputError(f"--two-avoidances is one of {', '.join(kinds)}")
         declaration = ev.Declaration(all_out="offense" if all_out_offense else "defense" if all_out_defense else None,
-                                     posture=posture)
+                                     posture=posture, wait=wait, hasty=hasty, two_attacks=two_attacks,
+                                     two_avoidances=two_avoidances, sweep=sweep)  # type: ignore[arg-type]
         if posture_roll or posture_die is not None:
             if sealed:
                 raise InputError("a rolled posture is public: it cannot be --sealed (F-TAC-3)")
@@ -143,6 +159,16 @@ def attack(
     stun: Annotated[bool, typer.Option("--stun", help="F-STUN-1: the blow stuns instead of wounding.")] = False,
     pull: Annotated[Optional[str], typer.Option("--pull", help="F-STUN-2: the worst wound level the blow may do (e.g. Scratch).")] = None,
     head: Annotated[bool, typer.Option("--head", help="F-STUN-3: the blow aims at the head.")] = False,
+    avoid: Annotated[Optional[str], typer.Option(
+        "--avoid", help="AI-ATK: dodge, parry, dodge-parry or none (default: the sheet's defence, or none when used up).")] = None,
+    pos: Annotated[Optional[list[str]], typer.Option(
+        "--pos", help="AI-POS: the attacker is behind, above, below, prone or has his back to the enemy (back); repeat.")] = None,
+    target_back: Annotated[bool, typer.Option("--target-back", help="AI-POS: the target's back is to the attacker (dodge -1, parry -2).")] = False,
+    ranged: Annotated[Optional[str], typer.Option("--ranged", help="AI-RNG: thrown or propelled missile.")] = None,
+    ranged_mod: Annotated[Optional[int], typer.Option(
+        "--ranged-mod", help="AI-RNG-2: the avoidance modifier within the rule's range (default its mildest).")] = None,
+    weapon: Annotated[Optional[str], typer.Option("--weapon", help="main, off-hand or unarmed (default: the sheet's weapon).")] = None,
+    also: Annotated[Optional[list[str]], typer.Option("--also", help="AI-SWEEP: a further foe of a declared multi-strike; repeat, in order.")] = None,
     magic: MagicOpt = None,
     aim: AimOpt = None,
     aim_at: AimAtOpt = None,
@@ -156,11 +182,22 @@ def attack(
 ) -> None:
     """A directed attack: the target only defends (F-PACE-3); in phase order when initiative is on."""
     def build(fights: Fights, name: str, state: Any) -> cmd.Attack:
+        choices = {"--avoid": (avoid, ("dodge", "parry", "dodge-parry", "none")),
+                   "--ranged": (ranged, ("thrown", "propelled")), "--weapon": (weapon, ("main", "off-hand", "unarmed"))}
+        for flag, (value, allowed) in choices.items():
+            if value is not None and value not in allowed:
+                raise InputError(f"{flag} is one of {', '.join(allowed)}")
+        for place in pos or ():
+            if place not in ("behind", "back", "above", "below", "prone"):
+                raise InputError("--pos is one of behind, back, above, below, prone")
         return cmd.Attack(attacker=attacker, target=target, mod=mod, defense_mod=defense_mod,
                           min_hit=level_of(fights, name, min_hit), unaware=unaware,
                           difficulty=level_of(fights, name, difficulty),
                           reveals=fights.reveals(state, [attacker, target]),
                           stun=stun, pull=wound_level(pull) if pull is not None else None, head=head,
+                          avoid=avoid, position=tuple(pos or ()), target_back=target_back,  # type: ignore[arg-type]
+                          ranged=ranged, ranged_mod=ranged_mod, weapon=weapon,  # type: ignore[arg-type]
+                          targets=tuple(also or ()),
                           magic=parse_magic(magic), aim=level_of(fights, name, aim), aim_at=aim_at, called=called,
                           called_rd=need_rd, otherwise=otherwise, affects=affects, speed_contest=speed_contest)
     run(fight, build, dice, command_id)
@@ -199,12 +236,26 @@ def roll(
 @app.command(name="round")
 def round_(
     surprised: Annotated[Optional[list[str]], typer.Option("--surprised", help="PH-5: this combatant is surprised (repeat).")] = None,
+    initiative_bonus: Annotated[Optional[list[str]], typer.Option(
+        "--initiative-bonus", help="F-INIT-2: NAME=N, a surprise bonus to NAME's initiative roll (repeat).")] = None,
+    automatic: Annotated[Optional[list[str]], typer.Option(
+        "--automatic", help="F-INIT-2: NAME wins initiative automatically (surprise; repeat).")] = None,
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
 ) -> None:
-    """Start a round; with phase initiative, roll everyone's initiative dice (PH-2, CT-TABLE)."""
-    run(fight, lambda f, n, s: cmd.StartRound(surprised=tuple(surprised or ())), dice, command_id)
+    """Start a round; roll everyone's initiative: phase dice (PH-2, CT-TABLE) or 4dF + trait (F-INIT-2, AI-INIT-2)."""
+    def build(fights: Fights, name: str, state: Any) -> cmd.StartRound:
+        bonuses = []
+        for item in initiative_bonus or ():
+            who, _, value = item.partition("=")
+            try:
+                bonuses.append((who.strip(), int(value)))
+            except ValueError:
+                raise InputError(f"--initiative-bonus takes NAME=N, e.g. ann=2; got {item!r}") from None
+        return cmd.StartRound(surprised=tuple(surprised or ()), initiative_bonus=tuple(bonuses),
+                              automatic=tuple(automatic or ()))
+    run(fight, build, dice, command_id)
 
 
 @app.command()
@@ -232,7 +283,7 @@ def barter(
 
 @app.command(name="next")
 def next_(fight: FightOpt = None) -> None:
-    """Move to the next actor in phase order (PH-1, PH-3)."""
+    """Move to the next actor in initiative order (PH-1, PH-3; F-INIT-2, AI-INIT-2)."""
     run(fight, lambda f, n, s: cmd.NextTurn())
 
 

@@ -19,7 +19,7 @@ from projections.fold import fold, replay, voided
 from projections.state import FightState
 from store.base import Row
 
-DICE_EVENTS = (ev.DiceRolled, ev.InitiativeRolled)
+DICE_EVENTS = (ev.DiceRolled, ev.InitiativeRolled, ev.InitiativeRanked)
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,9 @@ class StartRound(_Command):
     type: Literal["start_round"] = "start_round"
     surprised: tuple[str, ...] = ()
     reveals: tuple[Reveal, ...] = ()
+    # --- rolled initiative (F-INIT-2): GM inputs for surprise ---
+    initiative_bonus: tuple[tuple[str, int], ...] = ()
+    automatic: tuple[str, ...] = ()
 
 
 class Exchange(_Command):
@@ -127,6 +130,38 @@ class Attack(_Command):
     otherwise: str | None = None
     affects: str | None = None
     speed_contest: bool = False
+    # --- atari isev (AI-ATK, AI-POS, AI-RNG, AI-MULTI) ---
+    avoid: Literal["dodge", "parry", "dodge-parry", "none"] | None = None
+    position: tuple[Literal["behind", "back", "above", "below", "prone"], ...] = ()
+    target_back: bool = False
+    ranged: Literal["thrown", "propelled"] | None = None
+    ranged_mod: int | None = None
+    weapon: Literal["main", "off-hand", "unarmed"] | None = None
+    targets: tuple[str, ...] = ()  # AI-SWEEP: the further foes of a multi-strike, in order
+
+
+class Willpower(_Command):
+    """AI-WILL-1: a Will roll (story inspiration) lowers the effective wound status for the scene."""
+
+    type: Literal["willpower"] = "willpower"
+    combatant: str
+    mod: int = 0
+
+
+class ResistSpell(_Command):
+    """AI-WILL-2: caster and target roll Will; the target's excess reduces the spell."""
+
+    type: Literal["resist_spell"] = "resist_spell"
+    caster: str
+    target: str
+
+
+class HeroicAvoidance(_Command):
+    """AI-HEROIC: roll with the blow just taken: one wound level less, then an Agility roll vs Fair."""
+
+    type: Literal["heroic"] = "heroic"
+    combatant: str
+    target: int | None = None
 
 
 class RollTrait(_Command):
@@ -275,8 +310,8 @@ class EndBattle(_Command):
 Command = Annotated[
     Union[StartFight, StartBranch, CommitSeed, RevealSeed, Join, Declare, SealDeclaration,
           StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo,
-          OrderTies, DeclareIntent, Shoot, HoldAction, Heal, Rest, EndBattle,
-          Melee, StoryRoll],
+          OrderTies, DeclareIntent, Shoot, HoldAction, Heal, Rest, EndBattle, Willpower, ResistSpell,
+          HeroicAvoidance, Melee, StoryRoll],
     Field(discriminator="type"),
 ]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)

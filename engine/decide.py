@@ -37,7 +37,11 @@ D6_POSTURE = {1: -2, 2: -1, 3: 0, 4: 0, 5: 1, 6: 2}  # F-TAC-3
 
 def seal_of(declaration: ev.Declaration, salt: str) -> str:
     """A-SEAL-1: the hash a sealed declaration is stored as."""
-    return hashlib.sha256((salt + canonical(declaration.model_dump(mode="json"))).encode()).hexdigest()
+    data = declaration.model_dump(mode="json")
+    # fields added later count only when set, so seals made before them still open
+    data = {k: v for k, v in data.items()
+            if k in ("all_out", "posture") or v != ev.Declaration.model_fields[k].default}
+    return hashlib.sha256((salt + canonical(data)).encode()).hexdigest()
 
 
 def decide(state: FightState, command: Any, dice: Dice) -> list[Any]:
@@ -192,6 +196,13 @@ def _declare(state: FightState, c: cmd.Declare, dice: Dice) -> list[Any]:
     _check_declaration(state, who, c.declaration)
     started = round_events(state, [who.name])
     number = state.round + len(started)
+    if state.options.initiative in ("opposed", "ranked"):  # declared before the round's initiative roll
+        from engine import atari
+        atari.check_declaration(state, who, c.declaration)
+        number = state.round + 1
+    elif c.declaration != ev.Declaration(all_out=c.declaration.all_out, posture=c.declaration.posture):
+        raise RuleError("waiting, hurrying, hasty attacks and multiple attacks or avoidances are declared before "
+                        "a rolled initiative (initiative = \"opposed\" or \"ranked\")")
     if c.posture_roll or c.posture_die is not None:
         rolled, declaration = posture_pick(state, who, c, dice, state.last_seq + len(started) + 1)
         return started + [rolled, ev.Declared(combatant=who.name, round=number, declaration=declaration)]
@@ -213,11 +224,13 @@ def posture_pick(state: FightState, who: Combatant, c: cmd.Declare, dice: Dice,
         rolled = dice.roll(who.name, 1, "posture (1d6)", sides=6)
     event = ev.DiceRolled(action=action, roller=who.name, purpose="posture (1d6)", faces=rolled.faces,
                           source=rolled.source, stream=rolled.stream, draw=rolled.draw, sides=6)
-    return event, ev.Declaration(posture=D6_POSTURE[rolled.faces[0]])
+    return event, c.declaration.model_copy(update={"posture": D6_POSTURE[rolled.faces[0]]})
 
 
 def _seal(state: FightState, c: cmd.SealDeclaration, dice: Dice) -> list[Any]:
     who = able(state, c.combatant)
+    if state.options.initiative in ("opposed", "ranked"):
+        raise RuleError("under rolled initiative declarations are made openly before `fudge round`: drop --sealed")
     started = round_events(state, [who.name])
     return started + [ev.DeclarationSealed(combatant=who.name, round=state.round + len(started), seal=c.seal)]
 
@@ -232,7 +245,11 @@ def _roll(state: FightState, c: cmd.RollTrait, dice: Dice) -> list[Any]:
         trait, level, mods = "situational", 0, []
     else:
         trait, level, _ = who.fighter.trait(c.trait, opts)
-        mods = wound_modifiers(who, opts) + stun.modifiers(state, who, "act") + location_modifiers(who.locations, trait)
+        mods = wound_modifiers(who, opts) + stun.modifiers(state, who, "act")
+        if opts.ruleset == "atari-isev":  # AI-WILL-1 relief, AI-HEROIC unbalance: on every action
+            from engine import atari
+            mods = atari.wound_penalty(state, who) + atari.unbalanced(state, who) + stun.modifiers(state, who, "act")
+        mods = mods + location_modifiers(who.locations, trait)
     if c.mod:
         mods.append(ev.Modifier(name="GM modifier", value=c.mod))
     if c.median and c.opponent is not None:
@@ -311,6 +328,8 @@ def side_for(state: FightState, who: Combatant, foe: Combatant | None, role: str
     if foe is not None and role != "defend" and shield_value(foe, opts):
         mods.append(ev.Modifier(name=f"{foe.name}'s {foe.fighter.sheet.shield.size} shield",  # type: ignore[union-attr]
                                 value=-shield_value(foe, opts)))
+    if declaration.hasty:  # F-INIT-3
+        mods.append(ev.Modifier(name="hasty attack", value=opts.hasty_penalty))
     if foe is not None:
         mods += weapon_size_modifiers(state, who, foe)
     if declaration.all_out == "offense":
@@ -363,6 +382,10 @@ def settle_exchange(state: FightState, kind: str, sides: Sequence[ev.Side], min_
                     damage_dice: DamageDice) -> Settled:
     """F-MEL-1,2, F-MOD-6,7, F-TAC-4 (and F-PACE-3 for a directed attack)."""
     opts = state.options
+    if opts.ruleset == "atari-isev":
+        from engine.atari_rules import settle
+        fighters = {k: c.fighter for k, c in state.combatants.items()}
+        return Settled(*settle(opts, fighters, sides, min_hits[0], damage_dice))
     a, b = sides
     directions: list[tuple[ev.Side, ev.Side, int, int, int]] = []  # attacker, defender, rd, bonus, min_hit
     if opts.tactics == "postures":
@@ -466,6 +489,7 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
         raise RuleError("a sealed declaration must be revealed before the blow (A-SEAL-1)")
     new_round = bool(out) and isinstance(out[0], ev.RoundStarted)
     declared = declarations_after(replace(state, declarations={}) if new_round else state, reveals)
+    declared = {**state.round_declarations, **declared}
     action = state.last_seq + len(out) + 1
     roles = ("attack", "attack") if kind == "exchange" else ("attack", "defend")
     labels = ("GM modifier", "GM modifier") if kind == "exchange" else ("GM modifier", "GM defense modifier")
@@ -548,11 +572,17 @@ def exchange_intents(state: FightState, c: cmd.Exchange, fighters: Sequence[Comb
 def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
     if state.options.pace == "story":
         raise RuleError(STORY_ONLY)
+    if state.options.ruleset == "atari-isev":
+        from engine import atari
+        return atari.attack(state, c, dice)
+    if state.options.initiative in ("opposed", "ranked"):
+        from engine import ranked
+        ranked.check_turn(state, able(state, c.attacker))
     attacker, target = able(state, c.attacker), combatant(state, c.target)
     if attacker.key == target.key:
         raise RuleError("a fighter cannot attack itself")
     stun.refuse_attack(state, attacker)
-    if state.options.initiative != "none":
+    if state.options.initiative in ("phases-classic", "phases-crunch"):
         turn = state.turn
         if turn is None:
             raise RuleError("no one's turn yet: `fudge round` rolls initiative, `fudge next` gives the first turn")
@@ -576,12 +606,12 @@ def alternating_all_out(state: FightState, attacker: Combatant, target: Combatan
                         c: cmd.Attack) -> tuple[bool, tuple[tuple[ev.Modifier, ...], tuple[ev.Modifier, ...]]]:
     """F-MOD-8: an all-out defender forfeits his attack this round; a foe who attacked all-out
     defends at -2 on this turn (option all_out_exposure = "no_defense": not at all)."""
-    declared = declarations_after(state, c.reveals).get(attacker.key)
+    declared = {**state.round_declarations, **declarations_after(state, c.reveals)}.get(attacker.key)
     if attacker.key in state.forfeits or (declared is not None and declared.all_out == "defense"):
         raise RuleError(f"{attacker.name} chose all-out defense this round and forfeits the attack (F-MOD-8); "
                         f"`fudge round` starts the next round")
     defense: tuple[ev.Modifier, ...] = ()
-    if target.key in state.forfeits and target.key not in state.declarations:
+    if target.key in state.forfeits and target.key not in state.declarations and target.key not in state.round_declarations:
         # the all-out defense lasts the round: every defense gets it, not only the first
         defense = (ev.Modifier(name="all-out defense", value=state.options.all_out_defense_skill),)
     if state.exposed.get(target.key) != attacker.key:
@@ -594,6 +624,9 @@ def alternating_all_out(state: FightState, attacker: Combatant, target: Combatan
 # --- phase initiative -------------------------------------------------------------
 
 def _round(state: FightState, c: cmd.StartRound, dice: Dice) -> list[Any]:
+    if state.options.initiative in ("opposed", "ranked"):
+        from engine import ranked
+        return ranked.start_round(state, c, dice)
     surprised = {combatant(state, n).key for n in c.surprised}
     number = state.round + 1
     out: list[Any] = [ev.RoundStarted(round=number, surprised=tuple(state.combatants[k].name for k in sorted(surprised)))]
@@ -660,6 +693,9 @@ def turn_order(state: FightState) -> list[tuple[int, str, tuple[str, ...]]]:
 def _next(state: FightState, c: cmd.NextTurn, dice: Dice) -> list[Any]:
     if state.options.initiative == "none":
         raise RuleError("this fight has no initiative order: every exchange is simultaneous")
+    if state.options.initiative in ("opposed", "ranked"):
+        from engine import ranked
+        return ranked.next_turn(state, c, dice)
     if not state.initiative:
         raise RuleError("no initiative rolled this round: `fudge round` rolls it")
     order = slots(state)
@@ -800,14 +836,17 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
                           supersedes=resolution_seq, automatic=c.use == "panache")
         earlier = next((state.events[seq] for seq in record.consequences
                         if isinstance(state.events.get(seq), ev.AdvantageGained)), None)
+        steeled = [ev.WillSteeled(combatant=new.combatant, action=action,
+                                  levels=max(0, new.result - (new.difficulty or 0)))  # AI-WILL-1 re-read
+                   for seq in record.consequences if isinstance(state.events.get(seq), ev.WillSteeled)]
         return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a {label}"),
-                *out, new, *advantage_events(state, new, earlier)]
+                *out, new, *advantage_events(state, new, earlier), *steeled]
     if c.use == "panache":
         raise RuleError("panache makes an unopposed action succeed: a blow is opposed (C-FP-2)")
     sides = list(resolution.sides)
     for index, side in enumerate(sides):
-        if side.combatant.lower() != who.key:
-            continue
+        if side.combatant.lower() != who.key or (len(sides) > 2 and side.trait != roll.purpose):
+            continue  # AI-MULTI-AVD: of a dodge-parry pair, only the roll spent on
         if shifts:
             side = side.model_copy(update={"modifiers": side.modifiers + (ev.Modifier(name=label, value=c.shift or 0),)})
         sides[index] = with_roll(side, new_roll if new_roll is not None else side.roll or 0)
@@ -888,3 +927,26 @@ HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
 from engine import aftermath  # noqa: E402  (F-HEAL commands: they use the helpers above)
 
 HANDLERS.update(aftermath.HANDLERS)
+
+
+def _atari_refuses(handler: Callable[[FightState, Any, Dice], list[Any]],
+                   why: str) -> Callable[[FightState, Any, Dice], list[Any]]:
+    def refuse(state: FightState, command: Any, dice: Dice) -> list[Any]:
+        if state.options.ruleset == "atari-isev":
+            raise RuleError(why)
+        return handler(state, command, dice)
+    return refuse
+
+
+def _atari(name: str) -> Callable[[FightState, Any, Dice], list[Any]]:
+    def handler(state: FightState, command: Any, dice: Dice) -> list[Any]:
+        from engine import atari
+        return getattr(atari, name)(state, command, dice)  # type: ignore[no-any-return]
+    return handler
+
+
+HANDLERS[cmd.Willpower] = _atari("willpower")
+HANDLERS[cmd.ResistSpell] = _atari("resist_spell")
+HANDLERS[cmd.HeroicAvoidance] = _atari("heroic")
+HANDLERS[cmd.Shoot] = _atari_refuses(HANDLERS[cmd.Shoot], "Atari Isev missiles are attacks: `fudge attack A B --ranged "
+                                                          "thrown|propelled` (AI-RNG)")

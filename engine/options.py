@@ -170,6 +170,24 @@ class RuleOptions(BaseModel):
     plus_levels: bool = _opt(False, "F-FANCY-2", "combat skills may be written as plus levels (`Good+`): +1 every other round")
     speed_trait: str = _opt("Speed", "F-FANCY-1", "the trait of a speed contest (`--speed-contest`)")
 
+    # --- atari isev and rolled initiative ---
+    initiative_every: Literal["battle", "round"] = _opt(
+        "round", "F-INIT-2", "opposed initiative is rolled once per battle or every round")
+    initiative_traits: tuple[str, ...] = _opt(
+        ("Initiative", "Reflexes", "Speed"), "F-INIT-2",
+        "opposed initiative rolls the first of these traits on the sheet (none: a situational roll)")
+    combat_reflexes_bonus: int = _opt(1, "F-INIT-2", "initiative bonus of the gift Combat Reflexes")
+    hasty_initiative: int = _opt(1, "F-INIT-3", "hasty attack: initiative bonus this round")
+    hasty_penalty: int = _opt(-1, "F-INIT-3", "hasty attack: attack and defence penalty this round")
+    wound_chart: Literal["fixed", "health"] = _opt(
+        "fixed", "AI-WND-1", "wound thresholds and boxes: the options' (fixed) or read from Health (AI-WND-1)")
+    graze_max_damage: int = _opt(4, "AI-GRAZE", "an RD +1 blow does at most this many points (atari-isev)")
+    off_hand_penalty: int = _opt(-1, "AI-MULTI-ATK", "off-hand weapon penalty without the gift Ambidextrous")
+    second_attack_delay: int = _opt(3, "AI-MULTI-ATK", "initiative levels between the first and second attack")
+    sweep_penalty: int = _opt(-1, "AI-SWEEP", "multi-strike: penalty on the first foe, one more on each next")
+    heroic_difficulty: int = _opt(0, "AI-HEROIC", "heroic avoidance: Agility difficulty (Fair)")
+    heroic_penalty: int = _opt(-2, "AI-HEROIC", "heroic avoidance: penalty to all actions next round when unbalanced")
+
     @model_validator(mode="before")
     @classmethod
     def _doubled_counts_rd_twice(cls, data: Any) -> Any:
@@ -207,6 +225,15 @@ class Preset(BaseModel):
     overrides: dict[str, Any]
 
 
+# AI: everything the Atari Isev campaign sets, in one place.
+ATARI_ISEV = {
+    "ruleset": "atari-isev", "ladder": "fudge7", "pace": "alternating", "initiative": "ranked",
+    "tactics": "postures", "default_fudge_points": 2, "wound_chart": "health", "scratch_cap": True,
+    "attributes": ("Health", "Strength", "Agility", "Dexterity", "Perception", "Will", "Intuition",
+                   "Empathy", "Reasoning"),
+    "dc_in_defense": False, "min_hit": -2,
+}
+
 PRESETS: dict[str, Preset] = {
     p.name: p
     for p in (
@@ -216,6 +243,10 @@ PRESETS: dict[str, Preset] = {
                summary="Fudge with Crunch Time phase initiative (rolled table, crunch bartering) "
                        "and directed attacks in phase order",
                overrides={"pace": "alternating", "initiative": "phases-crunch", "bartering": "crunch"}),
+        Preset(name="atari-isev",
+               summary="Atari Isev campaign: 4dF + initiative trait every round, attack vs a free avoidance, "
+                       "damage with a luck roll read on Health-based wound charts, 2 fudge points",
+               overrides=ATARI_ISEV),
     )
 }
 
@@ -276,6 +307,13 @@ INCOMPATIBLE: tuple[tuple[Any, str], ...] = (
     (lambda o: (o.dc_track or o.damage_capacity != "modifier") and o.dc_in_defense,
      "Damage Capacity used as a track, a roll, gifts or Willpower (F-DC, F-WND-8) is not also a defensive "
      "factor: set dc_in_defense = false"),
+    (lambda o: o.ruleset == "atari-isev" and o.pace != "alternating",
+     'Atari Isev blows are attacks against avoidances in initiative order (AI-ATK-1): use pace = "alternating"'),
+    (lambda o: o.pace == "alternating" and o.initiative in ("opposed", "ranked") and o.tactics == "all_out"
+     and o.ruleset == "atari-isev",
+     'Atari Isev postures (AI-POST) need tactics = "postures"'),
+    (lambda o: o.ruleset == "atari-isev" and o.initiative.startswith("phases"),
+     'Atari Isev rolls 4dF + initiative every round (AI-INIT-2): use initiative = "ranked", "opposed" or "none"'),
 )
 
 

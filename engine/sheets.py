@@ -33,6 +33,8 @@ class Weapon(_Strict):
     muscle_powered: bool = True
     ranged: Literal["thrown", "propelled"] | None = None  # F-RNG-2: how a shot with it is dodged
     tech: int | None = None  # F-TECH: its tech level on the Scale track (GM-set)
+    light: bool = False  # AI-MULTI-ATK: a small light weapon (dagger, fist) allows two attacks
+    two_handed: bool = False
 
 
 class Armor(_Strict):
@@ -66,6 +68,7 @@ class Sheet(_Strict):
     shield: Shield | None = None
     wounds: WoundOverride | None = None
     track: Literal["boxes", "pawn"] = Field(default="boxes", description="F-WND-7: `pawn` for an NPC pawn's track")
+    off_hand: Weapon | None = None  # AI-MULTI-ATK: a weapon in the other hand
 
     @field_validator("name")
     @classmethod

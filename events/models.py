@@ -83,6 +83,12 @@ class Declaration(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     all_out: Literal["offense", "defense"] | None = None
     posture: int | None = None
+    # --- atari isev and rolled initiative (AI-WAIT, F-INIT-3, AI-MULTI-ATK, AI-MULTI-AVD, AI-SWEEP) ---
+    wait: int | None = None  # initiative change -2..+2: + hurries, - waits
+    hasty: bool = False
+    two_attacks: bool = False
+    two_avoidances: Literal["dodge-dodge", "parry-parry", "dodge-parry"] | None = None
+    sweep: bool = False
 
 
 class Declared(_Event):
@@ -167,6 +173,7 @@ class Side(BaseModel):
     stun: bool = False  # F-STUN-1: this fighter's blows stun instead of wounding
     pull: int | None = None  # F-STUN-2: the worst wound level this fighter's blows may do
     head: bool = False  # F-STUN-3: this fighter aims at the head
+    weapon: str | None = None  # atari-isev: "main", "off-hand" or "unarmed" (None: the sheet's weapon)
 
 
 class Hit(BaseModel):
@@ -217,6 +224,8 @@ class ExchangeResolved(_Event):
     otherwise: str | None = None  # where the defender says a called shot won by less lands
     location_affects: str | None = None  # F-LOC-2: what a wounded part hinders (`combat` or a trait)
     speed: tuple[int, ...] | None = None  # F-FANCY-1: the two Speed results of a speed contest
+    avoidance: str | None = None  # AI-ATK: dodge, parry, dodge-parry, none, surrendered, used
+    strike: int | None = None  # AI-MULTI-ATK, AI-SWEEP: which of the round's blows
 
 
 class ShotResolved(_Event):
@@ -322,6 +331,7 @@ class TurnTaken(_Event):
     index: int
     tied_with: tuple[str, ...] = ()
     step: Literal["act", "declare", "resolve"] = "act"  # PH-4 `structured` splits a phase in two
+    initiative: int | None = None  # rolled initiative (F-INIT-2, AI-INIT-2): the slot's total; ties act together
 
 
 class DieTraded(_Event):
@@ -392,6 +402,34 @@ class SpareDieSpent(_Event):
     round: int
     die: int
     target: int
+
+
+# --- rolled initiative (F-INIT-2, F-INIT-3, AI-INIT-2) -------------------------
+
+class InitiativeRanked(_Event):
+    """Everyone rolls, order by total: one combatant's roll (or automatic initiative) for the round."""
+
+    type: Literal["initiative_ranked"] = "initiative_ranked"
+    combatant: str
+    round: int
+    trait: str
+    level: int
+    modifiers: tuple[Modifier, ...] = ()
+    total: int
+    automatic: bool = False
+    faces: tuple[int, ...] = ()
+    source: Literal["generated", "entered"] = "generated"
+    stream: str | None = None
+    draw: int | None = None
+
+
+class WillSteeled(_Event):
+    """AI-WILL-1: each level above Fair of a Will roll lowers the effective wound status for the scene."""
+
+    type: Literal["will_steeled"] = "will_steeled"
+    combatant: str
+    action: int
+    levels: int
 
 
 # --- fudge points (C-FP) ------------------------------------------------------
@@ -539,7 +577,7 @@ Event = Annotated[
         ExchangeResolved, WoundMarked, CombatantKilled, AdvantageGained, InitiativeRolled, DieBartered, TurnTaken,
         FudgePointSpent, EventsVoided, CommandUndone, CommandRedone,
         DieTraded, DieAltered, TiesOrdered, IntentDeclared, TurnUsed, SpareDieSpent, ShotResolved, ActionHeld,
-        WoundsHealed, StunMarked, BattleEnded,
+        WoundsHealed, StunMarked, BattleEnded, InitiativeRanked, WillSteeled,
         MeleeResolved, StoryRolled, LocationWounded,
     ],
     Field(discriminator="type"),

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine.atari_rules import health_chart
 from engine.initiative import Initiative, Intent, card_dice
 from engine.ladder import Ladder, ladder_of
 from engine.locations import worsen
@@ -83,6 +84,12 @@ class FightState:
     actions: Mapping[int, Action] = field(default_factory=dict)
     events: Mapping[int, Any] = field(default_factory=dict)  # seq -> effective event of an action
     round_starts: tuple[int, ...] = ()  # seqs of RoundStarted (F-DEATH-2: the level a round began at)
+    # --- rolled initiative and atari isev ---
+    ranked: Mapping[str, ev.InitiativeRanked] = field(default_factory=dict)  # F-INIT-2, AI-INIT-2
+    slot_start: int = 0  # seq of the first turn at the current initiative total (simultaneous ties)
+    will_relief: Mapping[str, int] = field(default_factory=dict)  # AI-WILL-1: levels ignored this scene
+    pending: Mapping[str, tuple[int, ev.Declaration]] = field(default_factory=dict)  # declared for a coming round
+    round_declarations: Mapping[str, ev.Declaration] = field(default_factory=dict)  # they last the whole round
     # --- melee (F-MOD-8) ---
     forfeits: frozenset[str] = frozenset()  # all-out defenders who may not attack this round
     exposed: Mapping[str, str] = field(default_factory=dict)  # all-out attacker -> the foe whose next turn finds him exposed
@@ -128,6 +135,8 @@ def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
     fighter = read_levels(sheet, s.ladder, e.source, s.options.plus_levels)
     points = sheet.fudge_points if sheet.fudge_points is not None else s.options.default_fudge_points
     boxes = sheet.wounds.boxes if sheet.wounds else s.options.wound_boxes
+    if not sheet.wounds and s.options.wound_chart == "health":
+        boxes = health_chart(fighter.trait("Health", s.options)[1]).boxes
     combatant = Combatant(e.combatant, e.side, fighter, points, tuple(boxes),
                           track=track_of(fighter, boxes, (), s.options), joined_seq=r.seq)
     return replace(s, combatants=_with(s.combatants, combatant.key, combatant))
@@ -136,12 +145,17 @@ def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
 def _round_started(s: FightState, r: Recorded, e: ev.RoundStarted) -> FightState:
     return replace(s, round=e.round, declarations={}, sealed={}, fought=frozenset(), forfeits=frozenset(),
                    round_starts=s.round_starts + (r.seq,),
-                   initiative={}, turn=None,
+                   initiative={}, turn=None, slot_start=0, pending={},
+                   round_declarations={k: d for k, (n, d) in s.pending.items() if n == e.round},
+                   ranked=s.ranked if (s.options.initiative == "opposed"
+                                       and s.options.initiative_every == "battle") else {},
                    advantages={k: v for k, v in s.advantages.items() if v[2] >= e.round})
 
 
 def _declared(s: FightState, r: Recorded, e: ev.Declared) -> FightState:
     key = e.combatant.lower()
+    if e.round > s.round:  # rolled initiative: declared before the round it is for (AI-WAIT, F-INIT-3)
+        return replace(s, pending=_with(s.pending, key, (e.round, e.declaration)))
     return replace(s, declarations=_with(s.declarations, key, e.declaration),
                    sealed=_without(s.sealed, key))
 
@@ -271,7 +285,19 @@ def _bartered(s: FightState, r: Recorded, e: ev.DieBartered) -> FightState:
 
 
 def _turn(s: FightState, r: Recorded, e: ev.TurnTaken) -> FightState:
-    return replace(s, turn=Turn(e.round, e.phase, e.combatant.lower(), e.index, step=e.step))
+    same_slot = s.turn is not None and (s.turn.round, s.turn.phase) == (e.round, e.phase)
+    return replace(s, turn=Turn(e.round, e.phase, e.combatant.lower(), e.index, step=e.step),
+                   slot_start=s.slot_start if same_slot else r.seq)
+
+
+def _ranked(s: FightState, r: Recorded, e: ev.InitiativeRanked) -> FightState:
+    return replace(s, ranked=_with(s.ranked, e.combatant.lower(), e))
+
+
+def _steeled(s: FightState, r: Recorded, e: ev.WillSteeled) -> FightState:
+    record = s.actions.get(e.action)
+    s = _remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
+    return replace(s, will_relief=_with(s.will_relief, e.combatant.lower(), e.levels))
 
 
 def _spent(s: FightState, r: Recorded, e: ev.FudgePointSpent) -> FightState:
@@ -369,7 +395,7 @@ def _battle_ended(s: FightState, r: Recorded, e: ev.BattleEnded) -> FightState:
     for key, combatant in s.combatants.items():
         cleared = replace(combatant, stuns=0, stunned=None, out=None)
         s = _retrack(s, cleared, cleared.marks)
-    return s
+    return replace(s, will_relief={})  # AI-WILL-1: willpower lasts the scene, and the battle was the scene
 
 
 def _ignore(s: FightState, r: Recorded, e: Any) -> FightState:
@@ -410,6 +436,8 @@ HANDLERS: dict[type, Callable[[FightState, Recorded, Any], FightState]] = {
     ev.WoundsHealed: _healed,
     ev.StunMarked: _stun_marked,
     ev.BattleEnded: _battle_ended,
+    ev.InitiativeRanked: _ranked,
+    ev.WillSteeled: _steeled,
     ev.MeleeResolved: _melee_resolved,
     ev.StoryRolled: _story_rolled,
     ev.LocationWounded: _location_wounded,

@@ -137,7 +137,7 @@ def test_rules_lists_the_presets(fudge: Fudge) -> None:
         assert name in listed
 
 
-@pytest.mark.parametrize("which", ["fudge", "fudge-phases"])
+@pytest.mark.parametrize("which", ["fudge", "fudge-phases", "atari-isev"])
 def test_each_demo_plays_and_verifies(fudge: Fudge, which: str) -> None:
     """`fudge demo NAME` plays its fight into the store; the log verifies (A-VERIFY-1)."""
     out = fudge("demo", which).stdout
@@ -149,7 +149,7 @@ def test_each_demo_plays_and_verifies(fudge: Fudge, which: str) -> None:
 def test_demo_lists_and_refuses_an_unknown_name(fudge: Fudge) -> None:
     listed = fudge("demo", "--list").stdout
     assert "fudge-phases" in listed and "fudge " in listed
-    assert "no demo 'chess'; demos: fudge, fudge-phases" in fudge.fails("demo", "chess")
+    assert "no demo 'chess'; demos: fudge, fudge-phases, atari-isev" in fudge.fails("demo", "chess")
 
 
 def test_the_phases_demo_ends_as_scripted(fudge: Fudge) -> None:
