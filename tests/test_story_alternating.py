@@ -180,3 +180,22 @@ def test_F_MOD_8_option_no_defense_at_all(fights: Fights) -> None:
     reply = attack(fights, "Bob", "Ann", "0000", "")
     assert reply.sides[1].trait.startswith("difficulty") and reply.sides[1].result == -2
     assert [h.relative_degree for h in reply.hits] == [3]  # Bob's Good vs Poor
+
+
+def test_F_MOD_8_under_opposed_initiative_the_declaration_lasts_the_round(fights: Fights) -> None:
+    """F-MOD-8 with F-INIT-2: Bob declares all-out defense before the round: +2 once on each defense (not
+    twice), and his own turn's attack is refused."""
+    from tests.atari_helpers import next_, round_
+    start(fights, pace="alternating", initiative="opposed")
+    for name in ("Ann", "Bob", "Cid"):
+        join(fights, name, skills={"Sword": "Good"}, attack="Sword", weapon=2, side=name)
+    fights.execute("fight", cmd.Declare(combatant="Bob", declaration=ev.Declaration(all_out="defense")))
+    round_(fights, "ann=+ + + +", "bob=0 0 0 0", "cid=+ + + 0")
+    assert next_(fights).combatant == "Ann"
+    first = attack(fights, "Ann", "Bob", "0000", "0000")
+    assert [(m.name, m.value) for m in first.sides[1].modifiers] == [("all-out defense", 2)]
+    assert next_(fights).combatant == "Cid"
+    second = attack(fights, "Cid", "Bob", "0000", "0000")
+    assert [(m.name, m.value) for m in second.sides[1].modifiers] == [("all-out defense", 2)]
+    assert next_(fights).combatant == "Bob"
+    refused(fights, cmd.Attack(attacker="Bob", target="Ann"), "forfeits")
