@@ -196,8 +196,8 @@ def _declare(state: FightState, c: cmd.Declare, dice: Dice) -> list[Any]:
     _check_declaration(state, who, c.declaration)
     started = round_events(state, [who.name])
     number = state.round + len(started)
-    if state.options.initiative in ("opposed", "ranked"):  # declared before the round's initiative roll
-        from engine import atari
+    if state.options.initiative in ("opposed", "ranked") or state.options.ruleset == "atari-isev":
+        from engine import atari  # declared before the round it is for (AI-WAIT, AI-MULTI-*, F-INIT-3)
         atari.check_declaration(state, who, c.declaration)
         number = state.round + 1
     elif c.declaration != ev.Declaration(all_out=c.declaration.all_out, posture=c.declaration.posture):
@@ -583,15 +583,7 @@ def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
         raise RuleError("a fighter cannot attack itself")
     stun.refuse_attack(state, attacker)
     if state.options.initiative in ("phases-classic", "phases-crunch"):
-        turn = state.turn
-        if turn is None:
-            raise RuleError("no one's turn yet: `fudge round` rolls initiative, `fudge next` gives the first turn")
-        if turn.combatant != attacker.key:
-            who = state.combatants[turn.combatant].name
-            raise RuleError(f"it is {who}'s turn (phase {PHASE_NAME[turn.phase]}); `fudge next` moves on")
-        check_attack_step(state, attacker, target)
-        if turn.acted:
-            raise RuleError(f"{attacker.name} already acted in phase {PHASE_NAME[turn.phase]}; `fudge next` moves on")
+        check_phase_turn(state, attacker, target)
     intent = {k: v for k, v in (("stun", c.stun), ("pull", c.pull), ("head", c.head)) if v not in (False, None)}
     unaware, more = c.unaware, ((), ())
     if state.options.pace == "alternating":
@@ -622,6 +614,19 @@ def alternating_all_out(state: FightState, attacker: Combatant, target: Combatan
 
 
 # --- phase initiative -------------------------------------------------------------
+
+def check_phase_turn(state: FightState, attacker: Combatant, target: Combatant) -> None:
+    """PH-1, PH-3, PH-4: an attack under phase initiative is the current actor's, once a phase."""
+    turn = state.turn
+    if turn is None:
+        raise RuleError("no one's turn yet: `fudge round` rolls initiative, `fudge next` gives the first turn")
+    if turn.combatant != attacker.key:
+        who = state.combatants[turn.combatant].name
+        raise RuleError(f"it is {who}'s turn (phase {PHASE_NAME[turn.phase]}); `fudge next` moves on")
+    check_attack_step(state, attacker, target)
+    if turn.acted:
+        raise RuleError(f"{attacker.name} already acted in phase {PHASE_NAME[turn.phase]}; `fudge next` moves on")
+
 
 def _round(state: FightState, c: cmd.StartRound, dice: Dice) -> list[Any]:
     if state.options.initiative in ("opposed", "ranked"):

@@ -309,11 +309,8 @@ INCOMPATIBLE: tuple[tuple[Any, str], ...] = (
      "factor: set dc_in_defense = false"),
     (lambda o: o.ruleset == "atari-isev" and o.pace != "alternating",
      'Atari Isev blows are attacks against avoidances in initiative order (AI-ATK-1): use pace = "alternating"'),
-    (lambda o: o.pace == "alternating" and o.initiative in ("opposed", "ranked") and o.tactics == "all_out"
-     and o.ruleset == "atari-isev",
+    (lambda o: o.ruleset == "atari-isev" and o.tactics != "postures",
      'Atari Isev postures (AI-POST) need tactics = "postures"'),
-    (lambda o: o.ruleset == "atari-isev" and o.initiative.startswith("phases"),
-     'Atari Isev rolls 4dF + initiative every round (AI-INIT-2): use initiative = "ranked", "opposed" or "none"'),
 )
 
 
