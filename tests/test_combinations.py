@@ -77,7 +77,8 @@ SHEETS = {"fudge": ("leroy", "theodora"), "atari-isev": ("max", "cutthroat")}
 def smoke_round(fights: Fights, pace: str, initiative: str, first: str, second: str) -> None:
     """One round of blows under the pace and initiative: what a GM would type."""
     if pace == "story":
-        fights.execute("fight", cmd.RollTrait(combatant=first, trait="Agility", difficulty=0))
+        fights.execute("fight", cmd.StoryRoll(combatant=first, trait="Agility", mod=1, median=True,
+                                              element="the bridge gives way"))
     elif pace == "simultaneous":
         fights.execute("fight", cmd.Exchange(first=first, second=second))
     elif initiative == "none":
