@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -29,18 +30,22 @@ def bar(chance: Fraction, width: int = BAR_WIDTH) -> str:
     return "█" * (eighths // 8) + (EIGHTHS[eighths % 8] if eighths % 8 else "")
 
 
-def fraction_text(chance: Fraction) -> str:
-    return f"{chance.numerator}/{chance.denominator}" if chance.denominator != 1 else str(chance.numerator)
+def common_fractions(chances: list[Fraction], over: int = 1) -> list[str]:
+    """Each chance over one common denominator (the least multiple of `over` that fits them all), as dice
+    tools print them: 4dF against 4dF reads n/6561, not each fraction reduced on its own."""
+    denominator = math.lcm(over, *(p.denominator for p in chances))
+    return [f"{p.numerator * (denominator // p.denominator)}/{denominator}" for p in chances]
 
 
-def chance_json(chance: Fraction) -> dict[str, Any]:
-    return {"fraction": f"{chance.numerator}/{chance.denominator}", "probability": float(chance)}
+def chances_json(items: list[tuple[str, Fraction]], key: str, over: int = 1) -> list[dict[str, Any]]:
+    return [{key: label, "fraction": text, "probability": float(p)}
+            for (label, p), text in zip(items, common_fractions([p for _, p in items], over))]
 
 
-def rows(items: list[tuple[str, Fraction]]) -> list[str]:
+def rows(items: list[tuple[str, Fraction]], over: int = 1) -> list[str]:
     """One line per item: label, exact fraction, percentage, bar. Fractions too long to read are left to --json."""
     width = max((len(label) for label, _ in items), default=0)
-    texts = [fraction_text(p) for _, p in items]
+    texts = common_fractions([p for _, p in items], over)
     if any(len(t) > LONGEST_FRACTION for t in texts):
         return [f"  {label:<{width}}  {float(p) * 100:7.3f}%  {bar(p)}" for label, p in items]
     fraction_width = max((len(t) for t in texts), default=0)
@@ -136,28 +141,34 @@ def odds_command(
                        else action_text(rules_name, action))
 
 
+def denominator(result: odds.Odds) -> int:
+    """The outcomes' common denominator: every other figure of the action is a sum of outcomes."""
+    return math.lcm(*(p.denominator for _, p in result.outcomes))
+
+
 def action_text(rules: str, result: odds.Odds) -> str:
     a, b = result.fighters
+    over = denominator(result)
     what = "one exchange" if result.kind == "exchange" else f"one attack by {a}"
     lines = [f"{a} vs {b}, {what} under {rules} (exact, every roll of the dice)", "", "outcomes"]
-    lines += rows(list(result.outcomes))
+    lines += rows(list(result.outcomes), over)
     for name, levels in result.wounds:
         if result.kind == "attack" and name == a:
             continue  # a directed attack never wounds its attacker (--json still lists it)
-        lines += ["", f"wound level {name} takes"] + rows(list(levels))
-    lines += ["", "blows landed (graze or hit)"]
-    lines += rows([(f"{name}", p) for name, p in result.hits])
-    lines += ["", "grazes (RD +1)"] + rows(list(result.grazes))
+        lines += ["", f"wound level {name} takes"] + rows(list(levels), over)
+    lines += ["", "blows landed (graze or hit)"] + rows(list(result.hits), over)
+    lines += ["", "grazes (RD +1)"] + rows(list(result.grazes), over)
     return "\n".join(lines)
 
 
 def action_json(rules: str, result: odds.Odds) -> dict[str, Any]:
+    over = denominator(result)
     return {
         "rules": rules, "kind": result.kind, "fighters": list(result.fighters),
-        "outcomes": [{"outcome": label, **chance_json(p)} for label, p in result.outcomes],
-        "wounds": {name: [{"level": level, **chance_json(p)} for level, p in levels] for name, levels in result.wounds},
-        "hits": {name: chance_json(p) for name, p in result.hits},
-        "grazes": {name: chance_json(p) for name, p in result.grazes},
+        "outcomes": chances_json(list(result.outcomes), "outcome", over),
+        "wounds": {name: chances_json(list(levels), "level", over) for name, levels in result.wounds},
+        "hits": {item.pop("fighter"): item for item in chances_json(list(result.hits), "fighter", over)},
+        "grazes": {item.pop("fighter"): item for item in chances_json(list(result.grazes), "fighter", over)},
     }
 
 
@@ -174,10 +185,14 @@ def duel_text(rules: str, result: odds.DuelOdds) -> str:
 
 def duel_json(rules: str, result: odds.DuelOdds) -> dict[str, Any]:
     a, b = result.fighters
+    finals = chances_json([(f"{la}, {lb}", p) for (la, lb), p in result.finals], "ending")
+    for item, ((la, lb), _) in zip(finals, result.finals):
+        item["levels"] = {a: la, b: lb}
+    rounds = result.expected_rounds
     return {
         "rules": rules, "kind": "duel", "fighters": [a, b],
-        "winners": [{"winner": name, **chance_json(p)} for name, p in result.winners],
-        "expected_rounds": {**chance_json(result.expected_rounds), "value": float(result.expected_rounds)},
-        "finals": [{"levels": {a: la, b: lb}, **chance_json(p)} for (la, lb), p in result.finals],
+        "winners": chances_json(list(result.winners), "winner"),
+        "expected_rounds": {"fraction": f"{rounds.numerator}/{rounds.denominator}", "value": float(rounds)},
+        "finals": finals,
         "states": result.states,
     }

@@ -307,6 +307,9 @@ def duel(state: FightState, match: Match) -> DuelOdds:
         raise RuleError(f"a whole duel is computed for simultaneous rounds (pace = \"simultaneous\", as under "
                         f"--rules fudge); this fight's pace is {state.options.pace}: drop --duel for one attack")
     first, second = state.combatants[match.first.lower()], state.combatants[match.second.lower()]
+    if state.options.plus_levels and (first.fighter.plus or second.fighter.plus):
+        raise RuleError("plus levels (F-FANCY-2) add +1 on even rounds only, which a chain over wound tracks "
+                        "cannot follow: drop --duel for one exchange, or write the levels without +")
     chain = _Chain(match, first.key, second.key)
     ends, rounds = _solve(chain, state)
     names = (first.name, second.name)
@@ -402,4 +405,12 @@ def settle_all(state: FightState, sides: Sequence[ev.Side], min_hits: tuple[int,
             for p, settled in every_roll(
                     lambda dice: settle_exchange(state, "exchange", rolled, min_hits, damage_roller(action, dice))):
                 weighted.append((p_a * p_b * p, settled.hits))
-    return list((p, hits) for hits, p in tally([(p, h) for p, h in weighted]).items())
+    # harm reads of a hit who struck whom and its level (its damage points only for an F-DC point step):
+    # hits alike in those mark alike
+    points = state.options.damage_capacity_step == "point"
+    kept: dict[Hashable, tuple[Fraction, tuple[ev.Hit, ...]]] = {}
+    for chance, hits in weighted:
+        same = tuple((h.attacker, h.defender, h.level, h.damage if points else None, h.location) for h in hits)
+        before = kept.get(same)
+        kept[same] = ((before[0] if before else Fraction(0)) + chance, before[1] if before else hits)
+    return list(kept.values())
