@@ -292,7 +292,9 @@ class _Chain:
     first: str
     second: str
     settled: dict[Hashable, list[tuple[Fraction, tuple[ev.Hit, ...]]]] = field(default_factory=dict)
-    solved: dict[StateKey, tuple[dict[End, Fraction], Fraction]] = field(default_factory=dict)
+    edges: dict[StateKey, tuple[list[tuple[StateKey, Fraction]], Fraction]] = field(default_factory=dict)
+    ends: dict[StateKey, End] = field(default_factory=dict)  # states where one (or both) cannot act
+    order: list[StateKey] = field(default_factory=list)
     on_path: set[StateKey] = field(default_factory=set)
 
 
@@ -311,7 +313,8 @@ def duel(state: FightState, match: Match) -> DuelOdds:
         raise RuleError("plus levels (F-FANCY-2) add +1 on even rounds only, which a chain over wound tracks "
                         "cannot follow: drop --duel for one exchange, or write the levels without +")
     chain = _Chain(match, first.key, second.key)
-    ends, rounds = _solve(chain, state)
+    start = _explore(chain, state)
+    ends, rounds = _flow(chain, start)
     names = (first.name, second.name)
     winners: dict[str, Fraction] = {names[0]: Fraction(0), names[1]: Fraction(0), "neither": Fraction(0)}
     finals: dict[tuple[str, str], Fraction] = {}
@@ -321,42 +324,60 @@ def duel(state: FightState, match: Match) -> DuelOdds:
         winner = names[0] if a_acts else names[1] if b_acts else "neither"
         winners[winner] += p
     ordered = sorted(finals.items(), key=lambda item: -item[1])
-    return DuelOdds(names, tuple(winners.items()), tuple(ordered), rounds, len(chain.solved))
+    return DuelOdds(names, tuple(winners.items()), tuple(ordered), rounds, len(chain.order))
 
 
-def _solve(chain: _Chain, state: FightState) -> tuple[dict[End, Fraction], Fraction]:
-    """The distribution of the duel's end from this state, and the expected number of rounds left."""
+def _explore(chain: _Chain, state: FightState) -> StateKey:
+    """Every state the duel can reach from this one, each round weighed once; the order is a post-order."""
     a, b = state.combatants[chain.first], state.combatants[chain.second]
     key = (track_key(a), track_key(b))
-    if key in chain.solved:
-        return chain.solved[key]
+    if key in chain.ends or key in chain.edges:
+        return key
     if not (a.track.can_act and b.track.can_act):
-        done: tuple[dict[End, Fraction], Fraction] = (
-            {(a.track.level, b.track.level, a.track.can_act, b.track.can_act): ONE}, Fraction(0))
-        chain.solved[key] = done
-        return done
+        chain.ends[key] = (a.track.level, b.track.level, a.track.can_act, b.track.can_act)
+        chain.order.append(key)
+        return key
     if key in chain.on_path:
         raise RuleError("a duel state repeats after a change: the chain is not acyclic")
     chain.on_path.add(key)
     stay = Fraction(0)
-    ends: dict[End, Fraction] = {}
-    rounds = ONE
-    for chance, after in round_transitions(chain, state).values():
-        after_key = (track_key(after.combatants[chain.first]), track_key(after.combatants[chain.second]))
+    onward: list[tuple[StateKey, Fraction]] = []
+    for after_key, (chance, after) in round_transitions(chain, state).items():
         if after_key == key:
             stay += chance
-            continue
-        sub_ends, sub_rounds = _solve(chain, after)
-        for end, p in sub_ends.items():
-            ends[end] = ends.get(end, Fraction(0)) + chance * p
-        rounds += chance * sub_rounds
+        else:
+            onward.append((_explore(chain, after), chance))
     chain.on_path.discard(key)
     if stay == 1:
         raise RuleError(f"{a.name} and {b.name} cannot change each other's wounds here: the duel never ends")
-    scale = 1 / (1 - stay)
-    solved = ({end: p * scale for end, p in ends.items()}, rounds * scale)
-    chain.solved[key] = solved
-    return solved
+    chain.edges[key] = (onward, 1 / (1 - stay))
+    chain.order.append(key)
+    return key
+
+
+def _flow(chain: _Chain, start: StateKey) -> tuple[dict[End, Fraction], Fraction]:
+    """The chance of each end and the expected rounds, pushing the chance of reaching each state forward.
+
+    Tracks only worsen, so no state is reached twice: a state reached with chance m is left after
+    1/(1 - p(stay)) rounds on average, to each other state with its chance / (1 - p(stay)).
+    """
+    reach: dict[StateKey, Fraction] = {start: ONE}
+    ends: dict[End, Fraction] = {}
+    rounds = Fraction(0)
+    for key in reversed(chain.order):  # a reversed post-order visits every state after all that lead to it
+        mass = reach.get(key)
+        if not mass:
+            continue
+        if key in chain.ends:
+            end = chain.ends[key]
+            ends[end] = ends.get(end, Fraction(0)) + mass
+            continue
+        onward, scale = chain.edges[key]
+        leaving = mass * scale
+        rounds += leaving
+        for after, chance in onward:
+            reach[after] = reach.get(after, Fraction(0)) + leaving * chance
+    return ends, rounds
 
 
 def round_transitions(chain: _Chain, state: FightState) -> dict[StateKey, tuple[Fraction, FightState]]:
