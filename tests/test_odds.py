@@ -154,7 +154,7 @@ CASES = {
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_a_duel_round_is_what_fudge_exchange_does(case: str) -> None:
-    """F-MEL-1, F-MEL-2, F-MOD-1, F-MOD-3, F-MOD-6, F-MOD-7, F-TAC-2, F-HIT-1, F-DROLL, F-MMM, F-DC, F-DEATH-1,
+    """F-MEL-1, F-MEL-2, F-MOD-1, F-MOD-3, F-MOD-6, F-MOD-7, F-TAC-1, F-TAC-4, F-HIT-1, F-DROLL, F-MMM, F-DC, F-DEATH-1,
     F-DEATH-2, F-WND-3: from a wounded state, the chain's round gives the same next states with the same
     probabilities as the real `decide` of an Exchange run with every roll and folded."""
     options, all_out, extra = CASES[case]
@@ -171,6 +171,16 @@ def test_a_duel_round_is_what_fudge_exchange_does(case: str) -> None:
     ours = {key: p for key, (p, _) in round_transitions(chain, state).items()}
     assert ours == reference_transitions(state, match)
     assert sum(ours.values()) == 1
+
+
+def test_postures_let_a_duel_end_with_both_down() -> None:
+    """F-TAC-4: under postures both may hit in the same round, so both can fall together ("neither")."""
+    state, names = fight(sheets=(fencer("Ann", "Good", weapon=3), fencer("Bob", "Good", weapon=3)), tactics="postures")
+    all_in = {n: ev.Declaration(posture=2) for n in names}
+    result = duel(state, Match(*names, declarations=all_in))
+    winners = dict(result.winners)
+    assert winners["neither"] > 0 and winners["Ann"] == winners["Bob"]
+    assert sum(winners.values()) == 1
 
 
 def test_a_duel_is_refused_outside_simultaneous_rounds_with_the_reason() -> None:

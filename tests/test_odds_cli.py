@@ -49,6 +49,12 @@ def test_great_against_good_prints_the_exact_fraction_and_bars(tmp_path: Path) -
     assert not (tmp_path / "fudge.db").exists()  # nothing is stored
 
 
+def test_chart_snapshot(tmp_path: Path, snapshot: Any) -> None:
+    """The chart of Fudge 4.7's Snorri against Brynhild, one exchange (F-EX sheets, default `fudge` options)."""
+    result = fudge(tmp_path, "odds", SHEETS / "snorri.toml", SHEETS / "brynhild.toml")
+    assert result.stdout == snapshot
+
+
 def test_json_gives_exact_fractions(tmp_path: Path) -> None:
     """--json: every outcome as "n/d" and a float; the outcomes sum to exactly 1."""
     ann, bob = write_sheet(tmp_path, "Ann", "Great"), write_sheet(tmp_path, "Bob", "Good")
