@@ -70,6 +70,7 @@ def status_json(state: FightState) -> dict[str, Any]:
                 "initiative": (ranked_json(state, who) if state.options.initiative in ("opposed", "ranked")
                                else initiative_json(state, who)),
                 **aftermath_json(state, who),
+                **(fate_status_json(state, who) if state.options.ruleset == "fate" else {}),
             }
             for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)
         ],
@@ -77,6 +78,11 @@ def status_json(state: FightState) -> dict[str, Any]:
     if turn is not None and turn.step != "act":
         out["step"] = turn.step  # PH-4 `structured`
     return out
+
+
+def fate_status_json(state: FightState, who: Combatant) -> dict[str, Any]:
+    from cli import fate_render
+    return fate_render.status_json(state, who)
 
 
 def aftermath_json(state: FightState, who: Combatant) -> dict[str, Any]:
@@ -179,6 +185,13 @@ def status_text(state: FightState) -> str:
     if state.turn:
         step = {"declare": " (declares)", "resolve": " (resolves)", "held": " (holds)"}.get(state.turn.step, "")
         lines.append(f"turn: {state.combatants[state.turn.combatant].name} in phase {phase_label(state, state.turn.phase)}{step}")
+    if state.options.ruleset == "fate":
+        from cli import fate_render
+        lines[0] += f", scene {state.fate_scene}, pace {state.options.pace}"
+        for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
+            lines.append(f"  {who.name} ({who.side})")
+            lines.extend(fate_render.status_lines(state, who))
+        return "\n".join(lines)
     for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
         level = LEVELS[who.track.level]
         penalty = who.track.penalty(state.options)
@@ -385,7 +398,8 @@ def describe(event: Any, ladder: Any) -> str:
         return f"redo: command {event.restores[:8]} restored"
     if isinstance(event, (ev.WoundsHealed, ev.StunMarked, ev.BattleEnded)):
         return describe_aftermath(event, ladder)
-    return event.type
+    from cli import fate_render
+    return fate_render.describe(event, ladder)
 
 
 def describe_aftermath(event: Any, ladder: Any) -> str:
