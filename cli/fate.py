@@ -207,5 +207,5 @@ def recover(
 
 @app.command(name="end-scene")
 def end_scene(fight: FightOpt = None, command_id: CommandIdOpt = None) -> None:
-    """FT-TRACK-3: the scene ends: clipped and hurt boxes clear, injuries stay (non-lethal ones heal)."""
+    """FT-TRACK-3: the scene ends: clipped, hurt and taken-out boxes clear; injuries stay (non-lethal ones heal)."""
     run(fight, lambda f, n, s: cmd.EndScene(), None, command_id)

@@ -49,7 +49,7 @@ def describe(event: Any, ladder: Any) -> str:
         keys = ", ".join(f"{n} ({'/'.join(f'{k:+d}' for k in key)})" for n, key in zip(event.order, event.keys))
         return f"round {event.round}: order by Alertness/Tactics/combat skill: {keys}"
     if isinstance(event, ev.FateSceneEnded):
-        return f"scene {event.scene} ends: clipped and hurt boxes clear; injuries stay"
+        return f"scene {event.scene} ends: clipped, hurt and taken out clear; injuries stay"
     if isinstance(event, ev.InjuryRecovered):
         roll = ""
         if event.result is not None:

@@ -137,10 +137,16 @@ def attributes(who: Combatant) -> tuple[str, ...]:
     return weapon.attributes if weapon else ()
 
 
-def check_arms(sheet: Any, limit: int) -> None:
-    """FT-SIMPLE, FT-ADV-1: ratings 0..limit (a house rule raises it), armor types 0..8, names from the tables."""
+def check_arms(sheet: Any, limit: int, arms: str) -> None:
+    """FT-SIMPLE, FT-ADV-1: ratings 0..limit (a house rule raises it), armor types 0..8, names from the tables.
+
+    A rating is read from the table by name when the fight needs it: simple arms, or advanced armor with no type.
+    """
     for kind, item, table in (("weapon", sheet.fate_weapon, SIMPLE_WEAPONS), ("armor", sheet.fate_armor, SIMPLE_ARMOR)):
         if item is None:
+            continue
+        needed = arms == "simple" or (arms == "advanced" and kind == "armor" and item.type is None)
+        if item.rating is None and not needed:
             continue
         if item.rating is None and item.name.lower() not in table:
             raise RuleError(f"{sheet.name}'s {kind} {item.name!r} is not in the simple {kind} table (FT-SIMPLE): "
@@ -573,7 +579,7 @@ def check_aspect(state: FightState, c: cmd.CheckAspect, dice: Dice) -> list[Any]
 
 
 def end_scene(state: FightState, c: cmd.EndScene, dice: Dice) -> list[Any]:
-    """FT-TRACK-3: the scene is over; clipped and hurt clear, injuries stay."""
+    """FT-TRACK-3: the scene is over; clipped, hurt and taken out clear, injuries stay."""
     if state.options.ruleset != "fate":
         raise RuleError("`fudge end-scene` ends a Fate scene; this fight ends with `fudge end`")
     return [ev.FateSceneEnded(scene=state.fate_scene)]
@@ -619,7 +625,7 @@ def join(state: FightState, c: cmd.Join, dice: Dice, fallback: Callable[..., lis
     """FT-SIMPLE, FT-ADV-1: a Fate sheet's arms are checked when it joins."""
     from engine.sheets import Sheet
     if state.options.ruleset == "fate":
-        check_arms(Sheet.model_validate(c.sheet), state.options.arms_rating_limit)
+        check_arms(Sheet.model_validate(c.sheet), state.options.arms_rating_limit, state.options.arms)
     return fallback(state, c, dice)
 
 

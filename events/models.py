@@ -576,7 +576,7 @@ class FateTurnOrder(_Event):
 
 
 class FateSceneEnded(_Event):
-    """FT-TRACK-3, FT-HEAL-1: clipped and hurt clear; injuries stay (non-lethal ones heal)."""
+    """FT-TRACK-3, FT-HEAL-1: clipped, hurt and taken out clear; injuries stay (non-lethal ones heal)."""
 
     type: Literal["fate_scene_ended"] = "fate_scene_ended"
     scene: int

@@ -405,8 +405,9 @@ def _fate_order(s: FightState, r: Recorded, e: ev.FateTurnOrder) -> FightState:
 
 
 def _fate_scene_ended(s: FightState, r: Recorded, e: ev.FateSceneEnded) -> FightState:
-    """FT-TRACK-3: clipped and hurt last the scene; FT-HEAL-1: non-lethal injuries heal with it."""
-    kept = {key: tuple(m for m in marks if m.box in ("injured", "taken_out") and not m.non_lethal)
+    """FT-TRACK-3: clipped and hurt last the scene, and Taken Out the fight; FT-HEAL-1: non-lethal
+    injuries heal with it. Lethal injuries stay until healed."""
+    kept = {key: tuple(m for m in marks if m.box == "injured" and not m.non_lethal)
             for key, marks in s.fate_marks.items()}
     return replace(s, fate_marks=kept, fate_clip=frozenset(), fate_scene=e.scene + 1,
                    fate_scene_rolled=frozenset(), fate_order=(), fate_acted=frozenset())
