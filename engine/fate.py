@@ -527,14 +527,17 @@ def spend(state: FightState, c: cmd.SpendPoint, dice: Dice, fallback: Callable[.
     """FT-PTS: a fate point (the fudge-point pool, C-FP-4) for +1 to a roll."""
     from engine.decide import combatant
     who = combatant(state, c.combatant)
-    target, event = _latest_roll(state, who, c.target)
-    found = _fate_action(state, event, target)
-    if found is None:
-        return fallback(state, c, dice)
     if c.use != "skill" or c.shift not in (None, 1):
         raise RuleError("a fate point gives +1 to a roll (FT-PTS): `fudge spend NAME skill --shift +1`")
     if who.fudge_points < 1:
         raise RuleError(f"{who.name} has no fate points left (FT-PTS)")
+    target, event = _latest_roll(state, who, c.target)
+    found = _fate_action(state, event, target)
+    if found is None:
+        record = state.actions.get(event.action)
+        if record is None or not isinstance(state.events.get(record.resolution), ev.ActionResolved):
+            raise RuleError(f"event {target} is a recovery roll: fate points change action rolls (FT-PTS)")
+        return fallback(state, c.model_copy(update={"shift": 1, "target": target}), dice)
     record, resolved = found
     bonus = ev.Modifier(name="fate point (FT-PTS)", value=1)
     spent = ev.FudgePointSpent(combatant=who.name, use="skill", target=target, cost=1, shift=1)
@@ -614,11 +617,41 @@ def recover(state: FightState, c: cmd.RecoverInjury, dice: Dice) -> list[Any]:
             skill, level, roller = opts.fate_medicine, c.skill_level or 0, "healer"
         rolled = roll_event(action, roller, skill, 4, dice)
         out.append(rolled)
-        result = level + sum(rolled.faces) + c.mod
+        worn = sum(m.value for m in penalties(state, healer, "defend")[0]) if c.healer is not None else 0
+        result = level + sum(rolled.faces) + c.mod + worn  # FT-TRACK-3: a hurt or injured healer rolls worse
         days = max(0, base - max(0, result - difficulty))
         fields.update(action=action, healer=roller, skill=skill, level=level, roll=sum(rolled.faces),
                       result=result, difficulty=difficulty)
     return out + [ev.InjuryRecovered(combatant=patient.name, mark=mark.seq, days=days, **fields)]
+
+
+def roll(state: FightState, c: cmd.RollTrait, dice: Dice, fallback: Callable[..., list[Any]]) -> list[Any]:
+    """FT-TRACK-3: any other roll (a chase, a medicine check) carries the Hurt and Injured penalties.
+
+    The clipped -1 is left to the next exchange or attack, which is where the text spends it.
+    """
+    from engine.decide import settle_roll
+    who = fate_able(state, c.combatant)
+    if c.opponent is not None:
+        fate_able(state, c.opponent)
+    events = fallback(state, c, dice)
+    if c.trait is None:
+        return events
+    out = []
+    for event in events:
+        if isinstance(event, ev.ActionResolved) and event.combatant == who.name:
+            mine = tuple(penalties(state, who, "defend")[0])
+            resolved: dict[str, Any] = {"difficulty": event.difficulty}
+            if event.opponent is not None:
+                foe = fate_able(state, event.opponent)
+                resolved = dict(opponent=event.opponent, opponent_trait=event.opponent_trait,
+                                opponent_level=event.opponent_level, opponent_roll=event.opponent_roll,
+                                opponent_modifiers=tuple(penalties(state, foe, "defend")[0])
+                                + tuple(event.opponent_modifiers))
+            event = settle_roll(event.combatant, event.trait, event.level, event.roll,
+                                mine + tuple(event.modifiers), resolved, event.advantage, event.action)
+        out.append(event)
+    return out
 
 
 def join(state: FightState, c: cmd.Join, dice: Dice, fallback: Callable[..., list[Any]]) -> list[Any]:
@@ -649,7 +682,9 @@ def install(handlers: dict[type, Callable[..., list[Any]]]) -> None:
     for name in FUDGE_ONLY + PHASES_ONLY:
         kind = getattr(cmd, name)
         handlers[kind] = _refusing(name, handlers[kind])
-    generic_spend, generic_join = handlers[cmd.SpendPoint], handlers[cmd.Join]
+    generic_spend, generic_join, generic_roll = handlers[cmd.SpendPoint], handlers[cmd.Join], handlers[cmd.RollTrait]
+    handlers[cmd.RollTrait] = lambda s, c, d: (roll(s, c, d, generic_roll) if s.options.ruleset == "fate"
+                                               else generic_roll(s, c, d))
     handlers[cmd.SpendPoint] = lambda s, c, d: (spend(s, c, d, generic_spend) if s.options.ruleset == "fate"
                                                 else generic_spend(s, c, d))
     handlers[cmd.Join] = lambda s, c, d: join(s, c, d, generic_join)

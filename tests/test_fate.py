@@ -603,3 +603,20 @@ def test_FT_PTS_fate_fights_undo_replay_and_verify(fights: Fights) -> None:
     assert marks(fights, name, "Bob") == ["hurt"]
     fights.execute(name, cmd.EndScene())
     assert verify(fights.store.read(name)).ok
+
+
+def test_FT_TRACK_3_other_rolls_carry_hurt_and_injured_and_take_a_fate_point(fights: Fights) -> None:
+    """FT-TRACK-3, FT-PTS: a hurt and injured Bob rolls Alertness at -2; a fate point gives +1; a taken-out one cannot roll."""
+    name = fate(fights, fighter("Ann", "Average"), fighter("Bob", "Average", fate_points=1))
+    for mod in (2, 4):  # margin 2: Hurt; then 4 against Bob's -1: 5, Injured
+        fights.execute(name, cmd.FateExchange(actions=(act("Ann", "Bob", mod=mod), act("Bob"))),
+                       dice("ann=0000", "bob=0000"))
+    assert marks(fights, name, "Bob") == ["hurt", "injured"]
+    out = fights.execute(name, cmd.RollTrait(combatant="Bob", trait="Alertness", difficulty=0), dice("bob=+000"))
+    rolled = out.records[-1].event
+    assert (rolled.result, rolled.success) == (-1, False)
+    out = fights.execute(name, cmd.SpendPoint(combatant="Bob", use="skill"))
+    assert (out.records[-1].event.result, out.records[-1].event.success) == (0, True)
+    refused(fights, name, cmd.SpendPoint(combatant="Bob", use="luck"), match=r"\+1 to a roll")
+    fights.execute(name, cmd.FateExchange(actions=(act("Ann", "Bob", mod=9), act("Bob"))), dice("ann=0000", "bob=0000"))
+    refused(fights, name, cmd.RollTrait(combatant="Bob", trait="Alertness"), "bob=0000", match="Taken Out")
