@@ -46,7 +46,8 @@ class RuleOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     ruleset: Literal["fudge", "atari-isev", "fate"] = _opt(
-        "fudge", "F-MEL-1", "how blows hit and hurt: Fudge 4 (F-MEL, F-DMG) or Atari Isev (AI-ATK, AI-DMG)")
+        "fudge", "F-MEL-1", "how blows hit and hurt: Fudge 4 (F-MEL, F-DMG), Atari Isev (AI-ATK, AI-DMG) "
+                            "or Fate (FT-OUT, FT-TRACK)")
     ladder: Literal["fudge7", "fate11", "house"] = _opt(
         "fudge7", "C-LAD-2", "trait ladder (house: the levels of `ladder_levels`)")
     ladder_levels: tuple[tuple[str, int], ...] = _opt(
