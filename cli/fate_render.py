@@ -69,7 +69,9 @@ def status_lines(state: FightState, who: Combatant) -> list[str]:
     boxes = "  ".join(f"{name} " + "[x]" * view["boxes"][name] + "[ ]" * max(0, cap - view["boxes"][name])
                       for name, cap in view["capacity"].items())
     lines = [f"    {boxes}"]
-    if view["taken_out"]:
+    if who.track.dead:
+        lines.append("    dead (the GM's ruling)")
+    elif view["taken_out"]:
         lines.append("    taken out: out of the fight")
     else:
         hurt = "hurt -1 when the GM says (scene pace)" if view["hurt_narrative"] else f"{view['scene']:+d}"

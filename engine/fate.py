@@ -191,6 +191,8 @@ def read_harm(state: FightState, attacker: Combatant, defender: Combatant, margi
 def fate_able(state: FightState, name: str) -> Combatant:
     from engine.decide import combatant
     who = combatant(state, name)
+    if who.track.dead:
+        raise RuleError(f"{who.name} is dead (the GM's ruling after the fight)")
     if is_taken_out(marks_of(state, who)):
         raise RuleError(f"{who.name} is Taken Out (FT-TRACK-3): out of the fight")
     return who

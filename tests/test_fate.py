@@ -620,3 +620,7 @@ def test_FT_TRACK_3_other_rolls_carry_hurt_and_injured_and_take_a_fate_point(fig
     refused(fights, name, cmd.SpendPoint(combatant="Bob", use="luck"), match=r"\+1 to a roll")
     fights.execute(name, cmd.FateExchange(actions=(act("Ann", "Bob", mod=9), act("Bob"))), dice("ann=0000", "bob=0000"))
     refused(fights, name, cmd.RollTrait(combatant="Bob", trait="Alertness"), "bob=0000", match="Taken Out")
+    fights.execute(name, cmd.EndScene())
+    fights.execute(name, cmd.Kill(combatant="Bob", reason="left in the gutter"))  # FT-TRACK-3: decided after the fight
+    refused(fights, name, cmd.RollTrait(combatant="Bob", trait="Alertness"), "bob=0000", match="dead")
+    assert verify(fights.store.read(name)).ok
