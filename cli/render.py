@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.dice import format_faces
 from engine.initiative import PHASE_NAME, PHASES
+from engine.locations import LOCATION_LEVELS
 from engine.wounds import LEVELS
 from events import models as ev
 from events.envelope import Recorded
@@ -69,6 +70,7 @@ def status_json(state: FightState) -> dict[str, Any]:
                 "declaration": _declaration(state, who),
                 "initiative": (ranked_json(state, who) if state.options.initiative in ("opposed", "ranked")
                                else initiative_json(state, who)),
+                **({"locations": locations_json(who)} if who.locations else {}),
                 **aftermath_json(state, who),
                 **(fate_status_json(state, who) if state.options.ruleset == "fate" else {}),
             }
@@ -78,6 +80,12 @@ def status_json(state: FightState) -> dict[str, Any]:
     if turn is not None and turn.step != "act":
         out["step"] = turn.step  # PH-4 `structured`
     return out
+
+
+def locations_json(who: Combatant) -> dict[str, dict[str, str | None]]:
+    """F-LOC-2: each wounded part's level and what it hinders."""
+    return {part: {"level": LOCATION_LEVELS[level], "affects": affects}
+            for part, (level, affects) in sorted(who.locations.items())}
 
 
 def fate_status_json(state: FightState, who: Combatant) -> dict[str, Any]:
@@ -202,6 +210,10 @@ def status_text(state: FightState) -> str:
         lines.append(f"  {who.name} ({who.side}): {level}{f' {penalty:+d}' if penalty else ''}, "
                      f"fudge points {who.fudge_points}{f', declared {declared}' if declared else ''}")
         lines.append(f"    {boxes}")
+        if who.locations:
+            lines.append("    parts: " + ", ".join(
+                f"{part} {LOCATION_LEVELS[level]}{f' (-1 {affects})' if affects and level >= 2 else ''}"
+                for part, (level, affects) in sorted(who.locations.items())))
         lines.extend(line for line in [aftermath_text(state, who)] if line)
         lines.extend(card(state, who))
         lines.extend(ranked_line(state, who))
@@ -272,7 +284,8 @@ def hit_detail(h: ev.Hit) -> str:
     return (f" [{h.attacker}→{h.defender}: RD {h.relative_degree:+d}, {factor}"
             f"{f', bonus {h.bonus:+d}' if h.bonus else ''}"
             f"{f', damage roll {h.damage_roll:+d}' if h.damage_roll is not None else ''}{extra}"
-            f"{', graze' if h.graze else f', damage {h.damage}'} → {LEVELS[h.level]}]")
+            f"{', graze' if h.graze else f', damage {h.damage}'} → {LEVELS[h.level]}"
+            f"{f' at the {h.location}' if h.location else f', not at the {h.aimed_at}' if h.aimed_at else ''}]")
 
 
 def shot_line(event: ev.ShotResolved, ladder: Any) -> str:
@@ -327,7 +340,8 @@ def describe(event: Any, ladder: Any) -> str:
         against = (f"vs {event.opponent} {name(event.opponent_result)}" if event.opponent
                    else f"vs {name(event.difficulty)}")
         verdict = ("succeeds automatically" if event.automatic else "succeeds" if event.success else "fails")
-        return (f"{event.combatant} {event.trait} {name(event.level)} {event.roll:+d}{mods(event.modifiers)}"
+        three = (f" (median of {', '.join(f'{t:+d}' for t in event.median_of)})" if event.median_of else "")
+        return (f"{event.combatant} {event.trait} {name(event.level)} {event.roll:+d}{three}{mods(event.modifiers)}"
                 f" = {name(event.result)} {against}: {verdict} (margin {event.margin:+d})")
     if isinstance(event, ev.ExchangeResolved):
         sides = "; ".join(f"{s.combatant} {s.trait} {name(s.level)} {s.roll or 0:+d}{mods(s.modifiers)} = "
@@ -341,6 +355,10 @@ def describe(event: Any, ladder: Any) -> str:
         how += f" (halved from {LEVELS[event.halved_from]})" if event.halved_from else ""
         how += "".join(f" ({note})" for note in event.notes)
         return f"{event.combatant} is wounded: {LEVELS[event.level]}{how}"
+    if isinstance(event, ev.LocationWounded):
+        hinders = f", -1 to {event.affects}" if event.affects and event.level >= 2 else ""
+        return (f"{event.combatant}'s {event.location} is {LOCATION_LEVELS[event.level]} "
+                f"(a {LEVELS[event.wound_level]} blow{hinders})")
     if isinstance(event, ev.CombatantKilled):
         return f"{event.combatant} is dead{f' ({event.reason})' if event.reason else ''}"
     if isinstance(event, ev.AdvantageGained):
@@ -396,6 +414,20 @@ def describe(event: Any, ladder: Any) -> str:
         return f"undo: command {event.target[:8]} voided"
     if isinstance(event, ev.CommandRedone):
         return f"redo: command {event.restores[:8]} restored"
+    if isinstance(event, ev.MeleeResolved):
+        lone = event.lone
+        group = f" (GM's NPC roll {event.group_roll:+d})" if event.group_roll is not None else ""
+        foes = "; ".join(f"{s.combatant} {s.trait} {name(s.level)} {s.roll or 0:+d}{mods(s.modifiers)} = "
+                         f"{name(s.result) if s.result is not None else '-'}" for s in event.foes)
+        detail = "".join(hit_detail(h) for h in event.hits)
+        return (f"{lone.combatant} {lone.trait} {name(lone.level)} {lone.roll or 0:+d}{mods(lone.modifiers)} = "
+                f"{name(lone.result) if lone.result is not None else '-'} vs {foes}{group} → {event.outcome}{detail}")
+    if isinstance(event, ev.StoryRolled):
+        results = ", ".join(name(r) for r in event.results)
+        what = f"median of {results}: {name(event.result)}" if event.median else name(event.result)
+        element = f" [{event.element}]" if event.element else ""
+        return (f"{event.combatant} {event.trait} {name(event.level)}{mods(event.modifiers)} for the story element"
+                f"{element}: {what} (the GM narrates the outcome)")
     if isinstance(event, (ev.WoundsHealed, ev.StunMarked, ev.BattleEnded)):
         return describe_aftermath(event, ladder)
     from cli import fate_render

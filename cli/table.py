@@ -7,6 +7,8 @@ from typing import Annotated, Any, Optional
 import typer
 
 from cli import render
+from cli.gm_inputs import (AffectsOpt, AimAtOpt, AimOpt, CalledOpt, MagicOpt, NeedRdOpt, OtherwiseOpt, SpeedOpt,
+                           parse_magic)
 from cli.context import dice_input, fight_name, guard, service
 from engine import commands as cmd
 from engine.errors import InputError
@@ -71,6 +73,11 @@ def declare(
         "--two-avoidances", help="AI-MULTI-AVD: dodge-dodge, parry-parry or dodge-parry; surrenders the attack.")] = None,
     sweep: Annotated[bool, typer.Option(
         "--sweep", help="AI-SWEEP: a multi-strike at several foes (-1, -2, ...); surrenders the avoidance.")] = False,
+    posture_roll: Annotated[bool, typer.Option(
+        "--posture-roll", help="F-TAC-3: a 1d6 picks the posture (1: -2, 2: -1, 3-4: 0, 5: +1, 6: +2).")] = False,
+    posture_die: Annotated[Optional[int], typer.Option(
+        "--posture-die", help="F-TAC-3: the d6 face rolled at the table (instead of a generated one).")] = None,
+    dice: DiceOpt = None,
     fight: FightOpt = None,
 ) -> None:
     """Declare a stance for the coming round (sealed declarations stay secret until the blow).
@@ -86,6 +93,14 @@ def declare(
         declaration = ev.Declaration(all_out="offense" if all_out_offense else "defense" if all_out_defense else None,
                                      posture=posture, wait=wait, hasty=hasty, two_attacks=two_attacks,
                                      two_avoidances=two_avoidances, sweep=sweep)  # type: ignore[arg-type]
+        if posture_roll or posture_die is not None:
+            if sealed:
+                raise InputError("a rolled posture is public: it cannot be --sealed (F-TAC-3)")
+            run(fight, lambda f, n, s: cmd.Declare(combatant=combatant, declaration=declaration,
+                                                   posture_roll=True, posture_die=posture_die), dice)
+            return
+        if dice:
+            raise InputError("--dice goes with --posture-roll: a declaration rolls nothing else")
         fights = service()
         name = fight_name(fights, fight)
         outcome = fights.declare(name, combatant, declaration, sealed)
@@ -103,6 +118,14 @@ def exchange(
     stun: Annotated[Optional[list[str]], typer.Option("--stun", help="F-STUN-1: this fighter's blows stun instead of wounding (repeat).")] = None,
     pull: Annotated[Optional[list[str]], typer.Option("--pull", help="F-STUN-2: NAME=LEVEL, the worst wound this fighter's blow may do.")] = None,
     head: Annotated[Optional[list[str]], typer.Option("--head", help="F-STUN-3: this fighter aims at the head (repeat).")] = None,
+    magic: MagicOpt = None,
+    aim: AimOpt = None,
+    aim_at: AimAtOpt = None,
+    called: CalledOpt = None,
+    need_rd: NeedRdOpt = None,
+    otherwise: OtherwiseOpt = None,
+    affects: AffectsOpt = None,
+    speed_contest: SpeedOpt = False,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
 ) -> None:
@@ -117,7 +140,9 @@ def exchange(
         return cmd.Exchange(first=first, second=second, mods=(mod, defense_mod),
                             min_hit=level_of(fights, name, min_hit),
                             reveals=fights.reveals(state, [first, second]),
-                            stun=tuple(stun or ()), pull=tuple(pulls), head=tuple(head or ()))
+                            stun=tuple(stun or ()), pull=tuple(pulls), head=tuple(head or ()), magic=parse_magic(magic),
+                            aim=level_of(fights, name, aim), aim_at=aim_at, called=called, called_rd=need_rd,
+                            otherwise=otherwise, affects=affects, speed_contest=speed_contest)
     run(fight, build, dice, command_id)
 
 
@@ -144,6 +169,14 @@ def attack(
         "--ranged-mod", help="AI-RNG-2: the avoidance modifier within the rule's range (default its mildest).")] = None,
     weapon: Annotated[Optional[str], typer.Option("--weapon", help="main, off-hand or unarmed (default: the sheet's weapon).")] = None,
     also: Annotated[Optional[list[str]], typer.Option("--also", help="AI-SWEEP: a further foe of a declared multi-strike; repeat, in order.")] = None,
+    magic: MagicOpt = None,
+    aim: AimOpt = None,
+    aim_at: AimAtOpt = None,
+    called: CalledOpt = None,
+    need_rd: NeedRdOpt = None,
+    otherwise: OtherwiseOpt = None,
+    affects: AffectsOpt = None,
+    speed_contest: SpeedOpt = False,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
 ) -> None:
@@ -164,7 +197,9 @@ def attack(
                           stun=stun, pull=wound_level(pull) if pull is not None else None, head=head,
                           avoid=avoid, position=tuple(pos or ()), target_back=target_back,  # type: ignore[arg-type]
                           ranged=ranged, ranged_mod=ranged_mod, weapon=weapon,  # type: ignore[arg-type]
-                          targets=tuple(also or ()))
+                          targets=tuple(also or ()),
+                          magic=parse_magic(magic), aim=level_of(fights, name, aim), aim_at=aim_at, called=called,
+                          called_rd=need_rd, otherwise=otherwise, affects=affects, speed_contest=speed_contest)
     run(fight, build, dice, command_id)
 
 
@@ -179,6 +214,7 @@ def roll(
     opposed_mod: Annotated[int, typer.Option("--opposed-mod", help="GM modifier to the opponent.")] = 0,
     advantage: Annotated[bool, typer.Option("--advantage", help="F-MOD-7: after a won all-out defense, seek an advantage.")] = False,
     free: Annotated[bool, typer.Option("--free", help="Under phase initiative: not the roller's action in phase order.")] = False,
+    median: Annotated[bool, typer.Option("--median", help="C-ACT-5: roll three times and use the median (all three are recorded).")] = False,
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
@@ -193,7 +229,7 @@ def roll(
             raise InputError("a roll is either --vs a difficulty or --opposed by someone, not both")
         return cmd.RollTrait(combatant=combatant, trait=trait, difficulty=level_of(fights, name, vs),
                              opponent=opposed, opponent_trait=opposed_trait, mod=mod, opponent_mod=opposed_mod,
-                             advantage=advantage, free=free)
+                             advantage=advantage, free=free, median=median)
     run(fight, build, dice, command_id)
 
 

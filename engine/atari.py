@@ -78,6 +78,10 @@ def skill_like(who: Combatant, word: str, fallback: str, state: FightState) -> t
 def check_declaration(state: FightState, who: Combatant, decl: ev.Declaration) -> None:
     """AI-MULTI-ATK: two attacks need a light weapon or a weapon in each hand, never a two-handed one."""
     ranked.check_declaration(state, decl)
+    if state.options.initiative not in ranked.SYSTEMS and (decl.wait or decl.hasty or decl.two_attacks):
+        raise RuleError("waiting/hurrying, hasty attacks and a second attack 3 initiative levels later "
+                        "(AI-WAIT, F-INIT-3, AI-MULTI-ATK) change a rolled initiative total: they need "
+                        "initiative = \"ranked\" or \"opposed\"; phase initiative gives one action per phase")
     if state.options.ruleset != "atari-isev" and (decl.wait or decl.two_attacks or decl.two_avoidances or decl.sweep):
         raise RuleError("waiting/hurrying, two attacks, two avoidances and multi-strike are Atari Isev options "
                         "(ruleset = \"atari-isev\"); the Fudge ruleset offers a hasty attack (F-INIT-3)")
@@ -177,12 +181,14 @@ def attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
     attacker = core.combatant(state, c.attacker)
     if not ranked.slot_track(state, attacker).can_act:
         raise RuleError(f"{attacker.name} is {LEVELS[attacker.track.level]} and cannot act (F-WND-1)")
+    targets = [core.combatant(state, c.target)] + [core.combatant(state, n) for n in c.targets]
     if state.options.initiative in ranked.SYSTEMS:
         ranked.check_turn(state, attacker)
+    elif state.options.initiative in ("phases-classic", "phases-crunch"):
+        core.check_phase_turn(state, attacker, targets[0])  # F-INIT-4: Atari Isev blows in phase order
     decl = ranked.declaration(state, attacker.key)
     if decl.two_avoidances:
         raise RuleError(f"{attacker.name} declared two avoidances and surrendered the attack (AI-MULTI-AVD)")
-    targets = [core.combatant(state, c.target)] + [core.combatant(state, n) for n in c.targets]
     if c.targets and not decl.sweep:
         raise RuleError("several targets need a multi-strike declared at round start (`declare NAME --sweep`)")
     if any(t.key == attacker.key for t in targets):

@@ -57,6 +57,8 @@ class Declare(_Command):
     type: Literal["declare"] = "declare"
     combatant: str
     declaration: Declaration
+    posture_roll: bool = False  # F-TAC-3: a 1d6 picks the posture
+    posture_die: int | None = None  # the d6 face rolled at the table
 
 
 class SealDeclaration(_Command):
@@ -95,6 +97,14 @@ class Exchange(_Command):
     stun: tuple[str, ...] = ()  # F-STUN-1: fighters whose blows stun
     pull: tuple[tuple[str, int], ...] = ()  # F-STUN-2: (fighter, worst wound level)
     head: tuple[str, ...] = ()  # F-STUN-3: fighters aiming at the head
+    magic: tuple[tuple[str, int], ...] = ()  # F-MOD-5: (fighter, blessing or curse)
+    aim: int | None = None  # F-HIT-2: the first fighter's minimum result to strike the part
+    aim_at: str | None = None
+    called: str | None = None  # F-LOC-1: a called shot at this part, declared with the command
+    called_rd: int | None = None
+    otherwise: str | None = None
+    affects: str | None = None  # F-LOC-2: what the wounded part hinders
+    speed_contest: bool = False  # F-FANCY-1
 
 
 class Attack(_Command):
@@ -112,6 +122,14 @@ class Attack(_Command):
     stun: bool = False  # F-STUN-1
     pull: int | None = None  # F-STUN-2
     head: bool = False  # F-STUN-3
+    magic: tuple[tuple[str, int], ...] = ()
+    aim: int | None = None
+    aim_at: str | None = None
+    called: str | None = None
+    called_rd: int | None = None
+    otherwise: str | None = None
+    affects: str | None = None
+    speed_contest: bool = False
     # --- atari isev (AI-ATK, AI-POS, AI-RNG, AI-MULTI) ---
     avoid: Literal["dodge", "parry", "dodge-parry", "none"] | None = None
     position: tuple[Literal["behind", "back", "above", "below", "prone"], ...] = ()
@@ -159,6 +177,7 @@ class RollTrait(_Command):
     opponent_mod: int = 0
     advantage: bool = False
     free: bool = False  # under phase initiative: not an action in phase order (a reaction, a GM-called roll)
+    median: bool = False  # C-ACT-5: three rolls, the median counts
 
 
 class Barter(_Command):
@@ -186,6 +205,34 @@ class Kill(_Command):
     type: Literal["kill"] = "kill"
     combatant: str
     reason: str = ""
+
+
+class Melee(_Command):
+    """F-MULTI: a lone fighter against several foes, one roll compared with each foe's."""
+
+    type: Literal["melee"] = "melee"
+    lone: str
+    foes: tuple[str, ...]
+    target: str | None = None
+    sweep: tuple[str, ...] = ()
+    sweep_penalty: int = 1
+    ignore: tuple[str, ...] = ()
+    max_foes: int | None = None
+    mod: int = 0
+    magic: tuple[tuple[str, int], ...] = ()
+    min_hit: int | None = None
+    reveals: tuple[Reveal, ...] = ()
+
+
+class StoryRoll(_Command):
+    """F-PACE-1: a story element's roll for one PC's chosen trait; the GM narrates what follows."""
+
+    type: Literal["story"] = "story"
+    combatant: str
+    trait: str
+    mod: int = 0
+    median: bool = False
+    element: str = ""
 
 
 class Undo(_Command):
@@ -355,8 +402,8 @@ Command = Annotated[
     Union[StartFight, StartBranch, CommitSeed, RevealSeed, Join, Declare, SealDeclaration,
           StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo,
           OrderTies, DeclareIntent, Shoot, HoldAction, Heal, Rest, EndBattle, Willpower, ResistSpell,
-          HeroicAvoidance, FateExchange, FateScene, FateRound, FateAttack, CheckAspect, EndScene,
-          RecoverInjury],
+          HeroicAvoidance, Melee, StoryRoll, FateExchange, FateScene, FateRound, FateAttack, CheckAspect,
+          EndScene, RecoverInjury],
     Field(discriminator="type"),
 ]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)

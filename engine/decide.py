@@ -16,9 +16,12 @@ from engine import commands as cmd
 from engine import harm, stun
 from engine.ranged import reresolve_shot, shoot
 from engine.wounding import strike
-from engine.dice import Dice
+from engine.dice import Dice, Roll
 from engine.errors import RuleError
 from engine.initiative import PHASE_NAME, allotment, barter, barter_classic, bonus_phases, discards
+from engine.locations import Targeting, check_called, locate_hits, location_marks, location_modifiers
+from engine.melee_mods import (AIM_PENALTY, check_aim, check_magic, is_static_npc, magic_modifiers, plus_modifiers,
+                               speed_contest_of, weapon_size_modifiers)
 from engine.phase_order import (check_attack_step, declared_intent, held_action, ordered_ties, slots,
                                 spare_spent, turn_used)
 from engine.options import RuleOptions
@@ -29,6 +32,7 @@ from events.envelope import canonical
 from projections.state import Combatant, FightState
 
 SHIELD_SIZES = ("small", "medium", "large")
+D6_POSTURE = {1: -2, 2: -1, 3: 0, 4: 0, 5: 1, 6: 2}  # F-TAC-3
 
 
 def seal_of(declaration: ev.Declaration, salt: str) -> str:
@@ -167,7 +171,7 @@ def _join(state: FightState, c: cmd.Join, dice: Dice) -> list[Any]:
         raise RuleError(f"{name!r} cannot be a combatant's name")
     if state.find(name):
         raise RuleError(f"{name} has already joined {state.name}; join again with --as ANOTHER-NAME")
-    fighter = read_levels(sheet, state.ladder, c.source)
+    fighter = read_levels(sheet, state.ladder, c.source, state.options.plus_levels)
     for role in ("attack", "defend"):
         trait = getattr(sheet.combat, role, None) if sheet.combat else None
         if trait:
@@ -192,14 +196,35 @@ def _declare(state: FightState, c: cmd.Declare, dice: Dice) -> list[Any]:
     _check_declaration(state, who, c.declaration)
     started = round_events(state, [who.name])
     number = state.round + len(started)
-    if state.options.initiative in ("opposed", "ranked"):  # declared before the round's initiative roll
-        from engine import atari
+    if state.options.initiative in ("opposed", "ranked") or state.options.ruleset == "atari-isev":
+        from engine import atari  # declared before the round it is for (AI-WAIT, AI-MULTI-*, F-INIT-3)
         atari.check_declaration(state, who, c.declaration)
         number = state.round + 1
     elif c.declaration != ev.Declaration(all_out=c.declaration.all_out, posture=c.declaration.posture):
         raise RuleError("waiting, hurrying, hasty attacks and multiple attacks or avoidances are declared before "
                         "a rolled initiative (initiative = \"opposed\" or \"ranked\")")
+    if c.posture_roll or c.posture_die is not None:
+        rolled, declaration = posture_pick(state, who, c, dice, state.last_seq + len(started) + 1)
+        return started + [rolled, ev.Declared(combatant=who.name, round=number, declaration=declaration)]
     return started + [ev.Declared(combatant=who.name, round=number, declaration=c.declaration)]
+
+
+def posture_pick(state: FightState, who: Combatant, c: cmd.Declare, dice: Dice,
+                 action: int) -> tuple[ev.DiceRolled, ev.Declaration]:
+    """F-TAC-3: without Fudge dice a 1d6 picks the posture; the die is recorded like any roll."""
+    if state.options.tactics != "postures":
+        raise RuleError("a rolled posture needs tactics = \"postures\" (F-TAC-1)")
+    if c.declaration.posture is not None or c.declaration.all_out is not None:
+        raise RuleError("either roll the posture or choose it, not both (F-TAC-3)")
+    if c.posture_die is not None:
+        if not 1 <= c.posture_die <= 6:
+            raise RuleError(f"a d6 shows 1 to 6, not {c.posture_die}")
+        rolled = Roll((c.posture_die,), "entered")
+    else:
+        rolled = dice.roll(who.name, 1, "posture (1d6)", sides=6)
+    event = ev.DiceRolled(action=action, roller=who.name, purpose="posture (1d6)", faces=rolled.faces,
+                          source=rolled.source, stream=rolled.stream, draw=rolled.draw, sides=6)
+    return event, c.declaration.model_copy(update={"posture": D6_POSTURE[rolled.faces[0]]})
 
 
 def _seal(state: FightState, c: cmd.SealDeclaration, dice: Dice) -> list[Any]:
@@ -224,9 +249,14 @@ def _roll(state: FightState, c: cmd.RollTrait, dice: Dice) -> list[Any]:
         if opts.ruleset == "atari-isev":  # AI-WILL-1 relief, AI-HEROIC unbalance: on every action
             from engine import atari
             mods = atari.wound_penalty(state, who) + atari.unbalanced(state, who) + stun.modifiers(state, who, "act")
+        mods = mods + location_modifiers(who.locations, trait)
     if c.mod:
         mods.append(ev.Modifier(name="GM modifier", value=c.mod))
-    rolled = [roll_event(action, who.name, trait, 4, dice)]
+    if c.median and c.opponent is not None:
+        raise RuleError("a median of three is for a roll against a difficulty (C-ACT-5), not an opposed roll")
+    rolled = [roll_event(action, who.name, trait, 4, dice) for _ in range(3 if c.median else 1)]
+    totals = tuple(sum(r.faces) for r in rolled)
+    own, extra = (sorted(totals)[1], {"median_of": totals}) if c.median else (totals[0], {})
     resolved: dict[str, Any] = {}
     if c.opponent is not None:
         foe = able(state, c.opponent)
@@ -243,7 +273,7 @@ def _roll(state: FightState, c: cmd.RollTrait, dice: Dice) -> list[Any]:
         resolved = dict(difficulty=c.difficulty)
     if c.advantage and who.key not in state.advantage_open:
         raise RuleError(f"{who.name} has not won an all-out defense this round: no advantage to seek (F-MOD-7)")
-    outcome = settle_roll(who.name, trait, level, sum(rolled[0].faces), tuple(mods), resolved, c.advantage, action)
+    outcome = settle_roll(who.name, trait, level, own, tuple(mods), resolved, c.advantage, action, **extra)
     out: list[Any] = [*rolled, outcome, *turn_used(state, who, c.free, c.advantage, action)]
     out += advantage_events(state, outcome)
     return out
@@ -283,19 +313,25 @@ def advantage_events(state: FightState, outcome: ev.ActionResolved,
                                round=earlier.round if earlier else state.round + 1, action=outcome.action)]
 
 
-def side_for(state: FightState, who: Combatant, foe: Combatant, role: str, declaration: ev.Declaration,
+def side_for(state: FightState, who: Combatant, foe: Combatant | None, role: str, declaration: ev.Declaration,
              gm_mod: int, gm_label: str = "GM modifier") -> ev.Side:
-    """F-MOD-1,2,3,6,7: the trait and every modifier one fighter brings to a blow."""
+    """F-MOD-1,2,3,4,6,7: the trait and every modifier one fighter brings to a blow.
+
+    Without a `foe` (a lone fighter facing several, F-MULTI) the foe's shield
+    and weapon size are left to each comparison.
+    """
     opts = state.options
     combat = who.fighter.sheet.combat
     wanted = (combat.defend or combat.attack) if (combat and role == "defend") else (combat.attack if combat else "Brawling")
     trait, level, _ = who.fighter.trait(wanted, opts)
-    mods = wound_modifiers(who, opts) + stun.modifiers(state, who, role)
-    if role != "defend" and shield_value(foe, opts):
+    mods = wound_modifiers(who, opts) + stun.modifiers(state, who, role) + location_modifiers(who.locations, "combat")
+    if foe is not None and role != "defend" and shield_value(foe, opts):
         mods.append(ev.Modifier(name=f"{foe.name}'s {foe.fighter.sheet.shield.size} shield",  # type: ignore[union-attr]
                                 value=-shield_value(foe, opts)))
     if declaration.hasty:  # F-INIT-3
         mods.append(ev.Modifier(name="hasty attack", value=opts.hasty_penalty))
+    if foe is not None:
+        mods += weapon_size_modifiers(state, who, foe)
     if declaration.all_out == "offense":
         mods.append(ev.Modifier(name="all-out offense", value=opts.all_out_offense_skill))
     elif declaration.all_out == "defense":
@@ -307,6 +343,22 @@ def side_for(state: FightState, who: Combatant, foe: Combatant, role: str, decla
         mods.append(ev.Modifier(name=gm_label, value=gm_mod))
     return ev.Side(combatant=who.name, trait=trait, level=level, roll=None, modifiers=tuple(mods),
                    result=None, declaration=declaration)
+
+
+def good_level(state: FightState) -> int:
+    """The ladder's Good (F-HIT-2's least aim); a house ladder without one: three above the minimum hit level."""
+    try:
+        return state.ladder.parse("Good")
+    except RuleError:
+        return state.options.min_hit + 3
+
+
+def make_hit(state: FightState, attacker: Combatant, defender: Combatant, rd: int, bonus: int,
+             damage_dice: DamageDice, attack_roll: int | None = None,
+             defense_roll: int | None = None) -> tuple[ev.Hit, list[ev.DiceRolled]]:
+    """F-DMG-3: one won blow's damage outside a duel (a lone fighter's melee, F-MULTI), as a duel strikes."""
+    return strike(attacker.fighter, defender.fighter, (attacker.name, defender.name), rd, bonus, state.options,
+                  damage_dice, attack_roll, defense_roll)
 
 
 def min_hit_for(state: FightState, attacker: Combatant, defender: Combatant, given: int | None) -> int:
@@ -401,6 +453,12 @@ def wound_events(action: int, hits: Sequence[ev.Hit], state: FightState | None =
             for h in hits if h.level > 0]
 
 
+def blow_marks(action: int, hits: Sequence[ev.Hit], affects: str | None = None, *args: Any, **kwargs: Any) -> list[Any]:
+    """F-WND-3, F-LOC-2: body blows are marked as wound_events marks them; a blow on a named part wounds that part."""
+    return [*wound_events(action, [h for h in hits if not h.location], *args, **kwargs),
+            *location_marks(action, hits, affects)]
+
+
 def damage_roller(action: int, dice: Dice, reuse: Sequence[ev.DiceRolled] = ()) -> DamageDice:
     pool = list(reuse)
 
@@ -415,7 +473,14 @@ def damage_roller(action: int, dice: Dice, reuse: Sequence[ev.DiceRolled] = ()) 
 
 def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mods: tuple[int, int],
            min_hit: int | None, reveals: Sequence[cmd.Reveal], dice: Dice, unaware: bool = False,
-           difficulty: int | None = None, intents: Sequence[dict[str, Any]] = ({}, {})) -> list[Any]:
+           difficulty: int | None = None, intents: Sequence[dict[str, Any]] = ({}, {}),
+           magic: Sequence[tuple[str, int]] = (),
+           targeting: Targeting = Targeting(),
+           more: tuple[tuple[ev.Modifier, ...], tuple[ev.Modifier, ...]] = ((), ()),
+           speed_contest: bool = False) -> list[Any]:
+    check_magic(magic, [first, second])
+    check_aim(targeting.aim, targeting.aim_at, good_level(state))
+    check_called(targeting)
     out: list[Any] = round_events(state, [first.name, second.name]) if kind == "exchange" else []
     out += reveal_events(state, reveals)
     pending = [k for k in state.sealed if k in (first.key, second.key)]
@@ -432,8 +497,20 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
     sides = [side_for(now, who, foe, role, declared.get(who.key, ev.Declaration()), mod, label)
              for who, foe, role, mod, label in zip((first, second), (second, first), roles, mods, labels)]
     sides = [side.model_copy(update=intent) if intent else side for side, intent in zip(sides, intents)]
+    for index, who in enumerate((first, second)):
+        extra = (magic_modifiers(magic, who) + ([AIM_PENALTY] if index == 0 and targeting.aim_at else [])
+                 + plus_modifiers(who, sides[index].trait, state.round + new_round) + list(more[index]))
+        if extra:
+            sides[index] = sides[index].model_copy(update={"modifiers": sides[index].modifiers + tuple(extra)})
     defender_unable = kind == "attack" and (unaware or not second.track.can_act)
-    rolled = []
+    rolled: list[ev.DiceRolled] = []
+    speed: tuple[int, int] | None = None
+    if speed_contest:
+        if defender_unable:
+            raise RuleError("a speed contest (F-FANCY-1) is between two fighters who both act")
+        rolled, speed, boosts = speed_contest_of(
+            state, (first, second), lambda who, trait: roll_event(action, who, f"speed contest ({trait})", 4, dice))
+        sides = [side.model_copy(update={"modifiers": side.modifiers + tuple(boost)}) for side, boost in zip(sides, boosts)]
     for index, side in enumerate(sides):
         if index == 1 and defender_unable:
             level = difficulty if difficulty is not None else state.options.unaware_difficulty
@@ -441,24 +518,35 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
                 "trait": "difficulty (unaware or unable, F-MEL-3)", "level": level, "modifiers": (),
                 "roll": 0, "result": level, "offense": level, "defense": level})
             continue
+        if is_static_npc(state, (first, second)[index]):
+            sides[index] = with_roll(side, 0)  # F-NPC-1: no roll
+            continue
         rolled.append(roll_event(action, side.combatant, side.trait, 4, dice))
         sides[index] = with_roll(side, sum(rolled[-1].faces))
     min_hits = (min_hit_for(state, first, second, min_hit), min_hit_for(state, second, first, min_hit))
     settled = settle_exchange(now, kind, sides, min_hits, damage_roller(action, dice))
+    hits = locate_hits(settled.hits, sides[0], targeting)
     resolved = ev.ExchangeResolved(action=action, kind=kind, round=state.round + new_round,
-                                   sides=tuple(sides), min_hit=min_hits, outcome=settled.outcome, hits=settled.hits)
-    return out + rolled + list(settled.damage_rolls) + [resolved] + wound_events(
-        action, settled.hits, state, sides, new_round, dice=dice)
+                                   sides=tuple(sides), min_hit=min_hits, outcome=settled.outcome, hits=hits,
+                                   speed=speed, **targeting.recorded())
+    return out + rolled + list(settled.damage_rolls) + [resolved] + blow_marks(
+        action, hits, targeting.affects, state, sides, new_round, dice=dice)
+
+
+STORY_ONLY = "this fight is told in story elements (F-PACE-1): `fudge story NAME TRAIT --mod N` rolls for a PC's plan"
 
 
 def _exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[Any]:
+    if state.options.pace == "story":
+        raise RuleError(STORY_ONLY)
     if state.options.pace != "simultaneous":
         raise RuleError("this fight runs directed attacks in turn (F-PACE-3): use `fudge attack`")
     first, second = able(state, c.first), able(state, c.second)
     if first.key == second.key:
         raise RuleError("a fighter cannot exchange blows with itself")
     return _fight(state, "exchange", first, second, c.mods, c.min_hit, c.reveals, dice,
-                  intents=exchange_intents(state, c, (first, second)))
+                  intents=exchange_intents(state, c, (first, second)), magic=c.magic, targeting=Targeting.of(c),
+                  speed_contest=c.speed_contest)
 
 
 def exchange_intents(state: FightState, c: cmd.Exchange, fighters: Sequence[Combatant]) -> list[dict[str, Any]]:
@@ -482,6 +570,8 @@ def exchange_intents(state: FightState, c: cmd.Exchange, fighters: Sequence[Comb
 
 
 def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
+    if state.options.pace == "story":
+        raise RuleError(STORY_ONLY)
     if state.options.ruleset == "atari-isev":
         from engine import atari
         return atari.attack(state, c, dice)
@@ -493,21 +583,50 @@ def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
         raise RuleError("a fighter cannot attack itself")
     stun.refuse_attack(state, attacker)
     if state.options.initiative in ("phases-classic", "phases-crunch"):
-        turn = state.turn
-        if turn is None:
-            raise RuleError("no one's turn yet: `fudge round` rolls initiative, `fudge next` gives the first turn")
-        if turn.combatant != attacker.key:
-            who = state.combatants[turn.combatant].name
-            raise RuleError(f"it is {who}'s turn (phase {PHASE_NAME[turn.phase]}); `fudge next` moves on")
-        check_attack_step(state, attacker, target)
-        if turn.acted:
-            raise RuleError(f"{attacker.name} already acted in phase {PHASE_NAME[turn.phase]}; `fudge next` moves on")
+        check_phase_turn(state, attacker, target)
     intent = {k: v for k, v in (("stun", c.stun), ("pull", c.pull), ("head", c.head)) if v not in (False, None)}
+    unaware, more = c.unaware, ((), ())
+    if state.options.pace == "alternating":
+        unaware, more = alternating_all_out(state, attacker, target, c)
     return _fight(state, "attack", attacker, target, (c.mod, c.defense_mod), c.min_hit, c.reveals, dice,
-                  unaware=c.unaware, difficulty=c.difficulty, intents=(intent, {}))
+                  unaware=unaware, difficulty=c.difficulty, intents=(intent, {}), magic=c.magic,
+                  targeting=Targeting.of(c), more=more,
+                  speed_contest=c.speed_contest)
+
+
+def alternating_all_out(state: FightState, attacker: Combatant, target: Combatant,
+                        c: cmd.Attack) -> tuple[bool, tuple[tuple[ev.Modifier, ...], tuple[ev.Modifier, ...]]]:
+    """F-MOD-8: an all-out defender forfeits his attack this round; a foe who attacked all-out
+    defends at -2 on this turn (option all_out_exposure = "no_defense": not at all)."""
+    declared = {**state.round_declarations, **declarations_after(state, c.reveals)}.get(attacker.key)
+    if attacker.key in state.forfeits or (declared is not None and declared.all_out == "defense"):
+        raise RuleError(f"{attacker.name} chose all-out defense this round and forfeits the attack (F-MOD-8); "
+                        f"`fudge round` starts the next round")
+    defense: tuple[ev.Modifier, ...] = ()
+    if target.key in state.forfeits and target.key not in state.declarations and target.key not in state.round_declarations:
+        # the all-out defense lasts the round: every defense gets it, not only the first
+        defense = (ev.Modifier(name="all-out defense", value=state.options.all_out_defense_skill),)
+    if state.exposed.get(target.key) != attacker.key:
+        return c.unaware, ((), defense)
+    if state.options.all_out_exposure == "no_defense":
+        return True, ((), ())
+    return c.unaware, ((), defense + (ev.Modifier(name="exposed after all-out offense", value=-2),))
 
 
 # --- phase initiative -------------------------------------------------------------
+
+def check_phase_turn(state: FightState, attacker: Combatant, target: Combatant) -> None:
+    """PH-1, PH-3, PH-4: an attack under phase initiative is the current actor's, once a phase."""
+    turn = state.turn
+    if turn is None:
+        raise RuleError("no one's turn yet: `fudge round` rolls initiative, `fudge next` gives the first turn")
+    if turn.combatant != attacker.key:
+        who = state.combatants[turn.combatant].name
+        raise RuleError(f"it is {who}'s turn (phase {PHASE_NAME[turn.phase]}); `fudge next` moves on")
+    check_attack_step(state, attacker, target)
+    if turn.acted:
+        raise RuleError(f"{attacker.name} already acted in phase {PHASE_NAME[turn.phase]}; `fudge next` moves on")
+
 
 def _round(state: FightState, c: cmd.StartRound, dice: Dice) -> list[Any]:
     if state.options.initiative in ("opposed", "ranked"):
@@ -622,6 +741,10 @@ def _spend(state: FightState, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
     if event is None:
         raise RuleError(f"event {target} is not a roll or blow in force (it may not exist, or was undone)")
     record = state.actions[event.action]
+    if not blow_use and beyond_points(state.events.get(record.resolution), event):
+        raise RuleError("a fudge point re-resolves a trait roll, a blow or a shot, not this roll "
+                        "(a story element, a median of three, a posture die, a speed contest); "
+                        "spend it on a blow taken (scratch, ticking) instead")
     if blow_use:
         return spend_on_blow(state, who, c, target, event)
     if isinstance(state.events.get(record.resolution), (ev.WoundsHealed, ev.DiceRolled)):
@@ -646,6 +769,14 @@ def _spend(state: FightState, c: cmd.SpendPoint, dice: Dice) -> list[Any]:
     return [spent] + reresolve(state, who, record.action, resolution, target, event, c, dice)
 
 
+def beyond_points(resolution: Any, roll: Any) -> bool:
+    """Rolls no fudge point re-resolves: F-PACE-1 story elements, C-ACT-5 medians, the F-TAC-3 posture die,
+    an F-FANCY-1 speed contest roll (the GM narrates, or a re-resolution could not say what changed)."""
+    if isinstance(resolution, ev.StoryRolled) or getattr(resolution, "median_of", ()):
+        return True
+    return isinstance(roll, ev.DiceRolled) and roll.purpose.startswith(("posture (1d6)", "speed contest"))
+
+
 def latest(state: FightState, who: Combatant, blow_use: bool) -> int:
     kind = ev.WoundMarked if blow_use else ev.DiceRolled
     for seq in sorted(state.events, reverse=True):
@@ -664,6 +795,8 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
     """Void the action's old consequences; append the new ones (C-FP-2)."""
     if isinstance(resolution, ev.ShotResolved):
         return reresolve_shot(state, who, c, target, roll, dice)
+    if isinstance(resolution, ev.MeleeResolved):
+        return reresolve_melee(state, who, c, target, roll, dice)
     record = state.actions[action]
     resolution_seq = record.resolution
     voids = [resolution_seq, *record.consequences]
@@ -727,10 +860,12 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
     settled = settle_exchange(state, resolution.kind, sides, resolution.min_hit, damage_roller(action, dice, old_damage))
     reused = {id(r) for r in old_damage}
     fresh = [r for r in settled.damage_rolls if id(r) not in reused]
+    targeting = Targeting.from_resolution(resolution)
+    hits = locate_hits(settled.hits, sides[0], targeting)
     new = resolution.model_copy(update={"sides": tuple(sides), "outcome": settled.outcome,
-                                        "hits": settled.hits, "supersedes": resolution_seq})
+                                        "hits": hits, "supersedes": resolution_seq})
     return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a {label}"),
-            *out, *fresh, new, *wound_events(action, settled.hits, state, sides, False, voids, dice, [
+            *out, *fresh, new, *blow_marks(action, hits, targeting.affects, state, sides, False, voids, dice, [
                 state.events[s] for s in record.rolls if isinstance(state.events.get(s), ev.DiceRolled)
                 and harm.is_adjustment_roll(state.events[s])])]
 
@@ -766,6 +901,9 @@ def _kill(state: FightState, c: cmd.Kill, dice: Dice) -> list[Any]:
     return [ev.CombatantKilled(combatant=who.name, reason=c.reason)]
 
 
+from engine.melee_multi import decide_melee, reresolve_melee  # noqa: E402  (it builds on the helpers above)
+from engine.story import decide_story  # noqa: E402
+
 HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
     cmd.StartFight: _start,
     cmd.StartBranch: _branch,
@@ -786,6 +924,8 @@ HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
     cmd.DeclareIntent: _intend,
     cmd.Shoot: shoot,
     cmd.HoldAction: _hold,
+    cmd.Melee: decide_melee,
+    cmd.StoryRoll: decide_story,
 }
 
 

@@ -159,6 +159,18 @@ class RuleOptions(BaseModel):
         False, "F-WND-8", "record wounds on the Damage Capacity attribute: each hit worse than a Scratch lowers it")
     dc_track_terrible: Literal["minus3", "incapacitated"] = _opt(
         "minus3", "F-WND-8", "a Damage Capacity lowered to Terrible is -3 to all actions, or Incapacitated")
+    # --- melee options (F-MULTI, F-NPC, F-MOD-4, F-MOD-8, F-PACE-1) ---
+    multi_penalty: int = _opt(1, "F-MULTI-1", "penalty to a lone fighter per foe beyond the first (epic games: less)")
+    max_foes: int = _opt(6, "F-MULTI-6", "most foes that can attack one fighter at once (a melee may allow fewer)")
+    sweeping_blow: bool = _opt(False, "F-MULTI-4", "a lone fighter may cut through several foes he beat")
+    npc_group_roll: bool = _opt(False, "F-MULTI-7", "one 2dF roll by the GM applies to every NPC in a melee")
+    npc_static: bool = _opt(False, "F-NPC-1", "an NPC's result is its trait level, with no roll")
+    weapon_size: bool = _opt(False, "F-MOD-4", "weapon + shield 2 or more below the foe's: -1 to skill")
+    all_out_exposure: Literal["minus2", "no_defense"] = _opt(
+        "minus2", "F-MOD-8", "alternating turns: after all-out offense, -2 on defense, or no defense at all")
+    story_modifier_limit: int = _opt(3, "F-PACE-1", "largest story-element modifier the GM may give (either sign)")
+    plus_levels: bool = _opt(False, "F-FANCY-2", "combat skills may be written as plus levels (`Good+`): +1 every other round")
+    speed_trait: str = _opt("Speed", "F-FANCY-1", "the trait of a speed contest (`--speed-contest`)")
 
     # --- atari isev and rolled initiative ---
     initiative_every: Literal["battle", "round"] = _opt(
@@ -321,11 +333,8 @@ INCOMPATIBLE: tuple[tuple[Any, str], ...] = (
      "factor: set dc_in_defense = false"),
     (lambda o: o.ruleset == "atari-isev" and o.pace != "alternating",
      'Atari Isev blows are attacks against avoidances in initiative order (AI-ATK-1): use pace = "alternating"'),
-    (lambda o: o.pace == "alternating" and o.initiative in ("opposed", "ranked") and o.tactics == "all_out"
-     and o.ruleset == "atari-isev",
+    (lambda o: o.ruleset == "atari-isev" and o.tactics != "postures",
      'Atari Isev postures (AI-POST) need tactics = "postures"'),
-    (lambda o: o.ruleset == "atari-isev" and o.initiative.startswith("phases"),
-     'Atari Isev rolls 4dF + initiative every round (AI-INIT-2): use initiative = "ranked", "opposed" or "none"'),
     (lambda o: o.ruleset == "fate" and o.pace not in ("scene", "exchange", "turn"),
      'Fate fights run at a scene, exchange or turn pace (FT-PACE): use pace = "scene", "exchange" or "turn"'),
     (lambda o: o.ruleset != "fate" and o.pace in ("scene", "exchange", "turn"),

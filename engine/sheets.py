@@ -140,6 +140,7 @@ class Fighter:
     sheet: Sheet
     attributes: dict[str, int]
     skills: dict[str, int]
+    plus: frozenset[str] = frozenset()  # F-FANCY-2: combat skills written with a plus level, like `Good+`
 
     def trait(self, name: str, options: RuleOptions) -> tuple[str, int, str]:
         """(canonical name, level, where it came from) for a trait (C-ACT-1)."""
@@ -153,14 +154,28 @@ class Fighter:
         return name, options.unlisted_skill, "unlisted skill"
 
 
-def read_levels(sheet: Sheet, ladder: Ladder, source: str) -> Fighter:
+def read_levels(sheet: Sheet, ladder: Ladder, source: str, plus_levels: bool = False) -> Fighter:
+    """Every level a number. F-FANCY-2: `Good+` is read only for a combat skill, with option plus_levels."""
+    combat = {t.lower() for t in ((sheet.combat.attack, sheet.combat.defend) if sheet.combat else ()) if t}
+    plus: set[str] = set()
+
     def levels(table: dict[str, Level], section: str) -> dict[str, int]:
         out = {}
         for key, value in table.items():
+            if isinstance(value, str) and value.strip().endswith("+") and not value.strip()[:-1].endswith(("+", "-")):
+                if not plus_levels:
+                    raise InputError(f"{source}: [{section}] {key} = {value!r} is a plus level (F-FANCY-2): "
+                                     "set plus_levels = true in the house rules, or write a ladder level")
+                if section != "skills" or key.lower() not in combat:
+                    raise InputError(f"{source}: [{section}] {key} = {value!r}: plus levels are for the combat "
+                                     "skills named under [combat] only (F-FANCY-2)")
+                plus.add(key)
+                value = value.strip()[:-1]
             try:
                 out[key] = ladder.parse(value)
             except InputError as exc:
                 raise InputError(f"{source}: [{section}] {key}: {exc}") from None
         return out
 
-    return Fighter(sheet, levels(sheet.attributes, "attributes"), levels(sheet.skills, "skills"))
+    attributes, skills = levels(sheet.attributes, "attributes"), levels(sheet.skills, "skills")
+    return Fighter(sheet, attributes, skills, frozenset(plus))

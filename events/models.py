@@ -154,6 +154,7 @@ class ActionResolved(_Event):
     automatic: bool = False
     advantage: bool = False
     supersedes: int | None = None
+    median_of: tuple[int, ...] = ()  # C-ACT-5: the three rolls' dice totals; `roll` is their median
 
 
 class Side(BaseModel):
@@ -200,6 +201,8 @@ class Hit(BaseModel):
     mmm_value: int | None = None  # F-MMM: the dice read, before the all-out bonus
     bullets: int | None = None  # F-RNG-5: bullets on target
     bullets_max: int | None = None  # F-RNG-5: the burst's maximum on target
+    aimed_at: str | None = None  # F-HIT-2, F-LOC-1: the part the attacker aimed at
+    location: str | None = None  # the part the blow struck, when it reached the aimed part
 
 
 class ExchangeResolved(_Event):
@@ -214,6 +217,13 @@ class ExchangeResolved(_Event):
     outcome: str
     hits: tuple[Hit, ...]
     supersedes: int | None = None
+    aim: int | None = None  # F-HIT-2: the result the first fighter needs to strike the part he aims at
+    aimed_at: str | None = None
+    called: str | None = None  # F-LOC-1: the part the first fighter called before the roll
+    called_rd: int | None = None  # the relative degree the GM required for it
+    otherwise: str | None = None  # where the defender says a called shot won by less lands
+    location_affects: str | None = None  # F-LOC-2: what a wounded part hinders (`combat` or a trait)
+    speed: tuple[int, ...] | None = None  # F-FANCY-1: the two Speed results of a speed contest
     avoidance: str | None = None  # AI-ATK: dodge, parry, dodge-parry, none, surrendered, used
     strike: int | None = None  # AI-MULTI-ATK, AI-SWEEP: which of the round's blows
 
@@ -248,6 +258,18 @@ class WoundMarked(_Event):
     halved_from: int | None = None
     dealt: int | None = None  # the hit's level before F-DEATH / F-STUN-2 / F-DC adjusted it
     notes: tuple[str, ...] = ()  # each adjustment, with its rule ID
+
+
+class LocationWounded(_Event):
+    """F-LOC-2: a wound of one body part: 1 Scratched, 2 Hurt, 3 Incapacitated."""
+
+    type: Literal["location_wounded"] = "location_wounded"
+    action: int
+    combatant: str
+    location: str
+    level: int
+    wound_level: int  # the blow's level on the wound track, before it became the part's
+    affects: str | None = None
 
 
 class CombatantKilled(_Event):
@@ -445,6 +467,60 @@ class CommandRedone(_Event):
     restores: str
 
 
+# --- several combatants, story elements (F-MULTI, F-PACE-1) ------------------
+
+class Comparison(BaseModel):
+    """F-MULTI-2: the lone fighter's one result against one foe's result."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    foe: str
+    lone_result: int  # the lone fighter's result (offense, under postures) against this foe, his shield counted
+    lone_modifiers: tuple[Modifier, ...] = ()  # what this foe alone changes in the lone fighter's result
+    foe_result: int  # the foe's result (defense, under postures)
+    relative_degree: int  # lone_result - foe_result
+    ignored: bool = False  # F-MULTI-5: the lone fighter does not defend against this foe
+    foe_hits: bool = False
+    foe_relative_degree: int | None = None  # the foe's attack against him (against Poor when ignored)
+    may_wound: bool = False  # F-MULTI-3: the lone fighter could wound this foe
+
+
+class MeleeResolved(_Event):
+    """F-MULTI-1..7: a lone fighter's one roll against several foes, compared one by one."""
+
+    type: Literal["melee_resolved"] = "melee_resolved"
+    action: int
+    round: int
+    lone: Side
+    foes: tuple[Side, ...]
+    comparisons: tuple[Comparison, ...]
+    target: str | None
+    sweep: tuple[str, ...] = ()
+    sweep_penalty: int = 0
+    max_foes: int
+    min_hit: tuple[int, ...]  # the lone fighter's minimum hit level against each foe, in order
+    group_roll: int | None = None  # F-MULTI-7: the GM's 2dF applied to every NPC
+    outcome: str
+    hits: tuple[Hit, ...]
+    supersedes: int | None = None
+    target_named: bool = False  # the GM named the target before the roll (else the rule chose it)
+
+
+class StoryRolled(_Event):
+    """F-PACE-1, C-ACT-5: a story element's roll (or median of three); the GM narrates the outcome."""
+
+    type: Literal["story_rolled"] = "story_rolled"
+    action: int
+    combatant: str
+    trait: str
+    level: int
+    modifiers: tuple[Modifier, ...]
+    rolls: tuple[int, ...]  # the dice total of each roll, in order
+    results: tuple[int, ...]
+    result: int  # the one result, or the median of three
+    median: bool = False
+    element: str = ""
+
+
 # --- what wounds become: healing, stun (F-HEAL, F-STUN) ---------------------------
 
 class HealedMark(BaseModel):
@@ -607,6 +683,7 @@ Event = Annotated[
         FudgePointSpent, EventsVoided, CommandUndone, CommandRedone,
         DieTraded, DieAltered, TiesOrdered, IntentDeclared, TurnUsed, SpareDieSpent, ShotResolved, ActionHeld,
         WoundsHealed, StunMarked, BattleEnded, InitiativeRanked, WillSteeled,
+        MeleeResolved, StoryRolled, LocationWounded,
         FateResolved, FateBoxMarked, AspectChecked, FateTurnOrder, FateSceneEnded, InjuryRecovered,
     ],
     Field(discriminator="type"),

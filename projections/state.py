@@ -9,6 +9,7 @@ from typing import Any
 from engine.atari_rules import health_chart
 from engine.initiative import Initiative, Intent, card_dice
 from engine.ladder import Ladder, ladder_of
+from engine.locations import worsen
 from engine.options import RuleOptions
 from engine.sheets import Fighter, Sheet, read_levels
 from engine import healing
@@ -32,6 +33,7 @@ class Combatant:
     out: str | None = None  # F-STUN-1: knocked out
     stuns: int = 0  # F-STUN-1: Stun results on the sheet until the battle ends
     stunned: tuple[str, int] | None = None  # F-STUN-1: ("stun" | "very_stunned", last round it lasts)
+    locations: Mapping[str, tuple[int, str | None]] = field(default_factory=dict)  # F-LOC-2: part -> (level, use)
 
     @property
     def key(self) -> str:
@@ -98,6 +100,9 @@ class FightState:
     will_relief: Mapping[str, int] = field(default_factory=dict)  # AI-WILL-1: levels ignored this scene
     pending: Mapping[str, tuple[int, ev.Declaration]] = field(default_factory=dict)  # declared for a coming round
     round_declarations: Mapping[str, ev.Declaration] = field(default_factory=dict)  # they last the whole round
+    # --- melee (F-MOD-8) ---
+    forfeits: frozenset[str] = frozenset()  # all-out defenders who may not attack this round
+    exposed: Mapping[str, str] = field(default_factory=dict)  # all-out attacker -> the foe whose next turn finds him exposed
     # --- fate ---
     fate_marks: Mapping[str, tuple[FateMark, ...]] = field(default_factory=dict)  # FT-TRACK: boxes marked
     fate_clip: frozenset[str] = frozenset()  # FT-TRACK-3: a clipped -1 waits for the next action
@@ -146,7 +151,7 @@ def _seed_revealed(s: FightState, r: Recorded, e: ev.SeedRevealed) -> FightState
 
 def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
     sheet = Sheet.model_validate(e.sheet)
-    fighter = read_levels(sheet, s.ladder, e.source)
+    fighter = read_levels(sheet, s.ladder, e.source, s.options.plus_levels)
     points = sheet.fudge_points if sheet.fudge_points is not None else s.options.default_fudge_points
     boxes = sheet.wounds.boxes if sheet.wounds else s.options.wound_boxes
     if not sheet.wounds and s.options.wound_chart == "health":
@@ -157,7 +162,7 @@ def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
 
 
 def _round_started(s: FightState, r: Recorded, e: ev.RoundStarted) -> FightState:
-    return replace(s, round=e.round, declarations={}, sealed={}, fought=frozenset(),
+    return replace(s, round=e.round, declarations={}, sealed={}, fought=frozenset(), forfeits=frozenset(),
                    round_starts=s.round_starts + (r.seq,),
                    initiative={}, turn=None, slot_start=0, pending={},
                    round_declarations={k: d for k, (n, d) in s.pending.items() if n == e.round},
@@ -215,8 +220,24 @@ def _exchange_resolved(s: FightState, r: Recorded, e: ev.ExchangeResolved) -> Fi
             opened[key] = foes[0].combatant.lower()
     used = {k: v for k, v in s.advantages.items() if k not in keys}
     turn = replace(s.turn, acted=True) if (s.turn and e.kind == "attack") else s.turn
+    s = _all_out_turns(s, e)
     return replace(s, fought=s.fought | keys, advantage_open=opened, advantages=used,
                    declarations=_without(s.declarations, *keys), turn=turn)
+
+
+def _all_out_turns(s: FightState, e: ev.ExchangeResolved) -> FightState:
+    """F-MOD-8 (alternating turns): an all-out defender forfeits his attack this round; an all-out
+    attacker is exposed on his foe's next turn; the attacker's own turn ends an earlier exposure."""
+    if s.options.pace != "alternating" or e.kind != "attack":
+        return s
+    attacker, defender = e.sides[0], e.sides[1]
+    exposed = _without(s.exposed, attacker.combatant.lower())
+    if attacker.declaration.all_out == "offense":
+        exposed[attacker.combatant.lower()] = defender.combatant.lower()
+    if s.exposed.get(defender.combatant.lower()) == attacker.combatant.lower():
+        exposed = _without(exposed, defender.combatant.lower())
+    forfeits = s.forfeits | ({defender.combatant.lower()} if defender.declaration.all_out == "defense" else set())
+    return replace(s, exposed=exposed, forfeits=frozenset(forfeits))
 
 
 def _shot_resolved(s: FightState, r: Recorded, e: ev.ShotResolved) -> FightState:
@@ -241,6 +262,17 @@ def _wound_marked(s: FightState, r: Recorded, e: ev.WoundMarked) -> FightState:
     s = _remember(s, r, e.action, consequences=consequences)
     combatant = s.combatants[e.combatant.lower()]
     return _retrack(s, combatant, combatant.marks + (Mark(e.level, r.seq, e.still_ticking),))
+
+
+def _location_wounded(s: FightState, r: Recorded, e: ev.LocationWounded) -> FightState:
+    """F-LOC-2: the part keeps its own level; the wound track is not marked."""
+    record = s.actions.get(e.action)
+    s = _remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
+    who = s.combatants[e.combatant.lower()]
+    part = e.location.strip().lower()
+    before, affects = who.locations.get(part, (0, None))
+    updated = replace(who, locations=_with(who.locations, part, (worsen(before, e.level), e.affects or affects)))
+    return replace(s, combatants=_with(s.combatants, who.key, updated))
 
 
 def _killed(s: FightState, r: Recorded, e: ev.CombatantKilled) -> FightState:
@@ -291,6 +323,19 @@ def _spent(s: FightState, r: Recorded, e: ev.FudgePointSpent) -> FightState:
     combatant = s.combatants[e.combatant.lower()]
     updated = replace(combatant, fudge_points=combatant.fudge_points - e.cost)
     return replace(s, combatants=_with(s.combatants, combatant.key, updated))
+
+
+def _melee_resolved(s: FightState, r: Recorded, e: ev.MeleeResolved) -> FightState:
+    """F-MULTI: everyone in the melee has fought this round; their declarations and advantages are used."""
+    s = _remember(s, r, e.action, resolution=r.seq)
+    keys = frozenset(side.combatant.lower() for side in (e.lone, *e.foes))
+    return replace(s, fought=s.fought | keys, declarations=_without(s.declarations, *keys),
+                   advantages={k: v for k, v in s.advantages.items() if k not in keys},
+                   advantage_open=_without(s.advantage_open, *keys))
+
+
+def _story_rolled(s: FightState, r: Recorded, e: ev.StoryRolled) -> FightState:
+    return _remember(s, r, e.action, resolution=r.seq)
 
 
 def _with_initiative(s: FightState, name: str, **changes: Any) -> FightState:
@@ -461,6 +506,9 @@ HANDLERS: dict[type, Callable[[FightState, Recorded, Any], FightState]] = {
     ev.BattleEnded: _battle_ended,
     ev.InitiativeRanked: _ranked,
     ev.WillSteeled: _steeled,
+    ev.MeleeResolved: _melee_resolved,
+    ev.StoryRolled: _story_rolled,
+    ev.LocationWounded: _location_wounded,
     ev.FateResolved: _fate_resolved,
     ev.FateBoxMarked: _fate_box,
     ev.AspectChecked: _aspect_checked,

@@ -420,11 +420,11 @@ def test_AI_WILL_1_the_relief_lasts_the_scene_the_battle_ending_ends_it(fights: 
 
 @pytest.mark.parametrize("house,reason", [
     ('pace = "simultaneous"\ninitiative = "none"', "alternating"),
-    ('initiative = "phases-crunch"', "AI-INIT-2"),
+    ('initiative = "phases-crunch"\nbartering = "crunch"\ntactics = "all_out"', "postures"),
     ('tactics = "all_out"', "postures"),
 ])
-def test_AI_INIT_2_AI_POST_combinations_atari_cannot_run_are_refused_at_setup(house: str, reason: str) -> None:
-    """AI-INIT-2, AI-POST, AI-ATK-1: house rules on atari-isev that cannot run are refused with the reason."""
+def test_AI_POST_combinations_atari_cannot_run_are_refused_at_setup(house: str, reason: str) -> None:
+    """AI-POST, AI-ATK-1: house rules on atari-isev that cannot run are refused with the reason."""
     from engine.errors import InputError
     with pytest.raises(InputError, match=reason):
         resolve("atari-isev", f'extends = "atari-isev"\n{house}\n')

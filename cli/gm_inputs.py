@@ -1,0 +1,41 @@
+"""GM inputs several commands share: magic (F-MOD-5), aimed blows (F-HIT-2)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from engine.errors import InputError
+
+MagicOpt = Annotated[Optional[list[str]], typer.Option(
+    "--magic", help="F-MOD-5: NAME=+1 for a magical blessing, NAME=-1 for a curse (repeat per fighter).")]
+
+
+def parse_magic(values: Optional[list[str]]) -> tuple[tuple[str, int], ...]:
+    out = []
+    for value in values or []:
+        who, _, amount = value.partition("=")
+        try:
+            number = int(amount)
+        except ValueError:
+            raise InputError(f"--magic {value!r}: write NAME=+1 (blessing) or NAME=-1 (curse)") from None
+        if not who.strip() or number == 0:
+            raise InputError(f"--magic {value!r}: write NAME=+1 (blessing) or NAME=-1 (curse)")
+        out.append((who.strip(), number))
+    return tuple(out)
+
+
+AimOpt = Annotated[Optional[str], typer.Option(
+    "--aim", help="F-HIT-2: the first fighter aims at a small part: the result needed to strike it (Good or Great); -1 to his skill.")]
+AimAtOpt = Annotated[Optional[str], typer.Option("--aim-at", help="F-HIT-2: the part aimed at (an eye, the sword hand).")]
+CalledOpt = Annotated[Optional[str], typer.Option(
+    "--called", help="F-LOC-1: a called shot by the first fighter at this part, declared before the roll.")]
+NeedRdOpt = Annotated[Optional[int], typer.Option(
+    "--need-rd", help="F-LOC-1: the relative degree the called shot needs (usually 2-4; default 2).")]
+OtherwiseOpt = Annotated[Optional[str], typer.Option(
+    "--otherwise", help="F-LOC-1: where the defender says a called shot won by less lands (default: the body).")]
+AffectsOpt = Annotated[Optional[str], typer.Option(
+    "--affects", help="F-LOC-2: what the wounded part hinders: combat, or a trait such as Running.")]
+SpeedOpt = Annotated[bool, typer.Option(
+    "--speed-contest", help="F-FANCY-1: both roll Speed first; the winner adds the difference to his weapon skill.")]

@@ -1,0 +1,59 @@
+"""Melee options: a lone fighter against several foes (F-MULTI), story elements (F-PACE-1)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Optional
+
+import typer
+
+from cli.gm_inputs import MagicOpt, parse_magic
+from cli.table import CommandIdOpt, DiceOpt, FightOpt, level_of, run
+from engine import commands as cmd
+from store.fights import Fights
+
+app = typer.Typer()
+
+@app.command()
+def melee(
+    lone: Annotated[str, typer.Argument(help="The lone fighter.")],
+    foes: Annotated[list[str], typer.Argument(help="The foes attacking him at once (at most 6, F-MULTI-6).")],
+    target: Annotated[Optional[str], typer.Option(
+        "--target", help="F-MULTI-3: the foe he means to hit, named before the roll (default: the one he beat by most).")] = None,
+    sweep: Annotated[Optional[list[str]], typer.Option(
+        "--sweep", help="F-MULTI-4: another foe the blow cuts through after --target (repeat; option sweeping_blow).")] = None,
+    sweep_penalty: Annotated[int, typer.Option(
+        "--sweep-penalty", help="F-MULTI-4: damage lost per foe cut through, 1 or 2.")] = 1,
+    ignore: Annotated[Optional[list[str]], typer.Option(
+        "--ignore", help="F-MULTI-5: a foe he does not defend against (repeat).")] = None,
+    max_foes: Annotated[Optional[int], typer.Option(
+        "--max-foes", help="F-MULTI-6: how many foes can reach him here (3-4 with room-hungry weapons, 1-2 in a doorway).")] = None,
+    mod: Annotated[int, typer.Option("--mod", help="GM modifier to the lone fighter (F-MOD-2).")] = 0,
+    magic: MagicOpt = None,
+    min_hit: Annotated[Optional[str], typer.Option("--min-hit", help="Minimum result for him to hit (F-HIT-1).")] = None,
+    dice: DiceOpt = None,
+    fight: FightOpt = None,
+    command_id: CommandIdOpt = None,
+) -> None:
+    """A lone fighter against several foes: one roll compared with each foe's (F-MULTI-1..7)."""
+    def build(fights: Fights, name: str, state: Any) -> cmd.Melee:
+        return cmd.Melee(lone=lone, foes=tuple(foes), target=target, sweep=tuple(sweep or ()),
+                         sweep_penalty=sweep_penalty, ignore=tuple(ignore or ()), max_foes=max_foes, mod=mod,
+                         magic=parse_magic(magic), min_hit=level_of(fights, name, min_hit),
+                         reveals=fights.reveals(state, [lone, *foes]))
+    run(fight, build, dice, command_id)
+
+
+@app.command()
+def story(
+    combatant: Annotated[str, typer.Argument(help="The PC acting in this story element.")],
+    trait: Annotated[str, typer.Argument(help="The trait the GM chose for the PC's plan.")],
+    mod: Annotated[int, typer.Option("--mod", help="F-PACE-1: the GM's modifier for the plan and circumstances, -3..+3.")] = 0,
+    median: Annotated[bool, typer.Option("--median", help="C-ACT-5: three rolls, the median counts (all recorded).")] = False,
+    element: Annotated[str, typer.Option("--element", help="What this story element is, for the log.")] = "",
+    dice: DiceOpt = None,
+    fight: FightOpt = None,
+    command_id: CommandIdOpt = None,
+) -> None:
+    """A story element's roll (pace = "story", F-PACE-1): the result is recorded; the GM narrates the outcome."""
+    run(fight, lambda f, n, s: cmd.StoryRoll(combatant=combatant, trait=trait, mod=mod, median=median,
+                                             element=element), dice, command_id)
