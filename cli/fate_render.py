@@ -9,10 +9,6 @@ from engine.fate_tables import OUTCOME_NAME
 from events import models as ev
 from projections.state import Combatant, FightState
 
-FATE_EVENTS = (ev.FateResolved, ev.FateBoxMarked, ev.AspectChecked, ev.FateTurnOrder, ev.FateSceneEnded,
-               ev.InjuryRecovered)
-
-
 def _mods(modifiers: Any) -> str:
     return "".join(f" {m.value:+d} {m.name}" for m in modifiers)
 

@@ -664,8 +664,8 @@ def join(state: FightState, c: cmd.Join, dice: Dice, fallback: Callable[..., lis
     return fallback(state, c, dice)
 
 
-FUDGE_ONLY = ("Exchange", "Attack", "Shoot", "Declare", "SealDeclaration", "EndBattle", "Rest", "Heal", "Melee", "StoryRoll",
-              "Willpower", "ResistSpell", "HeroicAvoidance")
+FUDGE_ONLY = ("Exchange", "Attack", "Shoot", "Declare", "SealDeclaration", "EndBattle", "Rest", "Heal",
+              "Melee", "StoryRoll", "Willpower", "ResistSpell", "HeroicAvoidance")
 PHASES_ONLY = ("StartRound", "NextTurn", "Barter", "OrderTies", "HoldAction", "DeclareIntent")
 
 
