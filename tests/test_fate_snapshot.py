@@ -21,7 +21,8 @@ from examples.demo_fate import TAVERN_BRAWL
 from store.fights import Fights
 from tests.conftest import dice, make_fights, start
 from tests.test_cli import Fudge
-from tests.test_snapshots import replay_steps
+from cli import render
+from projections.fold import evolve_all
 
 
 def play(fights: Fights) -> tuple[str, list[list[Any]]]:
@@ -34,6 +35,23 @@ def play(fights: Fights) -> tuple[str, list[list[Any]]]:
     for _, command, faces in TAVERN_BRAWL:
         steps.append([r.event for r in fights.execute(name, command, dice(*faces)).records])
     return name, steps
+
+
+def fate_steps(fights: Fights, name: str) -> list[dict[str, Any]]:
+    """A-REPLAY-1: each event's line and everyone's Fate track, points and aspects after it."""
+    return [{"seq": record.seq, "type": record.event.type,
+             "event": render.describe(record.event, state.ladder),
+             "fate": {who.name: track_line(state, who) for who in state.combatants.values()}}
+            for record, state in evolve_all(fights.log(name))]
+
+
+def track_line(state: Any, who: Any) -> str:
+    """Boxes marked, the penalties on the next roll (next action / scene / beyond), fate points, aspect boxes."""
+    view = penalty_view(state, who)
+    boxes = " ".join(f"{name}:{count}" for name, count in view["boxes"].items() if count)
+    aspects = " ".join(f"{name}:{a['checked']}" for name, a in view["aspects"].items())
+    return (f"{boxes or 'unmarked'} | next {view['next_action']:+d} scene {view['scene']:+d} "
+            f"beyond {view['beyond_scene']:+d} | fate points {view['fate_points']} {aspects}".rstrip())
 
 
 def resolution(events: list[Any]) -> ev.FateResolved:
@@ -91,7 +109,7 @@ def test_FT_EX_cyrus_and_finn_as_the_text_tells_it(fights: Fights, snapshot) -> 
     assert penalty_view(state, state.find("Guard-A"))["taken_out"]
     assert [m.box for m in state.fate_marks["cyrus"]] == ["clipped", "clipped"]
     assert verify(fights.store.read(name)).ok
-    assert replay_steps(fights, name) == snapshot(name="fate-cyrus-and-finn-state-after-each-event")
+    assert fate_steps(fights, name) == snapshot(name="fate-cyrus-and-finn-state-after-each-event")
 
 
 def test_FT_EX_the_demo_plays_under_fudge_demo(tmp_path: Path) -> None:
