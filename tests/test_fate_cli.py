@@ -79,3 +79,18 @@ def test_FT_INIT_FT_HEAL_1_turns_and_recovery_from_the_command_line(fudge: Fudge
     out = fudge("fate", "recover", "Guard-A", "--level", "Great", "--dice", "healer=0 0 0 0").stdout
     assert "heals in 5 day(s)" in out
     assert fudge.who("Guard-A")["fate"]["boxes"]["Injured"] == 0
+
+
+def test_FT_INIT_FT_SIMPLE_the_example_house_files_set_up(fudge: Fudge) -> None:
+    """FT-INIT, FT-SIMPLE: examples/house/fate-turns.toml and fate-simple-arms.toml start fights."""
+    house = SHEETS.parent / "house"
+    fudge("new", "turns", "--rules", "fate", "--house", house / "fate-turns.toml")
+    shown = {line.split()[1]: line.split()[3] for line in fudge("rules", "show").stdout.splitlines()
+             if line.startswith("* ")}
+    assert (shown["pace"], shown["initiative"]) == ("turn", "alertness")
+    fudge("new", "simple", "--rules", "fate", "--house", house / "fate-simple-arms.toml")
+    fudge("join", SHEETS / "cyrus.toml")
+    fudge("join", SHEETS / "guard.toml", "--as", "Guard-A")
+    out = fudge("fate", "exchange", "Cyrus>Guard-A", "Guard-A", "--dice", "cyrus=+ 0 0 0",
+                "--dice", "guard-a=0 0 0 0").stdout
+    assert "MoS 2 + weapon 2 - armor 1 (FT-SIMPLE)" in out
