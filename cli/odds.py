@@ -117,12 +117,13 @@ def odds_command(
 ) -> None:
     """Exact odds, from the dice: every outcome of one action between two sheets, or who wins a duel.
 
-    One action is one `fudge exchange` under simultaneous pace (the `fudge` preset), or one
-    `fudge attack` by the first sheet on the second under turns (`fudge-phases`,
-    `atari-isev`): the probability of a stand-off, of each graze and hit and of each wound
-    level for each side, as fractions and percentages. `--duel` weighs a whole fight of
-    simultaneous exchanges, both keeping their declarations, until one cannot act: who wins,
-    how it ends, and the expected number of rounds. Nothing is sampled and nothing is written.
+    One action is one `fudge exchange` under simultaneous pace (the `fudge` preset), one Fate
+    exchange with each acting against the other (`fate`), or one `fudge attack` by the first
+    sheet on the second under turns (`fudge-phases`, `atari-isev`): the probability of a
+    stand-off, of each graze and hit and of each wound level for each side, as fractions and
+    percentages. `--duel` (simultaneous pace or Fate's exchanges) weighs a whole fight, both
+    keeping their declarations, until one cannot act: who wins, how it ends, and the expected
+    number of rounds. Nothing is sampled and nothing is written.
     """
     with guard():
         house_text = read(house, "house rules") if house is not None else None
@@ -156,8 +157,10 @@ def action_text(rules: str, result: odds.Odds) -> str:
         if result.kind == "attack" and name == a:
             continue  # a directed attack never wounds its attacker (--json still lists it)
         lines += ["", f"wound level {name} takes"] + rows(list(levels), over)
-    lines += ["", "blows landed (graze or hit)"] + rows(list(result.hits), over)
-    lines += ["", "grazes (RD +1)"] + rows(list(result.grazes), over)
+    landed = "contests won (Scratched or worse)" if result.ruleset == "fate" else "blows landed (graze or hit)"
+    lines += ["", landed] + rows(list(result.hits), over)
+    if result.grazes:
+        lines += ["", "grazes (RD +1)"] + rows(list(result.grazes), over)
     return "\n".join(lines)
 
 

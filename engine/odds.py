@@ -39,6 +39,7 @@ from math import comb, factorial
 from typing import Any, Generic, TypeVar
 
 from engine import commands as cmd
+from engine import fate as fate_rules
 from engine.decide import blow_sides, damage_roller, decide, min_hit_for, settle_exchange, wound_events, with_roll
 from engine.dice import Dice, Roll
 from engine.errors import RuleError
@@ -175,16 +176,27 @@ class Match:
 
 # --- one action -----------------------------------------------------------------------
 
+FATE_LEVELS = ("Untouched", "Scratched", "Clipped", "Hurt", "Injured", "Taken Out")  # FT-OUT, FT-TRACK-1
+FATE_SEVERITY = {"scratched": 1, "clipped": 2, "hurt": 3, "injured": 4, "taken_out": 5}
+FATE_BOXES = ("clipped", "hurt", "injured", "taken_out")  # FT-TRACK-1
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """One distinguishable result of an action: its blows, each as (attacker, defender, graze, level marked)."""
+    """One distinguishable result of an action: its blows, each as (attacker, defender, graze, level marked).
+
+    Levels index `LEVELS` (Fudge wound levels) or, under Fate, `FATE_LEVELS` (the box marked).
+    """
 
     blows: tuple[tuple[str, str, bool, int], ...]
     stuns: tuple[tuple[str, str], ...] = ()
+    fate: bool = False
 
     def label(self, kind: str, defender: str) -> str:
         if not self.blows and not self.stuns:
             return "stand-off" if kind == "exchange" else f"{defender} is not hit"
+        if self.fate:
+            return "; ".join(f"{a} beats {d}: {FATE_LEVELS[level]}" for a, d, _, level in self.blows)
         parts = [f"{a} {'grazes' if graze else 'hits'} {d}: {LEVELS[level] if level else 'no wound'}"
                  for a, d, graze, level in self.blows]
         parts += [f"{who}: {effect.replace('_', ' ')}" for who, effect in self.stuns]
@@ -192,7 +204,14 @@ class Outcome:
 
 
 def outcome_of(events: Sequence[Any]) -> Outcome:
-    """What an action's events did: each hit with the level its mark took (after F-DC, F-DEATH), and stuns."""
+    """What an action's events did: each hit with the level its mark took (after F-DC, F-DEATH), and stuns;
+    under Fate each contest won with the box it marked (FT-TRACK-2), or Scratched."""
+    fate = next((e for e in events if isinstance(e, ev.FateResolved)), None)
+    if fate is not None:
+        boxes = {e.combatant.lower(): FATE_SEVERITY[e.box] for e in events if isinstance(e, ev.FateBoxMarked)}
+        won = tuple((c.attacker, c.defender, False, boxes.get(c.defender.lower(), FATE_SEVERITY["scratched"]))
+                    for c in fate.contests if c.outcome != "none")
+        return Outcome(won, fate=True)
     resolved = next(e for e in events if isinstance(e, ev.ExchangeResolved))
     marked: dict[str, int] = {}
     for event in events:
@@ -212,37 +231,54 @@ class Odds:
     outcomes: tuple[tuple[str, Fraction], ...]  # label, probability; most likely first
     wounds: tuple[tuple[str, tuple[tuple[str, Fraction], ...]], ...]  # fighter -> (level taken, probability)
     hits: tuple[tuple[str, Fraction], ...]  # fighter -> probability of landing a blow (graze or hit)
-    grazes: tuple[tuple[str, Fraction], ...]  # fighter -> probability of a graze (RD +1)
+    grazes: tuple[tuple[str, Fraction], ...]  # fighter -> probability of a graze (RD +1); none under Fate
+    ruleset: str = "fudge"
+
+
+def action_command(state: FightState, match: Match) -> tuple[str, Any]:
+    """The command of one action under the fight's pace: an exchange, a directed attack, or a Fate exchange."""
+    opts = state.options
+    if opts.ruleset == "fate":
+        if opts.pace != "exchange":
+            raise RuleError(f"under Fate the odds weigh one exchange (pace = \"exchange\", the fate preset); "
+                            f"this fight's pace is {opts.pace}")
+        if any(d != ev.Declaration() for d in match.declarations.values()):
+            raise RuleError("Fate has no all-out declarations or postures (FT-DEF): give GM modifiers with --mods")
+        actions = (cmd.FateAction(combatant=match.first, target=match.second, mod=match.mods[0]),
+                   cmd.FateAction(combatant=match.second, target=match.first, mod=match.mods[1]))
+        return "exchange", cmd.FateExchange(actions=actions)
+    if opts.pace == "story":
+        raise RuleError("a story-paced fight (F-PACE-1) has no exchanges to weigh: use --rules fudge or another preset")
+    if opts.pace == "simultaneous":
+        return "exchange", cmd.Exchange(first=match.first, second=match.second, mods=match.mods)
+    return "attack", cmd.Attack(attacker=match.first, target=match.second, mod=match.mods[0],
+                                defense_mod=match.mods[1])
 
 
 def single_action(state: FightState, match: Match) -> Odds:
-    """The exact odds of one exchange (simultaneous pace) or one attack by `first` on `second` (otherwise).
+    """The exact odds of one exchange (simultaneous pace, or Fate's exchange) or one attack by `first` on
+    `second` (turns).
 
     The action goes through `decide` with every possible roll: declarations are made
     with the fight's own Declare command first, so each rule sees what it sees at the table.
     """
-    opts = state.options
-    if opts.pace == "story":
-        raise RuleError("a story-paced fight (F-PACE-1) has no exchanges to weigh: use --rules fudge or another preset")
-    kind = "exchange" if opts.pace == "simultaneous" else "attack"
-    state = replace(state, options=opts.model_copy(update={"initiative": "none"}))  # no turn checks (module doc)
+    kind, command = action_command(state, match)
+    state = replace(state, options=state.options.model_copy(update={"initiative": "none"}))  # no turn checks
     state = declare(state, match)
-    if kind == "exchange":
-        command: Any = cmd.Exchange(first=match.first, second=match.second, mods=match.mods)
-    else:
-        command = cmd.Attack(attacker=match.first, target=match.second, mod=match.mods[0], defense_mod=match.mods[1])
     weighted = [(p, outcome_of(events)) for p, events in every_roll(lambda dice: decide(state, command, dice))]
     by_outcome = tally(weighted)
     names = (state.combatants[match.first.lower()].name, state.combatants[match.second.lower()].name)
+    level_names = FATE_LEVELS if state.options.ruleset == "fate" else LEVELS
     wounds = []
     for name in names:
         taken = tally([(p, max([lvl for _, d, _, lvl in o.blows if d == name], default=0)) for p, o in weighted])
-        wounds.append((name, tuple((LEVELS[level], p) for level, p in sorted(taken.items()))))
+        wounds.append((name, tuple((level_names[level], p) for level, p in sorted(taken.items()))))
     hits = tuple((n, sum((p for p, o in weighted if any(a == n for a, *_ in o.blows)), Fraction(0))) for n in names)
-    grazes = tuple((n, sum((p for p, o in weighted if any(a == n and g for a, _, g, _ in o.blows)), Fraction(0)))
-                   for n in names)
+    grazes = () if state.options.ruleset == "fate" else tuple(
+        (n, sum((p for p, o in weighted if any(a == n and g for a, _, g, _ in o.blows)), Fraction(0))) for n in names)
     ordered = sorted(by_outcome.items(), key=lambda item: (-item[1], item[0].label(kind, names[1])))
-    return Odds(kind, names, tuple((o.label(kind, names[1]), p) for o, p in ordered), tuple(wounds), hits, grazes)
+    return Odds(kind, names, tuple((o.label(kind, names[1]), p) for o, p in ordered), tuple(wounds), hits, grazes,
+                state.options.ruleset)
 
 
 def declare(state: FightState, match: Match) -> FightState:
@@ -296,6 +332,23 @@ class _Chain:
     ends: dict[StateKey, End] = field(default_factory=dict)  # states where one (or both) cannot act
     order: list[StateKey] = field(default_factory=list)
     on_path: set[StateKey] = field(default_factory=set)
+    fate: bool = False
+
+    def key(self, state: FightState) -> StateKey:
+        return tuple(fate_key(state, k) if self.fate else track_key(state.combatants[k])
+                     for k in (self.first, self.second))
+
+    def acts(self, state: FightState, key: str) -> bool:
+        who = state.combatants[key]
+        if self.fate:
+            return not who.track.dead and not fate_rules.is_taken_out(fate_rules.marks_of(state, who))
+        return who.track.can_act
+
+    def level(self, state: FightState, key: str) -> int:
+        if not self.fate:
+            return state.combatants[key].track.level
+        marks = fate_rules.marks_of(state, state.combatants[key])
+        return max((FATE_SEVERITY[m.box] for m in marks), default=0)
 
 
 def duel(state: FightState, match: Match) -> DuelOdds:
@@ -305,21 +358,26 @@ def duel(state: FightState, match: Match) -> DuelOdds:
     Damage Capacity roll, each hit's mark placed by the engine; a round that changes
     nothing is a self-loop. Memoised by the two tracks, so it runs once per state.
     """
-    if state.options.pace != "simultaneous":
+    fate = state.options.ruleset == "fate"
+    if fate:
+        action_command(state, match)  # the same refusals as one Fate exchange
+    elif state.options.pace != "simultaneous":
         raise RuleError(f"a whole duel is computed for simultaneous rounds (pace = \"simultaneous\", as under "
-                        f"--rules fudge); this fight's pace is {state.options.pace}: drop --duel for one attack")
+                        f"--rules fudge, or Fate's exchanges); this fight's pace is {state.options.pace}: "
+                        f"drop --duel for one attack")
     first, second = state.combatants[match.first.lower()], state.combatants[match.second.lower()]
     if state.options.plus_levels and (first.fighter.plus or second.fighter.plus):
         raise RuleError("plus levels (F-FANCY-2) add +1 on even rounds only, which a chain over wound tracks "
                         "cannot follow: drop --duel for one exchange, or write the levels without +")
-    chain = _Chain(match, first.key, second.key)
+    chain = _Chain(match, first.key, second.key, fate=fate)
     start = _explore(chain, state)
     ends, rounds = _flow(chain, start)
     names = (first.name, second.name)
     winners: dict[str, Fraction] = {names[0]: Fraction(0), names[1]: Fraction(0), "neither": Fraction(0)}
     finals: dict[tuple[str, str], Fraction] = {}
+    level_names = FATE_LEVELS if fate else LEVELS
     for (level_a, level_b, a_acts, b_acts), p in ends.items():
-        final = (LEVELS[level_a], LEVELS[level_b])
+        final = (level_names[level_a], level_names[level_b])
         finals[final] = finals.get(final, Fraction(0)) + p
         winner = names[0] if a_acts else names[1] if b_acts else "neither"
         winners[winner] += p
@@ -330,11 +388,12 @@ def duel(state: FightState, match: Match) -> DuelOdds:
 def _explore(chain: _Chain, state: FightState) -> StateKey:
     """Every state the duel can reach from this one, each round weighed once; the order is a post-order."""
     a, b = state.combatants[chain.first], state.combatants[chain.second]
-    key = (track_key(a), track_key(b))
+    key = chain.key(state)
     if key in chain.ends or key in chain.edges:
         return key
-    if not (a.track.can_act and b.track.can_act):
-        chain.ends[key] = (a.track.level, b.track.level, a.track.can_act, b.track.can_act)
+    a_acts, b_acts = chain.acts(state, chain.first), chain.acts(state, chain.second)
+    if not (a_acts and b_acts):
+        chain.ends[key] = (chain.level(state, chain.first), chain.level(state, chain.second), a_acts, b_acts)
         chain.order.append(key)
         return key
     if key in chain.on_path:
@@ -342,7 +401,8 @@ def _explore(chain: _Chain, state: FightState) -> StateKey:
     chain.on_path.add(key)
     stay = Fraction(0)
     onward: list[tuple[StateKey, Fraction]] = []
-    for after_key, (chance, after) in round_transitions(chain, state).items():
+    moves = fate_transitions(chain, state) if chain.fate else round_transitions(chain, state)
+    for after_key, (chance, after) in moves.items():
         if after_key == key:
             stay += chance
         else:
@@ -409,7 +469,7 @@ def round_transitions(chain: _Chain, state: FightState) -> dict[StateKey, tuple[
             by_marks[same] = ((before_marks[0] if before_marks else Fraction(0)) + chance * p, kept)
     for chance, kept in by_marks.values():
         after = apply(started, kept)
-        key = (track_key(after.combatants[chain.first]), track_key(after.combatants[chain.second]))
+        key = chain.key(after)
         before = out.get(key)
         out[key] = ((before[0] if before else Fraction(0)) + chance, before[1] if before else after)
     return out
@@ -435,3 +495,53 @@ def settle_all(state: FightState, sides: Sequence[ev.Side], min_hits: tuple[int,
         before = kept.get(same)
         kept[same] = ((before[0] if before else Fraction(0)) + chance, before[1] if before else hits)
     return list(kept.values())
+
+
+# --- Fate's exchanges ---------------------------------------------------------------------
+
+def fate_key(state: FightState, key: str) -> Hashable:
+    """What of a Fate combatant the rest of a duel depends on: how many of each box are marked (FT-TRACK-2),
+    and whether a clipped -1 still waits for his next roll (FT-TRACK-3)."""
+    marked = Counter(m.box for m in state.fate_marks.get(key, ()))
+    return (tuple(marked[box] for box in FATE_BOXES), key in state.fate_clip)
+
+
+def fate_transitions(chain: _Chain, state: FightState) -> dict[StateKey, tuple[Fraction, FightState]]:
+    """One Fate exchange (FT-PACE) from this state, each fighter acting against the other: the same steps
+    `fudge fate exchange` takes (`build_side`, `contests`, `FateResolved` and `mark_events`), every roll weighed."""
+    match = chain.match
+    actions = (cmd.FateAction(combatant=match.first, target=match.second, mod=match.mods[0]),
+               cmd.FateAction(combatant=match.second, target=match.first, mod=match.mods[1]))
+    cache_key = tuple(fate_rules.build_side(state, a, (), 0) for a in actions)
+    found_by_chance = chain.settled.get(cache_key)
+    if found_by_chance is None:
+        sums = tuple((t, Fraction(w, 81)) for t, w in fudge_sums(4))
+        found: dict[Hashable, tuple[Fraction, Any]] = {}
+        for roll_a, p_a in sums:
+            for roll_b, p_b in sums:
+                sides = tuple(fate_rules.build_side(state, a, (), r) for a, r in zip(actions, (roll_a, roll_b)))
+                contests = tuple(fate_rules.contests(state, sides))
+                same = tuple((c.attacker, c.defender, c.outcome, c.maneuver) for c in contests)
+                before = found.get(same)
+                found[same] = ((before[0] if before else Fraction(0)) + p_a * p_b,
+                               before[1] if before else (contests, sides))
+        found_by_chance = [(p, rest) for p, rest in found.values()]
+        chain.settled[cache_key] = found_by_chance  # type: ignore[assignment]
+    action = state.last_seq + 1
+    # the resolution itself changes only who paid a clipped -1, the same whatever the rolls: fold it once
+    _, (contests, sides) = found_by_chance[0]  # type: ignore[misc]
+    resolved = apply(state, [ev.FateResolved(action=action, pace="exchange", round=state.round, sides=sides,
+                                             contests=contests)])
+    by_marks: dict[Hashable, tuple[Fraction, tuple[Any, ...]]] = {}
+    for chance, (contests, sides) in found_by_chance:  # type: ignore[misc]
+        marks = tuple(fate_rules.mark_events(state, action, contests, sides))
+        same = tuple((m.combatant, m.box, m.non_lethal) for m in marks)  # what the track reads of a mark
+        before_marks = by_marks.get(same)
+        by_marks[same] = ((before_marks[0] if before_marks else Fraction(0)) + chance, marks)
+    out: dict[StateKey, tuple[Fraction, FightState]] = {}
+    for chance, marks in by_marks.values():
+        after = apply(resolved, marks)
+        key = chain.key(after)
+        before = out.get(key)
+        out[key] = ((before[0] if before else Fraction(0)) + chance, before[1] if before else after)
+    return out

@@ -22,7 +22,8 @@ import pytest
 from engine import commands as cmd
 from engine.decide import decide
 from engine.errors import RuleError
-from engine.odds import (Match, apply, duel, every_roll, fudge_sums, round_transitions, setup, single_action,
+from engine.odds import (Match, apply, duel, every_roll, fate_transitions, fudge_sums, round_transitions, setup,
+                         single_action,
                          track_key, _Chain)
 from engine.options import resolve
 from events import models as ev
@@ -237,3 +238,56 @@ def test_the_exact_duel_agrees_with_played_duels() -> None:
     mean = sum(rounds) / n
     spread = math.sqrt(sum((r - mean) ** 2 for r in rounds) / (n - 1))
     assert abs(mean - float(exact.expected_rounds)) <= 4 * spread / math.sqrt(n), (mean, float(exact.expected_rounds))
+
+
+# --- Fate ------------------------------------------------------------------------------------
+
+def test_fate_exchange_exactly() -> None:
+    """FT-PACE, FT-OUT: a Fate exchange between Great and Good fencers, each acting against the other: a tie
+    (Y - X = 1) is a Scratch both ways, 1016/6561; Ann wins something when X - Y >= -1 (1 - 1711/6561 =
+    4850/6561), Bob when X - Y <= -1 (2727/6561)."""
+    state, names = fight("fate", sheets=(fencer("Ann", "Great"), fencer("Bob", "Good")))
+    odds = single_action(state, Match(*names))
+    assert outcome(odds, "Ann beats Bob: Scratched; Bob beats Ann: Scratched") == Fraction(1016, 6561)
+    assert dict(odds.hits) == {"Ann": Fraction(4850, 6561), "Bob": Fraction(2727, 6561)}
+    assert odds.grazes == ()
+
+
+def test_fate_refuses_declarations_with_the_reason() -> None:
+    """FT-DEF: Fate has no all-out declarations; the odds say so instead of ignoring them."""
+    state, names = fight("fate", sheets=(fencer("Ann", "Great"), fencer("Bob", "Good")))
+    with pytest.raises(RuleError, match="Fate has no all-out"):
+        single_action(state, Match(*names, declarations={"Ann": ev.Declaration(all_out="offense")}))
+
+
+@pytest.mark.parametrize("arms", ["dramatic", "simple"])
+def test_a_fate_duel_round_is_what_fudge_fate_exchange_does(arms: str) -> None:
+    """FT-PACE, FT-OUT, FT-TRACK-2, FT-TRACK-3, FT-SIMPLE: from a state with boxes marked and a clipped -1
+    pending, the chain's exchange gives the same next states with the same chances as the real `decide` of
+    a FateExchange run with every roll and folded."""
+    extra = {"weapon": 2, "armor": 1} if arms == "simple" else {}
+    state, names = fight("fate", sheets=(fencer("Ann", "Great", **extra), fencer("Bob", "Good", **extra)), arms=arms)
+    state = apply(state, [ev.FateBoxMarked(action=state.last_seq + 1, combatant="Ann", outcome="clipped", box="clipped",
+                                           by="Bob"),
+                          ev.FateBoxMarked(action=state.last_seq + 1, combatant="Bob", outcome="hurt", box="hurt",
+                                           by="Ann")])
+    match = Match(*names)
+    chain = _Chain(match, "ann", "bob", fate=True)
+    ours = {key: p for key, (p, _) in fate_transitions(chain, state).items()}
+    command = cmd.FateExchange(actions=(cmd.FateAction(combatant="Ann", target="Bob"),
+                                        cmd.FateAction(combatant="Bob", target="Ann")))
+    reference: dict[Any, Fraction] = {}
+    for p, events in every_roll(lambda dice: decide(state, command, dice)):
+        key = chain.key(apply(state, events))
+        reference[key] = reference.get(key, Fraction(0)) + p
+    assert ours == reference and sum(ours.values()) == 1
+    assert len(ours) > 3
+
+
+def test_fate_duel_ends_when_one_is_taken_out() -> None:
+    """FT-TRACK-1, FT-TRACK-3: a Fate duel (one box of each kind) ends when one is Taken Out; equal fencers
+    win it equally often."""
+    state, names = fight("fate", sheets=(fencer("Ann", "Good"), fencer("Bob", "Good")), fate_boxes=[1, 1, 1])
+    result = duel(state, Match(*names))
+    assert dict(result.winners) == {"Ann": Fraction(1, 2), "Bob": Fraction(1, 2), "neither": 0}
+    assert all("Taken Out" in ending for ending, _ in result.finals)

@@ -13,6 +13,7 @@ import structlog
 from typer.testing import CliRunner, Result
 
 from cli.main import app
+from engine.options import PRESETS
 
 ROOT = Path(__file__).resolve().parents[1]
 SHEETS = ROOT / "examples" / "sheets"
@@ -64,13 +65,13 @@ def test_json_gives_exact_fractions(tmp_path: Path) -> None:
     assert sum(Fraction(o["fraction"]) for o in data["outcomes"]) == 1
 
 
-@pytest.mark.parametrize("preset", ["fudge", "fudge-phases", "atari-isev"])
+@pytest.mark.parametrize("preset", list(PRESETS))
 def test_every_preset_gives_one_action(tmp_path: Path, preset: str) -> None:
-    """Each preset: one exchange (simultaneous) or one attack by the first sheet (turns)."""
+    """Each preset: one exchange (simultaneous, or Fate's) or one attack by the first sheet (turns)."""
     result = fudge(tmp_path, "odds", SHEETS / "snorri.toml", SHEETS / "brynhild.toml", "--rules", preset, "--json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert data["kind"] == ("exchange" if preset == "fudge" else "attack")
+    assert data["kind"] == ("exchange" if preset in ("fudge", "fate") else "attack")
     assert sum(Fraction(o["fraction"]) for o in data["outcomes"]) == 1
 
 
@@ -97,6 +98,7 @@ def test_duel_text_and_json(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("args, message", [
     (["--rules", "fudge-phases", "--duel"], "simultaneous rounds"),
+    (["--rules", "fate", "--all-out", "snorri=offense"], "Fate has no all-out"),
     (["--mods", "1"], "--mods takes"),
     (["--all-out", "nobody=offense"], "is not one of"),
     (["--all-out", "snorri=sideways"], "offense or defense"),
