@@ -65,7 +65,7 @@ def main() -> None:
     parser.add_argument("--cli", action="store_true", help="also time `fudge odds --duel` as a fresh process")
     args = parser.parse_args()
     rows: list[tuple[str, float, float, str]] = []
-    for preset in ("fudge", "fudge-phases", "atari-isev"):
+    for preset in ("fudge", "fudge-phases", "atari-isev", "fate"):
         state, match = fight(preset)
         wall, cpu, result = median_seconds(lambda: odds.single_action(state, match), args.runs)
         rows.append((f"one action, {preset}", wall, cpu, f"{len(result.outcomes)} outcomes"))
@@ -75,8 +75,10 @@ def main() -> None:
         ("duel, fudge, min-mid-max (3d6)", {"damage_system": "min_mid_max"}),
         ("duel, fudge, cinematic track", {"wound_boxes": "cinematic"}),
     ]
+    duels.append(("duel, fate (boxes 2, 2, 2)", {"preset": "fate"}))
     for label, options in duels:
-        state, match = fight("fudge", **options)
+        preset = options.pop("preset", "fudge")
+        state, match = fight(preset, **options)
         wall, cpu, result = median_seconds(lambda: odds.duel(state, match), args.runs)
         rows.append((label, wall, cpu, f"{result.states} states, P({result.winners[0][0]}) = "
                                        f"{float(result.winners[0][1]):.4f}"))

@@ -8,12 +8,15 @@ on every result in turn, so whatever the rules roll (the action rolls, a
 damage roll of any mode, a 3d6 for min-mid-max, a Damage Capacity roll) is
 weighed without this module knowing which rolls a rule makes.
 
-- `single_action`: one `fudge exchange` (simultaneous pace) or one `fudge
-  attack` (alternating pace, any ruleset) through `decide` itself.
+- `single_action`: one `fudge exchange` (simultaneous pace), one Fate exchange
+  (each acting against the other), or one `fudge attack` (alternating pace,
+  any ruleset) through `decide` itself.
 - `duel`: a whole fight of simultaneous exchanges between two fighters, as a
   Markov chain over both wound tracks. A round's sides come from
   `decide.blow_sides`, its hits from `decide.settle_exchange`, its marks from
-  `decide.wound_events` (F-DC, F-DEATH), and the next state from `evolve`.
+  `decide.wound_events` (F-DC, F-DEATH), and the next state from `evolve`;
+  under Fate from `fate.build_side`, `fate.contests` and `fate.mark_events`.
+  Tests hold each round against `decide` itself, every roll weighed.
 
 Readings taken:
 - A single attack is weighed on the fight as it stands before any turn:
@@ -35,8 +38,8 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import combinations_with_replacement
-from math import comb, factorial
-from typing import Any, Generic, TypeVar
+from math import factorial
+from typing import Any, TypeVar
 
 from engine import commands as cmd
 from engine import fate as fate_rules
@@ -352,7 +355,8 @@ class _Chain:
 
 
 def duel(state: FightState, match: Match) -> DuelOdds:
-    """A whole duel of simultaneous exchanges (F-PACE-2) as a Markov chain over both wound tracks.
+    """A whole duel of simultaneous exchanges (F-PACE-2, or Fate's FT-PACE exchanges) as a Markov chain
+    over both wound tracks.
 
     Each state's round is weighed exactly: the action rolls of both, any damage or
     Damage Capacity roll, each hit's mark placed by the engine; a round that changes

@@ -291,3 +291,30 @@ def test_fate_duel_ends_when_one_is_taken_out() -> None:
     result = duel(state, Match(*names))
     assert dict(result.winners) == {"Ann": Fraction(1, 2), "Bob": Fraction(1, 2), "neither": 0}
     assert all("Taken Out" in ending for ending, _ in result.finals)
+
+
+def test_the_exact_fate_duel_agrees_with_played_exchanges() -> None:
+    """FT-PACE, FT-TRACK-2, FT-TRACK-3: 300 Fate duels (one box of each kind) played through the service with
+    generated dice land within 4 standard errors of the chain's exact chance that Ann takes Bob out."""
+    from engine import fate as fate_rules
+    sheets = (fencer("Ann", "Great"), fencer("Bob", "Good"))
+    state, names = fight("fate", sheets=sheets, fate_boxes=[1, 1, 1])
+    p = float(dict(duel(state, Match(*names)).winners)["Ann"])
+    rng = random.Random(4004)
+    ids = itertools.count(1)
+    fights = Fights(MemoryStore(), clock=lambda: "2026-01-01T00:00:00.000+00:00",
+                    new_id=lambda: f"{next(ids):032x}", random_bytes=lambda n: rng.randbytes(n))
+    both = cmd.FateExchange(actions=(cmd.FateAction(combatant="Ann", target="Bob"),
+                                     cmd.FateAction(combatant="Bob", target="Ann")))
+    n, wins = 300, 0
+    for index in range(n):
+        name = start(fights, f"fate-{index}", "fate", fate_boxes=[1, 1, 1])
+        for data in sheets:
+            fights.execute(name, cmd.Join(sheet=data, source="test"))
+        while True:
+            played = fights.execute(name, both).state
+            out = {n: fate_rules.is_taken_out(fate_rules.marks_of(played, played.find(n))) for n in ("Ann", "Bob")}
+            if any(out.values()):
+                wins += out["Bob"] and not out["Ann"]
+                break
+    assert abs(wins / n - p) <= 4 * math.sqrt(p * (1 - p) / n), (wins / n, p)
