@@ -523,7 +523,8 @@ def fate_transitions(chain: _Chain, state: FightState) -> dict[StateKey, tuple[F
         found: dict[Hashable, tuple[Fraction, Any]] = {}
         for roll_a, p_a in sums:
             for roll_b, p_b in sums:
-                sides = tuple(fate_rules.build_side(state, a, (), r) for a, r in zip(actions, (roll_a, roll_b)))
+                sides = (cache_key[0].model_copy(update={"roll": roll_a}),  # build_side only records the roll
+                         cache_key[1].model_copy(update={"roll": roll_b}))
                 contests = tuple(fate_rules.contests(state, sides))
                 same = tuple((c.attacker, c.defender, c.outcome, c.maneuver) for c in contests)
                 before = found.get(same)
