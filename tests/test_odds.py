@@ -18,6 +18,8 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from engine import commands as cmd
 from engine.decide import decide
@@ -318,3 +320,26 @@ def test_the_exact_fate_duel_agrees_with_played_exchanges() -> None:
                 wins += out["Bob"] and not out["Ann"]
                 break
     assert abs(wins / n - p) <= 4 * math.sqrt(p * (1 - p) / n), (wins / n, p)
+
+
+LEVEL_NAMES = ("Poor", "Mediocre", "Fair", "Good", "Great", "Superb")
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(skills=st.tuples(st.sampled_from(LEVEL_NAMES), st.sampled_from(LEVEL_NAMES)),
+       weapons=st.tuples(st.integers(-1, 4), st.integers(-1, 4)), armors=st.tuples(st.integers(0, 3), st.integers(0, 3)),
+       wounds=st.tuples(st.lists(st.integers(1, 3), max_size=2), st.lists(st.integers(1, 3), max_size=2)),
+       mode=st.sampled_from(["none", "1dF_damage", "parity"]))
+def test_any_duel_round_is_what_fudge_exchange_does(skills: Any, weapons: Any, armors: Any, wounds: Any,
+                                                     mode: str) -> None:
+    """F-MEL-1, F-MEL-2, F-MOD-1, F-DROLL, F-WND-3: for any two fencers, weapons, armor, damage-roll mode and
+    earlier wounds that leave both able, the chain's round is the real exchange, every roll weighed."""
+    sheets = (fencer("Ann", skills[0], weapon=weapons[0], armor=armors[0]),
+              fencer("Bob", skills[1], weapon=weapons[1], armor=armors[1]))
+    state, names = fight(sheets=sheets, damage_roll=mode)
+    state = wounded(wounded(state, "Ann", *wounds[0]), "Bob", *wounds[1])
+    assume(all(c.track.can_act for c in state.combatants.values()))
+    match = Match(*names)
+    chain = _Chain(match, "ann", "bob")
+    ours = {key: p for key, (p, _) in round_transitions(chain, state).items()}
+    assert ours == reference_transitions(state, match)
