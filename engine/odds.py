@@ -363,9 +363,8 @@ def duel(state: FightState, match: Match) -> DuelOdds:
     nothing is a self-loop. Memoised by the two tracks, so it runs once per state.
     """
     fate = state.options.ruleset == "fate"
-    if fate:
-        action_command(state, match)  # the same refusals as one Fate exchange
-    elif state.options.pace != "simultaneous":
+    action_command(state, match)  # what one action refuses (story pace, Fate's other paces) a duel refuses too
+    if not fate and state.options.pace != "simultaneous":
         raise RuleError(f"a whole duel is computed for simultaneous rounds (pace = \"simultaneous\", as under "
                         f"--rules fudge, or Fate's exchanges); this fight's pace is {state.options.pace}: "
                         f"drop --duel for one attack")
