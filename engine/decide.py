@@ -332,7 +332,7 @@ def side_for(state: FightState, who: Combatant, foe: Combatant | None, role: str
         mods.append(ev.Modifier(name="hasty attack", value=opts.hasty_penalty))
     if foe is not None:
         mods += weapon_size_modifiers(state, who, foe)
-    if declaration.all_out == "offense":
+    if declaration.all_out == "offense" and role != "defend":  # F-MOD-6: a bonus to the attack only
         mods.append(ev.Modifier(name="all-out offense", value=opts.all_out_offense_skill))
     elif declaration.all_out == "defense":
         mods.append(ev.Modifier(name="all-out defense", value=opts.all_out_defense_skill))
