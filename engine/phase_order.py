@@ -101,7 +101,9 @@ def ordered_ties(state: FightState, names: tuple[str, ...]) -> ev.TiesOrdered:
     keys = []
     for name in names:
         who = state.find(name)
-        if who is None or who.key not in state.initiative:
+        if who is None:
+            raise RuleError(f"no combatant {name!r} in {state.name}: name the tied combatants as they joined")
+        if who.key not in state.initiative:
             raise RuleError(f"{name} has no initiative this round: only those who rolled can be ordered")
         if who.key in keys:
             raise RuleError(f"{who.name} is named twice")

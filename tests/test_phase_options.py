@@ -296,11 +296,14 @@ def test_PH_3_the_gm_orders_tied_combatants_for_the_round(fights: Fights) -> Non
 
 
 def test_PH_3_ordering_refusals(fights: Fights) -> None:
+    """PH-3: the GM's order of ties is refused, with the reason, unless it names tied combatants who rolled."""
     tied_fight(fights)
     refused(fights, cmd.OrderTies(order=("Ann", "Bob")), match=r"only combatants tied on Agility can be ordered "
                                                                 r"\(Ann \+1, Bob \+0\)")
     refused(fights, cmd.OrderTies(order=("Bob",)), match="at least two")
     refused(fights, cmd.OrderTies(order=("Bob", "bob")), match="named twice")
+    refused(fights, cmd.OrderTies(order=("Bob", "Eve")), match="no combatant 'Eve'")
+    join(fights, "Dan", "Fair")  # joins after the round's initiative
     refused(fights, cmd.OrderTies(order=("Bob", "Dan")), match="Dan has no initiative")
     fights.execute("fight", cmd.NextTurn())  # +: Ann
     fights.execute("fight", cmd.NextTurn())  # +: Bob (stable order)
