@@ -428,3 +428,25 @@ def test_AI_POST_combinations_atari_cannot_run_are_refused_at_setup(house: str, 
     from engine.errors import InputError
     with pytest.raises(InputError, match=reason):
         resolve("atari-isev", f'extends = "atari-isev"\n{house}\n')
+
+
+def test_AI_HEROIC_is_refused_outside_atari_isev_and_for_the_dead(fights: Fights) -> None:
+    """AI-HEROIC: rolling with the blow is an Atari Isev option: a Fudge fight refuses it; nothing is written."""
+    from tests.conftest import sheet, start
+    start(fights, rules="fudge")
+    for name in ("Ann", "Bob"):
+        fights.execute("fight", cmd.Join(sheet=sheet(name, skills={"Sword": "Good"}, attack="Sword", weapon=2),
+                                         source=f"{name}.toml"))
+    fights.execute("fight", cmd.Exchange(first="Ann", second="Bob"), dice("ann=+ + + 0", "bob=- - 0 0"))
+    refused(fights, cmd.HeroicAvoidance(combatant="Bob"), dice("bob=+ 0 0 0"), match="Atari Isev")
+
+
+def test_AI_HEROIC_a_dead_man_does_not_roll_with_the_blow(fights: Fights) -> None:
+    """AI-HEROIC, F-WND-6: after the GM's kill, heroic avoidance is refused and nothing is written."""
+    atari(fights, "max", "cutthroat")
+    round_(fights, "max=+ + 0 0", "cutthroat=0 0 0 0")
+    next_(fights)
+    next_(fights)
+    attack(fights, "Cutthroat", "Max", "cutthroat=+ + + 0", "max=- 0 0 0", "cutthroat=0 0 0 0")
+    fights.execute("fight", cmd.Kill(combatant="Max"))
+    refused(fights, cmd.HeroicAvoidance(combatant="Max"), dice("max=+ 0 0 0"), match="Dead")
