@@ -16,6 +16,8 @@ from events import models as ev
 from projections.state import Combatant, FightState, with_tie_order
 
 PHASE_SYSTEMS = ("phases-classic", "phases-crunch")
+NOT_PHASED = ("holding and declaring within a phase need phase initiative (PH-4: initiative = \"phases-classic\" "
+              "or \"phases-crunch\"); this fight has none")
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +140,9 @@ def check_held(state: FightState, who: Combatant) -> None:
 
 def held_action(state: FightState) -> ev.ActionHeld:
     """PH-4 `open`: the actor holds the action until the others in the phase have acted."""
-    if not phased(state) or state.options.phase_declaration != "open":
+    if not phased(state):
+        raise RuleError(NOT_PHASED)
+    if state.options.phase_declaration != "open":
         raise RuleError('holding an action is for phase_declaration = "open" (PH-4); under "structured" the '
                         'fastest already declares last')
     turn = state.turn
@@ -181,7 +185,9 @@ def check_attack_step(state: FightState, attacker: Combatant, target: Combatant)
 
 def declared_intent(state: FightState, who: Combatant, what: str, target: Combatant | None) -> ev.IntentDeclared:
     """PH-4 `structured`: a declaration by the combatant whose declaration turn it is."""
-    if not phased(state) or state.options.phase_declaration != "structured":
+    if not phased(state):
+        raise RuleError(NOT_PHASED)
+    if state.options.phase_declaration != "structured":
         raise RuleError('declaring before resolving is phase_declaration = "structured" (PH-4); in this fight '
                         'the actor simply acts on the turn')
     turn = state.turn

@@ -431,6 +431,14 @@ def test_PH_4_structured_has_no_holding(fights: Fights) -> None:
     refused(fights, cmd.HoldAction(), match='holding an action is for phase_declaration = "open"')
 
 
+def test_PH_4_without_phase_initiative_neither_hold_nor_intend_speaks_of_phase_declaration(fights: Fights) -> None:
+    """PH-4: in a fight without phase initiative, `hold` and `intend` say that phase initiative is missing."""
+    start(fights, rules="fudge")
+    join(fights, "Ann", "Good")
+    refused(fights, cmd.HoldAction(), match="phase initiative")
+    refused(fights, cmd.DeclareIntent(combatant="Ann", what="charge"), match="phase initiative")
+
+
 def test_PH_4_open_refuses_a_separate_declaration(fights: Fights) -> None:
     start(fights, rules="fudge-phases")
     join(fights, "Ann", "Good")
