@@ -216,9 +216,12 @@ def ranked_json(state: FightState, who: Combatant) -> dict[str, Any]:
     """Rolled initiative (F-INIT-2, AI-INIT-2): this round's total, the round's declaration, willpower relief."""
     rolled = state.ranked.get(who.key)
     declared = state.round_declarations.get(who.key)
+    pending = state.pending.get(who.key)
     return {"total": rolled.total if rolled else None, "automatic": bool(rolled and rolled.automatic),
             "declared": declaration_text(declared) if declared else None,
-            "will_relief": state.will_relief.get(who.key, 0)}
+            "will_relief": state.will_relief.get(who.key, 0),
+            **({"declared_next": {"round": pending[0], "declaration": declaration_text(pending[1])}}
+               if pending else {})}
 
 
 def ranked_line(state: FightState, who: Combatant) -> list[str]:
@@ -227,6 +230,9 @@ def ranked_line(state: FightState, who: Combatant) -> list[str]:
     declared = state.round_declarations.get(who.key)
     if declared is not None:
         lines.append(f"    declared: {declaration_text(declared)}")
+    pending = state.pending.get(who.key)
+    if pending is not None:  # made before the round it is for (F-INIT-2, AI-WAIT)
+        lines.append(f"    declared for round {pending[0]}: {declaration_text(pending[1])}")
     if state.will_relief.get(who.key):
         lines.append(f"    willpower: wounds count {state.will_relief[who.key]} level(s) lighter this scene")
     return lines

@@ -220,3 +220,28 @@ def test_F_MOD_8_F_MOD_6_all_out_offense_adds_nothing_to_the_attackers_own_defen
     reply = attack(fights, "Bob", "Ann", "0000", "0000")
     assert [(m.name, m.value) for m in reply.sides[1].modifiers] == [("exposed after all-out offense", -2)]
     assert verify(fights.store.read("fight")).ok
+
+
+def test_F_INIT_2_F_MOD_8_status_shows_a_declaration_made_for_the_coming_round(tmp_path: Path) -> None:
+    """F-INIT-2, F-MOD-8: under opposed initiative a declaration is for the next round; `fudge status` (text and
+    --json) shows it, with its round, before that round starts."""
+    import json
+    runner = CliRunner()
+    db = tmp_path / "fudge.db"
+
+    def fudge(*args: str) -> Any:
+        return runner.invoke(app, ["--store", str(db), *args], env={"FUDGE_STORE": None})
+
+    house = tmp_path / "alt.toml"
+    house.write_text('extends = "fudge"\npace = "alternating"\ninitiative = "opposed"\n')
+    assert fudge("new", "duel", "--house", str(house)).exit_code == 0
+    for name in ("Ann", "Bob"):
+        (tmp_path / f"{name}.toml").write_text(f'name = "{name}"\n[skills]\nSword = "Good"\n[combat]\nattack = "Sword"\n')
+        assert fudge("join", str(tmp_path / f"{name}.toml")).exit_code == 0
+    assert fudge("declare", "Ann", "--all-out-defense").exit_code == 0
+    assert "declared for round 1: all-out defense" in fudge("status").stdout
+    ann = json.loads(fudge("status", "--json").stdout)["combatants"][0]
+    assert ann["initiative"]["declared_next"] == {"round": 1, "declaration": "all-out defense"}
+    assert fudge("round").exit_code == 0
+    text = fudge("status").stdout
+    assert "declared: all-out defense" in text and "declared for round" not in text
