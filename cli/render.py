@@ -410,8 +410,12 @@ def describe(event: Any, ladder: Any) -> str:
     if isinstance(event, ev.MeleeResolved):
         lone = event.lone
         group = f" (GM's NPC roll {event.group_roll:+d})" if event.group_roll is not None else ""
+        against = {c.foe: c for c in event.comparisons if c.lone_modifiers}  # F-MOD-3/4: this foe's shield, sizes
         foes = "; ".join(f"{s.combatant} {s.trait} {name(s.level)} {s.roll or 0:+d}{mods(s.modifiers)} = "
-                         f"{name(s.result) if s.result is not None else '-'}" for s in event.foes)
+                         f"{name(s.result) if s.result is not None else '-'}"
+                         + (f" ({lone.combatant} vs {s.combatant}{mods(against[s.combatant].lone_modifiers)} = "
+                            f"{name(against[s.combatant].lone_result)})" if s.combatant in against else "")
+                         for s in event.foes)
         detail = "".join(hit_detail(h) for h in event.hits)
         return (f"{lone.combatant} {lone.trait} {name(lone.level)} {lone.roll or 0:+d}{mods(lone.modifiers)} = "
                 f"{name(lone.result) if lone.result is not None else '-'} vs {foes}{group} → {event.outcome}{detail}")

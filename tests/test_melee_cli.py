@@ -81,3 +81,20 @@ def test_F_LOC_1_attack_called_shot(fudge: Fudge) -> None:
                 "--dice", "ann=0000", "--dice", "bob=0000").stdout
     assert "Bob's shield arm is Scratched" in out  # won by 1 only: where the defender names
     assert "1 or more" in fudge.fails("attack", "Ann", "Bob", "--called", "eye", "--need-rd", "0")
+
+
+def test_F_MULTI_2_F_MOD_3_the_melee_line_shows_a_foes_shield_against_the_lone_fighter(tmp_path: Path) -> None:
+    """F-MULTI-2, F-MOD-3: Ann (Great) rolls once against Bob (medium shield) and Cid; the line shows that
+    against Bob her result is one lower (Good), so "ties Bob" reads true."""
+    f = Fudge(tmp_path)
+    f("new", "melee")
+    for name, skill, shield in (("Ann", "Great", ""), ("Bob", "Good", '[shield]\nsize = "medium"\n'),
+                                ("Cid", "Mediocre", "")):
+        path = tmp_path / f"{name}.toml"
+        path.write_text(f'name = "{name}"\n[skills]\nSword = "{skill}"\n[combat]\nattack = "Sword"\n'
+                        f'[weapon]\ndamage = 2\n{shield}')
+        f("join", str(path))
+    out = f("melee", "Ann", "Bob", "Cid", "--dice", "ann=+ 0 0 0", "--dice", "bob=0 0 0 0",
+            "--dice", "cid=0 0 0 0").stdout
+    assert "Bob Sword Good +0 = Good (Ann vs Bob -1 Bob's medium shield = Good);" in out
+    assert "Ann ties Bob (+0)" in out
