@@ -80,11 +80,6 @@ def shield_value(who: Combatant, options: RuleOptions) -> int:
     return options.shield_values[SHIELD_SIZES.index(shield.size)] if shield else 0
 
 
-def result_of(side: ev.Side) -> int:
-    assert side.roll is not None
-    return side.level + side.roll + sum(m.value for m in side.modifiers)
-
-
 def with_roll(side: ev.Side, roll: int) -> ev.Side:
     result = side.level + roll + sum(m.value for m in side.modifiers)
     posture = side.declaration.posture or 0
