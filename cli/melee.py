@@ -34,7 +34,10 @@ def melee(
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
 ) -> None:
-    """A lone fighter against several foes: one roll compared with each foe's (F-MULTI-1..7)."""
+    """A lone fighter against several foes: one roll compared with each foe's (F-MULTI-1..7).
+
+    Typed dice: --dice NAME=FACES for each roller; with npc_group_roll the GM's 2dF is --dice GM=FACES.
+    """
     def build(fights: Fights, name: str, state: Any) -> cmd.Melee:
         return cmd.Melee(lone=lone, foes=tuple(foes), target=target, sweep=tuple(sweep or ()),
                          sweep_penalty=sweep_penalty, ignore=tuple(ignore or ()), max_foes=max_foes, mod=mod,

@@ -98,3 +98,9 @@ def test_F_MULTI_2_F_MOD_3_the_melee_line_shows_a_foes_shield_against_the_lone_f
             "--dice", "cid=0 0 0 0").stdout
     assert "Bob Sword Good +0 = Good (Ann vs Bob -1 Bob's medium shield = Good);" in out
     assert "Ann ties Bob (+0)" in out
+
+
+def test_F_MULTI_7_melee_help_says_how_to_type_the_gms_group_roll(tmp_path: Path) -> None:
+    """F-MULTI-7: the GM's one 2dF roll for every NPC is typed as GM=FACES; `fudge melee --help` says so."""
+    result = CliRunner().invoke(app, ["melee", "--help"], env={"FUDGE_STORE": None, "COLUMNS": "200"})
+    assert result.exit_code == 0 and "--dice GM=FACES" in result.stdout
