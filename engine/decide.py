@@ -191,17 +191,32 @@ def _declare(state: FightState, c: cmd.Declare, dice: Dice) -> list[Any]:
     _check_declaration(state, who, c.declaration)
     started = round_events(state, [who.name])
     number = state.round + len(started)
+    declaration = c.declaration
     if state.options.initiative in ("opposed", "ranked") or state.options.ruleset == "atari-isev":
         from engine import atari  # declared before the round it is for (AI-WAIT, AI-MULTI-*, F-INIT-3)
-        atari.check_declaration(state, who, c.declaration)
         number = state.round + 1
+        declaration = merged_declaration(state.pending.get(who.key), number, declaration)
+        atari.check_declaration(state, who, declaration)
     elif c.declaration != ev.Declaration(all_out=c.declaration.all_out, posture=c.declaration.posture):
         raise RuleError("waiting, hurrying, hasty attacks and multiple attacks or avoidances are declared before "
                         "a rolled initiative (initiative = \"opposed\" or \"ranked\")")
     if c.posture_roll or c.posture_die is not None:
-        rolled, declaration = posture_pick(state, who, c, dice, state.last_seq + len(started) + 1)
+        rolled, picked = posture_pick(state, who, c, dice, state.last_seq + len(started) + 1)
+        declaration = declaration.model_copy(update={"posture": picked.posture})
         return started + [rolled, ev.Declared(combatant=who.name, round=number, declaration=declaration)]
-    return started + [ev.Declared(combatant=who.name, round=number, declaration=c.declaration)]
+    return started + [ev.Declared(combatant=who.name, round=number, declaration=declaration)]
+
+
+def merged_declaration(pending: tuple[int, ev.Declaration] | None, number: int,
+                       new: ev.Declaration) -> ev.Declaration:
+    """Declarations made before a rolled initiative (F-INIT-3, AI-WAIT, AI-POST) add up: a second one for the
+    same round keeps what the first chose unless it chooses that again (`fudge undo` takes one back)."""
+    if pending is None or pending[0] != number:
+        return new
+    blank = ev.Declaration()
+    kept = {name: getattr(pending[1], name) for name in ev.Declaration.model_fields
+            if getattr(new, name) == getattr(blank, name)}
+    return new.model_copy(update=kept)
 
 
 def posture_pick(state: FightState, who: Combatant, c: cmd.Declare, dice: Dice,
