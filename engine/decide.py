@@ -22,7 +22,7 @@ from engine.initiative import PHASE_NAME, allotment, barter, barter_classic, bon
 from engine.locations import Targeting, check_called, locate_hits, location_marks, location_modifiers
 from engine.melee_mods import (AIM_PENALTY, check_aim, check_magic, is_static_npc, magic_modifiers, plus_modifiers,
                                speed_contest_of, weapon_size_modifiers)
-from engine.phase_order import (check_attack_step, declared_intent, held_action, ordered_ties, slots,
+from engine.phase_order import (check_attack_step, declared_intent, held_action, ordered_ties, reordered_turn, slots,
                                 spare_spent, turn_used)
 from engine.options import RuleOptions
 from engine.sheets import Sheet, read_levels
@@ -726,7 +726,8 @@ def _next(state: FightState, c: cmd.NextTurn, dice: Dice) -> list[Any]:
 
 def _order_ties(state: FightState, c: cmd.OrderTies, dice: Dice) -> list[Any]:
     """PH-3: the GM orders tied combatants (GM input)."""
-    return [ordered_ties(state, c.order)]
+    ordered = ordered_ties(state, c.order)
+    return [ordered, *reordered_turn(state, ordered.order)]
 
 
 def _hold(state: FightState, c: cmd.HoldAction, dice: Dice) -> list[Any]:

@@ -116,13 +116,27 @@ def ordered_ties(state: FightState, names: tuple[str, ...]) -> ev.TiesOrdered:
         raise RuleError(f"only combatants tied on {order_trait(state)} can be ordered ({shown}): "
                         f"the trait orders the others (PH-3)")
     event = ev.TiesOrdered(round=state.round, order=tuple(state.combatants[k].name for k in keys))
-    if state.turn is not None:
-        before = [(s.phase, s.combatant, s.step) for s in slots(state)][: state.turn.index + 1]
+    turn = state.turn
+    if turn is not None:
+        before = [(s.phase, s.combatant, s.step) for s in slots(state)][: turn.index + 1]
         after = [(s.phase, s.combatant, s.step) for s in slots(with_tie_order(state, event.order))]
-        if after[: state.turn.index + 1] != before:
+        untouched = not turn.acted and turn.step == "act"  # the turn just given: nothing done in it yet
+        if after[: turn.index] != before[: turn.index] or (after[turn.index] != before[-1] and not untouched):
             raise RuleError("that order would change turns already taken this round; order ties before "
-                            "their phase begins (PH-3)")
+                            "their phase begins, or as soon as `fudge next` shows the tie (PH-3)")
     return event
+
+
+def reordered_turn(state: FightState, order: tuple[str, ...]) -> list[ev.TurnTaken]:
+    """PH-3: ordered as the tied phase's turn was just given, the turn passes to whoever now goes first."""
+    turn = state.turn
+    if turn is None:
+        return []
+    slot = slots(with_tie_order(state, order))[turn.index]
+    if slot.combatant == turn.combatant:
+        return []
+    return [ev.TurnTaken(round=state.round, phase=slot.phase, combatant=state.combatants[slot.combatant].name,
+                         index=turn.index, tied_with=slot.tied_with, step=slot.step)]
 
 
 # --- what a turn allows ------------------------------------------------------------------

@@ -308,8 +308,26 @@ def test_PH_3_ordering_refusals(fights: Fights) -> None:
     refused(fights, cmd.OrderTies(order=("Bob", "Dan")), match="Dan has no initiative")
     fights.execute("fight", cmd.NextTurn())  # +: Ann
     fights.execute("fight", cmd.NextTurn())  # +: Bob (stable order)
+    fights.execute("fight", cmd.Attack(attacker="Bob", target="Ann"), dice("bob=0 0 0 0", "ann=0 0 0 0"))
     refused(fights, cmd.OrderTies(order=("Cid", "Bob")), match="would change turns already taken")
     fights.execute("fight", cmd.OrderTies(order=("Bob", "Cid")))  # the same order as taken: accepted
+
+
+def test_PH_3_ordering_the_tie_when_next_shows_it_passes_the_turn(fights: Fights) -> None:
+    """PH-3: `fudge next` gives Bob the turn, "tied with Cid"; before Bob does anything the GM may still order
+    Cid first: the turn passes to Cid, then Bob; the log verifies and the order undoes."""
+    tied_fight(fights)
+    fights.execute("fight", cmd.NextTurn())  # +: Ann
+    given = fights.execute("fight", cmd.NextTurn()).records[-1].event  # +: Bob, tied with Cid
+    assert (given.combatant, given.tied_with) == ("Bob", ("Cid",))
+    outcome = fights.execute("fight", cmd.OrderTies(order=("Cid", "Bob")))
+    turn = outcome.records[-1].event
+    assert isinstance(turn, ev.TurnTaken) and (turn.combatant, turn.index, turn.tied_with) == ("Cid", 1, ())
+    assert fights.execute("fight", cmd.NextTurn()).records[-1].event.combatant == "Bob"
+    assert verify(fights.store.read("fight")).ok
+    fights.execute("fight", cmd.Undo())
+    fights.execute("fight", cmd.Undo())
+    assert fights.state("fight").turn.combatant == "bob"
 
 
 def test_PH_3_a_second_trait_orders_the_phase(fights: Fights) -> None:
