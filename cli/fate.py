@@ -135,9 +135,9 @@ def scene(
 
 
 @fate_app.command(name="round")
-def round_(fight: FightOpt = None, command_id: CommandIdOpt = None) -> None:
-    """FT-INIT: a new round of turns, ordered by Alertness, then Tactics, then the combat skill."""
-    run(fight, lambda f, n, s: cmd.FateRound(), None, command_id)
+def round_(dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None) -> None:
+    """FT-INIT: a new round of turns: everyone rolls Alertness; ties go to Tactics, then the combat skill."""
+    run(fight, lambda f, n, s: cmd.FateRound(), dice, command_id)
 
 
 @fate_app.command()

@@ -43,7 +43,7 @@ def describe(event: Any, ladder: Any) -> str:
         return f"{event.combatant} checks {event.aspect} box {event.box}: reroll of event {event.target}"
     if isinstance(event, ev.FateTurnOrder):
         keys = ", ".join(f"{n} ({'/'.join(f'{k:+d}' for k in key)})" for n, key in zip(event.order, event.keys))
-        return f"round {event.round}: order by Alertness/Tactics/combat skill: {keys}"
+        return f"round {event.round}: order by rolled Alertness, then Tactics, then combat skill: {keys}"
     if isinstance(event, ev.FateSceneEnded):
         return f"scene {event.scene} ends: clipped, hurt and taken out clear; injuries stay"
     if isinstance(event, ev.InjuryRecovered):

@@ -435,16 +435,21 @@ def scene(state: FightState, c: cmd.FateScene, dice: Dice) -> list[Any]:
     return [*rolled, *resolution(state, action, "scene", sides, mode="total" if c.mode == "total" else "contests")]
 
 
-def order_key(state: FightState, who: Combatant) -> tuple[int, int, int]:
-    """FT-INIT: Alertness, then Tactics, then the combat skill."""
+def tie_breaks(state: FightState, who: Combatant) -> tuple[int, int]:
+    """FT-INIT: ties of rolled Alertness go to Tactics, then to the combat skill."""
     opts = state.options
     combat = who.fighter.sheet.combat
-    return (who.fighter.trait("Alertness", opts)[1], who.fighter.trait("Tactics", opts)[1],
+    return (who.fighter.trait("Tactics", opts)[1],
             who.fighter.trait(combat.attack if combat else "Fighting", opts)[1])
 
 
 def new_round(state: FightState, c: cmd.FateRound, dice: Dice) -> list[Any]:
-    """FT-INIT: the order of a round of turns (ties left in joining order, and shown)."""
+    """FT-INIT: everyone able rolls Alertness (4dF); ties go to Tactics, then the combat skill.
+
+    Remaining ties keep the joining order and are shown. Each roll is a
+    recorded DiceRolled of the round's action.
+    """
+    from engine.decide import roll_event
     _need_pace(state, "turn", "`fudge fate round`")
     if state.options.initiative != "alertness":
         raise RuleError("this fight orders turns by phase initiative: `fudge round` rolls it")
@@ -452,9 +457,13 @@ def new_round(state: FightState, c: cmd.FateRound, dice: Dice) -> list[Any]:
             if not is_taken_out(marks_of(state, w))]
     if not able:
         raise RuleError("nobody can act")
-    ranked = sorted(able, key=lambda w: tuple(-k for k in order_key(state, w)))
-    return [ev.FateTurnOrder(round=state.round + 1, order=tuple(w.name for w in ranked),
-                             keys=tuple(order_key(state, w) for w in ranked))]
+    action = state.last_seq + 1
+    rolled = [roll_event(action, w.name, "initiative (Alertness)", 4, dice) for w in able]
+    keys = {w.key: (w.fighter.trait("Alertness", state.options)[1] + sum(r.faces), *tie_breaks(state, w))
+            for w, r in zip(able, rolled)}
+    ranked = sorted(able, key=lambda w: tuple(-k for k in keys[w.key]))
+    return [*rolled, ev.FateTurnOrder(round=state.round + 1, order=tuple(w.name for w in ranked),
+                                      keys=tuple(keys[w.key] for w in ranked))]
 
 
 def next_actor(state: FightState) -> Combatant | None:

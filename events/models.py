@@ -643,7 +643,7 @@ class AspectChecked(_Event):
 
 
 class FateTurnOrder(_Event):
-    """FT-INIT: the round's order, by Alertness, then Tactics, then the combat skill."""
+    """FT-INIT: the round's order: rolled Alertness, then Tactics, then the combat skill (each key in that order)."""
 
     type: Literal["fate_turn_order"] = "fate_turn_order"
     round: int

@@ -213,7 +213,7 @@ def test_FT_TRACK_3_in_turn_pace_a_clip_counts_on_the_next_attack_roll_not_on_de
     """FT-TRACK-3 (turn pace): clipped by Cid, Bob defends against Ann at full skill, then pays -1 on his attack."""
     name = fate(fights, fighter("Cid", "Average", alertness="Great"), fighter("Ann", "Average", alertness="Good"),
                 fighter("Bob", "Average"), pace="turn", initiative="alertness")
-    fights.execute(name, cmd.FateRound())
+    fights.execute(name, cmd.FateRound(), dice("cid=0000", "ann=0000", "bob=0000"))
     fights.execute(name, cmd.FateAttack(attack=act("Cid", "Bob"), defense=act("Bob")), dice("cid=+000", "bob=0000"))
     assert marks(fights, name, "Bob") == ["clipped"]
     out = fights.execute(name, cmd.FateAttack(attack=act("Ann", "Bob"), defense=act("Bob")),
@@ -521,15 +521,23 @@ def test_FT_PTS_only_the_latest_exchange_can_be_changed(fights: Fights) -> None:
 
 # --- FT-INIT --------------------------------------------------------------------------
 
-def test_FT_INIT_turn_order_by_alertness_then_tactics_then_combat_skill(fights: Fights) -> None:
-    """FT-INIT: Alertness first; Bob and Cid tie on it: Tactics; Cid and Dan tie on both: the combat skill."""
+def test_FT_INIT_turn_order_by_rolled_alertness_then_tactics_then_combat_skill(fights: Fights) -> None:
+    """FT-INIT: "initiative is determined by rolling alertness, with ties broken by tactics skill, then the
+    combat skill": Bob, Cid and Dan tie on rolled Alertness: Tactics; Cid and Dan tie on both: the combat skill.
+    Ann's Average Alertness rolls +2: Good, the same total as theirs, but with no Tactics she comes last."""
     name = fate(fights, fighter("Ann", "Fair", alertness="Average"),
                 fighter("Bob", "Fair", alertness="Good", skills={"Tactics": "Good"}),
                 fighter("Cid", "Fair", alertness="Good", skills={"Tactics": "Fair"}),
                 fighter("Dan", "Great", alertness="Good", skills={"Tactics": "Fair"}),
                 pace="turn", initiative="alertness")
-    out = fights.execute(name, cmd.FateRound())
-    assert out.records[0].event.order == ("Bob", "Dan", "Cid", "Ann")
+    out = fights.execute(name, cmd.FateRound(), dice("ann=++00", "bob=0000", "cid=0000", "dan=0000"))
+    rolls = [r.event for r in out.records if isinstance(r.event, ev.DiceRolled)]
+    assert [(r.roller, r.purpose, sum(r.faces)) for r in rolls] == [
+        ("Ann", "initiative (Alertness)", 2), ("Bob", "initiative (Alertness)", 0),
+        ("Cid", "initiative (Alertness)", 0), ("Dan", "initiative (Alertness)", 0)]
+    order = out.records[-1].event
+    assert order.order == ("Bob", "Dan", "Cid", "Ann")
+    assert order.keys[0][0] == order.keys[-1][0] == 2  # Good: Bob's +2 level, Ann's 0 + her roll
     refused(fights, name, cmd.FateAttack(attack=act("Ann", "Bob"), defense=act("Bob")), "ann=0000", "bob=0000",
             match="Bob's turn")
     for attacker in ("Bob", "Dan", "Cid", "Ann"):

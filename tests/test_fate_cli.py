@@ -65,12 +65,13 @@ def test_FT_SIMPLE_a_rating_outside_0_to_4_is_refused_at_join(fudge: Fudge, tmp_
 
 
 def test_FT_INIT_FT_HEAL_1_turns_and_recovery_from_the_command_line(fudge: Fudge, tmp_path: Path) -> None:
-    """FT-INIT: `fudge fate round` orders by Alertness (Finn Good first); FT-HEAL-1: `fudge fate recover`."""
+    """FT-INIT: `fudge fate round` rolls Alertness (all roll 0: Finn, Good, first); FT-HEAL-1: `fudge fate recover`."""
     house = tmp_path / "turns.toml"
     house.write_text('extends = "fate"\npace = "turn"\ninitiative = "alertness"\n')
     tavern(fudge, str(house))
-    out = fudge("fate", "round").stdout
-    assert "order by Alertness/Tactics/combat skill: Finn" in out
+    out = fudge("fate", "round", "--dice", "cyrus=0000", "--dice", "finn=0000", "--dice", "guard-a=0000",
+                "--dice", "guard-b=0000").stdout
+    assert "order by rolled Alertness, then Tactics, then combat skill: Finn" in out
     assert "Finn's turn" in fudge.fails("fate", "attack", "Cyrus", "Guard-A", "--dice", "cyrus=0000",
                                         "--dice", "guard-a=0000")
     fudge("fate", "attack", "Finn", "Guard-A", "--skill", "Throwing", "--mod", "Finn=4",
