@@ -207,7 +207,8 @@ def status_text(state: FightState) -> str:
             f"{BOX_LEVELS[i]} " + "".join("[ ]" if b is None else f"[{'x' if b == i + 1 else LEVELS[b][0]}]" for b in row)
             for i, row in enumerate(who.track.boxes))
         declared = _declaration(state, who)
-        lines.append(f"  {who.name} ({who.side}): {level}{f' {penalty:+d}' if penalty else ''}, "
+        shown = f" {penalty:+d}" if penalty and who.track.can_act else "" if who.track.can_act else " (cannot act)"
+        lines.append(f"  {who.name} ({who.side}): {level}{shown}, "
                      f"fudge points {who.fudge_points}{f', declared {declared}' if declared else ''}")
         lines.append(f"    {boxes}")
         if who.locations:
