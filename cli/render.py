@@ -207,7 +207,8 @@ def status_text(state: FightState) -> str:
             f"{BOX_LEVELS[i]} " + "".join("[ ]" if b is None else f"[{'x' if b == i + 1 else LEVELS[b][0]}]" for b in row)
             for i, row in enumerate(who.track.boxes))
         declared = _declaration(state, who)
-        lines.append(f"  {who.name} ({who.side}): {level}{f' {penalty:+d}' if penalty else ''}, "
+        shown = f" {penalty:+d}" if penalty and who.track.can_act else "" if who.track.can_act else " (cannot act)"
+        lines.append(f"  {who.name} ({who.side}): {level}{shown}, "
                      f"fudge points {who.fudge_points}{f', declared {declared}' if declared else ''}")
         lines.append(f"    {boxes}")
         if who.locations:
@@ -341,7 +342,9 @@ def describe(event: Any, ladder: Any) -> str:
         if event.sides is not None:
             return (f"{event.roller} rolls {event.purpose}: {len(event.faces)}d{event.sides} "
                     f"{format_faces(event.faces, event.sides)} ({event.source})")
-        return f"{event.roller} rolls {event.purpose}: {format_faces(event.faces)} = {sum(event.faces):+d} ({event.source})"
+        typed = f"{event.substitute} read as " if event.substitute else ""
+        return (f"{event.roller} rolls {event.purpose}: {typed}{format_faces(event.faces)} = {sum(event.faces):+d} "
+                f"({event.source})")
     if isinstance(event, ev.ActionResolved):
         against = (f"vs {event.opponent} {name(event.opponent_result)}" if event.opponent
                    else f"vs {name(event.difficulty)}")

@@ -62,6 +62,8 @@ class RuleOptions(BaseModel):
         "simultaneous ties (AI-INIT-2), phase initiative (F-INIT-4), or Fate's order by Alertness (FT-INIT)")
     tactics: Literal["all_out", "postures"] = _opt(
         "all_out", "F-MOD-6", "all-out offense/defense declarations, or postures +2..-2 (F-TAC-1)")
+    dice_substitutes: bool = _opt(
+        False, "C-DICE-4", "3d6 (`3d6:4 5 6`) and d% (`d%:57`) may be typed for a 4dF roll, read on the SRD charts")
     dice: Literal["generated", "entered"] = _opt(
         "generated", "C-DICE-3", "generated: rolls not typed with --dice are generated; entered: every roll must be typed")
     attributes: tuple[str, ...] = _opt(
@@ -70,6 +72,7 @@ class RuleOptions(BaseModel):
     unlisted_skill: int = _opt(-2, "C-ACT-1", "level of a skill not on the sheet (option)")
     default_difficulty: int = _opt(0, "C-ACT-2", "difficulty of an unopposed roll when none is given")
     default_fudge_points: int = _opt(0, "C-FP-1", "fudge points of a sheet that gives none")
+    npc_fudge_points: int = _opt(0, "C-FP-1", "fudge points of an NPC's sheet (kind = \"npc\") that gives none")
     min_hit: int = _opt(-2, "F-HIT-1", "minimum result to hit an equal-Scale foe (Poor)")
     unaware_difficulty: int = _opt(-2, "F-MEL-3", "difficulty of an attack on an unaware or unable defender")
     shield_values: tuple[int, int, int] = _opt(
@@ -229,6 +232,9 @@ class RuleOptions(BaseModel):
             if value not in WOUND_BOXES:
                 raise ValueError(f"unknown track {value!r}; named tracks: {', '.join(WOUND_BOXES)}, or five numbers")
             return WOUND_BOXES[value]
+        if isinstance(value, (list, tuple)) and len(value) != 5:
+            raise ValueError(f"five numbers of boxes (Scratch, Hurt, Very Hurt, Incapacitated, Near Death), "
+                             f"not {len(value)}; or a named track: {', '.join(WOUND_BOXES)}")
         return value
 
 

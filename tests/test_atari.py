@@ -39,9 +39,11 @@ def test_AI_LAD_AI_FP_preset_sets_the_campaign_options_in_one_place() -> None:
 
 
 def test_AI_FP_sheets_without_points_start_with_two(fights: Fights) -> None:
-    """AI-FP, C-FP-1: fudge points start at 2."""
+    """AI-FP, C-FP-1: fudge points start at 2 for a character, 0 for an NPC unless the sheet says otherwise."""
     atari(fights, "max", "cutthroat")
-    assert {c.name: c.fudge_points for c in fights.state("fight").combatants.values()} == {"Max": 2, "Cutthroat": 2}
+    assert {c.name: c.fudge_points for c in fights.state("fight").combatants.values()} == {"Max": 2, "Cutthroat": 0}
+    join(fights, "duellist")  # an NPC whose sheet gives one point
+    assert fights.state("fight").combatants["duellist"].fudge_points == 1
 
 
 def test_AI_INIT_1_max_derives_initiative_minus_one(fights: Fights) -> None:
