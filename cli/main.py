@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli import atari, context, fight, history, melee, recovery, rules, table
+from cli import sim
 
 app = typer.Typer(
     name="fudge",
@@ -28,7 +29,7 @@ def main(
     context.settings.store_path = context.store_path(store)
 
 
-for module in (fight, table, history, rules, recovery, atari, melee):
+for module in (fight, table, history, rules, recovery, atari, melee, sim):
     app.registered_commands += module.app.registered_commands
     app.registered_groups += module.app.registered_groups
 
