@@ -319,14 +319,29 @@ class Driver:
             assert turn is not None
             if ended_in is not None and not (ranked and turn.phase == ended_in):
                 return False
-            who = self.state.combatants[turn.combatant]
-            target = self.policy.target(self.state, who, foes(self.state, who))
-            if target is not None:
-                self.may(cmd.Attack(attacker=who.name, target=target.name))
+            self.act(self.state.combatants[turn.combatant], turn)
             if ended_in is None and self.over():
                 if not ranked:
                     return False
                 ended_in = turn.phase  # those in the same slot still strike
+
+    def act(self, who: Combatant, turn: Any) -> None:
+        """The actor's turn: an attack on the policy's target. Under PH-4 `structured` the declaring step
+        declares that attack and the resolving step makes the attack declared for the phase."""
+        if turn.step == "resolve":
+            initiative = self.state.initiative.get(who.key)
+            intent = next((i for i in (initiative.intents if initiative else ())
+                           if i.phase == turn.phase and i.target), None)
+            if intent is not None:
+                self.may(cmd.Attack(attacker=who.name, target=self.state.combatants[intent.target].name))
+            return
+        target = self.policy.target(self.state, who, foes(self.state, who))
+        if target is None:
+            return
+        if turn.step == "declare":
+            self.may(cmd.DeclareIntent(combatant=who.name, what=f"attack {target.name}", target=target.name))
+        else:
+            self.may(cmd.Attack(attacker=who.name, target=target.name))
 
     def run(self) -> None:
         pace = self.state.options.pace

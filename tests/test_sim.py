@@ -291,3 +291,43 @@ def test_dask_cluster_gives_the_same_results(tmp_path: Path) -> None:
                        "--jobs", "2")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == local
+
+
+def test_structured_phase_declaration_declares_then_resolves() -> None:
+    """PH-4 `structured`: the driver declares each attack at the declaring step and makes it at the
+    resolving step, so fights still end."""
+    label, options = resolve("fudge-phases", 'extends = "fudge-phases"\nphase_declaration = "structured"\n')
+    setup = Setup(label, options.model_dump(mode="json"), (entrant("leroy"), entrant("brynhild")), "plain")
+    session = LightSession(fight_seed(4, 0))
+    play(session, setup)
+    kinds = [type(r.event).__name__ for r in session.records]
+    assert "IntentDeclared" in kinds and "ExchangeResolved" in kinds
+    results = simulate_range(setup, 4, 0, 10)
+    assert sum(r.winner is not None for r in results) >= 8
+
+
+def test_progress_counts_every_fight() -> None:
+    setup = setup_for("fudge")
+    done = []
+    run_serial(setup, 1, 7, done.append)
+    assert sum(done) == 7
+
+
+@pytest.mark.parametrize("preset", sorted(DUELS))
+def test_two_against_one_plays_the_same_through_the_service(preset: str) -> None:
+    """Sides from `--side`: two against one, every preset, light session and service agree."""
+    a, b = DUELS[preset]
+    label, options = resolve(preset)
+    setup = Setup(label, options.model_dump(mode="json"),
+                  (entrant(a, "x"), Entrant(entrant(a).sheet, f"{a}.toml", "x", "Second"), entrant(b, "y")),
+                  "sensible")
+    for index in range(2):
+        seed = fight_seed(21, index)
+        light = LightSession(seed)
+        play(light, setup)
+        service = Fights(MemoryStore(), clock=lambda: "t", new_id=derived_ids(seed), random_bytes=derived_bytes(seed))
+        play(ServiceSession(service, "sim"), setup)
+        assert events_of(light.records) == events_of(service.log("sim"))
+    results = simulate_range(setup, 21, 0, 10)
+    assert all(len(r.levels) == 3 for r in results)
+    assert any(r.winner == 0 for r in results)

@@ -1,0 +1,105 @@
+"""`fudge sim` throughput: one-on-one duels per second per core for each preset, and the `--jobs 2` speed-up.
+
+    .venv/bin/python bench/sim.py [--duels 2000] [--policy plain] [--profile PRESET]
+
+For each preset, its demo's two fighters duel (`fudge`: Snorri and Brynhild,
+`fudge-phases`: Leroy and Brynhild, `atari-isev`: Max and the Cutthroat):
+- *light/core*: the simulation's own path (`sim.runner.LightSession`: decide
+  and evolve on records kept in memory), in this process: duels per CPU second;
+- *service/core*: the same fights through `store.fights.Fights` over a `MemoryStore`
+  (the JSON body and hash chain of every record), for comparison;
+- *jobs 1*, *jobs 2*: duels per wall-clock second in this process, and split
+  over two worker processes (`sim.parallel.run_on` with a `ProcessPoolExecutor`,
+  pool start-up included); the speed-up is their ratio.
+`--profile PRESET` prints cProfile's top functions for a batch of that preset's duels.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import logging
+import os
+import pstats
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import structlog
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.options import resolve  # noqa: E402
+from engine.sheets import parse_sheet  # noqa: E402
+from sim.parallel import run_on, run_serial  # noqa: E402
+from sim.runner import (Entrant, ServiceSession, Setup, derived_bytes, derived_ids, fight_seed,  # noqa: E402
+                        play)
+from store.fights import Fights  # noqa: E402
+from store.memory import MemoryStore  # noqa: E402
+
+DUELS = {"fudge": ("snorri", "brynhild"), "fudge-phases": ("leroy", "brynhild"), "atari-isev": ("max", "cutthroat")}
+
+
+def setup_for(preset: str, policy: str) -> Setup:
+    label, options = resolve(preset)
+    entrants = []
+    for name in DUELS[preset]:
+        sheet = parse_sheet((ROOT / "examples" / "sheets" / f"{name}.toml").read_text(), f"{name}.toml")
+        entrants.append(Entrant(sheet.model_dump(mode="json"), f"{name}.toml"))
+    return Setup(label, options.model_dump(mode="json"), tuple(entrants), policy)
+
+
+def timed(fn) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """(wall seconds, this process's CPU seconds)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def service_duels(setup: Setup, n: int) -> None:
+    for index in range(n):
+        seed = fight_seed(1, index)
+        fights = Fights(MemoryStore(), clock=lambda: "t", new_id=derived_ids(seed), random_bytes=derived_bytes(seed))
+        play(ServiceSession(fights, "sim"), setup)
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.WARNING)
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--duels", type=int, default=2000)
+    parser.add_argument("--policy", default="plain")
+    parser.add_argument("--profile", metavar="PRESET")
+    args = parser.parse_args()
+    if args.profile:
+        setup = setup_for(args.profile, args.policy)
+        profile = cProfile.Profile()
+        profile.runcall(run_serial, setup, 1, args.duels)
+        out = io.StringIO()
+        pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(25)
+        print(out.getvalue())
+        return
+    print(f"{args.duels} duels per preset, policy {args.policy}; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print("per core: duels per CPU second of this process; jobs 1 and jobs 2: duels per wall-clock second")
+    print(f"{'preset':<14}{'light/core':>11}{'service/core':>13}{'jobs 1':>8}{'jobs 2':>8}{'speed-up':>10}")
+    for preset in DUELS:
+        setup = setup_for(preset, args.policy)
+        run_serial(setup, 1, 20)  # warm-up
+        wall, cpu = timed(lambda: run_serial(setup, 1, args.duels))
+        few = max(50, args.duels // 10)
+        _, service_cpu = timed(lambda: service_duels(setup, few))
+
+        def two() -> None:
+            with ProcessPoolExecutor(max_workers=2) as pool:
+                run_on(pool, setup, 1, args.duels, jobs=2)
+        parallel, _ = timed(two)
+        print(f"{preset:<14}{args.duels / cpu:>11,.0f}{few / service_cpu:>13,.0f}{args.duels / wall:>8,.0f}"
+              f"{args.duels / parallel:>8,.0f}{wall / parallel:>9.2f}x")
+
+
+if __name__ == "__main__":
+    main()
