@@ -90,15 +90,16 @@ DEFENSES: dict[str, Declare] = {"all_out": all_out_defense, "postures": defensiv
 def sensible_declaration(state: FightState, who: Combatant) -> ev.Declaration | None:
     """Defend all-out (or in the most defensive posture) when badly hurt, while a friend still fights.
 
-    Alone against the foe, defending forever only postpones the end: a lone
-    fighter keeps attacking.
+    A reading: an all-out defender deals no damage (F-MOD-7) and, in turns,
+    forfeits his attack (F-MOD-8), so alone against the foe defending only
+    postpones the end; a lone fighter keeps attacking.
     """
     if not badly_hurt(who):
         return None
     friends = [c for c in state.combatants.values()
                if c.side == who.side and c.key != who.key and c.track.can_act]
-    if not friends and state.options.pace == "alternating":
-        return None  # F-MOD-8: an all-out defender forfeits his attack; alone he would never win
+    if not friends:
+        return None
     return DEFENSES[state.options.tactics](state, who)
 
 

@@ -194,17 +194,25 @@ def test_sensible_spends_points_to_stay_in_the_fight_plain_never() -> None:
     assert spent["sensible"] and set(spent["sensible"]) <= {"scratch", "ticking"}
 
 
-def test_sensible_defends_when_badly_hurt_beside_a_friend() -> None:
-    """F-MOD-7: a Very Hurt fighter whose friend still fights declares all-out defense."""
-    setup = setup_for("fudge", "sensible", "snorri", "brynhild", "leroy")
-    setup = Setup(setup.rules, setup.options, (entrant("snorri", "a"), entrant("leroy", "a"), entrant("brynhild", "b")),
-                  "sensible")
-    declared = []
-    for index in range(30):
-        session = LightSession(fight_seed(2, index))
-        play(session, setup)
-        declared += [r.event for r in session.records if isinstance(r.event, ev.Declared)]
-    assert declared and all(d.declaration.all_out == "defense" for d in declared)
+@pytest.mark.parametrize("preset, expected", [("fudge", ev.Declaration(all_out="defense")),
+                                               ("fudge-phases", ev.Declaration(all_out="defense")),
+                                               ("atari-isev", ev.Declaration(posture=-2))])
+def test_sensible_defends_when_badly_hurt_beside_a_friend(preset: str, expected: ev.Declaration) -> None:
+    """F-MOD-7, F-TAC-1: a Very Hurt fighter whose friend still fights declares all-out defense (or the most
+    defensive posture); alone, he fights on."""
+    a, b = DUELS[preset]
+    label, options = resolve(preset)
+    trio = Setup(label, options.model_dump(mode="json"),
+                 (entrant(a, "x"), Entrant(entrant(a).sheet, f"{a}.toml", "x", "Second"), entrant(b, "y")), "sensible")
+    duel = setup_for(preset, "sensible")
+    declared: dict[str, list] = {"trio": [], "duel": []}
+    for label_, setup in (("trio", trio), ("duel", duel)):
+        for index in range(40):
+            session = LightSession(fight_seed(2, index))
+            play(session, setup)
+            declared[label_] += [r.event for r in session.records if isinstance(r.event, ev.Declared)]
+    assert declared["trio"] and all(d.declaration == expected for d in declared["trio"])
+    assert declared["duel"] == []
 
 
 def test_bad_setups_are_refused() -> None:
