@@ -175,7 +175,8 @@ def spare_fight(fights: Fights, **options: Any) -> None:
 
 
 def test_CT_SPARE_a_spare_die_is_plus_one_to_a_roll_shown_in_its_modifiers(fights: Fights) -> None:
-    """CT-SPARE: after bartering, each spare die left is spent once as +1 to one roll, like a fudge point."""
+    """CT-SPARE, C-FP-4: after bartering, each spare die left is spent once as +1 to one roll, like a fudge point
+    (the same spend, re-resolving the roll)."""
     spare_fight(fights)
     fights.execute("fight", cmd.Barter(combatant="Ann", trade=0, alter=1, direction=1))  # +,+ -> traded, ++
     state = fights.state("fight")
