@@ -18,6 +18,7 @@ from engine.options import resolve
 from engine.sheets import parse_sheet
 from sim.parallel import Progress, executor_for, simulate
 from sim.policies import POLICIES
+from sim.rulesets import view_of
 from sim.runner import DEFAULT_MAX_ROUNDS, Entrant, Setup, check_setup, keep, play, LightSession, fight_seed, sides_of
 from sim.stats import render, samples, summarize
 
@@ -102,7 +103,8 @@ def sim(
             with progress_bar(n, sys.stdout.isatty() and not as_json) as advance:
                 results = simulate(setup, master, n, jobs, pool, advance)
         summary = summarize(results, sides_of(probe),
-                            [c.name for c in sorted(probe.combatants.values(), key=lambda c: c.joined_seq)])
+                            [c.name for c in sorted(probe.combatants.values(), key=lambda c: c.joined_seq)],
+                            view_of(probe).levels)
         kept = []
         if fights is not None:
             current = fights.store.setting("current")

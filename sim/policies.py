@@ -14,7 +14,8 @@ The answers are commands, the same ones a GM types; the driver in
 policy can never break a rule: a command the rules refuse is simply not
 taken. A new policy is a `Policy(...)` in `POLICIES`; a new ruleset whose
 points or defenses work differently adds one function to `SAVES` or
-`DEFENSES` keyed by its `ruleset`/`tactics` option.
+`DEFENSES` keyed by its `ruleset`/`tactics` option (and, when its fighters
+are taken out otherwise than on the wound track, a `sim.rulesets.View`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from engine import commands as cmd
 from engine.wounds import INCAPACITATED, VERY_HURT
 from events import models as ev
 from projections.state import Combatant, FightState
+from sim.rulesets import view_of
 
 Target = Callable[[FightState, Combatant, "list[Combatant]"], "Combatant | None"]
 Declare = Callable[[FightState, Combatant], "ev.Declaration | None"]
@@ -45,7 +47,8 @@ class Policy:
 
 def foes(state: FightState, who: Combatant) -> list[Combatant]:
     """Foes who can still fight, in join order."""
-    return sorted((c for c in state.combatants.values() if c.side != who.side and c.track.can_act),
+    able = view_of(state).able
+    return sorted((c for c in state.combatants.values() if c.side != who.side and able(state, c)),
                   key=lambda c: c.joined_seq)
 
 
@@ -96,8 +99,8 @@ def sensible_declaration(state: FightState, who: Combatant) -> ev.Declaration | 
     """
     if not badly_hurt(who):
         return None
-    friends = [c for c in state.combatants.values()
-               if c.side == who.side and c.key != who.key and c.track.can_act]
+    able = view_of(state).able
+    friends = [c for c in state.combatants.values() if c.side == who.side and c.key != who.key and able(state, c)]
     if not friends:
         return None
     return DEFENSES[state.options.tactics](state, who)

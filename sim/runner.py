@@ -32,6 +32,7 @@ from events.envelope import Recorded
 from projections.fold import fold, replay
 from projections.state import Combatant, FightState
 from sim.policies import POLICIES, Policy, foes
+from sim.rulesets import view_of
 from store.fights import Fights
 
 DEFAULT_MAX_ROUNDS = 50
@@ -63,7 +64,7 @@ class FightResult:
     index: int
     winner: int | None  # index in `sides`; None: a draw (everyone out, or the round cap)
     rounds: int
-    levels: tuple[int, ...]  # final wound level of each combatant, in join order (engine.wounds.LEVELS)
+    levels: tuple[str, ...]  # the name of each combatant's final wound, in join order (`sim.rulesets.View`)
 
 
 # --- seeds ---------------------------------------------------------------------------
@@ -252,10 +253,12 @@ class Driver:
                 self.may(spend if spend.target is not None else spend.model_copy(update={"target": record.seq}))
 
     def over(self) -> bool:
-        return len({c.side for c in self.state.combatants.values() if c.track.can_act}) <= 1
+        able, state = view_of(self.state).able, self.state
+        return len({c.side for c in state.combatants.values() if able(state, c)}) <= 1
 
     def able(self) -> list[Combatant]:
-        return sorted((c for c in self.state.combatants.values() if c.track.can_act), key=lambda c: c.joined_seq)
+        able, state = view_of(self.state).able, self.state
+        return sorted((c for c in state.combatants.values() if able(state, c)), key=lambda c: c.joined_seq)
 
     def declare(self, who: Combatant) -> None:
         declaration = self.policy.declaration(self.state, who)
@@ -280,8 +283,8 @@ class Driver:
             if not pairs:
                 return
             for first, second in pairs:
-                a, b = self.state.find(first.name), self.state.find(second.name)
-                if a is None or b is None or not (a.track.can_act and b.track.can_act):
+                a, b = self.state.combatants[first.key], self.state.combatants[second.key]
+                if not (view_of(self.state).able(self.state, a) and view_of(self.state).able(self.state, b)):
                     continue
                 self.declare(a)
                 self.declare(self.state.combatants[b.key])
@@ -344,13 +347,18 @@ class Driver:
             self.may(cmd.Attack(attacker=who.name, target=target.name))
 
     def run(self) -> None:
-        pace = self.state.options.pace
-        if pace == "simultaneous" and self.state.options.initiative == "none":
-            self.simultaneous()
-        elif pace == "alternating" or self.state.options.initiative != "none":
-            self.alternating()
-        else:
-            raise InputError(f"the simulator plays simultaneous or alternating fights, not pace = {pace!r}")
+        options = self.state.options
+        pace = options.pace
+        if pace == "simultaneous" and options.initiative != "none":
+            pace = "alternating"  # rolled initiative: turns in order
+        play_pace = PACES.get(pace)
+        if play_pace is None:
+            raise InputError(f"the simulator plays {', '.join(PACES)} fights, not pace = {pace!r}")
+        play_pace(self)
+
+
+# pace option -> how a fight at that pace is played (a new pace adds one function here)
+PACES: dict[str, Callable[[Driver], None]] = {"simultaneous": Driver.simultaneous, "alternating": Driver.alternating}
 
 
 def check_setup(setup: Setup) -> None:
@@ -390,10 +398,11 @@ def sides_of(state: FightState) -> list[str]:
 
 
 def result_of(index: int, state: FightState) -> FightResult:
-    standing = {c.side for c in state.combatants.values() if c.track.can_act}
+    view = view_of(state)
+    standing = {c.side for c in state.combatants.values() if view.able(state, c)}
     sides = sides_of(state)
     winner = sides.index(standing.pop()) if len(standing) == 1 else None
-    levels = tuple(c.track.level for c in sorted(state.combatants.values(), key=lambda c: c.joined_seq))
+    levels = tuple(view.wound(state, c) for c in sorted(state.combatants.values(), key=lambda c: c.joined_seq))
     return FightResult(index, winner, state.round, levels)
 
 

@@ -71,11 +71,14 @@ def median(values: Sequence[int]) -> float:
     return float(ordered[middle]) if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def summarize(results: Sequence[FightResult], sides: Sequence[str], combatants: Sequence[str]) -> Summary:
+def summarize(results: Sequence[FightResult], sides: Sequence[str], combatants: Sequence[str],
+              order: Sequence[str] = LEVELS) -> Summary:
+    """`order`: the wound names least hurt first (`sim.rulesets.View.levels`)."""
     n = len(results)
     winners = Counter(r.winner for r in results)
     rounds = Counter(r.rounds for r in results)
-    levels = [Counter(LEVELS[r.levels[i]] for r in results) for i in range(len(combatants))]
+    levels = [Counter(r.levels[i] for r in results) for i in range(len(combatants))]
+    rank = {name: i for i, name in enumerate(order)}
     return Summary(
         fights=n, sides=tuple(sides), combatants=tuple(combatants),
         wins=tuple(rate_of(winners.get(i, 0), n) for i in range(len(sides))),
@@ -83,7 +86,8 @@ def summarize(results: Sequence[FightResult], sides: Sequence[str], combatants: 
         mean_rounds=sum(r.rounds for r in results) / n if n else 0.0,
         median_rounds=median([r.rounds for r in results]),
         rounds=dict(sorted(rounds.items())),
-        final_levels=tuple({name: c[name] for name in LEVELS if c.get(name)} for c in levels),
+        final_levels=tuple(dict(sorted(c.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0])))
+                           for c in levels),
     )
 
 

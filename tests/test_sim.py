@@ -90,7 +90,7 @@ def test_every_preset_plays_fights_to_an_end(preset: str) -> None:
     assert [r.index for r in results] == list(range(30))
     for r in results:
         assert 1 <= r.rounds <= setup.max_rounds
-        able = [level < 4 for level in r.levels]  # Incapacitated and worse cannot act (F-WND-1)
+        able = [level not in ("Incapacitated", "Near Death", "Dead") for level in r.levels]  # F-WND-1
         if r.winner is not None:
             assert able[r.winner] and not able[1 - r.winner]
         else:
@@ -134,13 +134,15 @@ def test_wilson_interval_textbook_values() -> None:
 
 
 def test_summary_counts_and_samples() -> None:
-    results = [FightResult(0, 0, 3, (0, 4)), FightResult(1, 1, 5, (4, 1)), FightResult(2, None, 9, (2, 2)),
-               FightResult(3, 0, 1, (1, 6)), FightResult(4, 0, 4, (0, 4))]
+    names = ("Undamaged", "Scratch", "Hurt", "Very Hurt", "Incapacitated", "Near Death", "Dead")
+    results = [FightResult(i, w, n, (names[a], names[b])) for i, w, n, a, b in
+               ((0, 0, 3, 0, 4), (1, 1, 5, 4, 1), (2, None, 9, 2, 2), (3, 0, 1, 1, 6), (4, 0, 4, 0, 4))]
     summary = summarize(results, ["a", "b"], ["A", "B"])
     assert [w.count for w in summary.wins] == [3, 1] and summary.draws.count == 1
     assert summary.mean_rounds == pytest.approx(22 / 5) and summary.median_rounds == 4
     assert summary.rounds == {1: 1, 3: 1, 4: 1, 5: 1, 9: 1}
     assert summary.final_levels[1] == {"Scratch": 1, "Hurt": 1, "Incapacitated": 2, "Dead": 1}
+    assert list(summary.final_levels[1]) == ["Scratch", "Hurt", "Incapacitated", "Dead"]
     # the closest to the median (4 rounds: fight 4), the longest (2), the shortest (3), then next to the median
     assert samples(results, 4) == [4, 2, 3, 0]
     assert samples(results, 99) == [4, 2, 3, 0, 1]
