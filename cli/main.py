@@ -8,7 +8,6 @@ from typing import Annotated, Optional
 import typer
 
 from cli import atari, context, fight, history, melee, recovery, rules, table
-from cli import sim
 
 app = typer.Typer(
     name="fudge",
@@ -29,9 +28,13 @@ def main(
     context.settings.store_path = context.store_path(store)
 
 
-for module in (fight, table, history, rules, recovery, atari, melee, sim):
+for module in (fight, table, history, rules, recovery, atari, melee):
     app.registered_commands += module.app.registered_commands
     app.registered_groups += module.app.registered_groups
+
+from cli import sim  # noqa: E402  (Monte Carlo fights: `fudge sim`)
+
+app.registered_commands += sim.app.registered_commands
 
 if __name__ == "__main__":
     app()
