@@ -7,7 +7,8 @@ comes from the fight's seeded dice through `decide`):
 - `target`: whom to attack of the foes the driver offers (None: do nothing this turn);
 - `declaration`: what to declare for the coming blow or round (None: nothing);
 - `barters`: which initiative dice to barter after the roll (phase initiative);
-- `save`: a point to spend on the blow just taken (None: take it).
+- `save`: a point to spend on the blow just taken (the event that marked it and
+  its seq; None: take it).
 
 The answers are commands, the same ones a GM types; the driver in
 `sim.runner` executes them through `decide` like any other command, so a
@@ -22,17 +23,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from engine import commands as cmd
-from engine.wounds import INCAPACITATED, VERY_HURT
 from events import models as ev
 from projections.state import Combatant, FightState
-from sim.rulesets import view_of
+from sim.rulesets import badly_hurt, view_of
 
 Target = Callable[[FightState, Combatant, "list[Combatant]"], "Combatant | None"]
 Declare = Callable[[FightState, Combatant], "ev.Declaration | None"]
 Barters = Callable[[FightState, Combatant], "tuple[cmd.Barter, ...]"]
-Save = Callable[[FightState, Combatant, "ev.WoundMarked"], "cmd.SpendPoint | None"]
+Save = Callable[[FightState, Combatant, Any, int], "cmd.SpendPoint | None"]  # the blow's event and seq
 
 
 @dataclass(frozen=True)
@@ -67,16 +68,11 @@ def no_barters(state: FightState, who: Combatant) -> tuple[cmd.Barter, ...]:
     return ()
 
 
-def no_save(state: FightState, who: Combatant, blow: ev.WoundMarked) -> cmd.SpendPoint | None:
+def no_save(state: FightState, who: Combatant, blow: Any, seq: int) -> cmd.SpendPoint | None:
     return None
 
 
 # --- sensible: defend when badly hurt, barter for ++, spend points to stay in the fight --------------
-
-def badly_hurt(who: Combatant) -> bool:
-    """Very Hurt or worse (while still able to act)."""
-    return VERY_HURT <= who.track.level < INCAPACITATED
-
 
 def all_out_defense(state: FightState, who: Combatant) -> ev.Declaration:
     return ev.Declaration(all_out="defense")
@@ -97,7 +93,7 @@ def sensible_declaration(state: FightState, who: Combatant) -> ev.Declaration | 
     forfeits his attack (F-MOD-8), so alone against the foe defending only
     postpones the end; a lone fighter keeps attacking.
     """
-    if not badly_hurt(who):
+    if not badly_hurt(state, who):
         return None
     able = view_of(state).able
     friends = [c for c in state.combatants.values() if c.side == who.side and c.key != who.key and able(state, c)]
@@ -127,15 +123,15 @@ def barter_for_double_plus(state: FightState, who: Combatant) -> tuple[cmd.Barte
     return (cmd.Barter(combatant=who.name, trade=trade, alter=alter, direction=1),)
 
 
-def fudge_save(state: FightState, who: Combatant, blow: ev.WoundMarked) -> cmd.SpendPoint | None:
+def fudge_save(state: FightState, who: Combatant, blow: ev.WoundMarked, seq: int) -> cmd.SpendPoint | None:
     """C-FP-2, F-DEATH-3: a blow that would take this fighter out costs a point: Still Ticking when it
     kills, Only a Scratch when it would leave him unable to act."""
     if who.fudge_points <= 0 or blow.still_ticking:
         return None
     if who.track.dead:
-        return cmd.SpendPoint(combatant=who.name, use="ticking")
+        return cmd.SpendPoint(combatant=who.name, use="ticking", target=seq)
     if not who.track.can_act and blow.level > 1:
-        return cmd.SpendPoint(combatant=who.name, use="scratch")
+        return cmd.SpendPoint(combatant=who.name, use="scratch", target=seq)
     return None
 
 
@@ -143,9 +139,9 @@ def fudge_save(state: FightState, who: Combatant, blow: ev.WoundMarked) -> cmd.S
 SAVES: dict[str, Save] = {"fudge": fudge_save, "atari-isev": fudge_save}
 
 
-def sensible_save(state: FightState, who: Combatant, blow: ev.WoundMarked) -> cmd.SpendPoint | None:
+def sensible_save(state: FightState, who: Combatant, blow: Any, seq: int) -> cmd.SpendPoint | None:
     save = SAVES.get(state.options.ruleset)
-    return save(state, who, blow) if save else None
+    return save(state, who, blow, seq) if save else None
 
 
 POLICIES: dict[str, Policy] = {

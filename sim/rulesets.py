@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.wounds import LEVELS
+from engine.wounds import LEVELS, VERY_HURT
+from events import models as ev
 from projections.state import Combatant, FightState
 
 
@@ -19,6 +20,10 @@ class View:
     able: Callable[[FightState, Combatant], bool]  # can still act (F-WND-1 on the wound track)
     wound: Callable[[FightState, Combatant], str]  # the name of the fighter's worst wound
     levels: tuple[str, ...]  # every wound name, least hurt first (the order of the statistics)
+    badly: str  # the first wound name that counts as badly hurt
+    blows: tuple[type, ...]  # events that mark a wound (a policy may spend a point on one)
+    in_force: Callable[[FightState, Combatant, int], bool]  # the blow of this seq still counts
+    rounds: Callable[[FightState], int]  # rounds (or exchanges) fought
 
 
 def track_able(state: FightState, who: Combatant) -> bool:
@@ -29,9 +34,23 @@ def track_wound(state: FightState, who: Combatant) -> str:
     return LEVELS[who.track.level]
 
 
-TRACK = View(track_able, track_wound, LEVELS)
+def track_in_force(state: FightState, who: Combatant, seq: int) -> bool:
+    return any(m.seq == seq for m in who.marks)
+
+
+def rounds_of(state: FightState) -> int:
+    return state.round
+
+
+TRACK = View(track_able, track_wound, LEVELS, LEVELS[VERY_HURT], (ev.WoundMarked,), track_in_force, rounds_of)
 VIEWS: dict[str, View] = {"fudge": TRACK, "atari-isev": TRACK}
 
 
 def view_of(state: FightState) -> View:
     return VIEWS.get(state.options.ruleset, TRACK)
+
+
+def badly_hurt(state: FightState, who: Combatant) -> bool:
+    """Hurt at least as badly as the view's `badly`, and still able to act."""
+    view = view_of(state)
+    return view.able(state, who) and view.levels.index(view.wound(state, who)) >= view.levels.index(view.badly)

@@ -241,16 +241,17 @@ class Driver:
 
     def saves(self, records: Sequence[Recorded]) -> None:
         """After a blow: each fighter it marked may spend a point on it (the policy's `save`)."""
+        view = view_of(self.state)
         for record in records:
             event = record.event
-            if not isinstance(event, ev.WoundMarked):
+            if not isinstance(event, view.blows):
                 continue
             who = self.state.find(event.combatant)
-            if who is None or not any(m.seq == record.seq for m in who.marks):
+            if who is None or not view.in_force(self.state, who, record.seq):
                 continue  # voided since
-            spend = self.policy.save(self.state, who, event)
+            spend = self.policy.save(self.state, who, event, record.seq)
             if spend is not None:
-                self.may(spend if spend.target is not None else spend.model_copy(update={"target": record.seq}))
+                self.may(spend)
 
     def over(self) -> bool:
         able, state = view_of(self.state).able, self.state
@@ -336,7 +337,8 @@ class Driver:
             intent = next((i for i in (initiative.intents if initiative else ())
                            if i.phase == turn.phase and i.target), None)
             if intent is not None:
-                self.may(cmd.Attack(attacker=who.name, target=self.state.combatants[intent.target].name))
+                attack = ATTACKS.get(self.state.options.ruleset, fudge_attack)
+                self.may(attack(self.state, who, self.state.combatants[intent.target]))
             return
         target = self.policy.target(self.state, who, foes(self.state, who))
         if target is None:
@@ -344,7 +346,7 @@ class Driver:
         if turn.step == "declare":
             self.may(cmd.DeclareIntent(combatant=who.name, what=f"attack {target.name}", target=target.name))
         else:
-            self.may(cmd.Attack(attacker=who.name, target=target.name))
+            self.may(ATTACKS.get(self.state.options.ruleset, fudge_attack)(self.state, who, target))
 
     def run(self) -> None:
         options = self.state.options
@@ -357,8 +359,14 @@ class Driver:
         play_pace(self)
 
 
+def fudge_attack(state: FightState, who: Combatant, target: Combatant) -> Any:
+    return cmd.Attack(attacker=who.name, target=target.name)
+
+
 # pace option -> how a fight at that pace is played (a new pace adds one function here)
 PACES: dict[str, Callable[[Driver], None]] = {"simultaneous": Driver.simultaneous, "alternating": Driver.alternating}
+# ruleset option -> the command of a directed attack on a turn
+ATTACKS: dict[str, Callable[[FightState, Combatant, Combatant], Any]] = {}
 
 
 def check_setup(setup: Setup) -> None:
@@ -403,7 +411,7 @@ def result_of(index: int, state: FightState) -> FightResult:
     sides = sides_of(state)
     winner = sides.index(standing.pop()) if len(standing) == 1 else None
     levels = tuple(view.wound(state, c) for c in sorted(state.combatants.values(), key=lambda c: c.joined_seq))
-    return FightResult(index, winner, state.round, levels)
+    return FightResult(index, winner, view.rounds(state), levels)
 
 
 def simulate_one(setup: Setup, master: int, index: int, opening: Opening | None = None) -> FightResult:
@@ -424,3 +432,6 @@ def keep(fights: Fights, setup: Setup, master: int, index: int, name: str) -> Fi
     state = play(ServiceSession(service, name), setup, name)
     service.reveal_seed(name)
     return state
+
+
+from sim import fate  # noqa: E402,F401  (registers Fate's view, save, attack and paces when the engine has them)
