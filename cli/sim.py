@@ -5,28 +5,28 @@ from __future__ import annotations
 import json
 import secrets
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from cli.context import guard, service
 from engine.errors import InputError
-from engine.options import resolve
-from engine.sheets import parse_sheet
-from sim.parallel import Progress, executor_for, simulate
-from sim.policies import POLICIES
-from sim.rulesets import view_of
-from sim.runner import DEFAULT_MAX_ROUNDS, Entrant, Setup, check_setup, keep, play, LightSession, fight_seed, sides_of
-from sim.stats import render, samples, summarize
+from sim import DEFAULT_MAX_ROUNDS, POLICY_NAMES
+
+if TYPE_CHECKING:
+    from sim.runner import Entrant
 
 app = typer.Typer()
 
 
 def entrants(sheets: list[Path], sides: list[str]) -> tuple[Entrant, ...]:
     """Sheets in order, `--side` values matched to them in order; a sheet joining twice gets `NAME 2`."""
+    from engine.sheets import parse_sheet
+    from sim.runner import Entrant
+
     if len(sides) > len(sheets):
         raise InputError(f"{len(sides)} --side values for {len(sheets)} sheets: give at most one per sheet")
     out = []
@@ -44,7 +44,7 @@ def entrants(sheets: list[Path], sides: list[str]) -> tuple[Entrant, ...]:
 
 
 @contextmanager
-def progress_bar(total: int, enabled: bool) -> Iterator[Progress | None]:
+def progress_bar(total: int, enabled: bool) -> Iterator[Callable[[int], None] | None]:
     """A progress bar on a terminal; nothing when stdout is a pipe or a file."""
     if not enabled:
         yield None
@@ -64,7 +64,7 @@ def sim(
     n: Annotated[int, typer.Option("-n", help="Number of fights.")] = 100_000,
     seed: Annotated[Optional[int], typer.Option("--seed", help="Master seed (default: a random one, printed).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Parallel processes (same results for any number).")] = 1,
-    policy: Annotated[str, typer.Option("--policy", help=f"What combatants do: {', '.join(POLICIES)}.")] = "plain",
+    policy: Annotated[str, typer.Option("--policy", help=f"What combatants do: {', '.join(POLICY_NAMES)}.")] = "plain",
     keep_k: Annotated[int, typer.Option("--keep", help="Store this many sample fights (median and extremes).")] = 0,
     side: Annotated[Optional[list[str]], typer.Option("--side", help="Side of each sheet, in order (as `join --side`).")] = None,
     max_rounds: Annotated[int, typer.Option("--max-rounds", help="A fight still on after this many rounds is a draw.")] = DEFAULT_MAX_ROUNDS,
@@ -76,6 +76,12 @@ def sim(
     """Play N complete fights automatically and report win/draw rates (95% Wilson intervals), rounds and
     final wounds. Each fight's dice come from the master seed and its index: a seed gives the same result
     for any --jobs. --keep K stores K sample fights to replay, audit and branch."""
+    from engine.options import resolve
+    from sim.parallel import executor_for, simulate
+    from sim.rulesets import view_of
+    from sim.runner import LightSession, Setup, check_setup, fight_seed, keep, play, sides_of
+    from sim.stats import render, samples, summarize
+
     with guard():
         if n < 1:
             raise InputError("-n must be at least 1")

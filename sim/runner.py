@@ -31,11 +31,11 @@ from events import models as ev
 from events.envelope import Recorded
 from projections.fold import fold, replay
 from projections.state import Combatant, FightState
+from sim import DEFAULT_MAX_ROUNDS
 from sim.policies import POLICIES, Policy, foes
 from sim.rulesets import view_of
 from store.fights import Fights
 
-DEFAULT_MAX_ROUNDS = 50
 
 
 @dataclass(frozen=True)

@@ -341,3 +341,8 @@ def test_two_against_one_plays_the_same_through_the_service(preset: str) -> None
     results = simulate_range(setup, 21, 0, 10)
     assert all(len(r.levels) == 3 for r in results)
     assert any(r.winner == 0 for r in results)
+
+
+def test_the_command_line_knows_every_policy() -> None:
+    from sim import POLICY_NAMES
+    assert set(POLICY_NAMES) == set(POLICIES)
