@@ -346,3 +346,58 @@ def test_two_against_one_plays_the_same_through_the_service(preset: str) -> None
 def test_the_command_line_knows_every_policy() -> None:
     from sim import POLICY_NAMES
     assert set(POLICY_NAMES) == set(POLICIES)
+
+
+# --- properties ------------------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from tests.conftest import sheet  # noqa: E402
+
+LEVEL_NAMES = ("Poor", "Mediocre", "Fair", "Good", "Great")
+
+
+@st.composite
+def fighters(draw: st.DrawFn) -> Entrant:
+    name = draw(st.sampled_from(("Ann", "Bob", "Cid", "Dee")))
+    data = sheet(name, fudge_points=draw(st.integers(0, 3)),
+                 attributes={"Agility": draw(st.sampled_from(LEVEL_NAMES)),
+                             "Health": draw(st.sampled_from(LEVEL_NAMES)),
+                             "Strength": draw(st.sampled_from(LEVEL_NAMES))},
+                 skills={"Sword": draw(st.sampled_from(LEVEL_NAMES))}, attack="Sword",
+                 weapon=draw(st.integers(0, 3)), armor=draw(st.integers(0, 2)))
+    return Entrant(data, f"{name}.toml")
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(DUELS)), st.sampled_from(sorted(POLICIES)), st.lists(fighters(), min_size=2, max_size=3),
+       st.integers(0, 2**32))
+def test_any_sheets_any_preset_same_fight_as_the_service(preset: str, policy: str, people: list[Entrant],
+                                                         master: int) -> None:
+    """Whatever the sheets: the simulation's path plays the service's fight event for event, from the shared
+    opening too, and the fight ends with one side standing, everyone out, or the round cap."""
+    label, options = resolve(preset)
+    entrants = tuple(Entrant(p.sheet, p.source, "one" if i == 0 else "two", f"F{i}") for i, p in enumerate(people))
+    setup = Setup(label, options.model_dump(mode="json"), entrants, policy, max_rounds=8)
+    seed = fight_seed(master, 0)
+    light = LightSession(seed, Opening.of(setup))
+    play(light, setup)
+    service = Fights(MemoryStore(), clock=lambda: "t", new_id=derived_ids(seed), random_bytes=derived_bytes(seed))
+    full = ServiceSession(service, "sim")
+    play(full, setup)
+    assert events_of(light.records) == events_of(service.log("sim"))
+    result = simulate_range(setup, master, 0, 1)[0]
+    assert result.rounds <= 8
+    assert result.winner is not None or result.rounds == 8 or all(
+        level in ("Incapacitated", "Near Death", "Dead") for level in result.levels)
+
+
+def test_progress_bar_only_on_a_terminal() -> None:
+    from cli.sim import progress_bar
+    with progress_bar(10, False) as advance:
+        assert advance is None
+    with progress_bar(10, True) as advance:
+        assert advance is not None
+        advance(4)
+        advance(6)
