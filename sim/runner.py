@@ -266,30 +266,46 @@ class Driver:
         if declaration is not None:
             self.may(cmd.Declare(combatant=who.name, declaration=declaration))
 
-    # F-PACE-2: simultaneous rounds. Fighters pair off, one exchange each a round.
+    # F-PACE-2: simultaneous rounds: one exchange per pair of fighters, or a melee against one (F-MULTI).
     def simultaneous(self) -> None:
-        """Each round, fighters in join order pick a foe not yet paired this round; a fighter left without one
-        waits for the next round (a reading: the simulation stages no melee of one against several)."""
+        """Each round, fighters in join order pick a foe not yet engaged (the policy's choice); those left
+        without one then pick any foe, who fights them all at once in a melee (F-MULTI-1: one roll compared
+        with each foe's), up to `max_foes` (F-MULTI-6); beyond it a fighter waits for the next round."""
         while not self.over() and self.state.round < self.max_rounds:
-            paired: set[str] = set()
-            pairs: list[tuple[Combatant, Combatant]] = []
+            engaged: dict[str, list[Combatant]] = {}  # the lone fighter's key -> his foes this round
+            taken: set[str] = set()
+            left: list[Combatant] = []
             for who in self.able():
-                if who.key in paired:
+                if who.key in taken:
                     continue
-                candidates = [c for c in foes(self.state, who) if c.key not in paired]
+                candidates = [c for c in foes(self.state, who) if c.key not in taken]
+                target = self.policy.target(self.state, who, candidates) if candidates else None
+                if target is None:
+                    left.append(who)
+                    continue
+                taken |= {who.key, target.key}
+                engaged[target.key] = [who]
+            for who in left:
+                candidates = [c for c in foes(self.state, who)
+                              if c.key in engaged and len(engaged[c.key]) < self.state.options.max_foes]
                 target = self.policy.target(self.state, who, candidates)
                 if target is not None:
-                    paired |= {who.key, target.key}
-                    pairs.append((who, target))
-            if not pairs:
+                    engaged[target.key].append(who)
+            if not engaged:
                 return
-            for first, second in pairs:
-                a, b = self.state.combatants[first.key], self.state.combatants[second.key]
-                if not (view_of(self.state).able(self.state, a) and view_of(self.state).able(self.state, b)):
+            for lone_key, against in engaged.items():
+                lone = self.state.combatants[lone_key]
+                able = view_of(self.state).able
+                fighters = [self.state.combatants[w.key] for w in against]
+                fighters = [w for w in fighters if able(self.state, w)]
+                if not able(self.state, lone) or not fighters:
                     continue
-                self.declare(a)
-                self.declare(self.state.combatants[b.key])
-                self.must(cmd.Exchange(first=a.name, second=b.name))
+                for who in (*fighters, lone):
+                    self.declare(self.state.combatants[who.key])
+                if len(fighters) == 1:
+                    self.must(cmd.Exchange(first=fighters[0].name, second=lone.name))
+                else:
+                    self.must(cmd.Melee(lone=lone.name, foes=tuple(w.name for w in fighters)))
                 if self.over():
                     return
 
