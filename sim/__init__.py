@@ -5,4 +5,4 @@ What the command line needs before a simulation starts lives here, so that
 """
 
 DEFAULT_MAX_ROUNDS = 50
-POLICY_NAMES = ("plain", "sensible")  # the keys of sim.policies.POLICIES
+POLICY_NAMES = ("plain", "sensible", "reckless")  # the keys of sim.policies.POLICIES

@@ -84,6 +84,13 @@ def defensive_posture(state: FightState, who: Combatant) -> ev.Declaration:
 
 # tactics option -> the declaration of a fighter who wants to defend
 DEFENSES: dict[str, Declare] = {"all_out": all_out_defense, "postures": defensive_posture}
+# tactics option -> the declaration of a fighter who throws caution away (F-MOD-6, F-TAC-1)
+OFFENSES: dict[str, Declare] = {"all_out": lambda state, who: ev.Declaration(all_out="offense"),
+                                "postures": lambda state, who: ev.Declaration(posture=2)}
+
+
+def reckless_declaration(state: FightState, who: Combatant) -> ev.Declaration:
+    return OFFENSES[state.options.tactics](state, who)
 
 
 def sensible_declaration(state: FightState, who: Combatant) -> ev.Declaration | None:
@@ -152,6 +159,8 @@ POLICIES: dict[str, Policy] = {
         Policy("sensible", "as plain, but spend points to stay in the fight, defend all-out when badly hurt "
                            "and barter initiative dice for ++",
                worst_wounded_foe, sensible_declaration, barter_for_double_plus, sensible_save),
+        Policy("reckless", "as plain, but every blow all-out offense (or the most aggressive posture)",
+               worst_wounded_foe, reckless_declaration, no_barters, no_save),
     )
 }
 

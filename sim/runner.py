@@ -261,10 +261,14 @@ class Driver:
         able, state = view_of(self.state).able, self.state
         return sorted((c for c in state.combatants.values() if able(state, c)), key=lambda c: c.joined_seq)
 
-    def declare(self, who: Combatant) -> None:
+    def declare(self, who: Combatant, defensive: bool | None = None) -> None:
+        """The policy's declaration for `who`; `defensive` True/False: only a defensive/other one."""
         declaration = self.policy.declaration(self.state, who)
-        if declaration is not None:
-            self.may(cmd.Declare(combatant=who.name, declaration=declaration))
+        if declaration is None:
+            return
+        if defensive is not None and defensive != (declaration.all_out == "defense" or (declaration.posture or 0) < 0):
+            return
+        self.may(cmd.Declare(combatant=who.name, declaration=declaration))
 
     # F-PACE-2: simultaneous rounds: one exchange per pair of fighters, or a melee against one (F-MULTI).
     def simultaneous(self) -> None:
@@ -317,9 +321,9 @@ class Driver:
                 for who in self.able():
                     self.declare(who)
             self.must(cmd.StartRound())
-            if not ranked:
+            if not ranked:  # F-MOD-8: a defense lasts the round; an attack is declared with its blow (`act`)
                 for who in self.able():
-                    self.declare(who)
+                    self.declare(who, defensive=True)
             for who in self.able():
                 for barter in self.policy.barters(self.state, who):
                     if not self.may(barter):
@@ -353,6 +357,7 @@ class Driver:
             intent = next((i for i in (initiative.intents if initiative else ())
                            if i.phase == turn.phase and i.target), None)
             if intent is not None:
+                self.declare(who, defensive=False)
                 attack = ATTACKS.get(self.state.options.ruleset, fudge_attack)
                 self.may(attack(self.state, who, self.state.combatants[intent.target]))
             return
@@ -362,6 +367,8 @@ class Driver:
         if turn.step == "declare":
             self.may(cmd.DeclareIntent(combatant=who.name, what=f"attack {target.name}", target=target.name))
         else:
+            if self.state.options.initiative not in RANKED:
+                self.declare(who, defensive=False)
             self.may(ATTACKS.get(self.state.options.ruleset, fudge_attack)(self.state, who, target))
 
     def run(self) -> None:

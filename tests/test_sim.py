@@ -220,7 +220,7 @@ def test_sensible_defends_when_badly_hurt_beside_a_friend(preset: str, expected:
 def test_bad_setups_are_refused() -> None:
     setup = setup_for("fudge")
     with pytest.raises(Exception, match="unknown policy"):
-        check_setup(Setup(setup.rules, setup.options, setup.entrants, "reckless"))
+        check_setup(Setup(setup.rules, setup.options, setup.entrants, "berserk"))
     with pytest.raises(Exception, match="rolls its dice"):
         check_setup(Setup(setup.rules, {**setup.options, "dice": "entered"}, setup.entrants))
     with pytest.raises(Exception, match="story"):
@@ -274,7 +274,7 @@ def test_cli_text_report(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--policy", "reckless"], "unknown policy"),
+    (["--policy", "berserk"], "unknown policy"),
     (["--side", "x", "--side", "x"], "one side"),
     (["-n", "0"], "-n must be"),
     (["--executor", "dask"], "scheduler"),
@@ -401,3 +401,16 @@ def test_progress_bar_only_on_a_terminal() -> None:
         assert advance is not None
         advance(4)
         advance(6)
+
+
+@pytest.mark.parametrize("preset, expected", [("fudge", ev.Declaration(all_out="offense")),
+                                               ("fudge-phases", ev.Declaration(all_out="offense")),
+                                               ("atari-isev", ev.Declaration(posture=2))])
+def test_reckless_declares_all_out_offense_for_every_blow(preset: str, expected: ev.Declaration) -> None:
+    """F-MOD-6, F-TAC-1: the reckless policy declares all-out offense (or posture +2) and the blows carry it."""
+    session = LightSession(fight_seed(1, 0))
+    play(session, setup_for(preset, "reckless"))
+    declared = [r.event.declaration for r in session.records if isinstance(r.event, ev.Declared)]
+    blows = [r.event for r in session.records if isinstance(r.event, ev.ExchangeResolved)]
+    assert declared and all(d == expected for d in declared)
+    assert blows and all(b.sides[0].declaration == expected for b in blows)
