@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli import atari, context, fight, history, melee, recovery, rules, table
+from cli import atari, context, fate, fight, history, melee, recovery, rules, table
 
 app = typer.Typer(
     name="fudge",
@@ -28,7 +28,7 @@ def main(
     context.settings.store_path = context.store_path(store)
 
 
-for module in (fight, table, history, rules, recovery, atari, melee):
+for module in (fight, table, history, rules, recovery, atari, melee, fate):
     app.registered_commands += module.app.registered_commands
     app.registered_groups += module.app.registered_groups
 

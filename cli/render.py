@@ -72,6 +72,7 @@ def status_json(state: FightState) -> dict[str, Any]:
                                else initiative_json(state, who)),
                 **({"locations": locations_json(who)} if who.locations else {}),
                 **aftermath_json(state, who),
+                **(fate_status_json(state, who) if state.options.ruleset == "fate" else {}),
             }
             for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)
         ],
@@ -85,6 +86,11 @@ def locations_json(who: Combatant) -> dict[str, dict[str, str | None]]:
     """F-LOC-2: each wounded part's level and what it hinders."""
     return {part: {"level": LOCATION_LEVELS[level], "affects": affects}
             for part, (level, affects) in sorted(who.locations.items())}
+
+
+def fate_status_json(state: FightState, who: Combatant) -> dict[str, Any]:
+    from cli import fate_render
+    return fate_render.status_json(state, who)
 
 
 def aftermath_json(state: FightState, who: Combatant) -> dict[str, Any]:
@@ -187,6 +193,13 @@ def status_text(state: FightState) -> str:
     if state.turn:
         step = {"declare": " (declares)", "resolve": " (resolves)", "held": " (holds)"}.get(state.turn.step, "")
         lines.append(f"turn: {state.combatants[state.turn.combatant].name} in phase {phase_label(state, state.turn.phase)}{step}")
+    if state.options.ruleset == "fate":
+        from cli import fate_render
+        lines[0] += f", scene {state.fate_scene}, pace {state.options.pace}"
+        for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
+            lines.append(f"  {who.name} ({who.side})")
+            lines.extend(fate_render.status_lines(state, who))
+        return "\n".join(lines)
     for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
         level = LEVELS[who.track.level]
         penalty = who.track.penalty(state.options)
@@ -417,7 +430,8 @@ def describe(event: Any, ladder: Any) -> str:
                 f"{element}: {what} (the GM narrates the outcome)")
     if isinstance(event, (ev.WoundsHealed, ev.StunMarked, ev.BattleEnded)):
         return describe_aftermath(event, ladder)
-    return event.type
+    from cli import fate_render
+    return fate_render.describe(event, ladder)
 
 
 def describe_aftermath(event: Any, ladder: Any) -> str:

@@ -955,3 +955,8 @@ HANDLERS[cmd.ResistSpell] = _atari("resist_spell")
 HANDLERS[cmd.HeroicAvoidance] = _atari("heroic")
 HANDLERS[cmd.Shoot] = _atari_refuses(HANDLERS[cmd.Shoot], "Atari Isev missiles are attacks: `fudge attack A B --ranged "
                                                           "thrown|propelled` (AI-RNG)")
+
+
+from engine import fate  # noqa: E402  (FT commands: they use the helpers above)
+
+fate.install(HANDLERS)
