@@ -3,7 +3,8 @@
     .venv/bin/python bench/sim.py [--duels 2000] [--repeat 3] [--policy plain] [--profile PRESET]
 
 For each preset, its demo's two fighters duel (`fudge`: Snorri and Brynhild,
-`fudge-phases`: Leroy and Brynhild, `atari-isev`: Max and the Cutthroat):
+`fudge-phases`: Leroy and Brynhild, `atari-isev`: Max and the Cutthroat, `fate`: Cyrus
+and Finn, on two sides):
 - *light/core*: the simulation's own path (`sim.runner.LightSession`: decide
   and evolve on records kept in memory), in this process: duels per CPU second;
 - *service/core*: the same fights through `store.fights.Fights` over a `MemoryStore`
@@ -33,7 +34,7 @@ import structlog
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.options import resolve  # noqa: E402
+from engine.options import PRESETS, resolve  # noqa: E402
 from engine.sheets import parse_sheet  # noqa: E402
 from sim.parallel import run_on, run_serial  # noqa: E402
 from sim.runner import (Entrant, ServiceSession, Setup, derived_bytes, derived_ids, fight_seed,  # noqa: E402
@@ -41,15 +42,16 @@ from sim.runner import (Entrant, ServiceSession, Setup, derived_bytes, derived_i
 from store.fights import Fights  # noqa: E402
 from store.memory import MemoryStore  # noqa: E402
 
-DUELS = {"fudge": ("snorri", "brynhild"), "fudge-phases": ("leroy", "brynhild"), "atari-isev": ("max", "cutthroat")}
+DUELS = {"fudge": ("snorri", "brynhild"), "fudge-phases": ("leroy", "brynhild"), "atari-isev": ("max", "cutthroat"),
+         "fate": ("cyrus", "finn")}
 
 
 def setup_for(preset: str, policy: str) -> Setup:
     label, options = resolve(preset)
     entrants = []
-    for name in DUELS[preset]:
+    for name, side in zip(DUELS[preset], ("one", "two")):
         sheet = parse_sheet((ROOT / "examples" / "sheets" / f"{name}.toml").read_text(), f"{name}.toml")
-        entrants.append(Entrant(sheet.model_dump(mode="json"), f"{name}.toml"))
+        entrants.append(Entrant(sheet.model_dump(mode="json"), f"{name}.toml", side))
     return Setup(label, options.model_dump(mode="json"), tuple(entrants), policy)
 
 
@@ -75,6 +77,7 @@ def main() -> None:
     parser.add_argument("--policy", default="plain")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each measure (the best counts)")
     parser.add_argument("--profile", metavar="PRESET")
+    parser.add_argument("--presets", nargs="*", default=[p for p in DUELS if p in PRESETS], help="presets to measure")
     args = parser.parse_args()
     if args.profile:
         setup = setup_for(args.profile, args.policy)
@@ -88,7 +91,7 @@ def main() -> None:
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print("per core: duels per CPU second of this process; jobs 1 and jobs 2: duels per wall-clock second")
     print(f"{'preset':<14}{'light/core':>11}{'service/core':>13}{'jobs 1':>8}{'jobs 2':>8}{'speed-up':>10}")
-    for preset in DUELS:
+    for preset in args.presets:
         setup = setup_for(preset, args.policy)
         run_serial(setup, 1, 20)  # warm-up
 
