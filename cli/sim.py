@@ -77,16 +77,11 @@ def sim(
     final wounds. Each fight's dice come from the master seed and its index: a seed gives the same result
     for any --jobs. --keep K stores K sample fights to replay, audit and branch."""
     from engine.options import resolve
-    from sim.parallel import executor_for, simulate
-    from sim.rulesets import view_of
-    from sim.runner import LightSession, Setup, check_setup, fight_seed, keep, play, sides_of
-    from sim.stats import render, samples, summarize
+    from sim.batch import run_batch
+    from sim.runner import Setup
+    from sim.stats import render
 
     with guard():
-        if n < 1:
-            raise InputError("-n must be at least 1")
-        if keep_k < 0:
-            raise InputError("--keep must be 0 or more")
         text = None
         if house is not None:
             try:
@@ -95,37 +90,16 @@ def sim(
                 raise InputError(f"cannot read house rules {house}: {exc.strerror}") from None
         rules_name, options = resolve(rules, text, str(house) if house else "house rules")
         setup = Setup(rules_name, options.model_dump(mode="json"), entrants(sheets, side or []), policy, max_rounds)
-        check_setup(setup)
         master = seed if seed is not None else secrets.randbelow(2**63)
-        probe = play(LightSession(fight_seed(master, 0)), setup)  # refuses a bad setup before any work
-        if len(sides_of(probe)) < 2:
-            raise InputError("everyone is on one side: give the sheets different sides (--side A --side B)")
-        fights = service() if keep_k else None
-        if fights is not None:
-            taken = {f.name for f in fights.store.fights()}
-            if any(f.startswith(f"{name}-{master}-") for f in taken):
-                raise InputError(f"fights named {name}-{master}-* are already in the store: pick another --name")
-        with executor_for(executor, jobs, scheduler) as pool:
-            with progress_bar(n, sys.stdout.isatty() and not as_json) as advance:
-                results = simulate(setup, master, n, jobs, pool, advance)
-        summary = summarize(results, sides_of(probe),
-                            [c.name for c in sorted(probe.combatants.values(), key=lambda c: c.joined_seq)],
-                            view_of(probe).levels)
-        kept = []
-        if fights is not None:
-            current = fights.store.setting("current")
-            for index in samples(results, keep_k):
-                fight = f"{name}-{master}-{index}"
-                keep(fights, setup, master, index, fight)
-                kept.append({"fight": fight, "index": index, "rounds": results[index].rounds})
-            if current:  # keeping samples does not change the fight at the table
-                fights.store.set_setting("current", current)
+        with progress_bar(n, sys.stdout.isatty() and not as_json) as advance:
+            batch = run_batch(setup, master, n, jobs=jobs, executor=executor, scheduler=scheduler,
+                              progress=advance, store=service, keep_k=keep_k, prefix=name)
         if as_json:
             data = {"rules": rules_name, "policy": policy, "seed": master, "max_rounds": max_rounds,
-                    **summary.as_json(), "kept": kept}
+                    **batch.summary.as_json(), "kept": batch.kept}
             typer.echo(json.dumps(data, indent=2))
             return
-        typer.echo(render(summary, policy, rules_name, master))
-        for k in kept:
+        typer.echo(render(batch.summary, policy, rules_name, master))
+        for k in batch.kept:
             typer.echo(f"kept {k['fight']} ({k['rounds']} rounds): `fudge replay {k['fight']}`, "
                        f"`fudge verify {k['fight']}`")
