@@ -22,13 +22,17 @@ if TYPE_CHECKING:
 app = typer.Typer()
 
 
-def entrants(sheets: list[Path], sides: list[str]) -> tuple[Entrant, ...]:
-    """Sheets in order, `--side` values matched to them in order; a sheet joining twice gets `NAME 2`."""
+def entrants(sheets: list[Path], sides: list[str], policies: list[str]) -> tuple[Entrant, ...]:
+    """Sheets in order, `--side` (and several `--policy`) values matched to them in order; a sheet joining
+    twice gets `NAME 2`."""
     from engine.sheets import parse_sheet
     from sim.runner import Entrant
 
     if len(sides) > len(sheets):
         raise InputError(f"{len(sides)} --side values for {len(sheets)} sheets: give at most one per sheet")
+    if len(policies) > 1 and len(policies) != len(sheets):
+        raise InputError(f"{len(policies)} --policy values for {len(sheets)} sheets: give one for all, "
+                         f"or one per sheet")
     out = []
     seen: dict[str, int] = {}
     for index, path in enumerate(sheets):
@@ -39,7 +43,8 @@ def entrants(sheets: list[Path], sides: list[str]) -> tuple[Entrant, ...]:
         sheet = parse_sheet(text, str(path))
         count = seen[sheet.name.lower()] = seen.get(sheet.name.lower(), 0) + 1
         out.append(Entrant(sheet.model_dump(mode="json"), path.name, sides[index] if index < len(sides) else None,
-                           f"{sheet.name} {count}" if count > 1 else None))
+                           f"{sheet.name} {count}" if count > 1 else None,
+                           policies[index] if len(policies) > 1 else None))
     return tuple(out)
 
 
@@ -64,7 +69,8 @@ def sim(
     n: Annotated[int, typer.Option("-n", help="Number of fights.")] = 100_000,
     seed: Annotated[Optional[int], typer.Option("--seed", help="Master seed (default: a random one, printed).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Parallel processes (same results for any number).")] = 1,
-    policy: Annotated[str, typer.Option("--policy", help=f"What combatants do: {', '.join(POLICY_NAMES)}.")] = "plain",
+    policy: Annotated[Optional[list[str]], typer.Option(
+        "--policy", help=f"What combatants do: {', '.join(POLICY_NAMES)} (plain); one for all, or one per sheet.")] = None,
     keep_k: Annotated[int, typer.Option("--keep", help="Store this many sample fights (median and extremes).")] = 0,
     side: Annotated[Optional[list[str]], typer.Option("--side", help="Side of each sheet, in order (as `join --side`).")] = None,
     max_rounds: Annotated[int, typer.Option("--max-rounds", help="A fight still on after this many rounds is a draw.")] = DEFAULT_MAX_ROUNDS,
@@ -89,17 +95,21 @@ def sim(
             except OSError as exc:
                 raise InputError(f"cannot read house rules {house}: {exc.strerror}") from None
         rules_name, options = resolve(rules, text, str(house) if house else "house rules")
-        setup = Setup(rules_name, options.model_dump(mode="json"), entrants(sheets, side or []), policy, max_rounds)
+        policies = policy or ["plain"]
+        setup = Setup(rules_name, options.model_dump(mode="json"), entrants(sheets, side or [], policies),
+                      policies[0] if len(policies) == 1 else "plain", max_rounds)
+        shown = policies[0] if len(policies) == 1 else "/".join(policies)
         master = seed if seed is not None else secrets.randbelow(2**63)
         with progress_bar(n, sys.stdout.isatty() and not as_json) as advance:
             batch = run_batch(setup, master, n, jobs=jobs, executor=executor, scheduler=scheduler,
                               progress=advance, store=service, keep_k=keep_k, prefix=name)
         if as_json:
-            data = {"rules": rules_name, "policy": policy, "seed": master, "max_rounds": max_rounds,
+            data = {"rules": rules_name, "policy": policies[0] if len(policies) == 1 else policies, "seed": master,
+                    "max_rounds": max_rounds,
                     **batch.summary.as_json(), "kept": batch.kept}
             typer.echo(json.dumps(data, indent=2))
             return
-        typer.echo(render(batch.summary, policy, rules_name, master))
+        typer.echo(render(batch.summary, shown, rules_name, master))
         for k in batch.kept:
             typer.echo(f"kept {k['fight']} ({k['rounds']} rounds): `fudge replay {k['fight']}`, "
                        f"`fudge verify {k['fight']}`")

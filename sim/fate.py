@@ -70,8 +70,8 @@ def exchanges(driver: runner.Driver) -> None:
     fought = 0
     while not driver.over() and fought < driver.max_rounds:
         state = driver.state
-        actions = [action(who, driver.policy.target(state, who, policies.foes(state, who)),
-                          driver.policy.declaration(state, who)) for who in driver.able()]
+        actions = [action(who, driver.policy(who).target(state, who, policies.foes(state, who)),
+                          driver.policy(who).declaration(state, who)) for who in driver.able()]
         driver.must(cmd.FateExchange(actions=tuple(actions)))
         fought += 1
 
@@ -89,7 +89,7 @@ def turns(driver: runner.Driver) -> None:
             actor = fate.next_actor(driver.state)
             if actor is None:
                 break
-            target = driver.policy.target(driver.state, actor, policies.foes(driver.state, actor))
+            target = driver.policy(actor).target(driver.state, actor, policies.foes(driver.state, actor))
             if target is None or not driver.may(attack(driver.state, actor, target)):
                 break  # a turn the rules refuse ends the round: the next one orders everyone again
 

@@ -46,6 +46,7 @@ class Entrant:
     source: str
     side: str | None = None
     name: str | None = None
+    policy: str | None = None  # this combatant's policy (None: the setup's)
 
 
 @dataclass(frozen=True)
@@ -217,10 +218,13 @@ class ServiceSession:
 class Driver:
     """Plays one fight: the pace's script of commands, with the policy's choices."""
 
-    def __init__(self, session: Session, policy: Policy, max_rounds: int) -> None:
+    def __init__(self, session: Session, policies: dict[str, Policy], max_rounds: int) -> None:
         self.session = session
-        self.policy = policy
+        self.policies = policies  # combatant key -> policy
         self.max_rounds = max_rounds
+
+    def policy(self, who: Combatant) -> Policy:
+        return self.policies[who.key]
 
     @property
     def state(self) -> FightState:
@@ -249,7 +253,7 @@ class Driver:
             who = self.state.find(event.combatant)
             if who is None or not view.in_force(self.state, who, record.seq):
                 continue  # voided since
-            spend = self.policy.save(self.state, who, event, record.seq)
+            spend = self.policy(who).save(self.state, who, event, record.seq)
             if spend is not None:
                 self.may(spend)
 
@@ -263,7 +267,7 @@ class Driver:
 
     def declare(self, who: Combatant, defensive: bool | None = None) -> None:
         """The policy's declaration for `who`; `defensive` True/False: only a defensive/other one."""
-        declaration = self.policy.declaration(self.state, who)
+        declaration = self.policy(who).declaration(self.state, who)
         if declaration is None:
             return
         if defensive is not None and defensive != (declaration.all_out == "defense" or (declaration.posture or 0) < 0):
@@ -283,7 +287,7 @@ class Driver:
                 if who.key in taken:
                     continue
                 candidates = [c for c in foes(self.state, who) if c.key not in taken]
-                target = self.policy.target(self.state, who, candidates) if candidates else None
+                target = self.policy(who).target(self.state, who, candidates) if candidates else None
                 if target is None:
                     left.append(who)
                     continue
@@ -292,7 +296,7 @@ class Driver:
             for who in left:
                 candidates = [c for c in foes(self.state, who)
                               if c.key in engaged and len(engaged[c.key]) < self.state.options.max_foes]
-                target = self.policy.target(self.state, who, candidates)
+                target = self.policy(who).target(self.state, who, candidates)
                 if target is not None:
                     engaged[target.key].append(who)
             if not engaged:
@@ -325,7 +329,7 @@ class Driver:
                 for who in self.able():
                     self.declare(who, defensive=True)
             for who in self.able():
-                for barter in self.policy.barters(self.state, who):
+                for barter in self.policy(who).barters(self.state, who):
                     if not self.may(barter):
                         break
             if not self.turns(ranked):
@@ -361,7 +365,7 @@ class Driver:
                 attack = ATTACKS.get(self.state.options.ruleset, fudge_attack)
                 self.may(attack(self.state, who, self.state.combatants[intent.target]))
             return
-        target = self.policy.target(self.state, who, foes(self.state, who))
+        target = self.policy(who).target(self.state, who, foes(self.state, who))
         if target is None:
             return
         if turn.step == "declare":
@@ -393,8 +397,9 @@ ATTACKS: dict[str, Callable[[FightState, Combatant, Combatant], Any]] = {}
 
 
 def check_setup(setup: Setup) -> None:
-    if setup.policy not in POLICIES:
-        raise InputError(f"unknown policy {setup.policy!r}; policies: {', '.join(POLICIES)}")
+    for policy in (setup.policy, *(e.policy for e in setup.entrants if e.policy)):
+        if policy not in POLICIES:
+            raise InputError(f"unknown policy {policy!r}; policies: {', '.join(POLICIES)}")
     if setup.options.get("dice") == "entered":
         raise InputError("a simulation rolls its dice: drop `dice = \"entered\"` from the house rules")
     if setup.options.get("pace") == "story":
@@ -415,7 +420,9 @@ def play_opening(session: Session, setup: Setup, name: str = "sim") -> None:
 def play(session: Session, setup: Setup, name: str = "sim") -> FightState:
     """One complete fight: start, joins, then the pace's script until one side stands or the round cap."""
     play_opening(session, setup, name)
-    Driver(session, POLICIES[setup.policy], setup.max_rounds).run()
+    joined = sorted(session.state.combatants.values(), key=lambda c: c.joined_seq)
+    policies = {who.key: POLICIES[entrant.policy or setup.policy] for who, entrant in zip(joined, setup.entrants)}
+    Driver(session, policies, setup.max_rounds).run()
     return session.state
 
 

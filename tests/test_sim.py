@@ -414,3 +414,24 @@ def test_reckless_declares_all_out_offense_for_every_blow(preset: str, expected:
     blows = [r.event for r in session.records if isinstance(r.event, ev.ExchangeResolved)]
     assert declared and all(d == expected for d in declared)
     assert blows and all(b.sides[0].declaration == expected for b in blows)
+
+
+def test_a_policy_per_sheet(tmp_path: Path) -> None:
+    """`--policy` once for everyone, or once per sheet in order: here only Snorri fights all-out (F-MOD-6)."""
+    label, options = resolve("fudge")
+    setup = Setup(label, options.model_dump(mode="json"),
+                  (Entrant(entrant("snorri").sheet, "snorri.toml", policy="reckless"), entrant("brynhild")), "plain")
+    session = LightSession(fight_seed(1, 0))
+    play(session, setup)
+    declared = {r.event.combatant for r in session.records if isinstance(r.event, ev.Declared)}
+    assert declared == {"Snorri"}
+    result = fudge(tmp_path, "sim", *sheets("snorri", "brynhild"), "-n", "10", "--seed", "1", "--json",
+                   "--policy", "reckless", "--policy", "plain")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["policy"] == ["reckless", "plain"]
+    wrong = fudge(tmp_path, "sim", *sheets("snorri", "brynhild"), "-n", "10", "--policy", "plain",
+                  "--policy", "plain", "--policy", "plain")
+    assert wrong.exit_code != 0 and "one per sheet" in wrong.stderr
+    unknown = fudge(tmp_path, "sim", *sheets("snorri", "brynhild"), "-n", "10", "--policy", "plain",
+                    "--policy", "berserk")
+    assert unknown.exit_code != 0 and "unknown policy 'berserk'" in unknown.stderr
