@@ -57,7 +57,8 @@ def worst_wounded_foe(state: FightState, who: Combatant, candidates: list[Combat
     """Of the foes that may be attacked now, the one with the worst wound (ties: the first to join)."""
     if not candidates:
         return None
-    return max(candidates, key=lambda c: (c.track.level, -c.joined_seq))
+    view = view_of(state)
+    return max(candidates, key=lambda c: (view.levels.index(view.wound(state, c)), -c.joined_seq))
 
 
 def no_declaration(state: FightState, who: Combatant) -> ev.Declaration | None:

@@ -37,7 +37,6 @@ from sim.rulesets import view_of
 from store.fights import Fights
 
 
-
 @dataclass(frozen=True)
 class Entrant:
     """A combatant of a simulated fight: a sheet as `join` stores it, with its side and name."""

@@ -95,3 +95,22 @@ def test_cli_fate_keeps_fights_that_verify(tmp_path: Path) -> None:
     for kept in data["kept"]:
         report = verify(store.read(kept["fight"]))
         assert report.ok, report.problems
+
+
+def test_plain_targets_the_foe_with_the_worst_box() -> None:
+    """FT-TRACK: the worst-wounded foe is read on Fate's boxes."""
+    from engine import commands as cmd
+    from sim.policies import worst_wounded_foe
+    from tests.conftest import dice, make_fights, start
+
+    fights = make_fights()
+    start(fights, rules="fate")
+    for name, side in (("cyrus", "a"), ("finn", "b"), ("guard", "b")):
+        e = entrant(name, side)
+        fights.execute("fight", cmd.Join(sheet=e.sheet, source=e.source, side=side))
+    state = fights.execute("fight", cmd.FateExchange(actions=(cmd.FateAction(combatant="Cyrus", target="Guard"),
+                                                              cmd.FateAction(combatant="Guard"))),
+                           dice("cyrus=++++", "guard=----")).state
+    assert state.fate_marks.get("guard")
+    cyrus = state.find("Cyrus")
+    assert worst_wounded_foe(state, cyrus, [state.find("Finn"), state.find("Guard")]).name == "Guard"
