@@ -28,7 +28,7 @@ from typing import Any
 from engine import commands as cmd
 from events import models as ev
 from projections.state import Combatant, FightState
-from sim.rulesets import badly_hurt, view_of
+from sim.rulesets import badly_hurt, reading
 
 Target = Callable[[FightState, Combatant, "list[Combatant]"], "Combatant | None"]
 Declare = Callable[[FightState, Combatant], "ev.Declaration | None"]
@@ -48,8 +48,8 @@ class Policy:
 
 def foes(state: FightState, who: Combatant) -> list[Combatant]:
     """Foes who can still fight, in join order."""
-    able = view_of(state).able
-    return sorted((c for c in state.combatants.values() if c.side != who.side and able(state, c)),
+    read = reading(state)
+    return sorted((c for c in state.combatants.values() if c.side != who.side and read[c.key][0]),
                   key=lambda c: c.joined_seq)
 
 
@@ -57,8 +57,8 @@ def worst_wounded_foe(state: FightState, who: Combatant, candidates: list[Combat
     """Of the foes that may be attacked now, the one with the worst wound (ties: the first to join)."""
     if not candidates:
         return None
-    view = view_of(state)
-    return max(candidates, key=lambda c: (view.levels.index(view.wound(state, c)), -c.joined_seq))
+    read = reading(state)
+    return max(candidates, key=lambda c: (read[c.key][1], -c.joined_seq))
 
 
 def no_declaration(state: FightState, who: Combatant) -> ev.Declaration | None:
@@ -103,8 +103,8 @@ def sensible_declaration(state: FightState, who: Combatant) -> ev.Declaration | 
     """
     if not badly_hurt(state, who):
         return None
-    able = view_of(state).able
-    friends = [c for c in state.combatants.values() if c.side == who.side and c.key != who.key and able(state, c)]
+    read = reading(state)
+    friends = [c for c in state.combatants.values() if c.side == who.side and c.key != who.key and read[c.key][0]]
     if not friends:
         return None
     return DEFENSES[state.options.tactics](state, who)

@@ -50,7 +50,28 @@ def view_of(state: FightState) -> View:
     return VIEWS.get(state.options.ruleset, TRACK)
 
 
+_last: tuple[FightState | None, dict[str, tuple[bool, int]]] = (None, {})
+
+
+def reading(state: FightState) -> dict[str, tuple[bool, int]]:
+    """Each combatant's (able to act, wound rank in `View.levels`) in this state.
+
+    The driver and the policies ask this many times of one state; it is worked
+    out once per state (states are immutable: the same object reads the same).
+    The pair is replaced whole, so threads sharing the module never mix two
+    states' readings.
+    """
+    cached = _last
+    if cached[0] is state:
+        return cached[1]
+    view = view_of(state)
+    out = {key: (view.able(state, who), view.levels.index(view.wound(state, who)))
+           for key, who in state.combatants.items()}
+    globals()["_last"] = (state, out)
+    return out
+
+
 def badly_hurt(state: FightState, who: Combatant) -> bool:
     """Hurt at least as badly as the view's `badly`, and still able to act."""
-    view = view_of(state)
-    return view.able(state, who) and view.levels.index(view.wound(state, who)) >= view.levels.index(view.badly)
+    able, rank = reading(state)[who.key]
+    return able and rank >= view_of(state).levels.index(view_of(state).badly)

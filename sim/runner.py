@@ -33,7 +33,7 @@ from projections.fold import fold, replay
 from projections.state import Combatant, FightState
 from sim import DEFAULT_MAX_ROUNDS
 from sim.policies import POLICIES, Policy, foes
-from sim.rulesets import view_of
+from sim.rulesets import reading, view_of
 from store.fights import Fights
 
 
@@ -257,12 +257,12 @@ class Driver:
                 self.may(spend)
 
     def over(self) -> bool:
-        able, state = view_of(self.state).able, self.state
-        return len({c.side for c in state.combatants.values() if able(state, c)}) <= 1
+        read, state = reading(self.state), self.state
+        return len({c.side for c in state.combatants.values() if read[c.key][0]}) <= 1
 
     def able(self) -> list[Combatant]:
-        able, state = view_of(self.state).able, self.state
-        return sorted((c for c in state.combatants.values() if able(state, c)), key=lambda c: c.joined_seq)
+        read, state = reading(self.state), self.state
+        return sorted((c for c in state.combatants.values() if read[c.key][0]), key=lambda c: c.joined_seq)
 
     def declare(self, who: Combatant, defensive: bool | None = None) -> None:
         """The policy's declaration for `who`; `defensive` True/False: only a defensive/other one."""
@@ -302,10 +302,9 @@ class Driver:
                 return
             for lone_key, against in engaged.items():
                 lone = self.state.combatants[lone_key]
-                able = view_of(self.state).able
-                fighters = [self.state.combatants[w.key] for w in against]
-                fighters = [w for w in fighters if able(self.state, w)]
-                if not able(self.state, lone) or not fighters:
+                read = reading(self.state)
+                fighters = [self.state.combatants[w.key] for w in against if read[w.key][0]]
+                if not read[lone_key][0] or not fighters:
                     continue
                 for who in (*fighters, lone):
                     self.declare(self.state.combatants[who.key])
