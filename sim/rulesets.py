@@ -61,13 +61,14 @@ def reading(state: FightState) -> dict[str, tuple[bool, int]]:
     The pair is replaced whole, so threads sharing the module never mix two
     states' readings.
     """
+    global _last
     cached = _last
     if cached[0] is state:
         return cached[1]
     view = view_of(state)
     out = {key: (view.able(state, who), view.levels.index(view.wound(state, who)))
            for key, who in state.combatants.items()}
-    globals()["_last"] = (state, out)
+    _last = (state, out)
     return out
 
 
