@@ -207,7 +207,8 @@ def status_text(state: FightState) -> str:
             f"{BOX_LEVELS[i]} " + "".join("[ ]" if b is None else f"[{'x' if b == i + 1 else LEVELS[b][0]}]" for b in row)
             for i, row in enumerate(who.track.boxes))
         declared = _declaration(state, who)
-        lines.append(f"  {who.name} ({who.side}): {level}{f' {penalty:+d}' if penalty else ''}, "
+        shown = f" {penalty:+d}" if penalty and who.track.can_act else "" if who.track.can_act else " (cannot act)"
+        lines.append(f"  {who.name} ({who.side}): {level}{shown}, "
                      f"fudge points {who.fudge_points}{f', declared {declared}' if declared else ''}")
         lines.append(f"    {boxes}")
         if who.locations:
@@ -229,9 +230,12 @@ def ranked_json(state: FightState, who: Combatant) -> dict[str, Any]:
     """Rolled initiative (F-INIT-2, AI-INIT-2): this round's total, the round's declaration, willpower relief."""
     rolled = state.ranked.get(who.key)
     declared = state.round_declarations.get(who.key)
+    pending = state.pending.get(who.key)
     return {"total": rolled.total if rolled else None, "automatic": bool(rolled and rolled.automatic),
             "declared": declaration_text(declared) if declared else None,
-            "will_relief": state.will_relief.get(who.key, 0)}
+            "will_relief": state.will_relief.get(who.key, 0),
+            **({"declared_next": {"round": pending[0], "declaration": declaration_text(pending[1])}}
+               if pending else {})}
 
 
 def ranked_line(state: FightState, who: Combatant) -> list[str]:
@@ -240,6 +244,9 @@ def ranked_line(state: FightState, who: Combatant) -> list[str]:
     declared = state.round_declarations.get(who.key)
     if declared is not None:
         lines.append(f"    declared: {declaration_text(declared)}")
+    pending = state.pending.get(who.key)
+    if pending is not None:  # made before the round it is for (F-INIT-2, AI-WAIT)
+        lines.append(f"    declared for round {pending[0]}: {declaration_text(pending[1])}")
     if state.will_relief.get(who.key):
         lines.append(f"    willpower: wounds count {state.will_relief[who.key]} level(s) lighter this scene")
     return lines
@@ -417,8 +424,12 @@ def describe(event: Any, ladder: Any) -> str:
     if isinstance(event, ev.MeleeResolved):
         lone = event.lone
         group = f" (GM's NPC roll {event.group_roll:+d})" if event.group_roll is not None else ""
+        against = {c.foe: c for c in event.comparisons if c.lone_modifiers}  # F-MOD-3/4: this foe's shield, sizes
         foes = "; ".join(f"{s.combatant} {s.trait} {name(s.level)} {s.roll or 0:+d}{mods(s.modifiers)} = "
-                         f"{name(s.result) if s.result is not None else '-'}" for s in event.foes)
+                         f"{name(s.result) if s.result is not None else '-'}"
+                         + (f" ({lone.combatant} vs {s.combatant}{mods(against[s.combatant].lone_modifiers)} = "
+                            f"{name(against[s.combatant].lone_result)})" if s.combatant in against else "")
+                         for s in event.foes)
         detail = "".join(hit_detail(h) for h in event.hits)
         return (f"{lone.combatant} {lone.trait} {name(lone.level)} {lone.roll or 0:+d}{mods(lone.modifiers)} = "
                 f"{name(lone.result) if lone.result is not None else '-'} vs {foes}{group} → {event.outcome}{detail}")

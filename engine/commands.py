@@ -222,6 +222,7 @@ class Melee(_Command):
     magic: tuple[tuple[str, int], ...] = ()
     min_hit: int | None = None
     reveals: tuple[Reveal, ...] = ()
+    foe_mods: tuple[tuple[str, int], ...] = ()  # F-MOD-2: the GM's modifier to one foe (footing, light)
 
 
 class StoryRoll(_Command):

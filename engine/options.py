@@ -70,6 +70,7 @@ class RuleOptions(BaseModel):
     unlisted_skill: int = _opt(-2, "C-ACT-1", "level of a skill not on the sheet (option)")
     default_difficulty: int = _opt(0, "C-ACT-2", "difficulty of an unopposed roll when none is given")
     default_fudge_points: int = _opt(0, "C-FP-1", "fudge points of a sheet that gives none")
+    npc_fudge_points: int = _opt(0, "C-FP-1", "fudge points of an NPC's sheet (kind = \"npc\") that gives none")
     min_hit: int = _opt(-2, "F-HIT-1", "minimum result to hit an equal-Scale foe (Poor)")
     unaware_difficulty: int = _opt(-2, "F-MEL-3", "difficulty of an attack on an unaware or unable defender")
     shield_values: tuple[int, int, int] = _opt(
@@ -229,6 +230,9 @@ class RuleOptions(BaseModel):
             if value not in WOUND_BOXES:
                 raise ValueError(f"unknown track {value!r}; named tracks: {', '.join(WOUND_BOXES)}, or five numbers")
             return WOUND_BOXES[value]
+        if isinstance(value, (list, tuple)) and len(value) != 5:
+            raise ValueError(f"five numbers of boxes (Scratch, Hurt, Very Hurt, Incapacitated, Near Death), "
+                             f"not {len(value)}; or a named track: {', '.join(WOUND_BOXES)}")
         return value
 
 

@@ -152,7 +152,10 @@ def _seed_revealed(s: FightState, r: Recorded, e: ev.SeedRevealed) -> FightState
 def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
     sheet = Sheet.model_validate(e.sheet)
     fighter = read_levels(sheet, s.ladder, e.source, s.options.plus_levels)
-    points = sheet.fudge_points if sheet.fudge_points is not None else s.options.default_fudge_points
+    if sheet.fudge_points is not None:
+        points = sheet.fudge_points
+    else:  # C-FP-1: the ruleset's pool, and none for an NPC unless the sheet says otherwise
+        points = s.options.npc_fudge_points if sheet.kind == "npc" else s.options.default_fudge_points
     boxes = sheet.wounds.boxes if sheet.wounds else s.options.wound_boxes
     if not sheet.wounds and s.options.wound_chart == "health":
         boxes = health_chart(fighter.trait("Health", s.options)[1]).boxes
