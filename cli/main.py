@@ -32,5 +32,9 @@ for module in (fight, table, history, rules, recovery, atari, melee, fate):
     app.registered_commands += module.app.registered_commands
     app.registered_groups += module.app.registered_groups
 
+from cli import sim  # noqa: E402  (Monte Carlo fights: `fudge sim`)
+
+app.registered_commands += sim.app.registered_commands
+
 if __name__ == "__main__":
     app()
