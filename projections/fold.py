@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from events import models as ev
 from events.envelope import Recorded
-from projections.state import FightState, evolve
+from projections.state import HANDLERS, FightState, evolve
 
 
 def voided(log: Sequence[Recorded]) -> dict[int, int]:
@@ -43,10 +43,14 @@ def effective(log: Sequence[Recorded]) -> list[Recorded]:
 
 
 def fold(records: Iterable[Recorded], state: FightState | None = None) -> FightState:
+    """`evolve` over the records; `last_seq` is set once at the end (no handler reads it)."""
     state = state or FightState()
-    for record in records:
-        state = evolve(state, record)
-    return state
+    handlers = HANDLERS
+    last = None
+    for last in records:
+        event = last.event
+        state = handlers[type(event)](state, last, event)
+    return state if last is None else replace(state, last_seq=last.seq)
 
 
 def replay(log: Sequence[Recorded], as_of: int | None = None) -> FightState:
