@@ -1,1 +1,20 @@
 """The command line: parse, build a command, call the shell, render."""
+
+import importlib.util
+import sys
+
+
+def _lazy(name: str) -> None:
+    """Import `name` at its first attribute use: every command module names the commands, few run them."""
+    if name in sys.modules:
+        return
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        return
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+
+
+_lazy("engine.commands")

@@ -10,7 +10,7 @@ from events.models import Declaration
 
 
 class _Command(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class StartFight(_Command):
@@ -70,7 +70,7 @@ class SealDeclaration(_Command):
 
 
 class Reveal(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     combatant: str
     declaration: Declaration
     salt: str
@@ -314,4 +314,4 @@ Command = Annotated[
           HeroicAvoidance, Melee, StoryRoll],
     Field(discriminator="type"),
 ]
-COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)
+COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command, config=ConfigDict(defer_build=True))

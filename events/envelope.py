@@ -18,7 +18,7 @@ GENESIS = "0" * 64
 class Recorded(BaseModel):
     """One event as stored: who, when, why, where in the chain."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, defer_build=True)
 
     fight: str
     seq: int

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import secrets as random_source
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -10,11 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-import structlog
-
 from engine import commands as cmd
 from engine import history
-from engine.decide import decide, seal_of
 from engine.dice import EnteredDice, SeededDice, commitment
 from engine.errors import InputError, RuleError
 from events import models as ev
@@ -23,7 +21,43 @@ from projections.fold import fold, replay, voided
 from projections.state import FightState
 from store.base import EventStore, FightInfo, Row, StoreError
 
-log = structlog.get_logger()
+
+
+class _Log:
+    """structlog's logger, imported at the first message the configured level lets through.
+
+    `threshold` and `setup` (a function that configures structlog) are set by the command line,
+    so a command without `-v` never imports structlog; library users get structlog as configured.
+    """
+
+    def __init__(self) -> None:
+        self.threshold = logging.NOTSET
+        self.setup: Callable[[], None] | None = None
+
+    def info(self, event: str, **values: Any) -> None:
+        if logging.INFO >= self.threshold:
+            import structlog
+
+            if self.setup is not None:
+                self.setup, setup = None, self.setup
+                setup()
+            structlog.get_logger().info(event, **values)
+
+
+log = _Log()
+
+
+def decide(state: FightState, command: Any, dice: Any) -> list[Any]:
+    """engine.decide.decide, imported when a command is decided (reading a fight does not need it)."""
+    from engine.decide import decide as run
+
+    return run(state, command, dice)
+
+
+def seal_of(declaration: ev.Declaration, salt: str) -> str:
+    from engine.decide import seal_of as seal
+
+    return seal(declaration, salt)
 
 
 def utc_now() -> str:
