@@ -83,9 +83,28 @@ class DiceInput:
 
 @dataclass
 class _Loaded:
-    records: list[Recorded]
+    records: list[Recorded] | None  # None: the state came from a snapshot; the log is read when needed
     state: FightState
     last_hash: str
+    last_seq: int = 0
+
+
+_VOIDING_TYPES = frozenset(kind.model_fields["type"].default for kind in ev.VOIDING)
+
+
+class _Parsed(Sequence[Recorded]):
+    """Stored rows read as records one at a time, on demand."""
+
+    def __init__(self, rows: list[Row]) -> None:
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [load(row.body) for row in self.rows[index]]
+        return load(self.rows[index].body)
 
 
 class Fights:
@@ -149,42 +168,50 @@ class Fights:
         command = cmd.StartFight(name=name, rules=rules, options=options, seed_commitment=commit, stream=stream)
         events = decide(FightState(), command, EnteredDice())
         records = self._records(fight_id, 1, GENESIS, self.new_id(), command, events)
-        self.store.append(name, 0, self._rows(records), create=FightInfo(name, fight_id, created_at=self.clock()),
-                          secrets={f"seed:{commit}": seed.hex()})
+        rows, state = self._rows(records), replay(records)
+        self.store.append(name, 0, rows, create=FightInfo(name, fight_id, created_at=self.clock()),
+                          secrets={f"seed:{commit}": seed.hex()},
+                          **self._snapshot_of(name, state, rows[-1].seq, rows[-1].hash, fight_id))
         self.store.set_setting("current", name)
         log.info("fight started", fight=name, rules=rules)
-        return Outcome(tuple(records), replay(records))
+        return Outcome(tuple(records), state)
 
     def execute(self, name: str, command: Any, dice: DiceInput | None = None,
                 command_id: str | None = None, secrets: dict[str, str] | None = None) -> Outcome:
         if command_id and self.store.has_command(name, command_id):
             return Outcome((), self.state(name), replayed=True)
         loaded = self._load(name)
-        records, state = loaded.records, loaded.state
-        last_seq = records[-1].seq if records else 0
+        state, last_seq = loaded.state, loaded.last_seq
         if isinstance(command, cmd.Undo):
+            records = self._log_of(name, loaded)
             target, _ = history.undo_target(records, voided(records))
             events: list[Any] = [ev.CommandUndone(target=target)]
         elif isinstance(command, cmd.Redo):
+            records = self._log_of(name, loaded)
             undo, restores = history.redo_target(records, voided(records))
             events = [ev.CommandRedone(target=undo, restores=restores)]
         else:
-            source = self._dice(state, records, dice or DiceInput())
+            source = self._dice(state, loaded.records if loaded.records is not None else self._tail_records(name),
+                                dice or DiceInput())
             events = decide(state, command, source)
             unused = source.unused()
             if unused:
                 raise InputError(f"dice entered for {', '.join(unused)} were not needed by this command")
-        new = self._records(state.fight_id or records[0].fight, last_seq + 1, loaded.last_hash,
+        new = self._records(state.fight_id or self._log_of(name, loaded)[0].fight, last_seq + 1, loaded.last_hash,
                             command_id or self.new_id(), command, events)
         rows = self._rows(new)
-        self.store.append(name, last_seq, rows, secrets=secrets)
-        log.info("command appended", fight=name, command=type(command).__name__, events=len(new))
-        everything = records + new
         if any(isinstance(e, ev.VOIDING) for e in events):
-            after = replay(everything)
+            everything: list[Recorded] | None = self._log_of(name, loaded) + new
+            after = replay(everything)  # type: ignore[arg-type]
         else:
+            everything = loaded.records + new if loaded.records is not None else None
             after = fold(new, state)
-        self._cache[name] = _Loaded(everything, after, rows[-1].hash)
+        voiding = any(isinstance(e, ev.VOIDING) for e in events)
+        since = None if voiding else self.store.snapshot_seq(name) if hasattr(self.store, "snapshot_seq") else None
+        self.store.append(name, last_seq, rows, secrets=secrets,
+                          **self._snapshot_of(name, after, rows[-1].seq, rows[-1].hash, since=since))
+        log.info("command appended", fight=name, command=type(command).__name__, events=len(new))
+        self._cache[name] = _Loaded(everything, after, rows[-1].hash, rows[-1].seq)
         return Outcome(tuple(new), after)
 
     def _load(self, name: str) -> _Loaded:
@@ -192,15 +219,72 @@ class Fights:
 
         The log is append-only, so an unchanged last sequence number and hash mean an unchanged log.
         """
+        tail = self.store.tail(name)
         cached = self._cache.get(name)
-        if cached is not None:
-            if self.store.tail(name) == (cached.records[-1].seq if cached.records else 0, cached.last_hash):
-                return cached
-        rows = self.store.read(name)
-        records = [load(row.body) for row in rows]
-        loaded = _Loaded(records, replay(records), rows[-1].hash if rows else GENESIS)
+        if cached is not None and tail == (cached.last_seq, cached.last_hash):
+            return cached
+        state = self._from_snapshot(name, *tail)
+        if state is not None:
+            loaded = _Loaded(None, state, tail[1], tail[0])
+        else:
+            rows = self.store.read(name)
+            records = [load(row.body) for row in rows]
+            loaded = _Loaded(records, replay(records), rows[-1].hash if rows else GENESIS,
+                             rows[-1].seq if rows else 0)
         self._cache[name] = loaded
         return loaded
+
+    def _log_of(self, name: str, loaded: _Loaded) -> list[Recorded]:
+        """The whole log of a loaded fight (read now if its state came from a snapshot)."""
+        if loaded.records is None:
+            rows = self.store.read(name, loaded.last_seq)
+            loaded.records = [load(row.body) for row in rows]
+        return loaded.records
+
+    def _tail_records(self, name: str) -> Sequence[Recorded]:
+        """The log, each event parsed when it is read (`_dice` wants only the latest draw)."""
+        return _Parsed(self.store.read(name))
+
+    # --- the cached projection (store.snapshots) ----------------------------------------
+    def _from_snapshot(self, name: str, seq: int, last_hash: str) -> FightState | None:
+        """The state from the fight's snapshot and the events after it, if that is the same as a replay.
+
+        Events after the snapshot are folded onto it unless one of them voids something: then
+        the whole log is replayed (A-UNDO-2 may reach back before the snapshot).
+        """
+        reader = getattr(self.store, "snapshot", None)
+        if reader is None or seq == 0:
+            return None
+        key = self.store.snapshot_key()  # type: ignore[attr-defined]
+        snap = reader(name) if key is not None else None
+        if snap is None or snap.seq > seq:
+            return None
+        rows = self.store.rows_from(name, snap.seq)  # type: ignore[attr-defined]
+        if not rows or (rows[0].seq, rows[0].hash) != (snap.seq, snap.hash) or (rows[-1].seq, rows[-1].hash) != (
+                seq, last_hash) or any(row.type in _VOIDING_TYPES for row in rows[1:]):
+            return None
+        from store import snapshots
+
+        state = snapshots.unpack(snap, self.store.fight(name).fight_id, snap.seq, snap.hash, key)
+        if not isinstance(state, FightState):
+            return None
+        return fold([load(row.body) for row in rows[1:]], state)
+
+    def _snapshot_of(self, name: str, state: FightState, seq: int, last_hash: str,
+                     fight_id: str | None = None, since: int | None = None) -> dict[str, Any]:
+        """`snapshot=` for the store's append, when the store keeps snapshots and one is due.
+
+        Pickling costs in proportion to the fight, so a long fight is snapshotted every
+        `seq // 512` events (a read folds at most that many after it); after an undo, always.
+        """
+        if not hasattr(self.store, "snapshot"):
+            return {}
+        if since is not None and seq - since < max(1, seq // 512):
+            return {}
+        from store import snapshots
+
+        key = self.store.snapshot_key(create=True)  # type: ignore[attr-defined]
+        return {"snapshot": snapshots.pack(state, fight_id or self.store.fight(name).fight_id, seq, last_hash, key)}
 
     def _dice(self, state: FightState, records: Sequence[Recorded], given: DiceInput) -> EnteredDice:
         fallback = None
@@ -276,11 +360,13 @@ class Fights:
         command = cmd.StartBranch(name=name, parent=parent, fork_seq=fork, seed_commitment=commit, stream=stream)
         events = decide(state, command, EnteredDice())
         new = self._records(fight_id, fork + 1, prefix[-1].hash, self.new_id(), command, events)
-        self.store.append(name, 0, list(prefix) + self._rows(new),
+        new_rows, after = self._rows(new), fold(new, state)
+        self.store.append(name, 0, list(prefix) + new_rows,
                           create=FightInfo(name, fight_id, parent=parent, fork_seq=fork, created_at=self.clock()),
-                          secrets={f"seed:{commit}": seed.hex()})
+                          secrets={f"seed:{commit}": seed.hex()},
+                          **self._snapshot_of(name, after, new_rows[-1].seq, new_rows[-1].hash, fight_id))
         self.store.set_setting("current", name)
-        return Outcome(tuple(new), fold(new, state))
+        return Outcome(tuple(new), after)
 
     def export(self, name: str) -> list[str]:
         return [json.dumps({"seq": r.seq, "hash": r.hash, "body": json.loads(r.body)}, sort_keys=True)
@@ -313,10 +399,12 @@ class Fights:
         command = cmd.CommitSeed(seed_commitment=commit, stream=stream, reason=f"imported as {name}")
         events = decide(state, command, EnteredDice())
         new = self._records(fight_id, rows[-1].seq + 1, rows[-1].hash, self.new_id(), command, events)
-        self.store.append(name, 0, rows + self._rows(new),
+        new_rows, after = self._rows(new), fold(new, state)
+        self.store.append(name, 0, rows + new_rows,
                           create=FightInfo(name, fight_id, created_at=self.clock()),
-                          secrets={f"seed:{commit}": seed.hex()})
-        return Outcome(tuple(new), fold(new, state))
+                          secrets={f"seed:{commit}": seed.hex()},
+                          **self._snapshot_of(name, after, new_rows[-1].seq, new_rows[-1].hash, fight_id))
+        return Outcome(tuple(new), after)
 
     def reveal_seed(self, name: str) -> Outcome:
         records = self.log(name)
