@@ -1,5 +1,6 @@
 """The command line: parse, build a command, call the shell, render."""
 
+import importlib
 import importlib.util
 import sys
 
@@ -15,6 +16,10 @@ def _lazy(name: str) -> None:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
+    # `from engine import commands` then finds it on its package: an `import` statement that went
+    # through the import system would look at the module's __spec__, and that loads it.
+    parent, _, child = name.rpartition(".")
+    setattr(importlib.import_module(parent), child, module)
 
 
 _lazy("engine.commands")
