@@ -87,6 +87,7 @@ class _Loaded:
     state: FightState
     last_hash: str
     last_seq: int = 0
+    snapshot_seq: int | None = None  # the event the store's valid snapshot is at (None: none known)
 
 
 _VOIDING_TYPES = frozenset(kind.model_fields["type"].default for kind in ev.VOIDING)
@@ -207,11 +208,12 @@ class Fights:
             everything = loaded.records + new if loaded.records is not None else None
             after = fold(new, state)
         voiding = any(isinstance(e, ev.VOIDING) for e in events)
-        since = None if voiding else self.store.snapshot_seq(name) if hasattr(self.store, "snapshot_seq") else None
-        self.store.append(name, last_seq, rows, secrets=secrets,
-                          **self._snapshot_of(name, after, rows[-1].seq, rows[-1].hash, since=since))
+        snapshot = self._snapshot_of(name, after, rows[-1].seq, rows[-1].hash,
+                                     since=None if voiding else loaded.snapshot_seq)
+        self.store.append(name, last_seq, rows, secrets=secrets, **snapshot)
         log.info("command appended", fight=name, command=type(command).__name__, events=len(new))
-        self._cache[name] = _Loaded(everything, after, rows[-1].hash, rows[-1].seq)
+        self._cache[name] = _Loaded(everything, after, rows[-1].hash, rows[-1].seq,
+                                    rows[-1].seq if snapshot else loaded.snapshot_seq)
         return Outcome(tuple(new), after)
 
     def _load(self, name: str) -> _Loaded:
@@ -223,9 +225,9 @@ class Fights:
         cached = self._cache.get(name)
         if cached is not None and tail == (cached.last_seq, cached.last_hash):
             return cached
-        state = self._from_snapshot(name, *tail)
-        if state is not None:
-            loaded = _Loaded(None, state, tail[1], tail[0])
+        found = self._from_snapshot(name, *tail)
+        if found is not None:
+            loaded = _Loaded(None, found[0], tail[1], tail[0], found[1])
         else:
             rows = self.store.read(name)
             records = [load(row.body) for row in rows]
@@ -246,7 +248,7 @@ class Fights:
         return _Parsed(self.store.read(name))
 
     # --- the cached projection (store.snapshots) ----------------------------------------
-    def _from_snapshot(self, name: str, seq: int, last_hash: str) -> FightState | None:
+    def _from_snapshot(self, name: str, seq: int, last_hash: str) -> tuple[FightState, int] | None:
         """The state from the fight's snapshot and the events after it, if that is the same as a replay.
 
         Events after the snapshot are folded onto it unless one of them voids something: then
@@ -268,18 +270,19 @@ class Fights:
         state = snapshots.unpack(snap, self.store.fight(name).fight_id, snap.seq, snap.hash, key)
         if not isinstance(state, FightState):
             return None
-        return fold([load(row.body) for row in rows[1:]], state)
+        return fold([load(row.body) for row in rows[1:]], state), snap.seq
 
     def _snapshot_of(self, name: str, state: FightState, seq: int, last_hash: str,
                      fight_id: str | None = None, since: int | None = None) -> dict[str, Any]:
         """`snapshot=` for the store's append, when the store keeps snapshots and one is due.
 
-        Pickling costs in proportion to the fight, so a long fight is snapshotted every
-        `seq // 512` events (a read folds at most that many after it); after an undo, always.
+        Pickling and writing it cost in proportion to the fight, so one is written every
+        `max(32, seq // 64)` events (a read parses and folds at most that many after it: a few
+        ms), and after every command that voids events (a read could not fold past it).
         """
         if not hasattr(self.store, "snapshot"):
             return {}
-        if since is not None and seq - since < max(1, seq // 512):
+        if since is not None and seq - since < max(32, seq // 64):
             return {}
         from store import snapshots
 

@@ -171,14 +171,6 @@ class SqliteStore:
             return None
         return Snapshot(row[0], row[1], row[2], bytes(row[3]), row[4]) if row else None
 
-    def snapshot_seq(self, name: str) -> int:
-        """The event the fight's snapshot is at (0: none)."""
-        try:
-            row = self.db.execute("SELECT seq FROM snapshots WHERE fight = ?", (self._id(name),)).fetchone()
-        except sqlite3.OperationalError:
-            return 0
-        return int(row[0]) if row else 0
-
     def rows_from(self, name: str, seq: int) -> list[Row]:
         """The rows from `seq` on (the log after a snapshot, and the snapshot's own event)."""
         rows = self.db.execute(

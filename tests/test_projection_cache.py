@@ -43,7 +43,8 @@ def exchange(fights: Fights, name: str = "fight") -> None:
 def from_cache(path: Path, name: str = "fight") -> FightState | None:
     """What a fresh process reads through the snapshot alone (None: it would replay)."""
     fights = opened(path)
-    return fights._from_snapshot(name, *fights.store.tail(name))
+    found = fights._from_snapshot(name, *fights.store.tail(name))
+    return found[0] if found else None
 
 
 def replayed(path: Path, name: str = "fight") -> FightState:
