@@ -14,6 +14,7 @@ from engine import commands as cmd
 from engine.sheets import parse_sheet
 from events import models as ev
 from examples.demo_atari import KNIFE_FIGHT
+from examples.demo_fate import TAVERN_BRAWL
 
 Step = tuple[str, Any, tuple[str, ...]]
 
@@ -127,4 +128,26 @@ ATARI_ISEV = Demo(
            *KNIFE_FIGHT),
 )
 
-DEMOS: dict[str, Demo] = {demo.name: demo for demo in (FUDGE, FUDGE_PHASES, ATARI_ISEV)}
+def join_as(sheet: str, name: str) -> cmd.Join:
+    """Join an example sheet under another name (one guard sheet, three guards)."""
+    return join(sheet).model_copy(update={"name": name})
+
+
+# Fate (004 8.2): Cyrus and Finn against three guards, exchange by exchange.
+FATE = Demo(
+    name="fate",
+    summary="Fate: Cyrus and Finn against three guards (004 8.2), with the text's results as dice: "
+            "clips, outnumbering, an aspect reroll, fate points, a knock-back maneuver, a guard taken out",
+    rules="fate",
+    house=None,
+    steps=(("Cyrus joins", join("cyrus"), ()),
+           ("Finn joins", join("finn"), ()),
+           ("Guard A joins", join_as("guard", "Guard-A"), ()),
+           ("Guard B joins", join_as("guard", "Guard-B"), ()),
+           ("Guard C joins", join_as("guard", "Guard-C"), ()),
+           *TAVERN_BRAWL,
+           ("The fight is over: the scene ends (clipped, hurt and taken out clear; injuries stay)", cmd.EndScene(), ())),
+    branch_at=6,  # before the first exchange: what if it went otherwise?
+)
+
+DEMOS: dict[str, Demo] = {demo.name: demo for demo in (FUDGE, FUDGE_PHASES, ATARI_ISEV, FATE)}

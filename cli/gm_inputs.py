@@ -39,3 +39,20 @@ AffectsOpt = Annotated[Optional[str], typer.Option(
     "--affects", help="F-LOC-2: what the wounded part hinders: combat, or a trait such as Running.")]
 SpeedOpt = Annotated[bool, typer.Option(
     "--speed-contest", help="F-FANCY-1: both roll Speed first; the winner adds the difference to his weapon skill.")]
+
+
+FoeModOpt = Annotated[Optional[list[str]], typer.Option(
+    "--foe-mod", help="F-MOD-2: NAME=-1 for one foe's footing, light or position (repeat per foe).")]
+
+
+def parse_foe_mods(values: Optional[list[str]]) -> tuple[tuple[str, int], ...]:
+    out = []
+    for value in values or []:
+        who, _, amount = value.partition("=")
+        try:
+            out.append((who.strip(), int(amount)))
+        except ValueError:
+            raise InputError(f"--foe-mod {value!r}: write NAME=-1 (or NAME=+1)") from None
+        if not who.strip():
+            raise InputError(f"--foe-mod {value!r}: write NAME=-1 (or NAME=+1)")
+    return tuple(out)

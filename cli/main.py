@@ -9,7 +9,7 @@ from typing import Annotated, Any, Optional
 import typer
 from typer.main import get_command_name
 
-from cli import atari, context, fight, history, melee, recovery, rules, table
+from cli import atari, context, fate, fight, history, melee, recovery, rules, table
 
 
 class _Fudge(typer.Typer):
@@ -64,7 +64,7 @@ def main(
     context.settings.store_path = context.store_path(store)
 
 
-for module in (fight, table, history, rules, recovery, atari, melee):
+for module in (fight, table, history, rules, recovery, atari, melee, fate):
     app.registered_commands += module.app.registered_commands
     app.registered_groups += module.app.registered_groups
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from cli.gm_inputs import MagicOpt, parse_magic
+from cli.gm_inputs import FoeModOpt, MagicOpt, parse_foe_mods, parse_magic
 from cli.table import CommandIdOpt, DiceOpt, FightOpt, level_of, run
 from engine import commands as cmd
 from store.fights import Fights
@@ -28,18 +28,22 @@ def melee(
     max_foes: Annotated[Optional[int], typer.Option(
         "--max-foes", help="F-MULTI-6: how many foes can reach him here (3-4 with room-hungry weapons, 1-2 in a doorway).")] = None,
     mod: Annotated[int, typer.Option("--mod", help="GM modifier to the lone fighter (F-MOD-2).")] = 0,
+    foe_mod: FoeModOpt = None,
     magic: MagicOpt = None,
     min_hit: Annotated[Optional[str], typer.Option("--min-hit", help="Minimum result for him to hit (F-HIT-1).")] = None,
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
 ) -> None:
-    """A lone fighter against several foes: one roll compared with each foe's (F-MULTI-1..7)."""
+    """A lone fighter against several foes: one roll compared with each foe's (F-MULTI-1..7).
+
+    Typed dice: --dice NAME=FACES for each roller; with npc_group_roll the GM's 2dF is --dice GM=FACES.
+    """
     def build(fights: Fights, name: str, state: Any) -> cmd.Melee:
         return cmd.Melee(lone=lone, foes=tuple(foes), target=target, sweep=tuple(sweep or ()),
                          sweep_penalty=sweep_penalty, ignore=tuple(ignore or ()), max_foes=max_foes, mod=mod,
                          magic=parse_magic(magic), min_hit=level_of(fights, name, min_hit),
-                         reveals=fights.reveals(state, [lone, *foes]))
+                         reveals=fights.reveals(state, [lone, *foes]), foe_mods=parse_foe_mods(foe_mod))
     run(fight, build, dice, command_id)
 
 

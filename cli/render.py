@@ -72,6 +72,7 @@ def status_json(state: FightState) -> dict[str, Any]:
                                else initiative_json(state, who)),
                 **({"locations": locations_json(who)} if who.locations else {}),
                 **aftermath_json(state, who),
+                **(fate_status_json(state, who) if state.options.ruleset == "fate" else {}),
             }
             for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)
         ],
@@ -85,6 +86,11 @@ def locations_json(who: Combatant) -> dict[str, dict[str, str | None]]:
     """F-LOC-2: each wounded part's level and what it hinders."""
     return {part: {"level": LOCATION_LEVELS[level], "affects": affects}
             for part, (level, affects) in sorted(who.locations.items())}
+
+
+def fate_status_json(state: FightState, who: Combatant) -> dict[str, Any]:
+    from cli import fate_render
+    return fate_render.status_json(state, who)
 
 
 def aftermath_json(state: FightState, who: Combatant) -> dict[str, Any]:
@@ -187,6 +193,13 @@ def status_text(state: FightState) -> str:
     if state.turn:
         step = {"declare": " (declares)", "resolve": " (resolves)", "held": " (holds)"}.get(state.turn.step, "")
         lines.append(f"turn: {state.combatants[state.turn.combatant].name} in phase {phase_label(state, state.turn.phase)}{step}")
+    if state.options.ruleset == "fate":
+        from cli import fate_render
+        lines[0] += f", scene {state.fate_scene}, pace {state.options.pace}"
+        for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
+            lines.append(f"  {who.name} ({who.side})")
+            lines.extend(fate_render.status_lines(state, who))
+        return "\n".join(lines)
     for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
         level = LEVELS[who.track.level]
         penalty = who.track.penalty(state.options)
@@ -194,7 +207,8 @@ def status_text(state: FightState) -> str:
             f"{BOX_LEVELS[i]} " + "".join("[ ]" if b is None else f"[{'x' if b == i + 1 else LEVELS[b][0]}]" for b in row)
             for i, row in enumerate(who.track.boxes))
         declared = _declaration(state, who)
-        lines.append(f"  {who.name} ({who.side}): {level}{f' {penalty:+d}' if penalty else ''}, "
+        shown = f" {penalty:+d}" if penalty and who.track.can_act else "" if who.track.can_act else " (cannot act)"
+        lines.append(f"  {who.name} ({who.side}): {level}{shown}, "
                      f"fudge points {who.fudge_points}{f', declared {declared}' if declared else ''}")
         lines.append(f"    {boxes}")
         if who.locations:
@@ -216,9 +230,12 @@ def ranked_json(state: FightState, who: Combatant) -> dict[str, Any]:
     """Rolled initiative (F-INIT-2, AI-INIT-2): this round's total, the round's declaration, willpower relief."""
     rolled = state.ranked.get(who.key)
     declared = state.round_declarations.get(who.key)
+    pending = state.pending.get(who.key)
     return {"total": rolled.total if rolled else None, "automatic": bool(rolled and rolled.automatic),
             "declared": declaration_text(declared) if declared else None,
-            "will_relief": state.will_relief.get(who.key, 0)}
+            "will_relief": state.will_relief.get(who.key, 0),
+            **({"declared_next": {"round": pending[0], "declaration": declaration_text(pending[1])}}
+               if pending else {})}
 
 
 def ranked_line(state: FightState, who: Combatant) -> list[str]:
@@ -227,6 +244,9 @@ def ranked_line(state: FightState, who: Combatant) -> list[str]:
     declared = state.round_declarations.get(who.key)
     if declared is not None:
         lines.append(f"    declared: {declaration_text(declared)}")
+    pending = state.pending.get(who.key)
+    if pending is not None:  # made before the round it is for (F-INIT-2, AI-WAIT)
+        lines.append(f"    declared for round {pending[0]}: {declaration_text(pending[1])}")
     if state.will_relief.get(who.key):
         lines.append(f"    willpower: wounds count {state.will_relief[who.key]} level(s) lighter this scene")
     return lines
@@ -404,8 +424,12 @@ def describe(event: Any, ladder: Any) -> str:
     if isinstance(event, ev.MeleeResolved):
         lone = event.lone
         group = f" (GM's NPC roll {event.group_roll:+d})" if event.group_roll is not None else ""
+        against = {c.foe: c for c in event.comparisons if c.lone_modifiers}  # F-MOD-3/4: this foe's shield, sizes
         foes = "; ".join(f"{s.combatant} {s.trait} {name(s.level)} {s.roll or 0:+d}{mods(s.modifiers)} = "
-                         f"{name(s.result) if s.result is not None else '-'}" for s in event.foes)
+                         f"{name(s.result) if s.result is not None else '-'}"
+                         + (f" ({lone.combatant} vs {s.combatant}{mods(against[s.combatant].lone_modifiers)} = "
+                            f"{name(against[s.combatant].lone_result)})" if s.combatant in against else "")
+                         for s in event.foes)
         detail = "".join(hit_detail(h) for h in event.hits)
         return (f"{lone.combatant} {lone.trait} {name(lone.level)} {lone.roll or 0:+d}{mods(lone.modifiers)} = "
                 f"{name(lone.result) if lone.result is not None else '-'} vs {foes}{group} → {event.outcome}{detail}")
@@ -417,7 +441,8 @@ def describe(event: Any, ladder: Any) -> str:
                 f"{element}: {what} (the GM narrates the outcome)")
     if isinstance(event, (ev.WoundsHealed, ev.StunMarked, ev.BattleEnded)):
         return describe_aftermath(event, ladder)
-    return event.type
+    from cli import fate_render
+    return fate_render.describe(event, ladder)
 
 
 def describe_aftermath(event: Any, ladder: Any) -> str:

@@ -308,7 +308,12 @@ def resist_spell(state: FightState, c: cmd.ResistSpell, dice: Dice) -> list[Any]
 
 def heroic(state: FightState, c: cmd.HeroicAvoidance, dice: Dice) -> list[Any]:
     """AI-HEROIC: the wound just taken drops one class; Agility vs Fair: -2 next round, or prone on a failure."""
+    if state.options.ruleset != "atari-isev":
+        raise RuleError(f"heroic avoidance is an Atari Isev rule (AI-HEROIC); this fight plays "
+                        f"{state.options.ruleset}: a fudge point (`fudge spend NAME scratch`) halves a blow instead")
     who = core.combatant(state, c.combatant)
+    if who.track.dead:
+        raise RuleError(f"{who.name} is Dead: no heroic avoidance (AI-HEROIC)")
     target = c.target if c.target is not None else core.latest(state, who, True)
     mark = state.events.get(target)
     if not isinstance(mark, ev.WoundMarked) or mark.combatant.lower() != who.key:

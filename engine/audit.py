@@ -13,6 +13,7 @@ from engine import history
 from engine.decide import decide, seal_of
 from engine.dice import Roll, derive_faces
 from engine.errors import RuleError
+from engine.sheets import Sheet
 from events import models as ev
 from events.envelope import GENESIS, Recorded, chain_hash, load
 from projections.fold import fold, replay, voided
@@ -103,7 +104,16 @@ def check_dice(log: Sequence[Recorded]) -> tuple[list[tuple[int, str]], int, int
 
 
 def _payloads(events: Sequence[Any]) -> list[dict[str, Any]]:
-    return [e.model_dump(mode="json") for e in events]
+    return [_payload(e) for e in events]
+
+
+def _payload(event: Any) -> dict[str, Any]:
+    """A joined sheet is compared as the current Sheet reads it: a sheet recorded before a later version
+    added optional fields (with defaults) is the same sheet, not a different consequence."""
+    out: dict[str, Any] = event.model_dump(mode="json")
+    if isinstance(event, ev.CombatantJoined):
+        out["sheet"] = Sheet.model_validate(out["sheet"]).model_dump(mode="json")
+    return out
 
 
 def check_rules(log: Sequence[Recorded]) -> list[tuple[int, str]]:

@@ -222,6 +222,7 @@ class Melee(_Command):
     magic: tuple[tuple[str, int], ...] = ()
     min_hit: int | None = None
     reveals: tuple[Reveal, ...] = ()
+    foe_mods: tuple[tuple[str, int], ...] = ()  # F-MOD-2: the GM's modifier to one foe (footing, light)
 
 
 class StoryRoll(_Command):
@@ -307,11 +308,103 @@ class EndBattle(_Command):
     type: Literal["end_battle"] = "end_battle"
 
 
+# --- fate (FT) ------------------------------------------------------------------
+
+class FateAction(BaseModel):
+    """What one combatant declares for a Fate exchange, scene or attack."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    combatant: str
+    target: str | None = None
+    skill: str | None = None
+    defensive: bool = False  # FT-DEF-2: +1, inflicts nothing
+    non_combat: bool = False  # FT-DEF-1: a win is only a Scratch
+    unaware: bool = False  # FT-DROP: not expecting the attack
+    maneuver: str | None = None  # FT-MANEUVER
+    maneuver_needs: Literal["clipped", "hurt", "injured", "taken_out"] = "clipped"
+    maneuver_kind: Literal["plain", "disarm", "finesse"] = "plain"
+    non_lethal: bool = False  # FT-HEAL-1
+    mod: int = 0
+
+
+class FateMod(BaseModel):
+    """FT-MOD, FT-ARMS dramatic: a modifier to one combatant, against one foe or everyone."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    combatant: str
+    kind: Literal["superior weapon", "superior armor", "superior position", "outnumbering", "flanking",
+                  "surrounding", "GM"]
+    against: str | None = None
+    value: int = 1
+
+
+class FateExchange(_Command):
+    """FT-PACE exchange: all declare, all roll, each compared with whom they oppose."""
+
+    type: Literal["fate_exchange"] = "fate_exchange"
+    actions: tuple[FateAction, ...]
+    mods: tuple[FateMod, ...] = ()
+    mobile: bool = False  # FT-ADV-2 Flex: both sides have room to move
+
+
+class FateScene(_Command):
+    """FT-PACE scene: one roll each; the total difference, or paired sub-fights."""
+
+    type: Literal["fate_scene"] = "fate_scene"
+    actions: tuple[FateAction, ...]
+    mods: tuple[FateMod, ...] = ()
+    mode: Literal["total", "paired"] = "paired"
+
+
+class FateRound(_Command):
+    """FT-INIT: a new round of turns, ordered by Alertness, Tactics, combat skill."""
+
+    type: Literal["fate_round"] = "fate_round"
+
+
+class FateAttack(_Command):
+    """FT-PACE turn: the actor attacks; the defender rolls defence."""
+
+    type: Literal["fate_attack"] = "fate_attack"
+    attack: FateAction
+    defense: FateAction
+    mods: tuple[FateMod, ...] = ()
+    mobile: bool = False
+
+
+class CheckAspect(_Command):
+    """FT-PTS: check an aspect's box for a reroll."""
+
+    type: Literal["check_aspect"] = "check_aspect"
+    combatant: str
+    aspect: str
+    box: int | None = None
+    target: int | None = None
+
+
+class EndScene(_Command):
+    """FT-TRACK-3: the scene ends."""
+
+    type: Literal["end_scene"] = "end_scene"
+
+
+class RecoverInjury(_Command):
+    """FT-HEAL-1: one Injured box heals, in days cut by a medicine roll."""
+
+    type: Literal["recover_injury"] = "recover_injury"
+    combatant: str
+    healer: str | None = None
+    skill_level: int | None = None
+    activity: Literal["rest", "light"] = "rest"
+    mod: int = 0
+
+
 Command = Annotated[
     Union[StartFight, StartBranch, CommitSeed, RevealSeed, Join, Declare, SealDeclaration,
           StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo,
           OrderTies, DeclareIntent, Shoot, HoldAction, Heal, Rest, EndBattle, Willpower, ResistSpell,
-          HeroicAvoidance, Melee, StoryRoll],
+          HeroicAvoidance, Melee, StoryRoll, FateExchange, FateScene, FateRound, FateAttack, CheckAspect,
+          EndScene, RecoverInjury],
     Field(discriminator="type"),
 ]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command, config=ConfigDict(defer_build=True))

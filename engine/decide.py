@@ -22,7 +22,7 @@ from engine.initiative import PHASE_NAME, allotment, barter, barter_classic, bon
 from engine.locations import Targeting, check_called, locate_hits, location_marks, location_modifiers
 from engine.melee_mods import (AIM_PENALTY, check_aim, check_magic, is_static_npc, magic_modifiers, plus_modifiers,
                                speed_contest_of, weapon_size_modifiers)
-from engine.phase_order import (check_attack_step, declared_intent, held_action, ordered_ties, slots,
+from engine.phase_order import (check_attack_step, declared_intent, held_action, ordered_ties, reordered_turn, slots,
                                 spare_spent, turn_used)
 from engine.options import RuleOptions
 from engine.sheets import Sheet, read_levels
@@ -78,11 +78,6 @@ def wound_modifiers(who: Combatant, options: RuleOptions) -> list[ev.Modifier]:
 def shield_value(who: Combatant, options: RuleOptions) -> int:
     shield = who.fighter.sheet.shield
     return options.shield_values[SHIELD_SIZES.index(shield.size)] if shield else 0
-
-
-def result_of(side: ev.Side) -> int:
-    assert side.roll is not None
-    return side.level + side.roll + sum(m.value for m in side.modifiers)
 
 
 def with_roll(side: ev.Side, roll: int) -> ev.Side:
@@ -196,17 +191,32 @@ def _declare(state: FightState, c: cmd.Declare, dice: Dice) -> list[Any]:
     _check_declaration(state, who, c.declaration)
     started = round_events(state, [who.name])
     number = state.round + len(started)
+    declaration = c.declaration
     if state.options.initiative in ("opposed", "ranked") or state.options.ruleset == "atari-isev":
         from engine import atari  # declared before the round it is for (AI-WAIT, AI-MULTI-*, F-INIT-3)
-        atari.check_declaration(state, who, c.declaration)
         number = state.round + 1
+        declaration = merged_declaration(state.pending.get(who.key), number, declaration)
+        atari.check_declaration(state, who, declaration)
     elif c.declaration != ev.Declaration(all_out=c.declaration.all_out, posture=c.declaration.posture):
         raise RuleError("waiting, hurrying, hasty attacks and multiple attacks or avoidances are declared before "
                         "a rolled initiative (initiative = \"opposed\" or \"ranked\")")
     if c.posture_roll or c.posture_die is not None:
-        rolled, declaration = posture_pick(state, who, c, dice, state.last_seq + len(started) + 1)
+        rolled, picked = posture_pick(state, who, c, dice, state.last_seq + len(started) + 1)
+        declaration = declaration.model_copy(update={"posture": picked.posture})
         return started + [rolled, ev.Declared(combatant=who.name, round=number, declaration=declaration)]
-    return started + [ev.Declared(combatant=who.name, round=number, declaration=c.declaration)]
+    return started + [ev.Declared(combatant=who.name, round=number, declaration=declaration)]
+
+
+def merged_declaration(pending: tuple[int, ev.Declaration] | None, number: int,
+                       new: ev.Declaration) -> ev.Declaration:
+    """Declarations made before a rolled initiative (F-INIT-3, AI-WAIT, AI-POST) add up: a second one for the
+    same round keeps what the first chose unless it chooses that again (`fudge undo` takes one back)."""
+    if pending is None or pending[0] != number:
+        return new
+    blank = ev.Declaration()
+    kept = {name: getattr(pending[1], name) for name in ev.Declaration.model_fields
+            if getattr(new, name) == getattr(blank, name)}
+    return new.model_copy(update=kept)
 
 
 def posture_pick(state: FightState, who: Combatant, c: cmd.Declare, dice: Dice,
@@ -332,7 +342,7 @@ def side_for(state: FightState, who: Combatant, foe: Combatant | None, role: str
         mods.append(ev.Modifier(name="hasty attack", value=opts.hasty_penalty))
     if foe is not None:
         mods += weapon_size_modifiers(state, who, foe)
-    if declaration.all_out == "offense":
+    if declaration.all_out == "offense" and role != "defend":  # F-MOD-6: a bonus to the attack only
         mods.append(ev.Modifier(name="all-out offense", value=opts.all_out_offense_skill))
     elif declaration.all_out == "defense":
         mods.append(ev.Modifier(name="all-out defense", value=opts.all_out_defense_skill))
@@ -716,7 +726,8 @@ def _next(state: FightState, c: cmd.NextTurn, dice: Dice) -> list[Any]:
 
 def _order_ties(state: FightState, c: cmd.OrderTies, dice: Dice) -> list[Any]:
     """PH-3: the GM orders tied combatants (GM input)."""
-    return [ordered_ties(state, c.order)]
+    ordered = ordered_ties(state, c.order)
+    return [ordered, *reordered_turn(state, ordered.order)]
 
 
 def _hold(state: FightState, c: cmd.HoldAction, dice: Dice) -> list[Any]:
@@ -955,3 +966,8 @@ HANDLERS[cmd.ResistSpell] = _atari("resist_spell")
 HANDLERS[cmd.HeroicAvoidance] = _atari("heroic")
 HANDLERS[cmd.Shoot] = _atari_refuses(HANDLERS[cmd.Shoot], "Atari Isev missiles are attacks: `fudge attack A B --ranged "
                                                           "thrown|propelled` (AI-RNG)")
+
+
+from engine import fate  # noqa: E402  (FT commands: they use the helpers above)
+
+fate.install(HANDLERS)

@@ -98,6 +98,9 @@ def _checked(state: FightState, c: cmd.Melee) -> tuple[Combatant, list[Combatant
     if not 1 <= c.sweep_penalty <= 2:
         raise RuleError("--sweep-penalty is 1 or 2 damage per foe cut through (F-MULTI-4)")
     check_magic(c.magic, [lone, *foes])
+    for name, value in c.foe_mods:
+        if name.lower() not in named:
+            raise RuleError(f"--foe-mod {name}={value:+d}: {name} is not one of {lone.name}'s foes in this melee")
     return lone, foes, limit
 
 
@@ -127,7 +130,8 @@ def decide_melee(state: FightState, c: cmd.Melee, dice: Dice) -> list[Any]:
     foe_sides = []
     for foe in foes:
         side = side_for(now, foe, lone, "attack", declared.get(foe.key, ev.Declaration()), 0)
-        foe_sides.append(side.model_copy(update={"modifiers": side.modifiers + tuple(magic_modifiers(c.magic, foe))
+        gm = tuple(ev.Modifier(name="GM modifier", value=v) for n, v in c.foe_mods if n.lower() == foe.key and v)
+        foe_sides.append(side.model_copy(update={"modifiers": side.modifiers + gm + tuple(magic_modifiers(c.magic, foe))
                                                  + tuple(plus_modifiers(foe, side.trait, number))}))
 
     rolled: list[ev.DiceRolled] = []

@@ -45,19 +45,21 @@ class RuleOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
-    ruleset: Literal["fudge", "atari-isev"] = _opt(
-        "fudge", "F-MEL-1", "how blows hit and hurt: Fudge 4 (F-MEL, F-DMG) or Atari Isev (AI-ATK, AI-DMG)")
+    ruleset: Literal["fudge", "atari-isev", "fate"] = _opt(
+        "fudge", "F-MEL-1", "how blows hit and hurt: Fudge 4 (F-MEL, F-DMG), Atari Isev (AI-ATK, AI-DMG) "
+                            "or Fate (FT-OUT, FT-TRACK)")
     ladder: Literal["fudge7", "fate11", "house"] = _opt(
         "fudge7", "C-LAD-2", "trait ladder (house: the levels of `ladder_levels`)")
     ladder_levels: tuple[tuple[str, int], ...] = _opt(
         (), "C-LAD-1", "a house ladder's levels, lowest first (a [ladder] table in house rules)")
-    pace: Literal["story", "simultaneous", "alternating"] = _opt(
+    pace: Literal["story", "simultaneous", "alternating", "scene", "exchange", "turn"] = _opt(
         "simultaneous", "F-PACE-2",
-        "story elements (F-PACE-1), simultaneous opposed rounds, or directed attacks in turn (F-PACE-3)")
-    initiative: Literal["none", "opposed", "ranked", "phases-classic", "phases-crunch"] = _opt(
+        "story elements (F-PACE-1), simultaneous opposed rounds, or directed attacks in turn (F-PACE-3); "
+        "under Fate: scene, exchange or turn (FT-PACE)")
+    initiative: Literal["none", "opposed", "ranked", "phases-classic", "phases-crunch", "alertness"] = _opt(
         "none", "F-INIT-1",
         "how the order of action is found: opposed rolls (F-INIT-2), 4dF + trait every round with "
-        "simultaneous ties (AI-INIT-2), or phase initiative (F-INIT-4)")
+        "simultaneous ties (AI-INIT-2), phase initiative (F-INIT-4), or Fate's order by Alertness (FT-INIT)")
     tactics: Literal["all_out", "postures"] = _opt(
         "all_out", "F-MOD-6", "all-out offense/defense declarations, or postures +2..-2 (F-TAC-1)")
     dice: Literal["generated", "entered"] = _opt(
@@ -68,6 +70,7 @@ class RuleOptions(BaseModel):
     unlisted_skill: int = _opt(-2, "C-ACT-1", "level of a skill not on the sheet (option)")
     default_difficulty: int = _opt(0, "C-ACT-2", "difficulty of an unopposed roll when none is given")
     default_fudge_points: int = _opt(0, "C-FP-1", "fudge points of a sheet that gives none")
+    npc_fudge_points: int = _opt(0, "C-FP-1", "fudge points of an NPC's sheet (kind = \"npc\") that gives none")
     min_hit: int = _opt(-2, "F-HIT-1", "minimum result to hit an equal-Scale foe (Poor)")
     unaware_difficulty: int = _opt(-2, "F-MEL-3", "difficulty of an attack on an unaware or unable defender")
     shield_values: tuple[int, int, int] = _opt(
@@ -187,6 +190,18 @@ class RuleOptions(BaseModel):
     sweep_penalty: int = _opt(-1, "AI-SWEEP", "multi-strike: penalty on the first foe, one more on each next")
     heroic_difficulty: int = _opt(0, "AI-HEROIC", "heroic avoidance: Agility difficulty (Fair)")
     heroic_penalty: int = _opt(-2, "AI-HEROIC", "heroic avoidance: penalty to all actions next round when unbalanced")
+    # --- fate ---
+    fate_boxes: tuple[int, int, int] = _opt(
+        (2, 2, 2), "FT-TRACK-1", "boxes for Clipped, Hurt, Injured (Taken Out is one box)")
+    arms: Literal["dramatic", "simple", "advanced"] = _opt(
+        "dramatic", "FT-ARMS", "weapons and armor: superior +1 (dramatic), ratings added to the margin (simple), "
+                               "armor types and weapon attributes (advanced)")
+    arms_rating_limit: int = _opt(4, "FT-SIMPLE", "highest simple weapon or armor rating a sheet may give")
+    fate_injury_days: int = _opt(7, "FT-HEAL-1", "days an injury from a dangerous source takes to heal")
+    fate_recovery: Literal["week", "long"] = _opt(
+        "week", "FT-HEAL-1", "a medicine roll vs Fair cuts a day per MoS off fate_injury_days (week), or "
+                             "2 weeks of rest / 3 of light activity less a day per MoS above Average (long)")
+    fate_medicine: str = _opt("Medicine", "FT-HEAL-1", "the skill an injury's recovery roll uses")
 
     @model_validator(mode="before")
     @classmethod
@@ -215,6 +230,9 @@ class RuleOptions(BaseModel):
             if value not in WOUND_BOXES:
                 raise ValueError(f"unknown track {value!r}; named tracks: {', '.join(WOUND_BOXES)}, or five numbers")
             return WOUND_BOXES[value]
+        if isinstance(value, (list, tuple)) and len(value) != 5:
+            raise ValueError(f"five numbers of boxes (Scratch, Hurt, Very Hurt, Incapacitated, Near Death), "
+                             f"not {len(value)}; or a named track: {', '.join(WOUND_BOXES)}")
         return value
 
 
@@ -234,6 +252,12 @@ ATARI_ISEV = {
     "dc_in_defense": False, "min_hit": -2,
 }
 
+# FT: Fate (Fudge version), chapter 8.
+FATE = {
+    "ruleset": "fate", "ladder": "fate11", "pace": "exchange", "initiative": "none",
+    "attributes": (), "unlisted_skill": -1, "default_difficulty": 1,
+}
+
 PRESETS: dict[str, Preset] = {
     p.name: p
     for p in (
@@ -247,6 +271,10 @@ PRESETS: dict[str, Preset] = {
                summary="Atari Isev campaign: 4dF + initiative trait every round, attack vs a free avoidance, "
                        "damage with a luck roll read on Health-based wound charts, 2 fudge points",
                overrides=ATARI_ISEV),
+        Preset(name="fate",
+               summary="Fate (Fudge version): fate11 ladder, exchanges compared by margin of success, "
+                       "clipped/hurt/injured/taken-out boxes, dramatic arms, fate points and aspects",
+               overrides=FATE),
     )
 }
 
@@ -311,6 +339,18 @@ INCOMPATIBLE: tuple[tuple[Any, str], ...] = (
      'Atari Isev blows are attacks against avoidances in initiative order (AI-ATK-1): use pace = "alternating"'),
     (lambda o: o.ruleset == "atari-isev" and o.tactics != "postures",
      'Atari Isev postures (AI-POST) need tactics = "postures"'),
+    (lambda o: o.ruleset == "fate" and o.pace not in ("scene", "exchange", "turn"),
+     'Fate fights run at a scene, exchange or turn pace (FT-PACE): use pace = "scene", "exchange" or "turn"'),
+    (lambda o: o.ruleset != "fate" and o.pace in ("scene", "exchange", "turn"),
+     'scene, exchange and turn paces are Fate\'s (FT-PACE): they need ruleset = "fate"'),
+    (lambda o: o.initiative == "alertness" and o.pace != "turn",
+     'initiative by Alertness orders Fate\'s turns (FT-INIT): it needs pace = "turn"'),
+    (lambda o: o.ruleset == "fate" and o.pace == "turn" and o.initiative not in ("alertness", "phases-classic"),
+     'a turn-based Fate fight needs an order (FT-INIT): initiative = "alertness" (or "phases-classic")'),
+    (lambda o: o.ruleset == "fate" and o.pace != "turn" and o.initiative != "none",
+     'Fate scenes and exchanges are simultaneous (FT-PACE): initiative = "none"'),
+    (lambda o: o.ruleset == "fate" and o.ladder != "fate11",
+     'Fate reads its rolls on the fate11 ladder (FT-LAD): ladder = "fate11"'),
 )
 
 

@@ -16,6 +16,8 @@ from events import models as ev
 from projections.state import Combatant, FightState, with_tie_order
 
 PHASE_SYSTEMS = ("phases-classic", "phases-crunch")
+NOT_PHASED = ("holding and declaring within a phase need phase initiative (PH-4: initiative = \"phases-classic\" "
+              "or \"phases-crunch\"); this fight has none")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +103,9 @@ def ordered_ties(state: FightState, names: tuple[str, ...]) -> ev.TiesOrdered:
     keys = []
     for name in names:
         who = state.find(name)
-        if who is None or who.key not in state.initiative:
+        if who is None:
+            raise RuleError(f"no combatant {name!r} in {state.name}: name the tied combatants as they joined")
+        if who.key not in state.initiative:
             raise RuleError(f"{name} has no initiative this round: only those who rolled can be ordered")
         if who.key in keys:
             raise RuleError(f"{who.name} is named twice")
@@ -112,13 +116,27 @@ def ordered_ties(state: FightState, names: tuple[str, ...]) -> ev.TiesOrdered:
         raise RuleError(f"only combatants tied on {order_trait(state)} can be ordered ({shown}): "
                         f"the trait orders the others (PH-3)")
     event = ev.TiesOrdered(round=state.round, order=tuple(state.combatants[k].name for k in keys))
-    if state.turn is not None:
-        before = [(s.phase, s.combatant, s.step) for s in slots(state)][: state.turn.index + 1]
+    turn = state.turn
+    if turn is not None:
+        before = [(s.phase, s.combatant, s.step) for s in slots(state)][: turn.index + 1]
         after = [(s.phase, s.combatant, s.step) for s in slots(with_tie_order(state, event.order))]
-        if after[: state.turn.index + 1] != before:
+        untouched = not turn.acted and turn.step == "act"  # the turn just given: nothing done in it yet
+        if after[: turn.index] != before[: turn.index] or (after[turn.index] != before[-1] and not untouched):
             raise RuleError("that order would change turns already taken this round; order ties before "
-                            "their phase begins (PH-3)")
+                            "their phase begins, or as soon as `fudge next` shows the tie (PH-3)")
     return event
+
+
+def reordered_turn(state: FightState, order: tuple[str, ...]) -> list[ev.TurnTaken]:
+    """PH-3: ordered as the tied phase's turn was just given, the turn passes to whoever now goes first."""
+    turn = state.turn
+    if turn is None:
+        return []
+    slot = slots(with_tie_order(state, order))[turn.index]
+    if slot.combatant == turn.combatant:
+        return []
+    return [ev.TurnTaken(round=state.round, phase=slot.phase, combatant=state.combatants[slot.combatant].name,
+                         index=turn.index, tied_with=slot.tied_with, step=slot.step)]
 
 
 # --- what a turn allows ------------------------------------------------------------------
@@ -136,7 +154,9 @@ def check_held(state: FightState, who: Combatant) -> None:
 
 def held_action(state: FightState) -> ev.ActionHeld:
     """PH-4 `open`: the actor holds the action until the others in the phase have acted."""
-    if not phased(state) or state.options.phase_declaration != "open":
+    if not phased(state):
+        raise RuleError(NOT_PHASED)
+    if state.options.phase_declaration != "open":
         raise RuleError('holding an action is for phase_declaration = "open" (PH-4); under "structured" the '
                         'fastest already declares last')
     turn = state.turn
@@ -179,7 +199,9 @@ def check_attack_step(state: FightState, attacker: Combatant, target: Combatant)
 
 def declared_intent(state: FightState, who: Combatant, what: str, target: Combatant | None) -> ev.IntentDeclared:
     """PH-4 `structured`: a declaration by the combatant whose declaration turn it is."""
-    if not phased(state) or state.options.phase_declaration != "structured":
+    if not phased(state):
+        raise RuleError(NOT_PHASED)
+    if state.options.phase_declaration != "structured":
         raise RuleError('declaring before resolving is phase_declaration = "structured" (PH-4); in this fight '
                         'the actor simply acts on the turn')
     turn = state.turn

@@ -6,7 +6,7 @@ import tomllib
 from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from engine.errors import InputError
 from engine.ladder import Ladder
@@ -47,6 +47,22 @@ class Shield(_Strict):
     size: Literal["small", "medium", "large"]
 
 
+class FateWeapon(_Strict):
+    """FT-SIMPLE, FT-ADV-2: a rating 0..4 (or read from the table by name) and advanced attributes."""
+
+    name: str = "weapon"
+    rating: int | None = None
+    attributes: tuple[Literal["AP", "APx2", "Flex", "Vicious", "Vcsx2", "Locking"], ...] = ()
+
+
+class FateArmor(_Strict):
+    """FT-SIMPLE, FT-ADV-1: a rating 0..4 (or read from the table by name); `type` 0..8 for advanced armor."""
+
+    name: str = "armor"
+    rating: int | None = None
+    type: int | None = None
+
+
 class WoundOverride(_Strict):
     boxes: tuple[int, int, int, int, int]
 
@@ -69,6 +85,21 @@ class Sheet(_Strict):
     wounds: WoundOverride | None = None
     track: Literal["boxes", "pawn"] = Field(default="boxes", description="F-WND-7: `pawn` for an NPC pawn's track")
     off_hand: Weapon | None = None  # AI-MULTI-ATK: a weapon in the other hand
+    # --- fate (FT-PTS, FT-SIMPLE, FT-ADV) ---
+    aspects: dict[str, int] = Field(default_factory=dict, description="FT-PTS: aspect -> number of check boxes")
+    fate_weapon: FateWeapon | None = None
+    fate_armor: FateArmor | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fate_points(cls, data: object) -> object:
+        """C-FP-4: `fate_points` is the fudge-point pool under its Fate name."""
+        if isinstance(data, dict) and "fate_points" in data:
+            data = dict(data)
+            if "fudge_points" in data:
+                raise ValueError("give fate_points or fudge_points, not both (they are one pool)")
+            data["fudge_points"] = data.pop("fate_points")
+        return data
 
     @field_validator("name")
     @classmethod

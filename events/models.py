@@ -570,6 +570,111 @@ class BattleEnded(_Event):
     round: int
 
 
+# --- fate (FT) ------------------------------------------------------------------
+
+class FateSide(BaseModel):
+    """One combatant's roll in a Fate exchange, scene or attack, with what he declared."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    combatant: str
+    skill: str
+    level: int
+    roll: int
+    modifiers: tuple[Modifier, ...] = ()
+    against: tuple[tuple[str, tuple[Modifier, ...]], ...] = ()  # FT-MOD: modifiers against one foe only
+    target: str | None = None
+    stance: Literal["attack", "defensive", "non_combat", "defend"] = "attack"  # FT-DEF-1, FT-DEF-2
+    maneuver: str | None = None  # FT-MANEUVER: taken instead of the harm
+    maneuver_needs: str = "clipped"
+    maneuver_kind: Literal["plain", "disarm", "finesse"] = "plain"
+    non_lethal: bool = False  # FT-HEAL-1
+    clip_used: bool = False  # FT-TRACK-3: the clipped -1 this roll took
+
+
+class FateContest(BaseModel):
+    """One comparison: the winner's margin, read as an outcome (FT-OUT, FT-SIMPLE, FT-ADV)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    attacker: str
+    defender: str
+    attacker_result: int
+    defender_result: int
+    margin: int
+    read: int  # the number read on the table (margin, + weapon - armor under simple arms)
+    armor_type: int = 0
+    outcome: str  # none, or an FT-OUT outcome
+    maneuver: str | None = None
+    note: str = ""
+
+
+class FateResolved(_Event):
+    """FT-PACE: an exchange, a scene's rolls, or one attack in turn pace, compared and read."""
+
+    type: Literal["fate_resolved"] = "fate_resolved"
+    action: int
+    pace: Literal["scene", "exchange", "turn"]
+    round: int
+    sides: tuple[FateSide, ...]
+    contests: tuple[FateContest, ...]
+    mode: Literal["contests", "total"] = "contests"  # FT-PACE scene: paired sub-fights or the total difference
+    supersedes: int | None = None
+
+
+class FateBoxMarked(_Event):
+    """FT-TRACK-2: an outcome marked, in the box it overflowed to."""
+
+    type: Literal["fate_box_marked"] = "fate_box_marked"
+    action: int
+    combatant: str
+    outcome: str
+    box: str
+    by: str | None = None
+    non_lethal: bool = False
+
+
+class AspectChecked(_Event):
+    """FT-PTS: an aspect's box checked for a reroll of one roll."""
+
+    type: Literal["aspect_checked"] = "aspect_checked"
+    combatant: str
+    aspect: str
+    box: int
+    target: int
+
+
+class FateTurnOrder(_Event):
+    """FT-INIT: the round's order: rolled Alertness, then Tactics, then the combat skill (each key in that order)."""
+
+    type: Literal["fate_turn_order"] = "fate_turn_order"
+    round: int
+    order: tuple[str, ...]
+    keys: tuple[tuple[int, int, int], ...]
+
+
+class FateSceneEnded(_Event):
+    """FT-TRACK-3, FT-HEAL-1: clipped, hurt and taken out clear; injuries stay (non-lethal ones heal)."""
+
+    type: Literal["fate_scene_ended"] = "fate_scene_ended"
+    scene: int
+
+
+class InjuryRecovered(_Event):
+    """FT-HEAL-1: an Injured box clears after the days the recovery takes."""
+
+    type: Literal["injury_recovered"] = "injury_recovered"
+    combatant: str
+    mark: int
+    days: int
+    action: int | None = None
+    healer: str | None = None
+    skill: str | None = None
+    level: int | None = None
+    roll: int | None = None
+    result: int | None = None
+    difficulty: int | None = None
+    activity: Literal["rest", "light"] | None = None
+
+
 Event = Annotated[
     Union[
         FightStarted, BranchStarted, SeedCommitted, SeedRevealed, CombatantJoined, RoundStarted,
@@ -579,6 +684,7 @@ Event = Annotated[
         DieTraded, DieAltered, TiesOrdered, IntentDeclared, TurnUsed, SpareDieSpent, ShotResolved, ActionHeld,
         WoundsHealed, StunMarked, BattleEnded, InitiativeRanked, WillSteeled,
         MeleeResolved, StoryRolled, LocationWounded,
+        FateResolved, FateBoxMarked, AspectChecked, FateTurnOrder, FateSceneEnded, InjuryRecovered,
     ],
     Field(discriminator="type"),
 ]

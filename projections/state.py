@@ -64,6 +64,16 @@ class Turn:
 
 
 @dataclass(frozen=True, slots=True)
+class FateMark:
+    """FT-TRACK-2: one box marked by the event `seq`."""
+
+    seq: int
+    box: str
+    non_lethal: bool = False
+    by: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class FightState:
     """Mappings here are never mutated: every change makes a new one."""
 
@@ -96,6 +106,15 @@ class FightState:
     # --- melee (F-MOD-8) ---
     forfeits: frozenset[str] = frozenset()  # all-out defenders who may not attack this round
     exposed: Mapping[str, str] = field(default_factory=dict)  # all-out attacker -> the foe whose next turn finds him exposed
+    # --- fate ---
+    fate_marks: Mapping[str, tuple[FateMark, ...]] = field(default_factory=dict)  # FT-TRACK: boxes marked
+    fate_clip: frozenset[str] = frozenset()  # FT-TRACK-3: a clipped -1 waits for the next action
+    fate_aspects: Mapping[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)  # FT-PTS: checked boxes
+    fate_scene: int = 1
+    fate_scene_rolled: frozenset[str] = frozenset()  # FT-PACE scene: one roll each
+    fate_order: tuple[str, ...] = ()  # FT-INIT: this round's order
+    fate_acted: frozenset[str] = frozenset()
+    fate_last_action: int | None = None  # the latest exchange, scene or attack (fate points and rerolls change it)
 
     @property
     def ladder(self) -> Ladder:
@@ -173,7 +192,10 @@ def _seed_revealed(s: FightState, r: Recorded, e: ev.SeedRevealed) -> FightState
 def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
     sheet = Sheet.model_validate(e.sheet)
     fighter = read_levels(sheet, s.ladder, e.source, s.options.plus_levels)
-    points = sheet.fudge_points if sheet.fudge_points is not None else s.options.default_fudge_points
+    if sheet.fudge_points is not None:
+        points = sheet.fudge_points
+    else:  # C-FP-1: the ruleset's pool, and none for an NPC unless the sheet says otherwise
+        points = s.options.npc_fudge_points if sheet.kind == "npc" else s.options.default_fudge_points
     boxes = sheet.wounds.boxes if sheet.wounds else s.options.wound_boxes
     if not sheet.wounds and s.options.wound_chart == "health":
         boxes = health_chart(fighter.trait("Health", s.options)[1]).boxes
@@ -438,6 +460,55 @@ def _battle_ended(s: FightState, r: Recorded, e: ev.BattleEnded) -> FightState:
     return replace(s, will_relief={})  # AI-WILL-1: willpower lasts the scene, and the battle was the scene
 
 
+def _fate_resolved(s: FightState, r: Recorded, e: ev.FateResolved) -> FightState:
+    """FT-TRACK-3: a roll that took the clipped -1 has used it; FT-PACE scene: one roll each."""
+    s = _remember(s, r, e.action, resolution=r.seq)
+    keys = [side.combatant.lower() for side in e.sides]
+    used = {side.combatant.lower() for side in e.sides if side.clip_used}
+    s = replace(s, fate_clip=s.fate_clip - used, fate_last_action=e.action)
+    if e.pace == "scene":
+        s = replace(s, fate_scene_rolled=s.fate_scene_rolled | frozenset(keys))
+    if e.pace == "turn":
+        s = replace(s, fate_acted=s.fate_acted | {keys[0]},
+                    turn=replace(s.turn, acted=True) if s.turn else None)
+    return s
+
+
+def _fate_box(s: FightState, r: Recorded, e: ev.FateBoxMarked) -> FightState:
+    record = s.actions.get(e.action)
+    s = _remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
+    key = e.combatant.lower()
+    marks = s.fate_marks.get(key, ()) + (FateMark(r.seq, e.box, e.non_lethal, e.by),)
+    clip = s.fate_clip | {key} if e.box == "clipped" else s.fate_clip
+    return replace(s, fate_marks=_with(s.fate_marks, key, marks), fate_clip=clip)
+
+
+def _aspect_checked(s: FightState, r: Recorded, e: ev.AspectChecked) -> FightState:
+    key = e.combatant.lower()
+    return replace(s, fate_aspects=_with(s.fate_aspects, key, s.fate_aspects.get(key, ()) + ((e.aspect, e.box),)))
+
+
+def _fate_order(s: FightState, r: Recorded, e: ev.FateTurnOrder) -> FightState:
+    return replace(s, round=e.round, fate_order=tuple(n.lower() for n in e.order), fate_acted=frozenset())
+
+
+def _fate_scene_ended(s: FightState, r: Recorded, e: ev.FateSceneEnded) -> FightState:
+    """FT-TRACK-3: clipped and hurt last the scene, and Taken Out the fight; FT-HEAL-1: non-lethal
+    injuries heal with it. Lethal injuries stay until healed."""
+    kept = {key: tuple(m for m in marks if m.box == "injured" and not m.non_lethal)
+            for key, marks in s.fate_marks.items()}
+    return replace(s, fate_marks=kept, fate_clip=frozenset(), fate_scene=e.scene + 1,
+                   fate_scene_rolled=frozenset(), fate_order=(), fate_acted=frozenset())
+
+
+def _injury_recovered(s: FightState, r: Recorded, e: ev.InjuryRecovered) -> FightState:
+    key = e.combatant.lower()
+    if e.action is not None:
+        s = _remember(s, r, e.action, resolution=r.seq)
+    return replace(s, fate_marks=_with(s.fate_marks, key, tuple(m for m in s.fate_marks.get(key, ())
+                                                                 if m.seq != e.mark)))
+
+
 def _ignore(s: FightState, r: Recorded, e: Any) -> FightState:
     return s  # voiding events act in `fold.effective`, before evolve sees anything
 
@@ -481,6 +552,12 @@ HANDLERS: dict[type, Callable[[FightState, Recorded, Any], FightState]] = {
     ev.MeleeResolved: _melee_resolved,
     ev.StoryRolled: _story_rolled,
     ev.LocationWounded: _location_wounded,
+    ev.FateResolved: _fate_resolved,
+    ev.FateBoxMarked: _fate_box,
+    ev.AspectChecked: _aspect_checked,
+    ev.FateTurnOrder: _fate_order,
+    ev.FateSceneEnded: _fate_scene_ended,
+    ev.InjuryRecovered: _injury_recovered,
 }
 
 

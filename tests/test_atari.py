@@ -39,9 +39,11 @@ def test_AI_LAD_AI_FP_preset_sets_the_campaign_options_in_one_place() -> None:
 
 
 def test_AI_FP_sheets_without_points_start_with_two(fights: Fights) -> None:
-    """AI-FP, C-FP-1: fudge points start at 2."""
+    """AI-FP, C-FP-1: fudge points start at 2 for a character, 0 for an NPC unless the sheet says otherwise."""
     atari(fights, "max", "cutthroat")
-    assert {c.name: c.fudge_points for c in fights.state("fight").combatants.values()} == {"Max": 2, "Cutthroat": 2}
+    assert {c.name: c.fudge_points for c in fights.state("fight").combatants.values()} == {"Max": 2, "Cutthroat": 0}
+    join(fights, "duellist")  # an NPC whose sheet gives one point
+    assert fights.state("fight").combatants["duellist"].fudge_points == 1
 
 
 def test_AI_INIT_1_max_derives_initiative_minus_one(fights: Fights) -> None:
@@ -242,6 +244,20 @@ def test_AI_POST_postures_shift_attack_and_defence(fights: Fights) -> None:
     assert ("posture: all-out offence", -2) in [(m.name, m.value) for m in back.sides[1].modifiers]
 
 
+def test_AI_WAIT_AI_POST_two_declarations_before_the_round_add_up(fights: Fights) -> None:
+    """AI-WAIT, AI-POST: Max hurries (+2) and then, in a second declaration, takes posture +1: both hold for
+    the round (the second does not silently drop the first); choosing the same thing again replaces it."""
+    atari(fights, "max", "cutthroat")
+    declare(fights, "Max", wait=2)
+    done = events(declare(fights, "Max", posture=1), ev.Declared)[0]
+    assert (done.declaration.wait, done.declaration.posture) == (2, 1)
+    again = events(declare(fights, "Max", wait=1), ev.Declared)[0]
+    assert (again.declaration.wait, again.declaration.posture) == (1, 1)
+    outcome = round_(fights, "max=0 0 0 0", "cutthroat=0 0 0 0")
+    assert {e.combatant: e.total for e in events(outcome, ev.InitiativeRanked)}["Max"] == 0  # Mediocre -1, +1
+    assert verify(fights.store.read("fight")).ok
+
+
 def test_AI_WAIT_waiting_and_hurrying_trade_skill_for_initiative(fights: Fights) -> None:
     """AI-WAIT: +2 initiative -> attack -1, avoid -2; -2 -> attack +1, avoid +1; declared before the roll."""
     atari(fights, "max", "cutthroat")
@@ -428,3 +444,25 @@ def test_AI_POST_combinations_atari_cannot_run_are_refused_at_setup(house: str, 
     from engine.errors import InputError
     with pytest.raises(InputError, match=reason):
         resolve("atari-isev", f'extends = "atari-isev"\n{house}\n')
+
+
+def test_AI_HEROIC_is_refused_outside_atari_isev_and_for_the_dead(fights: Fights) -> None:
+    """AI-HEROIC: rolling with the blow is an Atari Isev option: a Fudge fight refuses it; nothing is written."""
+    from tests.conftest import sheet, start
+    start(fights, rules="fudge")
+    for name in ("Ann", "Bob"):
+        fights.execute("fight", cmd.Join(sheet=sheet(name, skills={"Sword": "Good"}, attack="Sword", weapon=2),
+                                         source=f"{name}.toml"))
+    fights.execute("fight", cmd.Exchange(first="Ann", second="Bob"), dice("ann=+ + + 0", "bob=- - 0 0"))
+    refused(fights, cmd.HeroicAvoidance(combatant="Bob"), dice("bob=+ 0 0 0"), match="Atari Isev")
+
+
+def test_AI_HEROIC_a_dead_man_does_not_roll_with_the_blow(fights: Fights) -> None:
+    """AI-HEROIC, F-WND-6: after the GM's kill, heroic avoidance is refused and nothing is written."""
+    atari(fights, "max", "cutthroat")
+    round_(fights, "max=+ + 0 0", "cutthroat=0 0 0 0")
+    next_(fights)
+    next_(fights)
+    attack(fights, "Cutthroat", "Max", "cutthroat=+ + + 0", "max=- 0 0 0", "cutthroat=0 0 0 0")
+    fights.execute("fight", cmd.Kill(combatant="Max"))
+    refused(fights, cmd.HeroicAvoidance(combatant="Max"), dice("max=+ 0 0 0"), match="Dead")

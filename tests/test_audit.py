@@ -479,3 +479,27 @@ def test_A_REPLAY_1_state_as_of_any_seq_is_the_live_state_then(fights: Fights, p
     for record, state in evolve_all(log):  # event by event, the replay agrees with "as of"
         assert same(state, replay(log, as_of=record.seq)), record.seq
     assert fresh(path).ok
+
+
+def test_A_VERIFY_1_a_sheet_joined_before_a_later_version_added_sheet_fields_still_verifies(
+        fights: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A-VERIFY-1, A-LOG-1: a fight whose sheets were recorded before the Sheet model gained optional fields
+    (here: Fate's aspects and arms) re-runs to the same consequences; verify does not call it tampered."""
+    from engine import decide as core
+    from engine.sheets import Sheet
+    from tests.conftest import sheet, start
+
+    class OlderSheet(Sheet):
+        def model_dump(self, **kw: Any) -> dict[str, Any]:  # type: ignore[override]
+            out = super().model_dump(**kw)
+            for newer in ("aspects", "fate_armor", "fate_weapon"):
+                out.pop(newer, None)
+            return out
+
+    start(fights)
+    with monkeypatch.context() as patched:
+        patched.setattr(core, "Sheet", OlderSheet)
+        fights.execute("fight", cmd.Join(sheet=sheet("Ann", skills={"Sword": "Good"}, attack="Sword"),
+                                         source="ann.toml"))
+    report = verify(fights.store.read("fight"))
+    assert report.ok, report.problems

@@ -81,3 +81,46 @@ def test_F_LOC_1_attack_called_shot(fudge: Fudge) -> None:
                 "--dice", "ann=0000", "--dice", "bob=0000").stdout
     assert "Bob's shield arm is Scratched" in out  # won by 1 only: where the defender names
     assert "1 or more" in fudge.fails("attack", "Ann", "Bob", "--called", "eye", "--need-rd", "0")
+
+
+def test_F_MULTI_2_F_MOD_3_the_melee_line_shows_a_foes_shield_against_the_lone_fighter(tmp_path: Path) -> None:
+    """F-MULTI-2, F-MOD-3: Ann (Great) rolls once against Bob (medium shield) and Cid; the line shows that
+    against Bob her result is one lower (Good), so "ties Bob" reads true."""
+    f = Fudge(tmp_path)
+    f("new", "melee")
+    for name, skill, shield in (("Ann", "Great", ""), ("Bob", "Good", '[shield]\nsize = "medium"\n'),
+                                ("Cid", "Mediocre", "")):
+        path = tmp_path / f"{name}.toml"
+        path.write_text(f'name = "{name}"\n[skills]\nSword = "{skill}"\n[combat]\nattack = "Sword"\n'
+                        f'[weapon]\ndamage = 2\n{shield}')
+        f("join", str(path))
+    out = f("melee", "Ann", "Bob", "Cid", "--dice", "ann=+ 0 0 0", "--dice", "bob=0 0 0 0",
+            "--dice", "cid=0 0 0 0").stdout
+    assert "Bob Sword Good +0 = Good (Ann vs Bob -1 Bob's medium shield = Good);" in out
+    assert "Ann ties Bob (+0)" in out
+
+
+def test_F_MULTI_7_melee_help_says_how_to_type_the_gms_group_roll(tmp_path: Path) -> None:
+    """F-MULTI-7: the GM's one 2dF roll for every NPC is typed as GM=FACES; `fudge melee --help` says so."""
+    result = CliRunner().invoke(app, ["melee", "--help"], env={"FUDGE_STORE": None, "COLUMNS": "200"})
+    assert result.exit_code == 0 and "--dice GM=FACES" in result.stdout
+
+
+def test_F_MOD_2_F_MULTI_2_a_gm_modifier_to_one_foe_of_a_melee(tmp_path: Path) -> None:
+    """F-MOD-2, F-MULTI-2: `--foe-mod Bob=-1` (Bob on bad footing) lowers Bob's result only; the melee verifies
+    and undoes; a foe not in the melee is refused in one line and nothing is written."""
+    from engine.audit import verify
+    from store.sqlite import SqliteStore
+    f = Fudge(tmp_path)
+    f("new", "melee")
+    for name, skill in (("Ann", "Great"), ("Bob", "Good"), ("Cid", "Good")):
+        path = tmp_path / f"{name}.toml"
+        path.write_text(f'name = "{name}"\n[skills]\nSword = "{skill}"\n[combat]\nattack = "Sword"\n[weapon]\ndamage = 2\n')
+        f("join", str(path))
+    assert "Cid is not one of Ann's foes" in f.fails("melee", "Ann", "Bob", "--foe-mod", "Cid=-1")
+    out = f("melee", "Ann", "Bob", "Cid", "--foe-mod", "Bob=-1", "--dice", "ann=0 0 0 0", "--dice", "bob=0 0 0 0",
+            "--dice", "cid=0 0 0 0").stdout
+    assert "Bob Sword Good +0 -1 GM modifier = Fair;" in out and "Cid Sword Good +0 = Good" in out
+    assert verify(SqliteStore(f.db).read("melee")).ok
+    f("undo")
+    assert verify(SqliteStore(f.db).read("melee")).ok

@@ -175,7 +175,8 @@ def spare_fight(fights: Fights, **options: Any) -> None:
 
 
 def test_CT_SPARE_a_spare_die_is_plus_one_to_a_roll_shown_in_its_modifiers(fights: Fights) -> None:
-    """CT-SPARE: after bartering, each spare die left is spent once as +1 to one roll, like a fudge point."""
+    """CT-SPARE, C-FP-4: after bartering, each spare die left is spent once as +1 to one roll, like a fudge point
+    (the same spend, re-resolving the roll)."""
     spare_fight(fights)
     fights.execute("fight", cmd.Barter(combatant="Ann", trade=0, alter=1, direction=1))  # +,+ -> traded, ++
     state = fights.state("fight")
@@ -296,16 +297,37 @@ def test_PH_3_the_gm_orders_tied_combatants_for_the_round(fights: Fights) -> Non
 
 
 def test_PH_3_ordering_refusals(fights: Fights) -> None:
+    """PH-3: the GM's order of ties is refused, with the reason, unless it names tied combatants who rolled."""
     tied_fight(fights)
     refused(fights, cmd.OrderTies(order=("Ann", "Bob")), match=r"only combatants tied on Agility can be ordered "
                                                                 r"\(Ann \+1, Bob \+0\)")
     refused(fights, cmd.OrderTies(order=("Bob",)), match="at least two")
     refused(fights, cmd.OrderTies(order=("Bob", "bob")), match="named twice")
+    refused(fights, cmd.OrderTies(order=("Bob", "Eve")), match="no combatant 'Eve'")
+    join(fights, "Dan", "Fair")  # joins after the round's initiative
     refused(fights, cmd.OrderTies(order=("Bob", "Dan")), match="Dan has no initiative")
     fights.execute("fight", cmd.NextTurn())  # +: Ann
     fights.execute("fight", cmd.NextTurn())  # +: Bob (stable order)
+    fights.execute("fight", cmd.Attack(attacker="Bob", target="Ann"), dice("bob=0 0 0 0", "ann=0 0 0 0"))
     refused(fights, cmd.OrderTies(order=("Cid", "Bob")), match="would change turns already taken")
     fights.execute("fight", cmd.OrderTies(order=("Bob", "Cid")))  # the same order as taken: accepted
+
+
+def test_PH_3_ordering_the_tie_when_next_shows_it_passes_the_turn(fights: Fights) -> None:
+    """PH-3: `fudge next` gives Bob the turn, "tied with Cid"; before Bob does anything the GM may still order
+    Cid first: the turn passes to Cid, then Bob; the log verifies and the order undoes."""
+    tied_fight(fights)
+    fights.execute("fight", cmd.NextTurn())  # +: Ann
+    given = fights.execute("fight", cmd.NextTurn()).records[-1].event  # +: Bob, tied with Cid
+    assert (given.combatant, given.tied_with) == ("Bob", ("Cid",))
+    outcome = fights.execute("fight", cmd.OrderTies(order=("Cid", "Bob")))
+    turn = outcome.records[-1].event
+    assert isinstance(turn, ev.TurnTaken) and (turn.combatant, turn.index, turn.tied_with) == ("Cid", 1, ())
+    assert fights.execute("fight", cmd.NextTurn()).records[-1].event.combatant == "Bob"
+    assert verify(fights.store.read("fight")).ok
+    fights.execute("fight", cmd.Undo())
+    fights.execute("fight", cmd.Undo())
+    assert fights.state("fight").turn.combatant == "bob"
 
 
 def test_PH_3_a_second_trait_orders_the_phase(fights: Fights) -> None:
@@ -426,6 +448,14 @@ def test_PH_4_structured_has_no_holding(fights: Fights) -> None:
     structured_fight(fights)
     fights.execute("fight", cmd.NextTurn())
     refused(fights, cmd.HoldAction(), match='holding an action is for phase_declaration = "open"')
+
+
+def test_PH_4_without_phase_initiative_neither_hold_nor_intend_speaks_of_phase_declaration(fights: Fights) -> None:
+    """PH-4: in a fight without phase initiative, `hold` and `intend` say that phase initiative is missing."""
+    start(fights, rules="fudge")
+    join(fights, "Ann", "Good")
+    refused(fights, cmd.HoldAction(), match="phase initiative")
+    refused(fights, cmd.DeclareIntent(combatant="Ann", what="charge"), match="phase initiative")
 
 
 def test_PH_4_open_refuses_a_separate_declaration(fights: Fights) -> None:

@@ -159,3 +159,26 @@ def test_the_phases_demo_ends_as_scripted(fudge: Fudge) -> None:
     assert brynhild["wound_level"] == "Incapacitated"
     leroy = fudge.who("Leroy", "--fight", "demo-fudge-phases")
     assert leroy["wound_level"] == "Hurt"
+
+
+def test_F_WND_2_a_track_of_the_wrong_length_says_what_it_needs() -> None:
+    """F-WND-2: boxes are five numbers, Scratch to Near Death."""
+    with pytest.raises(InputError, match="five numbers of boxes .*not 2"):
+        resolve("fudge", "wound_boxes = [1, 2]")
+
+
+def test_C_FP_1_an_npc_has_no_points_unless_its_sheet_says(fights: Fights) -> None:
+    """C-FP-1: the pool comes from the sheet; without one, the ruleset's default, and none for an NPC."""
+    label, options = resolve("fudge", "default_fudge_points = 3")
+    fights.new("pool", label, options.model_dump(mode="json"))
+    for name, kind, points in (("Hero", "pc", None), ("Thug", "npc", None), ("Boss", "npc", 2), ("Rival", "major", None)):
+        fights.execute("pool", cmd.Join(sheet=sheet(name, kind=kind, fudge_points=points), source=f"{name}.toml"))
+    pools = {c.name: c.fudge_points for c in fights.state("pool").combatants.values()}
+    assert pools == {"Hero": 3, "Thug": 0, "Boss": 2, "Rival": 3}
+
+
+def test_F_WND_1_status_says_who_cannot_act_instead_of_a_penalty(fudge: Fudge) -> None:
+    """F-WND-1: Incapacitated and worse take no actions: `status` says so rather than showing a penalty."""
+    fudge("demo", "fudge-phases")
+    line = next(l for l in fudge("status", "--fight", "demo-fudge-phases").stdout.splitlines() if "Brynhild (" in l)
+    assert "Incapacitated (cannot act)" in line and "-2" not in line

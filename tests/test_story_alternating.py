@@ -199,3 +199,49 @@ def test_F_MOD_8_under_opposed_initiative_the_declaration_lasts_the_round(fights
     assert [(m.name, m.value) for m in second.sides[1].modifiers] == [("all-out defense", 2)]
     assert next_(fights).combatant == "Bob"
     refused(fights, cmd.Attack(attacker="Bob", target="Ann"), "forfeits")
+
+
+def test_F_MOD_8_F_MOD_6_all_out_offense_adds_nothing_to_the_attackers_own_defense(fights: Fights) -> None:
+    """F-MOD-6, F-MOD-8 with F-INIT-2: Ann's all-out offense lasts the round, but its +1 is to her attack
+    only: defending (before her turn, or after it, exposed at -2) she gets no +1."""
+    from tests.atari_helpers import next_, round_
+    start(fights, pace="alternating", initiative="opposed")
+    for name in ("Ann", "Bob", "Cid"):
+        join(fights, name, skills={"Sword": "Good"}, attack="Sword", weapon=2, side=name)
+    fights.execute("fight", cmd.Declare(combatant="Ann", declaration=ev.Declaration(all_out="offense")))
+    round_(fights, "cid=+ + + +", "ann=+ + + 0", "bob=0 0 0 0")
+    assert next_(fights).combatant == "Cid"
+    before = attack(fights, "Cid", "Ann", "0000", "0000")
+    assert [(m.name, m.value) for m in before.sides[1].modifiers] == []
+    assert next_(fights).combatant == "Ann"
+    own = attack(fights, "Ann", "Bob", "0000", "0000")
+    assert [(m.name, m.value) for m in own.sides[0].modifiers] == [("all-out offense", 1)]
+    assert next_(fights).combatant == "Bob"
+    reply = attack(fights, "Bob", "Ann", "0000", "0000")
+    assert [(m.name, m.value) for m in reply.sides[1].modifiers] == [("exposed after all-out offense", -2)]
+    assert verify(fights.store.read("fight")).ok
+
+
+def test_F_INIT_2_F_MOD_8_status_shows_a_declaration_made_for_the_coming_round(tmp_path: Path) -> None:
+    """F-INIT-2, F-MOD-8: under opposed initiative a declaration is for the next round; `fudge status` (text and
+    --json) shows it, with its round, before that round starts."""
+    import json
+    runner = CliRunner()
+    db = tmp_path / "fudge.db"
+
+    def fudge(*args: str) -> Any:
+        return runner.invoke(app, ["--store", str(db), *args], env={"FUDGE_STORE": None})
+
+    house = tmp_path / "alt.toml"
+    house.write_text('extends = "fudge"\npace = "alternating"\ninitiative = "opposed"\n')
+    assert fudge("new", "duel", "--house", str(house)).exit_code == 0
+    for name in ("Ann", "Bob"):
+        (tmp_path / f"{name}.toml").write_text(f'name = "{name}"\n[skills]\nSword = "Good"\n[combat]\nattack = "Sword"\n')
+        assert fudge("join", str(tmp_path / f"{name}.toml")).exit_code == 0
+    assert fudge("declare", "Ann", "--all-out-defense").exit_code == 0
+    assert "declared for round 1: all-out defense" in fudge("status").stdout
+    ann = json.loads(fudge("status", "--json").stdout)["combatants"][0]
+    assert ann["initiative"]["declared_next"] == {"round": 1, "declaration": "all-out defense"}
+    assert fudge("round").exit_code == 0
+    text = fudge("status").stdout
+    assert "declared: all-out defense" in text and "declared for round" not in text

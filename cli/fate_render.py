@@ -1,0 +1,79 @@
+"""Fate's events and status, one line each (FT-*)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.fate import penalty_view, result_vs
+from engine.fate_tables import OUTCOME_NAME
+from events import models as ev
+from projections.state import Combatant, FightState
+
+def _mods(modifiers: Any) -> str:
+    return "".join(f" {m.value:+d} {m.name}" for m in modifiers)
+
+
+def side_text(side: ev.FateSide, ladder: Any) -> str:
+    stance = {"defensive": " (defensive)", "non_combat": " (non-combat)"}.get(side.stance, "")
+    target = f" → {side.target}" if side.target else ""
+    against = "".join(f" [{_mods(m).strip()} vs {foe}]" for foe, m in side.against)
+    return (f"{side.combatant}{target}{stance}: {side.skill} {ladder.name(side.level)} {side.roll:+d}"
+            f"{_mods(side.modifiers)} = {ladder.name(result_vs(side))}{against}")
+
+
+def contest_text(c: ev.FateContest, ladder: Any) -> str:
+    what = c.maneuver and f"maneuver: {c.maneuver}" or (OUTCOME_NAME.get(c.outcome, "no effect"))
+    note = f" ({c.note})" if c.note else ""
+    return (f"{c.attacker} {ladder.name(c.attacker_result)} vs {c.defender} {ladder.name(c.defender_result)}: "
+            f"MoS {c.margin:+d} → {what}{note}")
+
+
+def describe(event: Any, ladder: Any) -> str:
+    if isinstance(event, ev.FateResolved):
+        again = f" (re-resolves event {event.supersedes})" if event.supersedes else ""
+        head = {"scene": "scene", "exchange": "exchange", "turn": "attack"}[event.pace]
+        sides = "; ".join(side_text(s, ladder) for s in event.sides)
+        contests = "; ".join(contest_text(c, ladder) for c in event.contests) or "nobody is affected"
+        return f"{head}{again}: {sides} || {contests}"
+    if isinstance(event, ev.FateBoxMarked):
+        spill = f" (no {OUTCOME_NAME[event.outcome]} box left)" if event.box != event.outcome else ""
+        lethal = " (non-lethal)" if event.non_lethal else ""
+        return f"{event.combatant} is {OUTCOME_NAME[event.box]}{spill}{lethal}, by {event.by}"
+    if isinstance(event, ev.AspectChecked):
+        return f"{event.combatant} checks {event.aspect} box {event.box}: reroll of event {event.target}"
+    if isinstance(event, ev.FateTurnOrder):
+        keys = ", ".join(f"{n} ({'/'.join(f'{k:+d}' for k in key)})" for n, key in zip(event.order, event.keys))
+        return f"round {event.round}: order by rolled Alertness, then Tactics, then combat skill: {keys}"
+    if isinstance(event, ev.FateSceneEnded):
+        return f"scene {event.scene} ends: clipped, hurt and taken out clear; injuries stay"
+    if isinstance(event, ev.InjuryRecovered):
+        roll = ""
+        if event.result is not None:
+            roll = (f"{event.healer} {event.skill} {ladder.name(event.level)} {event.roll:+d} = "
+                    f"{ladder.name(event.result)} vs {ladder.name(event.difficulty)}: ")
+        activity = f" of {event.activity}" if event.activity else ""
+        return f"{roll}{event.combatant}'s injury (event {event.mark}) heals in {event.days} day(s){activity}"
+    return event.type
+
+
+def status_json(state: FightState, who: Combatant) -> dict[str, Any]:
+    return {"fate": penalty_view(state, who)}
+
+
+def status_lines(state: FightState, who: Combatant) -> list[str]:
+    view = penalty_view(state, who)
+    boxes = "  ".join(f"{name} " + "[x]" * view["boxes"][name] + "[ ]" * max(0, cap - view["boxes"][name])
+                      for name, cap in view["capacity"].items())
+    lines = [f"    {boxes}"]
+    if who.track.dead:
+        lines.append("    dead (the GM's ruling)")
+    elif view["taken_out"]:
+        lines.append("    taken out: out of the fight")
+    else:
+        hurt = "hurt -1 when the GM says (scene pace)" if view["hurt_narrative"] else f"{view['scene']:+d}"
+        lines.append(f"    penalties: next action {view['next_action']:+d}, this scene {hurt}, "
+                     f"beyond the scene {view['beyond_scene']:+d} (next roll {view['total_next_action']:+d})")
+    aspects = ", ".join(f"{name} {'[x]' * len(a['checked'])}{'[ ]' * (a['boxes'] - len(a['checked']))}"
+                        for name, a in view["aspects"].items())
+    lines.append(f"    fate points {view['fate_points']}{'; aspects ' + aspects if aspects else ''}")
+    return lines

@@ -1,0 +1,710 @@
+"""Fate (Fudge version), chapter 8 (FT-*): exchanges, scenes and turns compared by margin of success.
+
+Every participant rolls once per exchange (or scene, or attack); each roll is
+compared with the roll of whom it opposes, with the modifiers that hold
+against that foe only (FT-MOD: outnumbering one fighter is not outnumbering
+another). The winner's margin is read on the outcome table (FT-OUT, through
+the arms rules FT-SIMPLE / FT-ADV) and marked on the loser's boxes with
+overflow (FT-TRACK-2). Fate points (+1) and aspect rerolls re-resolve the
+latest exchange: its old resolution and marks are voided, new ones appended.
+
+Readings taken where the text leaves room:
+- A side who targets someone but is attacked by several inflicts harm only
+  when beating every attacker (FT-MULTI); with no target declared it affects
+  the attacker with the worst roll.
+- A tie is a Scratch (FT-OUT); under simple arms a tie is "a Scratch result or
+  better", so the attacker still adds the weapon and takes off the armor.
+- Advanced arms read margin (+ Vicious bonus) on the armor type's column; the
+  weapon's simple rating is not added. A maneuver always reads armor type 0.
+- Clipped boxes stay marked for the scene (so clips can spill into Hurt), but
+  the -1 is paid by the next roll only (in turn pace, the next attack roll).
+- A maneuver (FT-MANEUVER) replaces the harm when the outcome reaches what
+  the GM said it needs; below that, the outcome's harm applies as usual.
+- Scene pace, total mode: the difference of the two sides' totals is read on
+  the table and marked on every member of the losing side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from engine import commands as cmd
+from engine.dice import Dice
+from engine.errors import RuleError
+from engine.fate_tables import (ARMOR_PIERCING, ARMOR_TYPES, BOXES, OUTCOME_NAME, OUTCOMES, SIMPLE_ARMOR,
+                                SIMPLE_WEAPONS, VICIOUS, outcome_for)
+from events import models as ev
+from projections.state import Combatant, FateMark, FightState
+
+MEDIOCRE = -1
+
+
+# --- the track (FT-TRACK) -----------------------------------------------------------
+
+def marks_of(state: FightState, who: Combatant, exclude: frozenset[int] = frozenset()) -> tuple[FateMark, ...]:
+    return tuple(m for m in state.fate_marks.get(who.key, ()) if m.seq not in exclude)
+
+
+def count(marks: Sequence[FateMark], box: str) -> int:
+    return sum(1 for m in marks if m.box == box)
+
+
+def is_taken_out(marks: Sequence[FateMark]) -> bool:
+    return any(m.box == "taken_out" for m in marks)
+
+
+def place(marks: Sequence[FateMark], outcome: str, boxes: tuple[int, int, int]) -> str:
+    """FT-TRACK-2: the box an outcome marks: its own, or the next more severe one with room."""
+    capacity = dict(zip(BOXES, (*boxes, 1)))
+    for box in BOXES[BOXES.index(outcome):]:
+        if box == "taken_out" or count(marks, box) < capacity[box]:
+            return box
+    return "taken_out"
+
+
+def penalties(state: FightState, who: Combatant, role: str = "act") -> tuple[list[ev.Modifier], bool]:
+    """FT-TRACK-3, FT-SCENE: the penalties on a roll, and whether it pays the clipped -1.
+
+    `role` is "attack" or "defend" in turn pace (a clip counts only on the next attack roll).
+    """
+    marks = marks_of(state, who)
+    scene = state.options.pace == "scene"
+    out: list[ev.Modifier] = []
+    clip = who.key in state.fate_clip and not scene and role != "defend"
+    if clip:
+        out.append(ev.Modifier(name="clipped (next action)", value=-1))
+    if count(marks, "hurt") and not scene:
+        out.append(ev.Modifier(name="hurt (this scene)", value=-1))
+    injured = count(marks, "injured")
+    if injured:
+        out.append(ev.Modifier(name=f"injured x{injured}", value=-injured))
+    return out, clip
+
+
+def penalty_view(state: FightState, who: Combatant) -> dict[str, Any]:
+    """What `status` shows: the penalties on the next action, for the scene, beyond the scene."""
+    marks = marks_of(state, who)
+    scene = state.options.pace == "scene"
+    clipped = who.key in state.fate_clip and not scene
+    hurt = -1 if count(marks, "hurt") and not scene else 0
+    injured = -count(marks, "injured")
+    return {
+        "boxes": {OUTCOME_NAME[b]: count(marks, b) for b in BOXES},
+        "capacity": dict(zip((OUTCOME_NAME[b] for b in BOXES), (*state.options.fate_boxes, 1))),
+        "next_action": -1 if clipped else 0,
+        "scene": hurt,
+        "beyond_scene": injured,
+        "total_next_action": (-1 if clipped else 0) + hurt + injured,
+        "taken_out": is_taken_out(marks),
+        "hurt_narrative": scene and bool(count(marks, "hurt")),
+        "aspects": {name: {"boxes": boxes,
+                           "checked": sorted(b for a, b in state.fate_aspects.get(who.key, ()) if a == name)}
+                    for name, boxes in who.fighter.sheet.aspects.items()},
+        "fate_points": who.fudge_points,
+    }
+
+
+# --- arms (FT-ARMS, FT-SIMPLE, FT-ADV) ------------------------------------------------
+
+def weapon_rating(who: Combatant) -> int:
+    weapon = who.fighter.sheet.fate_weapon
+    if weapon is None:
+        return 0
+    if weapon.rating is not None:
+        return weapon.rating
+    return SIMPLE_WEAPONS[weapon.name.lower()]
+
+
+def armor_rating(who: Combatant) -> int:
+    armor = who.fighter.sheet.fate_armor
+    if armor is None:
+        return 0
+    if armor.rating is not None:
+        return armor.rating
+    return SIMPLE_ARMOR[armor.name.lower()]
+
+
+def armor_type(who: Combatant) -> int:
+    armor = who.fighter.sheet.fate_armor
+    if armor is None:
+        return 0
+    return armor.type if armor.type is not None else armor_rating(who)
+
+
+def attributes(who: Combatant) -> tuple[str, ...]:
+    weapon = who.fighter.sheet.fate_weapon
+    return weapon.attributes if weapon else ()
+
+
+def check_arms(sheet: Any, limit: int, arms: str) -> None:
+    """FT-SIMPLE, FT-ADV-1: ratings 0..limit (a house rule raises it), armor types 0..8, names from the tables.
+
+    A rating is read from the table by name when the fight needs it: simple arms, or advanced armor with no type.
+    """
+    for kind, item, table in (("weapon", sheet.fate_weapon, SIMPLE_WEAPONS), ("armor", sheet.fate_armor, SIMPLE_ARMOR)):
+        if item is None:
+            continue
+        needed = arms == "simple" or (arms == "advanced" and kind == "armor" and item.type is None)
+        if item.rating is None and not needed:
+            continue
+        if item.rating is None and item.name.lower() not in table:
+            raise RuleError(f"{sheet.name}'s {kind} {item.name!r} is not in the simple {kind} table (FT-SIMPLE): "
+                            f"give a rating, or one of: {', '.join(table)}")
+        rating = item.rating if item.rating is not None else table[item.name.lower()]
+        if not 0 <= rating <= limit:
+            raise RuleError(f"{sheet.name}'s {kind} rating {rating} is outside 0..{limit} (FT-SIMPLE): "
+                            "a house rule can raise arms_rating_limit")
+    armor = sheet.fate_armor
+    if armor is not None and armor.type is not None and armor.type not in ARMOR_TYPES:
+        raise RuleError(f"{sheet.name}'s armor type {armor.type} is not on the table: types 0..8 (FT-ADV-1)")
+    names = [a for a in (sheet.fate_weapon.attributes if sheet.fate_weapon else ())]
+    if len([a for a in names if a in ARMOR_PIERCING]) > 1 or len([a for a in names if a in VICIOUS]) > 1:
+        raise RuleError(f"{sheet.name}'s weapon: AP and APx2 (or Vicious and Vcsx2) do not stack (FT-ADV-2)")
+
+
+def read_harm(state: FightState, attacker: Combatant, defender: Combatant, margin: int) -> tuple[int, int, str]:
+    """(number read, armor type, how) for a won attack under the fight's arms (FT-ARMS)."""
+    arms = state.options.arms
+    if arms == "simple":
+        weapon, armor = weapon_rating(attacker), armor_rating(defender)
+        return margin + weapon - armor, 0, f"MoS {margin} + weapon {weapon} - armor {armor} (FT-SIMPLE)"
+    if arms == "advanced":
+        at = armor_type(defender)
+        notes = [f"AT{at}"]
+        bonus = 0
+        for attribute in attributes(attacker):
+            if attribute in ARMOR_PIERCING:
+                at = max(0, at - ARMOR_PIERCING[attribute][0])
+                notes.append(f"{attribute} -> AT{at}")
+            if attribute in VICIOUS:
+                bonus = VICIOUS[attribute][0]
+                if at > 0:
+                    at = min(8, at + VICIOUS[attribute][1])
+                notes.append(f"{attribute} +{bonus} -> AT{at}")
+        return margin + bonus, at, f"MoS {margin}{f' +{bonus}' if bonus else ''} on {', '.join(notes)} (FT-ADV)"
+    return margin, 0, ""
+
+
+# --- sides -----------------------------------------------------------------------------
+
+def fate_able(state: FightState, name: str) -> Combatant:
+    from engine.decide import combatant
+    who = combatant(state, name)
+    if who.track.dead:
+        raise RuleError(f"{who.name} is dead (the GM's ruling after the fight)")
+    if is_taken_out(marks_of(state, who)):
+        raise RuleError(f"{who.name} is Taken Out (FT-TRACK-3): out of the fight")
+    return who
+
+
+def build_side(state: FightState, action: cmd.FateAction, mods: Sequence[cmd.FateMod], roll: int,
+               role: str = "act", mobile: bool = False) -> ev.FateSide:
+    """C-ACT-1: the skill and every modifier one combatant brings (FT-MOD, FT-DEF, FT-DROP, FT-ADV-2)."""
+    opts = state.options
+    who = fate_able(state, action.combatant)
+    skill, level, _ = who.fighter.trait(skill_of(who, action, role, state), opts)
+    if action.unaware:  # FT-DROP
+        _, alertness, _ = who.fighter.trait("Alertness", opts)
+        skill, level = "the drop: Mediocre or Alertness", max(MEDIOCRE, alertness)
+    modifiers, clip = penalties(state, who, role)
+    if action.defensive:
+        if action.non_combat:
+            raise RuleError(f"{who.name}: fighting defensively (FT-DEF-2) is with the combat skill, not a "
+                            "non-combat defence (FT-DEF-1)")
+        modifiers.append(ev.Modifier(name="fighting defensively (FT-DEF-2)", value=1))
+    if opts.arms == "advanced":  # FT-ADV-2
+        for attribute in attributes(who):
+            if attribute in ARMOR_PIERCING:
+                modifiers.append(ev.Modifier(name=f"{attribute} weapon", value=ARMOR_PIERCING[attribute][1]))
+            if attribute == "Flex" and action.maneuver_kind == "disarm" and action.maneuver:
+                modifiers.append(ev.Modifier(name="Flex: maneuver", value=1))
+            if attribute == "Flex" and mobile:
+                modifiers.append(ev.Modifier(name="Flex: both mobile", value=-1))
+            if attribute == "Locking" and action.maneuver_kind == "finesse" and action.maneuver:
+                modifiers.append(ev.Modifier(name="Locking: finesse maneuver", value=-1))
+    if action.mod:
+        modifiers.append(ev.Modifier(name="GM modifier", value=action.mod))
+    against: dict[str, list[ev.Modifier]] = {}
+    for mod in mods:
+        if mod.combatant.lower() != who.key:
+            continue
+        label = f"{mod.kind} (FT-MOD)" if mod.kind != "GM" else "GM modifier"
+        if mod.against is None:
+            modifiers.append(ev.Modifier(name=label, value=mod.value))
+        else:
+            against.setdefault(mod.against, []).append(ev.Modifier(name=label, value=mod.value))
+    stance = "defensive" if action.defensive else "non_combat" if action.non_combat else (
+        "defend" if role == "defend" else "attack")
+    return ev.FateSide(combatant=who.name, skill=skill, level=level, roll=roll, modifiers=tuple(modifiers),
+                       against=tuple((k, tuple(v)) for k, v in against.items()),
+                       target=action.target, stance=stance, maneuver=action.maneuver,
+                       maneuver_needs=action.maneuver_needs, maneuver_kind=action.maneuver_kind,
+                       non_lethal=action.non_lethal, clip_used=clip)
+
+
+def result_vs(side: ev.FateSide, foe: str | None = None) -> int:
+    extra = sum(m.value for name, mods in side.against if foe and name.lower() == foe.lower() for m in mods)
+    return side.level + side.roll + sum(m.value for m in side.modifiers) + extra
+
+
+def check_actions(state: FightState, actions: Sequence[cmd.FateAction], mods: Sequence[cmd.FateMod]) -> None:
+    names = [fate_able(state, a.combatant).key for a in actions]
+    if len(set(names)) != len(names):
+        raise RuleError("a combatant rolls once per exchange: name each one once")
+    for action in actions:
+        if action.target is not None:
+            target = fate_able(state, action.target)
+            if target.key not in names:
+                raise RuleError(f"{action.combatant} acts against {target.name}, who is not in this exchange: "
+                                "add him (his roll opposes)")
+            if target.key == action.combatant.lower():
+                raise RuleError(f"{action.combatant} cannot act against himself")
+    for mod in mods:
+        if mod.combatant.lower() not in names or (mod.against and mod.against.lower() not in names):
+            raise RuleError(f"a modifier names {mod.combatant}{' against ' + mod.against if mod.against else ''}: "
+                            "both must be in this exchange")
+        if mod.kind in ("superior weapon", "superior armor") and state.options.arms != "dramatic":
+            raise RuleError(f"{mod.kind} is the dramatic arms bonus (FT-ARMS); this fight uses {state.options.arms} "
+                            "arms, read from the sheets")
+
+
+def contests(state: FightState, sides: Sequence[ev.FateSide]) -> list[ev.FateContest]:
+    """FT-PACE, FT-MULTI, FT-DEF, FT-MANEUVER, FT-OUT: who affects whom, and how much."""
+    by_key = {s.combatant.lower(): s for s in sides}
+    attackers = {key: [s for s in sides if s.target and s.target.lower() == key and s.stance != "defend"]
+                 for key in by_key}
+    out = []
+    for side in sides:
+        key = side.combatant.lower()
+        group = attackers[key]
+        target = side.target
+        note = ""
+        if target is None and len(group) >= 2 and side.stance == "attack":
+            target = min(group, key=lambda s: result_vs(s, side.combatant)).combatant  # FT-MULTI: the worst roll
+            note = "picks the worst roll (FT-MULTI); "
+        if target is None:
+            continue
+        foe = by_key[target.lower()]
+        mine, theirs = result_vs(side, foe.combatant), result_vs(foe, side.combatant)
+        margin = mine - theirs
+        mutual = foe.target is not None and foe.target.lower() == key
+        if margin < 0:
+            if not mutual:
+                out.append(ev.FateContest(attacker=side.combatant, defender=foe.combatant, attacker_result=mine,
+                                          defender_result=theirs, margin=margin, read=margin, outcome="none",
+                                          note=f"{foe.combatant} holds him off"))
+            continue
+        if len(group) >= 2 and not all(result_vs(side, s.combatant) > result_vs(s, side.combatant) for s in group):
+            out.append(ev.FateContest(attacker=side.combatant, defender=foe.combatant, attacker_result=mine,
+                                      defender_result=theirs, margin=margin, read=margin, outcome="none",
+                                      note=note + "did not beat every attacker (FT-MULTI)"))
+            continue
+        attacker, defender = state.find(side.combatant), state.find(foe.combatant)
+        assert attacker is not None and defender is not None
+        if side.stance == "defensive":
+            outcome, read, at, how = "none", margin, 0, "fighting defensively: no harm (FT-DEF-2)"
+        elif side.stance == "non_combat":
+            outcome, read, at, how = "scratched", margin, 0, "a non-combat defence wins only a Scratch (FT-DEF-1)"
+        else:
+            read, at, how = read_harm(state, attacker, defender, margin)
+            outcome = outcome_for(read, at) if read >= 0 else "scratched"
+        maneuver = None
+        if side.maneuver is not None:
+            if side.maneuver_kind == "disarm" and "Locking" in attributes(defender):
+                raise RuleError(f"{defender.name}'s weapon is Locking: it cannot be disarmed (FT-ADV-2)")
+            reached = outcome_for(margin, 0)  # FT-ADV-1: armor does not change a maneuver's difficulty
+            if OUTCOMES.index(reached) >= OUTCOMES.index(side.maneuver_needs):
+                maneuver = side.maneuver
+                how = (how + "; " if how else "") + f"maneuver instead of the harm (FT-MANEUVER, needs " \
+                                                    f"{OUTCOME_NAME[side.maneuver_needs]})"
+            elif side.stance == "defensive":
+                how += f"; the maneuver needs {OUTCOME_NAME[side.maneuver_needs]}"
+        out.append(ev.FateContest(attacker=side.combatant, defender=foe.combatant, attacker_result=mine,
+                                  defender_result=theirs, margin=margin, read=read, armor_type=at, outcome=outcome,
+                                  maneuver=maneuver, note=note + how))
+    return out
+
+
+def total_contests(state: FightState, sides: Sequence[ev.FateSide]) -> list[ev.FateContest]:
+    """FT-PACE scene, total mode: the two sides' totals; the difference is read and marked on every loser."""
+    totals: dict[str, int] = {}
+    members: dict[str, list[str]] = {}
+    for side in sides:
+        who = state.find(side.combatant)
+        assert who is not None
+        totals[who.side] = totals.get(who.side, 0) + result_vs(side)
+        members.setdefault(who.side, []).append(who.name)
+    if len(totals) != 2:
+        raise RuleError(f"the total difference compares two sides (FT-PACE); this scene has {len(totals)}: "
+                        "pair them off with --paired")
+    (a, ta), (b, tb) = totals.items()
+    if ta < tb:
+        (a, ta), (b, tb) = (b, tb), (a, ta)
+    margin = ta - tb
+    outcome = outcome_for(margin)
+    return [ev.FateContest(attacker=a, defender=loser, attacker_result=ta, defender_result=tb, margin=margin,
+                           read=margin, outcome=outcome if margin > 0 else "scratched",
+                           note=f"side {a} {ta} vs side {b} {tb}") for loser in members[b]]
+
+
+def mark_events(state: FightState, action: int, found: Sequence[ev.FateContest], sides: Sequence[ev.FateSide],
+                exclude: frozenset[int] = frozenset()) -> list[ev.FateBoxMarked]:
+    """FT-TRACK-2: each harmful outcome marked on the loser, overflowing; nothing after Taken Out."""
+    lethal = {s.combatant.lower(): not s.non_lethal for s in sides}
+    placed: dict[str, list[FateMark]] = {}
+    out = []
+    for contest in found:
+        if contest.outcome not in BOXES or contest.maneuver is not None:
+            continue
+        who = state.find(contest.defender)
+        assert who is not None
+        marks = placed.setdefault(who.key, list(marks_of(state, who, exclude)))
+        if is_taken_out(marks):
+            continue
+        box = place(marks, contest.outcome, state.options.fate_boxes)
+        non_lethal = not lethal.get(contest.attacker.lower(), True)
+        marks.append(FateMark(0, box))
+        out.append(ev.FateBoxMarked(action=action, combatant=who.name, outcome=contest.outcome, box=box,
+                                    by=contest.attacker, non_lethal=non_lethal))
+    return out
+
+
+def resolution(state: FightState, action: int, pace: str, sides: Sequence[ev.FateSide], mode: str = "contests",
+               supersedes: int | None = None, exclude: frozenset[int] = frozenset()) -> list[Any]:
+    found = total_contests(state, sides) if mode == "total" else contests(state, sides)
+    resolved = ev.FateResolved(action=action, pace=pace, round=state.round, sides=tuple(sides),  # type: ignore[arg-type]
+                               contests=tuple(found), mode=mode, supersedes=supersedes)  # type: ignore[arg-type]
+    return [resolved, *mark_events(state, action, found, sides, exclude)]
+
+
+# --- commands ----------------------------------------------------------------------------
+
+def _need_pace(state: FightState, pace: str, what: str) -> None:
+    if state.options.ruleset != "fate":
+        raise RuleError(f"{what} is a Fate command: this fight runs {state.options.ruleset} rules")
+    if state.options.pace != pace:
+        raise RuleError(f"{what} is for pace = \"{pace}\"; this Fate fight runs at pace \"{state.options.pace}\" "
+                        f"(FT-PACE)")
+
+
+def skill_of(who: Combatant, action: cmd.FateAction, role: str, state: FightState) -> str:
+    combat = who.fighter.sheet.combat
+    wanted = action.skill or ((combat.defend or combat.attack) if combat and role == "defend"
+                              else combat.attack if combat else "Fighting")
+    return who.fighter.trait(wanted, state.options)[0]
+
+
+def _rolls(state: FightState, actions: Sequence[cmd.FateAction], dice: Dice, action: int,
+           roles: Sequence[str] = ()) -> list[ev.DiceRolled]:
+    from engine.decide import roll_event
+    out = []
+    for index, a in enumerate(actions):
+        who = fate_able(state, a.combatant)
+        role = roles[index] if roles else "act"
+        out.append(roll_event(action, who.name, skill_of(who, a, role, state), 4, dice))
+    return out
+
+
+def exchange(state: FightState, c: cmd.FateExchange, dice: Dice) -> list[Any]:
+    """FT-PACE exchange: all declare, all roll, each compared with whom they oppose."""
+    _need_pace(state, "exchange", "`fudge fate exchange`")
+    if not c.actions:
+        raise RuleError("an exchange needs its combatants: NAME or NAME>TARGET")
+    check_actions(state, c.actions, c.mods)
+    action = state.last_seq + 1
+    rolled = _rolls(state, c.actions, dice, action)
+    sides = [build_side(state, a, c.mods, sum(r.faces), mobile=c.mobile) for a, r in zip(c.actions, rolled)]
+    return [*rolled, *resolution(state, action, "exchange", sides)]
+
+
+def scene(state: FightState, c: cmd.FateScene, dice: Dice) -> list[Any]:
+    """FT-PACE scene, FT-SCENE: one roll per participant for the whole scene."""
+    _need_pace(state, "scene", "`fudge fate scene`")
+    check_actions(state, c.actions, c.mods)
+    again = [a.combatant for a in c.actions if a.combatant.lower() in state.fate_scene_rolled]
+    if again:
+        raise RuleError(f"{again[0]} has rolled in this scene (FT-PACE: one roll each); `fudge end-scene` first")
+    if c.mode == "paired" and any(a.target is None for a in c.actions):
+        raise RuleError("paired sub-fights need each combatant's opponent: NAME>TARGET (or --total)")
+    if c.mode == "total" and any(m.against for m in c.mods):
+        raise RuleError("the total difference adds each side's rolls: a modifier cannot be against one foe here")
+    action = state.last_seq + 1
+    rolled = _rolls(state, c.actions, dice, action)
+    sides = [build_side(state, a, c.mods, sum(r.faces)) for a, r in zip(c.actions, rolled)]
+    return [*rolled, *resolution(state, action, "scene", sides, mode="total" if c.mode == "total" else "contests")]
+
+
+def tie_breaks(state: FightState, who: Combatant) -> tuple[int, int]:
+    """FT-INIT: ties of rolled Alertness go to Tactics, then to the combat skill."""
+    opts = state.options
+    combat = who.fighter.sheet.combat
+    return (who.fighter.trait("Tactics", opts)[1],
+            who.fighter.trait(combat.attack if combat else "Fighting", opts)[1])
+
+
+def new_round(state: FightState, c: cmd.FateRound, dice: Dice) -> list[Any]:
+    """FT-INIT: everyone able rolls Alertness (4dF); ties go to Tactics, then the combat skill.
+
+    Remaining ties keep the joining order and are shown. Each roll is a
+    recorded DiceRolled of the round's action.
+    """
+    from engine.decide import roll_event
+    _need_pace(state, "turn", "`fudge fate round`")
+    if state.options.initiative != "alertness":
+        raise RuleError("this fight orders turns by phase initiative: `fudge round` rolls it")
+    able = [w for w in sorted(state.combatants.values(), key=lambda w: w.joined_seq)
+            if not is_taken_out(marks_of(state, w))]
+    if not able:
+        raise RuleError("nobody can act")
+    action = state.last_seq + 1
+    rolled = [roll_event(action, w.name, "initiative (Alertness)", 4, dice) for w in able]
+    keys = {w.key: (w.fighter.trait("Alertness", state.options)[1] + sum(r.faces), *tie_breaks(state, w))
+            for w, r in zip(able, rolled)}
+    ranked = sorted(able, key=lambda w: tuple(-k for k in keys[w.key]))
+    return [*rolled, ev.FateTurnOrder(round=state.round + 1, order=tuple(w.name for w in ranked),
+                                      keys=tuple(keys[w.key] for w in ranked))]
+
+
+def next_actor(state: FightState) -> Combatant | None:
+    for key in state.fate_order:
+        who = state.combatants[key]
+        if key not in state.fate_acted and not is_taken_out(marks_of(state, who)):
+            return who
+    return None
+
+
+def attack(state: FightState, c: cmd.FateAttack, dice: Dice) -> list[Any]:
+    """FT-PACE turn: the actor's attack roll against the defender's defence roll."""
+    _need_pace(state, "turn", "`fudge fate attack`")
+    attacker = fate_able(state, c.attack.combatant)
+    defender = fate_able(state, c.defense.combatant)
+    if state.options.initiative == "alertness":
+        if not state.fate_order:
+            raise RuleError("no order yet: `fudge fate round` orders the round (FT-INIT)")
+        actor = next_actor(state)
+        if actor is None:
+            raise RuleError(f"round {state.round} is over: `fudge fate round` starts the next")
+        if actor.key != attacker.key:
+            raise RuleError(f"it is {actor.name}'s turn (FT-INIT), not {attacker.name}'s")
+    else:
+        if state.turn is None or state.turn.combatant != attacker.key or state.turn.acted:
+            raise RuleError(f"it is not {attacker.name}'s turn: `fudge next` gives the next turn (phase initiative)")
+    actions = (c.attack.model_copy(update={"target": defender.name}), c.defense.model_copy(update={"target": None}))
+    check_actions(state, actions, c.mods)
+    action = state.last_seq + 1
+    rolled = _rolls(state, actions, dice, action, ("attack", "defend"))
+    sides = [build_side(state, actions[0], c.mods, sum(rolled[0].faces), role="attack", mobile=c.mobile),
+             build_side(state, actions[1], c.mods, sum(rolled[1].faces), role="defend", mobile=c.mobile)]
+    return [*rolled, *resolution(state, action, "turn", sides)]
+
+
+def _latest_roll(state: FightState, who: Combatant, target: int | None) -> tuple[int, ev.DiceRolled]:
+    if target is None:
+        for seq in sorted(state.events, reverse=True):
+            event = state.events[seq]
+            if isinstance(event, ev.DiceRolled) and event.roller.lower() == who.key:
+                target = seq
+                break
+        else:
+            raise RuleError(f"{who.name} has no roll to change")
+    event = state.events.get(target)
+    if not isinstance(event, ev.DiceRolled) or event.roller.lower() != who.key:
+        raise RuleError(f"event {target} is not one of {who.name}'s rolls in force")
+    return target, event
+
+
+def _fate_action(state: FightState, event: ev.DiceRolled, target: int) -> tuple[Any, ev.FateResolved] | None:
+    record = state.actions.get(event.action)
+    resolved = state.events.get(record.resolution) if record else None
+    if not isinstance(resolved, ev.FateResolved):
+        return None
+    if event.action != state.fate_last_action:
+        raise RuleError(f"event {target} is in an earlier exchange: fate points and aspect rerolls change the "
+                        f"latest one only (FT-PTS)")
+    return record, resolved
+
+
+def _reresolve(state: FightState, record: Any, resolved: ev.FateResolved, who: Combatant,
+               change: Callable[[ev.FateSide], ev.FateSide], extra_voids: tuple[int, ...], why: str) -> list[Any]:
+    sides = [change(s) if s.combatant.lower() == who.key else s for s in resolved.sides]
+    voids = frozenset((record.resolution, *record.consequences, *extra_voids))
+    return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=why),
+            *resolution(state, record.action, resolved.pace, sides, resolved.mode, record.resolution,
+                        exclude=voids)]
+
+
+def spend(state: FightState, c: cmd.SpendPoint, dice: Dice, fallback: Callable[..., list[Any]]) -> list[Any]:
+    """FT-PTS: a fate point (the fudge-point pool, C-FP-4) for +1 to a roll."""
+    from engine.decide import combatant
+    who = combatant(state, c.combatant)
+    if c.use != "skill" or c.shift not in (None, 1):
+        raise RuleError("a fate point gives +1 to a roll (FT-PTS): `fudge spend NAME skill --shift +1`")
+    if who.fudge_points < 1:
+        raise RuleError(f"{who.name} has no fate points left (FT-PTS)")
+    target, event = _latest_roll(state, who, c.target)
+    found = _fate_action(state, event, target)
+    if found is None:
+        record = state.actions.get(event.action)
+        if record is None or not isinstance(state.events.get(record.resolution), ev.ActionResolved):
+            raise RuleError(f"event {target} is a recovery roll: fate points change action rolls (FT-PTS)")
+        return fallback(state, c.model_copy(update={"shift": 1, "target": target}), dice)
+    record, resolved = found
+    bonus = ev.Modifier(name="fate point (FT-PTS)", value=1)
+    spent = ev.FudgePointSpent(combatant=who.name, use="skill", target=target, cost=1, shift=1)
+    return [spent, *_reresolve(state, record, resolved, who,
+                               lambda s: s.model_copy(update={"modifiers": s.modifiers + (bonus,)}),
+                               (), f"{who.name} spent a fate point")]
+
+
+def check_aspect(state: FightState, c: cmd.CheckAspect, dice: Dice) -> list[Any]:
+    """FT-PTS: check one of an aspect's boxes to reroll a roll; both rolls stay in the log."""
+    from engine.decide import combatant, roll_event
+    if state.options.ruleset != "fate":
+        raise RuleError("aspects are Fate's (FT-PTS): this fight runs " + state.options.ruleset)
+    who = combatant(state, c.combatant)
+    aspects = who.fighter.sheet.aspects
+    name = next((a for a in aspects if a.lower() == c.aspect.strip().lower()), None)
+    if name is None:
+        raise RuleError(f"{who.name} has no aspect {c.aspect!r}; aspects: {', '.join(aspects) or 'none'}")
+    checked = {b for a, b in state.fate_aspects.get(who.key, ()) if a == name}
+    if c.box is not None:
+        if not 1 <= c.box <= aspects[name]:
+            raise RuleError(f"{name} has boxes 1..{aspects[name]}")
+        if c.box in checked:
+            raise RuleError(f"{who.name}'s {name} box {c.box} is already checked (FT-PTS): check another box "
+                            "or spend a fate point")
+        box = c.box
+    else:
+        free = [b for b in range(1, aspects[name] + 1) if b not in checked]
+        if not free:
+            raise RuleError(f"every box of {who.name}'s {name} is checked (FT-PTS): use another aspect or a fate point")
+        box = free[0]
+    target, event = _latest_roll(state, who, c.target)
+    found = _fate_action(state, event, target)
+    if found is None:
+        raise RuleError(f"event {target} is not a roll of a Fate exchange, scene or attack")
+    record, resolved = found
+    rerolled = roll_event(record.action, event.roller, event.purpose, len(event.faces), dice)
+    checked_event = ev.AspectChecked(combatant=who.name, aspect=name, box=box, target=target)
+    out = _reresolve(state, record, resolved, who, lambda s: s.model_copy(update={"roll": sum(rerolled.faces)}),
+                     (target,), f"{who.name} checked {name} for a reroll")
+    return [checked_event, out[0], rerolled, *out[1:]]
+
+
+def end_scene(state: FightState, c: cmd.EndScene, dice: Dice) -> list[Any]:
+    """FT-TRACK-3: the scene is over; clipped, hurt and taken out clear, injuries stay."""
+    if state.options.ruleset != "fate":
+        raise RuleError("`fudge end-scene` ends a Fate scene; this fight ends with `fudge end`")
+    return [ev.FateSceneEnded(scene=state.fate_scene)]
+
+
+def recover(state: FightState, c: cmd.RecoverInjury, dice: Dice) -> list[Any]:
+    """FT-HEAL-1: an injury heals in a week (or 2-3 weeks, option), a day less per MoS of a medicine roll."""
+    from engine.decide import able, combatant, roll_event
+    if state.options.ruleset != "fate":
+        raise RuleError("injury recovery is Fate's (FT-HEAL-1): under Fudge use `fudge heal` and `fudge rest`")
+    opts = state.options
+    patient = combatant(state, c.combatant)
+    injuries = [m for m in marks_of(state, patient) if m.box == "injured"]
+    if not injuries:
+        raise RuleError(f"{patient.name} has no Injured box to recover (FT-HEAL-1)")
+    if c.healer is not None and c.skill_level is not None:
+        raise RuleError("say who treats the injury: a combatant (--by NAME) or a skill level (--level LEVEL), not both")
+    long = opts.fate_recovery == "long"
+    base = (14 if c.activity == "rest" else 21) if long else opts.fate_injury_days
+    difficulty = 0 if long else 1  # above Average (long), or vs Fair (week)
+    mark = injuries[0]
+    fields: dict[str, Any] = {"activity": c.activity if long else None}
+    days = base
+    out: list[Any] = []
+    if c.healer is not None or c.skill_level is not None:
+        action = state.last_seq + 1
+        if c.healer is not None:
+            healer = able(state, c.healer)
+            skill, level, _ = healer.fighter.trait(opts.fate_medicine, opts)
+            roller = healer.name
+        else:
+            skill, level, roller = opts.fate_medicine, c.skill_level or 0, "healer"
+        rolled = roll_event(action, roller, skill, 4, dice)
+        out.append(rolled)
+        worn = sum(m.value for m in penalties(state, healer, "defend")[0]) if c.healer is not None else 0
+        result = level + sum(rolled.faces) + c.mod + worn  # FT-TRACK-3: a hurt or injured healer rolls worse
+        days = max(0, base - max(0, result - difficulty))
+        fields.update(action=action, healer=roller, skill=skill, level=level, roll=sum(rolled.faces),
+                      result=result, difficulty=difficulty)
+    return out + [ev.InjuryRecovered(combatant=patient.name, mark=mark.seq, days=days, **fields)]
+
+
+def roll(state: FightState, c: cmd.RollTrait, dice: Dice, fallback: Callable[..., list[Any]]) -> list[Any]:
+    """FT-TRACK-3: any other roll (a chase, a medicine check) carries the Hurt and Injured penalties.
+
+    The clipped -1 is left to the next exchange or attack, which is where the text spends it.
+    """
+    from engine.decide import settle_roll
+    who = fate_able(state, c.combatant)
+    if c.opponent is not None:
+        fate_able(state, c.opponent)
+    events = fallback(state, c, dice)
+    if c.trait is None:
+        return events
+    out = []
+    for event in events:
+        if isinstance(event, ev.ActionResolved) and event.combatant == who.name:
+            mine = tuple(penalties(state, who, "defend")[0])
+            resolved: dict[str, Any] = {"difficulty": event.difficulty}
+            if event.opponent is not None:
+                foe = fate_able(state, event.opponent)
+                resolved = dict(opponent=event.opponent, opponent_trait=event.opponent_trait,
+                                opponent_level=event.opponent_level, opponent_roll=event.opponent_roll,
+                                opponent_modifiers=tuple(penalties(state, foe, "defend")[0])
+                                + tuple(event.opponent_modifiers))
+            event = settle_roll(event.combatant, event.trait, event.level, event.roll,
+                                mine + tuple(event.modifiers), resolved, event.advantage, event.action)
+        out.append(event)
+    return out
+
+
+def join(state: FightState, c: cmd.Join, dice: Dice, fallback: Callable[..., list[Any]]) -> list[Any]:
+    """FT-SIMPLE, FT-ADV-1: a Fate sheet's arms are checked when it joins."""
+    from engine.sheets import Sheet
+    if state.options.ruleset == "fate":
+        check_arms(Sheet.model_validate(c.sheet), state.options.arms_rating_limit, state.options.arms)
+    return fallback(state, c, dice)
+
+
+FUDGE_ONLY = ("Exchange", "Attack", "Shoot", "Declare", "SealDeclaration", "EndBattle", "Rest", "Heal",
+              "Melee", "StoryRoll", "Willpower", "ResistSpell", "HeroicAvoidance")
+PHASES_ONLY = ("StartRound", "NextTurn", "Barter", "OrderTies", "HoldAction", "DeclareIntent")
+
+
+def _refusing(name: str, handler: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
+    def refuse(state: FightState, command: Any, dice: Dice) -> list[Any]:
+        if state.options.ruleset == "fate":
+            if name in FUDGE_ONLY or not state.options.initiative.startswith("phases"):
+                raise RuleError(f"under Fate rules use the Fate commands (`fudge fate exchange`, `fudge fate scene`, "
+                                f"`fudge fate round`/`attack`, `fudge end-scene`): {name} is not Fate's (FT-PACE)")
+        return handler(state, command, dice)
+    return refuse
+
+
+def install(handlers: dict[type, Callable[..., list[Any]]]) -> None:
+    """Wire the Fate commands in, and keep Fudge's own commands out of a Fate fight."""
+    for name in FUDGE_ONLY + PHASES_ONLY:
+        kind = getattr(cmd, name)
+        handlers[kind] = _refusing(name, handlers[kind])
+    generic_spend, generic_join, generic_roll = handlers[cmd.SpendPoint], handlers[cmd.Join], handlers[cmd.RollTrait]
+    handlers[cmd.RollTrait] = lambda s, c, d: (roll(s, c, d, generic_roll) if s.options.ruleset == "fate"
+                                               else generic_roll(s, c, d))
+    handlers[cmd.SpendPoint] = lambda s, c, d: (spend(s, c, d, generic_spend) if s.options.ruleset == "fate"
+                                                else generic_spend(s, c, d))
+    handlers[cmd.Join] = lambda s, c, d: join(s, c, d, generic_join)
+    handlers.update({
+        cmd.FateExchange: exchange,
+        cmd.FateScene: scene,
+        cmd.FateRound: new_round,
+        cmd.FateAttack: attack,
+        cmd.CheckAspect: check_aspect,
+        cmd.EndScene: end_scene,
+        cmd.RecoverInjury: recover,
+    })
