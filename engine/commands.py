@@ -313,7 +313,7 @@ class EndBattle(_Command):
 class FateAction(BaseModel):
     """What one combatant declares for a Fate exchange, scene or attack."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     combatant: str
     target: str | None = None
     skill: str | None = None
@@ -330,7 +330,7 @@ class FateAction(BaseModel):
 class FateMod(BaseModel):
     """FT-MOD, FT-ARMS dramatic: a modifier to one combatant, against one foe or everyone."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     combatant: str
     kind: Literal["superior weapon", "superior armor", "superior position", "outnumbering", "flanking",
                   "surrounding", "GM"]

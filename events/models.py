@@ -575,7 +575,7 @@ class BattleEnded(_Event):
 class FateSide(BaseModel):
     """One combatant's roll in a Fate exchange, scene or attack, with what he declared."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     combatant: str
     skill: str
     level: int
@@ -594,7 +594,7 @@ class FateSide(BaseModel):
 class FateContest(BaseModel):
     """One comparison: the winner's margin, read as an outcome (FT-OUT, FT-SIMPLE, FT-ADV)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     attacker: str
     defender: str
     attacker_result: int
