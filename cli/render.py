@@ -342,7 +342,9 @@ def describe(event: Any, ladder: Any) -> str:
         if event.sides is not None:
             return (f"{event.roller} rolls {event.purpose}: {len(event.faces)}d{event.sides} "
                     f"{format_faces(event.faces, event.sides)} ({event.source})")
-        return f"{event.roller} rolls {event.purpose}: {format_faces(event.faces)} = {sum(event.faces):+d} ({event.source})"
+        typed = f"{event.substitute} read as " if event.substitute else ""
+        return (f"{event.roller} rolls {event.purpose}: {typed}{format_faces(event.faces)} = {sum(event.faces):+d} "
+                f"({event.source})")
     if isinstance(event, ev.ActionResolved):
         against = (f"vs {event.opponent} {name(event.opponent_result)}" if event.opponent
                    else f"vs {name(event.difficulty)}")

@@ -45,7 +45,8 @@ class RecordedDice:
         if not self.rolls:
             raise RuleError(f"the log has no recorded roll for {roller}'s {purpose}")
         event = self.rolls.pop(0)
-        return Roll(tuple(event.faces), event.source, event.stream, event.draw, getattr(event, "sides", None))
+        return Roll(tuple(event.faces), event.source, event.stream, event.draw, getattr(event, "sides", None),
+                    getattr(event, "substitute", None))
 
 
 def check_chain(rows: Sequence[Row]) -> tuple[list[Recorded], list[tuple[int, str]]]:

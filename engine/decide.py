@@ -91,7 +91,8 @@ def roll_event(action: int, roller: str, purpose: str, count: int, dice: Dice,
                sides: int | None = None) -> ev.DiceRolled:
     rolled = dice.roll(roller, count, purpose) if sides is None else dice.roll(roller, count, purpose, sides=sides)
     return ev.DiceRolled(action=action, roller=roller, purpose=purpose, faces=rolled.faces,
-                         source=rolled.source, stream=rolled.stream, draw=rolled.draw, sides=sides)
+                         source=rolled.source, stream=rolled.stream, draw=rolled.draw, sides=sides,
+                         substitute=rolled.substitute)
 
 
 def next_action(state: FightState) -> int:

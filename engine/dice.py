@@ -41,11 +41,64 @@ def parse_faces(text: str) -> tuple[int, ...]:
     return tuple(faces)
 
 
+# C-DICE-4: the Fudge SRD's charts for tables without Fudge dice, as (highest total, 4dF result).
+SUBSTITUTE_CHARTS: dict[str, tuple[tuple[int, int], ...]] = {
+    "3d6": ((4, -4), (5, -3), (7, -2), (9, -1), (11, 0), (13, 1), (15, 2), (16, 3), (18, 4)),
+    "d%": ((1, -4), (6, -3), (18, -2), (38, -1), (62, 0), (82, 1), (94, 2), (99, 3), (100, 4)),
+}
+
+
+class Substituted(tuple):  # type: ignore[type-arg]
+    """Fudge faces standing for a 3d6 or d% roll typed at the table (C-DICE-4); `typed` is what was typed."""
+
+    typed: str
+
+    def __new__(cls, faces: tuple[int, ...], typed: str) -> Substituted:
+        made = super().__new__(cls, faces)
+        made.typed = typed
+        return made
+
+
+def faces_for(total: int) -> tuple[int, ...]:
+    """The plainest four Fudge faces with this sum: +2 is `+ + 0 0`."""
+    sign = 1 if total > 0 else -1
+    return tuple([sign] * abs(total) + [0] * (4 - abs(total)))
+
+
+def parse_substitute(text: str) -> Substituted | None:
+    """`3d6:4 5 6` (three dice, or their total) or `d%:57` (00 is 100) read on the SRD chart; None if not one."""
+    match = re.fullmatch(r"\s*(3d6|d%)\s*[:=]?\s*(.*?)\s*", text, flags=re.IGNORECASE)
+    if match is None:
+        return None
+    kind, rest = match.group(1).lower(), match.group(2)
+    parts = [p for p in re.split(r"[\s,]+", rest) if p]
+    if not parts or not all(p.isdigit() for p in parts):
+        raise InputError(f"type {kind} as '3d6:4 5 6' (or its total, '3d6:15') or 'd%:57'")
+    numbers = [int(p) for p in parts]
+    if kind == "3d6":
+        if len(numbers) == 3 and all(1 <= n <= 6 for n in numbers):
+            total = sum(numbers)
+        elif len(numbers) == 1 and 3 <= numbers[0] <= 18:
+            total = numbers[0]
+        else:
+            raise InputError(f"3d6 is three dice of 1..6 or a total of 3..18, not {rest!r}")
+    else:
+        if len(numbers) != 1 or not 0 <= numbers[0] <= 100:
+            raise InputError(f"d% is one number 1..100 (00 is 100), not {rest!r}")
+        total = numbers[0] or 100
+    result = next(value for highest, value in SUBSTITUTE_CHARTS[kind] if total <= highest)
+    return Substituted(faces_for(result), f"{kind} {' '.join(parts)}")
+
+
 def parse_entered(text: str) -> tuple[int, ...]:
     """Typed faces of any die: Fudge faces as `parse_faces` reads them, or plain numbers (`3 5 6` for 3d6).
 
-    Which die they are for is known only when a rule rolls: `EnteredDice` checks the faces then.
+    `3d6:...` and `d%:...` are C-DICE-4 substitutes for a 4dF roll. Which die the faces are for is
+    known only when a rule rolls: `EnteredDice` checks the faces then.
     """
+    substitute = parse_substitute(text)
+    if substitute is not None:
+        return substitute
     try:
         return parse_faces(text)
     except InputError as fudge_error:
@@ -104,6 +157,7 @@ class Roll:
     stream: str | None = None
     draw: int | None = None
     sides: int | None = None  # None: Fudge dice (C-DICE-1); 6: d6 (C-DICE-5)
+    substitute: str | None = None  # C-DICE-4: the 3d6 or d% typed in place of 4dF
 
     @property
     def total(self) -> int:
@@ -142,6 +196,7 @@ class EnteredDice:
     anyone: Sequence[tuple[int, ...]] = ()
     fallback: Dice | None = None
     used: dict[str, int] = field(default_factory=dict)
+    substitutes: bool = False  # C-DICE-4: 3d6 and d% may stand for 4dF
 
     def roll(self, roller: str, count: int, purpose: str, sides: int | None = None) -> Roll:
         key = roller.lower()
@@ -153,6 +208,14 @@ class EnteredDice:
         if index < len(queue):
             faces = queue[index]
             self.used[source_key] = index + 1
+            if isinstance(faces, Substituted):
+                if not self.substitutes:
+                    raise InputError(f"{faces.typed} was typed for {roller}'s {purpose} roll: this fight takes "
+                                     "Fudge dice only (house rule dice_substitutes = true allows 3d6 and d%, C-DICE-4)")
+                if count != 4 or sides is not None:
+                    raise InputError(f"{faces.typed} stands for 4dF; {roller}'s {purpose} roll is "
+                                     f"{count}{'dF' if sides is None else f'd{sides}'} (C-DICE-4)")
+                return Roll(tuple(faces), "entered", substitute=faces.typed)
             if len(faces) != count:
                 raise InputError(
                     f"{roller}'s {purpose} roll needs {count} dice, {len(faces)} were entered"

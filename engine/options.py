@@ -62,6 +62,8 @@ class RuleOptions(BaseModel):
         "simultaneous ties (AI-INIT-2), phase initiative (F-INIT-4), or Fate's order by Alertness (FT-INIT)")
     tactics: Literal["all_out", "postures"] = _opt(
         "all_out", "F-MOD-6", "all-out offense/defense declarations, or postures +2..-2 (F-TAC-1)")
+    dice_substitutes: bool = _opt(
+        False, "C-DICE-4", "3d6 (`3d6:4 5 6`) and d% (`d%:57`) may be typed for a 4dF roll, read on the SRD charts")
     dice: Literal["generated", "entered"] = _opt(
         "generated", "C-DICE-3", "generated: rolls not typed with --dice are generated; entered: every roll must be typed")
     attributes: tuple[str, ...] = _opt(

@@ -129,6 +129,7 @@ class DiceRolled(_Event):
     stream: str | None = None
     draw: int | None = None
     sides: int | None = None  # None: Fudge dice; 6: the d6 of a min-mid-max damage roll (F-MMM)
+    substitute: str | None = None  # C-DICE-4: the 3d6 or d% typed, read on the chart as these faces
 
 
 class ActionResolved(_Event):

@@ -299,7 +299,7 @@ class Fights:
                               and getattr(r.event, "draw", None) is not None), 0)
                 fallback = SeededDice(bytes.fromhex(seed), state.stream, start)
         return EnteredDice(by_roller={k.lower(): v for k, v in given.by_roller.items()},
-                           anyone=given.anyone, fallback=fallback)
+                           anyone=given.anyone, fallback=fallback, substitutes=state.options.dice_substitutes)
 
     def undo_to(self, name: str, seq: int) -> list[Outcome]:
         outcomes = []
