@@ -287,6 +287,8 @@ class Fights:
         from store import snapshots
 
         key = self.store.snapshot_key(create=True)  # type: ignore[attr-defined]
+        if key is None:
+            return {}  # nowhere to keep this user's key: no snapshots, reads fold the log
         return {"snapshot": snapshots.pack(state, fight_id or self.store.fight(name).fight_id, seq, last_hash, key)}
 
     def _dice(self, state: FightState, records: Sequence[Recorded], given: DiceInput) -> EnteredDice:

@@ -7,14 +7,20 @@ HMAC (keyed by a secret kept in the store) checks; anything else is ignored and 
 rebuilt from the log, then saved again. The log stays the only truth: `verify` and every
 as-of view fold the events, never a snapshot.
 
-Pickle runs code from what it reads: the HMAC is what makes reading it safe, and a store is
-already a private file (it keeps the dice seeds).
+Pickle runs code from what it reads, so a snapshot is trusted only if it was written on this
+machine by this user: the HMAC key lives outside every store, in a file only its owner can read
+(`$FUDGE_KEY_FILE`, else `$XDG_STATE_HOME/fudge/snapshot.key`, else
+`~/.local/state/fudge/snapshot.key`). A store file received from someone else (to audit a
+session, say) carries snapshots under a key this machine does not have: they are ignored and the
+state is folded from the log, which `verify` checks. Without a usable key file there are simply
+no snapshots.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import pickle
 import sys
 from dataclasses import dataclass
@@ -37,6 +43,36 @@ def code_version() -> str:
                 digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
         _VERSION.append(digest.hexdigest()[:32])
     return _VERSION[0]
+
+
+def key_file() -> Path:
+    if os.environ.get("FUDGE_KEY_FILE"):
+        return Path(os.environ["FUDGE_KEY_FILE"])
+    state_home = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state_home) / "fudge" / "snapshot.key"
+
+
+def local_key(create: bool = False) -> bytes | None:
+    """This user's snapshot key; made (readable by its owner only) when `create` and missing."""
+    path = key_file()
+    try:
+        return bytes.fromhex(path.read_text().strip())
+    except (OSError, ValueError):
+        if not create:
+            return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(os.urandom(32).hex())
+    except FileExistsError:
+        pass  # another process made it first: read theirs
+    except OSError:
+        return None  # nowhere to keep a key: no snapshots
+    try:
+        return bytes.fromhex(path.read_text().strip())
+    except (OSError, ValueError):
+        return None
 
 
 @dataclass(frozen=True, slots=True)

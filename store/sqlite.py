@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 
 from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, Row, StoreError, UnknownFight
+from store import snapshots
 from store.snapshots import Snapshot
 
 STORE_SCHEMA = "1"
@@ -184,12 +184,8 @@ class SqliteStore:
                         (fight, snapshot.seq, snapshot.hash, snapshot.version, snapshot.body, snapshot.mac))
 
     def snapshot_key(self, create: bool = False) -> bytes | None:
-        """The HMAC key of this store's snapshots (made by the first command that writes one)."""
-        key = self._meta("snapshot_key")
-        if key is None and create:
-            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('snapshot_key', ?)", (os.urandom(32).hex(),))
-            key = self._meta("snapshot_key")
-        return bytes.fromhex(key) if key else None
+        """The HMAC key of snapshots: this user's, kept outside the store (see `store.snapshots`)."""
+        return snapshots.local_key(create)
 
     def secret(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM secrets WHERE key = ?", (key,)).fetchone()

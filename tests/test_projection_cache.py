@@ -150,3 +150,30 @@ def test_reading_a_fight_writes_nothing(tmp_path: Path) -> None:
 def _dump(path: Path) -> Any:
     with sqlite3.connect(path) as db:
         return list(db.iterdump())
+
+
+def test_a_store_from_someone_else_never_unpickles_its_snapshots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot is trusted only under this user's key, kept outside the store: a store file received
+    from another machine (whose key is not ours) is read from its log, and pickle never runs on it."""
+    db = tmp_path / "theirs.db"
+    monkeypatch.setenv("FUDGE_KEY_FILE", str(tmp_path / "their.key"))
+    exchange(fight(db))
+    assert from_cache(db) is not None  # under their key, their snapshot is good
+    monkeypatch.setenv("FUDGE_KEY_FILE", str(tmp_path / "our.key"))
+    monkeypatch.setattr(pickle, "loads", lambda *a, **k: pytest.fail("unpickled a snapshot made under another key"))
+    assert from_cache(db) is None
+    assert opened(db).state("fight") == replayed(db)
+    exchange(opened(db))  # our next command writes a snapshot under our key, readable by us alone
+    assert (tmp_path / "our.key").stat().st_mode & 0o077 == 0
+    monkeypatch.undo()
+
+
+def test_without_a_place_for_the_key_there_are_no_snapshots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No usable key file (an unwritable place): commands still work, folding the log each time."""
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    monkeypatch.setenv("FUDGE_KEY_FILE", str(blocker / "snapshot.key"))
+    db = tmp_path / "fight.db"
+    exchange(fight(db))
+    assert from_cache(db) is None
+    assert opened(db).state("fight") == replayed(db)
