@@ -64,12 +64,21 @@ def main(
     context.settings.store_path = context.store_path(store)
 
 
-for module in (fight, table, history, rules, recovery, atari, melee, fate):
+# The help groups commands by what a GM is doing (module by module).
+PANELS = ((fight, "Fights and combatants"), (table, "At the table"), (melee, "At the table"),
+          (recovery, "After the blows"), (atari, "Atari Isev"), (fate, "Fate"),
+          (history, "History and audit"), (rules, "Rules and demos"))
+
+for module, panel in PANELS:
+    for info in (*module.app.registered_commands, *module.app.registered_groups):
+        info.rich_help_panel = info.rich_help_panel or panel
     app.registered_commands += module.app.registered_commands
     app.registered_groups += module.app.registered_groups
 
 from cli import sim  # noqa: E402  (Monte Carlo fights: `fudge sim`)
 
+for info in sim.app.registered_commands:
+    info.rich_help_panel = info.rich_help_panel or "Odds and simulation"
 app.registered_commands += sim.app.registered_commands
 
 if __name__ == "__main__":
