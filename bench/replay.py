@@ -1,23 +1,26 @@
-"""Replay throughput and `fudge status` latency, measured side by side on this machine.
+"""Replay throughput, command latency and appends, measured side by side on this machine.
 
     .venv/bin/python bench/replay.py [--events 10000] [--status-events 1000] [--runs 15] [--profile]
 
 1. Builds a `fudge` fight of about N events in a SQLite store through the same service
    the CLI uses (store.fights.Fights): exchanges, trait rolls, declarations, fudge-point
-   spends, undos and redos, new rounds, fresh fighters joining as others fall. Then times
-   (median of several runs, each on a fresh connection):
+   spends, undos and redos, new rounds, fresh fighters joining as others fall. Then times,
+   interleaved (median of several runs, each on a fresh connection):
    - the floor: SELECT of the fight's rows plus json.loads of each body;
-   - full replay: the same SELECT, every envelope parsed and validated
-     (events.envelope.load), and the log folded into every projection
-     (projections.fold.replay: fight, initiative, wounds, fudge points);
-   - and, to show where the time goes, the parse alone and the fold alone.
-2. Builds a fight of about M events and times `fudge --store FILE status --fight NAME`
-   as a fresh process, next to `python -c "import pydantic, typer"` and `python -c pass`.
+   - full replay: the same rows, every envelope parsed and validated (events.envelope.load),
+     and the log folded into every projection (projections.fold.replay);
+   - the parse alone and the fold alone, to show where the time goes;
+   - a cold read through the service (`Fights(...).state`): the cached projection, if valid;
+   - the peer: the `eventsourcing` library (9.5.x, SQLite recorder) replaying one aggregate of
+     as many events (bench/peer_eventsourcing.py, run in its own venv, `.venv-peer`, made on
+     first use with pip; `--peer-python` to use another interpreter, `--no-peer` to skip).
+2. Builds a fight of about M events and times `fudge status` and `fudge attack` on it as fresh
+   processes, next to `python -c "import pydantic, typer"` and `python -c pass`.
+3. Appends: a short durable run (the store's own `synchronous=FULL`, one transaction per
+   command, as the CLI writes) gives commands/s; undo/redo latency on the long fight.
 
-The fights are written with `PRAGMA synchronous=OFF` so that building them is quick (what is
-measured is reading them back); a short durable run (the store's own `synchronous=FULL`, one
-transaction per command) gives the append rate a GM actually sees.
-`--profile` adds cProfile's top functions for one full replay.
+The long fights are written with `PRAGMA synchronous=OFF` so that building them is quick (what
+is measured is reading them back). `--profile` adds cProfile's top functions for one replay.
 """
 
 from __future__ import annotations
@@ -182,6 +185,47 @@ def full(path: Path, name: str) -> Any:
     return state
 
 
+def cold(path: Path, name: str) -> Any:
+    """What the next `fudge` command reads: the service on a fresh connection (the cached projection)."""
+    store = SqliteStore(path)
+    state = Fights(store).state(name)
+    store.close()
+    return state
+
+
+def interleaved(fns: dict[str, Callable[[], Any]], runs: int) -> dict[str, float]:
+    """Median seconds of each function, run in turns so that load on the machine hits them alike."""
+    samples: dict[str, list[float]] = {key: [] for key in fns}
+    for _ in range(runs):
+        for key, fn in fns.items():
+            started = time.perf_counter()
+            fn()
+            samples[key].append(time.perf_counter() - started)
+    return {key: statistics.median(values) for key, values in samples.items()}
+
+
+PEER = ROOT / ".venv-peer"
+PACKAGES = ("engine", "events", "projections", "store", "cli", "examples")
+
+
+def peer_python(given: str | None) -> str:
+    """An interpreter with `eventsourcing` 9.5.x: the given one, or a venv made on first use."""
+    if given:
+        return given
+    python = PEER / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(PEER)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "eventsourcing>=9.5,<9.6"], check=True)
+    return str(python)
+
+
+def peer(python: str, folder: str, events: int, replays: int) -> dict[str, Any]:
+    out = subprocess.run([python, str(ROOT / "bench" / "peer_eventsourcing.py"), "--events", str(events),
+                          "--replays", str(replays), "--db", str(Path(folder) / "peer.db")],
+                         check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def profile(path: Path, name: str, top: int = 18) -> str:
     profiler = cProfile.Profile()
     profiler.enable()
@@ -203,66 +247,115 @@ def table(rows: list[tuple[str, str, str]]) -> str:
     return "\n".join(lines)
 
 
+def able_pair(path: Path, name: str) -> tuple[str, str]:
+    state = cold(path, name)
+    names = [c.name for c in state.combatants.values() if c.track.can_act]
+    return names[0], names[1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=10_000, help="events in the replayed fight")
     parser.add_argument("--status-events", type=int, default=1_000, help="events in the `fudge status` fight")
     parser.add_argument("--runs", type=int, default=15, help="runs of each subprocess timing")
-    parser.add_argument("--replays", type=int, default=5, help="runs of each replay timing")
+    parser.add_argument("--replays", type=int, default=7, help="runs of each replay timing")
     parser.add_argument("--durable-events", type=int, default=300, help="events written durably for the append rate")
+    parser.add_argument("--peer-python", help="a Python with eventsourcing 9.5.x (default: .venv-peer, made on first use)")
+    parser.add_argument("--no-peer", action="store_true", help="skip the eventsourcing comparison")
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions for one full replay")
     args = parser.parse_args()
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
     fudge = Path(sys.executable).with_name("fudge")
     fudge_cmd = [str(fudge)] if fudge.exists() else [sys.executable, "-m", "cli.main"]
+    python = None if args.no_peer else peer_python(args.peer_python)
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.db"
         count, kinds, build_s = build(path, "long", args.events)
         small, _, _ = build(path, "short", args.status_events)
-        durable, _, durable_s = build(Path(folder) / "durable.db", "durable", args.durable_events, durable=True)
+        durable, durable_kinds, durable_s = build(Path(folder) / "durable.db", "durable", args.durable_events,
+                                                  durable=True)
 
-        floor_s = median_time(lambda: floor(path, "long"), args.replays)
-        parse_s = median_time(lambda: parse(path, "long"), args.replays)
         records = parse(path, "long")
-        fold_s = median_time(lambda: replay(records), args.replays)
-        full_s = median_time(lambda: full(path, "long"), args.replays)
+        times = interleaved({
+            "floor": lambda: floor(path, "long"),
+            "parse": lambda: parse(path, "long"),
+            "fold": lambda: replay(records),
+            "full": lambda: full(path, "long"),
+            "cold": lambda: cold(path, "long"),
+        }, args.replays)
         state = full(path, "long")
+        assert cold(path, "long") == state, "the cached projection is the replayed state"
+        the_peer = peer(python, folder, count, args.replays) if python else None
+        # the floor once more, right after the peer, so both sides of the ratio see the same machine
+        floor_after = median_time(lambda: floor(path, "long"), args.replays)
 
+        # Python writes no bytecode cache here (PYTHONDONTWRITEBYTECODE=1): without one every `fudge`
+        # would compile this project's sources at start, while pydantic and typer come compiled.
+        subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(ROOT / p) for p in PACKAGES)],
+                       check=True, capture_output=True)
         env = {**os.environ, "FUDGE_STORE": str(path)}
         status = fudge_cmd + ["--store", str(path), "status", "--fight", "short"]
+        a, b = able_pair(path, "short")
+        attack = fudge_cmd + ["--store", str(path), "attack", a, b, "--fight", "short",
+                              "--dice", f"{a}=----", "--dice", f"{b}=++++"]  # always a miss: the fight can go on
         subprocess.run(status, check=True, capture_output=True, cwd=folder, env=env)  # warm the OS caches
-        status_s = median_time(lambda: subprocess.run(status, check=True, capture_output=True, cwd=folder),
-                               args.runs)
-        imports_s = median_time(lambda: subprocess.run([sys.executable, "-c", "import pydantic, typer"],
-                                                       check=True), args.runs)
-        bare_s = median_time(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), args.runs)
+        subprocess.run(attack, check=True, capture_output=True, cwd=folder, env=env)
+        imports = [sys.executable, "-c", "import pydantic, typer"]
+        one_model = [sys.executable, "-c", "import pydantic, typer\nclass A(pydantic.BaseModel):\n    x: int"]
+        bare = [sys.executable, "-c", "pass"]
+        procs = interleaved({key: (lambda c=c: subprocess.run(c, check=True, capture_output=True, cwd=folder))
+                             for key, c in {"status": status, "attack": attack, "imports": imports,
+                                            "one_model": one_model, "bare": bare}.items()}, args.runs)
         hotspots = profile(path, "long") if args.profile else ""
         roll_s, voiding_s = command_latency(path, "long")
 
+    floor_s, parse_s, fold_s, full_s, cold_s = (times[k] for k in ("floor", "parse", "fold", "full", "cold"))
     rate = lambda seconds: f"{count / seconds:,.0f} events/s"  # noqa: E731
     rows = [
-        ("measure", "median", "rate"),
+        ("measure", "median", "rate; against the target"),
         (f"replay floor: SELECT + json.loads, {count:,} events", f"{floor_s * 1000:.0f} ms", rate(floor_s)),
         (f"SELECT + load (pydantic envelope), {count:,} events", f"{parse_s * 1000:.0f} ms", rate(parse_s)),
         (f"fold.replay of parsed records, {count:,} events", f"{fold_s * 1000:.0f} ms", rate(fold_s)),
-        (f"**replay: SELECT + load + fold, {count:,} events**", f"{full_s * 1000:.0f} ms",
-         f"{rate(full_s)} ({full_s / floor_s:.1f}x the floor)"),
-        (f"`fudge status`, {small:,}-event fight (subprocess)", f"{status_s * 1000:.0f} ms",
-         f"{status_s / imports_s:.1f}x the imports"),
-        ('`python -c "import pydantic, typer"`', f"{imports_s * 1000:.0f} ms", ""),
-        ('`python -c "pass"`', f"{bare_s * 1000:.0f} ms", ""),
+        (f"**replay from scratch: SELECT + load + fold, {count:,} events**", f"{full_s * 1000:.0f} ms",
+         f"{rate(full_s)}; {floor_s / full_s:.2f}x the floor's speed (target >= 0.5)"),
+        (f"**state as the next command reads it (cached projection), {count:,} events**",
+         f"{cold_s * 1000:.0f} ms", f"{rate(cold_s)}; {floor_s / cold_s:.2f}x the floor's speed"),
+    ]
+    if the_peer:
+        peer_s = statistics.median(the_peer["seconds"])
+        rows += [
+            (f"peer: eventsourcing {the_peer['version']} replays {the_peer['events']:,} events (SQLite)",
+             f"{peer_s * 1000:.0f} ms", f"{the_peer['events'] / peer_s:,.0f} events/s "
+             f"(floor just after: {floor_after * 1000:.0f} ms)"),
+            ("**replay from scratch vs the peer**", f"{peer_s / full_s:.2f}x",
+             f"faster (target >= 5); {peer_s / floor_after / (full_s / floor_s):.2f}x with each side "
+             "divided by the floor timed next to it"),
+            ("**cached projection vs the peer**", f"{peer_s / cold_s:.2f}x",
+             f"faster (target >= 5); {peer_s / floor_after / (cold_s / floor_s):.2f}x floor-normalised"),
+        ]
+    rows += [
+        (f"`fudge status`, {small:,}-event fight (subprocess)", f"{procs['status'] * 1000:.0f} ms",
+         f"{procs['status'] / procs['imports']:.2f}x the imports (target <= 1.5)"),
+        (f"`fudge attack`, {small:,}-event fight (subprocess)", f"{procs['attack'] * 1000:.0f} ms",
+         f"{procs['attack'] / procs['imports']:.2f}x the imports (target <= 1.5)"),
+        ('`python -c "import pydantic, typer"`', f"{procs['imports'] * 1000:.0f} ms", ""),
+        ('`python -c "import pydantic, typer"` + one `BaseModel` class', f"{procs['one_model'] * 1000:.0f} ms",
+         f"{procs['one_model'] / procs['imports']:.2f}x the imports: pydantic's model machinery loads here"),
+        ('`python -c "pass"`', f"{procs['bare'] * 1000:.0f} ms", ""),
         (f"one trait roll appended to the {count:,}-event fight (in-process)", f"{roll_s * 1000:.0f} ms",
          "folds only its new events"),
         (f"one undo or redo on the {count:,}-event fight (in-process)", f"{voiding_s * 1000:.0f} ms",
-         "replays the whole log"),
-        (f"appends, durable (synchronous=FULL), {durable} events", f"{durable_s:.1f} s",
+         "replays the log held in memory"),
+        (f"appends, durable (synchronous=FULL), {sum(durable_kinds.values())} commands, {durable} events",
+         f"{durable_s:.1f} s", f"{sum(durable_kinds.values()) / durable_s:,.0f} commands/s, "
          f"{durable / durable_s:,.0f} events/s"),
         (f"appends, build (synchronous=OFF), {count:,} events", f"{build_s:.1f} s",
-         f"{count / build_s:,.0f} events/s"),
+         f"{sum(kinds.values()) / build_s:,.0f} commands/s, {count / build_s:,.0f} events/s"),
     ]
-    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; replays: median of {args.replays}, "
-          f"subprocesses: median of {args.runs}")
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
+          f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}; replays: median of {args.replays}, "
+          f"subprocesses: median of {args.runs}, interleaved")
     print(f"long fight: {count:,} events, {sum(kinds.values()):,} commands "
           f"({', '.join(f'{k} {v}' for k, v in sorted(kinds.items()))}); "
           f"{len(state.combatants)} combatants, round {state.round}")

@@ -9,13 +9,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import structlog
 import typer
 
 from engine.dice import parse_entered
 from engine.errors import RuleError
 from store.base import StoreError
-from store.fights import DiceInput, Fights
+from store.fights import DiceInput, Fights, log
 from store.sqlite import SqliteStore
 
 DEFAULT_STORE = "fudge.db"
@@ -29,16 +28,25 @@ settings = Settings()
 
 
 def configure_logging(verbose: int) -> None:
-    """structlog to stderr only; console on a terminal, JSON otherwise."""
+    """structlog to stderr only; console on a terminal, JSON otherwise.
+
+    Configured (and imported) at the first message the level lets through: without `-v`, never.
+    """
     level = logging.WARNING - 10 * min(verbose, 2)
-    renderer = (structlog.dev.ConsoleRenderer() if sys.stderr.isatty()
-                else structlog.processors.JSONRenderer())
-    structlog.configure(
-        processors=[structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso"), renderer],
-        wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
-        cache_logger_on_first_use=False,
-    )
+
+    def setup() -> None:
+        import structlog
+
+        renderer = (structlog.dev.ConsoleRenderer() if sys.stderr.isatty()
+                    else structlog.processors.JSONRenderer())
+        structlog.configure(
+            processors=[structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso"), renderer],
+            wrapper_class=structlog.make_filtering_bound_logger(level),
+            logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+            cache_logger_on_first_use=False,
+        )
+
+    log.threshold, log.setup = level, setup
 
 
 def store_path(option: Path | None) -> Path:

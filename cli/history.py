@@ -12,7 +12,6 @@ import typer
 from cli import render
 from cli.context import fail, fight_name, guard, service
 from engine import commands as cmd
-from engine.audit import verify as verify_log
 from engine.errors import InputError
 from engine.wounds import LEVELS
 from projections.fold import evolve_all, voided
@@ -117,6 +116,8 @@ def verify(fight: FightArg = None) -> None:
     with guard():
         fights = service()
         name = fight_name(fights, fight)
+        from engine.audit import verify as verify_log  # re-runs every decision: only this command needs it
+
         report = verify_log(fights.store.read(name))
         if not report.ok:
             seq, why = report.problems[0]

@@ -1,4 +1,7 @@
-"""`fudge odds`: exact probabilities of one action or a whole duel between two sheets (no store needed)."""
+"""`fudge odds`: exact probabilities of one action or a whole duel between two sheets (no store needed).
+
+The engine is imported when the command runs, so `fudge` starts as fast without it.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +9,16 @@ import json
 import math
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
 from cli.context import guard
-from engine import odds
 from engine.errors import InputError
-from engine.options import resolve
-from engine.sheets import parse_sheet
-from events import models as ev
+
+if TYPE_CHECKING:
+    from engine import odds
+    from events import models as ev
 
 app = typer.Typer()
 
@@ -66,6 +69,7 @@ def parse_mods(text: Optional[str]) -> tuple[int, int]:
 
 
 def parse_declarations(all_out: list[str], postures: list[str], names: list[str]) -> dict[str, ev.Declaration]:
+    from events import models as ev
     out: dict[str, ev.Declaration] = {}
     known = {n.lower(): n for n in names}
 
@@ -125,6 +129,10 @@ def odds_command(
     keeping their declarations, until one cannot act: who wins, how it ends, and the expected
     number of rounds. Nothing is sampled and nothing is written.
     """
+    from engine import odds
+    from engine.options import resolve
+    from engine.sheets import parse_sheet
+
     with guard():
         house_text = read(house, "house rules") if house is not None else None
         rules_name, options = resolve(rules, house_text, str(house) if house else "house rules")

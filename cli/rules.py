@@ -9,7 +9,6 @@ import typer
 
 from cli import render
 from cli.context import fight_name, guard, service, settings
-from engine.audit import verify
 from engine.dice import parse_faces
 from engine.errors import InputError
 from engine.options import PRESETS, RuleOptions, option_rule, resolve
@@ -118,6 +117,8 @@ def demo(
             fights.use(fight)
             typer.echo(f"-- branched {branch} at event {chosen.branch_at}; back on {fight}")
             tries.append(f"fudge status --fight {branch}")
+        from engine.audit import verify  # re-runs every decision: only this command needs it
+
         report = verify(fights.store.read(fight))
         typer.echo(f"-- verify {fight}: {'ok' if report.ok else report.problems[0]} ({report.events} events)")
         typer.echo("try: " + " | ".join(tries))

@@ -10,7 +10,7 @@ from events.models import Declaration
 
 
 class _Command(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class StartFight(_Command):
@@ -70,7 +70,7 @@ class SealDeclaration(_Command):
 
 
 class Reveal(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     combatant: str
     declaration: Declaration
     salt: str
@@ -313,7 +313,7 @@ class EndBattle(_Command):
 class FateAction(BaseModel):
     """What one combatant declares for a Fate exchange, scene or attack."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     combatant: str
     target: str | None = None
     skill: str | None = None
@@ -330,7 +330,7 @@ class FateAction(BaseModel):
 class FateMod(BaseModel):
     """FT-MOD, FT-ARMS dramatic: a modifier to one combatant, against one foe or everyone."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     combatant: str
     kind: Literal["superior weapon", "superior armor", "superior position", "outnumbering", "flanking",
                   "surrounding", "GM"]
@@ -407,4 +407,4 @@ Command = Annotated[
           EndScene, RecoverInjury],
     Field(discriminator="type"),
 ]
-COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)
+COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command, config=ConfigDict(defer_build=True))

@@ -43,7 +43,7 @@ WOUND_BOXES = {  # F-WND-2
 class RuleOptions(BaseModel):
     """The resolved options of one fight."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     ruleset: Literal["fudge", "atari-isev", "fate"] = _opt(
         "fudge", "F-MEL-1", "how blows hit and hurt: Fudge 4 (F-MEL, F-DMG), Atari Isev (AI-ATK, AI-DMG) "
@@ -239,7 +239,7 @@ class RuleOptions(BaseModel):
 
 
 class Preset(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     name: str
     summary: str
     overrides: dict[str, Any]

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from events.models import Event
-from events.upcast import upcast
+from events.upcast import ENVELOPE_UPCASTERS, UPCASTERS, upcast
 
 SCHEMA_VERSION = 1
 GENESIS = "0" * 64
@@ -18,7 +18,7 @@ GENESIS = "0" * 64
 class Recorded(BaseModel):
     """One event as stored: who, when, why, where in the chain."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, defer_build=True)
 
     fight: str
     seq: int
@@ -45,6 +45,12 @@ _ADAPTER: TypeAdapter[Recorded] = TypeAdapter(Recorded)
 
 
 def load(body: str) -> Recorded:
-    """Read a stored body, upcasting older schema and event versions first."""
+    """Read a stored body, upcasting older schema and event versions first.
+
+    While no upcaster is registered every stored shape is today's: pydantic-core parses and
+    validates the JSON in one pass (about twice as fast as json.loads and validating the dict).
+    """
+    if not UPCASTERS and not ENVELOPE_UPCASTERS:
+        return _ADAPTER.validate_json(body)
     data = json.loads(body)
     return _ADAPTER.validate_python(upcast(data))

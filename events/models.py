@@ -14,14 +14,14 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 
 class _Event(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     v: int = 1
 
 
 class Modifier(BaseModel):
     """A named contribution to a result (C-ACT-1)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     name: str
     value: int
 
@@ -80,7 +80,7 @@ class RoundStarted(_Event):
 # --- declarations (F-MOD-6/7, F-TAC, A-SEAL) ---------------------------------
 
 class Declaration(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     all_out: Literal["offense", "defense"] | None = None
     posture: int | None = None
     # --- atari isev and rolled initiative (AI-WAIT, F-INIT-3, AI-MULTI-ATK, AI-MULTI-AVD, AI-SWEEP) ---
@@ -161,7 +161,7 @@ class ActionResolved(_Event):
 class Side(BaseModel):
     """One fighter's part in an exchange or an attack."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     combatant: str
     trait: str
     level: int
@@ -178,7 +178,7 @@ class Side(BaseModel):
 
 
 class Hit(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     attacker: str
     defender: str
     relative_degree: int
@@ -473,7 +473,7 @@ class CommandRedone(_Event):
 class Comparison(BaseModel):
     """F-MULTI-2: the lone fighter's one result against one foe's result."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     foe: str
     lone_result: int  # the lone fighter's result (offense, under postures) against this foe, his shield counted
     lone_modifiers: tuple[Modifier, ...] = ()  # what this foe alone changes in the lone fighter's result
@@ -527,7 +527,7 @@ class StoryRolled(_Event):
 class HealedMark(BaseModel):
     """One wound mark's level before and after healing (0: healed)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     seq: int
     before: int
     after: int
@@ -576,7 +576,7 @@ class BattleEnded(_Event):
 class FateSide(BaseModel):
     """One combatant's roll in a Fate exchange, scene or attack, with what he declared."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     combatant: str
     skill: str
     level: int
@@ -595,7 +595,7 @@ class FateSide(BaseModel):
 class FateContest(BaseModel):
     """One comparison: the winner's margin, read as an outcome (FT-OUT, FT-SIMPLE, FT-ADV)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     attacker: str
     defender: str
     attacker_result: int
@@ -689,5 +689,5 @@ Event = Annotated[
     ],
     Field(discriminator="type"),
 ]
-EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event, config=ConfigDict(defer_build=True))
 VOIDING = (EventsVoided, CommandUndone, CommandRedone)

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from events import models as ev
 from events.envelope import Recorded
-from projections.state import FightState, evolve
+from projections.state import HANDLERS, FightState, evolve
 
 
 def voided(log: Sequence[Recorded]) -> dict[int, int]:
@@ -16,25 +16,26 @@ def voided(log: Sequence[Recorded]) -> dict[int, int]:
     Walks backwards: a voiding event counts only if nothing later voided it,
     so a redo (which voids an undo) brings the undone command back.
     """
-    by_command: dict[str, list[int]] = {}
-    for record in log:
-        by_command.setdefault(record.command, []).append(record.seq)
+    by_command: dict[str, list[int]] | None = None  # built at the first undo or redo met
     out: dict[int, int] = {}
     for record in reversed(log):
-        if record.seq in out:
-            continue
         event = record.event
+        if type(event) not in _VOIDING or record.seq in out:
+            continue
         if isinstance(event, ev.EventsVoided):
             targets: Iterable[int] = event.seqs
-        elif isinstance(event, ev.CommandUndone):
+        else:  # CommandUndone, CommandRedone
+            if by_command is None:
+                by_command = {}
+                for each in log:
+                    by_command.setdefault(each.command, []).append(each.seq)
             targets = by_command.get(event.target, ())
-        elif isinstance(event, ev.CommandRedone):
-            targets = by_command.get(event.target, ())
-        else:
-            continue
         for seq in targets:
             out.setdefault(seq, record.seq)
     return out
+
+
+_VOIDING = frozenset(ev.VOIDING)
 
 
 def effective(log: Sequence[Recorded]) -> list[Recorded]:
@@ -43,10 +44,14 @@ def effective(log: Sequence[Recorded]) -> list[Recorded]:
 
 
 def fold(records: Iterable[Recorded], state: FightState | None = None) -> FightState:
+    """`evolve` over the records; `last_seq` is set once at the end (no handler reads it)."""
     state = state or FightState()
-    for record in records:
-        state = evolve(state, record)
-    return state
+    handlers = HANDLERS
+    last = None
+    for last in records:
+        event = last.event
+        state = handlers[type(event)](state, last, event)
+    return state if last is None else replace(state, last_seq=last.seq)
 
 
 def replay(log: Sequence[Recorded], as_of: int | None = None) -> FightState:

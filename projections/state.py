@@ -17,6 +17,9 @@ from engine.tracks import KNOCKED_OUT, track_of
 from engine.wounds import Mark, Track, build_track, empty_track
 from events import models as ev
 from events.envelope import Recorded
+from projections.pmap import PMap
+
+_dataclass_replace = replace
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +94,8 @@ class FightState:
     advantage_open: Mapping[str, str] = field(default_factory=dict)  # defender -> foe (F-MOD-7)
     initiative: Mapping[str, Initiative] = field(default_factory=dict)
     turn: Turn | None = None
-    actions: Mapping[int, Action] = field(default_factory=dict)
-    events: Mapping[int, Any] = field(default_factory=dict)  # seq -> effective event of an action
+    actions: Mapping[int, Action] = field(default_factory=PMap)
+    events: Mapping[int, Any] = field(default_factory=PMap)  # seq -> effective event of an action
     round_starts: tuple[int, ...] = ()  # seqs of RoundStarted (F-DEATH-2: the level a round began at)
     # --- rolled initiative and atari isev ---
     ranked: Mapping[str, ev.InitiativeRanked] = field(default_factory=dict)  # F-INIT-2, AI-INIT-2
@@ -121,7 +124,9 @@ class FightState:
         return self.combatants.get(name.strip().lower())
 
 
-def _with(mapping: Mapping[Any, Any], key: Any, value: Any) -> dict[Any, Any]:
+def _with(mapping: Mapping[Any, Any], key: Any, value: Any) -> Mapping[Any, Any]:
+    if type(mapping) is PMap:  # the maps that grow with the fight: O(1), not a copy
+        return mapping.set(key, value)
     new = dict(mapping)
     new[key] = value
     return new
@@ -129,6 +134,41 @@ def _with(mapping: Mapping[Any, Any], key: Any, value: Any) -> dict[Any, Any]:
 
 def _without(mapping: Mapping[Any, Any], *keys: Any) -> dict[Any, Any]:
     return {k: v for k, v in mapping.items() if k not in keys}
+
+
+_COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+
+
+def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any] | None:
+    """A straight-line copy of a slotted dataclass with some fields changed (no __init__ to re-run)."""
+    import dataclasses
+
+    names = [f.name for f in dataclasses.fields(cls)]
+    if (not hasattr(cls, "__slots__") or hasattr(cls, "__post_init__")
+            or any(not f.init for f in dataclasses.fields(cls))):
+        return None
+    lines = ["def copy(obj, changes):",
+             "    if not changes.keys() <= NAMES:",
+             "        raise TypeError(f'{cls.__name__} has no field {sorted(changes.keys() - NAMES)[0]!r}')",
+             "    new = new_(cls)"]
+    lines += [f"    set_(new, {n!r}, obj.{n})" for n in names]
+    lines += ["    for name, value in changes.items():", "        set_(new, name, value)", "    return new"]
+    scope: dict[str, Any] = {"NAMES": frozenset(names), "cls": cls, "new_": object.__new__,
+                             "set_": object.__setattr__}
+    exec("\n".join(lines), scope)
+    return scope["copy"]  # type: ignore[no-any-return]
+
+
+def replace(obj: Any, /, **changes: Any) -> Any:
+    """`dataclasses.replace` for the fold's hot path: same result, several times faster."""
+    cls = type(obj)
+    try:
+        copy = _COPIERS[cls]
+    except KeyError:
+        copy = _COPIERS[cls] = _copier(cls)  # type: ignore[assignment]
+    if copy is None:
+        return _dataclass_replace(obj, **changes)
+    return copy(obj, changes)
 
 
 def _fight_started(s: FightState, r: Recorded, e: ev.FightStarted) -> FightState:

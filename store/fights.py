@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import secrets as random_source
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -10,11 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-import structlog
-
 from engine import commands as cmd
 from engine import history
-from engine.decide import decide, seal_of
 from engine.dice import EnteredDice, SeededDice, commitment
 from engine.errors import InputError, RuleError
 from events import models as ev
@@ -23,7 +21,43 @@ from projections.fold import fold, replay, voided
 from projections.state import FightState
 from store.base import EventStore, FightInfo, Row, StoreError
 
-log = structlog.get_logger()
+
+
+class _Log:
+    """structlog's logger, imported at the first message the configured level lets through.
+
+    `threshold` and `setup` (a function that configures structlog) are set by the command line,
+    so a command without `-v` never imports structlog; library users get structlog as configured.
+    """
+
+    def __init__(self) -> None:
+        self.threshold = logging.NOTSET
+        self.setup: Callable[[], None] | None = None
+
+    def info(self, event: str, **values: Any) -> None:
+        if logging.INFO >= self.threshold:
+            import structlog
+
+            if self.setup is not None:
+                self.setup, setup = None, self.setup
+                setup()
+            structlog.get_logger().info(event, **values)
+
+
+log = _Log()
+
+
+def decide(state: FightState, command: Any, dice: Any) -> list[Any]:
+    """engine.decide.decide, imported when a command is decided (reading a fight does not need it)."""
+    from engine.decide import decide as run
+
+    return run(state, command, dice)
+
+
+def seal_of(declaration: ev.Declaration, salt: str) -> str:
+    from engine.decide import seal_of as seal
+
+    return seal(declaration, salt)
 
 
 def utc_now() -> str:
@@ -49,9 +83,29 @@ class DiceInput:
 
 @dataclass
 class _Loaded:
-    records: list[Recorded]
+    records: list[Recorded] | None  # None: the state came from a snapshot; the log is read when needed
     state: FightState
     last_hash: str
+    last_seq: int = 0
+    snapshot_seq: int | None = None  # the event the store's valid snapshot is at (None: none known)
+
+
+_VOIDING_TYPES = frozenset(kind.model_fields["type"].default for kind in ev.VOIDING)
+
+
+class _Parsed(Sequence[Recorded]):
+    """Stored rows read as records one at a time, on demand."""
+
+    def __init__(self, rows: list[Row]) -> None:
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [load(row.body) for row in self.rows[index]]
+        return load(self.rows[index].body)
 
 
 class Fights:
@@ -69,6 +123,8 @@ class Fights:
         return [load(row.body) for row in self.store.read(name, upto)]
 
     def state(self, name: str, as_of: int | None = None) -> FightState:
+        if as_of is None:
+            return self._load(name).state  # a command that reads the state first does not replay twice
         return replay(self.log(name), as_of)
 
     def current(self) -> str:
@@ -113,42 +169,51 @@ class Fights:
         command = cmd.StartFight(name=name, rules=rules, options=options, seed_commitment=commit, stream=stream)
         events = decide(FightState(), command, EnteredDice())
         records = self._records(fight_id, 1, GENESIS, self.new_id(), command, events)
-        self.store.append(name, 0, self._rows(records), create=FightInfo(name, fight_id, created_at=self.clock()),
-                          secrets={f"seed:{commit}": seed.hex()})
+        rows, state = self._rows(records), replay(records)
+        self.store.append(name, 0, rows, create=FightInfo(name, fight_id, created_at=self.clock()),
+                          secrets={f"seed:{commit}": seed.hex()},
+                          **self._snapshot_of(name, state, rows[-1].seq, rows[-1].hash, fight_id))
         self.store.set_setting("current", name)
         log.info("fight started", fight=name, rules=rules)
-        return Outcome(tuple(records), replay(records))
+        return Outcome(tuple(records), state)
 
     def execute(self, name: str, command: Any, dice: DiceInput | None = None,
                 command_id: str | None = None, secrets: dict[str, str] | None = None) -> Outcome:
         if command_id and self.store.has_command(name, command_id):
             return Outcome((), self.state(name), replayed=True)
         loaded = self._load(name)
-        records, state = loaded.records, loaded.state
-        last_seq = records[-1].seq if records else 0
+        state, last_seq = loaded.state, loaded.last_seq
         if isinstance(command, cmd.Undo):
+            records = self._log_of(name, loaded)
             target, _ = history.undo_target(records, voided(records))
             events: list[Any] = [ev.CommandUndone(target=target)]
         elif isinstance(command, cmd.Redo):
+            records = self._log_of(name, loaded)
             undo, restores = history.redo_target(records, voided(records))
             events = [ev.CommandRedone(target=undo, restores=restores)]
         else:
-            source = self._dice(state, records, dice or DiceInput())
+            source = self._dice(state, loaded.records if loaded.records is not None else self._tail_records(name),
+                                dice or DiceInput())
             events = decide(state, command, source)
             unused = source.unused()
             if unused:
                 raise InputError(f"dice entered for {', '.join(unused)} were not needed by this command")
-        new = self._records(state.fight_id or records[0].fight, last_seq + 1, loaded.last_hash,
+        new = self._records(state.fight_id or self._log_of(name, loaded)[0].fight, last_seq + 1, loaded.last_hash,
                             command_id or self.new_id(), command, events)
         rows = self._rows(new)
-        self.store.append(name, last_seq, rows, secrets=secrets)
-        log.info("command appended", fight=name, command=type(command).__name__, events=len(new))
-        everything = records + new
         if any(isinstance(e, ev.VOIDING) for e in events):
-            after = replay(everything)
+            everything: list[Recorded] | None = self._log_of(name, loaded) + new
+            after = replay(everything)  # type: ignore[arg-type]
         else:
+            everything = loaded.records + new if loaded.records is not None else None
             after = fold(new, state)
-        self._cache[name] = _Loaded(everything, after, rows[-1].hash)
+        voiding = any(isinstance(e, ev.VOIDING) for e in events)
+        snapshot = self._snapshot_of(name, after, rows[-1].seq, rows[-1].hash,
+                                     since=None if voiding else loaded.snapshot_seq)
+        self.store.append(name, last_seq, rows, secrets=secrets, **snapshot)
+        log.info("command appended", fight=name, command=type(command).__name__, events=len(new))
+        self._cache[name] = _Loaded(everything, after, rows[-1].hash, rows[-1].seq,
+                                    rows[-1].seq if snapshot else loaded.snapshot_seq)
         return Outcome(tuple(new), after)
 
     def _load(self, name: str) -> _Loaded:
@@ -156,15 +221,75 @@ class Fights:
 
         The log is append-only, so an unchanged last sequence number and hash mean an unchanged log.
         """
+        tail = self.store.tail(name)
         cached = self._cache.get(name)
-        if cached is not None:
-            if self.store.tail(name) == (cached.records[-1].seq if cached.records else 0, cached.last_hash):
-                return cached
-        rows = self.store.read(name)
-        records = [load(row.body) for row in rows]
-        loaded = _Loaded(records, replay(records), rows[-1].hash if rows else GENESIS)
+        if cached is not None and tail == (cached.last_seq, cached.last_hash):
+            return cached
+        found = self._from_snapshot(name, *tail)
+        if found is not None:
+            loaded = _Loaded(None, found[0], tail[1], tail[0], found[1])
+        else:
+            rows = self.store.read(name)
+            records = [load(row.body) for row in rows]
+            loaded = _Loaded(records, replay(records), rows[-1].hash if rows else GENESIS,
+                             rows[-1].seq if rows else 0)
         self._cache[name] = loaded
         return loaded
+
+    def _log_of(self, name: str, loaded: _Loaded) -> list[Recorded]:
+        """The whole log of a loaded fight (read now if its state came from a snapshot)."""
+        if loaded.records is None:
+            rows = self.store.read(name, loaded.last_seq)
+            loaded.records = [load(row.body) for row in rows]
+        return loaded.records
+
+    def _tail_records(self, name: str) -> Sequence[Recorded]:
+        """The log, each event parsed when it is read (`_dice` wants only the latest draw)."""
+        return _Parsed(self.store.read(name))
+
+    # --- the cached projection (store.snapshots) ----------------------------------------
+    def _from_snapshot(self, name: str, seq: int, last_hash: str) -> tuple[FightState, int] | None:
+        """The state from the fight's snapshot and the events after it, if that is the same as a replay.
+
+        Events after the snapshot are folded onto it unless one of them voids something: then
+        the whole log is replayed (A-UNDO-2 may reach back before the snapshot).
+        """
+        reader = getattr(self.store, "snapshot", None)
+        if reader is None or seq == 0:
+            return None
+        key = self.store.snapshot_key()  # type: ignore[attr-defined]
+        snap = reader(name) if key is not None else None
+        if snap is None or snap.seq > seq:
+            return None
+        rows = self.store.rows_from(name, snap.seq)  # type: ignore[attr-defined]
+        if not rows or (rows[0].seq, rows[0].hash) != (snap.seq, snap.hash) or (rows[-1].seq, rows[-1].hash) != (
+                seq, last_hash) or any(row.type in _VOIDING_TYPES for row in rows[1:]):
+            return None
+        from store import snapshots
+
+        state = snapshots.unpack(snap, self.store.fight(name).fight_id, snap.seq, snap.hash, key)
+        if not isinstance(state, FightState):
+            return None
+        return fold([load(row.body) for row in rows[1:]], state), snap.seq
+
+    def _snapshot_of(self, name: str, state: FightState, seq: int, last_hash: str,
+                     fight_id: str | None = None, since: int | None = None) -> dict[str, Any]:
+        """`snapshot=` for the store's append, when the store keeps snapshots and one is due.
+
+        Pickling and writing it cost in proportion to the fight, so one is written every
+        `max(32, seq // 64)` events (a read parses and folds at most that many after it: a few
+        ms), and after every command that voids events (a read could not fold past it).
+        """
+        if not hasattr(self.store, "snapshot"):
+            return {}
+        if since is not None and seq - since < max(32, seq // 64):
+            return {}
+        from store import snapshots
+
+        key = self.store.snapshot_key(create=True)  # type: ignore[attr-defined]
+        if key is None:
+            return {}  # nowhere to keep this user's key: no snapshots, reads fold the log
+        return {"snapshot": snapshots.pack(state, fight_id or self.store.fight(name).fight_id, seq, last_hash, key)}
 
     def _dice(self, state: FightState, records: Sequence[Recorded], given: DiceInput) -> EnteredDice:
         fallback = None
@@ -181,7 +306,7 @@ class Fights:
     def undo_to(self, name: str, seq: int) -> list[Outcome]:
         outcomes = []
         while True:
-            records = self.log(name)
+            records = self._load(name).records
             try:
                 _, first = history.undo_target(records, voided(records))
             except RuleError:
@@ -240,11 +365,13 @@ class Fights:
         command = cmd.StartBranch(name=name, parent=parent, fork_seq=fork, seed_commitment=commit, stream=stream)
         events = decide(state, command, EnteredDice())
         new = self._records(fight_id, fork + 1, prefix[-1].hash, self.new_id(), command, events)
-        self.store.append(name, 0, list(prefix) + self._rows(new),
+        new_rows, after = self._rows(new), fold(new, state)
+        self.store.append(name, 0, list(prefix) + new_rows,
                           create=FightInfo(name, fight_id, parent=parent, fork_seq=fork, created_at=self.clock()),
-                          secrets={f"seed:{commit}": seed.hex()})
+                          secrets={f"seed:{commit}": seed.hex()},
+                          **self._snapshot_of(name, after, new_rows[-1].seq, new_rows[-1].hash, fight_id))
         self.store.set_setting("current", name)
-        return Outcome(tuple(new), fold(new, state))
+        return Outcome(tuple(new), after)
 
     def export(self, name: str) -> list[str]:
         return [json.dumps({"seq": r.seq, "hash": r.hash, "body": json.loads(r.body)}, sort_keys=True)
@@ -277,10 +404,12 @@ class Fights:
         command = cmd.CommitSeed(seed_commitment=commit, stream=stream, reason=f"imported as {name}")
         events = decide(state, command, EnteredDice())
         new = self._records(fight_id, rows[-1].seq + 1, rows[-1].hash, self.new_id(), command, events)
-        self.store.append(name, 0, rows + self._rows(new),
+        new_rows, after = self._rows(new), fold(new, state)
+        self.store.append(name, 0, rows + new_rows,
                           create=FightInfo(name, fight_id, created_at=self.clock()),
-                          secrets={f"seed:{commit}": seed.hex()})
-        return Outcome(tuple(new), fold(new, state))
+                          secrets={f"seed:{commit}": seed.hex()},
+                          **self._snapshot_of(name, after, new_rows[-1].seq, new_rows[-1].hash, fight_id))
+        return Outcome(tuple(new), after)
 
     def reveal_seed(self, name: str) -> Outcome:
         records = self.log(name)

@@ -6,6 +6,8 @@ import sqlite3
 from pathlib import Path
 
 from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, Row, StoreError, UnknownFight
+from store import snapshots
+from store.snapshots import Snapshot
 
 STORE_SCHEMA = "1"
 
@@ -36,6 +38,18 @@ CREATE TABLE IF NOT EXISTS commands (
     PRIMARY KEY (fight, command)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS secrets (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+# A cache, not part of the log (store.snapshots): one row per fight, replaced as the fight grows.
+SNAPSHOTS = """
+CREATE TABLE IF NOT EXISTS snapshots (
+    fight INTEGER PRIMARY KEY REFERENCES fights(id),
+    seq INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    version TEXT NOT NULL,
+    body BLOB NOT NULL,
+    mac TEXT NOT NULL
+);
 """
 
 
@@ -109,7 +123,8 @@ class SqliteStore:
                                (fight, command)).fetchone() is not None
 
     def append(self, name: str, expected_last_seq: int, rows: list[Row], *,
-               create: FightInfo | None = None, secrets: dict[str, str] | None = None) -> None:
+               create: FightInfo | None = None, secrets: dict[str, str] | None = None,
+               snapshot: Snapshot | None = None) -> None:
         db = self.db
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -140,10 +155,37 @@ class SqliteStore:
                            [(fight, c, min(s), max(s)) for c, s in spans.items()])
             if secrets:
                 db.executemany("INSERT OR REPLACE INTO secrets VALUES (?,?)", list(secrets.items()))
+            if snapshot is not None:
+                self._save_snapshot(fight, snapshot)
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
             raise
+
+    # --- the cached projection (store.snapshots) --------------------------------------
+    def snapshot(self, name: str) -> Snapshot | None:
+        try:
+            row = self.db.execute("SELECT seq, hash, version, body, mac FROM snapshots WHERE fight = ?",
+                                  (self._id(name),)).fetchone()
+        except sqlite3.OperationalError:  # a store written before snapshots: no table yet
+            return None
+        return Snapshot(row[0], row[1], row[2], bytes(row[3]), row[4]) if row else None
+
+    def rows_from(self, name: str, seq: int) -> list[Row]:
+        """The rows from `seq` on (the log after a snapshot, and the snapshot's own event)."""
+        rows = self.db.execute(
+            "SELECT seq, command, type, body, hash FROM events WHERE fight = ? AND seq >= ? ORDER BY seq",
+            (self._id(name), seq))
+        return [Row(*row) for row in rows]
+
+    def _save_snapshot(self, fight: int, snapshot: Snapshot) -> None:
+        self.db.execute(SNAPSHOTS)
+        self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?,?,?,?,?,?)",
+                        (fight, snapshot.seq, snapshot.hash, snapshot.version, snapshot.body, snapshot.mac))
+
+    def snapshot_key(self, create: bool = False) -> bytes | None:
+        """The HMAC key of snapshots: this user's, kept outside the store (see `store.snapshots`)."""
+        return snapshots.local_key(create)
 
     def secret(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM secrets WHERE key = ?", (key,)).fetchone()

@@ -6,6 +6,7 @@ import itertools
 from typing import Any
 
 import logging
+import os
 import sys
 
 import pytest
@@ -25,6 +26,12 @@ def make_fights(store: Any = None) -> Fights:
         new_id=lambda: f"{next(counter):032x}",
         random_bytes=lambda n: bytes(range(n)),
     )
+
+
+@pytest.fixture(autouse=True, scope="session")
+def snapshot_key_file(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The user's snapshot key (store.snapshots) lives in the test session's own directory, not in $HOME."""
+    os.environ["FUDGE_KEY_FILE"] = str(tmp_path_factory.mktemp("key") / "snapshot.key")
 
 
 @pytest.fixture(autouse=True)

@@ -1,5 +1,5 @@
-"""Exact odds (`engine.odds`): hand-computed fractions, the duel chain against the real engine,
-and the whole duel against fights played through the service with generated dice.
+"""Exact odds (`engine.odds`): hand-computed fractions and the duel chain against the real engine
+(`tests/test_odds_sim.py` holds whole duels against `fudge sim`).
 
 4dF sums weigh 1, 4, 10, 16, 19, 16, 10, 4, 1 out of 81 (C-DICE-1). For two independent
 4dF rolls X and Y, with D = X - Y (symmetric):
@@ -11,9 +11,6 @@ and the whole duel against fights played through the service with generated dice
 
 from __future__ import annotations
 
-import itertools
-import math
-import random
 from fractions import Fraction
 from typing import Any
 
@@ -24,14 +21,11 @@ from hypothesis import strategies as st
 from engine import commands as cmd
 from engine.decide import decide
 from engine.errors import RuleError
-from engine.odds import (Match, apply, duel, every_roll, fate_transitions, fudge_sums, round_transitions, setup,
-                         single_action,
-                         track_key, _Chain)
+from engine.odds import (Match, _Chain, apply, duel, every_roll, fate_transitions, fudge_sums, round_transitions,
+                         setup, single_action, track_key)
 from engine.options import resolve
 from events import models as ev
-from store.fights import Fights
-from store.memory import MemoryStore
-from tests.conftest import sheet, start
+from tests.conftest import sheet
 
 
 def fight(rules: str = "fudge", sheets: tuple[dict[str, Any], ...] = (), **options: Any) -> Any:
@@ -201,47 +195,6 @@ def test_a_duel_nobody_can_end_is_refused() -> None:
         duel(state, Match(*names, declarations=both))
 
 
-# --- the whole duel against play -------------------------------------------------------------
-
-def play_duels(count: int, sheets: tuple[dict[str, Any], ...], seed: int) -> tuple[int, list[int]]:
-    """Duels played through the service on an in-memory store, dice generated from a fresh seed each:
-    `fudge exchange` until one cannot act. Returns Ann's wins and each duel's rounds."""
-    rng = random.Random(seed)
-    ids = itertools.count(1)
-    fights = Fights(MemoryStore(), clock=lambda: "2026-01-01T00:00:00.000+00:00",
-                    new_id=lambda: f"{next(ids):032x}", random_bytes=lambda n: rng.randbytes(n))
-    wins, rounds = 0, []
-    for index in range(count):
-        name = start(fights, f"duel-{index}")
-        for data in sheets:
-            fights.execute(name, cmd.Join(sheet=data, source="test"))
-        played = 0
-        while True:
-            state = fights.execute(name, cmd.Exchange(first="Ann", second="Bob")).state
-            played += 1
-            ann, bob = state.find("Ann"), state.find("Bob")
-            if not (ann.track.can_act and bob.track.can_act):
-                wins += ann.track.can_act
-                rounds.append(played)
-                break
-    return wins, rounds
-
-
-def test_the_exact_duel_agrees_with_played_duels() -> None:
-    """F-PACE-2, F-WND-1, F-MOD-1: 400 duels played through the engine with generated dice land within
-    4 standard errors of the chain's exact win probability and expected number of rounds."""
-    sheets = (fencer("Ann", "Great", weapon=3, armor=1), fencer("Bob", "Good", weapon=4, armor=1))
-    state, names = fight(sheets=sheets)
-    exact = duel(state, Match(*names))
-    p = float(dict(exact.winners)["Ann"])
-    n = 400
-    wins, rounds = play_duels(n, sheets, seed=20261121)
-    assert abs(wins / n - p) <= 4 * math.sqrt(p * (1 - p) / n), (wins / n, p)
-    mean = sum(rounds) / n
-    spread = math.sqrt(sum((r - mean) ** 2 for r in rounds) / (n - 1))
-    assert abs(mean - float(exact.expected_rounds)) <= 4 * spread / math.sqrt(n), (mean, float(exact.expected_rounds))
-
-
 # --- Fate ------------------------------------------------------------------------------------
 
 def test_fate_exchange_exactly() -> None:
@@ -293,33 +246,6 @@ def test_fate_duel_ends_when_one_is_taken_out() -> None:
     result = duel(state, Match(*names))
     assert dict(result.winners) == {"Ann": Fraction(1, 2), "Bob": Fraction(1, 2), "neither": 0}
     assert all("Taken Out" in ending for ending, _ in result.finals)
-
-
-def test_the_exact_fate_duel_agrees_with_played_exchanges() -> None:
-    """FT-PACE, FT-TRACK-2, FT-TRACK-3: 300 Fate duels (one box of each kind) played through the service with
-    generated dice land within 4 standard errors of the chain's exact chance that Ann takes Bob out."""
-    from engine import fate as fate_rules
-    sheets = (fencer("Ann", "Great"), fencer("Bob", "Good"))
-    state, names = fight("fate", sheets=sheets, fate_boxes=[1, 1, 1])
-    p = float(dict(duel(state, Match(*names)).winners)["Ann"])
-    rng = random.Random(4004)
-    ids = itertools.count(1)
-    fights = Fights(MemoryStore(), clock=lambda: "2026-01-01T00:00:00.000+00:00",
-                    new_id=lambda: f"{next(ids):032x}", random_bytes=lambda n: rng.randbytes(n))
-    both = cmd.FateExchange(actions=(cmd.FateAction(combatant="Ann", target="Bob"),
-                                     cmd.FateAction(combatant="Bob", target="Ann")))
-    n, wins = 300, 0
-    for index in range(n):
-        name = start(fights, f"fate-{index}", "fate", fate_boxes=[1, 1, 1])
-        for data in sheets:
-            fights.execute(name, cmd.Join(sheet=data, source="test"))
-        while True:
-            played = fights.execute(name, both).state
-            out = {n: fate_rules.is_taken_out(fate_rules.marks_of(played, played.find(n))) for n in ("Ann", "Bob")}
-            if any(out.values()):
-                wins += out["Bob"] and not out["Ann"]
-                break
-    assert abs(wins / n - p) <= 4 * math.sqrt(p * (1 - p) / n), (wins / n, p)
 
 
 LEVEL_NAMES = ("Poor", "Mediocre", "Fair", "Good", "Great", "Superb")

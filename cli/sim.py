@@ -1,0 +1,115 @@
+"""`fudge sim`: Monte Carlo fights played by policies through the engine, with statistics."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from cli.context import guard, service
+from engine.errors import InputError
+from sim import DEFAULT_MAX_ROUNDS, POLICY_NAMES
+
+if TYPE_CHECKING:
+    from sim.runner import Entrant
+
+app = typer.Typer()
+
+
+def entrants(sheets: list[Path], sides: list[str], policies: list[str]) -> tuple[Entrant, ...]:
+    """Sheets in order, `--side` (and several `--policy`) values matched to them in order; a sheet joining
+    twice gets `NAME 2`."""
+    from engine.sheets import parse_sheet
+    from sim.runner import Entrant
+
+    if len(sides) > len(sheets):
+        raise InputError(f"{len(sides)} --side values for {len(sheets)} sheets: give at most one per sheet")
+    if len(policies) > 1 and len(policies) != len(sheets):
+        raise InputError(f"{len(policies)} --policy values for {len(sheets)} sheets: give one for all, "
+                         f"or one per sheet")
+    out = []
+    seen: dict[str, int] = {}
+    for index, path in enumerate(sheets):
+        try:
+            text = path.read_text()
+        except OSError as exc:
+            raise InputError(f"cannot read sheet {path}: {exc.strerror}") from None
+        sheet = parse_sheet(text, str(path))
+        count = seen[sheet.name.lower()] = seen.get(sheet.name.lower(), 0) + 1
+        out.append(Entrant(sheet.model_dump(mode="json"), path.name, sides[index] if index < len(sides) else None,
+                           f"{sheet.name} {count}" if count > 1 else None,
+                           policies[index] if len(policies) > 1 else None))
+    return tuple(out)
+
+
+@contextmanager
+def progress_bar(total: int, enabled: bool) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on a terminal; nothing when stdout is a pipe or a file."""
+    if not enabled:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TimeRemainingColumn
+
+    with Bar("fights", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True) as bar:
+        task = bar.add_task("fights", total=total)
+        yield lambda done: bar.advance(task, done)
+
+
+@app.command()
+def sim(
+    sheets: Annotated[list[Path], typer.Argument(help="Character sheets (TOML), one per combatant.")],
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset: see `fudge rules`.")] = "fudge",
+    house: Annotated[Optional[Path], typer.Option("--house", help="House-rules TOML: extends a preset.")] = None,
+    n: Annotated[int, typer.Option("-n", help="Number of fights.")] = 100_000,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Master seed (default: a random one, printed).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Parallel processes (same results for any number).")] = 1,
+    policy: Annotated[Optional[list[str]], typer.Option(
+        "--policy", help=f"What combatants do: {', '.join(POLICY_NAMES)} (plain); one for all, or one per sheet.")] = None,
+    keep_k: Annotated[int, typer.Option("--keep", help="Store this many sample fights (median and extremes).")] = 0,
+    side: Annotated[Optional[list[str]], typer.Option("--side", help="Side of each sheet, in order (as `join --side`).")] = None,
+    max_rounds: Annotated[int, typer.Option("--max-rounds", help="A fight still on after this many rounds is a draw.")] = DEFAULT_MAX_ROUNDS,
+    name: Annotated[str, typer.Option("--name", help="Kept fights are named NAME-SEED-INDEX.")] = "sim",
+    executor: Annotated[str, typer.Option("--executor", help="process (local) or dask (a cluster, with --scheduler).")] = "process",
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (--executor dask).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Play N complete fights automatically and report win/draw rates (95% Wilson intervals), rounds and
+    final wounds. Each fight's dice come from the master seed and its index: a seed gives the same result
+    for any --jobs. --keep K stores K sample fights to replay, audit and branch."""
+    from engine.options import resolve
+    from sim.batch import run_batch
+    from sim.runner import Setup
+    from sim.stats import render
+
+    with guard():
+        text = None
+        if house is not None:
+            try:
+                text = house.read_text()
+            except OSError as exc:
+                raise InputError(f"cannot read house rules {house}: {exc.strerror}") from None
+        rules_name, options = resolve(rules, text, str(house) if house else "house rules")
+        policies = policy or ["plain"]
+        setup = Setup(rules_name, options.model_dump(mode="json"), entrants(sheets, side or [], policies),
+                      policies[0] if len(policies) == 1 else "plain", max_rounds)
+        shown = policies[0] if len(policies) == 1 else "/".join(policies)
+        master = seed if seed is not None else secrets.randbelow(2**63)
+        with progress_bar(n, sys.stdout.isatty() and not as_json) as advance:
+            batch = run_batch(setup, master, n, jobs=jobs, executor=executor, scheduler=scheduler,
+                              progress=advance, store=service, keep_k=keep_k, prefix=name)
+        if as_json:
+            data = {"rules": rules_name, "policy": policies[0] if len(policies) == 1 else policies, "seed": master,
+                    "max_rounds": max_rounds,
+                    **batch.summary.as_json(), "kept": batch.kept}
+            typer.echo(json.dumps(data, indent=2))
+            return
+        typer.echo(render(batch.summary, shown, rules_name, master))
+        for k in batch.kept:
+            typer.echo(f"kept {k['fight']} ({k['rounds']} rounds): `fudge replay {k['fight']}`, "
+                       f"`fudge verify {k['fight']}`")

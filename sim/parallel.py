@@ -1,0 +1,92 @@
+"""Running a simulation's fights on any `concurrent.futures.Executor`: this process, local processes, or a
+Dask cluster (`distributed`, an optional extra).
+
+The fights are split into index ranges; each range is one task, and each
+fight's dice come from its index, so the results, put back in index order,
+are the same whatever the executor or the number of jobs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from typing import Any
+
+from engine.errors import InputError
+from sim.runner import FightResult, Setup, simulate_range
+
+Progress = Callable[[int], None]
+
+
+def chunks(n: int, jobs: int, size: int | None = None) -> list[tuple[int, int]]:
+    """Index ranges covering 0..n-1: several per job, so a slow range does not hold the others back."""
+    if size is None:
+        size = max(1, min(2000, -(-n // (jobs * 8))))
+    return [(start, min(n, start + size)) for start in range(0, n, size)]
+
+
+def run_serial(setup: Setup, master: int, n: int, progress: Progress | None = None) -> list[FightResult]:
+    out: list[FightResult] = []
+    for start, stop in chunks(n, 1, size=max(1, min(500, n // 50 or 1))):
+        out.extend(simulate_range(setup, master, start, stop))
+        if progress:
+            progress(stop - start)
+    return out
+
+
+def run_on(executor: Executor, setup: Setup, master: int, n: int, jobs: int,
+           progress: Progress | None = None) -> list[FightResult]:
+    """Submit every range to the executor; gather the results in index order."""
+    futures: dict[Future[list[FightResult]], tuple[int, int]] = {
+        executor.submit(simulate_range, setup, master, start, stop): (start, stop)
+        for start, stop in chunks(n, jobs)}
+    parts: dict[int, list[FightResult]] = {}
+    for future in as_completed(futures):
+        start, stop = futures[future]
+        parts[start] = future.result()
+        if progress:
+            progress(stop - start)
+    return [result for start in sorted(parts) for result in parts[start]]
+
+
+@contextmanager
+def executor_for(kind: str, jobs: int, scheduler: str | None) -> Iterator[Executor | None]:
+    """None for one local job (run in this process); local processes; or a Dask cluster's executor."""
+    if kind == "dask":
+        try:
+            from distributed import Client
+        except ImportError:
+            raise InputError("--executor dask needs the `distributed` package: pip install 'fudge-combat[dask]'") from None
+        if not scheduler:
+            raise InputError("--executor dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        try:
+            yield client.get_executor()
+        finally:
+            client.close()
+        return
+    if kind != "process":
+        raise InputError(f"unknown executor {kind!r}: process or dask")
+    if scheduler:
+        raise InputError("--scheduler is for --executor dask")
+    if jobs < 1:
+        raise InputError("--jobs must be at least 1")
+    if jobs == 1:
+        yield None
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield pool
+
+
+def simulate(setup: Setup, master: int, n: int, jobs: int = 1, executor: Executor | None = None,
+             progress: Progress | None = None) -> list[FightResult]:
+    if executor is None:
+        return run_serial(setup, master, n, progress)
+    return run_on(executor, setup, master, n, jobs, progress)
+
+
+__all__: list[Any] = ["simulate", "executor_for", "chunks"]

@@ -1,0 +1,465 @@
+"""Simulated fights: complete fights played by policies through the same commands, `decide` and `evolve`.
+
+Every simulated fight has its own dice seed, derived from the master seed and
+the fight's index, so a simulation's results do not depend on how its fights
+are split between processes or machines.
+
+Two sessions run the same script of commands:
+- `LightSession` (the simulation's): `decide` and `evolve`, as `Fights.execute`
+  calls them, on records kept in memory without the stored envelope's JSON
+  body and hash chain, which only a store needs;
+- `ServiceSession`: the `Fights` service over any store (a kept sample fight
+  is re-played into the real store this way, and `fudge verify` checks it).
+Both derive dice the same way from the same seed and stream, so the same index
+gives the same fight (tests/test_sim.py checks it event by event).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from engine import commands as cmd
+from engine.decide import decide
+from engine.dice import EnteredDice, SeededDice, commitment
+from engine.errors import InputError, RuleError
+from engine.ranked import SYSTEMS as RANKED
+from events import models as ev
+from events.envelope import Recorded
+from projections.fold import fold, replay
+from projections.state import Combatant, FightState
+from sim import DEFAULT_MAX_ROUNDS
+from sim.policies import POLICIES, Policy, foes
+from sim.rulesets import reading, view_of
+from store.fights import Fights
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A combatant of a simulated fight: a sheet as `join` stores it, with its side and name."""
+
+    sheet: dict[str, Any]
+    source: str
+    side: str | None = None
+    name: str | None = None
+    policy: str | None = None  # this combatant's policy (None: the setup's)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything a simulated fight needs, picklable so worker processes (or a cluster) can run it."""
+
+    rules: str
+    options: dict[str, Any]  # resolved RuleOptions, as `fudge new` stores them
+    entrants: tuple[Entrant, ...]
+    policy: str = "plain"
+    max_rounds: int = DEFAULT_MAX_ROUNDS
+
+
+@dataclass(frozen=True, slots=True)
+class FightResult:
+    index: int
+    winner: int | None  # index in `sides`; None: a draw (everyone out, or the round cap)
+    rounds: int
+    levels: tuple[str, ...]  # the name of each combatant's final wound, in join order (`sim.rulesets.View`)
+
+
+# --- seeds ---------------------------------------------------------------------------
+
+def fight_seed(master: int, index: int) -> bytes:
+    """The dice seed of simulated fight `index` of a run with this master seed."""
+    return hashlib.sha256(f"fudge-sim:{master}:{index}".encode()).digest()
+
+
+def derived_bytes(seed: bytes) -> Callable[[int], bytes]:
+    """`random_bytes` for the service: the fight seed first, then bytes derived from it (later seeds)."""
+    counter = itertools.count()
+
+    def take(n: int) -> bytes:
+        k = next(counter)
+        if k == 0 and n == len(seed):
+            return seed
+        return hashlib.sha256(seed + b":bytes:" + str(k).encode()).digest()[:n]
+    return take
+
+
+def derived_ids(seed: bytes) -> Callable[[], str]:
+    """`new_id` for the service: ids (fight id, dice stream, command ids) derived from the fight seed."""
+    counter = itertools.count()
+    return lambda: hashlib.sha256(seed + b":id:" + str(next(counter)).encode()).hexdigest()[:32]
+
+
+# --- sessions ---------------------------------------------------------------------------
+
+class Session(Protocol):
+    state: FightState
+
+    def start(self, name: str, rules: str, options: dict[str, Any]) -> FightState: ...
+    def execute(self, command: Any) -> tuple[FightState, list[Any]]: ...
+
+
+@dataclass(slots=True)
+class LightRecord:
+    """What `evolve` and `fold` read of a stored record (the fight, the sequence, the command, the event)."""
+
+    fight: str
+    seq: int
+    command: str
+    event: Any
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A fight's first commands (start, joins), decided and folded once for a run: every fight of a run
+    opens with the same events but for its seed commitment, dice stream and fight id."""
+
+    records: tuple[LightRecord, ...]
+    state: FightState
+    ids_used: int
+
+    @classmethod
+    def of(cls, setup: Setup) -> Opening:
+        session = LightSession(fight_seed(0, 0))
+        play_opening(session, setup)
+        return cls(tuple(session.records), session.state, session.ids_used)
+
+
+class LightSession:
+    """`Fights.execute`'s path (decide, then fold; replay after a void) on records kept in memory.
+
+    Ids and dice stream come from the fight seed exactly as `Fights` with
+    `derived_ids`/`derived_bytes` makes them; records carry no JSON body and no
+    hash (only a store needs them).
+    """
+
+    def __init__(self, seed: bytes, opening: Opening | None = None) -> None:
+        self.seed = seed
+        self.new_id = derived_ids(seed)
+        self.ids_used = 0
+        self.records: list[Any] = []
+        self.state = FightState()
+        self.next_draw = 0
+        self.fight_id = ""
+        self.opening = opening
+
+    def _id(self) -> str:
+        self.ids_used += 1
+        return self.new_id()
+
+    def start(self, name: str, rules: str, options: dict[str, Any]) -> FightState:
+        stream = self._id()[:12]  # the order `Fights.new` draws ids in: stream, fight id, command id
+        self.fight_id = self._id()
+        if self.opening is not None:
+            return self._open(self.opening, stream)
+        command = cmd.StartFight(name=name, rules=rules, options=options,
+                                 seed_commitment=commitment(self.seed), stream=stream)
+        self._append(command, decide(FightState(), command, EnteredDice()))
+        self.state = replay(self.records)
+        return self.state
+
+    def _open(self, opening: Opening, stream: str) -> FightState:
+        """The opening with this fight's seed commitment, stream and id (its joins are then skipped)."""
+        for _ in range(opening.ids_used - self.ids_used):
+            self._id()
+        commit = commitment(self.seed)
+        first = opening.records[0]
+        started = first.event.model_copy(update={"seed_commitment": commit, "stream": stream})
+        self.records = [LightRecord(self.fight_id, first.seq, first.command, started),
+                        *(LightRecord(self.fight_id, r.seq, r.command, r.event) for r in opening.records[1:])]
+        self.state = replace(opening.state, fight_id=self.fight_id, stream=stream, commitment=commit)
+        return self.state
+
+    def execute(self, command: Any) -> tuple[FightState, list[Any]]:
+        state = self.state
+        events = decide(state, command, SeededDice(self.seed, state.stream, self.next_draw))
+        new = self._append(command, events)
+        if any(isinstance(e, ev.VOIDING) for e in events):
+            self.state = replay(self.records)
+        else:
+            self.state = fold(new, state)
+        return self.state, new
+
+    def _append(self, command: Any, events: Sequence[Any]) -> list[Any]:
+        command_id = self._id()
+        seq = len(self.records)
+        new = [LightRecord(self.fight_id, seq + i + 1, command_id, e) for i, e in enumerate(events)]
+        self.records.extend(new)
+        for event in reversed(events):  # as `Fights._dice`: the next draw follows the stream's last one
+            if getattr(event, "draw", None) is not None and getattr(event, "stream", None) == self.state.stream:
+                self.next_draw = event.draw + 1
+                break
+        return new
+
+
+class ServiceSession:
+    """The `Fights` service over a store: what a kept fight is played through."""
+
+    def __init__(self, fights: Fights, name: str) -> None:
+        self.fights = fights
+        self.name = name
+        self.state = FightState()
+
+    def start(self, name: str, rules: str, options: dict[str, Any]) -> FightState:
+        self.state = self.fights.new(self.name, rules, options).state
+        return self.state
+
+    def execute(self, command: Any) -> tuple[FightState, list[Recorded]]:
+        outcome = self.fights.execute(self.name, command)
+        self.state = outcome.state
+        return self.state, list(outcome.records)
+
+
+# --- the fight -----------------------------------------------------------------------------
+
+class Driver:
+    """Plays one fight: the pace's script of commands, with the policy's choices."""
+
+    def __init__(self, session: Session, policies: dict[str, Policy], max_rounds: int) -> None:
+        self.session = session
+        self.policies = policies  # combatant key -> policy
+        self.max_rounds = max_rounds
+
+    def policy(self, who: Combatant) -> Policy:
+        return self.policies[who.key]
+
+    @property
+    def state(self) -> FightState:
+        return self.session.state
+
+    def must(self, command: Any) -> list[Recorded]:
+        _, records = self.session.execute(command)
+        self.saves(records)
+        return records
+
+    def may(self, command: Any) -> bool:
+        """A policy's command: one the rules refuse is not taken (nothing is written)."""
+        try:
+            self.must(command)
+        except RuleError:
+            return False
+        return True
+
+    def saves(self, records: Sequence[Recorded]) -> None:
+        """After a blow: each fighter it marked may spend a point on it (the policy's `save`)."""
+        view = view_of(self.state)
+        for record in records:
+            event = record.event
+            if not isinstance(event, view.blows):
+                continue
+            who = self.state.find(event.combatant)
+            if who is None or not view.in_force(self.state, who, record.seq):
+                continue  # voided since
+            spend = self.policy(who).save(self.state, who, event, record.seq)
+            if spend is not None:
+                self.may(spend)
+
+    def over(self) -> bool:
+        read, state = reading(self.state), self.state
+        return len({c.side for c in state.combatants.values() if read[c.key][0]}) <= 1
+
+    def able(self) -> list[Combatant]:
+        read, state = reading(self.state), self.state
+        return sorted((c for c in state.combatants.values() if read[c.key][0]), key=lambda c: c.joined_seq)
+
+    def declare(self, who: Combatant, defensive: bool | None = None) -> None:
+        """The policy's declaration for `who`; `defensive` True/False: only a defensive/other one."""
+        declaration = self.policy(who).declaration(self.state, who)
+        if declaration is None:
+            return
+        if defensive is not None and defensive != (declaration.all_out == "defense" or (declaration.posture or 0) < 0):
+            return
+        self.may(cmd.Declare(combatant=who.name, declaration=declaration))
+
+    # F-PACE-2: simultaneous rounds: one exchange per pair of fighters, or a melee against one (F-MULTI).
+    def simultaneous(self) -> None:
+        """Each round, fighters in join order pick a foe not yet engaged (the policy's choice); those left
+        without one then pick any foe, who fights them all at once in a melee (F-MULTI-1: one roll compared
+        with each foe's), up to `max_foes` (F-MULTI-6); beyond it a fighter waits for the next round."""
+        while not self.over() and self.state.round < self.max_rounds:
+            engaged: dict[str, list[Combatant]] = {}  # the lone fighter's key -> his foes this round
+            taken: set[str] = set()
+            left: list[Combatant] = []
+            for who in self.able():
+                if who.key in taken:
+                    continue
+                candidates = [c for c in foes(self.state, who) if c.key not in taken]
+                target = self.policy(who).target(self.state, who, candidates) if candidates else None
+                if target is None:
+                    left.append(who)
+                    continue
+                taken |= {who.key, target.key}
+                engaged[target.key] = [who]
+            for who in left:
+                candidates = [c for c in foes(self.state, who)
+                              if c.key in engaged and len(engaged[c.key]) < self.state.options.max_foes]
+                target = self.policy(who).target(self.state, who, candidates)
+                if target is not None:
+                    engaged[target.key].append(who)
+            if not engaged:
+                return
+            for lone_key, against in engaged.items():
+                lone = self.state.combatants[lone_key]
+                read = reading(self.state)
+                fighters = [self.state.combatants[w.key] for w in against if read[w.key][0]]
+                if not read[lone_key][0] or not fighters:
+                    continue
+                for who in (*fighters, lone):
+                    self.declare(self.state.combatants[who.key])
+                if len(fighters) == 1:
+                    self.must(cmd.Exchange(first=fighters[0].name, second=lone.name))
+                else:
+                    self.must(cmd.Melee(lone=lone.name, foes=tuple(w.name for w in fighters)))
+                if self.over():
+                    return
+
+    # F-PACE-3: directed attacks in initiative order (phases or rolled initiative).
+    def alternating(self) -> None:
+        ranked = self.state.options.initiative in RANKED
+        while not self.over() and self.state.round < self.max_rounds:
+            if ranked:  # AI-WAIT, F-INIT-3: declared before the round
+                for who in self.able():
+                    self.declare(who)
+            self.must(cmd.StartRound())
+            if not ranked:  # F-MOD-8: a defense lasts the round; an attack is declared with its blow (`act`)
+                for who in self.able():
+                    self.declare(who, defensive=True)
+            for who in self.able():
+                for barter in self.policy(who).barters(self.state, who):
+                    if not self.may(barter):
+                        break
+            if not self.turns(ranked):
+                return
+
+    def turns(self, ranked: bool) -> bool:
+        """The round's turns; False when the fight is over (after the simultaneous slot ends, AI-INIT-2)."""
+        ended_in: int | None = None
+        while True:
+            try:
+                self.must(cmd.NextTurn())
+            except RuleError:
+                return ended_in is None
+            turn = self.state.turn
+            assert turn is not None
+            if ended_in is not None and not (ranked and turn.phase == ended_in):
+                return False
+            self.act(self.state.combatants[turn.combatant], turn)
+            if ended_in is None and self.over():
+                if not ranked:
+                    return False
+                ended_in = turn.phase  # those in the same slot still strike
+
+    def act(self, who: Combatant, turn: Any) -> None:
+        """The actor's turn: an attack on the policy's target. Under PH-4 `structured` the declaring step
+        declares that attack and the resolving step makes the attack declared for the phase."""
+        if turn.step == "resolve":
+            initiative = self.state.initiative.get(who.key)
+            intent = next((i for i in (initiative.intents if initiative else ())
+                           if i.phase == turn.phase and i.target), None)
+            if intent is not None:
+                self.declare(who, defensive=False)
+                attack = ATTACKS.get(self.state.options.ruleset, fudge_attack)
+                self.may(attack(self.state, who, self.state.combatants[intent.target]))
+            return
+        target = self.policy(who).target(self.state, who, foes(self.state, who))
+        if target is None:
+            return
+        if turn.step == "declare":
+            self.may(cmd.DeclareIntent(combatant=who.name, what=f"attack {target.name}", target=target.name))
+        else:
+            if self.state.options.initiative not in RANKED:
+                self.declare(who, defensive=False)
+            self.may(ATTACKS.get(self.state.options.ruleset, fudge_attack)(self.state, who, target))
+
+    def run(self) -> None:
+        options = self.state.options
+        pace = options.pace
+        if pace == "simultaneous" and options.initiative != "none":
+            pace = "alternating"  # rolled initiative: turns in order
+        play_pace = PACES.get(pace)
+        if play_pace is None:
+            raise InputError(f"the simulator plays {', '.join(PACES)} fights, not pace = {pace!r}")
+        play_pace(self)
+
+
+def fudge_attack(state: FightState, who: Combatant, target: Combatant) -> Any:
+    return cmd.Attack(attacker=who.name, target=target.name)
+
+
+# pace option -> how a fight at that pace is played (a new pace adds one function here)
+PACES: dict[str, Callable[[Driver], None]] = {"simultaneous": Driver.simultaneous, "alternating": Driver.alternating}
+# ruleset option -> the command of a directed attack on a turn
+ATTACKS: dict[str, Callable[[FightState, Combatant, Combatant], Any]] = {}
+
+
+def check_setup(setup: Setup) -> None:
+    for policy in (setup.policy, *(e.policy for e in setup.entrants if e.policy)):
+        if policy not in POLICIES:
+            raise InputError(f"unknown policy {policy!r}; policies: {', '.join(POLICIES)}")
+    if setup.options.get("dice") == "entered":
+        raise InputError("a simulation rolls its dice: drop `dice = \"entered\"` from the house rules")
+    if setup.options.get("pace") == "story":
+        raise InputError("a story-paced fight is narrated by the GM: the simulator plays simultaneous or "
+                         "alternating pace")
+    if setup.max_rounds < 1:
+        raise InputError("--max-rounds must be at least 1")
+
+
+def play_opening(session: Session, setup: Setup, name: str = "sim") -> None:
+    session.start(name, setup.rules, setup.options)
+    if getattr(session, "opening", None) is None:
+        for entrant in setup.entrants:
+            session.execute(cmd.Join(sheet=entrant.sheet, source=entrant.source, side=entrant.side,
+                                     name=entrant.name))
+
+
+def play(session: Session, setup: Setup, name: str = "sim") -> FightState:
+    """One complete fight: start, joins, then the pace's script until one side stands or the round cap."""
+    play_opening(session, setup, name)
+    joined = sorted(session.state.combatants.values(), key=lambda c: c.joined_seq)
+    policies = {who.key: POLICIES[entrant.policy or setup.policy] for who, entrant in zip(joined, setup.entrants)}
+    Driver(session, policies, setup.max_rounds).run()
+    return session.state
+
+
+def sides_of(state: FightState) -> list[str]:
+    """The sides in the order their first member joined."""
+    out: list[str] = []
+    for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
+        if who.side not in out:
+            out.append(who.side)
+    return out
+
+
+def result_of(index: int, state: FightState) -> FightResult:
+    view = view_of(state)
+    standing = {c.side for c in state.combatants.values() if view.able(state, c)}
+    sides = sides_of(state)
+    winner = sides.index(standing.pop()) if len(standing) == 1 else None
+    levels = tuple(view.wound(state, c) for c in sorted(state.combatants.values(), key=lambda c: c.joined_seq))
+    return FightResult(index, winner, view.rounds(state), levels)
+
+
+def simulate_one(setup: Setup, master: int, index: int, opening: Opening | None = None) -> FightResult:
+    return result_of(index, play(LightSession(fight_seed(master, index), opening), setup))
+
+
+def simulate_range(setup: Setup, master: int, start: int, stop: int) -> list[FightResult]:
+    """Fights start..stop-1: the unit of work a process, or a cluster's worker, runs."""
+    opening = Opening.of(setup)
+    return [simulate_one(setup, master, index, opening) for index in range(start, stop)]
+
+
+def keep(fights: Fights, setup: Setup, master: int, index: int, name: str) -> FightState:
+    """Play fight `index` again into a real store with the same seed and ids, then reveal its seed, so
+    `fudge verify` re-derives every die and re-runs every command."""
+    seed = fight_seed(master, index)
+    service = Fights(fights.store, clock=fights.clock, new_id=derived_ids(seed), random_bytes=derived_bytes(seed))
+    state = play(ServiceSession(service, name), setup, name)
+    service.reveal_seed(name)
+    return state
+
+
+from sim import fate  # noqa: E402,F401  (registers Fate's view, save, attack and paces when the engine has them)

@@ -1,0 +1,132 @@
+"""What a batch of simulated fights says: rates with Wilson intervals, distributions as counts."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.wounds import LEVELS
+from sim.runner import FightResult
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion (95% by default)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class Rate:
+    count: int
+    rate: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Summary:
+    fights: int
+    sides: tuple[str, ...]
+    combatants: tuple[str, ...]
+    wins: tuple[Rate, ...]  # per side
+    draws: Rate
+    mean_rounds: float
+    median_rounds: float
+    rounds: dict[int, int]  # rounds -> fights
+    final_levels: tuple[dict[str, int], ...]  # per combatant: level name -> fights
+
+    def as_json(self) -> dict[str, Any]:
+        def rate(r: Rate) -> dict[str, Any]:
+            return {"count": r.count, "rate": r.rate, "ci95": [r.low, r.high]}
+        return {
+            "fights": self.fights,
+            "sides": {side: rate(w) for side, w in zip(self.sides, self.wins)},
+            "draws": rate(self.draws),
+            "rounds": {"mean": self.mean_rounds, "median": self.median_rounds,
+                       "distribution": {str(k): v for k, v in sorted(self.rounds.items())}},
+            "final_wounds": {name: levels for name, levels in zip(self.combatants, self.final_levels)},
+        }
+
+
+def rate_of(count: int, n: int) -> Rate:
+    low, high = wilson(count, n)
+    return Rate(count, count / n if n else 0.0, low, high)
+
+
+def median(values: Sequence[int]) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    middle = len(ordered) // 2
+    return float(ordered[middle]) if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def summarize(results: Sequence[FightResult], sides: Sequence[str], combatants: Sequence[str],
+              order: Sequence[str] = LEVELS) -> Summary:
+    """`order`: the wound names least hurt first (`sim.rulesets.View.levels`)."""
+    n = len(results)
+    winners = Counter(r.winner for r in results)
+    rounds = Counter(r.rounds for r in results)
+    levels = [Counter(r.levels[i] for r in results) for i in range(len(combatants))]
+    rank = {name: i for i, name in enumerate(order)}
+    return Summary(
+        fights=n, sides=tuple(sides), combatants=tuple(combatants),
+        wins=tuple(rate_of(winners.get(i, 0), n) for i in range(len(sides))),
+        draws=rate_of(winners.get(None, 0), n),
+        mean_rounds=sum(r.rounds for r in results) / n if n else 0.0,
+        median_rounds=median([r.rounds for r in results]),
+        rounds=dict(sorted(rounds.items())),
+        final_levels=tuple(dict(sorted(c.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0])))
+                           for c in levels),
+    )
+
+
+def samples(results: Sequence[FightResult], k: int) -> list[int]:
+    """Indexes of `k` fights worth keeping: the closest to the median length first, then the longest and
+    the shortest (the most extreme), alternating, each fight once."""
+    if k <= 0 or not results:
+        return []
+    middle = median([r.rounds for r in results])
+    near = sorted(results, key=lambda r: (abs(r.rounds - middle), r.index))
+    longest = sorted(results, key=lambda r: (-r.rounds, r.index))
+    shortest = sorted(results, key=lambda r: (r.rounds, r.index))
+    chosen: list[int] = []
+    queues = [iter(near), iter(longest), iter(shortest)]
+    while len(chosen) < min(k, len(results)):
+        for queue in queues:
+            for r in queue:
+                if r.index not in chosen:
+                    chosen.append(r.index)
+                    break
+            if len(chosen) >= min(k, len(results)):
+                break
+    return chosen
+
+
+def render(summary: Summary, policy: str, rules: str, seed: int) -> str:
+    lines = [f"{summary.fights} fights under {rules}, policy {policy}, seed {seed}"]
+    width = max([len(s) for s in summary.sides] + [5])
+    for side, w in zip(summary.sides, summary.wins):
+        lines.append(f"  {side:<{width}}  wins {w.rate:7.2%}  (95% CI {w.low:.2%} .. {w.high:.2%})  {w.count}")
+    d = summary.draws
+    lines.append(f"  {'draws':<{width}}       {d.rate:7.2%}  (95% CI {d.low:.2%} .. {d.high:.2%})  {d.count}")
+    lines.append(f"rounds: mean {summary.mean_rounds:.2f}, median {summary.median_rounds:g}")
+    most = max(summary.rounds.values(), default=1)
+    for rounds, count in summary.rounds.items():
+        bar = "#" * max(1, round(30 * count / most))
+        lines.append(f"  {rounds:>4}  {count:>8}  {bar}")
+    lines.append("final wounds:")
+    for name, levels in zip(summary.combatants, summary.final_levels):
+        shares = ", ".join(f"{level} {count / summary.fights:.1%}" for level, count in levels.items())
+        lines.append(f"  {name}: {shares}")
+    return "\n".join(lines)

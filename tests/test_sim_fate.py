@@ -1,0 +1,116 @@
+"""`fudge sim` under Fate (FT-PACE exchange and turn): the same engine path, checked like the other rulesets.
+
+Runs when the engine has Fate's rules (`engine.fate`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import structlog
+from typer.testing import CliRunner
+
+pytest.importorskip("engine.fate")
+
+from cli.main import app  # noqa: E402
+from engine.audit import verify  # noqa: E402
+from engine.options import resolve  # noqa: E402
+from engine.sheets import parse_sheet  # noqa: E402
+from events import models as ev  # noqa: E402
+from sim.runner import (Entrant, LightSession, ServiceSession, Setup, derived_bytes, derived_ids,  # noqa: E402
+                        fight_seed, play, simulate_range)
+from store.fights import Fights  # noqa: E402
+from store.memory import MemoryStore  # noqa: E402
+from store.sqlite import SqliteStore  # noqa: E402
+
+SHEETS = Path(__file__).resolve().parents[1] / "examples" / "sheets"
+HOUSES = {"exchange": None,
+          "turn": 'extends = "fate"\npace = "turn"\ninitiative = "alertness"\n'}
+
+
+@pytest.fixture(autouse=True)
+def fresh_logging() -> Iterator[None]:
+    yield
+    structlog.reset_defaults()
+
+
+def entrant(name: str, side: str | None = None) -> Entrant:
+    sheet = parse_sheet((SHEETS / f"{name}.toml").read_text(), f"{name}.toml")
+    return Entrant(sheet.model_dump(mode="json"), f"{name}.toml", side)
+
+
+def setup_for(pace: str, policy: str) -> Setup:
+    label, options = resolve("fate", HOUSES[pace])
+    return Setup(label, options.model_dump(mode="json"), (entrant("cyrus", "a"), entrant("finn", "b")), policy)
+
+
+@pytest.mark.parametrize("pace", sorted(HOUSES))
+@pytest.mark.parametrize("policy", ["plain", "sensible"])
+def test_fate_fights_play_the_same_through_the_service_and_end(pace: str, policy: str) -> None:
+    """FT-PACE: exchanges (everyone at once) and turns (FT-INIT order) end with a side taken out or the cap."""
+    setup = setup_for(pace, policy)
+    for index in range(3):
+        seed = fight_seed(6, index)
+        light = LightSession(seed)
+        play(light, setup)
+        service = Fights(MemoryStore(), clock=lambda: "t", new_id=derived_ids(seed), random_bytes=derived_bytes(seed))
+        play(ServiceSession(service, "sim"), setup)
+        assert [r.event.model_dump(mode="json") for r in light.records] == \
+               [r.event.model_dump(mode="json") for r in service.log("sim")]
+    results = simulate_range(setup, 6, 0, 20)
+    assert all(1 <= r.rounds <= setup.max_rounds for r in results)
+    assert sum(r.winner is not None for r in results) >= 15
+    for r in results:
+        if r.winner is not None:
+            assert r.levels[r.winner] not in ("Taken Out", "Dead") and r.levels[1 - r.winner] == "Taken Out"
+
+
+def test_sensible_spends_fate_points_against_being_taken_out() -> None:
+    """FT-PTS: the sensible policy spends a fate point (+1) on the exchange that took its fighter out."""
+    spent = {}
+    for policy in ("plain", "sensible"):
+        setup = setup_for("exchange", policy)
+        uses = []
+        for index in range(20):
+            session = LightSession(fight_seed(3, index))
+            play(session, setup)
+            uses += [r.event.use for r in session.records if isinstance(r.event, ev.FudgePointSpent)]
+        spent[policy] = uses
+    assert spent["plain"] == [] and spent["sensible"] and set(spent["sensible"]) == {"skill"}
+
+
+def test_cli_fate_keeps_fights_that_verify(tmp_path: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(app, ["--store", str(tmp_path / "f.db"), "sim", str(SHEETS / "cyrus.toml"),
+                                 str(SHEETS / "finn.toml"), "--rules", "fate", "-n", "20", "--seed", "2",
+                                 "--policy", "sensible", "--keep", "2", "--json", "--side", "a", "--side", "b"],
+                           env={"FUDGE_STORE": None})
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data["final_wounds"]["Cyrus"]) <= {"Undamaged", "Clipped", "Hurt", "Injured", "Taken Out"}
+    store = SqliteStore(tmp_path / "f.db")
+    for kept in data["kept"]:
+        report = verify(store.read(kept["fight"]))
+        assert report.ok, report.problems
+
+
+def test_plain_targets_the_foe_with_the_worst_box() -> None:
+    """FT-TRACK: the worst-wounded foe is read on Fate's boxes."""
+    from engine import commands as cmd
+    from sim.policies import worst_wounded_foe
+    from tests.conftest import dice, make_fights, start
+
+    fights = make_fights()
+    start(fights, rules="fate")
+    for name, side in (("cyrus", "a"), ("finn", "b"), ("guard", "b")):
+        e = entrant(name, side)
+        fights.execute("fight", cmd.Join(sheet=e.sheet, source=e.source, side=side))
+    state = fights.execute("fight", cmd.FateExchange(actions=(cmd.FateAction(combatant="Cyrus", target="Guard"),
+                                                              cmd.FateAction(combatant="Guard"))),
+                           dice("cyrus=++++", "guard=----")).state
+    assert state.fate_marks.get("guard")
+    cyrus = state.find("Cyrus")
+    assert worst_wounded_foe(state, cyrus, [state.find("Finn"), state.find("Guard")]).name == "Guard"
