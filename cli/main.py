@@ -9,7 +9,7 @@ from typing import Annotated, Any, Optional
 import typer
 from typer.main import get_command_name
 
-from cli import atari, context, fate, fight, history, melee, recovery, rules, table
+from cli import atari, context, fate, fight, history, melee, odds, recovery, rules, table
 
 
 class _Fudge(typer.Typer):
@@ -67,7 +67,7 @@ def main(
 # The help groups commands by what a GM is doing (module by module).
 PANELS = ((fight, "Fights and combatants"), (table, "At the table"), (melee, "At the table"),
           (recovery, "After the blows"), (atari, "Atari Isev"), (fate, "Fate"),
-          (history, "History and audit"), (rules, "Rules and demos"))
+          (history, "History and audit"), (rules, "Rules and demos"), (odds, "Odds and simulation"))
 
 for module, panel in PANELS:
     for info in (*module.app.registered_commands, *module.app.registered_groups):

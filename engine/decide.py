@@ -8,7 +8,7 @@ no event.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -482,6 +482,16 @@ def damage_roller(action: int, dice: Dice, reuse: Sequence[ev.DiceRolled] = ()) 
     return roll
 
 
+def blow_sides(state: FightState, kind: str, first: Combatant, second: Combatant,
+               declared: Mapping[str, ev.Declaration], mods: tuple[int, int]) -> list[ev.Side]:
+    """The two sides of an exchange or a directed attack before the dice: what `_fight` rolls and
+    `engine.odds` weighs (F-MOD-1..7 through `side_for`)."""
+    roles = ("attack", "attack") if kind == "exchange" else ("attack", "defend")
+    labels = ("GM modifier", "GM modifier") if kind == "exchange" else ("GM modifier", "GM defense modifier")
+    return [side_for(state, who, foe, role, declared.get(who.key, ev.Declaration()), mod, label)
+            for who, foe, role, mod, label in zip((first, second), (second, first), roles, mods, labels)]
+
+
 def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mods: tuple[int, int],
            min_hit: int | None, reveals: Sequence[cmd.Reveal], dice: Dice, unaware: bool = False,
            difficulty: int | None = None, intents: Sequence[dict[str, Any]] = ({}, {}),
@@ -502,11 +512,8 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
     declared = declarations_after(replace(state, declarations={}) if new_round else state, reveals)
     declared = {**state.round_declarations, **declared}
     action = state.last_seq + len(out) + 1
-    roles = ("attack", "attack") if kind == "exchange" else ("attack", "defend")
-    labels = ("GM modifier", "GM modifier") if kind == "exchange" else ("GM modifier", "GM defense modifier")
     now = replace(state, round=state.round + 1) if new_round else state  # F-STUN-1 counts rounds
-    sides = [side_for(now, who, foe, role, declared.get(who.key, ev.Declaration()), mod, label)
-             for who, foe, role, mod, label in zip((first, second), (second, first), roles, mods, labels)]
+    sides = blow_sides(now, kind, first, second, declared, mods)
     sides = [side.model_copy(update=intent) if intent else side for side, intent in zip(sides, intents)]
     for index, who in enumerate((first, second)):
         extra = (magic_modifiers(magic, who) + ([AIM_PENALTY] if index == 0 and targeting.aim_at else [])

@@ -1,0 +1,209 @@
+"""`fudge odds`: exact probabilities of one action or a whole duel between two sheets (no store needed).
+
+The engine is imported when the command runs, so `fudge` starts as fast without it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+from cli.context import guard
+from engine.errors import InputError
+
+if TYPE_CHECKING:
+    from engine import odds
+    from events import models as ev
+
+app = typer.Typer()
+
+EIGHTHS = " ▏▎▍▌▋▊▉"
+BAR_WIDTH = 40  # characters for 100%
+LONGEST_FRACTION = 21  # longer exact fractions are left to --json
+
+
+def bar(chance: Fraction, width: int = BAR_WIDTH) -> str:
+    """A bar of unicode blocks, `width` characters for certainty, in eighths of a character."""
+    eighths = round(chance * width * 8)
+    return "█" * (eighths // 8) + (EIGHTHS[eighths % 8] if eighths % 8 else "")
+
+
+def common_fractions(chances: list[Fraction], over: int = 1) -> list[str]:
+    """Each chance over one common denominator (the least multiple of `over` that fits them all), as dice
+    tools print them: 4dF against 4dF reads n/6561, not each fraction reduced on its own."""
+    denominator = math.lcm(over, *(p.denominator for p in chances))
+    return [f"{p.numerator * (denominator // p.denominator)}/{denominator}" for p in chances]
+
+
+def chances_json(items: list[tuple[str, Fraction]], key: str, over: int = 1) -> list[dict[str, Any]]:
+    return [{key: label, "fraction": text, "probability": float(p)}
+            for (label, p), text in zip(items, common_fractions([p for _, p in items], over))]
+
+
+def rows(items: list[tuple[str, Fraction]], over: int = 1) -> list[str]:
+    """One line per item: label, exact fraction, percentage, bar. Fractions too long to read are left to --json."""
+    width = max((len(label) for label, _ in items), default=0)
+    texts = common_fractions([p for _, p in items], over)
+    if any(len(t) > LONGEST_FRACTION for t in texts):
+        return [f"  {label:<{width}}  {float(p) * 100:7.3f}%  {bar(p)}" for label, p in items]
+    fraction_width = max((len(t) for t in texts), default=0)
+    return [f"  {label:<{width}}  {text:>{fraction_width}}  {float(p) * 100:7.3f}%  {bar(p)}"
+            for (label, p), text in zip(items, texts)]
+
+
+def parse_mods(text: Optional[str]) -> tuple[int, int]:
+    if text is None:
+        return (0, 0)
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        return (int(parts[0]), int(parts[1]))
+    except ValueError:
+        raise InputError(f"--mods takes the two fighters' GM modifiers as A,B (e.g. +1,0), not {text!r}") from None
+
+
+def parse_declarations(all_out: list[str], postures: list[str], names: list[str]) -> dict[str, ev.Declaration]:
+    from events import models as ev
+    out: dict[str, ev.Declaration] = {}
+    known = {n.lower(): n for n in names}
+
+    def who(value: str, option: str) -> tuple[str, str]:
+        if "=" not in value:
+            raise InputError(f"{option} takes NAME=VALUE, not {value!r}")
+        name, what = (part.strip() for part in value.split("=", 1))
+        if name.lower() not in known:
+            raise InputError(f"{option} {value}: {name!r} is not one of {', '.join(names)}")
+        return known[name.lower()], what
+
+    for value in all_out:
+        name, what = who(value, "--all-out")
+        if what not in ("offense", "defense"):
+            raise InputError(f"--all-out {value}: all-out is offense or defense")
+        out[name] = out.get(name, ev.Declaration()).model_copy(update={"all_out": what})
+    for value in postures:
+        name, what = who(value, "--posture")
+        try:
+            posture = int(what)
+        except ValueError:
+            raise InputError(f"--posture {value}: a posture is -2, -1, 0, +1 or +2") from None
+        out[name] = out.get(name, ev.Declaration()).model_copy(update={"posture": posture})
+    return out
+
+
+def read(path: Path, what: str) -> str:
+    try:
+        return path.read_text()
+    except OSError as exc:
+        raise InputError(f"cannot read {what} {path}: {exc.strerror}") from None
+
+
+@app.command("odds")
+def odds_command(
+    first: Annotated[Path, typer.Argument(help="The first fighter's sheet (TOML); under turns, the attacker.")],
+    second: Annotated[Path, typer.Argument(help="The second fighter's sheet (TOML); under turns, the target.")],
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset: see `fudge rules`.")] = "fudge",
+    house: Annotated[Optional[Path], typer.Option("--house", help="House-rules TOML: extends a preset, overrides options.")] = None,
+    duel: Annotated[bool, typer.Option("--duel", help="The whole duel (simultaneous rounds until one cannot act), "
+                                                      "not one action.")] = False,
+    mods: Annotated[Optional[str], typer.Option("--mods", help="GM modifiers of the two fighters, A,B (e.g. +1,0); "
+                                                               "under turns the attack and the defense.")] = None,
+    all_out: Annotated[Optional[list[str]], typer.Option("--all-out", help="NAME=offense or NAME=defense "
+                                                                           "(F-MOD-6/7), repeatable.")] = None,
+    posture: Annotated[Optional[list[str]], typer.Option("--posture", help="NAME=N, -2..+2, under tactics = "
+                                                                           "\"postures\" (F-TAC-1), repeatable.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output, exact fractions as \"n/d\".")] = False,
+) -> None:
+    """Exact odds, from the dice: every outcome of one action between two sheets, or who wins a duel.
+
+    One action is one `fudge exchange` under simultaneous pace (the `fudge` preset), one Fate
+    exchange with each acting against the other (`fate`), or one `fudge attack` by the first
+    sheet on the second under turns (`fudge-phases`, `atari-isev`): the probability of a
+    stand-off, of each graze and hit and of each wound level for each side, as fractions and
+    percentages. `--duel` (simultaneous pace or Fate's exchanges) weighs a whole fight, both
+    keeping their declarations, until one cannot act: who wins, how it ends, and the expected
+    number of rounds. Nothing is sampled and nothing is written.
+    """
+    from engine import odds
+    from engine.options import resolve
+    from engine.sheets import parse_sheet
+
+    with guard():
+        house_text = read(house, "house rules") if house is not None else None
+        rules_name, options = resolve(rules, house_text, str(house) if house else "house rules")
+        sheets = [(parse_sheet(read(p, "sheet"), str(p)).model_dump(mode="json"), p.name) for p in (first, second)]
+        state, names = odds.setup(rules_name, options, sheets)
+        match = odds.Match(names[0], names[1], parse_declarations(all_out or [], posture or [], names),
+                           parse_mods(mods))
+        if duel:
+            result = odds.duel(state, match)
+            typer.echo(json.dumps(duel_json(rules_name, result), indent=2) if as_json
+                       else duel_text(rules_name, result))
+        else:
+            action = odds.single_action(state, match)
+            typer.echo(json.dumps(action_json(rules_name, action), indent=2) if as_json
+                       else action_text(rules_name, action))
+
+
+def denominator(result: odds.Odds) -> int:
+    """The outcomes' common denominator: every other figure of the action is a sum of outcomes."""
+    return math.lcm(*(p.denominator for _, p in result.outcomes))
+
+
+def action_text(rules: str, result: odds.Odds) -> str:
+    a, b = result.fighters
+    over = denominator(result)
+    what = "one exchange" if result.kind == "exchange" else f"one attack by {a}"
+    lines = [f"{a} vs {b}, {what} under {rules} (exact, every roll of the dice)", "", "outcomes"]
+    lines += rows(list(result.outcomes), over)
+    for name, levels in result.wounds:
+        if result.kind == "attack" and name == a:
+            continue  # a directed attack never wounds its attacker (--json still lists it)
+        lines += ["", f"wound level {name} takes"] + rows(list(levels), over)
+    landed = "contests won (Scratched or worse)" if result.ruleset == "fate" else "blows landed (graze or hit)"
+    lines += ["", landed] + rows(list(result.hits), over)
+    if result.grazes:
+        lines += ["", "grazes (RD +1)"] + rows(list(result.grazes), over)
+    return "\n".join(lines)
+
+
+def action_json(rules: str, result: odds.Odds) -> dict[str, Any]:
+    over = denominator(result)
+    return {
+        "rules": rules, "kind": result.kind, "fighters": list(result.fighters),
+        "outcomes": chances_json(list(result.outcomes), "outcome", over),
+        "wounds": {name: chances_json(list(levels), "level", over) for name, levels in result.wounds},
+        "hits": {item.pop("fighter"): item for item in chances_json(list(result.hits), "fighter", over)},
+        "grazes": {item.pop("fighter"): item for item in chances_json(list(result.grazes), "fighter", over)},
+    }
+
+
+def duel_text(rules: str, result: odds.DuelOdds) -> str:
+    a, b = result.fighters
+    lines = [f"{a} vs {b}, a whole duel under {rules}: simultaneous exchanges until one cannot act",
+             f"(exact, a Markov chain over {result.states} states of both wound tracks; fractions: --json)", "",
+             "who is left standing"]
+    lines += rows([(name if name != "neither" else "neither (both fall)", p) for name, p in result.winners])
+    lines += ["", f"expected rounds: {float(result.expected_rounds):.3f}", "", f"how it ends ({a}, {b})"]
+    lines += rows([(f"{la}, {lb}", p) for (la, lb), p in result.finals])
+    return "\n".join(lines)
+
+
+def duel_json(rules: str, result: odds.DuelOdds) -> dict[str, Any]:
+    a, b = result.fighters
+    finals = chances_json([(f"{la}, {lb}", p) for (la, lb), p in result.finals], "ending")
+    for item, ((la, lb), _) in zip(finals, result.finals):
+        item["levels"] = {a: la, b: lb}
+    rounds = result.expected_rounds
+    return {
+        "rules": rules, "kind": "duel", "fighters": [a, b],
+        "winners": chances_json(list(result.winners), "winner"),
+        "expected_rounds": {"fraction": f"{rounds.numerator}/{rounds.denominator}", "value": float(rounds)},
+        "finals": finals,
+        "states": result.states,
+    }
