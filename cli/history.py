@@ -18,7 +18,7 @@ from projections.fold import evolve_all, voided
 
 app = typer.Typer()
 
-FightArg = Annotated[Optional[str], typer.Argument(help="Fight (default: the current one).")]
+FightArg = Annotated[Optional[str], typer.Argument(help="Fight (default: the current one; or --fight).")]
 FightOpt = Annotated[Optional[str], typer.Option("--fight", "-f", help="Fight to act on (default: the current one).")]
 
 
@@ -62,9 +62,17 @@ def branch(
         typer.echo(f"{name} branches from {parent} at event {outcome.records[0].event.fork_seq}; it is now current")
 
 
+def chosen(argument: str | None, option: str | None) -> str | None:
+    """The fight named as an argument or with --fight (as every other command takes it)."""
+    if argument and option and argument.lower() != option.lower():
+        raise InputError(f"two fights named: {argument} and --fight {option}; name one")
+    return argument or option
+
+
 @app.command()
 def replay(
     fight: FightArg = None,
+    fight_opt: FightOpt = None,
     to: Annotated[Optional[int], typer.Option("--to", help="Stop at this event (as of).")] = None,
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each event.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="The state after each event, as JSON lines.")] = False,
@@ -72,7 +80,7 @@ def replay(
     """Step through a fight event by event with the state after each (A-REPLAY-1)."""
     with guard():
         fights = service()
-        name = fight_name(fights, fight)
+        name = fight_name(fights, chosen(fight, fight_opt))
         records = fights.log(name, to)
         gone = voided(records)
         for record, state in evolve_all(records):
@@ -93,12 +101,13 @@ def replay(
 @app.command(name="log")
 def log_(
     fight: FightArg = None,
+    fight_opt: FightOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Every event with its payload.")] = False,
 ) -> None:
     """The audit trail: every event, voided ones marked as voided (A-UNDO-2)."""
     with guard():
         fights = service()
-        name = fight_name(fights, fight)
+        name = fight_name(fights, chosen(fight, fight_opt))
         records = fights.log(name)
         gone = voided(records)
         if as_json:
@@ -111,11 +120,11 @@ def log_(
 
 
 @app.command()
-def verify(fight: FightArg = None) -> None:
+def verify(fight: FightArg = None, fight_opt: FightOpt = None) -> None:
     """Check the hash chain, the seals, the dice (after reveal-seed) and re-run the rules (A-VERIFY-1)."""
     with guard():
         fights = service()
-        name = fight_name(fights, fight)
+        name = fight_name(fights, chosen(fight, fight_opt))
         from engine.audit import verify as verify_log  # re-runs every decision: only this command needs it
 
         report = verify_log(fights.store.read(name))
@@ -130,12 +139,13 @@ def verify(fight: FightArg = None) -> None:
 @app.command()
 def export(
     fight: FightArg = None,
+    fight_opt: FightOpt = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File to write (default: stdout).")] = None,
 ) -> None:
     """Write a fight's log as JSON lines, hashes included."""
     with guard():
         fights = service()
-        lines = fights.export(fight_name(fights, fight))
+        lines = fights.export(fight_name(fights, chosen(fight, fight_opt)))
         text = "\n".join(lines) + "\n"
         if output is None:
             typer.echo(text, nl=False)

@@ -455,3 +455,14 @@ def test_errors_for_unknown_fights_and_stores(fudge: Fudge) -> None:
     junk.write_text("not json\n")
     assert "line 1" in fudge.fails("import", junk, "--as", "copy")
     assert fudge.written() == before
+
+
+def test_history_commands_take_the_fight_as_an_argument_or_with_fight(fudge: Fudge) -> None:
+    """`log`, `replay`, `verify`, `export` name the fight positionally or with --fight, like every other command."""
+    fudge("new", "duel")
+    fudge("new", "other")  # now current
+    assert fudge.log("duel") == fudge.json("log", "--fight", "duel", "--json")
+    assert fudge("verify", "--fight", "duel").stdout.startswith("duel: ")
+    assert fudge("replay", "-f", "duel").stdout == fudge("replay", "duel").stdout
+    assert fudge("export", "--fight", "duel").stdout == fudge("export", "duel").stdout
+    assert "two fights named: duel and --fight other" in fudge.fails("verify", "duel", "--fight", "other")
