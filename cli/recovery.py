@@ -6,7 +6,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from cli.table import CommandIdOpt, DiceOpt, FightOpt, level_of, run
+from cli.table import CommandIdOpt, DiceOpt, FightOpt, level_of, run, wound_level
 from engine import commands as cmd
 from store.fights import Fights
 
@@ -17,6 +17,20 @@ app = typer.Typer()
 def end_battle(fight: FightOpt = None, command_id: CommandIdOpt = None) -> None:
     """End the battle: Scratches are erased (F-HEAL-1), stun marks and knockouts clear (F-STUN-1)."""
     run(fight, lambda f, n, s: cmd.EndBattle(), None, command_id)
+
+
+@app.command()
+def wound(
+    combatant: Annotated[str, typer.Argument(help="Who is wounded.")],
+    level: Annotated[str, typer.Argument(help="Scratch, Hurt, Very Hurt, Incapacitated or Near Death.")],
+    reason: Annotated[str, typer.Option("--reason", help="What did it: a fall, fire, a trap (kept in the log).")] = "",
+    dice: DiceOpt = None,
+    fight: FightOpt = None,
+    command_id: CommandIdOpt = None,
+) -> None:
+    """The GM's ruling: a wound from outside the blows, marked as a blow's wound is (F-WND-3)."""
+    run(fight, lambda f, n, s: cmd.GmWound(combatant=combatant, level=wound_level(level), reason=reason),
+        dice, command_id)
 
 
 @app.command()

@@ -308,6 +308,15 @@ class EndBattle(_Command):
     type: Literal["end_battle"] = "end_battle"
 
 
+class GmWound(_Command):
+    """A-LOG-1: the GM's ruling of a wound from outside the blows (a fall, fire, a trap, poison)."""
+
+    type: Literal["gm_wound"] = "gm_wound"
+    combatant: str
+    level: int
+    reason: str = ""
+
+
 # --- fate (FT) ------------------------------------------------------------------
 
 class FateAction(BaseModel):
@@ -403,7 +412,7 @@ Command = Annotated[
     Union[StartFight, StartBranch, CommitSeed, RevealSeed, Join, Declare, SealDeclaration,
           StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo,
           OrderTies, DeclareIntent, Shoot, HoldAction, Heal, Rest, EndBattle, Willpower, ResistSpell,
-          HeroicAvoidance, Melee, StoryRoll, FateExchange, FateScene, FateRound, FateAttack, CheckAspect,
+          HeroicAvoidance, Melee, StoryRoll, GmWound, FateExchange, FateScene, FateRound, FateAttack, CheckAspect,
           EndScene, RecoverInjury],
     Field(discriminator="type"),
 ]

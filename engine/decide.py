@@ -913,6 +913,28 @@ def spend_on_blow(state: FightState, who: Combatant, c: cmd.SpendPoint, target: 
                            still_ticking=ticking, halved_from=halved if c.use == "scratch" else event.halved_from)]
 
 
+def _gm_wound(state: FightState, c: cmd.GmWound, dice: Dice) -> list[Any]:
+    """A-LOG-1: a wound the GM rules (a fall, fire, a trap), marked as a blow's wound would be:
+    overflow (F-WND-3), pawns and the DC track, damage-capacity options and the PC death caps apply."""
+    if state.options.ruleset == "fate":
+        raise RuleError("a Fate fight marks boxes from exchanges (FT-TRACK); a wound level is a Fudge ruling")
+    who = combatant(state, c.combatant)
+    if who.track.dead:
+        raise RuleError(f"{who.name} is already dead")
+    if not SCRATCH <= c.level <= NEAR_DEATH:
+        raise RuleError(f"the GM marks a wound from Scratch to Near Death, not {LEVELS[c.level] if 0 <= c.level < len(LEVELS) else c.level}")
+    action = next_action(state)
+    hit = ev.Hit(attacker="the GM", defender=who.name, relative_degree=0, damage_factor=0, bonus=0, graze=False,
+                 calculated=0, damage_roll=None, damage=None, level=c.level)
+    marks = wound_events(action, [hit], state, dice=dice)
+    ruling = f"the GM's ruling{': ' + c.reason if c.reason else ''}"
+    marks = [m.model_copy(update={"notes": (ruling, *m.notes)}) if isinstance(m, ev.WoundMarked) else m
+             for m in marks]
+    if not any(isinstance(m, ev.WoundMarked) for m in marks):
+        raise RuleError(f"a {LEVELS[c.level]} leaves no mark on {who.name} under these rules (F-WND-7, F-DEATH)")
+    return marks
+
+
 def _kill(state: FightState, c: cmd.Kill, dice: Dice) -> list[Any]:
     who = combatant(state, c.combatant)
     if who.track.dead:
@@ -939,6 +961,7 @@ HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
     cmd.NextTurn: _next,
     cmd.SpendPoint: _spend,
     cmd.Kill: _kill,
+    cmd.GmWound: _gm_wound,
     cmd.OrderTies: _order_ties,
     cmd.DeclareIntent: _intend,
     cmd.Shoot: shoot,
