@@ -8,11 +8,12 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from engine.dice import parse_entered
-from engine.errors import RuleError
+from engine.errors import InputError, RuleError
 from store.base import StoreError
 from store.fights import DiceInput, Fights, log
 from store.sqlite import SqliteStore
@@ -67,6 +68,22 @@ def guard() -> Iterator[None]:
         yield
     except (RuleError, StoreError) as exc:
         raise fail(str(exc)) from None
+
+
+def read_file(path: Path, what: str) -> str:
+    """A file the GM named, or a one-line error that names it."""
+    try:
+        return path.read_text()
+    except OSError as exc:
+        raise InputError(f"cannot read {what} {path}: {exc.strerror}") from None
+
+
+def house_rules(rules: str, house: Path | None) -> tuple[str, Any]:
+    """The rules name and resolved options of a preset and an optional house-rules file."""
+    from engine.options import resolve
+
+    text = read_file(house, "house rules") if house is not None else None
+    return resolve(rules, text, str(house) if house else "house rules")
 
 
 def service() -> Fights:

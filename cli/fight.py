@@ -9,10 +9,8 @@ from typing import Annotated, Optional
 import typer
 
 from cli import render
-from cli.context import fight_name, guard, service
+from cli.context import fight_name, guard, house_rules, read_file, service
 from engine import commands as cmd
-from engine.errors import InputError
-from engine.options import resolve
 from engine.sheets import parse_sheet
 
 app = typer.Typer()
@@ -28,13 +26,7 @@ def new(
 ) -> None:
     """Start a fight and make it current. Its resolved rules are fixed in its first event."""
     with guard():
-        text = None
-        if house is not None:
-            try:
-                text = house.read_text()
-            except OSError as exc:
-                raise InputError(f"cannot read house rules {house}: {exc.strerror}") from None
-        rules_name, options = resolve(rules, text, str(house) if house else "house rules")
+        rules_name, options = house_rules(rules, house)
         fights = service()
         fights.new(name, rules_name, options.model_dump(mode="json"))
         typer.echo(f"fight {name} started under {rules_name}; it is now the current fight")
@@ -75,11 +67,7 @@ def join(
 ) -> None:
     """A combatant joins the fight from a sheet file; the sheet is copied into the log."""
     with guard():
-        try:
-            text = sheet.read_text()
-        except OSError as exc:
-            raise InputError(f"cannot read sheet {sheet}: {exc.strerror}") from None
-        parsed = parse_sheet(text, str(sheet))
+        parsed = parse_sheet(read_file(sheet, "sheet"), str(sheet))
         fights = service()
         name = fight_name(fights, fight)
         outcome = fights.execute(name, cmd.Join(sheet=parsed.model_dump(mode="json"), source=sheet.name,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from cli.context import guard
+from cli.context import guard, house_rules, read_file
 from engine.errors import InputError
 
 if TYPE_CHECKING:
@@ -96,13 +96,6 @@ def parse_declarations(all_out: list[str], postures: list[str], names: list[str]
     return out
 
 
-def read(path: Path, what: str) -> str:
-    try:
-        return path.read_text()
-    except OSError as exc:
-        raise InputError(f"cannot read {what} {path}: {exc.strerror}") from None
-
-
 @app.command("odds")
 def odds_command(
     first: Annotated[Path, typer.Argument(help="The first fighter's sheet (TOML); under turns, the attacker.")],
@@ -130,13 +123,11 @@ def odds_command(
     number of rounds. Nothing is sampled and nothing is written.
     """
     from engine import odds
-    from engine.options import resolve
     from engine.sheets import parse_sheet
 
     with guard():
-        house_text = read(house, "house rules") if house is not None else None
-        rules_name, options = resolve(rules, house_text, str(house) if house else "house rules")
-        sheets = [(parse_sheet(read(p, "sheet"), str(p)).model_dump(mode="json"), p.name) for p in (first, second)]
+        rules_name, options = house_rules(rules, house)
+        sheets = [(parse_sheet(read_file(p, "sheet"), str(p)).model_dump(mode="json"), p.name) for p in (first, second)]
         state, names = odds.setup(rules_name, options, sheets)
         match = odds.Match(names[0], names[1], parse_declarations(all_out or [], posture or [], names),
                            parse_mods(mods))

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli import render
-from cli.context import fight_name, guard, service, settings
+from cli.context import fight_name, guard, house_rules, service, settings
 from engine.dice import parse_faces
 from engine.errors import InputError
 from engine.options import PRESETS, RuleOptions, option_rule, resolve
@@ -46,8 +46,7 @@ def rules_show(
         else:
             if fight is not None:
                 raise InputError("give a preset or --fight, not both")
-            text = house.read_text() if house else None
-            label, options = resolve(name, text, str(house) if house else "house rules")
+            label, options = house_rules(name, house)
         typer.echo(label)
         defaults = RuleOptions()
         for field, info in RuleOptions.model_fields.items():

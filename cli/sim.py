@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from cli.context import guard, service
+from cli.context import guard, house_rules, read_file, service
 from engine.errors import InputError
 from sim import DEFAULT_MAX_ROUNDS, POLICY_NAMES
 
@@ -36,11 +36,7 @@ def entrants(sheets: list[Path], sides: list[str], policies: list[str]) -> tuple
     out = []
     seen: dict[str, int] = {}
     for index, path in enumerate(sheets):
-        try:
-            text = path.read_text()
-        except OSError as exc:
-            raise InputError(f"cannot read sheet {path}: {exc.strerror}") from None
-        sheet = parse_sheet(text, str(path))
+        sheet = parse_sheet(read_file(path, "sheet"), str(path))
         count = seen[sheet.name.lower()] = seen.get(sheet.name.lower(), 0) + 1
         out.append(Entrant(sheet.model_dump(mode="json"), path.name, sides[index] if index < len(sides) else None,
                            f"{sheet.name} {count}" if count > 1 else None,
@@ -82,19 +78,12 @@ def sim(
     """Play N complete fights automatically and report win/draw rates (95% Wilson intervals), rounds and
     final wounds. Each fight's dice come from the master seed and its index: a seed gives the same result
     for any --jobs. --keep K stores K sample fights to replay, audit and branch."""
-    from engine.options import resolve
     from sim.batch import run_batch
     from sim.runner import Setup
     from sim.stats import render
 
     with guard():
-        text = None
-        if house is not None:
-            try:
-                text = house.read_text()
-            except OSError as exc:
-                raise InputError(f"cannot read house rules {house}: {exc.strerror}") from None
-        rules_name, options = resolve(rules, text, str(house) if house else "house rules")
+        rules_name, options = house_rules(rules, house)
         policies = policy or ["plain"]
         setup = Setup(rules_name, options.model_dump(mode="json"), entrants(sheets, side or [], policies),
                       policies[0] if len(policies) == 1 else "plain", max_rounds)
