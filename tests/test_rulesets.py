@@ -182,3 +182,13 @@ def test_F_WND_1_status_says_who_cannot_act_instead_of_a_penalty(fudge: Fudge) -
     fudge("demo", "fudge-phases")
     line = next(l for l in fudge("status", "--fight", "demo-fudge-phases").stdout.splitlines() if "Brynhild (" in l)
     assert "Incapacitated (cannot act)" in line and "-2" not in line
+
+
+def test_a_missing_house_file_is_one_line_everywhere(fudge: Fudge, tmp_path: Path) -> None:
+    """`new`, `rules show` and `odds` name a house-rules file they cannot read, on one line, writing nothing."""
+    missing = tmp_path / "nowhere.toml"
+    fudge("fights")
+    before = fudge.written()
+    for args in (("new", "duel", "--house", missing), ("rules", "show", "fudge", "--house", missing)):
+        assert f"cannot read house rules {missing}" in fudge.fails(*args)
+    assert fudge.written() == before
