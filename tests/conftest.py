@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from typing import Any
 
 import logging
@@ -91,3 +92,30 @@ def dice(*values: str) -> DiceInput:
         else:
             given.anyone.append(parse_faces(value))
     return given
+
+
+def cli_table(tmp_path: Any, sheets: dict[str, str]) -> Iterator[Any]:
+    """`fudge ...` in-process against a SQLite file in tmp_path, with the sheets written there as NAME.toml.
+
+    Tests make it a fixture (`yield from cli_table(tmp_path, SHEETS)`); `fudge(..., ok=False)` lets a
+    command fail; `.db` and `.dir` are the store and the folder.
+    """
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    for name, text in sheets.items():
+        (tmp_path / f"{name}.toml").write_text(text)
+    runner = CliRunner()
+    db = tmp_path / "fudge.db"
+
+    def fudge(*args: str, ok: bool = True) -> Any:
+        result = runner.invoke(app, ["--store", str(db), *args])
+        if ok:
+            assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
+        return result
+
+    fudge.db = db  # type: ignore[attr-defined]
+    fudge.dir = tmp_path  # type: ignore[attr-defined]
+    yield fudge
+    structlog.reset_defaults()  # the CLI configured structlog on CliRunner's streams

@@ -11,11 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import structlog
 from syrupy.assertion import SnapshotAssertion
-from typer.testing import CliRunner, Result
 
-from cli.main import app
 from cli.render import status_json
 from engine import commands as cmd
 from engine.audit import verify
@@ -23,7 +20,7 @@ from engine.errors import RuleError
 from projections.fold import evolve_all
 from store.fights import Fights
 from store.sqlite import SqliteStore
-from tests.conftest import dice, sheet, start
+from tests.conftest import cli_table, dice, sheet, start
 
 
 def join(fights: Fights, name: str, agility: str, skill: str, weapon: int, armor: int) -> None:
@@ -136,22 +133,8 @@ damage = 2
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Any]:
-    """`fudge ...` against a real SQLite file in tmp_path, with the three sheets written there."""
-    for name, text in SHEETS.items():
-        (tmp_path / f"{name}.toml").write_text(text)
-    runner = CliRunner()
-    db = tmp_path / "fudge.db"
-
-    def fudge(*args: str, ok: bool = True) -> Result:
-        result = runner.invoke(app, ["--store", str(db), *args])
-        if ok:
-            assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
-        return result
-
-    fudge.db = db  # type: ignore[attr-defined]
-    fudge.dir = tmp_path  # type: ignore[attr-defined]
-    yield fudge
-    structlog.reset_defaults()  # the CLI configured structlog on CliRunner's streams
+    """`fudge ...` against a real SQLite file in tmp_path, with the sheets written there."""
+    yield from cli_table(tmp_path, SHEETS)
 
 
 def last_seq(fudge: Any) -> int:

@@ -13,14 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import structlog
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
-from typer.testing import CliRunner, Result
 
 from cli import render
-from cli.main import app
 from engine import commands as cmd
 from engine.audit import verify
 from engine.dice import parse_faces
@@ -32,7 +29,7 @@ from events import models as ev
 from projections.fold import evolve_all
 from store.fights import DiceInput, Fights
 from store.sqlite import SqliteStore
-from tests.conftest import dice, sheet
+from tests.conftest import cli_table, dice, sheet
 
 HOUSE = Path(__file__).resolve().parent.parent / "examples" / "house" / "phases-classic.toml"
 CLASSIC = resolve("fudge", HOUSE.read_text(), HOUSE.name)[1]
@@ -364,21 +361,8 @@ SHEETS = {
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Any]:
-    for name, text in SHEETS.items():
-        (tmp_path / f"{name}.toml").write_text(text)
-    runner = CliRunner()
-    db = tmp_path / "fudge.db"
-
-    def fudge(*args: str, ok: bool = True) -> Result:
-        result = runner.invoke(app, ["--store", str(db), *args])
-        if ok:
-            assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
-        return result
-
-    fudge.db = db  # type: ignore[attr-defined]
-    fudge.dir = tmp_path  # type: ignore[attr-defined]
-    yield fudge
-    structlog.reset_defaults()
+    """`fudge ...` against a real SQLite file in tmp_path, with the sheets written there."""
+    yield from cli_table(tmp_path, SHEETS)
 
 
 def refused_cli(fudge: Any, *args: str, message: str) -> None:
