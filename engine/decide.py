@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from engine import commands as cmd
@@ -29,7 +29,7 @@ from engine.sheets import Sheet, read_levels
 from engine.wounds import LEVELS, NEAR_DEATH, SCRATCH, Mark, build_track, halve, would_kill
 from events import models as ev
 from events.envelope import canonical
-from projections.state import Combatant, FightState
+from projections.state import Combatant, FightState, replace
 
 SHIELD_SIZES = ("small", "medium", "large")
 D6_POSTURE = {1: -2, 2: -1, 3: 0, 4: 0, 5: 1, 6: 2}  # F-TAC-3

@@ -24,7 +24,6 @@ Readings taken where the text leaves room:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from engine import commands as cmd
@@ -37,7 +36,7 @@ from engine.errors import RuleError
 from engine.melee_mods import check_magic, is_static_npc, magic_modifiers, plus_modifiers, weapon_size_modifiers
 from engine.wounds import LEVELS
 from events import models as ev
-from projections.state import Combatant, FightState
+from projections.state import Combatant, FightState, replace
 
 
 def foe_modifiers(state: FightState, lone: Combatant, foe: Combatant) -> tuple[ev.Modifier, ...]:

@@ -42,8 +42,10 @@ class Track:
         """F-WND-4: the highest level with a marked box (Dead above all)."""
         if self.dead:
             return DEAD
-        for index in range(len(self.boxes), 0, -1):
-            if any(box is not None for box in self.boxes[index - 1]):
+        boxes = self.boxes
+        for index in range(len(boxes), 0, -1):
+            row = boxes[index - 1]
+            if row.count(None) < len(row):  # a box is marked (`count` runs in C: read ~40 times an exchange)
                 return index
         return UNDAMAGED
 

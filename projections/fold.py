@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
-
 from events import models as ev
 from events.envelope import Recorded
-from projections.state import HANDLERS, FightState, evolve
+from projections.draft import draft_of, freeze
+from projections.state import HANDLERS, FightState, evolve, replace
 
 
 def voided(log: Sequence[Recorded]) -> dict[int, int]:
@@ -44,14 +43,21 @@ def effective(log: Sequence[Recorded]) -> list[Recorded]:
 
 
 def fold(records: Iterable[Recorded], state: FightState | None = None) -> FightState:
-    """`evolve` over the records; `last_seq` is set once at the end (no handler reads it)."""
-    state = state or FightState()
+    """`evolve` over the records; `last_seq` is set once at the end (no handler reads it).
+
+    The handlers work on a private draft of the state (`projections.draft`), changed in place
+    rather than copied at every event; `state` itself is left as it was.
+    """
+    start = state or FightState()
     handlers = HANDLERS
+    draft: FightState = draft_of(start)
     last = None
     for last in records:
         event = last.event
-        state = handlers[type(event)](state, last, event)
-    return state if last is None else replace(state, last_seq=last.seq)
+        draft = handlers[type(event)](draft, last, event)
+    if last is None:
+        return start
+    return freeze(draft, last_seq=last.seq)
 
 
 def replay(log: Sequence[Recorded], as_of: int | None = None) -> FightState:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine import commands as cmd
@@ -30,7 +30,7 @@ from engine.ranked import SYSTEMS as RANKED
 from events import models as ev
 from events.envelope import Recorded
 from projections.fold import fold, replay
-from projections.state import Combatant, FightState
+from projections.state import Combatant, FightState, replace
 from sim import DEFAULT_MAX_ROUNDS
 from sim.policies import POLICIES, Policy, foes
 from sim.rulesets import reading, view_of
