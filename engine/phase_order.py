@@ -59,7 +59,29 @@ def _tied(state: FightState, key: str, others: list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+# The last `slots` worked out, with what it was worked out from (see `slots`).
+_last_slots: tuple[Any, tuple[Slot, ...]] = (None, ())
+
+
 def slots(state: FightState) -> list[Slot]:
+    """PH-1..4: the round's turns, phase by phase (`++` first, `--` last); see `slots_of`.
+
+    Every `fudge next` asks for the round's order, which changes only when initiative is rolled,
+    bartered or ordered, or a fighter can no longer act: it is worked out again only when one of
+    the things it reads differs from the last call's (compared by value, so a new but equal state
+    reads the same order). The pair is replaced whole, so threads never mix two calls.
+    """
+    global _last_slots
+    key = (state.options, state.initiative, len(state.combatants),
+           tuple((who.name, who.fighter, who.joined_seq, who.track.can_act)
+                 for who in map(state.combatants.__getitem__, state.initiative)))
+    cached = _last_slots
+    if cached[0] != key:
+        cached = _last_slots = (key, tuple(slots_of(state)))
+    return list(cached[1])
+
+
+def slots_of(state: FightState) -> list[Slot]:
     """PH-1..4: the round's turns, phase by phase (`++` first, `--` last).
 
     Within a phase: descending order trait, then the GM's order of ties, then
