@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from engine import commands as cmd
@@ -18,6 +19,7 @@ from engine.ranged import reresolve_shot, shoot
 from engine.wounding import strike
 from engine.dice import Dice, Roll
 from engine.errors import RuleError
+from engine.ladder import Ladder
 from engine.initiative import PHASE_NAME, allotment, barter, barter_classic, bonus_phases, discards
 from engine.locations import Targeting, check_called, locate_hits, location_marks, location_modifiers
 from engine.melee_mods import (AIM_PENALTY, check_aim, check_magic, is_static_npc, magic_modifiers, plus_modifiers,
@@ -32,6 +34,7 @@ from events.envelope import canonical
 from projections.state import Combatant, FightState, replace
 
 SHIELD_SIZES = ("small", "medium", "large")
+NO_DECLARATION = ev.Declaration()  # frozen: one instance serves every fighter who declared nothing
 D6_POSTURE = {1: -2, 2: -1, 3: 0, 4: 0, 5: 1, 6: 2}  # F-TAC-3
 
 
@@ -358,10 +361,17 @@ def side_for(state: FightState, who: Combatant, foe: Combatant | None, role: str
 
 def good_level(state: FightState) -> int:
     """The ladder's Good (F-HIT-2's least aim); a house ladder without one: three above the minimum hit level."""
+    good = _good_on(state.ladder)
+    return state.options.min_hit + 3 if good is None else good
+
+
+@lru_cache(maxsize=64)
+def _good_on(ladder: Ladder) -> int | None:
+    """Good on a ladder (read by name once per ladder: every blow checks its aim against it)."""
     try:
-        return state.ladder.parse("Good")
+        return ladder.parse("Good")
     except RuleError:
-        return state.options.min_hit + 3
+        return None
 
 
 def make_hit(state: FightState, attacker: Combatant, defender: Combatant, rd: int, bonus: int,
@@ -488,7 +498,7 @@ def blow_sides(state: FightState, kind: str, first: Combatant, second: Combatant
     `engine.odds` weighs (F-MOD-1..7 through `side_for`)."""
     roles = ("attack", "attack") if kind == "exchange" else ("attack", "defend")
     labels = ("GM modifier", "GM modifier") if kind == "exchange" else ("GM modifier", "GM defense modifier")
-    return [side_for(state, who, foe, role, declared.get(who.key, ev.Declaration()), mod, label)
+    return [side_for(state, who, foe, role, declared.get(who.key, NO_DECLARATION), mod, label)
             for who, foe, role, mod, label in zip((first, second), (second, first), roles, mods, labels)]
 
 

@@ -28,8 +28,8 @@ from typing import Any
 
 from engine import commands as cmd
 from engine import harm
-from engine.decide import (STORY_ONLY, DamageDice, able, damage_roller, declarations_after, make_hit, min_hit_for,
-                           reveal_events, roll_event, round_events, shield_value, side_for, with_roll,
+from engine.decide import (NO_DECLARATION, STORY_ONLY, DamageDice, able, damage_roller, declarations_after, make_hit,
+                           min_hit_for, reveal_events, roll_event, round_events, shield_value, side_for, with_roll,
                            wound_events)
 from engine.dice import Dice
 from engine.errors import RuleError
@@ -118,7 +118,7 @@ def decide_melee(state: FightState, c: cmd.Melee, dice: Dice) -> list[Any]:
     action = state.last_seq + len(out) + 1
 
     now = replace(state, round=state.round + 1) if new_round else state  # what this round's penalties see (F-STUN-1)
-    lone_side = side_for(now, lone, None, "attack", declared.get(lone.key, ev.Declaration()), c.mod)
+    lone_side = side_for(now, lone, None, "attack", declared.get(lone.key, NO_DECLARATION), c.mod)
     extra = len(foes) - 1
     penalty = [ev.Modifier(name=f"{extra} foe(s) beyond the first", value=-extra * opts.multi_penalty)] \
         if extra and opts.multi_penalty else []
@@ -128,7 +128,7 @@ def decide_melee(state: FightState, c: cmd.Melee, dice: Dice) -> list[Any]:
         + tuple(plus_modifiers(lone, lone_side.trait, number))})
     foe_sides = []
     for foe in foes:
-        side = side_for(now, foe, lone, "attack", declared.get(foe.key, ev.Declaration()), 0)
+        side = side_for(now, foe, lone, "attack", declared.get(foe.key, NO_DECLARATION), 0)
         gm = tuple(ev.Modifier(name="GM modifier", value=v) for n, v in c.foe_mods if n.lower() == foe.key and v)
         foe_sides.append(side.model_copy(update={"modifiers": side.modifiers + gm + tuple(magic_modifiers(c.magic, foe))
                                                  + tuple(plus_modifiers(foe, side.trait, number))}))

@@ -29,6 +29,8 @@ from engine.wounds import build_track, Track
 from events import models as ev
 from projections.state import Combatant, FightState
 
+NO_DECLARATION = ev.Declaration()  # frozen: one instance serves every fighter who declared nothing
+
 SYSTEMS = ("opposed", "ranked")
 
 
@@ -46,7 +48,7 @@ def initiative_trait(who: Combatant, state: FightState) -> tuple[str, int]:
 
 
 def declaration(state: FightState, key: str) -> ev.Declaration:
-    return state.round_declarations.get(key, ev.Declaration())
+    return state.round_declarations.get(key, NO_DECLARATION)
 
 
 def initiative_modifiers(who: Combatant, state: FightState, decl: ev.Declaration,
@@ -95,7 +97,7 @@ def start_round(state: FightState, c: cmd.StartRound, dice: Dice) -> list[Any]:
         if not who.track.can_act:
             continue
         trait, level = initiative_trait(who, state)
-        mods = initiative_modifiers(who, state, pending.get(who.key, ev.Declaration()), bonus.get(who.key, 0))
+        mods = initiative_modifiers(who, state, pending.get(who.key, NO_DECLARATION), bonus.get(who.key, 0))
         if who.key in automatic:
             waiting.append((who, trait, level, mods))
             continue

@@ -66,7 +66,7 @@ class Track:
 
 
 def empty_track(counts: Iterable[int]) -> Track:
-    return Track(tuple(tuple(None for _ in range(n)) for n in counts))
+    return Track(tuple((None,) * n for n in counts))
 
 
 def place(track: Track, mark: Mark, options: RuleOptions) -> Track:
