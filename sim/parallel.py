@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from engine.errors import InputError
-from sim.runner import FightResult, Setup, simulate_range
+from sim.runner import FightResult, Opening, Setup, simulate_range
 
 Progress = Callable[[int], None]
 
@@ -28,8 +28,9 @@ def chunks(n: int, jobs: int, size: int | None = None) -> list[tuple[int, int]]:
 
 def run_serial(setup: Setup, master: int, n: int, progress: Progress | None = None) -> list[FightResult]:
     out: list[FightResult] = []
+    opening = Opening.of(setup)  # once for the run: the ranges are only for progress reports
     for start, stop in chunks(n, 1, size=max(1, min(500, n // 50 or 1))):
-        out.extend(simulate_range(setup, master, start, stop))
+        out.extend(simulate_range(setup, master, start, stop, opening))
         if progress:
             progress(stop - start)
     return out

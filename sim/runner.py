@@ -446,9 +446,13 @@ def simulate_one(setup: Setup, master: int, index: int, opening: Opening | None 
     return result_of(index, play(LightSession(fight_seed(master, index), opening), setup))
 
 
-def simulate_range(setup: Setup, master: int, start: int, stop: int) -> list[FightResult]:
-    """Fights start..stop-1: the unit of work a process, or a cluster's worker, runs."""
-    opening = Opening.of(setup)
+def simulate_range(setup: Setup, master: int, start: int, stop: int,
+                   opening: Opening | None = None) -> list[FightResult]:
+    """Fights start..stop-1: the unit of work a process, or a cluster's worker, runs.
+
+    `opening`: the setup's `Opening`, when the caller runs several ranges in one thread (it is
+    decided and folded once per range otherwise; its state is not shared between threads)."""
+    opening = opening or Opening.of(setup)
     return [simulate_one(setup, master, index, opening) for index in range(start, stop)]
 
 
