@@ -117,8 +117,10 @@ def reveal_events(state: FightState, reveals: Sequence[cmd.Reveal]) -> list[Any]
     return out
 
 
-def declarations_after(state: FightState, reveals: Sequence[cmd.Reveal]) -> dict[str, ev.Declaration]:
-    out = dict(state.declarations)
+def declarations_after(state: FightState, reveals: Sequence[cmd.Reveal],
+                       fresh: bool = False) -> dict[str, ev.Declaration]:
+    """The declarations in force once these seals are opened (`fresh`: in a round just started, only those)."""
+    out = {} if fresh else dict(state.declarations)
     for reveal in reveals:
         out[reveal.combatant.lower()] = reveal.declaration
     return out
@@ -519,7 +521,7 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
     if any(k not in revealed for k in pending):
         raise RuleError("a sealed declaration must be revealed before the blow (A-SEAL-1)")
     new_round = bool(out) and isinstance(out[0], ev.RoundStarted)
-    declared = declarations_after(replace(state, declarations={}) if new_round else state, reveals)
+    declared = declarations_after(state, reveals, fresh=new_round)  # a new round: none declared yet
     declared = {**state.round_declarations, **declared}
     action = state.last_seq + len(out) + 1
     now = replace(state, round=state.round + 1) if new_round else state  # F-STUN-1 counts rounds
@@ -579,6 +581,8 @@ def _exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[Any]:
 
 def exchange_intents(state: FightState, c: cmd.Exchange, fighters: Sequence[Combatant]) -> list[dict[str, Any]]:
     """F-STUN-1..3: who goes for stun, pulls a punch, or aims at the head, as the command names them."""
+    if not (c.stun or c.head or c.pull):
+        return [{} for _ in fighters]  # the usual blow: nothing to check or record
     keys = [f.key for f in fighters]
     for name in [*c.stun, *c.head, *(n for n, _ in c.pull)]:
         if name.strip().lower() not in keys:

@@ -114,7 +114,7 @@ def decide_melee(state: FightState, c: cmd.Melee, dice: Dice) -> list[Any]:
     if any(k in state.sealed and k not in revealed for k in (w.key for w in everyone)):
         raise RuleError("a sealed declaration must be revealed before the blow (A-SEAL-1)")
     new_round = bool(out) and isinstance(out[0], ev.RoundStarted)
-    declared = declarations_after(replace(state, declarations={}) if new_round else state, c.reveals)
+    declared = declarations_after(state, c.reveals, fresh=new_round)
     action = state.last_seq + len(out) + 1
 
     now = replace(state, round=state.round + 1) if new_round else state  # what this round's penalties see (F-STUN-1)

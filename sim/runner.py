@@ -188,7 +188,8 @@ class LightSession:
         new = [LightRecord(self.fight_id, seq + i + 1, command_id, e) for i, e in enumerate(events)]
         self.records.extend(new)
         for event in reversed(events):  # as `Fights._dice`: the next draw follows the stream's last one
-            if getattr(event, "draw", None) is not None and getattr(event, "stream", None) == self.state.stream:
+            fields = vars(event)  # an event's fields (reading a field it lacks would raise and catch an error)
+            if fields.get("draw") is not None and fields.get("stream") == self.state.stream:
                 self.next_draw = event.draw + 1
                 break
         return new
