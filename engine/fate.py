@@ -43,7 +43,10 @@ MEDIOCRE = -1
 # --- the track (FT-TRACK) -----------------------------------------------------------
 
 def marks_of(state: FightState, who: Combatant, exclude: frozenset[int] = frozenset()) -> tuple[FateMark, ...]:
-    return tuple(m for m in state.fate_marks.get(who.key, ()) if m.seq not in exclude)
+    marks = tuple(state.fate_marks.get(who.key, ()))  # the state keeps tuples: no copy
+    if not exclude:  # the usual reading (every check of who is still in the fight): nothing to leave out
+        return marks
+    return tuple(m for m in marks if m.seq not in exclude)
 
 
 def count(marks: Sequence[FateMark], box: str) -> int:
