@@ -48,15 +48,16 @@ def fold(records: Iterable[Recorded], state: FightState | None = None) -> FightS
     The handlers work on a private draft of the state (`projections.draft`), changed in place
     rather than copied at every event; `state` itself is left as it was.
     """
-    start = state or FightState()
     handlers = HANDLERS
-    draft: FightState = draft_of(start)
+    # No name is kept for a fresh start state: its maps would keep every version the fold makes
+    # alive (an older PMap version holds its change to the newer one) until the fold returns.
+    draft: FightState = draft_of(state or FightState())
     last = None
     for last in records:
         event = last.event
         draft = handlers[type(event)](draft, last, event)
     if last is None:
-        return start
+        return state or FightState()
     return freeze(draft, last_seq=last.seq)
 
 
