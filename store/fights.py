@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import logging
 import secrets as random_source
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -20,31 +19,8 @@ from events.envelope import GENESIS, Recorded, chain_hash, load
 from projections.fold import fold, replay, voided
 from projections.state import FightState
 from store.base import EventStore, FightInfo, Row, StoreError
-
-
-
-class _Log:
-    """structlog's logger, imported at the first message the configured level lets through.
-
-    `threshold` and `setup` (a function that configures structlog) are set by the command line,
-    so a command without `-v` never imports structlog; library users get structlog as configured.
-    """
-
-    def __init__(self) -> None:
-        self.threshold = logging.NOTSET
-        self.setup: Callable[[], None] | None = None
-
-    def info(self, event: str, **values: Any) -> None:
-        if logging.INFO >= self.threshold:
-            import structlog
-
-            if self.setup is not None:
-                self.setup, setup = None, self.setup
-                setup()
-            structlog.get_logger().info(event, **values)
-
-
-log = _Log()
+from store.log import log
+from store.views import ReadModel
 
 
 def decide(state: FightState, command: Any, dice: Any) -> list[Any]:
@@ -111,11 +87,13 @@ class _Parsed(Sequence[Recorded]):
 class Fights:
     def __init__(self, store: EventStore, clock: Callable[[], str] = utc_now,
                  new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
-                 random_bytes: Callable[[int], bytes] = random_source.token_bytes) -> None:
+                 random_bytes: Callable[[int], bytes] = random_source.token_bytes,
+                 read_models: Sequence[ReadModel] = ()) -> None:
         self.store = store
         self.clock = clock
         self.new_id = new_id
         self.random_bytes = random_bytes
+        self.read_models = tuple(read_models)  # views stored with every append (store.views)
         self._cache: dict[str, _Loaded] = {}
 
     # --- reading -----------------------------------------------------------------
@@ -172,7 +150,7 @@ class Fights:
         rows, state = self._rows(records), replay(records)
         self.store.append(name, 0, rows, create=FightInfo(name, fight_id, created_at=self.clock()),
                           secrets={f"seed:{commit}": seed.hex()},
-                          **self._snapshot_of(name, state, rows[-1].seq, rows[-1].hash, fight_id))
+                          **self._caches_of(name, state, rows[-1].seq, rows[-1].hash, fight_id))
         self.store.set_setting("current", name)
         log.info("fight started", fight=name, rules=rules)
         return Outcome(tuple(records), state)
@@ -208,12 +186,12 @@ class Fights:
             everything = loaded.records + new if loaded.records is not None else None
             after = fold(new, state)
         voiding = any(isinstance(e, ev.VOIDING) for e in events)
-        snapshot = self._snapshot_of(name, after, rows[-1].seq, rows[-1].hash,
-                                     since=None if voiding else loaded.snapshot_seq)
-        self.store.append(name, last_seq, rows, secrets=secrets, **snapshot)
+        caches = self._caches_of(name, after, rows[-1].seq, rows[-1].hash,
+                                 since=None if voiding else loaded.snapshot_seq)
+        self.store.append(name, last_seq, rows, secrets=secrets, **caches)
         log.info("command appended", fight=name, command=type(command).__name__, events=len(new))
         self._cache[name] = _Loaded(everything, after, rows[-1].hash, rows[-1].seq,
-                                    rows[-1].seq if snapshot else loaded.snapshot_seq)
+                                    rows[-1].seq if "snapshot" in caches else loaded.snapshot_seq)
         return Outcome(tuple(new), after)
 
     def _load(self, name: str) -> _Loaded:
@@ -272,24 +250,33 @@ class Fights:
             return None
         return fold([load(row.body) for row in rows[1:]], state), snap.seq
 
-    def _snapshot_of(self, name: str, state: FightState, seq: int, last_hash: str,
-                     fight_id: str | None = None, since: int | None = None) -> dict[str, Any]:
-        """`snapshot=` for the store's append, when the store keeps snapshots and one is due.
+    def _caches_of(self, name: str, state: FightState, seq: int, last_hash: str,
+                   fight_id: str | None = None, since: int | None = None) -> dict[str, Any]:
+        """`snapshot=` and `views=` for the store's append, when the store keeps them.
 
-        Pickling and writing it cost in proportion to the fight, so one is written every
-        `max(32, seq // 64)` events (a read parses and folds at most that many after it: a few
-        ms), and after every command that voids events (a read could not fold past it).
+        The read models (store.views) are stored at every append: each is a small view of the
+        new last event. Pickling and writing a snapshot cost in proportion to the fight, so one
+        is written every `max(32, seq // 64)` events (a read parses and folds at most that many
+        after it: a few ms), and after every command that voids events (a read could not fold
+        past it).
         """
-        if not hasattr(self.store, "snapshot"):
+        snapshot_due = since is None or seq - since >= max(32, seq // 64)
+        if not hasattr(self.store, "snapshot") or not (snapshot_due or self.read_models):
             return {}
-        if since is not None and seq - since < max(32, seq // 64):
-            return {}
-        from store import snapshots
-
         key = self.store.snapshot_key(create=True)  # type: ignore[attr-defined]
         if key is None:
-            return {}  # nowhere to keep this user's key: no snapshots, reads fold the log
-        return {"snapshot": snapshots.pack(state, fight_id or self.store.fight(name).fight_id, seq, last_hash, key)}
+            return {}  # nowhere to keep this user's key: no snapshots or views, reads fold the log
+        fight_id = fight_id or self.store.fight(name).fight_id
+        out: dict[str, Any] = {}
+        if self.read_models:
+            from store import views
+
+            out["views"] = tuple(views.pack(model, state, fight_id, seq, last_hash, key) for model in self.read_models)
+        if snapshot_due:
+            from store import snapshots
+
+            out["snapshot"] = snapshots.pack(state, fight_id, seq, last_hash, key)
+        return out
 
     def _dice(self, state: FightState, records: Sequence[Recorded], given: DiceInput) -> EnteredDice:
         fallback = None
@@ -369,7 +356,7 @@ class Fights:
         self.store.append(name, 0, list(prefix) + new_rows,
                           create=FightInfo(name, fight_id, parent=parent, fork_seq=fork, created_at=self.clock()),
                           secrets={f"seed:{commit}": seed.hex()},
-                          **self._snapshot_of(name, after, new_rows[-1].seq, new_rows[-1].hash, fight_id))
+                          **self._caches_of(name, after, new_rows[-1].seq, new_rows[-1].hash, fight_id))
         self.store.set_setting("current", name)
         return Outcome(tuple(new), after)
 
@@ -408,7 +395,7 @@ class Fights:
         self.store.append(name, 0, rows + new_rows,
                           create=FightInfo(name, fight_id, created_at=self.clock()),
                           secrets={f"seed:{commit}": seed.hex()},
-                          **self._snapshot_of(name, after, new_rows[-1].seq, new_rows[-1].hash, fight_id))
+                          **self._caches_of(name, after, new_rows[-1].seq, new_rows[-1].hash, fight_id))
         return Outcome(tuple(new), after)
 
     def reveal_seed(self, name: str) -> Outcome:
