@@ -253,6 +253,43 @@ def able_pair(path: Path, name: str) -> tuple[str, str]:
     return names[0], names[1]
 
 
+TYPER_COMMAND = """import sys, typer
+app = typer.Typer(add_completion=False)
+@app.command()
+def status(fight: str = typer.Option("", "--fight")) -> None:
+    pass
+sys.argv = ["fudge", "--fight", "short"]
+app()
+"""
+
+
+def commands(path: Path, folder: str, fudge_cmd: list[str], runs: int) -> dict[str, float]:
+    """Median seconds of `fudge status` and `fudge attack` as fresh processes, with the imports and floors next to them.
+
+    The fight was written by the service alone: the warm-up `fudge attack` leaves the read model
+    `fudge status` shows (cli.views), as any `fudge` command does.
+    """
+    # Python writes no bytecode cache here (PYTHONDONTWRITEBYTECODE=1): without one every `fudge`
+    # would compile this project's sources at start, while pydantic and typer come compiled.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(ROOT / p) for p in PACKAGES)],
+                   check=True, capture_output=True)
+    env = {**os.environ, "FUDGE_STORE": str(path)}
+    status = fudge_cmd + ["--store", str(path), "status", "--fight", "short"]
+    a, b = able_pair(path, "short")
+    attack = fudge_cmd + ["--store", str(path), "attack", a, b, "--fight", "short",
+                          "--dice", f"{a}=----", "--dice", f"{b}=++++"]  # always a miss: the fight can go on
+    subprocess.run(status, check=True, capture_output=True, cwd=folder, env=env)  # warm the OS caches
+    subprocess.run(attack, check=True, capture_output=True, cwd=folder, env=env)
+    python = [sys.executable, "-c"]
+    runs_of = {"status": status, "attack": attack, "imports": python + ["import pydantic, typer"],
+               "one_model": python + ["import pydantic, typer\nclass A(pydantic.BaseModel):\n    x: int"],
+               "typer": python + [TYPER_COMMAND],
+               "typer_engine": python + ["import events.models, engine.decide\n" + TYPER_COMMAND],
+               "bare": python + ["pass"]}
+    return interleaved({key: (lambda c=c: subprocess.run(c, check=True, capture_output=True, cwd=folder, env=env))
+                        for key, c in runs_of.items()}, runs)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=10_000, help="events in the replayed fight")
@@ -263,52 +300,61 @@ def main() -> None:
     parser.add_argument("--peer-python", help="a Python with eventsourcing 9.5.x (default: .venv-peer, made on first use)")
     parser.add_argument("--no-peer", action="store_true", help="skip the eventsourcing comparison")
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions for one full replay")
+    parser.add_argument("--commands-only", action="store_true",
+                        help="only the command timings (`fudge status`, `fudge attack` and the imports next to them)")
     args = parser.parse_args()
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
     fudge = Path(sys.executable).with_name("fudge")
     fudge_cmd = [str(fudge)] if fudge.exists() else [sys.executable, "-m", "cli.main"]
-    python = None if args.no_peer else peer_python(args.peer_python)
+    python = None if args.no_peer or args.commands_only else peer_python(args.peer_python)
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.db"
-        count, kinds, build_s = build(path, "long", args.events)
-        small, _, _ = build(path, "short", args.status_events)
-        durable, durable_kinds, durable_s = build(Path(folder) / "durable.db", "durable", args.durable_events,
-                                                  durable=True)
+        if args.commands_only:
+            small = build(path, "short", args.status_events)[0]
+            procs = commands(path, folder, fudge_cmd, args.runs)
+        else:
+            count, kinds, build_s = build(path, "long", args.events)
+            small, _, _ = build(path, "short", args.status_events)
+            durable, durable_kinds, durable_s = build(Path(folder) / "durable.db", "durable", args.durable_events,
+                                                      durable=True)
 
-        records = parse(path, "long")
-        times = interleaved({
-            "floor": lambda: floor(path, "long"),
-            "parse": lambda: parse(path, "long"),
-            "fold": lambda: replay(records),
-            "full": lambda: full(path, "long"),
-            "cold": lambda: cold(path, "long"),
-        }, args.replays)
-        state = full(path, "long")
-        assert cold(path, "long") == state, "the cached projection is the replayed state"
-        the_peer = peer(python, folder, count, args.replays) if python else None
-        # the floor once more, right after the peer, so both sides of the ratio see the same machine
-        floor_after = median_time(lambda: floor(path, "long"), args.replays)
+            records = parse(path, "long")
+            times = interleaved({
+                "floor": lambda: floor(path, "long"),
+                "parse": lambda: parse(path, "long"),
+                "fold": lambda: replay(records),
+                "full": lambda: full(path, "long"),
+                "cold": lambda: cold(path, "long"),
+            }, args.replays)
+            state = full(path, "long")
+            assert cold(path, "long") == state, "the cached projection is the replayed state"
+            the_peer = peer(python, folder, count, args.replays) if python else None
+            # the floor once more, right after the peer, so both sides of the ratio see the same machine
+            floor_after = median_time(lambda: floor(path, "long"), args.replays)
+            procs = commands(path, folder, fudge_cmd, args.runs)
+            hotspots = profile(path, "long") if args.profile else ""
+            roll_s, voiding_s = command_latency(path, "long")
 
-        # Python writes no bytecode cache here (PYTHONDONTWRITEBYTECODE=1): without one every `fudge`
-        # would compile this project's sources at start, while pydantic and typer come compiled.
-        subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(ROOT / p) for p in PACKAGES)],
-                       check=True, capture_output=True)
-        env = {**os.environ, "FUDGE_STORE": str(path)}
-        status = fudge_cmd + ["--store", str(path), "status", "--fight", "short"]
-        a, b = able_pair(path, "short")
-        attack = fudge_cmd + ["--store", str(path), "attack", a, b, "--fight", "short",
-                              "--dice", f"{a}=----", "--dice", f"{b}=++++"]  # always a miss: the fight can go on
-        subprocess.run(status, check=True, capture_output=True, cwd=folder, env=env)  # warm the OS caches
-        subprocess.run(attack, check=True, capture_output=True, cwd=folder, env=env)
-        imports = [sys.executable, "-c", "import pydantic, typer"]
-        one_model = [sys.executable, "-c", "import pydantic, typer\nclass A(pydantic.BaseModel):\n    x: int"]
-        bare = [sys.executable, "-c", "pass"]
-        procs = interleaved({key: (lambda c=c: subprocess.run(c, check=True, capture_output=True, cwd=folder))
-                             for key, c in {"status": status, "attack": attack, "imports": imports,
-                                            "one_model": one_model, "bare": bare}.items()}, args.runs)
-        hotspots = profile(path, "long") if args.profile else ""
-        roll_s, voiding_s = command_latency(path, "long")
+    command_rows = [
+        (f"`fudge status`, {small:,}-event fight (subprocess)", f"{procs['status'] * 1000:.0f} ms",
+         f"{procs['status'] / procs['imports']:.2f}x the imports (target <= 1.5)"),
+        (f"`fudge attack`, {small:,}-event fight (subprocess)", f"{procs['attack'] * 1000:.0f} ms",
+         f"{procs['attack'] / procs['imports']:.2f}x the imports (target <= 1.5)"),
+        ('`python -c "import pydantic, typer"`', f"{procs['imports'] * 1000:.0f} ms", ""),
+        ('`python -c "import pydantic, typer"` + one `BaseModel` class', f"{procs['one_model'] * 1000:.0f} ms",
+         f"{procs['one_model'] / procs['imports']:.2f}x the imports: pydantic's model machinery loads here"),
+        ("a Typer program of one command with one option, run", f"{procs['typer'] * 1000:.0f} ms",
+         f"{procs['typer'] / procs['imports']:.2f}x the imports: Typer coerces options with pydantic TypeAdapters"),
+        ("the same + `import events.models, engine.decide` (what `fudge attack` must load)",
+         f"{procs['typer_engine'] * 1000:.0f} ms", f"{procs['typer_engine'] / procs['imports']:.2f}x the imports"),
+        ('`python -c "pass"`', f"{procs['bare'] * 1000:.0f} ms", ""),
+    ]
+    if args.commands_only:
+        print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
+              f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}; subprocesses: median of {args.runs}, interleaved")
+        print(table([("measure", "median", "against the target"), *command_rows]))
+        return
 
     floor_s, parse_s, fold_s, full_s, cold_s = (times[k] for k in ("floor", "parse", "fold", "full", "cold"))
     rate = lambda seconds: f"{count / seconds:,.0f} events/s"  # noqa: E731
@@ -334,15 +380,7 @@ def main() -> None:
             ("**cached projection vs the peer**", f"{peer_s / cold_s:.2f}x",
              f"faster (target >= 5); {peer_s / floor_after / (cold_s / floor_s):.2f}x floor-normalised"),
         ]
-    rows += [
-        (f"`fudge status`, {small:,}-event fight (subprocess)", f"{procs['status'] * 1000:.0f} ms",
-         f"{procs['status'] / procs['imports']:.2f}x the imports (target <= 1.5)"),
-        (f"`fudge attack`, {small:,}-event fight (subprocess)", f"{procs['attack'] * 1000:.0f} ms",
-         f"{procs['attack'] / procs['imports']:.2f}x the imports (target <= 1.5)"),
-        ('`python -c "import pydantic, typer"`', f"{procs['imports'] * 1000:.0f} ms", ""),
-        ('`python -c "import pydantic, typer"` + one `BaseModel` class', f"{procs['one_model'] * 1000:.0f} ms",
-         f"{procs['one_model'] / procs['imports']:.2f}x the imports: pydantic's model machinery loads here"),
-        ('`python -c "pass"`', f"{procs['bare'] * 1000:.0f} ms", ""),
+    rows += command_rows + [
         (f"one trait roll appended to the {count:,}-event fight (in-process)", f"{roll_s * 1000:.0f} ms",
          "folds only its new events"),
         (f"one undo or redo on the {count:,}-event fight (in-process)", f"{voiding_s * 1000:.0f} ms",
