@@ -1,6 +1,7 @@
 """Replay throughput, command latency and appends, measured side by side on this machine.
 
     .venv/bin/python bench/replay.py [--events 10000] [--status-events 1000] [--runs 15] [--profile]
+    .venv/bin/python bench/replay.py --commands-only [--status-events 1000] [--runs 15]
 
 1. Builds a `fudge` fight of about N events in a SQLite store through the same service
    the CLI uses (store.fights.Fights): exchanges, trait rolls, declarations, fudge-point
@@ -15,7 +16,8 @@
      as many events (bench/peer_eventsourcing.py, run in its own venv, `.venv-peer`, made on
      first use with pip; `--peer-python` to use another interpreter, `--no-peer` to skip).
 2. Builds a fight of about M events and times `fudge status` and `fudge attack` on it as fresh
-   processes, next to `python -c "import pydantic, typer"` and `python -c pass`.
+   processes, next to `python -c "import pydantic, typer"`, the floors of a pydantic model and of
+   a one-option Typer program, and `python -c pass` (`--commands-only`: only this).
 3. Appends: a short durable run (the store's own `synchronous=FULL`, one transaction per
    command, as the CLI writes) gives commands/s; undo/redo latency on the long fight.
 
