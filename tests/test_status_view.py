@@ -104,7 +104,7 @@ def test_status_from_the_view_prints_what_the_fight_computes(
 @pytest.mark.parametrize("args", [
     ["status", "--as-of", "3"], ["-v", "status"], ["status", "--help"], ["status", "--fight", "a", "--fight", "b"],
     ["status", "--json", "--json"], ["status", "--store", "x"], ["--fight", "duel", "status"], ["status", "-f"],
-    ["status", "--json=1"], ["log"], [], ["status", "extra"], ["status", "-fduel"],
+    ["status", "--json=1"], ["log"], [], ["status", "extra"], ["status", "-fduel"], ["status", "--fight", "nope"],
 ])
 def test_any_other_form_of_status_is_left_to_typer(fudge: Any, args: list[str]) -> None:
     """Only `[--store FILE] status [--fight NAME] [--json]` is answered before Typer runs."""
