@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import secrets as random_source
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, get_args
 
 from engine import commands as cmd
 from engine import history
@@ -69,19 +69,9 @@ class _Loaded:
 _VOIDING_TYPES = frozenset(kind.model_fields["type"].default for kind in ev.VOIDING)
 
 
-class _Parsed(Sequence[Recorded]):
-    """Stored rows read as records one at a time, on demand."""
-
-    def __init__(self, rows: list[Row]) -> None:
-        self.rows = rows
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, slice):
-            return [load(row.body) for row in self.rows[index]]
-        return load(self.rows[index].body)
+# The events that can carry a generated draw: only these are parsed when looking back for the latest.
+_DRAW_TYPES = frozenset(kind.model_fields["type"].default for kind in get_args(get_args(ev.Event)[0])
+                        if "draw" in kind.model_fields)
 
 
 class Fights:
@@ -170,8 +160,7 @@ class Fights:
             undo, restores = history.redo_target(records, voided(records))
             events = [ev.CommandRedone(target=undo, restores=restores)]
         else:
-            source = self._dice(state, loaded.records if loaded.records is not None else self._tail_records(name),
-                                dice or DiceInput())
+            source = self._dice(state, self._newest_first(name, loaded), dice or DiceInput())
             events = decide(state, command, source)
             unused = source.unused()
             if unused:
@@ -221,9 +210,27 @@ class Fights:
             loaded.records = [load(row.body) for row in rows]
         return loaded.records
 
-    def _tail_records(self, name: str) -> Sequence[Recorded]:
-        """The log, each event parsed when it is read (`_dice` wants only the latest draw)."""
-        return _Parsed(self.store.read(name))
+    def _newest_first(self, name: str, loaded: _Loaded) -> Iterator[Recorded]:
+        """The events that can carry a draw, newest first, parsed as they are reached (`_dice` wants
+        only the latest draw): the log in memory, or pages read backwards from the store."""
+        if loaded.records is not None:
+            return (record for record in reversed(loaded.records) if record.event.type in _DRAW_TYPES)
+        return (load(row.body) for row in self._rows_back(name, loaded.last_seq) if row.type in _DRAW_TYPES)
+
+    def _rows_back(self, name: str, seq: int) -> Iterator[Row]:
+        """The log's rows from `seq` back, in pages growing fourfold: a few rows when the wanted one is
+        recent, a few queries when it is far back."""
+        reader = getattr(self.store, "rows_back", None)
+        if reader is None:
+            yield from reversed(self.store.read(name, seq))
+            return
+        size = 64
+        while seq > 0:
+            page = reader(name, seq, size)
+            yield from page
+            if len(page) < size:
+                return
+            seq, size = page[-1].seq - 1, size * 4
 
     # --- the cached projection (store.snapshots) ----------------------------------------
     def _from_snapshot(self, name: str, seq: int, last_hash: str) -> tuple[FightState, int] | None:
@@ -278,12 +285,12 @@ class Fights:
             out["snapshot"] = snapshots.pack(state, fight_id, seq, last_hash, key)
         return out
 
-    def _dice(self, state: FightState, records: Sequence[Recorded], given: DiceInput) -> EnteredDice:
+    def _dice(self, state: FightState, newest_first: Iterable[Recorded], given: DiceInput) -> EnteredDice:
         fallback = None
         if state.options.dice == "generated":
             seed = self.store.secret(f"seed:{state.commitment}")
             if seed is not None:
-                start = next((r.event.draw + 1 for r in reversed(records)
+                start = next((r.event.draw + 1 for r in newest_first
                               if getattr(r.event, "stream", None) == state.stream
                               and getattr(r.event, "draw", None) is not None), 0)
                 fallback = SeededDice(bytes.fromhex(seed), state.stream, start)
