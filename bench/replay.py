@@ -292,6 +292,24 @@ def commands(path: Path, folder: str, fudge_cmd: list[str], runs: int) -> dict[s
                         for key, c in runs_of.items()}, runs)
 
 
+def command_rows(small: int, procs: dict[str, float]) -> list[tuple[str, str, str]]:
+    ratio = lambda key: procs[key] / procs["imports"]  # noqa: E731
+    return [
+        (f"`fudge status`, {small:,}-event fight (subprocess)", f"{procs['status'] * 1000:.0f} ms",
+         f"{ratio('status'):.2f}x the imports (target <= 1.5)"),
+        (f"`fudge attack`, {small:,}-event fight (subprocess)", f"{procs['attack'] * 1000:.0f} ms",
+         f"{ratio('attack'):.2f}x the imports (target <= 1.5)"),
+        ('`python -c "import pydantic, typer"`', f"{procs['imports'] * 1000:.0f} ms", ""),
+        ('`python -c "import pydantic, typer"` + one `BaseModel` class', f"{procs['one_model'] * 1000:.0f} ms",
+         f"{ratio('one_model'):.2f}x the imports: pydantic's model machinery loads here"),
+        ("a Typer program of one command with one option, run", f"{procs['typer'] * 1000:.0f} ms",
+         f"{ratio('typer'):.2f}x the imports: Typer coerces options with pydantic TypeAdapters"),
+        ("the same + `import events.models, engine.decide` (what `fudge attack` must load)",
+         f"{procs['typer_engine'] * 1000:.0f} ms", f"{ratio('typer_engine'):.2f}x the imports"),
+        ('`python -c "pass"`', f"{procs['bare'] * 1000:.0f} ms", ""),
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=10_000, help="events in the replayed fight")
@@ -313,50 +331,35 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.db"
         if args.commands_only:
-            small = build(path, "short", args.status_events)[0]
-            procs = commands(path, folder, fudge_cmd, args.runs)
-        else:
-            count, kinds, build_s = build(path, "long", args.events)
             small, _, _ = build(path, "short", args.status_events)
-            durable, durable_kinds, durable_s = build(Path(folder) / "durable.db", "durable", args.durable_events,
-                                                      durable=True)
-
-            records = parse(path, "long")
-            times = interleaved({
-                "floor": lambda: floor(path, "long"),
-                "parse": lambda: parse(path, "long"),
-                "fold": lambda: replay(records),
-                "full": lambda: full(path, "long"),
-                "cold": lambda: cold(path, "long"),
-            }, args.replays)
-            state = full(path, "long")
-            assert cold(path, "long") == state, "the cached projection is the replayed state"
-            the_peer = peer(python, folder, count, args.replays) if python else None
-            # the floor once more, right after the peer, so both sides of the ratio see the same machine
-            floor_after = median_time(lambda: floor(path, "long"), args.replays)
             procs = commands(path, folder, fudge_cmd, args.runs)
-            hotspots = profile(path, "long") if args.profile else ""
-            roll_s, voiding_s = command_latency(path, "long")
+            print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
+                  f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}; subprocesses: median of {args.runs}, "
+                  "interleaved")
+            print(table([("measure", "median", "against the target"), *command_rows(small, procs)]))
+            return
+        count, kinds, build_s = build(path, "long", args.events)
+        small, _, _ = build(path, "short", args.status_events)
+        durable, durable_kinds, durable_s = build(Path(folder) / "durable.db", "durable", args.durable_events,
+                                                  durable=True)
 
-    command_rows = [
-        (f"`fudge status`, {small:,}-event fight (subprocess)", f"{procs['status'] * 1000:.0f} ms",
-         f"{procs['status'] / procs['imports']:.2f}x the imports (target <= 1.5)"),
-        (f"`fudge attack`, {small:,}-event fight (subprocess)", f"{procs['attack'] * 1000:.0f} ms",
-         f"{procs['attack'] / procs['imports']:.2f}x the imports (target <= 1.5)"),
-        ('`python -c "import pydantic, typer"`', f"{procs['imports'] * 1000:.0f} ms", ""),
-        ('`python -c "import pydantic, typer"` + one `BaseModel` class', f"{procs['one_model'] * 1000:.0f} ms",
-         f"{procs['one_model'] / procs['imports']:.2f}x the imports: pydantic's model machinery loads here"),
-        ("a Typer program of one command with one option, run", f"{procs['typer'] * 1000:.0f} ms",
-         f"{procs['typer'] / procs['imports']:.2f}x the imports: Typer coerces options with pydantic TypeAdapters"),
-        ("the same + `import events.models, engine.decide` (what `fudge attack` must load)",
-         f"{procs['typer_engine'] * 1000:.0f} ms", f"{procs['typer_engine'] / procs['imports']:.2f}x the imports"),
-        ('`python -c "pass"`', f"{procs['bare'] * 1000:.0f} ms", ""),
-    ]
-    if args.commands_only:
-        print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
-              f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}; subprocesses: median of {args.runs}, interleaved")
-        print(table([("measure", "median", "against the target"), *command_rows]))
-        return
+        records = parse(path, "long")
+        times = interleaved({
+            "floor": lambda: floor(path, "long"),
+            "parse": lambda: parse(path, "long"),
+            "fold": lambda: replay(records),
+            "full": lambda: full(path, "long"),
+            "cold": lambda: cold(path, "long"),
+        }, args.replays)
+        state = full(path, "long")
+        assert cold(path, "long") == state, "the cached projection is the replayed state"
+        the_peer = peer(python, folder, count, args.replays) if python else None
+        # the floor once more, right after the peer, so both sides of the ratio see the same machine
+        floor_after = median_time(lambda: floor(path, "long"), args.replays)
+
+        procs = commands(path, folder, fudge_cmd, args.runs)
+        hotspots = profile(path, "long") if args.profile else ""
+        roll_s, voiding_s = command_latency(path, "long")
 
     floor_s, parse_s, fold_s, full_s, cold_s = (times[k] for k in ("floor", "parse", "fold", "full", "cold"))
     rate = lambda seconds: f"{count / seconds:,.0f} events/s"  # noqa: E731
@@ -382,7 +385,7 @@ def main() -> None:
             ("**cached projection vs the peer**", f"{peer_s / cold_s:.2f}x",
              f"faster (target >= 5); {peer_s / floor_after / (cold_s / floor_s):.2f}x floor-normalised"),
         ]
-    rows += command_rows + [
+    rows += command_rows(small, procs) + [
         (f"one trait roll appended to the {count:,}-event fight (in-process)", f"{roll_s * 1000:.0f} ms",
          "folds only its new events"),
         (f"one undo or redo on the {count:,}-event fight (in-process)", f"{voiding_s * 1000:.0f} ms",

@@ -121,13 +121,6 @@ class SqliteStore:
             (fight, upto if upto is not None else 2**62))
         return [Row(*row) for row in rows]
 
-    def rows_back(self, name: str, seq: int, limit: int) -> list[Row]:
-        """Up to `limit` rows at or before `seq`, newest first: a page of the log read backwards."""
-        rows = self.db.execute(
-            "SELECT seq, command, type, body, hash FROM events WHERE fight = ? AND seq <= ? ORDER BY seq DESC LIMIT ?",
-            (self._id(name), seq, limit))
-        return [Row(*row) for row in rows]
-
     def last_seq(self, name: str) -> int:
         fight = self._id(name)
         row = self.db.execute("SELECT max(seq) FROM events WHERE fight = ?", (fight,)).fetchone()
@@ -202,6 +195,13 @@ class SqliteStore:
         rows = self.db.execute(
             "SELECT seq, command, type, body, hash FROM events WHERE fight = ? AND seq >= ? ORDER BY seq",
             (self._id(name), seq))
+        return [Row(*row) for row in rows]
+
+    def rows_back(self, name: str, seq: int, limit: int) -> list[Row]:
+        """Up to `limit` rows at or before `seq`, newest first: a page of the log read backwards."""
+        rows = self.db.execute(
+            "SELECT seq, command, type, body, hash FROM events WHERE fight = ? AND seq <= ? ORDER BY seq DESC LIMIT ?",
+            (self._id(name), seq, limit))
         return [Row(*row) for row in rows]
 
     def _save_snapshot(self, fight: int, snapshot: Snapshot) -> None:
