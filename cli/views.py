@@ -2,7 +2,7 @@
 
 The view is exactly what `fudge status` prints: its text and its `--json` data, built by
 `cli.render` from the state a command ends at. Showing it needs no event model, no engine and
-no fold, so `fudge status` on a long fight starts about as fast as Typer does. It is keyed by
+no fold, so `fudge status` on a long fight takes about as long as `import pydantic, typer`. It is keyed by
 the fight's last event and by a digest of the code that builds it (the engine, events,
 projections and command-line sources, Python and pydantic): whatever does not match is
 computed from the fight as before.
@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cli.context import store_path
 from store import snapshots, views
 from store.base import StoreError
 from store.sqlite import SqliteStore
@@ -90,10 +91,8 @@ def status_from_argv(argv: list[str]) -> str | None:
         given[name] = value
     if not command:
         return None
-    from cli import context
-
     try:
-        store = SqliteStore(context.store_path(Path(given["store"]) if "store" in given else None))
+        store = SqliteStore(store_path(Path(given["store"]) if "store" in given else None))
         try:
             stored = stored_status(store, given.get("fight"))
         finally:
