@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -67,3 +68,11 @@ def load(body: str) -> Recorded:
         return _ADAPTER.validate_json(body)
     data = json.loads(body)
     return _ADAPTER.validate_python(upcast(data))
+
+
+def load_all(bodies: Iterable[str]) -> list[Recorded]:
+    """`load` of every body, in order: each one validated, with one call per body less."""
+    if UPCASTERS or ENVELOPE_UPCASTERS:
+        return [load(body) for body in bodies]
+    validate = _ADAPTER.validate_json
+    return [validate(body) for body in bodies]

@@ -200,3 +200,29 @@ def test_A_LOG_1_no_stored_default_ever_changes() -> None:
     now = defaults()
     changed = {key: (value, now.get(key, "<removed>")) for key, value in recorded.items() if now.get(key, "<removed>") != value}
     assert not changed, changed
+
+
+# --- reading a whole log (store.bulk) -----------------------------------------------------------
+
+def test_A_REPLAY_1_the_collector_is_paused_only_while_a_log_is_read(tmp_path: Path) -> None:
+    """A-REPLAY-1: `Fights.replayed` folds every row of the log (the same state as `replay` of `log`), and the
+    cyclic garbage collector it pauses is on again afterwards, also after an error, and stays off if it was."""
+    import gc
+
+    from store.bulk import paused_gc
+
+    store, name = store_of(tmp_path, old_logs()[0])
+    fights = Fights(store)
+    records, state = fights.replayed(name)
+    assert records == fights.log(name) and state == replay(fights.log(name)) and gc.isenabled()
+    with pytest.raises(ZeroDivisionError), paused_gc():
+        assert not gc.isenabled()
+        _ = 1 / 0
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with paused_gc():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
