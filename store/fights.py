@@ -95,18 +95,18 @@ _VOIDING_TYPES = frozenset(kind.model_fields["type"].default for kind in ev.VOID
 
 
 class _Parsed(Sequence[Recorded]):
-    """Stored rows read as records one at a time, on demand."""
+    """Stored bodies read as records one at a time, on demand."""
 
-    def __init__(self, rows: list[Row]) -> None:
-        self.rows = rows
+    def __init__(self, bodies: list[str]) -> None:
+        self.bodies = bodies
 
     def __len__(self) -> int:
-        return len(self.rows)
+        return len(self.bodies)
 
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
-            return [load(row.body) for row in self.rows[index]]
-        return load(self.rows[index].body)
+            return load_all(self.bodies[index])
+        return load(self.bodies[index])
 
 
 class Fights:
@@ -252,7 +252,7 @@ class Fights:
 
     def _tail_records(self, name: str) -> Sequence[Recorded]:
         """The log, each event parsed when it is read (`_dice` wants only the latest draw)."""
-        return _Parsed(self.store.read(name))
+        return _Parsed(self.store.bodies(name))
 
     # --- the cached projection (store.snapshots) ----------------------------------------
     def _from_snapshot(self, name: str, seq: int, last_hash: str) -> tuple[FightState, int] | None:
