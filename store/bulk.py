@@ -1,11 +1,12 @@
 """Reading a whole log at once with Python's cyclic garbage collector paused.
 
-Loading a fight builds tens of thousands of small objects (records, events, states). Each
-allocation counts towards the collector's thresholds, so a replay set off dozens of
-collections, and every full one walks every object still alive, records already built
-included: about half of parsing a 10,000-event log and of unpickling its cached state went to
-collections that found nothing (records and states hold no reference cycles). Reference
-counting still frees everything as usual while paused; the collector runs again afterwards.
+Loading a fight builds hundreds of thousands of small objects (records, events, states). Each
+allocation counts towards the collector's thresholds, so a replay set off many collections,
+and each full one walked every object still alive, the records already built included, to
+find nothing (records and states hold no reference cycles). Paused, the collector makes one
+pass over what was built when it is switched back on. On a 10,000-event fight: validating
+the rows 152 ms on, 61 ms paused (plus that one pass, about 45 ms); unpickling its cached
+state 69 ms on, 46 ms paused. Reference counting frees objects as usual while paused.
 """
 
 from __future__ import annotations
