@@ -7,9 +7,11 @@
    the CLI uses (store.fights.Fights): exchanges, trait rolls, declarations, fudge-point
    spends, undos and redos, new rounds, fresh fighters joining as others fall. Then times,
    interleaved (median of several runs, each on a fresh connection):
-   - the floor: SELECT of the fight's rows plus json.loads of each body;
-   - full replay: the same rows, every envelope parsed and validated (events.envelope.load),
-     and the log folded into every projection (projections.fold.replay);
+   - the floor: SELECT of the fight's rows plus json.loads of each body (and the same with the
+     garbage collector paused, as the replay runs: store.bulk);
+   - full replay: the same rows, every envelope parsed and validated (events.envelope.load_all),
+     and the log folded into every projection (projections.fold.replay), as the service does
+     when it has no cached projection (store.fights.Fights.replayed);
    - the parse alone and the fold alone, to show where the time goes;
    - a cold read through the service (`Fights(...).state`): the cached projection, if valid;
    - the peer: the `eventsourcing` library (9.5.x, SQLite recorder) replaying one aggregate of
@@ -53,9 +55,9 @@ import structlog  # noqa: E402
 from engine import commands as cmd  # noqa: E402
 from engine.errors import RuleError  # noqa: E402
 from engine.options import resolve  # noqa: E402
-from events.envelope import load  # noqa: E402
 from events.models import Declaration  # noqa: E402
 from projections.fold import replay  # noqa: E402
+from store.bulk import paused_gc  # noqa: E402
 from store.fights import Fights  # noqa: E402
 from store.sqlite import SqliteStore  # noqa: E402
 
@@ -172,17 +174,41 @@ def floor(path: Path, name: str) -> int:
     return len(bodies)
 
 
+PEER_SELECT = "SELECT state FROM stored_events ORDER BY originator_id, originator_version"
+
+
+def peer_floor(path: Path) -> tuple[int, float]:
+    """The same floor on the peer's own rows (its SQLite recorder's table): (rows, bytes per row)."""
+    db = sqlite3.connect(path)
+    states = [state for (state,) in db.execute(PEER_SELECT)]
+    bodies = [json.loads(state) for state in states]
+    db.close()
+    return len(bodies), sum(map(len, states)) / len(states)
+
+
+def floor_paused(path: Path, name: str) -> int:
+    """The floor with the cyclic garbage collector paused, as the replay runs (store.bulk)."""
+    with paused_gc():
+        return floor(path, name)
+
+
+def fold_paused(records: list[Any]) -> Any:
+    with paused_gc():
+        return replay(records)
+
+
 def parse(path: Path, name: str) -> list[Any]:
+    """The log as the service reads it: every body parsed and validated (Fights.log)."""
     store = SqliteStore(path)
-    records = [load(row.body) for row in store.read(name)]
+    records = Fights(store).log(name)
     store.close()
     return records
 
 
 def full(path: Path, name: str) -> Any:
-    """What `fudge status` does after start-up: read, parse and validate, fold into every projection."""
+    """What a command does without a cached projection: read, parse and validate, fold into every projection."""
     store = SqliteStore(path)
-    state = replay([load(row.body) for row in store.read(name)])
+    _, state = Fights(store).replayed(name)
     store.close()
     return state
 
@@ -344,10 +370,12 @@ def main() -> None:
                                                   durable=True)
 
         records = parse(path, "long")
+        size = sum(len(body.encode()) for (body,) in sqlite3.connect(path).execute(SELECT, ("long",))) / count
         times = interleaved({
             "floor": lambda: floor(path, "long"),
+            "floor_paused": lambda: floor_paused(path, "long"),
             "parse": lambda: parse(path, "long"),
-            "fold": lambda: replay(records),
+            "fold": lambda: fold_paused(records),
             "full": lambda: full(path, "long"),
             "cold": lambda: cold(path, "long"),
         }, args.replays)
@@ -356,6 +384,10 @@ def main() -> None:
         the_peer = peer(python, folder, count, args.replays) if python else None
         # the floor once more, right after the peer, so both sides of the ratio see the same machine
         floor_after = median_time(lambda: floor(path, "long"), args.replays)
+        if the_peer:
+            peer_db = Path(folder) / "peer.db"
+            peer_rows, peer_size = peer_floor(peer_db)
+            peer_floor_s = median_time(lambda: peer_floor(peer_db), args.replays)
 
         procs = commands(path, folder, fudge_cmd, args.runs)
         hotspots = profile(path, "long") if args.profile else ""
@@ -365,11 +397,15 @@ def main() -> None:
     rate = lambda seconds: f"{count / seconds:,.0f} events/s"  # noqa: E731
     rows = [
         ("measure", "median", "rate; against the target"),
-        (f"replay floor: SELECT + json.loads, {count:,} events", f"{floor_s * 1000:.0f} ms", rate(floor_s)),
+        (f"replay floor: SELECT + json.loads, {count:,} events", f"{floor_s * 1000:.0f} ms",
+         f"{rate(floor_s)}; rows of {size:.0f} bytes on average"),
+        ("the floor with the garbage collector paused", f"{times['floor_paused'] * 1000:.0f} ms",
+         rate(times["floor_paused"])),
         (f"SELECT + load (pydantic envelope), {count:,} events", f"{parse_s * 1000:.0f} ms", rate(parse_s)),
         (f"fold.replay of parsed records, {count:,} events", f"{fold_s * 1000:.0f} ms", rate(fold_s)),
         (f"**replay from scratch: SELECT + load + fold, {count:,} events**", f"{full_s * 1000:.0f} ms",
-         f"{rate(full_s)}; {floor_s / full_s:.2f}x the floor's speed (target >= 0.5)"),
+         f"{rate(full_s)}; {floor_s / full_s:.2f}x the floor's speed (target >= 0.5); "
+         f"{times['floor_paused'] / full_s:.2f}x the paused floor's"),
         (f"**state as the next command reads it (cached projection), {count:,} events**",
          f"{cold_s * 1000:.0f} ms", f"{rate(cold_s)}; {floor_s / cold_s:.2f}x the floor's speed"),
     ]
@@ -379,6 +415,8 @@ def main() -> None:
             (f"peer: eventsourcing {the_peer['version']} replays {the_peer['events']:,} events (SQLite)",
              f"{peer_s * 1000:.0f} ms", f"{the_peer['events'] / peer_s:,.0f} events/s "
              f"(floor just after: {floor_after * 1000:.0f} ms)"),
+            (f"the peer's floor: SELECT + json.loads of its {peer_rows:,} rows", f"{peer_floor_s * 1000:.0f} ms",
+             f"rows of {peer_size:.0f} bytes on average; 5x the peer's speed is {peer_s / 5 * 1000:.0f} ms"),
             ("**replay from scratch vs the peer**", f"{peer_s / full_s:.2f}x",
              f"faster (target >= 5); {peer_s / floor_after / (full_s / floor_s):.2f}x with each side "
              "divided by the floor timed next to it"),

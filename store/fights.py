@@ -15,10 +15,11 @@ from engine import history
 from engine.dice import EnteredDice, SeededDice, commitment
 from engine.errors import InputError, RuleError
 from events import models as ev
-from events.envelope import GENESIS, Recorded, chain_hash, load
+from events.envelope import GENESIS, Recorded, chain_hash, load, load_all
 from projections.fold import fold, replay, voided
 from projections.state import FightState
 from store.base import EventStore, FightInfo, Row, StoreError
+from store.bulk import paused_gc
 from store.log import log
 from store.views import ReadModel
 
@@ -88,12 +89,20 @@ class Fights:
 
     # --- reading -----------------------------------------------------------------
     def log(self, name: str, upto: int | None = None) -> list[Recorded]:
-        return [load(row.body) for row in self.store.read(name, upto)]
+        with paused_gc():
+            return load_all(self.store.bodies(name, upto))
+
+    def replayed(self, name: str, upto: int | None = None) -> tuple[list[Recorded], FightState]:
+        """The log (to `upto`) and the state folded from it: every row parsed and validated, no snapshot."""
+        with paused_gc():
+            records = load_all(self.store.bodies(name, upto))
+            return records, replay(records)
 
     def state(self, name: str, as_of: int | None = None) -> FightState:
         if as_of is None:
             return self._load(name).state  # a command that reads the state first does not replay twice
-        return replay(self.log(name), as_of)
+        with paused_gc():
+            return replay(self.log(name), as_of)
 
     def current(self) -> str:
         name = self.store.setting("current")
@@ -170,7 +179,8 @@ class Fights:
         rows = self._rows(new)
         if any(isinstance(e, ev.VOIDING) for e in events):
             everything: list[Recorded] | None = self._log_of(name, loaded) + new
-            after = replay(everything)  # type: ignore[arg-type]
+            with paused_gc():
+                after = replay(everything)  # type: ignore[arg-type]
         else:
             everything = loaded.records + new if loaded.records is not None else None
             after = fold(new, state)
@@ -196,18 +206,15 @@ class Fights:
         if found is not None:
             loaded = _Loaded(None, found[0], tail[1], tail[0], found[1])
         else:
-            rows = self.store.read(name)
-            records = [load(row.body) for row in rows]
-            loaded = _Loaded(records, replay(records), rows[-1].hash if rows else GENESIS,
-                             rows[-1].seq if rows else 0)
+            records, state = self.replayed(name, tail[0])  # the rows up to the tail read: one consistent log
+            loaded = _Loaded(records, state, tail[1], tail[0])
         self._cache[name] = loaded
         return loaded
 
     def _log_of(self, name: str, loaded: _Loaded) -> list[Recorded]:
         """The whole log of a loaded fight (read now if its state came from a snapshot)."""
         if loaded.records is None:
-            rows = self.store.read(name, loaded.last_seq)
-            loaded.records = [load(row.body) for row in rows]
+            loaded.records = self.log(name, loaded.last_seq)
         return loaded.records
 
     def _newest_first(self, name: str, loaded: _Loaded) -> Iterator[Recorded]:
@@ -252,10 +259,11 @@ class Fights:
             return None
         from store import snapshots
 
-        state = snapshots.unpack(snap, self.store.fight(name).fight_id, snap.seq, snap.hash, key)
-        if not isinstance(state, FightState):
-            return None
-        return fold([load(row.body) for row in rows[1:]], state), snap.seq
+        with paused_gc():
+            state = snapshots.unpack(snap, self.store.fight(name).fight_id, snap.seq, snap.hash, key)
+            if not isinstance(state, FightState):
+                return None
+            return fold(load_all(row.body for row in rows[1:]), state), snap.seq
 
     def _caches_of(self, name: str, state: FightState, seq: int, last_hash: str,
                    fight_id: str | None = None, since: int | None = None) -> dict[str, Any]:
@@ -352,8 +360,8 @@ class Fights:
             raise RuleError(f"event {fork} is in the middle of one command (events {first}..{last}); "
                             f"branch at {first - 1} or {last}")
         prefix = rows[:fork]
-        prefix_records = [load(r.body) for r in prefix]
-        state = replay(prefix_records)
+        with paused_gc():
+            state = replay(load_all(r.body for r in prefix))
         seed, commit, stream = self._seed()
         fight_id = self.new_id()
         command = cmd.StartBranch(name=name, parent=parent, fork_seq=fork, seed_commitment=commit, stream=stream)

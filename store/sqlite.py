@@ -121,6 +121,13 @@ class SqliteStore:
             (fight, upto if upto is not None else 2**62))
         return [Row(*row) for row in rows]
 
+    def bodies(self, name: str, upto: int | None = None) -> list[str]:
+        """The bodies of `read` alone: what a replay parses (no row objects, no other columns)."""
+        fight = self._id(name)
+        rows = self.db.execute("SELECT body FROM events WHERE fight = ? AND seq <= ? ORDER BY seq",
+                               (fight, upto if upto is not None else 2**62))
+        return [body for (body,) in rows]
+
     def last_seq(self, name: str) -> int:
         fight = self._id(name)
         row = self.db.execute("SELECT max(seq) FROM events WHERE fight = ?", (fight,)).fetchone()
