@@ -1,21 +1,25 @@
 """Replay throughput, command latency and appends, measured side by side on this machine.
 
     .venv/bin/python bench/replay.py [--events 10000] [--status-events 1000] [--runs 15] [--profile]
+    .venv/bin/python bench/replay.py --commands-only [--status-events 1000] [--runs 15]
 
 1. Builds a `fudge` fight of about N events in a SQLite store through the same service
    the CLI uses (store.fights.Fights): exchanges, trait rolls, declarations, fudge-point
    spends, undos and redos, new rounds, fresh fighters joining as others fall. Then times,
    interleaved (median of several runs, each on a fresh connection):
-   - the floor: SELECT of the fight's rows plus json.loads of each body;
-   - full replay: the same rows, every envelope parsed and validated (events.envelope.load),
-     and the log folded into every projection (projections.fold.replay);
+   - the floor: SELECT of the fight's rows plus json.loads of each body (and the same with the
+     garbage collector paused, as the replay runs: store.bulk);
+   - full replay: the same rows, every envelope parsed and validated (events.envelope.load_all),
+     and the log folded into every projection (projections.fold.replay), as the service does
+     when it has no cached projection (store.fights.Fights.replayed);
    - the parse alone and the fold alone, to show where the time goes;
    - a cold read through the service (`Fights(...).state`): the cached projection, if valid;
    - the peer: the `eventsourcing` library (9.5.x, SQLite recorder) replaying one aggregate of
      as many events (bench/peer_eventsourcing.py, run in its own venv, `.venv-peer`, made on
      first use with pip; `--peer-python` to use another interpreter, `--no-peer` to skip).
 2. Builds a fight of about M events and times `fudge status` and `fudge attack` on it as fresh
-   processes, next to `python -c "import pydantic, typer"` and `python -c pass`.
+   processes, next to `python -c "import pydantic, typer"`, the floors of a pydantic model and of
+   a one-option Typer program, and `python -c pass` (`--commands-only`: only this).
 3. Appends: a short durable run (the store's own `synchronous=FULL`, one transaction per
    command, as the CLI writes) gives commands/s; undo/redo latency on the long fight.
 
@@ -51,9 +55,9 @@ import structlog  # noqa: E402
 from engine import commands as cmd  # noqa: E402
 from engine.errors import RuleError  # noqa: E402
 from engine.options import resolve  # noqa: E402
-from events.envelope import load  # noqa: E402
 from events.models import Declaration  # noqa: E402
 from projections.fold import replay  # noqa: E402
+from store.bulk import paused_gc  # noqa: E402
 from store.fights import Fights  # noqa: E402
 from store.sqlite import SqliteStore  # noqa: E402
 
@@ -170,17 +174,41 @@ def floor(path: Path, name: str) -> int:
     return len(bodies)
 
 
+PEER_SELECT = "SELECT state FROM stored_events ORDER BY originator_id, originator_version"
+
+
+def peer_floor(path: Path) -> tuple[int, float]:
+    """The same floor on the peer's own rows (its SQLite recorder's table): (rows, bytes per row)."""
+    db = sqlite3.connect(path)
+    states = [state for (state,) in db.execute(PEER_SELECT)]
+    bodies = [json.loads(state) for state in states]
+    db.close()
+    return len(bodies), sum(map(len, states)) / len(states)
+
+
+def floor_paused(path: Path, name: str) -> int:
+    """The floor with the cyclic garbage collector paused, as the replay runs (store.bulk)."""
+    with paused_gc():
+        return floor(path, name)
+
+
+def fold_paused(records: list[Any]) -> Any:
+    with paused_gc():
+        return replay(records)
+
+
 def parse(path: Path, name: str) -> list[Any]:
+    """The log as the service reads it: every body parsed and validated (Fights.log)."""
     store = SqliteStore(path)
-    records = [load(row.body) for row in store.read(name)]
+    records = Fights(store).log(name)
     store.close()
     return records
 
 
 def full(path: Path, name: str) -> Any:
-    """What `fudge status` does after start-up: read, parse and validate, fold into every projection."""
+    """What a command does without a cached projection: read, parse and validate, fold into every projection."""
     store = SqliteStore(path)
-    state = replay([load(row.body) for row in store.read(name)])
+    _, state = Fights(store).replayed(name)
     store.close()
     return state
 
@@ -253,6 +281,61 @@ def able_pair(path: Path, name: str) -> tuple[str, str]:
     return names[0], names[1]
 
 
+TYPER_COMMAND = """import sys, typer
+app = typer.Typer(add_completion=False)
+@app.command()
+def status(fight: str = typer.Option("", "--fight")) -> None:
+    pass
+sys.argv = ["fudge", "--fight", "short"]
+app()
+"""
+
+
+def commands(path: Path, folder: str, fudge_cmd: list[str], runs: int) -> dict[str, float]:
+    """Median seconds of `fudge status` and `fudge attack` as fresh processes, with the imports and floors next to them.
+
+    The fight was written by the service alone: the warm-up `fudge attack` leaves the read model
+    `fudge status` shows (cli.views), as any `fudge` command does.
+    """
+    # Python writes no bytecode cache here (PYTHONDONTWRITEBYTECODE=1): without one every `fudge`
+    # would compile this project's sources at start, while pydantic and typer come compiled.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(ROOT / p) for p in PACKAGES)],
+                   check=True, capture_output=True)
+    env = {**os.environ, "FUDGE_STORE": str(path)}
+    status = fudge_cmd + ["--store", str(path), "status", "--fight", "short"]
+    a, b = able_pair(path, "short")
+    attack = fudge_cmd + ["--store", str(path), "attack", a, b, "--fight", "short",
+                          "--dice", f"{a}=----", "--dice", f"{b}=++++"]  # always a miss: the fight can go on
+    subprocess.run(status, check=True, capture_output=True, cwd=folder, env=env)  # warm the OS caches
+    subprocess.run(attack, check=True, capture_output=True, cwd=folder, env=env)
+    python = [sys.executable, "-c"]
+    runs_of = {"status": status, "attack": attack, "imports": python + ["import pydantic, typer"],
+               "one_model": python + ["import pydantic, typer\nclass A(pydantic.BaseModel):\n    x: int"],
+               "typer": python + [TYPER_COMMAND],
+               "typer_engine": python + ["import events.models, engine.decide\n" + TYPER_COMMAND],
+               "bare": python + ["pass"]}
+    return interleaved({key: (lambda c=c: subprocess.run(c, check=True, capture_output=True, cwd=folder, env=env))
+                        for key, c in runs_of.items()}, runs)
+
+
+def command_rows(small: int, procs: dict[str, float]) -> list[tuple[str, str, str]]:
+    ratio = lambda key: procs[key] / procs["imports"]  # noqa: E731
+    return [
+        (f"`fudge status`, {small:,}-event fight (subprocess)", f"{procs['status'] * 1000:.0f} ms",
+         f"{ratio('status'):.2f}x the imports (target <= 1.5)"),
+        (f"`fudge attack`, {small:,}-event fight (subprocess)", f"{procs['attack'] * 1000:.0f} ms",
+         f"{ratio('attack'):.2f}x the imports (target <= 1.5)"),
+        ('`python -c "import pydantic, typer"`', f"{procs['imports'] * 1000:.0f} ms", ""),
+        ('`python -c "import pydantic, typer"` + one `BaseModel` class', f"{procs['one_model'] * 1000:.0f} ms",
+         f"{ratio('one_model'):.2f}x the imports: pydantic's model machinery loads here"),
+        ("a Typer program of one command with one option, run", f"{procs['typer'] * 1000:.0f} ms",
+         f"{ratio('typer'):.2f}x the imports: Typer coerces options with pydantic TypeAdapters"),
+        ("the same + `import events.models, engine.decide` (what `fudge attack` must load)",
+         f"{procs['typer_engine'] * 1000:.0f} ms", f"{ratio('typer_engine'):.2f}x the imports"),
+        ('`python -c "pass"`', f"{procs['bare'] * 1000:.0f} ms", ""),
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=10_000, help="events in the replayed fight")
@@ -263,24 +346,36 @@ def main() -> None:
     parser.add_argument("--peer-python", help="a Python with eventsourcing 9.5.x (default: .venv-peer, made on first use)")
     parser.add_argument("--no-peer", action="store_true", help="skip the eventsourcing comparison")
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions for one full replay")
+    parser.add_argument("--commands-only", action="store_true",
+                        help="only the command timings (`fudge status`, `fudge attack` and the imports next to them)")
     args = parser.parse_args()
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
     fudge = Path(sys.executable).with_name("fudge")
     fudge_cmd = [str(fudge)] if fudge.exists() else [sys.executable, "-m", "cli.main"]
-    python = None if args.no_peer else peer_python(args.peer_python)
+    python = None if args.no_peer or args.commands_only else peer_python(args.peer_python)
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.db"
+        if args.commands_only:
+            small, _, _ = build(path, "short", args.status_events)
+            procs = commands(path, folder, fudge_cmd, args.runs)
+            print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
+                  f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}; subprocesses: median of {args.runs}, "
+                  "interleaved")
+            print(table([("measure", "median", "against the target"), *command_rows(small, procs)]))
+            return
         count, kinds, build_s = build(path, "long", args.events)
         small, _, _ = build(path, "short", args.status_events)
         durable, durable_kinds, durable_s = build(Path(folder) / "durable.db", "durable", args.durable_events,
                                                   durable=True)
 
         records = parse(path, "long")
+        size = sum(len(body.encode()) for (body,) in sqlite3.connect(path).execute(SELECT, ("long",))) / count
         times = interleaved({
             "floor": lambda: floor(path, "long"),
+            "floor_paused": lambda: floor_paused(path, "long"),
             "parse": lambda: parse(path, "long"),
-            "fold": lambda: replay(records),
+            "fold": lambda: fold_paused(records),
             "full": lambda: full(path, "long"),
             "cold": lambda: cold(path, "long"),
         }, args.replays)
@@ -289,24 +384,12 @@ def main() -> None:
         the_peer = peer(python, folder, count, args.replays) if python else None
         # the floor once more, right after the peer, so both sides of the ratio see the same machine
         floor_after = median_time(lambda: floor(path, "long"), args.replays)
+        if the_peer:
+            peer_db = Path(folder) / "peer.db"
+            peer_rows, peer_size = peer_floor(peer_db)
+            peer_floor_s = median_time(lambda: peer_floor(peer_db), args.replays)
 
-        # Python writes no bytecode cache here (PYTHONDONTWRITEBYTECODE=1): without one every `fudge`
-        # would compile this project's sources at start, while pydantic and typer come compiled.
-        subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(ROOT / p) for p in PACKAGES)],
-                       check=True, capture_output=True)
-        env = {**os.environ, "FUDGE_STORE": str(path)}
-        status = fudge_cmd + ["--store", str(path), "status", "--fight", "short"]
-        a, b = able_pair(path, "short")
-        attack = fudge_cmd + ["--store", str(path), "attack", a, b, "--fight", "short",
-                              "--dice", f"{a}=----", "--dice", f"{b}=++++"]  # always a miss: the fight can go on
-        subprocess.run(status, check=True, capture_output=True, cwd=folder, env=env)  # warm the OS caches
-        subprocess.run(attack, check=True, capture_output=True, cwd=folder, env=env)
-        imports = [sys.executable, "-c", "import pydantic, typer"]
-        one_model = [sys.executable, "-c", "import pydantic, typer\nclass A(pydantic.BaseModel):\n    x: int"]
-        bare = [sys.executable, "-c", "pass"]
-        procs = interleaved({key: (lambda c=c: subprocess.run(c, check=True, capture_output=True, cwd=folder))
-                             for key, c in {"status": status, "attack": attack, "imports": imports,
-                                            "one_model": one_model, "bare": bare}.items()}, args.runs)
+        procs = commands(path, folder, fudge_cmd, args.runs)
         hotspots = profile(path, "long") if args.profile else ""
         roll_s, voiding_s = command_latency(path, "long")
 
@@ -314,11 +397,15 @@ def main() -> None:
     rate = lambda seconds: f"{count / seconds:,.0f} events/s"  # noqa: E731
     rows = [
         ("measure", "median", "rate; against the target"),
-        (f"replay floor: SELECT + json.loads, {count:,} events", f"{floor_s * 1000:.0f} ms", rate(floor_s)),
+        (f"replay floor: SELECT + json.loads, {count:,} events", f"{floor_s * 1000:.0f} ms",
+         f"{rate(floor_s)}; rows of {size:.0f} bytes on average"),
+        ("the floor with the garbage collector paused", f"{times['floor_paused'] * 1000:.0f} ms",
+         rate(times["floor_paused"])),
         (f"SELECT + load (pydantic envelope), {count:,} events", f"{parse_s * 1000:.0f} ms", rate(parse_s)),
         (f"fold.replay of parsed records, {count:,} events", f"{fold_s * 1000:.0f} ms", rate(fold_s)),
         (f"**replay from scratch: SELECT + load + fold, {count:,} events**", f"{full_s * 1000:.0f} ms",
-         f"{rate(full_s)}; {floor_s / full_s:.2f}x the floor's speed (target >= 0.5)"),
+         f"{rate(full_s)}; {floor_s / full_s:.2f}x the floor's speed (target >= 0.5); "
+         f"{times['floor_paused'] / full_s:.2f}x the paused floor's"),
         (f"**state as the next command reads it (cached projection), {count:,} events**",
          f"{cold_s * 1000:.0f} ms", f"{rate(cold_s)}; {floor_s / cold_s:.2f}x the floor's speed"),
     ]
@@ -328,21 +415,15 @@ def main() -> None:
             (f"peer: eventsourcing {the_peer['version']} replays {the_peer['events']:,} events (SQLite)",
              f"{peer_s * 1000:.0f} ms", f"{the_peer['events'] / peer_s:,.0f} events/s "
              f"(floor just after: {floor_after * 1000:.0f} ms)"),
+            (f"the peer's floor: SELECT + json.loads of its {peer_rows:,} rows", f"{peer_floor_s * 1000:.0f} ms",
+             f"rows of {peer_size:.0f} bytes on average; 5x the peer's speed is {peer_s / 5 * 1000:.0f} ms"),
             ("**replay from scratch vs the peer**", f"{peer_s / full_s:.2f}x",
              f"faster (target >= 5); {peer_s / floor_after / (full_s / floor_s):.2f}x with each side "
              "divided by the floor timed next to it"),
             ("**cached projection vs the peer**", f"{peer_s / cold_s:.2f}x",
              f"faster (target >= 5); {peer_s / floor_after / (cold_s / floor_s):.2f}x floor-normalised"),
         ]
-    rows += [
-        (f"`fudge status`, {small:,}-event fight (subprocess)", f"{procs['status'] * 1000:.0f} ms",
-         f"{procs['status'] / procs['imports']:.2f}x the imports (target <= 1.5)"),
-        (f"`fudge attack`, {small:,}-event fight (subprocess)", f"{procs['attack'] * 1000:.0f} ms",
-         f"{procs['attack'] / procs['imports']:.2f}x the imports (target <= 1.5)"),
-        ('`python -c "import pydantic, typer"`', f"{procs['imports'] * 1000:.0f} ms", ""),
-        ('`python -c "import pydantic, typer"` + one `BaseModel` class', f"{procs['one_model'] * 1000:.0f} ms",
-         f"{procs['one_model'] / procs['imports']:.2f}x the imports: pydantic's model machinery loads here"),
-        ('`python -c "pass"`', f"{procs['bare'] * 1000:.0f} ms", ""),
+    rows += command_rows(small, procs) + [
         (f"one trait roll appended to the {count:,}-event fight (in-process)", f"{roll_s * 1000:.0f} ms",
          "folds only its new events"),
         (f"one undo or redo on the {count:,}-event fight (in-process)", f"{voiding_s * 1000:.0f} ms",

@@ -8,15 +8,17 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from engine.dice import parse_entered
 from engine.errors import InputError, RuleError
 from store.base import StoreError
-from store.fights import DiceInput, Fights, log
-from store.sqlite import SqliteStore
+from store.log import log
+
+if TYPE_CHECKING:  # the service and the dice load the engine: imported when a command needs them
+    from store.fights import DiceInput, Fights
+    from store.sqlite import SqliteStore
 
 DEFAULT_STORE = "fudge.db"
 
@@ -86,8 +88,18 @@ def house_rules(rules: str, house: Path | None) -> tuple[str, Any]:
     return resolve(rules, text, str(house) if house else "house rules")
 
 
-def service() -> Fights:
-    return Fights(SqliteStore(settings.store_path))
+def open_store() -> SqliteStore:
+    from store.sqlite import SqliteStore
+
+    return SqliteStore(settings.store_path)
+
+
+def service(store: SqliteStore | None = None) -> Fights:
+    """The service on the store, keeping `fudge status`'s read model (cli.views) with every command."""
+    from cli.views import STATUS
+    from store.fights import Fights
+
+    return Fights(store or open_store(), read_models=(STATUS,))
 
 
 def fight_name(fights: Fights, given: str | None) -> str:
@@ -98,6 +110,9 @@ def fight_name(fights: Fights, given: str | None) -> str:
 
 def dice_input(values: list[str] | None) -> DiceInput:
     """`--dice "+ 0 - +"` for the one roller, or `--dice NAME=FACES` (repeatable, in order)."""
+    from engine.dice import parse_entered
+    from store.fights import DiceInput
+
     given = DiceInput()
     for value in values or []:
         if "=" in value:

@@ -8,10 +8,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli import render
-from cli.context import fight_name, guard, house_rules, read_file, service
+from cli.context import fight_name, guard, house_rules, open_store, read_file, service
+from cli.views import stored_status
 from engine import commands as cmd
-from engine.sheets import parse_sheet
 
 app = typer.Typer()
 
@@ -66,6 +65,8 @@ def join(
     fight: FightOpt = None,
 ) -> None:
     """A combatant joins the fight from a sheet file; the sheet is copied into the log."""
+    from engine.sheets import parse_sheet
+
     with guard():
         parsed = parse_sheet(read_file(sheet, "sheet"), str(sheet))
         fights = service()
@@ -84,7 +85,14 @@ def status(
 ) -> None:
     """Wounds, penalties, fudge points, declarations and initiative of everyone."""
     with guard():
-        fights = service()
+        store = open_store()
+        stored = stored_status(store, fight) if as_of is None else None  # the read model: no fold, no engine
+        if stored is not None:
+            typer.echo(json.dumps(stored["json"], indent=2) if as_json else stored["text"])
+            return
+        from cli import render
+
+        fights = service(store)
         state = fights.state(fight_name(fights, fight), as_of)
         typer.echo(json.dumps(render.status_json(state), indent=2) if as_json else render.status_text(state))
 
@@ -92,6 +100,8 @@ def status(
 @app.command()
 def initiative(fight: FightOpt = None) -> None:
     """The initiative cards: each combatant's dice in the five phase rows (* = acts)."""
+    from cli import render
+
     with guard():
         fights = service()
         state = fights.state(fight_name(fights, fight))

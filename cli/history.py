@@ -34,7 +34,7 @@ def undo(
         outcomes = fights.undo_to(name, to) if to is not None else [fights.execute(name, cmd.Undo())]
         for outcome in outcomes:
             for record in outcome.records:
-                typer.echo(f"{record.seq:>4}  {render.describe(record.event, outcome.state.ladder)}")
+                typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state)}")
 
 
 @app.command()
@@ -45,7 +45,7 @@ def redo(fight: FightOpt = None) -> None:
         name = fight_name(fights, fight)
         outcome = fights.execute(name, cmd.Redo())
         for record in outcome.records:
-            typer.echo(f"{record.seq:>4}  {render.describe(record.event, outcome.state.ladder)}")
+            typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state)}")
 
 
 @app.command()
@@ -90,7 +90,7 @@ def replay(
                                        "state": render.status_json(state)}, sort_keys=True))
                 continue
             mark = " (voided)" if record.seq in gone else ""
-            typer.echo(f"{record.seq:>4}  {render.describe(record.event, state.ladder)}{mark}")
+            typer.echo(f"{record.seq:>4}  {render.line(record.event, state)}{mark}")
             wounds = ", ".join(f"{c.name} {LEVELS[c.track.level]}" for c in state.combatants.values())
             if wounds:
                 typer.echo(f"        {wounds}")
@@ -116,7 +116,7 @@ def log_(
         state = fights.state(name)
         for record in records:
             mark = f"  [voided by {gone[record.seq]}]" if record.seq in gone else ""
-            typer.echo(f"{record.seq:>4} {record.command[:8]}  {render.describe(record.event, state.ladder)}{mark}")
+            typer.echo(f"{record.seq:>4} {record.command[:8]}  {render.line(record.event, state)}{mark}")
 
 
 @app.command()
@@ -178,4 +178,4 @@ def reveal_seed(fight: FightOpt = None) -> None:
         name = fight_name(fights, fight)
         outcome = fights.reveal_seed(name)
         for record in outcome.records:
-            typer.echo(f"{record.seq:>4}  {render.describe(record.event, outcome.state.ladder)}")
+            typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state)}")

@@ -2,34 +2,98 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 from typer.main import get_command_name
+from typer.models import CommandInfo, TyperInfo
 
-from cli import atari, context, fate, fight, history, melee, odds, recovery, rules, table
+from cli import context, views
+
+# Where each command is declared (module of `cli`), in the order the help lists the modules: `fudge NAME`
+# imports that module alone (tests/test_cli_startup.py checks this table against the modules).
+COMMANDS: dict[str, str] = {
+    **dict.fromkeys(("new", "use", "fights", "join", "status", "initiative"), "fight"),
+    **dict.fromkeys(("declare", "exchange", "attack", "roll", "round", "barter", "next", "order", "hold", "intend",
+                     "spend", "kill", "shoot"), "table"),
+    **dict.fromkeys(("melee", "story"), "melee"),
+    **dict.fromkeys(("end", "wound", "rest", "heal"), "recovery"),
+    **dict.fromkeys(("willpower", "resist-spell", "heroic"), "atari"),
+    **dict.fromkeys(("fate", "end-scene"), "fate"),
+    **dict.fromkeys(("undo", "redo", "branch", "replay", "log", "verify", "export", "import", "reveal-seed"),
+                    "history"),
+    **dict.fromkeys(("rules", "demo"), "rules"),
+    "odds": "odds",
+    "sim": "sim",
+}
+
+# The help groups commands by what a GM is doing (module by module).
+PANELS = {"fight": "Fights and combatants", "table": "At the table", "melee": "At the table",
+          "recovery": "After the blows", "atari": "Atari Isev", "fate": "Fate", "history": "History and audit",
+          "rules": "Rules and demos", "odds": "Odds and simulation", "sim": "Odds and simulation"}
 
 
 class _Fudge(typer.Typer):
-    """Builds only the command the command line names.
+    """Imports and builds only the command the command line names.
 
-    Typer reads every command's options from its signature when the program starts; for one
-    command that was most of its start-up time. Help, no command or an unknown one: all of them.
+    A command's module brings its dependencies (the engine, the event models), and Typer reads
+    every command's options from its signature: for one command, most of its start-up time. The
+    commands are read from their modules when Typer asks for them (`COMMANDS` says which module);
+    help, no command or an unknown one: all of them.
     """
 
+    named: str | None = None  # the command of the command line being run
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        wanted = _named(sys.argv[1:])
-        commands, groups = self.registered_commands, self.registered_groups
-        keep = [c for c in commands if (c.name or get_command_name(c.callback.__name__)) == wanted]
-        keep_groups = [g for g in groups if g.name == wanted]
-        if keep or keep_groups:
-            self.registered_commands, self.registered_groups = keep, keep_groups
+        named = _named(sys.argv[1:])
+        if named == "status" and not args and not kwargs:
+            shown = views.status_from_argv(sys.argv[1:])  # the stored read model, if valid: no Typer run
+            if shown is not None:
+                typer.echo(shown)
+                return None
+        self.named = named
         try:
             return super().__call__(*args, **kwargs)
         finally:
-            self.registered_commands, self.registered_groups = commands, groups
+            self.named = None
+
+    @property  # type: ignore[override]
+    def registered_commands(self) -> list[CommandInfo]:
+        return [info for info in self._infos("registered_commands")
+                if self._wanted(info.name or get_command_name(info.callback.__name__))]  # type: ignore[union-attr]
+
+    @registered_commands.setter
+    def registered_commands(self, value: list[CommandInfo]) -> None:
+        _declared_elsewhere(value)
+
+    @property  # type: ignore[override]
+    def registered_groups(self) -> list[TyperInfo]:
+        return [info for info in self._infos("registered_groups") if self._wanted(info.name)]
+
+    @registered_groups.setter
+    def registered_groups(self, value: list[TyperInfo]) -> None:
+        _declared_elsewhere(value)
+
+    def _wanted(self, name: Any) -> bool:
+        return self.named not in COMMANDS or name == self.named
+
+    def _infos(self, kind: str) -> list[Any]:
+        modules = [COMMANDS[self.named]] if self.named in COMMANDS else list(PANELS)
+        out = []
+        for module in modules:
+            for info in getattr(importlib.import_module(f"cli.{module}").app, kind):
+                info.rich_help_panel = info.rich_help_panel or PANELS[module]
+                out.append(info)
+        return out
+
+
+def _declared_elsewhere(value: list[Any]) -> None:
+    """Typer's constructor starts the lists empty; commands are declared in the modules `COMMANDS` names."""
+    if value:
+        raise TypeError("declare fudge's commands in a module of `cli` and name them in cli.main.COMMANDS")
 
 
 def _named(argv: list[str]) -> str | None:
@@ -63,23 +127,6 @@ def main(
     context.configure_logging(verbose)
     context.settings.store_path = context.store_path(store)
 
-
-# The help groups commands by what a GM is doing (module by module).
-PANELS = ((fight, "Fights and combatants"), (table, "At the table"), (melee, "At the table"),
-          (recovery, "After the blows"), (atari, "Atari Isev"), (fate, "Fate"),
-          (history, "History and audit"), (rules, "Rules and demos"), (odds, "Odds and simulation"))
-
-for module, panel in PANELS:
-    for info in (*module.app.registered_commands, *module.app.registered_groups):
-        info.rich_help_panel = info.rich_help_panel or panel
-    app.registered_commands += module.app.registered_commands
-    app.registered_groups += module.app.registered_groups
-
-from cli import sim  # noqa: E402  (Monte Carlo fights: `fudge sim`)
-
-for info in sim.app.registered_commands:
-    info.rich_help_panel = info.rich_help_panel or "Odds and simulation"
-app.registered_commands += sim.app.registered_commands
 
 if __name__ == "__main__":
     app()

@@ -309,7 +309,12 @@ def shot_line(event: ev.ShotResolved, ladder: Any) -> str:
             f"{''.join(hit_detail(h) for h in event.hits)}")
 
 
-def describe(event: Any, ladder: Any) -> str:
+def line(event: Any, state: FightState) -> str:
+    """An event's line in the words of the fight it belongs to (its ladder; fate points under Fate)."""
+    return describe(event, state.ladder, points="fate" if state.options.ruleset == "fate" else "fudge")
+
+
+def describe(event: Any, ladder: Any, points: str = "fudge") -> str:
     """One line per event, for `log`, `replay` and command output."""
     name = ladder.name
     if isinstance(event, ev.FightStarted):
@@ -416,7 +421,7 @@ def describe(event: Any, ladder: Any) -> str:
         return f"{event.combatant} spends spare die {event.die + 1}: +1 to event {event.target}"
     if isinstance(event, ev.FudgePointSpent):
         shift = f" {event.shift:+d}" if event.shift else ""
-        return f"{event.combatant} spends {event.cost} fudge point(s): {event.use}{shift} on event {event.target}"
+        return f"{event.combatant} spends {event.cost} {points} point(s): {event.use}{shift} on event {event.target}"
     if isinstance(event, ev.EventsVoided):
         return f"events {', '.join(map(str, event.seqs))} voided: {event.reason}"
     if isinstance(event, ev.CommandUndone):

@@ -43,9 +43,8 @@ def show(fights: Fights, name: str, outcome: Outcome) -> None:
     if outcome.replayed:
         typer.echo("already applied (same --command-id): nothing written")
         return
-    ladder = outcome.state.ladder
     for record in outcome.records:
-        typer.echo(f"{record.seq:>4}  {render.describe(record.event, ladder)}")
+        typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state)}")
 
 
 def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, command_id: Optional[str] = None) -> None:

@@ -7,7 +7,6 @@ whatever later versions change in their defaults.
 
 from __future__ import annotations
 
-import tomllib
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -368,6 +367,8 @@ def resolve(preset: str, house_toml: str | None = None, house_name: str = "house
     overrides: dict[str, Any] = {}
     name = preset
     if house_toml is not None:
+        import tomllib  # only house rules are TOML: most commands never parse any
+
         try:
             house = tomllib.loads(house_toml)
         except tomllib.TOMLDecodeError as exc:

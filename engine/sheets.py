@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from typing import Literal
 
@@ -111,6 +110,8 @@ class Sheet(_Strict):
 
 def parse_sheet(text: str, source: str) -> Sheet:
     """Read a sheet's TOML; every error names the file, the key and what is allowed."""
+    import tomllib  # only sheets and house rules are TOML: most commands never parse any
+
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

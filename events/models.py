@@ -4,6 +4,11 @@ Names are past tense. Payloads hold tuples, never lists or dicts someone could
 mutate (frozen is shallow). Nothing here is a Python class path: the tag is
 the contract, so classes can be renamed freely. A change to a payload's shape
 bumps its `v` and adds an upcaster in `events.upcast`.
+
+Stored bodies leave out fields equal to their defaults (events.envelope, schema 2), so a
+field's default is part of the stored format: it never changes (a new field may be added with
+any default). Changing one is a change of shape: a new `v`, and an upcaster that writes the
+old default into older payloads that left it out (tests/test_stored_rows.py holds every default).
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 `UPCASTERS[(type, v)]` turns an event payload of version `v` into `v + 1`.
 The envelope's own `schema` is handled the same way by `ENVELOPE_UPCASTERS`.
-Nothing is registered yet: schema 1 and every event `v` 1 are the first shapes.
+Nothing is registered yet: every event `v` 1 is the first shape. Envelope schema 2 (compact
+bodies: fields equal to their defaults left out) needs no upcaster from schema 1: a full body
+is also a valid compact one, and both load to the same record.
 """
 
 from __future__ import annotations

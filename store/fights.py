@@ -3,48 +3,25 @@
 from __future__ import annotations
 
 import json
-import logging
 import secrets as random_source
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, get_args
 
 from engine import commands as cmd
 from engine import history
 from engine.dice import EnteredDice, SeededDice, commitment
 from engine.errors import InputError, RuleError
 from events import models as ev
-from events.envelope import GENESIS, Recorded, chain_hash, load
+from events.envelope import GENESIS, Recorded, chain_hash, load, load_all
 from projections.fold import fold, replay, voided
 from projections.state import FightState
 from store.base import EventStore, FightInfo, Row, StoreError
-
-
-
-class _Log:
-    """structlog's logger, imported at the first message the configured level lets through.
-
-    `threshold` and `setup` (a function that configures structlog) are set by the command line,
-    so a command without `-v` never imports structlog; library users get structlog as configured.
-    """
-
-    def __init__(self) -> None:
-        self.threshold = logging.NOTSET
-        self.setup: Callable[[], None] | None = None
-
-    def info(self, event: str, **values: Any) -> None:
-        if logging.INFO >= self.threshold:
-            import structlog
-
-            if self.setup is not None:
-                self.setup, setup = None, self.setup
-                setup()
-            structlog.get_logger().info(event, **values)
-
-
-log = _Log()
+from store.bulk import paused_gc
+from store.log import log
+from store.views import ReadModel
 
 
 def decide(state: FightState, command: Any, dice: Any) -> list[Any]:
@@ -93,39 +70,39 @@ class _Loaded:
 _VOIDING_TYPES = frozenset(kind.model_fields["type"].default for kind in ev.VOIDING)
 
 
-class _Parsed(Sequence[Recorded]):
-    """Stored rows read as records one at a time, on demand."""
-
-    def __init__(self, rows: list[Row]) -> None:
-        self.rows = rows
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, slice):
-            return [load(row.body) for row in self.rows[index]]
-        return load(self.rows[index].body)
+# The events that can carry a generated draw: only these are parsed when looking back for the latest.
+_DRAW_TYPES = frozenset(kind.model_fields["type"].default for kind in get_args(get_args(ev.Event)[0])
+                        if "draw" in kind.model_fields)
 
 
 class Fights:
     def __init__(self, store: EventStore, clock: Callable[[], str] = utc_now,
                  new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
-                 random_bytes: Callable[[int], bytes] = random_source.token_bytes) -> None:
+                 random_bytes: Callable[[int], bytes] = random_source.token_bytes,
+                 read_models: Sequence[ReadModel] = ()) -> None:
         self.store = store
         self.clock = clock
         self.new_id = new_id
         self.random_bytes = random_bytes
+        self.read_models = tuple(read_models)  # views stored with every append (store.views)
         self._cache: dict[str, _Loaded] = {}
 
     # --- reading -----------------------------------------------------------------
     def log(self, name: str, upto: int | None = None) -> list[Recorded]:
-        return [load(row.body) for row in self.store.read(name, upto)]
+        with paused_gc():
+            return load_all(self.store.bodies(name, upto))
+
+    def replayed(self, name: str, upto: int | None = None) -> tuple[list[Recorded], FightState]:
+        """The log (to `upto`) and the state folded from it: every row parsed and validated, no snapshot."""
+        with paused_gc():
+            records = load_all(self.store.bodies(name, upto))
+            return records, replay(records)
 
     def state(self, name: str, as_of: int | None = None) -> FightState:
         if as_of is None:
             return self._load(name).state  # a command that reads the state first does not replay twice
-        return replay(self.log(name), as_of)
+        with paused_gc():
+            return replay(self.log(name), as_of)
 
     def current(self) -> str:
         name = self.store.setting("current")
@@ -172,7 +149,7 @@ class Fights:
         rows, state = self._rows(records), replay(records)
         self.store.append(name, 0, rows, create=FightInfo(name, fight_id, created_at=self.clock()),
                           secrets={f"seed:{commit}": seed.hex()},
-                          **self._snapshot_of(name, state, rows[-1].seq, rows[-1].hash, fight_id))
+                          **self._caches_of(name, state, rows[-1].seq, rows[-1].hash, fight_id))
         self.store.set_setting("current", name)
         log.info("fight started", fight=name, rules=rules)
         return Outcome(tuple(records), state)
@@ -192,8 +169,7 @@ class Fights:
             undo, restores = history.redo_target(records, voided(records))
             events = [ev.CommandRedone(target=undo, restores=restores)]
         else:
-            source = self._dice(state, loaded.records if loaded.records is not None else self._tail_records(name),
-                                dice or DiceInput())
+            source = self._dice(state, self._newest_first(name, loaded), dice or DiceInput())
             events = decide(state, command, source)
             unused = source.unused()
             if unused:
@@ -203,17 +179,18 @@ class Fights:
         rows = self._rows(new)
         if any(isinstance(e, ev.VOIDING) for e in events):
             everything: list[Recorded] | None = self._log_of(name, loaded) + new
-            after = replay(everything)  # type: ignore[arg-type]
+            with paused_gc():
+                after = replay(everything)  # type: ignore[arg-type]
         else:
             everything = loaded.records + new if loaded.records is not None else None
             after = fold(new, state)
         voiding = any(isinstance(e, ev.VOIDING) for e in events)
-        snapshot = self._snapshot_of(name, after, rows[-1].seq, rows[-1].hash,
-                                     since=None if voiding else loaded.snapshot_seq)
-        self.store.append(name, last_seq, rows, secrets=secrets, **snapshot)
+        caches = self._caches_of(name, after, rows[-1].seq, rows[-1].hash,
+                                 since=None if voiding else loaded.snapshot_seq)
+        self.store.append(name, last_seq, rows, secrets=secrets, **caches)
         log.info("command appended", fight=name, command=type(command).__name__, events=len(new))
         self._cache[name] = _Loaded(everything, after, rows[-1].hash, rows[-1].seq,
-                                    rows[-1].seq if snapshot else loaded.snapshot_seq)
+                                    rows[-1].seq if "snapshot" in caches else loaded.snapshot_seq)
         return Outcome(tuple(new), after)
 
     def _load(self, name: str) -> _Loaded:
@@ -229,23 +206,38 @@ class Fights:
         if found is not None:
             loaded = _Loaded(None, found[0], tail[1], tail[0], found[1])
         else:
-            rows = self.store.read(name)
-            records = [load(row.body) for row in rows]
-            loaded = _Loaded(records, replay(records), rows[-1].hash if rows else GENESIS,
-                             rows[-1].seq if rows else 0)
+            records, state = self.replayed(name, tail[0])  # the rows up to the tail read: one consistent log
+            loaded = _Loaded(records, state, tail[1], tail[0])
         self._cache[name] = loaded
         return loaded
 
     def _log_of(self, name: str, loaded: _Loaded) -> list[Recorded]:
         """The whole log of a loaded fight (read now if its state came from a snapshot)."""
         if loaded.records is None:
-            rows = self.store.read(name, loaded.last_seq)
-            loaded.records = [load(row.body) for row in rows]
+            loaded.records = self.log(name, loaded.last_seq)
         return loaded.records
 
-    def _tail_records(self, name: str) -> Sequence[Recorded]:
-        """The log, each event parsed when it is read (`_dice` wants only the latest draw)."""
-        return _Parsed(self.store.read(name))
+    def _newest_first(self, name: str, loaded: _Loaded) -> Iterator[Recorded]:
+        """The events that can carry a draw, newest first, parsed as they are reached (`_dice` wants
+        only the latest draw): the log in memory, or pages read backwards from the store."""
+        if loaded.records is not None:
+            return (record for record in reversed(loaded.records) if record.event.type in _DRAW_TYPES)
+        return (load(row.body) for row in self._rows_back(name, loaded.last_seq) if row.type in _DRAW_TYPES)
+
+    def _rows_back(self, name: str, seq: int) -> Iterator[Row]:
+        """The log's rows from `seq` back, in pages growing fourfold: a few rows when the wanted one is
+        recent, a few queries when it is far back."""
+        reader = getattr(self.store, "rows_back", None)
+        if reader is None:
+            yield from reversed(self.store.read(name, seq))
+            return
+        size = 64
+        while seq > 0:
+            page = reader(name, seq, size)
+            yield from page
+            if len(page) < size:
+                return
+            seq, size = page[-1].seq - 1, size * 4
 
     # --- the cached projection (store.snapshots) ----------------------------------------
     def _from_snapshot(self, name: str, seq: int, last_hash: str) -> tuple[FightState, int] | None:
@@ -267,36 +259,46 @@ class Fights:
             return None
         from store import snapshots
 
-        state = snapshots.unpack(snap, self.store.fight(name).fight_id, snap.seq, snap.hash, key)
-        if not isinstance(state, FightState):
-            return None
-        return fold([load(row.body) for row in rows[1:]], state), snap.seq
+        with paused_gc():
+            state = snapshots.unpack(snap, self.store.fight(name).fight_id, snap.seq, snap.hash, key)
+            if not isinstance(state, FightState):
+                return None
+            return fold(load_all(row.body for row in rows[1:]), state), snap.seq
 
-    def _snapshot_of(self, name: str, state: FightState, seq: int, last_hash: str,
-                     fight_id: str | None = None, since: int | None = None) -> dict[str, Any]:
-        """`snapshot=` for the store's append, when the store keeps snapshots and one is due.
+    def _caches_of(self, name: str, state: FightState, seq: int, last_hash: str,
+                   fight_id: str | None = None, since: int | None = None) -> dict[str, Any]:
+        """`snapshot=` and `views=` for the store's append, when the store keeps them.
 
-        Pickling and writing it cost in proportion to the fight, so one is written every
-        `max(32, seq // 64)` events (a read parses and folds at most that many after it: a few
-        ms), and after every command that voids events (a read could not fold past it).
+        The read models (store.views) are stored at every append: each is a small view of the
+        new last event. Pickling and writing a snapshot cost in proportion to the fight, so one
+        is written every `max(32, seq // 64)` events (a read parses and folds at most that many
+        after it: a few ms), and after every command that voids events (a read could not fold
+        past it).
         """
-        if not hasattr(self.store, "snapshot"):
+        snapshot_due = since is None or seq - since >= max(32, seq // 64)
+        if not hasattr(self.store, "snapshot") or not (snapshot_due or self.read_models):
             return {}
-        if since is not None and seq - since < max(32, seq // 64):
-            return {}
-        from store import snapshots
-
         key = self.store.snapshot_key(create=True)  # type: ignore[attr-defined]
         if key is None:
-            return {}  # nowhere to keep this user's key: no snapshots, reads fold the log
-        return {"snapshot": snapshots.pack(state, fight_id or self.store.fight(name).fight_id, seq, last_hash, key)}
+            return {}  # nowhere to keep this user's key: no snapshots or views, reads fold the log
+        fight_id = fight_id or self.store.fight(name).fight_id
+        out: dict[str, Any] = {}
+        if self.read_models:
+            from store import views
 
-    def _dice(self, state: FightState, records: Sequence[Recorded], given: DiceInput) -> EnteredDice:
+            out["views"] = tuple(views.pack(model, state, fight_id, seq, last_hash, key) for model in self.read_models)
+        if snapshot_due:
+            from store import snapshots
+
+            out["snapshot"] = snapshots.pack(state, fight_id, seq, last_hash, key)
+        return out
+
+    def _dice(self, state: FightState, newest_first: Iterable[Recorded], given: DiceInput) -> EnteredDice:
         fallback = None
         if state.options.dice == "generated":
             seed = self.store.secret(f"seed:{state.commitment}")
             if seed is not None:
-                start = next((r.event.draw + 1 for r in reversed(records)
+                start = next((r.event.draw + 1 for r in newest_first
                               if getattr(r.event, "stream", None) == state.stream
                               and getattr(r.event, "draw", None) is not None), 0)
                 fallback = SeededDice(bytes.fromhex(seed), state.stream, start)
@@ -358,8 +360,8 @@ class Fights:
             raise RuleError(f"event {fork} is in the middle of one command (events {first}..{last}); "
                             f"branch at {first - 1} or {last}")
         prefix = rows[:fork]
-        prefix_records = [load(r.body) for r in prefix]
-        state = replay(prefix_records)
+        with paused_gc():
+            state = replay(load_all(r.body for r in prefix))
         seed, commit, stream = self._seed()
         fight_id = self.new_id()
         command = cmd.StartBranch(name=name, parent=parent, fork_seq=fork, seed_commitment=commit, stream=stream)
@@ -369,7 +371,7 @@ class Fights:
         self.store.append(name, 0, list(prefix) + new_rows,
                           create=FightInfo(name, fight_id, parent=parent, fork_seq=fork, created_at=self.clock()),
                           secrets={f"seed:{commit}": seed.hex()},
-                          **self._snapshot_of(name, after, new_rows[-1].seq, new_rows[-1].hash, fight_id))
+                          **self._caches_of(name, after, new_rows[-1].seq, new_rows[-1].hash, fight_id))
         self.store.set_setting("current", name)
         return Outcome(tuple(new), after)
 
@@ -408,7 +410,7 @@ class Fights:
         self.store.append(name, 0, rows + new_rows,
                           create=FightInfo(name, fight_id, created_at=self.clock()),
                           secrets={f"seed:{commit}": seed.hex()},
-                          **self._snapshot_of(name, after, new_rows[-1].seq, new_rows[-1].hash, fight_id))
+                          **self._caches_of(name, after, new_rows[-1].seq, new_rows[-1].hash, fight_id))
         return Outcome(tuple(new), after)
 
     def reveal_seed(self, name: str) -> Outcome:

@@ -26,6 +26,9 @@ class MemoryStore:
         rows = self._rows[name]
         return list(rows if upto is None else rows[:upto])
 
+    def bodies(self, name: str, upto: int | None = None) -> list[str]:
+        return [row.body for row in self.read(name, upto)]
+
     def last_seq(self, name: str) -> int:
         self.fight(name)
         return len(self._rows[name])

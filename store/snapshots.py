@@ -37,12 +37,17 @@ def code_version() -> str:
     if not _VERSION:
         import pydantic
 
-        digest = hashlib.sha256(f"{sys.version}|{pydantic.VERSION}".encode())
-        for package in SOURCES:
-            for path in sorted((ROOT / package).glob("*.py")):
-                digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-        _VERSION.append(digest.hexdigest()[:32])
+        _VERSION.append(source_digest(SOURCES, f"{sys.version}|{pydantic.VERSION}"))
     return _VERSION[0]
+
+
+def source_digest(packages: tuple[str, ...], seed: str) -> str:
+    """A digest of `seed` and of the sources of these packages of the project."""
+    digest = hashlib.sha256(seed.encode())
+    for package in packages:
+        for path in sorted((ROOT / package).glob("*.py")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
 
 
 def key_file() -> Path:

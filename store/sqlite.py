@@ -8,6 +8,7 @@ from pathlib import Path
 from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, Row, StoreError, UnknownFight
 from store import snapshots
 from store.snapshots import Snapshot
+from store.views import View
 
 STORE_SCHEMA = "1"
 
@@ -50,6 +51,20 @@ CREATE TABLE IF NOT EXISTS snapshots (
     body BLOB NOT NULL,
     mac TEXT NOT NULL
 );
+"""
+
+# Read models (store.views): one row per fight and view, replaced by every append.
+VIEWS = """
+CREATE TABLE IF NOT EXISTS views (
+    fight INTEGER NOT NULL REFERENCES fights(id),
+    name TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    version TEXT NOT NULL,
+    body TEXT NOT NULL,
+    mac TEXT NOT NULL,
+    PRIMARY KEY (fight, name)
+) WITHOUT ROWID;
 """
 
 
@@ -106,6 +121,13 @@ class SqliteStore:
             (fight, upto if upto is not None else 2**62))
         return [Row(*row) for row in rows]
 
+    def bodies(self, name: str, upto: int | None = None) -> list[str]:
+        """The bodies of `read` alone: what a replay parses (no row objects, no other columns)."""
+        fight = self._id(name)
+        rows = self.db.execute("SELECT body FROM events WHERE fight = ? AND seq <= ? ORDER BY seq",
+                               (fight, upto if upto is not None else 2**62))
+        return [body for (body,) in rows]
+
     def last_seq(self, name: str) -> int:
         fight = self._id(name)
         row = self.db.execute("SELECT max(seq) FROM events WHERE fight = ?", (fight,)).fetchone()
@@ -124,7 +146,7 @@ class SqliteStore:
 
     def append(self, name: str, expected_last_seq: int, rows: list[Row], *,
                create: FightInfo | None = None, secrets: dict[str, str] | None = None,
-               snapshot: Snapshot | None = None) -> None:
+               snapshot: Snapshot | None = None, views: tuple[View, ...] = ()) -> None:
         db = self.db
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -157,6 +179,10 @@ class SqliteStore:
                 db.executemany("INSERT OR REPLACE INTO secrets VALUES (?,?)", list(secrets.items()))
             if snapshot is not None:
                 self._save_snapshot(fight, snapshot)
+            if views:
+                db.execute(VIEWS)
+                db.executemany("INSERT OR REPLACE INTO views VALUES (?,?,?,?,?,?,?)",
+                               [(fight, v.name, v.seq, v.hash, v.version, v.body, v.mac) for v in views])
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -178,10 +204,26 @@ class SqliteStore:
             (self._id(name), seq))
         return [Row(*row) for row in rows]
 
+    def rows_back(self, name: str, seq: int, limit: int) -> list[Row]:
+        """Up to `limit` rows at or before `seq`, newest first: a page of the log read backwards."""
+        rows = self.db.execute(
+            "SELECT seq, command, type, body, hash FROM events WHERE fight = ? AND seq <= ? ORDER BY seq DESC LIMIT ?",
+            (self._id(name), seq, limit))
+        return [Row(*row) for row in rows]
+
     def _save_snapshot(self, fight: int, snapshot: Snapshot) -> None:
         self.db.execute(SNAPSHOTS)
         self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?,?,?,?,?,?)",
                         (fight, snapshot.seq, snapshot.hash, snapshot.version, snapshot.body, snapshot.mac))
+
+    def view(self, name: str, view: str) -> View | None:
+        """A read model of the fight (store.views), as last stored."""
+        try:
+            row = self.db.execute("SELECT seq, hash, version, body, mac FROM views WHERE fight = ? AND name = ?",
+                                  (self._id(name), view)).fetchone()
+        except sqlite3.OperationalError:  # a store written before read models: no table yet
+            return None
+        return View(view, *row) if row else None
 
     def snapshot_key(self, create: bool = False) -> bytes | None:
         """The HMAC key of snapshots: this user's, kept outside the store (see `store.snapshots`)."""

@@ -27,7 +27,7 @@ from engine.audit import seal_matches, verify
 from engine.errors import RuleError
 from engine.sheets import parse_sheet
 from events import models as ev
-from events.envelope import GENESIS, canonical, chain_hash, load
+from events.envelope import GENESIS, SCHEMA_VERSION, canonical, chain_hash, load
 from projections.fold import effective, evolve_all, replay, voided
 from projections.state import FightState
 from store.fights import Fights
@@ -116,7 +116,7 @@ def test_A_LOG_2_every_event_carries_its_envelope(fights: Fights, path: Path) ->
     fight_id = rows and load(rows[0].body).fight
     for index, row in enumerate(rows, start=1):
         record = load(row.body)
-        assert (record.seq, record.fight, record.schema_version, record.prev) == (index, fight_id, 1, prev)
+        assert (record.seq, record.fight, record.schema_version, record.prev) == (index, fight_id, SCHEMA_VERSION, prev)
         assert record.command == row.command and record.at
         assert row.hash == chain_hash(row.body)
         prev = row.hash

@@ -39,6 +39,7 @@ def test_FT_PTS_points_and_aspects_from_the_command_line_refused_cleanly(fudge: 
           "--dice", "finn=+ 0 0 0", "--dice", "guard-a=0 0 0 0")
     out = fudge("spend", "Finn", "skill", "--shift", "+1").stdout
     assert "Finn Superb vs Guard-A Fair: MoS +3 → Hurt" in out
+    assert "Finn spends 1 fate point(s): skill +1" in out and "fudge point" not in out
     out = fudge("fate", "aspect", "Finn", "Underhanded", "--box", "1", "--dice", "finn=+ + 0 0").stdout
     assert "Finn checks Underhanded box 1" in out
     before = fudge.written()

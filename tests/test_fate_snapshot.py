@@ -40,7 +40,7 @@ def play(fights: Fights) -> tuple[str, list[list[Any]]]:
 def fate_steps(fights: Fights, name: str) -> list[dict[str, Any]]:
     """A-REPLAY-1: each event's line and everyone's Fate track, points and aspects after it."""
     return [{"seq": record.seq, "type": record.event.type,
-             "event": render.describe(record.event, state.ladder),
+             "event": render.line(record.event, state),
              "fate": {who.name: track_line(state, who) for who in state.combatants.values()}}
             for record, state in evolve_all(fights.log(name))]
 

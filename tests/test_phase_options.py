@@ -129,7 +129,7 @@ def test_CT_TABLE_old_initiative_events_without_fixed_dice_still_load(fights: Fi
     rows = fights.store.read("fight")
     body = json.loads(rows[-1].body)
     for key in ("fixed", "discarded", "bonus_phases"):
-        del body["event"][key]
+        body["event"].pop(key, None)  # compact rows (schema 2) already leave them out
     old = load(json.dumps(body))
     assert isinstance(old.event, ev.InitiativeRolled) and old.event.fixed == () and old.event.discarded == ()
     state = replay([load(r.body) for r in rows[:-1]] + [old])

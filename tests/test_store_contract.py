@@ -93,6 +93,17 @@ class TestStoreContract:
         assert [r.seq for r in store.read("duel", 5)] == [1, 2, 3, 4, 5]
         assert [r.seq for r in store.read("duel", 99)] == [1, 2, 3, 4, 5]
 
+    def test_A_REPLAY_1_bodies_are_the_bodies_read_returns(self, backend: Backend) -> None:
+        """A-REPLAY-1: `bodies` (what a replay parses) is `read`'s bodies, in order, to the same `upto`."""
+        store = backend.store
+        self.create(store)
+        store.append("duel", 1, rows(2, "c2", 4))
+        for upto in (None, 0, 3, 5, 99):
+            assert store.bodies("duel", upto) == [r.body for r in store.read("duel", upto)]
+        assert len(store.bodies("duel")) == 5
+        with pytest.raises(UnknownFight):
+            store.bodies("nobody")
+
     def test_A_LOG_1_fights_are_separate_logs(self, backend: Backend) -> None:
         store = backend.store
         self.create(store, "duel")

@@ -1,0 +1,104 @@
+"""`fudge status` as a read model (store.views): stored by every command, shown without loading the fight.
+
+The view is exactly what `fudge status` prints: its text and its `--json` data, built by
+`cli.render` from the state a command ends at. Showing it needs no event model, no engine and
+no fold, so `fudge status` on a long fight takes about as long as `import pydantic, typer`. It is keyed by
+the fight's last event and by a digest of the code that builds it (the engine, events,
+projections and command-line sources, Python and pydantic): whatever does not match is
+computed from the fight as before.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sqlite3
+import sys
+from pathlib import Path
+from typing import Any
+
+from cli.context import store_path
+from store import snapshots, views
+from store.base import StoreError
+from store.sqlite import SqliteStore
+
+SOURCES = ("engine", "events", "projections", "cli")
+_VERSION: list[str] = []
+
+
+def version() -> str:
+    """The code that builds the status view (pydantic's version read from its version file, unimported)."""
+    if not _VERSION:
+        spec = importlib.util.find_spec("pydantic")
+        folder = Path(spec.origin).parent if spec is not None and spec.origin else None
+        pydantic = (folder / "version.py").read_text() if folder is not None else ""
+        _VERSION.append(snapshots.source_digest(SOURCES, f"{views.FORMAT}|{sys.version}|{pydantic}"))
+    return _VERSION[0]
+
+
+def build(state: Any) -> dict[str, Any]:
+    from cli import render
+
+    return {"text": render.status_text(state), "json": render.status_json(state)}
+
+
+STATUS = views.ReadModel("status", build, version)
+
+
+def stored_status(store: SqliteStore, fight: str | None) -> dict[str, Any] | None:
+    """The status view at the fight's last event, if the store holds a valid one (None: compute it)."""
+    try:
+        name = fight or store.setting("current")
+        key = store.snapshot_key()
+        if not name or key is None:
+            return None
+        fight_id = store.fight(name).fight_id
+        seq, last_hash = store.tail(name)
+        data = views.unpack(store.view(name, STATUS.name), fight_id, seq, last_hash, version(), key)
+    except StoreError:
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("text"), str) and "json" in data else None
+
+
+def status_from_argv(argv: list[str]) -> str | None:
+    """`fudge [--store FILE] status [--fight NAME] [--json]` answered from the stored view, before Typer runs.
+
+    Typer coerces options through pydantic TypeAdapters, which load pydantic's model machinery:
+    about as long as starting Python, importing typer and reading the view together. Only that
+    plain form of the command is read here; anything else (`--as-of`, `-v`, `--help`, a repeated
+    or unknown option, no valid view) returns None and Typer runs the command as usual.
+    """
+    options = {"--store": "store", "--fight": "fight", "-f": "fight"}  # --store before the command, the rest after
+    given: dict[str, str] = {}
+    command = False
+    rest = list(argv)
+    while rest:
+        token = rest.pop(0)
+        if token == "status" and not command:
+            command = True
+            continue
+        if token == "--json" and command and "json" not in given:
+            given["json"] = ""
+            continue
+        option, equals, value = token.partition("=") if token.startswith("--") else (token, "", "")
+        name = options.get(option)
+        if name is None or name in given or (name == "store") == command:
+            return None
+        if not equals:
+            value = rest.pop(0) if rest else ""
+        if not value or value.startswith("-"):
+            return None
+        given[name] = value
+    if not command:
+        return None
+    try:
+        store = SqliteStore(store_path(Path(given["store"]) if "store" in given else None))
+        try:
+            stored = stored_status(store, given.get("fight"))
+        finally:
+            store.close()
+    except (StoreError, sqlite3.Error):
+        return None
+    if stored is None:
+        return None
+    return json.dumps(stored["json"], indent=2) if "json" in given else stored["text"]

@@ -1,0 +1,31 @@
+"""The shell's log messages: structlog, imported at the first message the level lets through."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+
+class _Log:
+    """structlog's logger, imported at the first message the configured level lets through.
+
+    `threshold` and `setup` (a function that configures structlog) are set by the command line,
+    so a command without `-v` never imports structlog; library users get structlog as configured.
+    """
+
+    def __init__(self) -> None:
+        self.threshold = logging.NOTSET
+        self.setup: Callable[[], None] | None = None
+
+    def info(self, event: str, **values: Any) -> None:
+        if logging.INFO >= self.threshold:
+            import structlog
+
+            if self.setup is not None:
+                self.setup, setup = None, self.setup
+                setup()
+            structlog.get_logger().info(event, **values)
+
+
+log = _Log()

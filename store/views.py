@@ -1,0 +1,66 @@
+"""Read models: what a query shows of a fight at its last event, stored as it is written (CQRS).
+
+A command's append transaction also stores, for each read model the service was given (the
+command line gives it `fudge status`'s), that view of the state it ends at: plain JSON data,
+keyed like a snapshot (`store.snapshots`) by the fight's last sequence number and hash, by the
+version of the code that builds it, and under an HMAC keyed by this user's snapshot key. A
+reader takes it only if all of that still matches; anything else (no view, an older event, other
+code, another user's key, a store from before read models) means "compute it from the fight".
+Reading one needs neither the event models nor the engine; reads never write it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+FORMAT = 1  # the stored shape below; a reader ignores views of another format
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One stored view: `body` is its JSON data."""
+
+    name: str
+    seq: int
+    hash: str
+    version: str
+    body: str
+    mac: str
+
+
+@dataclass(frozen=True)
+class ReadModel:
+    """A view to keep at every fight's last event: `build(state)` gives its JSON data, `version()`
+    names the code that builds it (a view stored by other code is not read)."""
+
+    name: str
+    build: Callable[[Any], Any]
+    version: Callable[[], str]
+
+
+def _mac(key: bytes, fight_id: str, view: str, seq: int, last_hash: str, version: str, body: str) -> str:
+    head = f"{FORMAT}|{fight_id}|{view}|{seq}|{last_hash}|{version}|".encode()
+    return hmac.new(key, head + body.encode(), hashlib.sha256).hexdigest()
+
+
+def pack(model: ReadModel, state: Any, fight_id: str, seq: int, last_hash: str, key: bytes) -> View:
+    version = model.version()
+    body = json.dumps(model.build(state), separators=(",", ":"), ensure_ascii=False)  # key order kept: it is shown
+    return View(model.name, seq, last_hash, version, body, _mac(key, fight_id, model.name, seq, last_hash, version, body))
+
+
+def unpack(view: View | None, fight_id: str, seq: int, last_hash: str, version: str, key: bytes) -> Any | None:
+    """The view's data, if it is of this fight at this very event, by this code, untouched."""
+    if view is None or (view.seq, view.hash, view.version) != (seq, last_hash, version):
+        return None
+    if not hmac.compare_digest(view.mac, _mac(key, fight_id, view.name, seq, last_hash, version, view.body)):
+        return None
+    try:
+        return json.loads(view.body)
+    except ValueError:
+        return None

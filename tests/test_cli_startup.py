@@ -1,0 +1,202 @@
+"""`fudge status`'s read model (cli.views, store.views) and what a command imports at start.
+
+The stored view must be the status a replay of the whole log shows (A-REPLAY-1) after every kind
+of command; a stale, missing, tampered or foreign view is not used (the status is computed from
+the fight), and reading never writes. `fudge status` and `fudge status --json` print the same
+bytes from the view (read before Typer runs) as from the fight.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli import main, views
+from projections.fold import replay
+from store.fights import Fights
+from store.sqlite import SqliteStore
+from tests.conftest import cli_table
+
+ROOT = Path(__file__).resolve().parents[1]
+SHEETS = {name: (ROOT / "examples" / "sheets" / f"{name}.toml").read_text() for name in ("snorri", "brynhild")}
+
+
+@pytest.fixture
+def fudge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.chdir(tmp_path)  # the sheets are NAME.toml there
+    yield from cli_table(tmp_path, SHEETS)
+
+
+def stored(db: Path, name: str | None = None) -> dict[str, Any] | None:
+    store = SqliteStore(db)
+    try:
+        return views.stored_status(store, name)
+    finally:
+        store.close()
+
+
+def computed(db: Path, name: str) -> dict[str, Any]:
+    """The status view of a replay of the whole log, through JSON as the store keeps it."""
+    fights = Fights(SqliteStore(db))
+    return json.loads(json.dumps(views.build(replay(fights.log(name)))))
+
+
+def view_rows(db: Path) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT * FROM views ORDER BY fight, name").fetchall()
+
+
+def argv_status(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """`fudge ARGS` as the console script runs it (`app()` reads sys.argv): the path before Typer."""
+    monkeypatch.setattr(sys, "argv", ["fudge", *args])
+    try:
+        main.app()
+    except SystemExit as exc:
+        assert not exc.code
+    return capsys.readouterr().out
+
+
+def test_A_REPLAY_1_the_stored_status_is_the_replayed_one_after_every_kind_of_command(fudge: Any) -> None:
+    """A-REPLAY-1: after new, join, declare, exchange, roll, spend, undo, redo, round, wound, end and branch."""
+    steps = [
+        ("new", "duel"), ("join", "snorri.toml"), ("join", "brynhild.toml"),
+        ("declare", "snorri", "--all-out-offense"),
+        ("exchange", "snorri", "brynhild", "-d", "snorri=0 0 0 0", "-d", "brynhild=0 0 0 0"),
+        ("roll", "brynhild", "Perception", "--vs", "Good", "--dice", "0 0 0 0"),
+        ("spend", "snorri", "luck"),
+        ("undo",), ("undo",), ("redo",),
+        ("round",), ("wound", "brynhild", "Scratch", "--reason", "a fall"),
+        ("declare", "brynhild", "--sealed", "--all-out-defense"),
+        ("exchange", "snorri", "brynhild", "-d", "snorri=0 0 0 0", "-d", "brynhild=+ 0 0 0"),
+        ("end",),
+    ]
+    for step in steps:
+        fudge(*step)
+        assert stored(fudge.db) == computed(fudge.db, "duel"), step
+    fudge("branch", "what-if", "--at", "5")
+    assert stored(fudge.db, "what-if") == computed(fudge.db, "what-if")
+    assert stored(fudge.db, "duel") == computed(fudge.db, "duel")  # the parent's view is untouched
+
+
+def test_status_from_the_view_prints_what_the_fight_computes(
+        fudge: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Byte for byte: the read model before Typer, the read model through Typer, the fold (`--as-of`)."""
+    fudge("new", "duel")
+    fudge("join", "snorri.toml")
+    fudge("join", "brynhild.toml")
+    fudge("exchange", "snorri", "brynhild", "-d", "snorri=+ 0 0 0", "-d", "brynhild=- 0 0 0")
+    last = str(SqliteStore(fudge.db).last_seq("duel"))
+    for extra in ((), ("--json",)):
+        folded = fudge("status", "--as-of", last, *extra).stdout
+        assert fudge("status", *extra).stdout == folded
+        assert argv_status(monkeypatch, capsys, "--store", str(fudge.db), "status", *extra) == folded
+        assert argv_status(monkeypatch, capsys, f"--store={fudge.db}", "status", "-f", "duel", *extra) == folded
+    assert views.status_from_argv(["--store", str(fudge.db), "status", "--fight=duel"]) is not None
+
+
+@pytest.mark.parametrize("args", [
+    ["status", "--as-of", "3"], ["-v", "status"], ["status", "--help"], ["status", "--fight", "a", "--fight", "b"],
+    ["status", "--json", "--json"], ["status", "--store", "x"], ["--fight", "duel", "status"], ["status", "-f"],
+    ["status", "--json=1"], ["log"], [], ["status", "extra"], ["status", "-fduel"], ["status", "--fight", "nope"],
+])
+def test_any_other_form_of_status_is_left_to_typer(fudge: Any, args: list[str]) -> None:
+    """Only `[--store FILE] status [--fight NAME] [--json]` is answered before Typer runs."""
+    fudge("new", "duel")
+    assert views.status_from_argv(["--store", str(fudge.db), *args]) is None
+
+
+def test_a_stale_tampered_foreign_or_missing_view_is_not_used(
+        fudge: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fudge("new", "duel")
+    fudge("join", "snorri.toml")
+    assert stored(fudge.db) is not None
+
+    Fights(SqliteStore(fudge.db)).execute("duel", _start_round())  # appended without the read model: stale
+    assert stored(fudge.db) is None
+    assert fudge("status").stdout == fudge("status", "--as-of", "99").stdout
+
+    fudge("round")
+    with sqlite3.connect(fudge.db) as con:  # tampered: the MAC no longer checks
+        con.execute("UPDATE views SET body = replace(body, 'Snorri', 'Sn0rri')")
+    assert stored(fudge.db) is None
+    assert "Sn0rri" not in fudge("status").stdout
+
+    fudge("round")
+    monkeypatch.setattr(views, "_VERSION", ["other code"])  # written by other code
+    assert stored(fudge.db) is None
+    monkeypatch.undo()
+    assert stored(fudge.db) is not None
+
+    other = tmp_path / "someone-else.key"  # a store from someone else: their key is not ours
+    other.write_text(os.urandom(32).hex())
+    monkeypatch.setenv("FUDGE_KEY_FILE", str(other))
+    assert stored(fudge.db) is None
+    monkeypatch.undo()
+
+    with sqlite3.connect(fudge.db) as con:  # a store from before read models
+        con.execute("DROP TABLE views")
+    assert stored(fudge.db) is None
+    assert fudge("status").stdout == fudge("status", "--as-of", "99").stdout
+
+
+def _start_round() -> Any:
+    from engine import commands as cmd
+
+    return cmd.StartRound()
+
+
+def test_reading_the_status_never_writes_the_view(
+        fudge: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    fudge("new", "duel")
+    fudge("join", "snorri.toml")
+    before = view_rows(fudge.db)
+    fudge("status")
+    argv_status(monkeypatch, capsys, "--store", str(fudge.db), "status")
+    fudge("status", "--json")
+    assert view_rows(fudge.db) == before
+    Fights(SqliteStore(fudge.db)).execute("duel", _start_round())  # the view is now stale
+    fudge("status")  # computed from the fight, not stored back
+    assert view_rows(fudge.db) == before
+
+
+def test_every_command_is_in_the_table_of_where_commands_live() -> None:
+    """`fudge NAME` imports only the module `cli.main.COMMANDS` names: the table must be exact."""
+    import importlib
+
+    from typer.main import get_command_name
+
+    declared = {}
+    for module in main.PANELS:
+        app = importlib.import_module(f"cli.{module}").app
+        for info in app.registered_commands:
+            declared[info.name or get_command_name(info.callback.__name__)] = module
+        for group in app.registered_groups:
+            declared[group.name] = module
+    assert declared == main.COMMANDS
+    assert set(main.COMMANDS.values()) == set(main.PANELS)
+
+
+def _modules_after(args: list[str], env: dict[str, str]) -> set[str]:
+    code = ("import sys\nfrom cli.main import app\nsys.argv = ['fudge', *sys.argv[1:]]\n"
+            "try:\n    app()\nexcept SystemExit:\n    pass\nprint(' '.join(sorted(sys.modules)), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env,
+                          cwd=ROOT, check=True)
+    return set(done.stderr.split())
+
+
+def test_status_from_the_view_loads_no_model_and_no_engine(fudge: Any) -> None:
+    """A long fight must not make every command slow: status reads the view, not the fight."""
+    fudge("new", "duel")
+    fudge("join", "snorri.toml")
+    env = {**os.environ, "FUDGE_STORE": str(fudge.db)}
+    loaded = _modules_after(["status"], env)
+    assert not loaded & {"pydantic.main", "events.models", "engine.options", "projections.state", "cli.render"}
+    attack = _modules_after(["attack", "snorri", "snorri", "--dice", "snorri=0000"], env)  # refused, but parsed
+    assert "cli.table" in attack and not attack & {"cli.fate", "cli.odds", "cli.sim", "cli.history", "cli.rules"}
