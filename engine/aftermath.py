@@ -29,7 +29,10 @@ def _living(state: FightState, names: tuple[str, ...]) -> list[Combatant]:
 
 
 def _end(state: FightState, c: cmd.EndBattle, dice: Dice) -> list[Any]:
-    """F-HEAL-1: Scratches are erased; F-STUN-1: stun marks clear."""
+    """F-HEAL-1: Scratches are erased; F-STUN-1: stun marks clear. Once is enough: nothing since, nothing to end."""
+    if state.ended_through and state.ended_through == state.last_seq:
+        raise RuleError(f"the battle already ended (round {state.round}) and nothing has happened since: "
+                        "`fudge rest` or `fudge heal` for the days after it")
     out: list[Any] = [ev.BattleEnded(round=state.round)]
     for who in _living(state, ()):
         changes = healing.erase_scratches(who.marks)

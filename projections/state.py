@@ -115,6 +115,8 @@ class FightState:
     fate_order: tuple[str, ...] = ()  # FT-INIT: this round's order
     fate_acted: frozenset[str] = frozenset()
     fate_last_action: int | None = None  # the latest exchange, scene or attack (fate points and rerolls change it)
+    # --- aftermath (F-HEAL) ---
+    ended_through: int = 0  # the last event of the latest battle end: nothing since it means the battle is over
 
     @property
     def ladder(self) -> Ladder:
@@ -436,6 +438,8 @@ def _healed(s: FightState, r: Recorded, e: ev.WoundsHealed) -> FightState:
     combatant = s.combatants[e.combatant.lower()]
     if e.action is not None:
         s = _remember(s, r, e.action, resolution=r.seq)
+    if e.cause == "end" and s.ended_through == r.seq - 1:  # the Scratches a battle's end erases belong to it
+        s = replace(s, ended_through=r.seq)
     return _retrack(s, combatant, healing.apply(combatant.marks, e.changes))
 
 
@@ -457,7 +461,8 @@ def _battle_ended(s: FightState, r: Recorded, e: ev.BattleEnded) -> FightState:
     for key, combatant in s.combatants.items():
         cleared = replace(combatant, stuns=0, stunned=None, out=None)
         s = _retrack(s, cleared, cleared.marks)
-    return replace(s, will_relief={})  # AI-WILL-1: willpower lasts the scene, and the battle was the scene
+    # AI-WILL-1: willpower lasts the scene, and the battle was the scene
+    return replace(s, will_relief={}, ended_through=r.seq)
 
 
 def _fate_resolved(s: FightState, r: Recorded, e: ev.FateResolved) -> FightState:

@@ -101,6 +101,21 @@ def test_F_HEAL_1_scratches_are_erased_when_the_battle_ends(fights: Fights) -> N
     assert boxes(fights) == ((None, None, None), (HURT,), (None,), (None,), (None,))
 
 
+def test_F_HEAL_1_a_battle_ends_once_until_something_happens_again(fights: Fights) -> None:
+    """F-HEAL-1: a second `end` with nothing since the first is refused (nothing written); after a blow, or an
+    undo of the first end, the battle can end again."""
+    duel(fights)
+    blow(fights, "Scratch")
+    fights.execute("fight", cmd.EndBattle())
+    refused(fights, cmd.EndBattle(), "the battle already ended")
+    blow(fights, "Scratch")
+    outcome = fights.execute("fight", cmd.EndBattle())
+    assert of(outcome, ev.BattleEnded) and of(outcome, ev.WoundsHealed)
+    refused(fights, cmd.EndBattle(), "the battle already ended")
+    fights.execute("fight", cmd.Undo())
+    assert of(fights.execute("fight", cmd.EndBattle()), ev.BattleEnded)
+
+
 def test_F_HEAL_1_a_short_rest_erases_scratches(fights: Fights) -> None:
     """F-HEAL-1: an explicit rest (no weeks) erases Scratches only."""
     duel(fights)
