@@ -106,6 +106,8 @@ def worsen(before: int, level: int) -> int:
 
 def location_modifiers(locations: Mapping[str, tuple[int, str | None]], use: str) -> list[ev.Modifier]:
     """F-LOC-2: -1 for each Hurt (or worse) part whose use this is (`combat`, or a trait's name)."""
+    if not locations:  # most fighters have no part wounded
+        return []
     return [ev.Modifier(name=f"{LOCATION_LEVELS[level].lower()} {part}", value=-1)
             for part, (level, affects) in sorted(locations.items())
             if level >= LOC_HURT and affects is not None and affects.lower() == use.lower()]

@@ -145,12 +145,13 @@ class Fighter:
 
     def trait(self, name: str, options: RuleOptions) -> tuple[str, int, str]:
         """(canonical name, level, where it came from) for a trait (C-ACT-1)."""
+        wanted = name.lower()
         for table, label in ((self.skills, "sheet"), (self.attributes, "sheet")):
             for key, value in table.items():
-                if key.lower() == name.lower():
+                if key.lower() == wanted:
                     return key, value, label
         for attribute in options.attributes:
-            if attribute.lower() == name.lower():
+            if attribute.lower() == wanted:
                 return attribute, options.missing_attribute, "missing attribute"
         return name, options.unlisted_skill, "unlisted skill"
 

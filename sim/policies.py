@@ -48,9 +48,12 @@ class Policy:
 
 def foes(state: FightState, who: Combatant) -> list[Combatant]:
     """Foes who can still fight, in join order."""
-    read = reading(state)
-    return sorted((c for c in state.combatants.values() if c.side != who.side and read[c.key][0]),
-                  key=lambda c: c.joined_seq)
+    read, side = reading(state), who.side
+    return sorted((c for key, c in state.combatants.items() if c.side != side and read[key][0]), key=_joined_seq)
+
+
+def _joined_seq(who: Combatant) -> int:
+    return who.joined_seq
 
 
 def worst_wounded_foe(state: FightState, who: Combatant, candidates: list[Combatant]) -> Combatant | None:

@@ -24,6 +24,8 @@ class View:
     blows: tuple[type, ...]  # events that mark a wound (a policy may spend a point on one)
     in_force: Callable[[FightState, Combatant, int], bool]  # the blow of this seq still counts
     rounds: Callable[[FightState], int]  # rounds (or exchanges) fought
+    # (able, wound rank in `levels`) at once, where the view can say it without naming the wound
+    read: Callable[[FightState, Combatant], tuple[bool, int]] | None = None
 
 
 def track_able(state: FightState, who: Combatant) -> bool:
@@ -42,7 +44,13 @@ def rounds_of(state: FightState) -> int:
     return state.round
 
 
-TRACK = View(track_able, track_wound, LEVELS, LEVELS[VERY_HURT], (ev.WoundMarked,), track_in_force, rounds_of)
+def track_read(state: FightState, who: Combatant) -> tuple[bool, int]:
+    track = who.track
+    return track.can_act, track.level  # the level is its name's rank in LEVELS
+
+
+TRACK = View(track_able, track_wound, LEVELS, LEVELS[VERY_HURT], (ev.WoundMarked,), track_in_force, rounds_of,
+             track_read)
 VIEWS: dict[str, View] = {"fudge": TRACK, "atari-isev": TRACK}
 
 
@@ -66,8 +74,12 @@ def reading(state: FightState) -> dict[str, tuple[bool, int]]:
     if cached[0] is state:
         return cached[1]
     view = view_of(state)
-    out = {key: (view.able(state, who), view.levels.index(view.wound(state, who)))
-           for key, who in state.combatants.items()}
+    read = view.read
+    if read is not None:
+        out = {key: read(state, who) for key, who in state.combatants.items()}
+    else:
+        out = {key: (view.able(state, who), view.levels.index(view.wound(state, who)))
+               for key, who in state.combatants.items()}
     _last = (state, out)
     return out
 

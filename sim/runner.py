@@ -176,8 +176,10 @@ class LightSession:
         state = self.state
         events = decide(state, command, SeededDice(self.seed, state.stream, self.next_draw))
         new = self._append(command, events)
-        if any(isinstance(e, ev.VOIDING) for e in events):
-            self.state = replay(self.records)
+        for event in events:
+            if isinstance(event, ev.VOIDING):
+                self.state = replay(self.records)
+                break
         else:
             self.state = fold(new, state)
         return self.state, new
@@ -214,6 +216,10 @@ class ServiceSession:
 
 
 # --- the fight -----------------------------------------------------------------------------
+
+def _joined_seq(who: Combatant) -> int:
+    return who.joined_seq
+
 
 class Driver:
     """Plays one fight: the pace's script of commands, with the policy's choices."""
@@ -258,12 +264,21 @@ class Driver:
                 self.may(spend)
 
     def over(self) -> bool:
-        read, state = reading(self.state), self.state
-        return len({c.side for c in state.combatants.values() if read[c.key][0]}) <= 1
+        state = self.session.state
+        read = reading(state)
+        standing = None
+        for key, who in state.combatants.items():
+            if read[key][0]:
+                if standing is None:
+                    standing = who.side
+                elif who.side != standing:
+                    return False  # two sides still stand
+        return True
 
     def able(self) -> list[Combatant]:
-        read, state = reading(self.state), self.state
-        return sorted((c for c in state.combatants.values() if read[c.key][0]), key=lambda c: c.joined_seq)
+        state = self.session.state
+        read = reading(state)
+        return sorted((c for key, c in state.combatants.items() if read[key][0]), key=_joined_seq)
 
     def declare(self, who: Combatant, defensive: bool | None = None) -> None:
         """The policy's declaration for `who`; `defensive` True/False: only a defensive/other one."""
