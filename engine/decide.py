@@ -75,7 +75,13 @@ def able(state: FightState, name: str) -> Combatant:
 
 def wound_modifiers(who: Combatant, options: RuleOptions) -> list[ev.Modifier]:
     penalty = who.track.penalty(options)
-    return [ev.Modifier(name=f"wound: {LEVELS[who.track.level]}", value=penalty)] if penalty else []
+    return [_modifier(f"wound: {LEVELS[who.track.level]}", penalty)] if penalty else []
+
+
+@lru_cache(maxsize=256)
+def _modifier(name: str, value: int) -> ev.Modifier:
+    """A modifier every blow of a fight brings again (a wound, a shield), built once: modifiers are frozen."""
+    return ev.Modifier(name=name, value=value)
 
 
 def shield_value(who: Combatant, options: RuleOptions) -> int:
@@ -84,10 +90,43 @@ def shield_value(who: Combatant, options: RuleOptions) -> int:
 
 
 def with_roll(side: ev.Side, roll: int) -> ev.Side:
+    key = (id(side), roll)
+    kept = _ROLLED.get(key)
+    if kept is not None and kept[0] is side:
+        return kept[1]
     result = side.level + roll + sum(m.value for m in side.modifiers)
     posture = side.declaration.posture or 0
-    return side.model_copy(update={"roll": roll, "result": result,
-                                   "offense": result + posture, "defense": result - posture})
+    rolled = side.model_copy(update={"roll": roll, "result": result,
+                                     "offense": result + posture, "defense": result - posture})
+    _keep(_ROLLED, key, (side, rolled))
+    return rolled
+
+
+# Sides are frozen, and a fighter brings the same side to most blows of a fight (and of every fight a
+# simulation plays from the same opening): the side before the dice, and the side with each roll, are
+# built once and shared. An entry keeps the objects whose ids make its key, so no id can be reused
+# while it is kept, and a hit is checked against them.
+_SIDES: dict[tuple[Any, ...], tuple[tuple[Any, ...], ev.Side]] = {}
+_ROLLED: dict[tuple[int, int], tuple[ev.Side, ev.Side]] = {}
+
+
+def _keep(cache: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(cache) >= 4096:
+        cache.clear()
+    cache[key] = value
+
+
+def _side(combatant: str, trait: str, level: int, mods: Sequence[ev.Modifier],
+          declaration: ev.Declaration) -> ev.Side:
+    """`ev.Side(...)` before the roll, shared by the blows that bring the very same parts."""
+    key = (combatant, trait, level, id(declaration), *map(id, mods))
+    kept = _SIDES.get(key)
+    if kept is not None and kept[0][0] is declaration and all(a is b for a, b in zip(kept[0][1:], mods)):
+        return kept[1]
+    side = ev.Side(combatant=combatant, trait=trait, level=level, roll=None, modifiers=tuple(mods),
+                   result=None, declaration=declaration)
+    _keep(_SIDES, key, ((declaration, *mods), side))
+    return side
 
 
 def roll_event(action: int, roller: str, purpose: str, count: int, dice: Dice,
@@ -342,8 +381,8 @@ def side_for(state: FightState, who: Combatant, foe: Combatant | None, role: str
     trait, level, _ = who.fighter.trait(wanted, opts)
     mods = wound_modifiers(who, opts) + stun.modifiers(state, who, role) + location_modifiers(who.locations, "combat")
     if foe is not None and role != "defend" and shield_value(foe, opts):
-        mods.append(ev.Modifier(name=f"{foe.name}'s {foe.fighter.sheet.shield.size} shield",  # type: ignore[union-attr]
-                                value=-shield_value(foe, opts)))
+        mods.append(_modifier(f"{foe.name}'s {foe.fighter.sheet.shield.size} shield",  # type: ignore[union-attr]
+                              -shield_value(foe, opts)))
     if declaration.hasty:  # F-INIT-3
         mods.append(ev.Modifier(name="hasty attack", value=opts.hasty_penalty))
     if foe is not None:
@@ -357,8 +396,7 @@ def side_for(state: FightState, who: Combatant, foe: Combatant | None, role: str
         mods.append(ev.Modifier(name=f"{advantage[0]}'s situational advantage", value=advantage[1]))
     if gm_mod:
         mods.append(ev.Modifier(name=gm_label, value=gm_mod))
-    return ev.Side(combatant=who.name, trait=trait, level=level, roll=None, modifiers=tuple(mods),
-                   result=None, declaration=declaration)
+    return _side(who.name, trait, level, mods, declaration)
 
 
 def good_level(state: FightState) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -134,6 +134,9 @@ def parse_sheet(text: str, source: str) -> Sheet:
         raise InputError(f"{source}: key {where!r}: {err['msg']}") from None
 
 
+_TRAITS: dict[tuple[int, str, int], tuple[Any, Any, tuple[str, int, str]]] = {}  # see Fighter.trait
+
+
 @dataclass(frozen=True, slots=True)
 class Fighter:
     """A sheet read on a ladder: every level a number."""
@@ -144,7 +147,23 @@ class Fighter:
     plus: frozenset[str] = frozenset()  # F-FANCY-2: combat skills written with a plus level, like `Good+`
 
     def trait(self, name: str, options: RuleOptions) -> tuple[str, int, str]:
-        """(canonical name, level, where it came from) for a trait (C-ACT-1)."""
+        """(canonical name, level, where it came from) for a trait (C-ACT-1).
+
+        Every blow reads the same few traits of the same fighters (the combat skill, Strength,
+        Damage Capacity): an answer is kept with the fighter and options it was read from, so it is
+        reused only for those very objects (a fighter's tables are never changed once read).
+        """
+        key = (id(self), name, id(options))
+        kept = _TRAITS.get(key)
+        if kept is not None and kept[0] is self and kept[1] is options:
+            return kept[2]
+        found = self._trait(name, options)
+        if len(_TRAITS) >= 4096:
+            _TRAITS.clear()
+        _TRAITS[key] = (self, options, found)  # holding both: their ids cannot be reused while kept
+        return found
+
+    def _trait(self, name: str, options: RuleOptions) -> tuple[str, int, str]:
         wanted = name.lower()
         for table, label in ((self.skills, "sheet"), (self.attributes, "sheet")):
             for key, value in table.items():
