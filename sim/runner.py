@@ -228,6 +228,7 @@ class Driver:
         self.session = session
         self.policies = policies  # combatant key -> policy
         self.max_rounds = max_rounds
+        self.exchanges: dict[tuple[str, str], cmd.Exchange] = {}  # the same pair's command (commands are frozen)
 
     def policy(self, who: Combatant) -> Policy:
         return self.policies[who.key]
@@ -325,7 +326,11 @@ class Driver:
                 for who in (*fighters, lone):
                     self.declare(self.state.combatants[who.key])
                 if len(fighters) == 1:
-                    self.must(cmd.Exchange(first=fighters[0].name, second=lone.name))
+                    pair = (fighters[0].name, lone.name)
+                    exchange = self.exchanges.get(pair)
+                    if exchange is None:
+                        exchange = self.exchanges[pair] = cmd.Exchange(first=pair[0], second=pair[1])
+                    self.must(exchange)
                 else:
                     self.must(cmd.Melee(lone=lone.name, foes=tuple(w.name for w in fighters)))
                 if self.over():
