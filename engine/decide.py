@@ -90,15 +90,17 @@ def shield_value(who: Combatant, options: RuleOptions) -> int:
 
 
 def with_roll(side: ev.Side, roll: int) -> ev.Side:
-    key = (id(side), roll)
-    kept = _ROLLED.get(key)
-    if kept is not None and kept[0] is side:
-        return kept[1]
+    shared = _ROLLED.get(id(side))
+    if shared is not None and shared[0] is side:  # a shared side: its rolls are shared too
+        rolled = shared[1].get(roll)
+        if rolled is not None:
+            return rolled
     result = side.level + roll + sum(m.value for m in side.modifiers)
     posture = side.declaration.posture or 0
     rolled = side.model_copy(update={"roll": roll, "result": result,
                                      "offense": result + posture, "defense": result - posture})
-    _keep(_ROLLED, key, (side, rolled))
+    if shared is not None and shared[0] is side:
+        shared[1][roll] = rolled
     return rolled
 
 
@@ -107,13 +109,7 @@ def with_roll(side: ev.Side, roll: int) -> ev.Side:
 # built once and shared. An entry keeps the objects whose ids make its key, so no id can be reused
 # while it is kept, and a hit is checked against them.
 _SIDES: dict[tuple[Any, ...], tuple[tuple[Any, ...], ev.Side]] = {}
-_ROLLED: dict[tuple[int, int], tuple[ev.Side, ev.Side]] = {}
-
-
-def _keep(cache: dict[Any, Any], key: Any, value: Any) -> None:
-    if len(cache) >= 4096:
-        cache.clear()
-    cache[key] = value
+_ROLLED: dict[int, tuple[ev.Side, dict[int, ev.Side]]] = {}  # id of a side in _SIDES -> it, and roll -> side
 
 
 def _side(combatant: str, trait: str, level: int, mods: Sequence[ev.Modifier],
@@ -125,7 +121,11 @@ def _side(combatant: str, trait: str, level: int, mods: Sequence[ev.Modifier],
         return kept[1]
     side = ev.Side(combatant=combatant, trait=trait, level=level, roll=None, modifiers=tuple(mods),
                    result=None, declaration=declaration)
-    _keep(_SIDES, key, ((declaration, *mods), side))
+    if len(_SIDES) >= 256:  # a fight brings a few sides; many more come from wounds, stuns and modifiers
+        _SIDES.clear()
+        _ROLLED.clear()
+    _SIDES[key] = ((declaration, *mods), side)
+    _ROLLED[id(side)] = (side, {})
     return side
 
 

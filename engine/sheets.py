@@ -158,7 +158,7 @@ class Fighter:
         if kept is not None and kept[0] is self and kept[1] is options:
             return kept[2]
         found = self._trait(name, options)
-        if len(_TRAITS) >= 4096:
+        if len(_TRAITS) >= 256:  # a simulation reads its fighters once per run; each fold of a fight reads them anew
             _TRAITS.clear()
         _TRAITS[key] = (self, options, found)  # holding both: their ids cannot be reused while kept
         return found
