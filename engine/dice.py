@@ -134,7 +134,7 @@ def derive_faces(seed: bytes, stream: str, draw: int, count: int, sides: int | N
     width = 3 if sides is None else sides
     limit = 256 - 256 % width  # bytes at or above a multiple of the faces are rejected: every face equally likely
     while len(faces) < count:
-        digest = hmac.digest(seed, f"{stream}:{draw}:{block}".encode(), "sha256")  # one call: hmac.new's digest
+        digest = hmac.new(seed, f"{stream}:{draw}:{block}".encode(), hashlib.sha256).digest()
         for byte in digest:
             if byte >= limit:  # dF: 255 = 3 * 85 is rejected
                 continue
