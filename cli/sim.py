@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sys
 from collections.abc import Callable, Iterator
@@ -64,7 +65,7 @@ def sim(
     house: Annotated[Optional[Path], typer.Option("--house", help="House-rules TOML: extends a preset.")] = None,
     n: Annotated[int, typer.Option("-n", help="Number of fights.")] = 100_000,
     seed: Annotated[Optional[int], typer.Option("--seed", help="Master seed (default: a random one, printed).")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Parallel processes (same results for any number).")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Parallel processes, 0 for one per core (same results for any number).")] = 1,
     policy: Annotated[Optional[list[str]], typer.Option(
         "--policy", help=f"What combatants do: {', '.join(POLICY_NAMES)} (plain); one for all, or one per sheet.")] = None,
     keep_k: Annotated[int, typer.Option("--keep", help="Store this many sample fights (median and extremes).")] = 0,
@@ -89,6 +90,7 @@ def sim(
                       policies[0] if len(policies) == 1 else "plain", max_rounds)
         shown = policies[0] if len(policies) == 1 else "/".join(policies)
         master = seed if seed is not None else secrets.randbelow(2**63)
+        jobs = jobs or (os.cpu_count() or 1)
         with progress_bar(n, sys.stdout.isatty() and not as_json) as advance:
             batch = run_batch(setup, master, n, jobs=jobs, executor=executor, scheduler=scheduler,
                               progress=advance, store=service, keep_k=keep_k, prefix=name)

@@ -75,7 +75,7 @@ def executor_for(kind: str, jobs: int, scheduler: str | None) -> Iterator[Execut
     if scheduler:
         raise InputError("--scheduler is for --executor dask")
     if jobs < 1:
-        raise InputError("--jobs must be at least 1")
+        raise InputError("--jobs must be at least 1, or 0 for one per core")
     if jobs == 1:
         yield None
         return

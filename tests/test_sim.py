@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 import structlog
@@ -273,10 +274,30 @@ def test_cli_text_report(tmp_path: Path) -> None:
     assert not (tmp_path / "fudge.db").exists()  # nothing kept: the store is not touched
 
 
+def test_jobs_zero_is_one_per_core_with_the_same_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--jobs 0` runs a process per core (two here) and, as any --jobs, gives the one-process results."""
+    workers: list[int | None] = []
+
+    class Counted(ProcessPoolExecutor):
+        def __init__(self, max_workers: int | None = None, **kwargs: Any) -> None:
+            workers.append(max_workers)
+            super().__init__(max_workers=max_workers, **kwargs)
+
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    monkeypatch.setattr("sim.parallel.ProcessPoolExecutor", Counted)
+    args = [*sheets("snorri", "brynhild"), "-n", "40", "--seed", "3", "--json"]
+    every = fudge(tmp_path, "sim", *args, "--jobs", "0")
+    one = fudge(tmp_path, "sim", *args, "--jobs", "1")
+    assert every.exit_code == 0 and one.exit_code == 0, every.output + one.output
+    assert workers == [2]
+    assert json.loads(every.stdout) == json.loads(one.stdout)
+
+
 @pytest.mark.parametrize("args, message", [
     (["--policy", "berserk"], "unknown policy"),
     (["--side", "x", "--side", "x"], "one side"),
     (["-n", "0"], "-n must be"),
+    (["--jobs", "-1"], "0 for one per core"),
     (["--executor", "dask"], "scheduler"),
     (["--scheduler", "tcp://x:1"], "--scheduler is for"),
     (["--side", "a", "--side", "b", "--side", "c"], "at most one per sheet"),
