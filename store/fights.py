@@ -286,12 +286,24 @@ class Fights:
         if self.read_models:
             from store import views
 
-            out["views"] = tuple(views.pack(model, state, fight_id, seq, last_hash, key) for model in self.read_models)
+            out["views"] = tuple(view for model in self.read_models
+                                 if (view := self._view(views, model, state, fight_id, seq, last_hash, key)))
         if snapshot_due:
             from store import snapshots
 
             out["snapshot"] = snapshots.pack(state, fight_id, seq, last_hash, key)
         return out
+
+    @staticmethod
+    def _view(views: Any, model: ReadModel, state: FightState, fight_id: str, seq: int, last_hash: str,
+              key: bytes) -> Any:
+        """A read model's view of the new state; a view that cannot be built is not stored (the query then
+        computes it from the fight, as for any stale view), and never fails the command that was decided."""
+        try:
+            return views.pack(model, state, fight_id, seq, last_hash, key)
+        except Exception as error:  # noqa: BLE001 - a view is a cache: the log is what must be written
+            log.warning("read model not stored", view=model.name, error=repr(error))
+            return None
 
     def _dice(self, state: FightState, newest_first: Iterable[Recorded], given: DiceInput) -> EnteredDice:
         fallback = None

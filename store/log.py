@@ -19,13 +19,19 @@ class _Log:
         self.setup: Callable[[], None] | None = None
 
     def info(self, event: str, **values: Any) -> None:
-        if logging.INFO >= self.threshold:
+        self._emit(logging.INFO, "info", event, values)
+
+    def warning(self, event: str, **values: Any) -> None:
+        self._emit(logging.WARNING, "warning", event, values)
+
+    def _emit(self, level: int, method: str, event: str, values: dict[str, Any]) -> None:
+        if level >= self.threshold:
             import structlog
 
             if self.setup is not None:
                 self.setup, setup = None, self.setup
                 setup()
-            structlog.get_logger().info(event, **values)
+            getattr(structlog.get_logger(), method)(event, **values)
 
 
 log = _Log()

@@ -146,6 +146,24 @@ def test_a_stale_tampered_foreign_or_missing_view_is_not_used(
     assert fudge("status").stdout == fudge("status", "--as-of", "99").stdout
 
 
+def test_a_view_that_cannot_be_built_never_fails_the_command(fudge: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The view is a cache: if building it raises, the command's events are still written, no view is
+    stored for the new event, and `fudge status` computes the status from the fight."""
+    fudge("new", "duel")
+    fudge("join", "snorri.toml")
+
+    def broken(state: Any) -> Any:
+        raise ValueError("a view that cannot be built")
+
+    monkeypatch.setattr("cli.render.status_text", broken)
+    seq = SqliteStore(fudge.db).last_seq("duel")
+    fudge("join", "brynhild.toml")
+    assert SqliteStore(fudge.db).last_seq("duel") > seq
+    monkeypatch.undo()
+    assert stored(fudge.db) is None
+    assert "Brynhild" in fudge("status").stdout
+
+
 def _start_round() -> Any:
     from engine import commands as cmd
 
