@@ -57,6 +57,7 @@ class Blow:
 
 
 def needs_damage_roll(relative_degree: int, options: RuleOptions) -> bool:
+    """F-DROLL, F-GRAZE-2: a hit rolls for damage unless there is no damage roll, or it is a graze and grazes roll none."""
     if options.damage_roll == "none":
         return False
     return relative_degree != 1 or options.graze_damage_roll

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.damage import blow, defensive_factor, limited_roll, offensive_factor
+from engine.damage import blow, defensive_factor, limited_roll, needs_damage_roll, offensive_factor
 from engine.options import RuleOptions
 from engine.sheets import Fighter
 from engine.wounds import NEAR_DEATH, UNDAMAGED, level_for_damage
@@ -109,7 +109,7 @@ def strike(attacker: Fighter, defender: Fighter, names: tuple[str, str], relativ
     mode = options.damage_roll if options.damage_system == "factors" else "none"
     if mode in NEW_ROLL_MODES:
         record["damage_roll_mode"] = mode
-    rolls_here = mode != "none" and (not graze or options.graze_damage_roll)
+    rolls_here = mode != "none" and needs_damage_roll(relative_degree, options)
     roll: int | None = None
     parity = 0
     if rolls_here and mode == "parity":
