@@ -18,6 +18,7 @@ from engine.atari_rules import (BACK_TO_ENEMY, NO_AVOIDANCE, OFFENCE_POSITION, P
                                 WAIT_TABLE, heroic_level, steel_levels)
 from engine.dice import Dice
 from engine.errors import RuleError
+from engine.phase_order import check_turn
 from engine.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Mark, build_track
 from events import models as ev
 from projections.state import Combatant, FightState
@@ -183,9 +184,9 @@ def attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
         raise RuleError(f"{attacker.name} is {LEVELS[attacker.track.level]} and cannot act (F-WND-1)")
     targets = [core.combatant(state, c.target)] + [core.combatant(state, n) for n in c.targets]
     if state.options.initiative in ranked.SYSTEMS:
-        ranked.check_turn(state, attacker)
+        check_turn(state, attacker)
     elif state.options.initiative in ("phases-classic", "phases-crunch"):
-        core.check_phase_turn(state, attacker, targets[0])  # F-INIT-4: Atari Isev blows in phase order
+        check_turn(state, attacker, targets[0])  # F-INIT-4: Atari Isev blows in phase order
     decl = ranked.declaration(state, attacker.key)
     if decl.two_avoidances:
         raise RuleError(f"{attacker.name} declared two avoidances and surrendered the attack (AI-MULTI-AVD)")

@@ -24,7 +24,7 @@ from engine.initiative import PHASE_NAME, allotment, barter, barter_classic, bon
 from engine.locations import Targeting, check_called, locate_hits, location_marks, location_modifiers
 from engine.melee_mods import (AIM_PENALTY, check_aim, check_magic, is_static_npc, magic_modifiers, plus_modifiers,
                                speed_contest_of, weapon_size_modifiers)
-from engine.phase_order import (check_attack_step, declared_intent, held_action, ordered_ties, reordered_turn, slots,
+from engine.phase_order import (check_turn, declared_intent, held_action, ordered_ties, reordered_turn, slots,
                                 spare_spent, turn_used)
 from engine.options import RuleOptions
 from engine.sheets import Sheet, read_levels
@@ -646,14 +646,13 @@ def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
         from engine import atari
         return atari.attack(state, c, dice)
     if state.options.initiative in ("opposed", "ranked"):
-        from engine import ranked
-        ranked.check_turn(state, able(state, c.attacker))
+        check_turn(state, able(state, c.attacker))
     attacker, target = able(state, c.attacker), combatant(state, c.target)
     if attacker.key == target.key:
         raise RuleError("a fighter cannot attack itself")
     stun.refuse_attack(state, attacker)
     if state.options.initiative in ("phases-classic", "phases-crunch"):
-        check_phase_turn(state, attacker, target)
+        check_turn(state, attacker, target)
     intent = {k: v for k, v in (("stun", c.stun), ("pull", c.pull), ("head", c.head)) if v not in (False, None)}
     unaware, more = c.unaware, ((), ())
     if state.options.pace == "alternating":
@@ -684,19 +683,6 @@ def alternating_all_out(state: FightState, attacker: Combatant, target: Combatan
 
 
 # --- phase initiative -------------------------------------------------------------
-
-def check_phase_turn(state: FightState, attacker: Combatant, target: Combatant) -> None:
-    """PH-1, PH-3, PH-4: an attack under phase initiative is the current actor's, once a phase."""
-    turn = state.turn
-    if turn is None:
-        raise RuleError("no one's turn yet: `fudge round` rolls initiative, `fudge next` gives the first turn")
-    if turn.combatant != attacker.key:
-        who = state.combatants[turn.combatant].name
-        raise RuleError(f"it is {who}'s turn (phase {PHASE_NAME[turn.phase]}); `fudge next` moves on")
-    check_attack_step(state, attacker, target)
-    if turn.acted:
-        raise RuleError(f"{attacker.name} already acted in phase {PHASE_NAME[turn.phase]}; `fudge next` moves on")
-
 
 def _round(state: FightState, c: cmd.StartRound, dice: Dice) -> list[Any]:
     if state.options.initiative in ("opposed", "ranked"):

@@ -198,6 +198,25 @@ def held_action(state: FightState) -> ev.ActionHeld:
     return ev.ActionHeld(round=state.round, phase=turn.phase, combatant=who.name)
 
 
+NO_TURN = "no one's turn yet: `fudge round` rolls initiative, `fudge next` gives the first turn"
+
+
+def check_turn(state: FightState, actor: Combatant, target: Combatant | None = None) -> None:
+    """PH-1, PH-3, PH-4, F-INIT-2, AI-INIT-2: in a turn order an attack (or a shot) is the current actor's,
+    once a turn; with a target, PH-4's steps apply too (no attack while holding; structured declaration)."""
+    turn = state.turn
+    if turn is None:
+        raise RuleError(NO_TURN)
+    when = f"phase {PHASE_NAME[turn.phase]}" if phased(state) else f"initiative {turn.phase:+d}"
+    if turn.combatant != actor.key:
+        raise RuleError(f"it is {state.combatants[turn.combatant].name}'s turn ({when}); `fudge next` moves on")
+    if target is not None:
+        check_attack_step(state, actor, target)
+    if turn.acted:
+        done = f"in {when}" if phased(state) else f"this turn ({when})"
+        raise RuleError(f"{actor.name} already acted {done}; `fudge next` moves on")
+
+
 def check_attack_step(state: FightState, attacker: Combatant, target: Combatant) -> None:
     """PH-4: no attack while holding (`open`); under `structured` an attack is resolved at its step, as declared."""
     check_held(state, attacker)

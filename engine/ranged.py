@@ -27,7 +27,7 @@ from typing import Any
 from engine import commands as cmd
 from engine.dice import Dice
 from engine.errors import RuleError
-from engine.phase_order import check_attack_step
+from engine.phase_order import check_turn
 from engine.wounding import RollDamage, strike
 from engine.wounds import LEVELS
 from events import models as ev
@@ -89,20 +89,6 @@ def weapon_kind(who: Combatant, given: str | None) -> str:
     return kind
 
 
-def check_turn(state: FightState, shooter: Combatant, target: Combatant) -> None:
-    """A shot is an attack: in phase order it is the shooter's action on his turn (PH-4 steps included)."""
-    if state.options.initiative == "none":
-        return
-    turn = state.turn
-    if turn is None:
-        raise RuleError("no one's turn yet: `fudge round` rolls initiative, `fudge next` gives the first turn")
-    if turn.combatant != shooter.key:
-        raise RuleError(f"it is {state.combatants[turn.combatant].name}'s turn; `fudge next` moves on")
-    check_attack_step(state, shooter, target)
-    if turn.acted:
-        raise RuleError(f"{shooter.name} already acted this turn; `fudge next` moves on")
-
-
 def shoot(state: FightState, c: cmd.Shoot, dice: Dice) -> list[Any]:
     """F-RNG-1 unaware, F-RNG-2 aware (a dodge), F-RNG-3 shooting back; F-RNG-4 guns, F-RNG-5 bursts."""
     from engine import decide as core
@@ -123,7 +109,8 @@ def shoot(state: FightState, c: cmd.Shoot, dice: Dice) -> list[Any]:
         raise RuleError("--burst-bonus goes with automatic fire: add --burst N")
     if c.weapon is not None and not c.aware:
         raise RuleError("thrown or propelled only changes a dodge (F-RNG-2): add --aware, or leave it out")
-    check_turn(state, shooter, target)
+    if opts.initiative != "none":  # a shot is an attack: in a turn order it is the shooter's action
+        check_turn(state, shooter, target)
     if c.aware and not target.track.can_act:
         raise RuleError(f"{target.name} cannot act, so cannot dodge: shoot without --aware (F-RNG-1)")
     out: list[Any] = core.round_events(state, [shooter.name, target.name])

@@ -163,17 +163,6 @@ def current_strike(state: FightState) -> int:
     return order[state.turn.index][2] if state.turn.index < len(order) else 1
 
 
-def check_turn(state: FightState, attacker: Combatant) -> None:
-    turn = state.turn
-    if turn is None:
-        raise RuleError("no one's turn yet: `fudge round` rolls initiative, `fudge next` gives the first turn")
-    if turn.combatant != attacker.key:
-        who = state.combatants[turn.combatant].name
-        raise RuleError(f"it is {who}'s turn (initiative {turn.phase:+d}); `fudge next` moves on")
-    if turn.acted:
-        raise RuleError(f"{attacker.name} already attacked this turn; `fudge next` moves on")
-
-
 def check_declaration(state: FightState, decl: ev.Declaration) -> None:
     """AI-WAIT, AI-MULTI-ATK, AI-MULTI-AVD, AI-SWEEP, F-INIT-3: what may be declared before a round."""
     if decl.wait is not None and not -2 <= decl.wait <= 2:

@@ -28,7 +28,7 @@ def test_AI_MULTI_ATK_two_attacks_second_three_levels_later_avoidance_surrendere
     first = next_(fights)
     assert (first.combatant, first.initiative) == ("Max", 2)
     attack(fights, "Max", "Cutthroat", "max=- - - -", "cutthroat=0 0 0 0")
-    refused(fights, cmd.Attack(attacker="Max", target="Cutthroat"), match="already attacked this turn")
+    refused(fights, cmd.Attack(attacker="Max", target="Cutthroat"), match="already acted this turn")
     assert next_(fights).combatant == "Cutthroat"
     refused(fights, cmd.Attack(attacker="Cutthroat", target="Max", avoid="dodge"),
             dice("cutthroat=0 0 0 0", "max=0 0 0 0"), match="surrendered")
