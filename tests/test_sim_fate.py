@@ -1,7 +1,4 @@
-"""`fudge sim` under Fate (FT-PACE exchange and turn): the same engine path, checked like the other rulesets.
-
-Runs when the engine has Fate's rules (`engine.fate`).
-"""
+"""`fudge sim` under Fate (FT-PACE exchange and turn): the same engine path, checked like the other rulesets."""
 
 from __future__ import annotations
 
@@ -13,18 +10,16 @@ import pytest
 import structlog
 from typer.testing import CliRunner
 
-pytest.importorskip("engine.fate")
-
-from cli.main import app  # noqa: E402
-from engine.audit import verify  # noqa: E402
-from engine.options import resolve  # noqa: E402
-from engine.sheets import parse_sheet  # noqa: E402
-from events import models as ev  # noqa: E402
-from sim.runner import (Entrant, LightSession, ServiceSession, Setup, derived_bytes, derived_ids,  # noqa: E402
+from cli.main import app
+from engine.audit import verify
+from engine.options import resolve
+from events import models as ev
+from sim.runner import (LightSession, ServiceSession, Setup, derived_bytes, derived_ids,
                         fight_seed, play, simulate_range)
-from store.fights import Fights  # noqa: E402
-from store.memory import MemoryStore  # noqa: E402
-from store.sqlite import SqliteStore  # noqa: E402
+from store.fights import Fights
+from store.memory import MemoryStore
+from store.sqlite import SqliteStore
+from tests.test_sim import entrant
 
 SHEETS = Path(__file__).resolve().parents[1] / "examples" / "sheets"
 HOUSES = {"exchange": None,
@@ -35,11 +30,6 @@ HOUSES = {"exchange": None,
 def fresh_logging() -> Iterator[None]:
     yield
     structlog.reset_defaults()
-
-
-def entrant(name: str, side: str | None = None) -> Entrant:
-    sheet = parse_sheet((SHEETS / f"{name}.toml").read_text(), f"{name}.toml")
-    return Entrant(sheet.model_dump(mode="json"), f"{name}.toml", side)
 
 
 def setup_for(pace: str, policy: str) -> Setup:
