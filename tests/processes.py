@@ -1,0 +1,30 @@
+"""Run `fudge` the way a GM does: each command its own process, on a real store file, with the
+user's snapshot key present (so every read after the first goes through a snapshot)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def fudge(*args: str, store: Path, key: Path | None = None, input: str | None = None,
+          env: dict[str, str] | None = None, cwd: Path | None = None,
+          timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """`fudge --store STORE ARGS...` as a separate process; `key` is the snapshot key file (default:
+    `key.bin` beside the store, made by the first command that writes)."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
+    environment.update({
+        "PYTHONPATH": str(ROOT),
+        "FUDGE_KEY_FILE": str(key if key is not None else store.parent / "snapshot.key"),
+        "XDG_STATE_HOME": str(store.parent / "state"),
+        "NO_COLOR": "1",
+        "COLUMNS": "100",
+    })
+    environment.update(env or {})
+    return subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), *args],
+                          capture_output=True, text=True, input=input, env=environment,
+                          cwd=cwd or store.parent, timeout=timeout)
