@@ -94,3 +94,25 @@ def test_AI_LAD_the_preset_is_listed(tavern: Fudge) -> None:
     assert "atari-isev" in tavern("rules").stdout
     shown = tavern("rules", "show", "atari-isev").stdout
     assert "wound_chart" in shown and "health" in shown
+
+
+def test_AI_SWEEP_avoid_with_also_once_for_all_or_once_per_foe(tmp_path: Path) -> None:
+    """AI-SWEEP at the table: the foes of a multi-strike avoid; `--avoid` once for every foe, or once per foe
+    (target first); any other count is one line on stderr and nothing written."""
+    fudge = Fudge(tmp_path)
+    fudge("new", "hall", "--rules", "atari-isev")
+    for who in ("dwarzuga", "max", "cutthroat"):
+        fudge("join", SHEETS / f"{who}.toml")
+    fudge("declare", "dwarzuga", "--sweep")
+    fudge("round", "--dice", "dwarzuga=+ + + +", "--dice", "max=0 0 0 0", "--dice", "cutthroat=0 0 0 0")
+    fudge("next")
+    before = fudge.written()
+    assert "--avoid is given once for every foe" in fudge.fails(
+        "attack", "dwarzuga", "max", "--also", "cutthroat", "--avoid", "dodge", "--avoid", "dodge", "--avoid", "none")
+    assert fudge.written() == before
+    fudge("attack", "dwarzuga", "max", "--also", "cutthroat", "--avoid", "none", "--avoid", "dodge",
+          "--dice", "dwarzuga=+ + + 0", "--dice", "dwarzuga=0 0 0 0", "--dice", "dwarzuga=+ + + 0",
+          "--dice", "cutthroat=- - - -", "--dice", "dwarzuga=0 0 0 0")
+    blows = [e for e in fudge.log() if e["type"] == "exchange_resolved"]
+    assert [(b["sides"][1]["combatant"], b["sides"][1]["trait"]) for b in blows] == [
+        ("Max", "no avoidance"), ("Cutthroat", "Dodge")]
