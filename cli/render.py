@@ -50,6 +50,16 @@ def _die_json(die: Any) -> dict[str, Any]:
     return out
 
 
+def wound_json(state: FightState, who: Combatant) -> dict[str, Any]:
+    """The wound as marked, and the penalty his rolls use (AI-WILL-1: `acts_as` when willpower lightens it)."""
+    from engine.atari import acting_wound
+    acts_as, penalty = acting_wound(state, who)
+    out: dict[str, Any] = {"wound_level": LEVELS[who.track.level], "penalty": penalty}
+    if acts_as != who.track.level:
+        out["acts_as"] = LEVELS[acts_as]
+    return out
+
+
 def status_json(state: FightState) -> dict[str, Any]:
     turn = state.turn
     out = {
@@ -63,8 +73,7 @@ def status_json(state: FightState) -> dict[str, Any]:
             {
                 "name": who.name,
                 "side": who.side,
-                "wound_level": LEVELS[who.track.level],
-                "penalty": who.track.penalty(state.options),
+                **wound_json(state, who),
                 "fudge_points": who.fudge_points,
                 "boxes": boxes_json(who),
                 "declaration": _declaration(state, who),
@@ -201,8 +210,10 @@ def status_text(state: FightState) -> str:
             lines.extend(fate_render.status_lines(state, who))
         return "\n".join(lines)
     for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
-        level = LEVELS[who.track.level]
-        penalty = who.track.penalty(state.options)
+        from engine.atari import acting_wound
+        acts_as, penalty = acting_wound(state, who)  # AI-WILL-1: what his rolls use
+        level = LEVELS[who.track.level] + (f" (acts as {LEVELS[acts_as]}, willpower)"
+                                           if acts_as != who.track.level else "")
         boxes = "  ".join(
             f"{BOX_LEVELS[i]} " + "".join("[ ]" if b is None else f"[{'x' if b == i + 1 else LEVELS[b][0]}]" for b in row)
             for i, row in enumerate(who.track.boxes))

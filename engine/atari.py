@@ -19,25 +19,35 @@ from engine.atari_rules import (BACK_TO_ENEMY, NO_AVOIDANCE, OFFENCE_POSITION, P
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.phase_order import check_turn
-from engine.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Mark, build_track
+from engine.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Mark, Track, build_track
 from events import models as ev
 from projections.state import Combatant, FightState
 
 AVOIDING = ("dodge", "parry")
 
 
-def effective_level(state: FightState, who: Combatant) -> int:
-    """AI-WILL-1 within the slot's track (AI-INIT-2 simultaneity): the wound status that counts now."""
-    level = ranked.slot_track(state, who).level
+def acting_wound(state: FightState, who: Combatant, track: Track | None = None) -> tuple[int, int]:
+    """F-MOD-1, AI-WILL-1: the wound level that weighs on `who`'s actions, and its penalty.
+
+    The one source of both the wound modifier on his rolls and the level and penalty `status`
+    shows, so the two never disagree. Willpower lowers the level a wound counts as for the
+    scene (the marks stay; not at Near Death). Atari Isev reads the campaign's penalties; the
+    other rulesets the track's own (F-DC pain thresholds, F-WND-8). `track`: the marks that
+    count (the current slot's for a roll, AI-INIT-2); the whole track by default.
+    """
+    track = who.track if track is None else track
+    if state.options.ruleset != "atari-isev":
+        return track.level, track.penalty(state.options)
+    level = track.level
     relief = state.will_relief.get(who.key, 0)
-    return max(UNDAMAGED, level - relief) if level < NEAR_DEATH else level
+    level = max(UNDAMAGED, level - relief) if level < NEAR_DEATH else level
+    return level, state.options.wound_penalties[min(level, VERY_HURT) - 1] if level else 0
 
 
 def wound_penalty(state: FightState, who: Combatant) -> list[ev.Modifier]:
-    level = effective_level(state, who)
+    level, penalty = acting_wound(state, who, ranked.slot_track(state, who))
     if level == UNDAMAGED:
         return []
-    penalty = state.options.wound_penalties[min(level, VERY_HURT) - 1]
     label = f"wound: {LEVELS[level]}"
     if state.will_relief.get(who.key):
         label += f" (willpower, marked {LEVELS[who.track.level]})"

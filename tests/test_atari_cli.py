@@ -116,3 +116,22 @@ def test_AI_SWEEP_avoid_with_also_once_for_all_or_once_per_foe(tmp_path: Path) -
     blows = [e for e in fudge.log() if e["type"] == "exchange_resolved"]
     assert [(b["sides"][1]["combatant"], b["sides"][1]["trait"]) for b in blows] == [
         ("Max", "no avoidance"), ("Cutthroat", "Dodge")]
+
+
+def test_AI_WILL_1_status_shows_the_penalty_the_rolls_use(tavern: Fudge) -> None:
+    """AI-WILL-1: Max is Very Hurt (-2); a Great willpower result lightens it two levels, to a Scratch: his
+    next roll takes no wound penalty, and `status` shows the same penalty (the mark stays Very Hurt)."""
+    tavern("round", "--dice", "max=0 0 0 0", "--dice", "cutthroat=+ + 0 0")
+    tavern("next")
+    tavern("attack", "cutthroat", "max", "--dice", "cutthroat=+ + + 0", "--dice", "max=0 0 0 0",
+           "--dice", "cutthroat=0 0 0 0")
+    assert (tavern.who("Max")["wound_level"], tavern.who("Max")["penalty"]) == ("Very Hurt", -2)
+    tavern("willpower", "max", "--dice", "max=+ + 0 0")
+    shown = tavern.who("Max")
+    assert (shown["wound_level"], shown["penalty"], shown["acts_as"]) == ("Very Hurt", 0, "Scratch")
+    assert "Very Hurt (acts as Scratch, willpower)," in tavern("status").stdout
+    tavern("next")
+    tavern("attack", "max", "cutthroat", "--dice", "max=0 0 0 0", "--dice", "cutthroat=0 0 0 0")
+    blow = [e for e in tavern.log() if e["type"] == "exchange_resolved"][-1]
+    used = sum(m["value"] for m in blow["sides"][0]["modifiers"] if m["name"].startswith("wound"))
+    assert used == shown["penalty"]
