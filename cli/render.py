@@ -320,9 +320,41 @@ def shot_line(event: ev.ShotResolved, ladder: Any) -> str:
             f"{''.join(hit_detail(h) for h in event.hits)}")
 
 
-def line(event: Any, state: FightState) -> str:
-    """An event's line in the words of the fight it belongs to (its ladder; fate points under Fate)."""
+def line(event: Any, state: FightState, seq: int | None = None) -> str:
+    """An event's line in the words of the fight it belongs to (its ladder; fate points under Fate).
+
+    `state` is the state after the event, or later with `seq` the event's own number (a command's
+    output shows its events with the state after the command): a wound line is read from it, so
+    `log`, `replay` and a command's output say the same.
+    """
+    if isinstance(event, ev.WoundMarked):
+        who = state.find(event.combatant)
+        if who is not None:
+            return wound_line(event, state, who, seq)
+    if isinstance(event, ev.FateBoxMarked):
+        from cli import fate_render
+        return fate_render.box_line(event, state, seq)
     return describe(event, state.ladder, points="fate" if state.options.ruleset == "fate" else "fudge")
+
+
+def wound_line(event: ev.WoundMarked, state: FightState, who: Combatant, seq: int | None) -> str:
+    """F-WND-3,4, F-WND-1: the level the fighter ends at (overflow included), consequence first when he is out."""
+    from engine.tracks import track_of
+    track = who.track
+    if seq is not None and any(m.seq > seq for m in who.marks):
+        track = track_of(who.fighter, who.boxes, [m for m in who.marks if m.seq <= seq], state.options, who.out)
+    how = " (Still Ticking)" if event.still_ticking else ""
+    if event.halved_from is not None and event.halved_from != event.level:
+        how += f" (halved from {LEVELS[event.halved_from]})"
+    how += "".join(f" ({note})" for note in event.notes)
+    ends = track.level
+    article = "an" if LEVELS[event.level][0] in "AEIOU" else "a"
+    blow = f"{article} {LEVELS[event.level]} blow"
+    if track.dead:
+        return f"{event.combatant} is dead: {blow}{how}"
+    if not track.can_act:
+        return f"{event.combatant} is out of the fight ({LEVELS[ends]}){': ' + blow if ends != event.level else ''}{how}"
+    return f"{event.combatant} is wounded: {LEVELS[ends]}{f' ({blow})' if ends != event.level else ''}{how}"
 
 
 def describe(event: Any, ladder: Any, points: str = "fudge") -> str:

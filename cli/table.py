@@ -44,7 +44,7 @@ def show(fights: Fights, name: str, outcome: Outcome) -> None:
         typer.echo("already applied (same --command-id): nothing written")
         return
     for record in outcome.records:
-        typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state)}")
+        typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
 
 
 def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, command_id: Optional[str] = None) -> None:
