@@ -56,6 +56,15 @@ def describe(event: Any, ladder: Any) -> str:
     return event.type
 
 
+def box_line(event: ev.FateBoxMarked, state: FightState, seq: int | None) -> str:
+    """FT-TRACK-2: the box marked (after overflow, so the box he ends in); consequence first when it
+    takes the fighter out. `state` and `seq` as `render.line` takes them."""
+    line = describe(event, state.ladder)
+    if event.box == "taken_out":
+        return line.replace(f"{event.combatant} is Taken Out", f"{event.combatant} is out of the fight: Taken Out", 1)
+    return line
+
+
 def status_json(state: FightState, who: Combatant) -> dict[str, Any]:
     return {"fate": penalty_view(state, who)}
 

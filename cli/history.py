@@ -34,7 +34,7 @@ def undo(
         outcomes = fights.undo_to(name, to) if to is not None else [fights.execute(name, cmd.Undo())]
         for outcome in outcomes:
             for record in outcome.records:
-                typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state)}")
+                typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
 
 
 @app.command()
@@ -45,7 +45,7 @@ def redo(fight: FightOpt = None) -> None:
         name = fight_name(fights, fight)
         outcome = fights.execute(name, cmd.Redo())
         for record in outcome.records:
-            typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state)}")
+            typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
 
 
 @app.command()
@@ -113,8 +113,7 @@ def log_(
         if as_json:
             typer.echo(json.dumps(render.log_json(records, gone), indent=2))
             return
-        state = fights.state(name)
-        for record in records:
+        for record, state in evolve_all(records):  # each line read as of its event, as `replay` reads it
             mark = f"  [voided by {gone[record.seq]}]" if record.seq in gone else ""
             typer.echo(f"{record.seq:>4} {record.command[:8]}  {render.line(record.event, state)}{mark}")
 
@@ -178,4 +177,4 @@ def reveal_seed(fight: FightOpt = None) -> None:
         name = fight_name(fights, fight)
         outcome = fights.reveal_seed(name)
         for record in outcome.records:
-            typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state)}")
+            typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")

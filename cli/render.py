@@ -50,6 +50,16 @@ def _die_json(die: Any) -> dict[str, Any]:
     return out
 
 
+def wound_json(state: FightState, who: Combatant) -> dict[str, Any]:
+    """The wound as marked, and the penalty his rolls use (AI-WILL-1: `acts_as` when willpower lightens it)."""
+    from engine.atari import acting_wound
+    acts_as, penalty = acting_wound(state, who)
+    out: dict[str, Any] = {"wound_level": LEVELS[who.track.level], "penalty": penalty}
+    if acts_as != who.track.level:
+        out["acts_as"] = LEVELS[acts_as]
+    return out
+
+
 def status_json(state: FightState) -> dict[str, Any]:
     turn = state.turn
     out = {
@@ -63,8 +73,7 @@ def status_json(state: FightState) -> dict[str, Any]:
             {
                 "name": who.name,
                 "side": who.side,
-                "wound_level": LEVELS[who.track.level],
-                "penalty": who.track.penalty(state.options),
+                **wound_json(state, who),
                 "fudge_points": who.fudge_points,
                 "boxes": boxes_json(who),
                 "declaration": _declaration(state, who),
@@ -201,8 +210,10 @@ def status_text(state: FightState) -> str:
             lines.extend(fate_render.status_lines(state, who))
         return "\n".join(lines)
     for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
-        level = LEVELS[who.track.level]
-        penalty = who.track.penalty(state.options)
+        from engine.atari import acting_wound
+        acts_as, penalty = acting_wound(state, who)  # AI-WILL-1: what his rolls use
+        level = LEVELS[who.track.level] + (f" (acts as {LEVELS[acts_as]}, willpower)"
+                                           if acts_as != who.track.level else "")
         boxes = "  ".join(
             f"{BOX_LEVELS[i]} " + "".join("[ ]" if b is None else f"[{'x' if b == i + 1 else LEVELS[b][0]}]" for b in row)
             for i, row in enumerate(who.track.boxes))
@@ -309,9 +320,41 @@ def shot_line(event: ev.ShotResolved, ladder: Any) -> str:
             f"{''.join(hit_detail(h) for h in event.hits)}")
 
 
-def line(event: Any, state: FightState) -> str:
-    """An event's line in the words of the fight it belongs to (its ladder; fate points under Fate)."""
+def line(event: Any, state: FightState, seq: int | None = None) -> str:
+    """An event's line in the words of the fight it belongs to (its ladder; fate points under Fate).
+
+    `state` is the state after the event, or later with `seq` the event's own number (a command's
+    output shows its events with the state after the command): a wound line is read from it, so
+    `log`, `replay` and a command's output say the same.
+    """
+    if isinstance(event, ev.WoundMarked):
+        who = state.find(event.combatant)
+        if who is not None:
+            return wound_line(event, state, who, seq)
+    if isinstance(event, ev.FateBoxMarked):
+        from cli import fate_render
+        return fate_render.box_line(event, state, seq)
     return describe(event, state.ladder, points="fate" if state.options.ruleset == "fate" else "fudge")
+
+
+def wound_line(event: ev.WoundMarked, state: FightState, who: Combatant, seq: int | None) -> str:
+    """F-WND-3,4, F-WND-1: the level the fighter ends at (overflow included), consequence first when he is out."""
+    from engine.tracks import track_of
+    track = who.track
+    if seq is not None and any(m.seq > seq for m in who.marks):
+        track = track_of(who.fighter, who.boxes, [m for m in who.marks if m.seq <= seq], state.options, who.out)
+    how = " (Still Ticking)" if event.still_ticking else ""
+    if event.halved_from is not None and event.halved_from != event.level:
+        how += f" (halved from {LEVELS[event.halved_from]})"
+    how += "".join(f" ({note})" for note in event.notes)
+    ends = track.level
+    article = "an" if LEVELS[event.level][0] in "AEIOU" else "a"
+    blow = f"{article} {LEVELS[event.level]} blow"
+    if track.dead:
+        return f"{event.combatant} is dead: {blow}{how}"
+    if not track.can_act:
+        return f"{event.combatant} is out of the fight ({LEVELS[ends]}){': ' + blow if ends != event.level else ''}{how}"
+    return f"{event.combatant} is wounded: {LEVELS[ends]}{f' ({blow})' if ends != event.level else ''}{how}"
 
 
 def describe(event: Any, ladder: Any, points: str = "fudge") -> str:

@@ -105,7 +105,7 @@ def demo(
             outcome = fights.execute(fight, command, _dice(dice))
             typer.echo(f"-- {caption}")
             for record in outcome.records:
-                typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state)}")
+                typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
         state = fights.state(fight)
         typer.echo("-- status")
         typer.echo(render.status_text(state))

@@ -44,7 +44,7 @@ def show(fights: Fights, name: str, outcome: Outcome) -> None:
         typer.echo("already applied (same --command-id): nothing written")
         return
     for record in outcome.records:
-        typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state)}")
+        typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
 
 
 def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, command_id: Optional[str] = None) -> None:
@@ -158,8 +158,9 @@ def attack(
     stun: Annotated[bool, typer.Option("--stun", help="F-STUN-1: the blow stuns instead of wounding.")] = False,
     pull: Annotated[Optional[str], typer.Option("--pull", help="F-STUN-2: the worst wound level the blow may do (e.g. Scratch).")] = None,
     head: Annotated[bool, typer.Option("--head", help="F-STUN-3: the blow aims at the head.")] = False,
-    avoid: Annotated[Optional[str], typer.Option(
-        "--avoid", help="AI-ATK: dodge, parry, dodge-parry or none (default: the sheet's defence, or none when used up).")] = None,
+    avoid: Annotated[Optional[list[str]], typer.Option(
+        "--avoid", help="AI-ATK: dodge, parry, dodge-parry or none (default: the sheet's defence, or none when used up); "
+                        "with --also: once for every foe, or once per foe in order (AI-SWEEP).")] = None,
     pos: Annotated[Optional[list[str]], typer.Option(
         "--pos", help="AI-POS: the attacker is behind, above, below, prone or has his back to the enemy (back); repeat.")] = None,
     target_back: Annotated[bool, typer.Option("--target-back", help="AI-POS: the target's back is to the attacker (dodge -1, parry -2).")] = False,
@@ -181,11 +182,13 @@ def attack(
 ) -> None:
     """A directed attack: the target only defends (F-PACE-3); in phase order when initiative is on."""
     def build(fights: Fights, name: str, state: Any) -> cmd.Attack:
-        choices = {"--avoid": (avoid, ("dodge", "parry", "dodge-parry", "none")),
-                   "--ranged": (ranged, ("thrown", "propelled")), "--weapon": (weapon, ("main", "off-hand", "unarmed"))}
-        for flag, (value, allowed) in choices.items():
+        choices = {"--ranged": (ranged, ("thrown", "propelled")), "--weapon": (weapon, ("main", "off-hand", "unarmed"))}
+        given = [(flag, value, allowed) for flag, (value, allowed) in choices.items()]
+        given += [("--avoid", kind, ("dodge", "parry", "dodge-parry", "none")) for kind in avoid or ()]
+        for flag, value, allowed in given:
             if value is not None and value not in allowed:
                 raise InputError(f"{flag} is one of {', '.join(allowed)}")
+        avoids = foes_avoid(avoid or [], len(also or ()))
         for place in pos or ():
             if place not in ("behind", "back", "above", "below", "prone"):
                 raise InputError("--pos is one of behind, back, above, below, prone")
@@ -194,12 +197,24 @@ def attack(
                           difficulty=level_of(fights, name, difficulty),
                           reveals=fights.reveals(state, [attacker, target]),
                           stun=stun, pull=wound_level(pull) if pull is not None else None, head=head,
-                          avoid=avoid, position=tuple(pos or ()), target_back=target_back,  # type: ignore[arg-type]
+                          avoid=avoids[0], position=tuple(pos or ()), target_back=target_back,  # type: ignore[arg-type]
                           ranged=ranged, ranged_mod=ranged_mod, weapon=weapon,  # type: ignore[arg-type]
-                          targets=tuple(also or ()),
+                          targets=tuple(also or ()), targets_avoid=avoids[1:],  # type: ignore[arg-type]
                           magic=parse_magic(magic), aim=level_of(fights, name, aim), aim_at=aim_at, called=called,
                           called_rd=need_rd, otherwise=otherwise, affects=affects, speed_contest=speed_contest)
     run(fight, build, dice, command_id)
+
+
+def foes_avoid(given: list[str], further: int) -> tuple[str | None, ...]:
+    """AI-SWEEP: `--avoid` once stands for every foe struck; else one per foe, the target first."""
+    if not given:
+        return (None,)
+    if len(given) == 1:
+        return tuple(given) * (1 + further)
+    if len(given) != 1 + further:
+        raise InputError(f"--avoid is given once for every foe, or once per foe in order: {1 + further} foe(s) "
+                         f"(the target and each --also), {len(given)} --avoid")
+    return tuple(given)
 
 
 @app.command()

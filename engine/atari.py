@@ -19,25 +19,35 @@ from engine.atari_rules import (BACK_TO_ENEMY, NO_AVOIDANCE, OFFENCE_POSITION, P
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.phase_order import check_turn
-from engine.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Mark, build_track
+from engine.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Mark, Track, build_track
 from events import models as ev
 from projections.state import Combatant, FightState
 
 AVOIDING = ("dodge", "parry")
 
 
-def effective_level(state: FightState, who: Combatant) -> int:
-    """AI-WILL-1 within the slot's track (AI-INIT-2 simultaneity): the wound status that counts now."""
-    level = ranked.slot_track(state, who).level
+def acting_wound(state: FightState, who: Combatant, track: Track | None = None) -> tuple[int, int]:
+    """F-MOD-1, AI-WILL-1: the wound level that weighs on `who`'s actions, and its penalty.
+
+    The one source of both the wound modifier on his rolls and the level and penalty `status`
+    shows, so the two never disagree. Willpower lowers the level a wound counts as for the
+    scene (the marks stay; not at Near Death). Atari Isev reads the campaign's penalties; the
+    other rulesets the track's own (F-DC pain thresholds, F-WND-8). `track`: the marks that
+    count (the current slot's for a roll, AI-INIT-2); the whole track by default.
+    """
+    track = who.track if track is None else track
+    if state.options.ruleset != "atari-isev":
+        return track.level, track.penalty(state.options)
+    level = track.level
     relief = state.will_relief.get(who.key, 0)
-    return max(UNDAMAGED, level - relief) if level < NEAR_DEATH else level
+    level = max(UNDAMAGED, level - relief) if level < NEAR_DEATH else level
+    return level, state.options.wound_penalties[min(level, VERY_HURT) - 1] if level else 0
 
 
 def wound_penalty(state: FightState, who: Combatant) -> list[ev.Modifier]:
-    level = effective_level(state, who)
+    level, penalty = acting_wound(state, who, ranked.slot_track(state, who))
     if level == UNDAMAGED:
         return []
-    penalty = state.options.wound_penalties[min(level, VERY_HURT) - 1]
     label = f"wound: {LEVELS[level]}"
     if state.will_relief.get(who.key):
         label += f" (willpower, marked {LEVELS[who.track.level]})"
@@ -194,11 +204,16 @@ def attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
         raise RuleError("several targets need a multi-strike declared at round start (`declare NAME --sweep`)")
     if any(t.key == attacker.key for t in targets):
         raise RuleError("a fighter cannot attack itself")
+    if len({t.key for t in targets}) < len(targets):
+        raise RuleError("a multi-strike strikes each foe once: name every foe once (AI-SWEEP)")
+    if c.targets_avoid and len(c.targets_avoid) != len(c.targets):
+        raise RuleError(f"give one avoidance for every foe of the multi-strike ({len(targets)}), or one for all")
+    avoids = (c.avoid, *(c.targets_avoid or (None,) * len(c.targets)))
     strike = ranked.current_strike(state) if state.options.initiative in ranked.SYSTEMS else 1
     out: list[Any] = []
     for index, target in enumerate(targets):
-        blow = one_blow(state, c, attacker, target, strike, index + 1 if decl.sweep else 0,
-                        state.last_seq + len(out) + 1, dice)
+        blow = one_blow(state, c.model_copy(update={"avoid": avoids[index]}), attacker, target, strike,
+                        index + 1 if decl.sweep else 0, state.last_seq + len(out) + 1, dice)
         out += blow
         resolved = next(e for e in blow if isinstance(e, ev.ExchangeResolved))
         if decl.sweep and not resolved.hits:
@@ -210,25 +225,30 @@ def one_blow(state: FightState, c: cmd.Attack, attacker: Combatant, target: Comb
              sweep_index: int, action: int, dice: Dice) -> list[Any]:
     """One attack roll against the target's avoidance (AI-ATK-1..3).
 
-    Readings: without an avoidance (used, surrendered, `--avoid none`, unaware,
-    a multi-strike's foe) the blow is compared with Poor; a ranged attack with
+    Readings: without an avoidance (used, surrendered, `--avoid none`, unaware)
+    the blow is compared with Poor; a ranged attack with
     a GM difficulty (AI-RNG-1) is compared with that difficulty instead, which
     is then also the least result that hits (default Fair when none is given).
     The target's avoidance defaults to the sheet's defence (dodge if its name
     says so, else parry) while one is left.
+    AI-SWEEP: the sweeper surrendered his own avoidance (avoidance_budget);
+    each foe he strikes keeps its free one. Fights recorded before the option
+    `sweep_foes_avoid` read it the other way (foes hit on Poor) and replay so.
     """
     opts = state.options
     tdecl = ranked.declaration(state, target.key)
     left = avoidance_budget(tdecl) - avoidances_used(state, target)
     unable = c.unaware or not ranked.slot_track(state, target).can_act
+    foe_bare = bool(sweep_index) and not opts.sweep_foes_avoid  # the reading of fights recorded before
     wanted = c.avoid
     if wanted is None:
-        wanted = "none" if (left <= 0 or unable or sweep_index) else default_avoidance(target, tdecl)
+        wanted = "none" if (left <= 0 or unable or foe_bare) else default_avoidance(target, tdecl)
     if wanted != "none":
         if unable:
             raise RuleError(f"{target.name} is unaware or unable and cannot avoid: attack with --avoid none")
-        if sweep_index:
-            raise RuleError("a multi-strike's foes are hit on Poor or better (AI-SWEEP): use --avoid none")
+        if foe_bare:
+            raise RuleError("this fight's multi-strike hits its foes on Poor (option sweep_foes_avoid = false, "
+                            "AI-SWEEP): use --avoid none")
         if left <= 0:
             why = "surrendered it this round" if avoidance_budget(tdecl) == 0 else "already used it this round"
             raise RuleError(f"{target.name} has no avoidance left ({why}, AI-ATK-1): attack with --avoid none")
@@ -260,7 +280,7 @@ def one_blow(state: FightState, c: cmd.Attack, attacker: Combatant, target: Comb
         sides[index] = core.with_roll(side, sum(rolled[-1].faces))
     settled = core.settle_exchange(state, "attack", sides, (least, least), core.damage_roller(action, dice))
     why = ("surrendered" if avoidance_budget(tdecl) == 0 else "used") if (wanted == "none" and c.avoid is None
-                                                                         and not unable and not sweep_index) else wanted
+                                                                         and not unable and not foe_bare) else wanted
     resolved = ev.ExchangeResolved(action=action, kind="attack", round=state.round, sides=tuple(sides),
                                    min_hit=(least, least), outcome=settled.outcome, hits=settled.hits,
                                    avoidance=why, strike=sweep_index or strike)

@@ -138,6 +138,7 @@ class Attack(_Command):
     ranged_mod: int | None = None
     weapon: Literal["main", "off-hand", "unarmed"] | None = None
     targets: tuple[str, ...] = ()  # AI-SWEEP: the further foes of a multi-strike, in order
+    targets_avoid: tuple[Literal["dodge", "parry", "dodge-parry", "none"], ...] = ()  # AI-SWEEP: theirs, in order
 
 
 class Willpower(_Command):

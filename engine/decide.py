@@ -872,6 +872,8 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
     shifts = c.use in ("skill", "spare")
     if isinstance(resolution, ev.ActionResolved):
         mine = resolution.combatant.lower() == who.key
+        if resolution.automatic:
+            raise RuleError("panache already made this action succeed (C-FP-2): no point changes it now")
         if c.use == "panache":
             if resolution.difficulty is None or not mine:
                 raise RuleError("panache makes an unopposed action succeed: this roll was opposed (C-FP-2)")
@@ -937,6 +939,9 @@ def spend_on_blow(state: FightState, who: Combatant, c: cmd.SpendPoint, target: 
     if c.use == "scratch":
         if event.level <= SCRATCH:
             raise RuleError("Only a Scratch halves a wound worse than a Scratch")
+        if event.halved_from is not None:
+            raise RuleError(f"that blow is already halved (from {LEVELS[event.halved_from]}): Only a Scratch "
+                            "halves one blow once (C-FP-2)")
         cost, level, ticking, halved = 1, halve(event.level), event.still_ticking, event.level
     else:
         if not would_kill(before, event.level, state.options) or event.still_ticking:

@@ -34,7 +34,7 @@ from typing import Any
 from engine.dice import Dice
 from engine.tracks import track_of
 from engine.wounds import (DEAD, HURT, INCAPACITATED, LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Mark, Track,
-                           level_for_damage)
+                           halve, level_for_damage)
 from events import models as ev
 
 PENDING = 10**9  # seq of a mark not yet written; it sorts after every written one
@@ -150,6 +150,7 @@ def marks_for_hits(state: Any, action: int, hits: Sequence[ev.Hit], sides: Seque
     round_number = state.round + (1 if new_round else 0)
     out: list[Any] = []
     pending: dict[str, list[Mark]] = {}
+    kept = points_kept(state, action, exclude)
     for hit in hits:
         who = state.combatants[hit.defender.lower()]
         side = by_name.get(hit.attacker.lower())
@@ -184,11 +185,36 @@ def marks_for_hits(state: Any, action: int, hits: Sequence[ev.Hit], sides: Seque
             level, more = capped(who, marks, began, level, options)
             notes += more
         if level > UNDAMAGED:
-            out.append(ev.WoundMarked(action=action, combatant=who.name, level=level, damage=hit.damage,
+            halved, ticking = kept.get((who.key, hit.attacker.lower()), (False, False))
+            out.append(ev.WoundMarked(action=action, combatant=who.name, level=halve(level) if halved else level,
+                                      damage=hit.damage, still_ticking=ticking, halved_from=level if halved else None,
                                       dealt=hit.level if level != hit.level else None, notes=tuple(notes)))
-            pending.setdefault(who.key, []).append(Mark(level, PENDING + len(out)))
+            pending.setdefault(who.key, []).append(Mark(out[-1].level, PENDING + len(out), ticking))
         if knocks:
             out.append(ev.StunMarked(action=action, combatant=who.name, effect="knocked_out", round=round_number,
                                      dealt=hit.level, notes=("F-STUN-3: a Good blow to the head",)))
     return out
 
+
+def points_kept(state: Any, action: int, replaced: Collection[int]) -> dict[tuple[str, str], tuple[bool, bool]]:
+    """C-FP-2: the points already spent on this action's blows stay spent when it is re-resolved.
+
+    Only a Scratch and Still Ticking change one blow's mark; a later point on the action's
+    rolls (skill, luck, a spare die) settles the blows again. The defender keeps what he paid
+    for: the new mark of the same blow (same attacker, same defender) is halved again, and
+    spared again, so every order of spends on one action ends where the rules say.
+    Keyed (defender, attacker): (halved, still ticking).
+    """
+    record = state.actions.get(action)
+    old = state.events.get(record.resolution) if record else None
+    marks = [state.events[seq] for seq in sorted(replaced)
+             if isinstance(state.events.get(seq), ev.WoundMarked) and state.events[seq].action == action]
+    kept: dict[tuple[str, str], tuple[bool, bool]] = {}
+    for defender in {m.combatant.lower() for m in marks if m.halved_from is not None or m.still_ticking}:
+        hits = [h for h in getattr(old, "hits", ()) if h.defender.lower() == defender
+                and h.level > UNDAMAGED and not h.location]
+        mine = [m for m in marks if m.combatant.lower() == defender]
+        for hit, mark in zip(hits, mine):  # a blow's mark follows its hit (marks_for_hits)
+            if mark.halved_from is not None or mark.still_ticking:
+                kept[(defender, hit.attacker.lower())] = (mark.halved_from is not None, mark.still_ticking)
+    return kept

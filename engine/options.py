@@ -189,6 +189,9 @@ class RuleOptions(BaseModel):
     off_hand_penalty: int = _opt(-1, "AI-MULTI-ATK", "off-hand weapon penalty without the gift Ambidextrous")
     second_attack_delay: int = _opt(3, "AI-MULTI-ATK", "initiative levels between the first and second attack")
     sweep_penalty: int = _opt(-1, "AI-SWEEP", "multi-strike: penalty on the first foe, one more on each next")
+    sweep_foes_avoid: bool = _opt(
+        False, "AI-SWEEP", "a multi-strike's foes keep their free avoidance (seed 000; set by atari-isev); "
+                           "false: every foe is hit on Poor, as fights recorded before this option were")
     heroic_difficulty: int = _opt(0, "AI-HEROIC", "heroic avoidance: Agility difficulty (Fair)")
     heroic_penalty: int = _opt(-2, "AI-HEROIC", "heroic avoidance: penalty to all actions next round when unbalanced")
     # --- fate ---
@@ -250,7 +253,7 @@ ATARI_ISEV = {
     "tactics": "postures", "default_fudge_points": 2, "wound_chart": "health", "scratch_cap": True,
     "attributes": ("Health", "Strength", "Agility", "Dexterity", "Perception", "Will", "Intuition",
                    "Empathy", "Reasoning"),
-    "dc_in_defense": False, "min_hit": -2,
+    "dc_in_defense": False, "min_hit": -2, "sweep_foes_avoid": True,
 }
 
 # FT: Fate (Fudge version), chapter 8.

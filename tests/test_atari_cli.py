@@ -94,3 +94,44 @@ def test_AI_LAD_the_preset_is_listed(tavern: Fudge) -> None:
     assert "atari-isev" in tavern("rules").stdout
     shown = tavern("rules", "show", "atari-isev").stdout
     assert "wound_chart" in shown and "health" in shown
+
+
+def test_AI_SWEEP_avoid_with_also_once_for_all_or_once_per_foe(tmp_path: Path) -> None:
+    """AI-SWEEP at the table: the foes of a multi-strike avoid; `--avoid` once for every foe, or once per foe
+    (target first); any other count is one line on stderr and nothing written."""
+    fudge = Fudge(tmp_path)
+    fudge("new", "hall", "--rules", "atari-isev")
+    for who in ("dwarzuga", "max", "cutthroat"):
+        fudge("join", SHEETS / f"{who}.toml")
+    fudge("declare", "dwarzuga", "--sweep")
+    fudge("round", "--dice", "dwarzuga=+ + + +", "--dice", "max=0 0 0 0", "--dice", "cutthroat=0 0 0 0")
+    fudge("next")
+    before = fudge.written()
+    assert "--avoid is given once for every foe" in fudge.fails(
+        "attack", "dwarzuga", "max", "--also", "cutthroat", "--avoid", "dodge", "--avoid", "dodge", "--avoid", "none")
+    assert fudge.written() == before
+    fudge("attack", "dwarzuga", "max", "--also", "cutthroat", "--avoid", "none", "--avoid", "dodge",
+          "--dice", "dwarzuga=+ + + 0", "--dice", "dwarzuga=0 0 0 0", "--dice", "dwarzuga=+ + + 0",
+          "--dice", "cutthroat=- - - -", "--dice", "dwarzuga=0 0 0 0")
+    blows = [e for e in fudge.log() if e["type"] == "exchange_resolved"]
+    assert [(b["sides"][1]["combatant"], b["sides"][1]["trait"]) for b in blows] == [
+        ("Max", "no avoidance"), ("Cutthroat", "Dodge")]
+
+
+def test_AI_WILL_1_status_shows_the_penalty_the_rolls_use(tavern: Fudge) -> None:
+    """AI-WILL-1: Max is Very Hurt (-2); a Great willpower result lightens it two levels, to a Scratch: his
+    next roll takes no wound penalty, and `status` shows the same penalty (the mark stays Very Hurt)."""
+    tavern("round", "--dice", "max=0 0 0 0", "--dice", "cutthroat=+ + 0 0")
+    tavern("next")
+    tavern("attack", "cutthroat", "max", "--dice", "cutthroat=+ + + 0", "--dice", "max=0 0 0 0",
+           "--dice", "cutthroat=0 0 0 0")
+    assert (tavern.who("Max")["wound_level"], tavern.who("Max")["penalty"]) == ("Very Hurt", -2)
+    tavern("willpower", "max", "--dice", "max=+ + 0 0")
+    shown = tavern.who("Max")
+    assert (shown["wound_level"], shown["penalty"], shown["acts_as"]) == ("Very Hurt", 0, "Scratch")
+    assert "Very Hurt (acts as Scratch, willpower)," in tavern("status").stdout
+    tavern("next")
+    tavern("attack", "max", "cutthroat", "--dice", "max=0 0 0 0", "--dice", "cutthroat=0 0 0 0")
+    blow = [e for e in tavern.log() if e["type"] == "exchange_resolved"][-1]
+    used = sum(m["value"] for m in blow["sides"][0]["modifiers"] if m["name"].startswith("wound"))
+    assert used == shown["penalty"]

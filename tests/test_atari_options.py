@@ -128,23 +128,62 @@ def test_AI_MULTI_AVD_parry_parry_needs_two_objects(fights: Fights) -> None:
 # --- AI-SWEEP -----------------------------------------------------------------------
 
 def test_AI_SWEEP_multi_strike_minus_one_then_two_stops_at_first_miss(fights: Fights) -> None:
-    """AI-SWEEP: the first foe at -1, the next at -2...; foes are hit on Poor or better; the first miss stops it;
-    the sweeper's avoidance is surrendered."""
+    """AI-SWEEP (seed 000): "The character surrenders any dodge or parry for the turn--opponents hit on a Poor
+    or better result. [He] rolls [his] base attack skill against the first opponent at -1. If they hit they roll
+    against the second opponent at -2 ... As soon as the character misses no further rolls are made."
+    The sweeper gives up HIS avoidance; each foe he strikes keeps its free one and avoids as usual.
+    (This test once asserted that the foes had no avoidance: the rule read backwards.)"""
     atari(fights, "dwarzuga", "max", "cutthroat")
     join(fights, "duellist")
     declare(fights, "Dwarzuga", sweep=True)
     round_(fights, "dwarzuga=+ + + +", "max=0 0 0 0", "cutthroat=0 0 0 0", "duellist=0 0 0 0")
     next_(fights)
-    outcome = attack(fights, "Dwarzuga", "Max", "dwarzuga=0 0 0 0", "dwarzuga=0 0 0 0",
-                     "dwarzuga=- - - 0", targets=("Cutthroat", "Duellist"))
+    outcome = attack(fights, "Dwarzuga", "Max", "dwarzuga=+ + 0 0", "max=0 0 0 0", "dwarzuga=0 0 0 0",
+                     "dwarzuga=0 0 0 0", "cutthroat=0 0 0 0", targets=("Cutthroat", "Duellist"))
     blows = events(outcome, ev.ExchangeResolved)
-    assert [b.sides[1].combatant for b in blows] == ["Max", "Cutthroat"]  # the miss on the Cutthroat ends it
+    assert [b.sides[1].combatant for b in blows] == ["Max", "Cutthroat"]  # the Cutthroat's dodge ends it
     assert [mods(b.sides[0]) for b in blows] == [[("multi-strike foe 1", -1)], [("multi-strike foe 2", -2)]]
-    assert [b.sides[0].result for b in blows] == [0, -4] and bool(blows[0].hits) and blows[1].hits == ()
-    assert all(b.sides[1].trait == "no avoidance" for b in blows)
+    assert [(b.sides[1].trait, b.avoidance) for b in blows] == [("Dodge", "dodge"), ("Dodge", "dodge")]
+    assert [b.sides[0].result for b in blows] == [2, -1] and bool(blows[0].hits) and blows[1].hits == ()
     assert next_(fights).combatant == "Cutthroat"  # 0, ahead of Max's -1
     refused(fights, cmd.Attack(attacker="Cutthroat", target="Dwarzuga", avoid="parry"),
             dice("cutthroat=0 0 0 0", "dwarzuga=0 0 0 0"), match="surrendered")
+    blow = resolved(attack(fights, "Cutthroat", "Dwarzuga", "cutthroat=- - 0 0", "cutthroat=0 0 0 0"))
+    assert (blow.avoidance, blow.sides[1].trait, blow.sides[1].result) == ("surrendered", "no avoidance", -2)
+    assert bool(blow.hits)  # Poor is enough to hit the sweeper
+
+
+def test_AI_SWEEP_each_foe_avoids_as_told_and_a_spent_avoidance_is_spent(fights: Fights) -> None:
+    """AI-SWEEP, AI-ATK-1: `--avoid` per foe (the target first); a foe whose free avoidance is used is hit
+    on Poor; one foe named twice is refused."""
+    atari(fights, "dwarzuga", "max", "cutthroat")
+    declare(fights, "Dwarzuga", sweep=True)
+    round_(fights, "dwarzuga=+ + + +", "max=0 0 0 0", "cutthroat=0 0 0 0")
+    next_(fights)
+    refused(fights, cmd.Attack(attacker="Dwarzuga", target="Max", targets=("max",)), match="once")
+    refused(fights, cmd.Attack(attacker="Dwarzuga", target="Max", targets=("Cutthroat",), targets_avoid=("none", "none")),
+            match="one avoidance for every foe")
+    outcome = attack(fights, "Dwarzuga", "Max", "dwarzuga=+ + + 0", "dwarzuga=0 0 0 0", "dwarzuga=+ + + 0",
+                     "cutthroat=0 0 0 0", "dwarzuga=0 0 0 0", avoid="none", targets=("Cutthroat",),
+                     targets_avoid=("dodge",))
+    blows = events(outcome, ev.ExchangeResolved)
+    assert [(b.sides[1].trait, b.avoidance) for b in blows] == [("no avoidance", "none"), ("Dodge", "dodge")]
+
+
+def test_AI_SWEEP_fights_recorded_with_foes_hit_on_poor_replay_as_recorded(fights: Fights) -> None:
+    """AI-SWEEP: a fight whose options lack `sweep_foes_avoid` (recorded before it) keeps the old reading,
+    so its log re-decides as written; the atari-isev preset gives new fights the seed's reading."""
+    from engine.options import resolve
+    assert resolve("atari-isev")[1].sweep_foes_avoid is True
+    atari(fights, "dwarzuga", "max", "cutthroat", sweep_foes_avoid=False)
+    declare(fights, "Dwarzuga", sweep=True)
+    round_(fights, "dwarzuga=+ + + +", "max=0 0 0 0", "cutthroat=0 0 0 0")
+    next_(fights)
+    outcome = attack(fights, "Dwarzuga", "Max", "dwarzuga=0 0 0 0", "dwarzuga=0 0 0 0", "dwarzuga=- - - 0",
+                     targets=("Cutthroat",))
+    assert all(b.sides[1].trait == "no avoidance" for b in events(outcome, ev.ExchangeResolved))
+    from engine.audit import verify
+    assert verify(fights.store.read("fight")).ok
 
 
 def test_AI_SWEEP_needs_a_sweeping_weapon(fights: Fights) -> None:
@@ -289,8 +328,8 @@ def test_AI_audit_reruns_sweeps_avoidances_heroics_and_points(fights: Fights) ->
     declare(fights, "Cutthroat", two_avoidances="dodge-parry")
     round_(fights, "dwarzuga=+ + + +", "max=+ + + +", "cutthroat=0 0 0 0")
     next_(fights)
-    attack(fights, "Dwarzuga", "Max", "dwarzuga=0 0 0 0", "dwarzuga=0 0 0 0", "dwarzuga=0 0 0 0",
-           "dwarzuga=- 0 0 0", targets=("Cutthroat",))
+    attack(fights, "Dwarzuga", "Max", "dwarzuga=0 0 0 0", "max=- - - -", "dwarzuga=0 0 0 0", "dwarzuga=0 0 0 0",
+           "dwarzuga=- 0 0 0", targets=("Cutthroat",), targets_avoid=("none",))  # AI-SWEEP: Max dodges
     fights.execute("fight", cmd.HeroicAvoidance(combatant="Max"), dice("max=+ 0 0 0"))
     next_(fights)
     attack(fights, "Max", "Cutthroat", "max=+ 0 0 0", "cutthroat=- - 0 0", "cutthroat=0 0 0 0",

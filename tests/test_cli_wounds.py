@@ -5,6 +5,8 @@ on stderr and writes nothing.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.test_cli import FEX_HOUSE, SHEETS, Fudge, fresh_logging, fudge  # noqa: F401 (fixtures)
 
 ROUND_1 = ("--dice", "snorri=+000", "--dice", "brynhild=-000", "--dice", "snorri=--00")  # F-EX: Brynhild Hurt
@@ -95,3 +97,25 @@ def test_F_WND_7_F_WND_8_status_shows_pawns_and_the_damage_capacity_track(fudge:
     assert thug["out"] == "out of the battle" and thug["wound_level"] == "Incapacitated"
     assert "pawn (Undamaged, Hurt, Out of the battle); out of the battle" in fudge("status").stdout
     assert "Damage Capacity Good (0 hit(s) from Good)" in fudge("status").stdout
+
+
+def test_F_WND_3_F_WND_1_an_overflowing_wound_says_where_he_ends_and_that_he_is_out(tmp_path: Path) -> None:
+    """F-WND-3, F-WND-4, F-WND-1: a Very Hurt blow on a Very Hurt fighter overflows to Incapacitated: the line
+    says he is out of the fight (Incapacitated), not "wounded: Very Hurt"; a Scratch on him says he stays
+    Very Hurt. The command's output, `log` and `replay` say the same, each read as of its event, and an
+    undone wound's line in `log` still says what it did then."""
+    fudge = Fudge(tmp_path)
+    fudge("new", "climb")
+    sheet_file = tmp_path / "grok.toml"
+    sheet_file.write_text('name = "Grok"\n')
+    fudge("join", sheet_file)
+    fudge("wound", "grok", "Very Hurt", "--reason", "a fall")
+    scratch = fudge("wound", "grok", "Scratch", "--reason", "thorns").stdout
+    assert "Grok is wounded: Very Hurt (a Scratch blow) (the GM's ruling: thorns)" in scratch
+    out = fudge("wound", "grok", "Very Hurt", "--reason", "a rock").stdout
+    line = "Grok is out of the fight (Incapacitated): a Very Hurt blow (the GM's ruling: a rock)"
+    assert line in out and "wounded: Very Hurt" not in out
+    fudge("undo")
+    for command in ("log", "replay"):
+        shown = fudge(command).stdout
+        assert line in shown and "Grok is wounded: Very Hurt (a Scratch blow)" in shown, command

@@ -127,5 +127,5 @@ def test_FT_EX_the_demo_plays_under_fudge_demo(tmp_path: Path) -> None:
     finally:
         structlog.reset_defaults()
     assert "-- verify demo-fate: ok" in out
-    assert "Guard-A is Taken Out, by Finn" in out
+    assert "Guard-A is out of the fight: Taken Out, by Finn" in out
     assert isinstance(chosen.steps[-1][1], cmd.EndScene)

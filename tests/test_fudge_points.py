@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine import commands as cmd
 from engine.errors import RuleError
@@ -19,7 +21,9 @@ from engine.wounds import HURT, INCAPACITATED, NEAR_DEATH, SCRATCH, UNDAMAGED, V
 from events import models as ev
 from projections.fold import replay, voided
 from store.fights import DiceInput, Fights
-from tests.conftest import dice, sheet, start
+from engine.audit import verify
+from tests.conftest import dice, make_fights, sheet, start
+from tests.fuzzing import fuzz
 
 
 def join(fights: Fights, name: str, skill: str, **extra: Any) -> None:
@@ -450,3 +454,157 @@ def test_C_FP_2_F_MOD_7_success_rerolled_to_success_keeps_one_advantage(fights: 
                    dice("bob=0000"))
     spent = spend(fights, "Bob", "luck", dice("bob=+000"))
     assert [(e.over, e.round) for e in of(spent, ev.AdvantageGained)] == [("Ann", fights.state("fight").round + 1)]
+
+
+# --- C-FP-2 stacked spends on one action ----------------------------------------------------
+
+def bob_level(fights: Fights) -> int:
+    return fights.state("fight").combatants["bob"].track.level
+
+
+def test_C_FP_2_scratch_then_skill_keeps_the_blow_halved(fights: Fights) -> None:
+    """C-FP-2: Only a Scratch halves the blow; Bob's later skill point re-settles the same blow, which
+    stays halved: skill then scratch and scratch then skill end alike, never worse than the scratch alone."""
+    duel(fights, ann={"weapon": 5})
+    fights.execute("fight", cmd.Exchange(first="Ann", second="Bob"), dice("ann=++00", "bob=0000"))
+    assert bob_level(fights) == INCAPACITATED  # RD +3, factor +5: 8 points
+    spend(fights, "Bob", "scratch")
+    assert bob_level(fights) == HURT
+    outcome = spend(fights, "Bob", "skill", shift=1)  # RD +2: 7 points, Incapacitated, halved to Hurt
+    mark = of(outcome, ev.WoundMarked)[0]
+    assert (mark.level, mark.halved_from) == (HURT, INCAPACITATED)
+    assert bob_level(fights) == HURT and points(fights, "Bob") == 1
+    other = make_fights()
+    duel(other, ann={"weapon": 5})
+    other.execute("fight", cmd.Exchange(first="Ann", second="Bob"), dice("ann=++00", "bob=0000"))
+    spend(other, "Bob", "skill", shift=1)
+    spend(other, "Bob", "scratch")
+    assert other.state("fight").combatants["bob"] == fights.state("fight").combatants["bob"]
+    assert replay(fights.log("fight")).combatants == fights.state("fight").combatants
+    assert verify(fights.store.read("fight")).ok
+
+
+def test_C_FP_2_still_ticking_then_skill_keeps_him_alive(fights: Fights) -> None:
+    """C-FP-2, F-DEATH-3: a deadly blow spared by Still Ticking stays spared when a later point re-settles it."""
+    deadly(fights, bob_points=4)
+    spend(fights, "Bob", "ticking")
+    bob = fights.state("fight").combatants["bob"]
+    assert not bob.track.dead and bob.track.level == NEAR_DEATH
+    outcome = spend(fights, "Ann", "skill", shift=-1)  # still a deadly blow: the point Bob paid still holds
+    assert [m.still_ticking for m in of(outcome, ev.WoundMarked)] == [True]
+    assert not fights.state("fight").combatants["bob"].track.dead
+
+
+def test_C_FP_2_only_a_scratch_halves_a_blow_once(fights: Fights) -> None:
+    """C-FP-2: one blow is halved once (a second Only a Scratch on it is refused, no point lost)."""
+    duel(fights, ann={"weapon": 10})
+    fights.execute("fight", cmd.Exchange(first="Ann", second="Bob"), dice("ann=+000", "bob=0000"))
+    spend(fights, "Bob", "scratch")
+    refused(fights, cmd.SpendPoint(combatant="Bob", use="scratch"), "already halved")
+    assert points(fights, "Bob") == 2
+
+
+def test_C_FP_2_panache_is_not_undone_by_a_later_point(fights: Fights) -> None:
+    """C-FP-2: after panache the action has succeeded; a later skill or luck point on it is refused
+    (before, it re-read the roll and the success was lost)."""
+    duel(fights)
+    fights.execute("fight", cmd.RollTrait(combatant="Ann", trait="Sword", difficulty=3), dice("- - - -"))
+    spend(fights, "Ann", "panache")
+    refused(fights, cmd.SpendPoint(combatant="Ann", use="skill", shift=1), "panache already")
+    refused(fights, cmd.SpendPoint(combatant="Ann", use="luck"), "panache already", dice("----"))
+    assert points(fights, "Ann") == 2
+
+
+def test_C_FP_2_F_RNG_3_a_halved_shot_stays_halved_after_a_skill_point(fights: Fights) -> None:
+    """C-FP-2 on a shot (F-RNG-3): scratch, then skill on the dodge, keeps the shot's wound halved."""
+    start(fights)
+    rifle = {"name": "rifle", "damage": 6, "muscle_powered": False}
+    fights.execute("fight", cmd.Join(sheet={**sheet("Slim", skills={"Guns": "Good"}, attack="Guns"), "weapon": rifle},
+                                     source="slim.toml"))
+    fights.execute("fight", cmd.Join(sheet=sheet("Hombre", skills={"Guns": "Good"}, attack="Guns", fudge_points=3),
+                                     source="hombre.toml"))
+    fights.execute("fight", cmd.Shoot(shooter="Slim", target="Hombre", aware=True), dice("slim=++00", "hombre=--00"))
+    spend(fights, "Hombre", "scratch")
+    halved = fights.state("fight").combatants["hombre"].track.level
+    outcome = spend(fights, "Hombre", "skill", shift=1)
+    mark = of(outcome, ev.WoundMarked)[0]
+    assert mark.halved_from is not None and mark.level == halve(mark.halved_from)
+    assert fights.state("fight").combatants["hombre"].track.level <= halved
+    assert verify(fights.store.read("fight")).ok
+
+
+def test_C_FP_2_F_MULTI_2_in_a_melee_only_the_halved_blow_stays_halved(fights: Fights) -> None:
+    """C-FP-2 in a melee (F-MULTI-2): Tucker halves Annie's blow; his skill point re-decides the melee:
+    Annie's blow is halved again, Molly's is not."""
+    start(fights, npc_group_roll=True)
+    fights.execute("fight", cmd.Join(sheet=sheet("Tucker", skills={"Sword": "Fair"}, attack="Sword", weapon=2,
+                                                 side="heroes", fudge_points=3), source="tucker.toml"))
+    for pirate, skill in (("Molly", "Good"), ("Annie", "Great")):
+        fights.execute("fight", cmd.Join(sheet=sheet(pirate, kind="npc", skills={"Sword": skill}, attack="Sword",
+                                                     weapon=5, side="pirates"), source="pirate.toml"))
+    fights.execute("fight", cmd.Melee(lone="Tucker", foes=("Molly", "Annie")), dice("tucker=-000", "GM=+0"))
+    spend(fights, "Tucker", "scratch")  # his latest wound: Annie's blow
+    outcome = spend(fights, "Tucker", "skill", shift=1)
+    hits = of(outcome, ev.MeleeResolved)[0].hits
+    marks = of(outcome, ev.WoundMarked)
+    assert [h.attacker for h in hits] == ["Molly", "Annie"]
+    assert [(m.level, m.halved_from) for m in marks] == [
+        (hits[0].level, None), (halve(hits[1].level), hits[1].level)]
+    assert verify(fights.store.read("fight")).ok
+
+
+FACES = st.lists(st.integers(-1, 1), min_size=4, max_size=4).map(lambda f: " ".join("-0+"[x + 1] for x in f))
+SPENDS = st.lists(st.sampled_from(["skill", "skill", "scratch", "ticking"]), min_size=1, max_size=4)
+
+
+def spent_in_order(weapon: int, prior: int, ann: str, bob: str, uses: list[str]) -> tuple[Fights, list[int], int]:
+    """Bob takes Ann's blow (after a GM wound of level `prior`), then spends `uses` in order on it
+    (skill on his roll, scratch and ticking on the blow's wound while it wounds him).
+    Returns the fight, Bob's track level after the blow and after each accepted spend, and how many were refused."""
+    fights = make_fights()
+    duel(fights, ann={"weapon": weapon}, bob={"fudge_points": 8})
+    if prior:
+        fights.execute("fight", cmd.GmWound(combatant="Bob", level=prior))
+    if prior >= INCAPACITATED:  # Bob cannot defend (F-MEL-3): Ann's blow alone, and it may kill
+        fights.execute("fight", cmd.Attack(attacker="Ann", target="Bob"), dice(f"ann={ann}"))
+    else:
+        fights.execute("fight", cmd.Exchange(first="Ann", second="Bob"), dice(f"ann={ann}", f"bob={bob}"))
+    action = max(fights.state("fight").actions)
+    levels, refusals = [bob_level(fights)], 0
+    for use in uses:
+        state = fights.state("fight")
+        blow = [seq for seq in state.actions[action].consequences if isinstance(state.events.get(seq), ev.WoundMarked)]
+        try:
+            if use == "skill":
+                spend(fights, "Bob", use, shift=1)
+            elif not blow:  # the blow no longer wounds him: nothing to halve or spare
+                raise RuleError("no wound")
+            else:
+                spend(fights, "Bob", use, target=blow[0])
+        except RuleError:
+            refusals += 1
+            continue
+        levels.append(bob_level(fights))
+    return fights, levels, refusals
+
+
+@fuzz(60)
+@given(weapon=st.integers(0, 10), prior=st.sampled_from([0, 0, HURT, VERY_HURT, NEAR_DEATH]), ann=FACES, bob=FACES,
+       uses=SPENDS, order=st.randoms(use_true_random=False))
+def test_C_FP_2_fuzz_no_order_of_spends_on_one_blow_leaves_the_spender_worse_off(
+        weapon: int, prior: int, ann: str, bob: str, uses: list[str], order: Any) -> None:
+    """C-FP-2 stacked spends: Bob's own points on one blow (skill +1 on his roll, Only a Scratch, Still
+    Ticking), in any order: each accepted spend leaves him no worse off than before it (his track level never
+    rises, he never dies of it), and two orders of the same spends, all accepted, end in the same state."""
+    first, levels, refused_first = spent_in_order(weapon, prior, ann, bob, uses)
+    assert all(after <= before for before, after in zip(levels, levels[1:])), levels
+    other = list(uses)
+    order.shuffle(other)
+    second, _, refused_second = spent_in_order(weapon, prior, ann, bob, other)
+    if refused_first == refused_second == 0:
+        assert standing(first) == standing(second), (uses, other)
+
+
+def standing(fights: Fights) -> dict[str, Any]:
+    """What the rules say of each fighter: the boxes marked (by original level), death and points left."""
+    return {key: (c.track.boxes, c.track.dead, c.fudge_points) for key, c in fights.state("fight").combatants.items()}

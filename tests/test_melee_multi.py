@@ -263,7 +263,7 @@ def test_F_MULTI_A_REPLAY_1_paco_vs_three_thugs_state_after_each_event(fights: F
     paco_and_thugs(fights)
     melee(fights, "Paco", ("Thug1", "Thug2", "Thug3"), dice(*PACO_DICE))
     steps = [{"seq": record.seq, "type": record.event.type,
-              "event": render.describe(record.event, state.ladder),
+              "event": render.line(record.event, state),
               "state": render.status_json(state)}
              for record, state in evolve_all(fights.log("fight"))]
     last = {c["name"]: c["wound_level"] for c in steps[-1]["state"]["combatants"]}

@@ -340,7 +340,7 @@ def test_PC_PH_replay_of_a_classic_bartered_round(fights: Fights, snapshot: Snap
     assert turns == [("++", "Ann"), ("+", "Ann"), ("+", "Bob"), ("-", "Ann"),
                      ("--", "Ann"), ("--", "Bob"), ("--", "Cid")]
     steps = [{"seq": record.seq, "type": record.event.type,
-              "event": render.describe(record.event, state.ladder), "state": render.status_json(state)}
+              "event": render.line(record.event, state), "state": render.status_json(state)}
              for record, state in evolve_all(log)]
     assert steps[-1]["state"] == render.status_json(fights.state("fight"))
     assert verify(fights.store.read("fight")).ok

@@ -37,7 +37,7 @@ def play_fex(fights: Fights) -> str:
 
 def replay_steps(fights: Fights, name: str) -> list[dict[str, Any]]:
     return [{"seq": record.seq, "type": record.event.type,
-             "event": render.describe(record.event, state.ladder),
+             "event": render.line(record.event, state),  # what `replay` prints
              "state": render.status_json(state)}
             for record, state in evolve_all(fights.log(name))]
 
