@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import pickle
 import sqlite3
@@ -36,6 +37,15 @@ from tests.conftest import dice, sheet, start
 from tests.processes import fudge
 
 SHEETS = Path(__file__).resolve().parent.parent / "examples" / "sheets"
+
+
+@pytest.fixture(autouse=True)
+def plain_logging(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Warnings go to structlog as configured here: a CLI test run earlier may have left its set-up pending."""
+    from store.log import log
+
+    monkeypatch.setattr(log, "setup", None)
+    monkeypatch.setattr(log, "threshold", logging.NOTSET)
 
 
 def duel(fights: Fights, name: str = "duel") -> str:
