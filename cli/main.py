@@ -28,12 +28,14 @@ COMMANDS: dict[str, str] = {
     **dict.fromkeys(("rules", "demo"), "rules"),
     "odds": "odds",
     "sim": "sim",
+    "secrets": "secrets",
 }
 
 # The help groups commands by what a GM is doing (module by module).
 PANELS = {"fight": "Fights and combatants", "table": "At the table", "melee": "At the table",
           "recovery": "After the blows", "atari": "Atari Isev", "fate": "Fate", "history": "History and audit",
-          "rules": "Rules and demos", "odds": "Odds and simulation", "sim": "Odds and simulation"}
+          "rules": "Rules and demos", "odds": "Odds and simulation", "sim": "Odds and simulation",
+          "secrets": "History and audit"}
 
 
 class _Fudge(typer.Typer):

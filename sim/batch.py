@@ -47,12 +47,9 @@ def run_batch(setup: Setup, seed: int, n: int, *, jobs: int = 1, executor: str =
         results = simulate(setup, seed, n, jobs, pool, progress)
     names = [c.name for c in sorted(probe.combatants.values(), key=lambda c: c.joined_seq)]
     batch = Batch(seed, summarize(results, sides, names, view_of(probe).levels))
-    if fights is not None:
-        current = fights.store.setting("current")
+    if fights is not None:  # each kept fight is written whole; the fight at the table stays current
         for index in samples(results, keep_k):
             name = kept_name(prefix, seed, index)
             keep(fights, setup, seed, index, name)
             batch.kept.append({"fight": name, "index": index, "rounds": results[index].rounds})
-        if current:  # keeping samples does not change the fight at the table
-            fights.store.set_setting("current", current)
     return batch

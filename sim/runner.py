@@ -35,6 +35,7 @@ from sim import DEFAULT_MAX_ROUNDS
 from sim.policies import POLICIES, Policy, foes
 from sim.rulesets import reading, view_of
 from store.fights import Fights
+from store.memory import MemoryStore
 
 
 @dataclass(frozen=True)
@@ -478,13 +479,21 @@ def simulate_range(setup: Setup, master: int, start: int, stop: int,
 
 
 def keep(fights: Fights, setup: Setup, master: int, index: int, name: str) -> FightState:
-    """Play fight `index` again into a real store with the same seed and ids, then reveal its seed, so
-    `fudge verify` re-derives every die and re-runs every command."""
+    """Play fight `index` again with the same seed and ids, reveal its seed (so `fudge verify` re-derives
+    every die and re-runs every command), then write it into the real store whole.
+
+    It is played on a scratch in-memory store and written in one transaction: a run killed midway
+    leaves each kept fight whole or absent, and the store's current fight as it was. The seed
+    committed after the reveal comes from the real service's random source, not from the fight's
+    (public) seed: whoever reads the revealed seed cannot predict the kept fight's next rolls, and a
+    fight's seed says nothing of the master seed or of the other fights' seeds (each is a hash).
+    """
     seed = fight_seed(master, index)
-    service = Fights(fights.store, clock=fights.clock, new_id=derived_ids(seed), random_bytes=derived_bytes(seed))
-    state = play(ServiceSession(service, name), setup, name)
-    service.reveal_seed(name)
-    return state
+    scratch = Fights(MemoryStore(), clock=fights.clock, new_id=derived_ids(seed), random_bytes=derived_bytes(seed))
+    state = play(ServiceSession(scratch, name), setup, name)
+    scratch.random_bytes = fights.random_bytes
+    scratch.reveal_seed(name)
+    return fights.copy_in(scratch, name).state
 
 
 from sim import fate  # noqa: E402,F401  (registers Fate's view, save, attack and paces when the engine has them)

@@ -21,6 +21,7 @@ from projections.state import FightState
 from store.base import EventStore, FightInfo, Row, StoreError
 from store.bulk import paused_gc
 from store.log import log
+from store.secrets import SecretBox
 from store.views import ReadModel
 
 
@@ -35,6 +36,25 @@ def seal_of(declaration: ev.Declaration, salt: str) -> str:
     from engine.decide import seal_of as seal
 
     return seal(declaration, salt)
+
+
+def seed_of(kept: str, committed: str) -> bytes | None:
+    """The seed in hex `kept`, if it is the one the log committed to (A-FAIR-1); None if not."""
+    try:
+        seed = bytes.fromhex(kept)
+    except ValueError:
+        return None
+    return seed if commitment(seed) == committed else None
+
+
+class NoSeed:
+    """The dice of a fight whose seed is not usable here: a roll that is not typed is refused, saying why."""
+
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
+
+    def roll(self, roller: str, count: int, purpose: str, sides: int | None = None) -> Any:
+        raise StoreError(self.problem)
 
 
 def utc_now() -> str:
@@ -79,8 +99,10 @@ class Fights:
     def __init__(self, store: EventStore, clock: Callable[[], str] = utc_now,
                  new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
                  random_bytes: Callable[[int], bytes] = random_source.token_bytes,
-                 read_models: Sequence[ReadModel] = ()) -> None:
+                 read_models: Sequence[ReadModel] = (), secrets: SecretBox | None = None) -> None:
         self.store = store
+        self.secrets: SecretBox = secrets if secrets is not None else store.user_secrets()
+        self._legacy_checked = False
         self.clock = clock
         self.new_id = new_id
         self.random_bytes = random_bytes
@@ -119,6 +141,12 @@ class Fights:
         seed = self.random_bytes(32)
         return seed, commitment(seed), self.new_id()[:12]
 
+    def _keep_seed(self, fight_id: str, seed: bytes, commit: str) -> None:
+        """The new seed goes to the GM's secrets before its commitment goes to the log: a crash between
+        leaves an unused secret, never a commitment without its seed."""
+        self._move_legacy_secrets()
+        self.secrets.put(fight_id, {f"seed:{commit}": seed.hex()})
+
     def _records(self, fight_id: str, start_seq: int, prev: str, command_id: str, issued: Any,
                  events: Sequence[Any]) -> list[Recorded]:
         out = []
@@ -140,22 +168,25 @@ class Fights:
             rows.append(Row(record.seq, record.command, record.event.type, body, chain_hash(body)))
         return rows
 
-    def new(self, name: str, rules: str, options: dict[str, Any]) -> Outcome:
+    def new(self, name: str, rules: str, options: dict[str, Any], make_current: bool = True) -> Outcome:
         seed, commit, stream = self._seed()
         fight_id = self.new_id()
         command = cmd.StartFight(name=name, rules=rules, options=options, seed_commitment=commit, stream=stream)
         events = decide(FightState(), command, EnteredDice())
         records = self._records(fight_id, 1, GENESIS, self.new_id(), command, events)
         rows, state = self._rows(records), replay(records)
+        self._keep_seed(fight_id, seed, commit)
         self.store.append(name, 0, rows, create=FightInfo(name, fight_id, created_at=self.clock()),
-                          secrets={f"seed:{commit}": seed.hex()},
                           **self._caches_of(name, state, rows[-1].seq, rows[-1].hash, fight_id))
-        self.store.set_setting("current", name)
+        if make_current:
+            self.store.set_setting("current", name)
         log.info("fight started", fight=name, rules=rules)
         return Outcome(tuple(records), state)
 
     def execute(self, name: str, command: Any, dice: DiceInput | None = None,
                 command_id: str | None = None, secrets: dict[str, str] | None = None) -> Outcome:
+        """Decide `command` on the fight and append its events; `secrets` (the plaintext of a sealed
+        declaration) go to the GM's secrets, under the fight's id, before the events are appended."""
         if command_id and self.store.has_command(name, command_id):
             return Outcome((), self.state(name), replayed=True)
         loaded = self._load(name)
@@ -169,7 +200,7 @@ class Fights:
             undo, restores = history.redo_target(records, voided(records))
             events = [ev.CommandRedone(target=undo, restores=restores)]
         else:
-            source = self._dice(state, self._newest_first(name, loaded), dice or DiceInput())
+            source = self._dice(name, state, self._newest_first(name, loaded), dice or DiceInput())
             events = decide(state, command, source)
             unused = source.unused()
             if unused:
@@ -187,7 +218,10 @@ class Fights:
         voiding = any(isinstance(e, ev.VOIDING) for e in events)
         caches = self._caches_of(name, after, rows[-1].seq, rows[-1].hash,
                                  since=None if voiding else loaded.snapshot_seq)
-        self.store.append(name, last_seq, rows, secrets=secrets, **caches)
+        if secrets:
+            self._move_legacy_secrets()
+            self.secrets.put(new[0].fight, secrets)
+        self.store.append(name, last_seq, rows, **caches)
         log.info("command appended", fight=name, command=type(command).__name__, events=len(new))
         self._cache[name] = _Loaded(everything, after, rows[-1].hash, rows[-1].seq,
                                     rows[-1].seq if "snapshot" in caches else loaded.snapshot_seq)
@@ -305,17 +339,73 @@ class Fights:
             log.warning("read model not stored", view=model.name, error=repr(error))
             return None
 
-    def _dice(self, state: FightState, newest_first: Iterable[Recorded], given: DiceInput) -> EnteredDice:
-        fallback = None
+    def _dice(self, name: str, state: FightState, newest_first: Iterable[Recorded], given: DiceInput) -> EnteredDice:
+        fallback: Any = None
         if state.options.dice == "generated":
-            seed = self.store.secret(f"seed:{state.commitment}")
-            if seed is not None:
+            seed, problem = self._fight_seed(name, state)
+            if seed is None:
+                fallback = NoSeed(problem)  # refused only if a roll is not typed
+            else:
                 start = next((r.event.draw + 1 for r in newest_first
                               if getattr(r.event, "stream", None) == state.stream
                               and getattr(r.event, "draw", None) is not None), 0)
-                fallback = SeededDice(bytes.fromhex(seed), state.stream, start)
+                fallback = SeededDice(seed, state.stream, start)
         return EnteredDice(by_roller={k.lower(): v for k, v in given.by_roller.items()},
                            anyone=given.anyone, fallback=fallback, substitutes=state.options.dice_substitutes)
+
+    def _fight_seed(self, name: str, state: FightState) -> tuple[bytes | None, str]:
+        """The fight's current seed from the GM's secrets, checked against the commitment in its log (A-FAIR-1);
+        or None and why not, in one line that says what to do."""
+        self._move_legacy_secrets()
+        key = f"seed:{state.commitment}"
+        kept = self.secrets.get(state.fight_id, key)
+        typed = "or type the dice with --dice NAME=FACES"
+        if kept is None:
+            return None, (f"the dice seed of fight {name} is not among this machine's secrets: "
+                          f"`fudge secrets import FILE` brings them from the GM's other machine, {typed}")
+        seed = seed_of(kept, state.commitment)
+        if seed is None:
+            return None, (f"the dice seed kept for fight {name} does not match the commitment in its log "
+                          f"(A-FAIR-1): the seed or the log was changed; {typed}")
+        if self.secrets.was_revealed(key):
+            return None, (f"the dice seed of fight {name} was revealed in another fight's log: "
+                          f"`fudge reveal-seed --fight {name}` commits a new one, {typed}")
+        return seed, ""
+
+    def _move_legacy_secrets(self) -> None:
+        """Seeds and sealed declarations an older version kept in the store itself are moved to the GM's
+        secrets, then deleted from the store: at the first write, once.
+
+        Each is filed under the fight whose own event committed or sealed it. A fight whose secrets are
+        already kept outside the store takes none from the store: a secret written into the store
+        later (by whoever can write the file) is never adopted for a fight the GM already plays.
+        """
+        if self._legacy_checked:
+            return
+        self._legacy_checked = True
+        found = self.store.legacy_secrets()
+        if not found:
+            return
+        owners: dict[str, str] = {}
+        for info in self.store.fights():
+            for record in self.log(info.name):
+                event = record.event
+                if record.fight != info.fight_id:
+                    continue  # a branch's prefix: the parent's own events file its secrets
+                if isinstance(event, (ev.FightStarted, ev.BranchStarted, ev.SeedCommitted)):
+                    owners[f"seed:{event.seed_commitment}"] = record.fight
+                elif isinstance(event, ev.DeclarationSealed):
+                    owners[f"seal:{event.seal}"] = record.fight
+        adopted: dict[str, dict[str, str]] = {}
+        for key, value in found.items():
+            if key in owners:
+                adopted.setdefault(owners[key], {})[key] = value
+        for fight_id, items in adopted.items():
+            if not self.secrets.knows(fight_id):
+                self.secrets.put(fight_id, items)
+        self.store.forget_legacy_secrets()
+        log.warning("secrets moved out of the store", store=str(getattr(self.store, "path", "")),
+                    moved=sum(len(items) for items in adopted.values()))
 
     def undo_to(self, name: str, seq: int) -> list[Outcome]:
         outcomes = []
@@ -352,9 +442,11 @@ class Fights:
             who = state.find(name)
             if who is None or who.key not in state.sealed:
                 continue
-            secret = self.store.secret(f"seal:{state.sealed[who.key][0]}")
+            self._move_legacy_secrets()
+            secret = self.secrets.get(state.fight_id, f"seal:{state.sealed[who.key][0]}")
             if secret is None:
-                raise StoreError(f"{who.name}'s sealed declaration is not in this store: it cannot be revealed here")
+                raise StoreError(f"{who.name}'s sealed declaration is not among this machine's secrets: "
+                                 "`fudge secrets import FILE` brings them from the GM's other machine")
             data = json.loads(secret)
             out.append(cmd.Reveal(combatant=who.name, declaration=ev.Declaration.model_validate(data["declaration"]),
                                   salt=data["salt"]))
@@ -380,12 +472,38 @@ class Fights:
         events = decide(state, command, EnteredDice())
         new = self._records(fight_id, fork + 1, prefix[-1].hash, self.new_id(), command, events)
         new_rows, after = self._rows(new), fold(new, state)
+        self._keep_seed(fight_id, seed, commit)
+        self._copy_seals(state, fight_id)
         self.store.append(name, 0, list(prefix) + new_rows,
                           create=FightInfo(name, fight_id, parent=parent, fork_seq=fork, created_at=self.clock()),
-                          secrets={f"seed:{commit}": seed.hex()},
                           **self._caches_of(name, after, new_rows[-1].seq, new_rows[-1].hash, fight_id))
         self.store.set_setting("current", name)
         return Outcome(tuple(new), after)
+
+    def _copy_seals(self, state: FightState, fight_id: str) -> None:
+        """A branch opens the declarations still sealed at its fork as the parent would: it gets their
+        plaintext under its own id (the dice seed it does not share: it has its own)."""
+        items = {}
+        for seal, _ in state.sealed.values():
+            secret = self.secrets.get(state.fight_id, f"seal:{seal}")
+            if secret is not None:
+                items[f"seal:{seal}"] = secret
+        if items:
+            self.secrets.put(fight_id, items)
+
+    def copy_in(self, source: Fights, name: str) -> Outcome:
+        """Fight `name` of another service (a kept simulation played in memory) written into this store
+        in one append, with its secrets not yet revealed; it does not become the current fight."""
+        info = source.store.fight(name)
+        rows = source.store.read(name)
+        state = source.state(name)
+        kept = {s.key: s.value for s in source.secrets.export() if s.fight == state.fight_id and not s.revealed}
+        if kept:
+            self._move_legacy_secrets()
+            self.secrets.put(state.fight_id, kept)
+        self.store.append(name, 0, rows, create=FightInfo(name, info.fight_id, created_at=self.clock()),
+                          **self._caches_of(name, state, rows[-1].seq, rows[-1].hash, info.fight_id))
+        return Outcome(tuple(source.log(name)), state)
 
     def export(self, name: str) -> list[str]:
         return [json.dumps({"seq": r.seq, "hash": r.hash, "body": json.loads(r.body)}, sort_keys=True)
@@ -419,23 +537,42 @@ class Fights:
         events = decide(state, command, EnteredDice())
         new = self._records(fight_id, rows[-1].seq + 1, rows[-1].hash, self.new_id(), command, events)
         new_rows, after = self._rows(new), fold(new, state)
+        self._keep_seed(fight_id, seed, commit)
         self.store.append(name, 0, rows + new_rows,
                           create=FightInfo(name, fight_id, created_at=self.clock()),
-                          secrets={f"seed:{commit}": seed.hex()},
                           **self._caches_of(name, after, new_rows[-1].seq, new_rows[-1].hash, fight_id))
         return Outcome(tuple(new), after)
 
     def reveal_seed(self, name: str) -> Outcome:
-        records = self.log(name)
-        seeds = []
-        for record in records:
+        """A-FAIR-1: reveal the seeds this fight committed itself, and commit a new one for its next rolls.
+
+        Only the fight's own commitments are revealed: a branch's log begins with its parent's events
+        (and the parent's commitment), whose seed the parent still rolls with; an imported log carries
+        the original's. Such a seed is added only once its own fight has revealed it (it is public
+        then): until that, `verify` counts the rolls before the fork as unchecked.
+        """
+        self._move_legacy_secrets()
+        own = self.store.fight(name).fight_id
+        seeds, mine = [], False
+        for record in self.log(name):
             event = record.event
-            if isinstance(event, (ev.FightStarted, ev.BranchStarted, ev.SeedCommitted)):
-                secret = self.store.secret(f"seed:{event.seed_commitment}")
+            if not isinstance(event, (ev.FightStarted, ev.BranchStarted, ev.SeedCommitted)):
+                continue
+            key = f"seed:{event.seed_commitment}"
+            if record.fight == own or self.secrets.was_revealed(key):  # another fight's seed only once public
+                secret = self.secrets.get(record.fight, key)
                 if secret is not None:
                     seeds.append((event.seed_commitment, secret))
-        if not seeds:
-            raise StoreError(f"no seed of {name} is in this store: nothing to reveal")
+                    mine = mine or record.fight == own
+        if not mine:
+            raise StoreError(f"no dice seed of fight {name} is among this machine's secrets: nothing to reveal; "
+                             "`fudge secrets import FILE` brings them from the GM's other machine")
+        for committed, secret in seeds:
+            if seed_of(secret, committed) is None:
+                raise StoreError(f"the dice seed kept for fight {name} does not match its commitment "
+                                 f"{committed[:12]} in the log (A-FAIR-1): nothing revealed")
         seed, commit, stream = self._seed()
-        return self.execute(name, cmd.RevealSeed(seeds=tuple(seeds), next_commitment=commit, next_stream=stream),
-                            secrets={f"seed:{commit}": seed.hex()})
+        self._keep_seed(own, seed, commit)
+        outcome = self.execute(name, cmd.RevealSeed(seeds=tuple(seeds), next_commitment=commit, next_stream=stream))
+        self.secrets.mark_revealed(f"seed:{c}" for c, _ in seeds)
+        return outcome

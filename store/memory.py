@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, Row, StoreError, UnknownFight
+from store.secrets import MemorySecrets
 
 
 class MemoryStore:
@@ -10,7 +11,7 @@ class MemoryStore:
         self._fights: dict[str, FightInfo] = {}
         self._rows: dict[str, list[Row]] = {}
         self._commands: dict[str, set[str]] = {}
-        self._secrets: dict[str, str] = {}
+        self._secrets = MemorySecrets()
         self._settings: dict[str, str] = {}
 
     def fights(self) -> list[FightInfo]:
@@ -43,7 +44,7 @@ class MemoryStore:
         return command in self._commands.get(name, set())
 
     def append(self, name: str, expected_last_seq: int, rows: list[Row], *,
-               create: FightInfo | None = None, secrets: dict[str, str] | None = None) -> None:
+               create: FightInfo | None = None) -> None:
         if create is not None:
             if name in self._fights:
                 raise StoreError(f"a fight named {name!r} already exists; pick another name")
@@ -61,10 +62,16 @@ class MemoryStore:
             self._fights[name] = create
         self._rows[name] = current + list(rows)
         self._commands[name] = known | {r.command for r in rows}
-        self._secrets.update(secrets or {})
 
-    def secret(self, key: str) -> str | None:
-        return self._secrets.get(key)
+    def user_secrets(self) -> MemorySecrets:
+        """The secrets of this store's fights, in memory like the store."""
+        return self._secrets
+
+    def legacy_secrets(self) -> dict[str, str]:
+        return {}
+
+    def forget_legacy_secrets(self) -> None:
+        pass
 
     def setting(self, key: str) -> str | None:
         return self._settings.get(key)

@@ -3,17 +3,19 @@
 A snapshot is a pickled `FightState` keyed by the fight's last sequence number and hash and by
 the code that built it (`code_version`: a digest of the engine, events and projections sources
 and of the Python and pydantic versions). It is used only when all three still match and its
-HMAC (keyed by a secret kept in the store) checks; anything else is ignored and the state is
-rebuilt from the log, then saved again. The log stays the only truth: `verify` and every
-as-of view fold the events, never a snapshot.
+HMAC (keyed by this user's key, kept outside every store) checks; anything else is ignored and
+the state is rebuilt from the log, then saved again. The log stays the only truth: `verify` and
+every as-of view fold the events, never a snapshot.
 
-Pickle runs code from what it reads, so a snapshot is trusted only if it was written on this
-machine by this user: the HMAC key lives outside every store, in a file only its owner can read
-(`$FUDGE_KEY_FILE`, else `$XDG_STATE_HOME/fudge/snapshot.key`, else
-`~/.local/state/fudge/snapshot.key`). A store file received from someone else (to audit a
-session, say) carries snapshots under a key this machine does not have: they are ignored and the
-state is folded from the log, which `verify` checks. Without a usable key file there are simply
-no snapshots.
+Pickle can run code named in what it reads, so a snapshot is guarded twice: it is unpickled only
+if its HMAC checks (it was written on this machine by this user), and then only by
+`StateUnpickler`, which refuses every name but the core's own classes and plain containers (no
+function, no other module's class): a snapshot forged with a stolen key still cannot run code.
+The HMAC key lives outside every store, in a file only its owner can read (`$FUDGE_KEY_FILE`,
+else `$XDG_STATE_HOME/fudge/snapshot.key`, else `~/.local/state/fudge/snapshot.key`). A store
+file received from someone else (to audit a session, say) carries snapshots under a key this
+machine does not have: they are ignored and the state is folded from the log, which `verify`
+checks. Without a usable key file there are simply no snapshots.
 """
 
 from __future__ import annotations
@@ -21,11 +23,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import io
 import pickle
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from store.log import log
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("engine", "events", "projections")
@@ -50,34 +56,108 @@ def source_digest(packages: tuple[str, ...], seed: str) -> str:
     return digest.hexdigest()[:32]
 
 
+KEY_BYTES = 32
+_KEY_TEXT = re.compile(rb"[0-9a-f]{%d}\n?" % (2 * KEY_BYTES))
+
+
 def key_file() -> Path:
     if os.environ.get("FUDGE_KEY_FILE"):
         return Path(os.environ["FUDGE_KEY_FILE"])
+    return state_dir() / "snapshot.key"
+
+
+def state_dir() -> Path:
+    """This user's fudge folder: the snapshot key and the secrets file (store.secrets) live here."""
     state_home = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(state_home) / "fudge" / "snapshot.key"
+    return Path(state_home) / "fudge"
 
 
 def local_key(create: bool = False) -> bytes | None:
-    """This user's snapshot key; made (readable by its owner only) when `create` and missing."""
+    """This user's snapshot key; made (readable by its owner only) when `create` and missing.
+
+    A key is exactly 32 random bytes (64 hex digits in the file). A file that is anything else
+    (empty or short after a kill, garbled, readable or writable by others) is no key: snapshots are
+    off, with one warning, and the file is left for its owner to delete; it is never overwritten.
+    """
     path = key_file()
+    key = _read_key(path)
+    if key is not None or not create or path.exists() or os.path.islink(path):
+        return key
     try:
-        return bytes.fromhex(path.read_text().strip())
-    except (OSError, ValueError):
-        if not create:
-            return None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as out:
-            out.write(os.urandom(32).hex())
-    except FileExistsError:
-        pass  # another process made it first: read theirs
+        _write_key(path)
     except OSError:
         return None  # nowhere to keep a key: no snapshots
+    return _read_key(path)
+
+
+def _read_key(path: Path) -> bytes | None:
+    """The key in `path`, or None (missing: silently; anything else: one warning saying what to do)."""
     try:
-        return bytes.fromhex(path.read_text().strip())
-    except (OSError, ValueError):
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
         return None
+    except OSError as exc:
+        return _not_a_key(path, f"it cannot be read ({exc.strerror})")
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(handle.fileno()).st_mode
+        text = handle.read(4 * KEY_BYTES)
+    if mode & 0o077:
+        return _not_a_key(path, f"other users can read or write it (mode {mode & 0o777:o}, it must be 600)")
+    if not _KEY_TEXT.fullmatch(text):
+        return _not_a_key(path, f"it holds {len(text)} bytes, not a key of {KEY_BYTES} random bytes in hex")
+    return bytes.fromhex(text.decode())
+
+
+_WARNED: set[str] = set()
+
+
+def _not_a_key(path: Path, why: str) -> None:
+    if str(path) not in _WARNED:  # one warning per process, however often the key is asked for
+        _WARNED.add(str(path))
+        log.warning("snapshot key refused: snapshots are off until it is deleted (the next command then "
+                    "makes a new one)", key_file=str(path), reason=why)
+    return None
+
+
+def _write_key(path: Path) -> None:
+    """A new key, whole or not at all: written to a temp file beside it, synced, then linked into place.
+
+    A link never replaces a file: when two processes make a key at once, the second reads the first's.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    temp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(os.urandom(KEY_BYTES).hex().encode())
+            out.flush()
+            os.fsync(out.fileno())
+        try:
+            os.link(temp, path)
+        except FileExistsError:
+            return  # another process made it first: read theirs
+        except OSError:
+            if path.exists():
+                return
+            os.rename(temp, path)  # a file system without links
+        sync_folder(path.parent)
+    finally:
+        if temp.exists():
+            temp.unlink()
+
+
+def sync_folder(folder: Path) -> None:
+    """A rename or link survives a crash once its folder is synced."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +187,29 @@ def unpack(snapshot: Snapshot | None, fight_id: str, seq: int, last_hash: str, k
     if not hmac.compare_digest(snapshot.mac, _mac(key, fight_id, seq, last_hash, snapshot.version, snapshot.body)):
         return None
     try:
-        return pickle.loads(snapshot.body)
-    except Exception:  # noqa: BLE001  (a snapshot is a cache: any failure means "rebuild")
+        return StateUnpickler(io.BytesIO(snapshot.body)).load()
+    except Exception as error:  # noqa: BLE001  (a snapshot is a cache: any failure means "rebuild")
+        log.warning("snapshot not used: the state is folded from the log", fight=fight_id, reason=str(error))
         return None
+
+
+# The packages whose classes a fight's state is made of, and the builtins pickle may name for them.
+STATE_PACKAGES = ("engine.", "events.", "projections.")
+SAFE_BUILTINS = frozenset({"frozenset", "set", "tuple", "list", "dict", "int", "float", "str", "bytes", "bool"})
+
+
+class StateUnpickler(pickle.Unpickler):
+    """Unpickles a fight's state and nothing else: pickle may name only classes defined in the
+    project's core (state, events, sheets, options) and plain builtin containers. A function
+    (`os.system`, `builtins.eval`, `subprocess.Popen`...) or any other module's class is refused
+    before it can be called, even in a snapshot whose HMAC checks (defence in depth: a stolen key
+    still cannot run code). Looking names up here costs once per class, not per object."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == "builtins" and name in SAFE_BUILTINS:
+            return super().find_class(module, name)
+        if module.startswith(STATE_PACKAGES) and "." not in name:
+            found = super().find_class(module, name)
+            if isinstance(found, type) and found.__module__ == module:
+                return found
+        raise pickle.UnpicklingError(f"a snapshot may not name {module}.{name}")

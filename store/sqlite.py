@@ -7,6 +7,7 @@ from pathlib import Path
 
 from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, Row, StoreError, UnknownFight
 from store import snapshots
+from store.secrets import SecretFile
 from store.snapshots import Snapshot
 from store.views import View
 
@@ -38,7 +39,7 @@ CREATE TABLE IF NOT EXISTS commands (
     last_seq INTEGER NOT NULL,
     PRIMARY KEY (fight, command)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS secrets (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS secrets (key TEXT PRIMARY KEY, value TEXT NOT NULL);  -- emptied: see store.secrets
 """
 
 # A cache, not part of the log (store.snapshots): one row per fight, replaced as the fight grows.
@@ -73,6 +74,7 @@ class SqliteStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self._secrets: SecretFile | None = None
         try:
             self.db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -145,8 +147,7 @@ class SqliteStore:
                                (fight, command)).fetchone() is not None
 
     def append(self, name: str, expected_last_seq: int, rows: list[Row], *,
-               create: FightInfo | None = None, secrets: dict[str, str] | None = None,
-               snapshot: Snapshot | None = None, views: tuple[View, ...] = ()) -> None:
+               create: FightInfo | None = None, snapshot: Snapshot | None = None, views: tuple[View, ...] = ()) -> None:
         db = self.db
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -175,8 +176,6 @@ class SqliteStore:
                            [(fight, r.seq, r.command, r.type, r.body, r.hash) for r in rows])
             db.executemany("INSERT INTO commands VALUES (?,?,?,?)",
                            [(fight, c, min(s), max(s)) for c, s in spans.items()])
-            if secrets:
-                db.executemany("INSERT OR REPLACE INTO secrets VALUES (?,?)", list(secrets.items()))
             if snapshot is not None:
                 self._save_snapshot(fight, snapshot)
             if views:
@@ -229,9 +228,28 @@ class SqliteStore:
         """The HMAC key of snapshots: this user's, kept outside the store (see `store.snapshots`)."""
         return snapshots.local_key(create)
 
-    def secret(self, key: str) -> str | None:
-        row = self.db.execute("SELECT value FROM secrets WHERE key = ?", (key,)).fetchone()
-        return row[0] if row else None
+    def user_secrets(self) -> SecretFile:
+        """The GM's seeds and sealed declarations: this user's, kept outside the store (store.secrets)."""
+        if self._secrets is None:
+            self._secrets = SecretFile()
+        return self._secrets
+
+    def legacy_secrets(self) -> dict[str, str]:
+        """Secrets that older versions kept in the store's own `secrets` table (moved out by the service)."""
+        return dict(self.db.execute("SELECT key, value FROM secrets"))
+
+    def forget_legacy_secrets(self) -> None:
+        """Deletes the store's own secrets, overwriting their bytes (secure_delete) and the write-ahead log."""
+        self.db.execute("PRAGMA secure_delete=ON")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("DELETE FROM secrets")
+            self.db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise Conflict(f"the store is busy ({exc}); run the command again") from None
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def setting(self, key: str) -> str | None:
         return self._meta(key)

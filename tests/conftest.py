@@ -36,6 +36,12 @@ def snapshot_key_file(tmp_path_factory: pytest.TempPathFactory) -> None:
 
 
 @pytest.fixture(autouse=True)
+def secrets_file(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The GM's secrets (store.secrets) are each test's own: tests reuse fight ids and seeds."""
+    monkeypatch.setenv("FUDGE_SECRETS_FILE", str(tmp_path_factory.mktemp("secrets") / "secrets.db"))
+
+
+@pytest.fixture(autouse=True)
 def quiet_logs() -> None:
     """Library code logs through structlog; keep warnings on stderr, never on stdout."""
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),

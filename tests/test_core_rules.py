@@ -171,7 +171,7 @@ def test_C_DICE_2_replay_reads_the_recorded_faces_and_never_rolls(fights: Fights
         live = fights.execute("fight", cmd.Exchange(first="Ann", second="Bob")).state
     log = fights.log("fight")
     # The seed is gone from this store: replaying still gives the same fight, since it only reads faces.
-    fights.store._secrets.clear()  # type: ignore[attr-defined]
+    fights.secrets.clear()  # type: ignore[attr-defined]
     again = replay(log)
     assert again.combatants["ann"].track == live.combatants["ann"].track
     assert again.combatants["bob"].track == live.combatants["bob"].track
@@ -232,9 +232,10 @@ def test_C_DICE_6_generated_rolls_derive_from_the_committed_seed(fights: Fights)
     duel(fights)
     outcome = fights.execute("fight", cmd.Exchange(first="Ann", second="Bob"))
     more = fights.execute("fight", cmd.RollTrait(combatant="Ann", trait="Sword"))
-    started = fights.log("fight")[0].event
+    first = fights.log("fight")[0]
+    started = first.event
     assert isinstance(started, ev.FightStarted)
-    seed = bytes.fromhex(fights.store.secret(f"seed:{started.seed_commitment}"))
+    seed = bytes.fromhex(fights.secrets.get(first.fight, f"seed:{started.seed_commitment}"))
     assert started.seed_commitment == commitment(seed) == hashlib.sha256(seed).hexdigest()
     rolls = events_of(outcome, ev.DiceRolled) + events_of(more, ev.DiceRolled)
     assert [r.draw for r in rolls] == [0, 1, 2]

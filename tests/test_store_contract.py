@@ -128,12 +128,11 @@ class TestStoreContract:
         store.append("duel", 1, rows(2, "first"))
         before = snapshot(store, "duel")
         with pytest.raises(Conflict, match=CONFLICT_TEXT):
-            store.append("duel", 1, rows(2, "second"), secrets={"k": "v"})
+            store.append("duel", 1, rows(2, "second"))
         with pytest.raises(Conflict, match=CONFLICT_TEXT):
             store.append("duel", 3, rows(4, "ahead"))
         assert snapshot(store, "duel") == before
         assert not store.has_command("duel", "second")
-        assert store.secret("k") is None
 
     def test_duplicate_command_id_is_refused(self, backend: Backend) -> None:
         store = backend.store
@@ -159,20 +158,17 @@ class TestStoreContract:
         store.append("duel", 1, rows(2, "c2"))
         before = snapshot(store, "duel")
         with pytest.raises(StoreError, match="already exists"):
-            store.append("duel", 0, rows(1, "again"), create=FightInfo("duel", "other-id"),
-                         secrets={"seed:x": "00"})
+            store.append("duel", 0, rows(1, "again"), create=FightInfo("duel", "other-id"))
         assert snapshot(store, "duel") == before
         assert store.fight("duel").fight_id == "id-duel"
-        assert store.secret("seed:x") is None
 
     def test_a_refused_create_leaves_no_fight(self, backend: Backend) -> None:
         store = backend.store
         with pytest.raises(Conflict):
-            store.append("ghost", 2, rows(3, "c"), create=FightInfo("ghost", "id"), secrets={"seed:g": "00"})
+            store.append("ghost", 2, rows(3, "c"), create=FightInfo("ghost", "id"))
         with pytest.raises(StoreError):
-            store.append("ghost", 0, rows(2, "c"), create=FightInfo("ghost", "id"), secrets={"seed:g": "00"})
+            store.append("ghost", 0, rows(2, "c"), create=FightInfo("ghost", "id"))
         assert store.fights() == []
-        assert store.secret("seed:g") is None
         with pytest.raises(UnknownFight):
             store.read("ghost")
 
@@ -195,14 +191,17 @@ class TestStoreContract:
         assert snapshot(store, "duel") == before
         assert not store.has_command("duel", "gap")
 
-    def test_secrets_are_stored_with_their_append(self, backend: Backend) -> None:
+    def test_secrets_are_kept_by_fight_outside_the_store(self, backend: Backend) -> None:
+        """A-FAIR-1, A-SEAL-1: the GM's secrets are not in the store (tests/test_secrets.py has their contract)."""
         store = backend.store
-        assert store.secret("seed:abc") is None
-        store.append("duel", 0, rows(1, "start"), create=FightInfo("duel", "id"), secrets={"seed:abc": "0102"})
-        store.append("duel", 1, rows(2, "seal"), secrets={"seal:def": '{"salt": "s"}'})
-        assert store.secret("seed:abc") == "0102"
-        assert store.secret("seal:def") == '{"salt": "s"}'
-        assert store.secret("seed:other") is None
+        store.append("duel", 0, rows(1, "start"), create=FightInfo("duel", "id"))
+        box = store.user_secrets()
+        box.put("id", {"seed:abc": "0102", "seal:def": '{"salt": "s"}'})
+        assert (box.get("id", "seed:abc"), box.get("id", "seal:def")) == ("0102", '{"salt": "s"}')
+        assert box.get("other-id", "seed:abc") is None and box.get("id", "seed:other") is None
+        assert store.legacy_secrets() == {}
+        if isinstance(store, SqliteStore):
+            assert b"0102" not in backend.path.read_bytes()
 
     def test_settings(self, backend: Backend) -> None:
         store = backend.store
@@ -215,12 +214,11 @@ class TestStoreContract:
     def test_A_LOG_1_what_was_appended_survives_reopening(self, backend: Backend) -> None:
         store = backend.store
         self.create(store)
-        store.append("duel", 1, rows(2, "c2", 2), secrets={"seed:s": "ff"})
+        store.append("duel", 1, rows(2, "c2", 2))
         store.set_setting("current", "duel")
         again = backend.open()
         assert again.read("duel") == store.read("duel")
         assert again.fight("duel") == store.fight("duel")
-        assert again.secret("seed:s") == "ff"
         assert again.setting("current") == "duel"
         assert again.has_command("duel", "c2")
 
