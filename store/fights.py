@@ -60,6 +60,9 @@ class DiceInput:
 
 @dataclass
 class _Loaded:
+    """A fight as the last read left it. Read its log through `Fights._log_of`, never `records`: a state
+    that came from a snapshot has no log in memory until something needs it."""
+
     records: list[Recorded] | None  # None: the state came from a snapshot; the log is read when needed
     state: FightState
     last_hash: str
@@ -320,7 +323,7 @@ class Fights:
     def undo_to(self, name: str, seq: int) -> list[Outcome]:
         outcomes = []
         while True:
-            records = self._load(name).records
+            records = self._log_of(name, self._load(name))
             try:
                 _, first = history.undo_target(records, voided(records))
             except RuleError:
