@@ -14,7 +14,8 @@ from engine import commands as cmd
 from engine.errors import InputError
 from engine.wounds import LEVEL_BY_NAME, LEVELS
 from events import models as ev
-from store.fights import Fights, Outcome
+from engine.dice import format_faces
+from store.fights import Fights, Outcome, UnusedDice
 
 app = typer.Typer()
 
@@ -45,6 +46,22 @@ def show(fights: Fights, name: str, outcome: Outcome) -> None:
         return
     for record in outcome.records:
         typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state)}")
+    for unused in outcome.unused:
+        typer.echo(unused_line(unused))
+
+
+def unused_line(unused: UnusedDice) -> str:
+    """Typed dice the command did not roll: shown, so the GM sees which of his dice did not count."""
+    faces = ", ".join(getattr(f, "typed", None) or (format_faces(f) if all(-1 <= x <= 1 for x in f)
+                                                    else " ".join(str(x) for x in f)) for f in unused.faces)
+    if unused.roller == "(unnamed)":
+        why = f"not needed: {unused.used} roll(s) took dice typed without a name" if unused.used else \
+            "no roll took dice typed without a name"
+    elif unused.rolled:
+        why = f"not needed: {unused.roller} rolled only {', '.join(unused.rolled)}"
+    else:
+        why = f"not needed: {unused.roller} rolled nothing in this command"
+    return f"unused dice: {unused.roller} {faces} ({why})"
 
 
 def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, command_id: Optional[str] = None) -> None:
