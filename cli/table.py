@@ -46,6 +46,8 @@ def show(fights: Fights, name: str, outcome: Outcome) -> None:
         return
     for record in outcome.records:
         typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state)}")
+        for note in default_notes(record.event, outcome.state):
+            typer.echo(f"      {note}")
     for unused in outcome.unused:
         typer.echo(unused_line(unused))
 
@@ -64,12 +66,59 @@ def unused_line(unused: UnusedDice) -> str:
     return f"unused dice: {unused.roller} {faces} ({why})"
 
 
-def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, command_id: Optional[str] = None) -> None:
+# The trait names a GM types, by the field naming whose trait it is (C-ACT-1).
+TYPED_TRAITS = (("combatant", "trait"), ("opponent", "opponent_trait"), ("shooter", "skill"), ("target", "dodge"))
+
+
+def check_traits(state: Any, command: Any) -> None:
+    """Refuse a typed trait name that is probably a typo of one the fighter has (`Rapeir`): it would be
+    rolled at the default without a word. A name unlike any of the sheet's is a skill the fighter
+    lacks: rolled at the rules' default, and `show` says so. Checked here, at the command line, and not
+    in the rules: a log written before this check must still verify."""
+    from engine.sheets import likely_typo
+
+    for whose, field in TYPED_TRAITS:
+        name = getattr(command, field, None)
+        if field == "opponent_trait" and name is None:
+            name = getattr(command, "trait", None)  # the opponent rolls the same trait by default
+        who = state.find(getattr(command, whose, None) or "")
+        if name is None or who is None:
+            continue
+        meant = likely_typo(who.fighter.sheet, name, state.options)
+        if meant:
+            raise InputError(f"{who.name} has no trait {name!r}: did you mean {' or '.join(meant)}? "
+                             f"(to roll a skill {who.name} lacks at its default, add --unlisted)")
+
+
+def default_notes(event: Any, state: Any) -> list[str]:
+    """A line for each trait a roll took at the rules' default because the sheet lacks it (C-ACT-1)."""
+    if not isinstance(event, (ev.ActionResolved, ev.StoryRolled)):
+        return []
+    rolled = [(event.combatant, event.trait)]
+    if isinstance(event, ev.ActionResolved) and event.opponent is not None and event.opponent_trait is not None:
+        rolled.append((event.opponent, event.opponent_trait))
+    out = []
+    for name, trait in rolled:
+        who = state.find(name)
+        if who is None or trait == "situational":
+            continue
+        _, level, source = who.fighter.trait(trait, state.options)
+        if source == "sheet":
+            continue
+        kind = "attribute" if source == "missing attribute" else "skill"
+        out.append(f"{who.name} has no {trait} {kind}: rolled at the default {state.ladder.name(level)} (C-ACT-1)")
+    return out
+
+
+def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, command_id: Optional[str] = None,
+        unlisted: bool = False) -> None:
     with guard():
         fights = service()
         name = fight_name(fights, fight)
         state = fights.state(name)
         command = build(fights, name, state)
+        if not unlisted:
+            check_traits(state, command)
         show(fights, name, fights.execute(name, command, dice_input(dice), command_id))
 
 
@@ -231,6 +280,8 @@ def roll(
     advantage: Annotated[bool, typer.Option("--advantage", help="F-MOD-7: after a won all-out defense, seek an advantage.")] = False,
     free: Annotated[bool, typer.Option("--free", help="Under phase initiative: not the roller's action in phase order.")] = False,
     median: Annotated[bool, typer.Option("--median", help="C-ACT-5: roll three times and use the median (all three are recorded).")] = False,
+    unlisted: Annotated[bool, typer.Option(
+        "--unlisted", help="C-ACT-1: roll a trait the sheet lacks at its default, even if its name is close to one it has.")] = False,
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
@@ -246,7 +297,7 @@ def roll(
         return cmd.RollTrait(combatant=combatant, trait=trait, difficulty=level_of(fights, name, vs),
                              opponent=opposed, opponent_trait=opposed_trait, mod=mod, opponent_mod=opposed_mod,
                              advantage=advantage, free=free, median=median)
-    run(fight, build, dice, command_id)
+    run(fight, build, dice, command_id, unlisted)
 
 
 @app.command(name="round")
