@@ -70,7 +70,7 @@ def unused_line(unused: UnusedDice) -> str:
 TYPED_TRAITS = (("combatant", "trait"), ("opponent", "opponent_trait"), ("shooter", "skill"), ("target", "dodge"))
 
 
-def check_traits(state: Any, command: Any) -> None:
+def check_traits(state: Any, command: Any, can_insist: bool = False) -> None:
     """Refuse a typed trait name that is probably a typo of one the fighter has (`Rapeir`): it would be
     rolled at the default without a word. A name unlike any of the sheet's is a skill the fighter
     lacks: rolled at the rules' default, and `show` says so. Checked here, at the command line, and not
@@ -81,13 +81,13 @@ def check_traits(state: Any, command: Any) -> None:
         name = getattr(command, field, None)
         if field == "opponent_trait" and name is None:
             name = getattr(command, "trait", None)  # the opponent rolls the same trait by default
-        who = state.find(getattr(command, whose, None) or "")
-        if name is None or who is None:
+        whom = getattr(command, whose, None)
+        if not isinstance(name, str) or not isinstance(whom, str) or (who := state.find(whom)) is None:
             continue
         meant = likely_typo(who.fighter.sheet, name, state.options)
         if meant:
-            raise InputError(f"{who.name} has no trait {name!r}: did you mean {' or '.join(meant)}? "
-                             f"(to roll a skill {who.name} lacks at its default, add --unlisted)")
+            insist = f" (to roll a skill {who.name} lacks at its default, add --unlisted)" if can_insist else ""
+            raise InputError(f"{who.name} has no trait {name!r}: did you mean {' or '.join(meant)}?{insist}")
 
 
 def default_notes(event: Any, state: Any) -> list[str]:
@@ -111,14 +111,15 @@ def default_notes(event: Any, state: Any) -> list[str]:
 
 
 def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, command_id: Optional[str] = None,
-        unlisted: bool = False) -> None:
+        unlisted: bool | None = None) -> None:
+    """Build the command, check it, decide and show it; `unlisted` is roll's --unlisted (None: no such option)."""
     with guard():
         fights = service()
         name = fight_name(fights, fight)
         state = fights.state(name)
         command = build(fights, name, state)
         if not unlisted:
-            check_traits(state, command)
+            check_traits(state, command, can_insist=unlisted is not None)
         show(fights, name, fights.execute(name, command, dice_input(dice), command_id))
 
 

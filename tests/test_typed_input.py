@@ -132,3 +132,11 @@ def test_C_ACT_1_an_old_log_with_a_misspelled_trait_still_verifies(fights: Fight
     fights.execute("fight", cmd.Join(sheet=sheet("Kara", skills={"Rapier": "Good"}, attack="Rapeir"), source="test"))
     fights.execute("fight", cmd.RollTrait(combatant="Kara", trait="Rapeir"), dice("0000"))
     assert verify(fights.store.read("fight")).ok
+
+
+def test_C_ACT_1_shoot_skill_and_dodge_names_are_checked_too(duel: Fudge) -> None:
+    """F-RNG-1, F-RNG-2: `--skill` and `--dodge` are typed trait names like roll's (no --unlisted there)."""
+    assert duel.fails("shoot", "snorri", "brynhild", "--skill", "Swrod") == \
+        "error: Snorri has no trait 'Swrod': did you mean Sword?"
+    assert duel.fails("shoot", "snorri", "brynhild", "--aware", "--thrown", "--dodge", "Agilty") == \
+        "error: Brynhild has no trait 'Agilty': did you mean Agility?"
