@@ -92,8 +92,7 @@ _DRAW_TYPES = frozenset(kind.model_fields["type"].default for kind in get_args(g
                         if "draw" in kind.model_fields)
 
 
-def _unused_dice(state: FightState, command: Any, source: EnteredDice,
-                 events: Sequence[Any]) -> tuple[UnusedDice, ...]:
+def _unused_dice(state: FightState, command: Any, source: EnteredDice) -> tuple[UnusedDice, ...]:
     """The typed dice this command did not roll, to be shown; dice typed for the wrong name are refused.
 
     Which rolls a command makes can depend on its own dice (a damage roll only after a hit), so the
@@ -101,10 +100,7 @@ def _unused_dice(state: FightState, command: Any, source: EnteredDice,
     rolled nothing and takes no part in the command are: a misspelled or wrong name, which would
     otherwise let the roll meant for someone else be generated behind the GM's back.
     """
-    rolled: dict[str, list[str]] = {}
-    for event in events:
-        if isinstance(event, ev.DiceRolled):
-            rolled.setdefault(event.roller.lower(), []).append(event.purpose)
+    rolled = source.rolled
     out = []
     queues = [(key, queue, source.used.get(key, 0)) for key, queue in source.by_roller.items()]
     queues.append(("*", source.anyone, source.used.get("*", 0)))
@@ -113,7 +109,7 @@ def _unused_dice(state: FightState, command: Any, source: EnteredDice,
             continue
         who = state.find(key) if key != "*" else None
         if key != "*" and used == 0 and key not in rolled and key not in _named_in(command):
-            raise InputError(_wrong_roller(state, key, who, rolled, events))
+            raise InputError(_wrong_roller(state, key, who, rolled))
         name = who.name if who is not None else ("(unnamed)" if key == "*" else key)
         out.append(UnusedDice(name, tuple(queue[used:]), tuple(rolled.get(key, ())), used))
     return tuple(out)
@@ -132,8 +128,8 @@ def _named_in(command: Any) -> set[str]:
     return names
 
 
-def _wrong_roller(state: FightState, key: str, who: Any, rolled: dict[str, list[str]], events: Sequence[Any]) -> str:
-    rollers = list(dict.fromkeys(e.roller for e in events if isinstance(e, ev.DiceRolled)))
+def _wrong_roller(state: FightState, key: str, who: Any, rolled: dict[str, list[str]]) -> str:
+    rollers = [found.name if (found := state.find(roller)) else roller for roller in rolled]
     here = f"rolling here: {', '.join(rollers)}" if rollers else "this command rolls no dice"
     if who is not None:
         return f"dice typed for {who.name}, who takes no part in this command ({here}): check the name"
@@ -243,7 +239,7 @@ class Fights:
         else:
             source = self._dice(state, self._newest_first(name, loaded), dice or DiceInput())
             events = decide(state, command, source)
-            unused = _unused_dice(state, command, source, events)
+            unused = _unused_dice(state, command, source)
         new = self._records(state.fight_id or self._log_of(name, loaded)[0].fight, last_seq + 1, loaded.last_hash,
                             command_id or self.new_id(), command, events)
         rows = self._rows(new)
