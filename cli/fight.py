@@ -65,16 +65,20 @@ def join(
     fight: FightOpt = None,
 ) -> None:
     """A combatant joins the fight from a sheet file; the sheet is copied into the log."""
-    from engine.sheets import parse_sheet
+    from engine.sheets import parse_sheet, unlisted_combat_traits
 
     with guard():
         parsed = parse_sheet(read_file(sheet, "sheet"), str(sheet))
         fights = service()
         name = fight_name(fights, fight)
+        state = fights.state(name)
+        warnings = unlisted_combat_traits(parsed, state.options, state.ladder, str(sheet), as_name)
         outcome = fights.execute(name, cmd.Join(sheet=parsed.model_dump(mode="json"), source=sheet.name,
                                                 name=as_name, side=side))
         joined = outcome.records[-1].event
         typer.echo(f"{joined.combatant} joins {name} (side {joined.side})")
+        for warning in warnings:
+            typer.echo(f"  warning: {warning}")
 
 
 @app.command()

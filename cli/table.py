@@ -14,7 +14,8 @@ from engine import commands as cmd
 from engine.errors import InputError
 from engine.wounds import LEVEL_BY_NAME, LEVELS
 from events import models as ev
-from store.fights import Fights, Outcome
+from engine.dice import format_faces
+from store.fights import Fights, Outcome, UnusedDice
 
 app = typer.Typer()
 
@@ -45,14 +46,80 @@ def show(fights: Fights, name: str, outcome: Outcome) -> None:
         return
     for record in outcome.records:
         typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
+        for note in default_notes(record.event, outcome.state):
+            typer.echo(f"      {note}")
+    for unused in outcome.unused:
+        typer.echo(unused_line(unused))
 
 
-def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, command_id: Optional[str] = None) -> None:
+def unused_line(unused: UnusedDice) -> str:
+    """Typed dice the command did not roll: shown, so the GM sees which of his dice did not count."""
+    faces = ", ".join(getattr(f, "typed", None) or (format_faces(f) if all(-1 <= x <= 1 for x in f)
+                                                    else " ".join(str(x) for x in f)) for f in unused.faces)
+    if unused.roller == "(unnamed)":
+        why = f"not needed: {unused.used} roll(s) took dice typed without a name" if unused.used else \
+            "no roll took dice typed without a name"
+    elif unused.rolled:
+        why = f"not needed: {unused.roller} rolled only {', '.join(unused.rolled)}"
+    else:
+        why = f"not needed: {unused.roller} rolled nothing in this command"
+    return f"unused dice: {unused.roller} {faces} ({why})"
+
+
+# The trait names a GM types, by the field naming whose trait it is (C-ACT-1).
+TYPED_TRAITS = (("combatant", "trait"), ("opponent", "opponent_trait"), ("shooter", "skill"), ("target", "dodge"))
+
+
+def check_traits(state: Any, command: Any, can_insist: bool = False) -> None:
+    """Refuse a typed trait name that is probably a typo of one the fighter has (`Rapeir`): it would be
+    rolled at the default without a word. A name unlike any of the sheet's is a skill the fighter
+    lacks: rolled at the rules' default, and `show` says so. Checked here, at the command line, and not
+    in the rules: a log written before this check must still verify."""
+    from engine.sheets import likely_typo
+
+    for whose, field in TYPED_TRAITS:
+        name = getattr(command, field, None)
+        if field == "opponent_trait" and name is None:
+            name = getattr(command, "trait", None)  # the opponent rolls the same trait by default
+        whom = getattr(command, whose, None)
+        if not isinstance(name, str) or not isinstance(whom, str) or (who := state.find(whom)) is None:
+            continue
+        meant = likely_typo(who.fighter.sheet, name, state.options)
+        if meant:
+            insist = f" (to roll a skill {who.name} lacks at its default, add --unlisted)" if can_insist else ""
+            raise InputError(f"{who.name} has no trait {name!r}: did you mean {' or '.join(meant)}?{insist}")
+
+
+def default_notes(event: Any, state: Any) -> list[str]:
+    """A line for each trait a roll took at the rules' default because the sheet lacks it (C-ACT-1)."""
+    if not isinstance(event, (ev.ActionResolved, ev.StoryRolled)):
+        return []
+    rolled = [(event.combatant, event.trait)]
+    if isinstance(event, ev.ActionResolved) and event.opponent is not None and event.opponent_trait is not None:
+        rolled.append((event.opponent, event.opponent_trait))
+    out = []
+    for name, trait in rolled:
+        who = state.find(name)
+        if who is None or trait == "situational":
+            continue
+        _, level, source = who.fighter.trait(trait, state.options)
+        if source == "sheet":
+            continue
+        kind = "attribute" if source == "missing attribute" else "skill"
+        out.append(f"{who.name} has no {trait} {kind}: rolled at the default {state.ladder.name(level)} (C-ACT-1)")
+    return out
+
+
+def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, command_id: Optional[str] = None,
+        unlisted: bool | None = None) -> None:
+    """Build the command, check it, decide and show it; `unlisted` is roll's --unlisted (None: no such option)."""
     with guard():
         fights = service()
         name = fight_name(fights, fight)
         state = fights.state(name)
         command = build(fights, name, state)
+        if not unlisted:
+            check_traits(state, command, can_insist=unlisted is not None)
         show(fights, name, fights.execute(name, command, dice_input(dice), command_id))
 
 
@@ -229,6 +296,8 @@ def roll(
     advantage: Annotated[bool, typer.Option("--advantage", help="F-MOD-7: after a won all-out defense, seek an advantage.")] = False,
     free: Annotated[bool, typer.Option("--free", help="Under phase initiative: not the roller's action in phase order.")] = False,
     median: Annotated[bool, typer.Option("--median", help="C-ACT-5: roll three times and use the median (all three are recorded).")] = False,
+    unlisted: Annotated[bool, typer.Option(
+        "--unlisted", help="C-ACT-1: roll a trait the sheet lacks at its default, even if its name is close to one it has.")] = False,
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
@@ -244,7 +313,7 @@ def roll(
         return cmd.RollTrait(combatant=combatant, trait=trait, difficulty=level_of(fights, name, vs),
                              opponent=opposed, opponent_trait=opposed_trait, mod=mod, opponent_mod=opposed_mod,
                              advantage=advantage, free=free, median=median)
-    run(fight, build, dice, command_id)
+    run(fight, build, dice, command_id, unlisted)
 
 
 @app.command(name="round")

@@ -197,9 +197,11 @@ class EnteredDice:
     fallback: Dice | None = None
     used: dict[str, int] = field(default_factory=dict)
     substitutes: bool = False  # C-DICE-4: 3d6 and d% may stand for 4dF
+    rolled: dict[str, list[str]] = field(default_factory=dict)  # roller -> purposes, typed or not: who rolled
 
     def roll(self, roller: str, count: int, purpose: str, sides: int | None = None) -> Roll:
         key = roller.lower()
+        self.rolled.setdefault(key, []).append(purpose)
         queue = self.by_roller.get(key)
         source_key = key
         if queue is None:

@@ -175,6 +175,49 @@ class Fighter:
         return name, options.unlisted_skill, "unlisted skill"
 
 
+def likely_typo(sheet: Sheet, name: str, options: RuleOptions) -> list[str]:
+    """The traits a name typed by the GM was probably meant to be, or [] when it names one exactly or
+    none closely (C-ACT-1).
+
+    A name that is not on the sheet is rolled at the rules' default (an attribute of the ruleset at
+    `missing_attribute`, anything else as a skill not on the sheet at `unlisted_skill`), so a typo
+    would be rolled at the default without a word. A name close to one of the sheet's traits or the
+    ruleset's attributes (difflib ratio 0.8 or more, same first letter: `Rapeir` for `Rapier`) is taken
+    for a typo; a name unlike any (`Riding` on a sheet with `Hiding` has another first letter) is a
+    skill the fighter lacks.
+    """
+    import difflib
+
+    known = [*sheet.skills, *sheet.attributes, *options.attributes]
+    wanted = name.strip().lower()
+    if any(trait.lower() == wanted for trait in known):
+        return []
+    by_lower = {trait.lower(): trait for trait in reversed(known)}  # the sheet's spelling first
+    close = difflib.get_close_matches(wanted, list(by_lower), n=3, cutoff=0.8)
+    return [by_lower[match] for match in close if match[:1] == wanted[:1]]
+
+
+def unlisted_combat_traits(sheet: Sheet, options: RuleOptions, ladder: Ladder, source: str,
+                           name: str | None = None) -> list[str]:
+    """A warning for each trait the sheet's [combat] names but lacks: it will roll at the rules' default
+    (C-ACT-1). A name that is probably a typo of a trait the sheet has is refused instead."""
+    fighter = read_levels(sheet, ladder, source, options.plus_levels)
+    out = []
+    for role in ("attack", "defend", "ranged", "dodge"):
+        trait = getattr(sheet.combat, role, None) if sheet.combat else None
+        if not trait:
+            continue
+        meant = likely_typo(sheet, trait, options)
+        if meant:
+            raise InputError(f"{source}: [combat] {role} = {trait!r} is not on the sheet: did you mean "
+                             f"{' or '.join(meant)}?")
+        _, level, found = fighter.trait(trait, options)
+        if found != "sheet":
+            out.append(f"{name or sheet.name}'s [combat] {role} {trait} is not on the sheet: "
+                       f"it rolls at the default {ladder.name(level)} (C-ACT-1)")
+    return out
+
+
 def read_levels(sheet: Sheet, ladder: Ladder, source: str, plus_levels: bool = False) -> Fighter:
     """Every level a number. F-FANCY-2: `Good+` is read only for a combat skill, with option plus_levels."""
     combat = {t.lower() for t in ((sheet.combat.attack, sheet.combat.defend) if sheet.combat else ()) if t}

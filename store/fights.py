@@ -62,12 +62,26 @@ def utc_now() -> str:
 
 
 @dataclass(frozen=True)
+class UnusedDice:
+    """Faces typed for a roller that the command never rolled (a damage roll typed before a miss).
+
+    Shown to the GM, never stored: they were not rolled, so no event and no state depends on them.
+    """
+
+    roller: str  # the combatant's name, or "(unnamed)" for dice typed without a name
+    faces: tuple[tuple[int, ...], ...]  # each roll typed and not used, in the order typed
+    rolled: tuple[str, ...]  # what this roller did roll in the command (purposes, in order)
+    used: int = 0  # how many of the rolls typed for this roller (or without a name) were rolled
+
+
+@dataclass(frozen=True)
 class Outcome:
     """What one command appended, and the state after it."""
 
     records: tuple[Recorded, ...]
     state: FightState
     replayed: bool = False  # the command id was already applied: nothing new was written
+    unused: tuple[UnusedDice, ...] = ()  # typed dice the command turned out not to need
 
 
 @dataclass
@@ -80,6 +94,9 @@ class DiceInput:
 
 @dataclass
 class _Loaded:
+    """A fight as the last read left it. Read its log through `Fights._log_of`, never `records`: a state
+    that came from a snapshot has no log in memory until something needs it."""
+
     records: list[Recorded] | None  # None: the state came from a snapshot; the log is read when needed
     state: FightState
     last_hash: str
@@ -93,6 +110,55 @@ _VOIDING_TYPES = frozenset(kind.model_fields["type"].default for kind in ev.VOID
 # The events that can carry a generated draw: only these are parsed when looking back for the latest.
 _DRAW_TYPES = frozenset(kind.model_fields["type"].default for kind in get_args(get_args(ev.Event)[0])
                         if "draw" in kind.model_fields)
+
+
+def _unused_dice(state: FightState, command: Any, source: EnteredDice) -> tuple[UnusedDice, ...]:
+    """The typed dice this command did not roll, to be shown; dice typed for the wrong name are refused.
+
+    Which rolls a command makes can depend on its own dice (a damage roll only after a hit), so the
+    GM may type more than turns out to be needed: that is not an error. Dice typed for a name that
+    rolled nothing and takes no part in the command are: a misspelled or wrong name, which would
+    otherwise let the roll meant for someone else be generated behind the GM's back.
+    """
+    rolled = source.rolled
+    out = []
+    queues = [(key, queue, source.used.get(key, 0)) for key, queue in source.by_roller.items()]
+    queues.append(("*", source.anyone, source.used.get("*", 0)))
+    for key, queue, used in queues:
+        if used >= len(queue):
+            continue
+        who = state.find(key) if key != "*" else None
+        if key != "*" and used == 0 and key not in rolled and key not in _named_in(command):
+            raise InputError(_wrong_roller(state, key, who, rolled))
+        name = who.name if who is not None else ("(unnamed)" if key == "*" else key)
+        out.append(UnusedDice(name, tuple(queue[used:]), tuple(rolled.get(key, ())), used))
+    return tuple(out)
+
+
+def _named_in(command: Any) -> set[str]:
+    """Every name a command's fields hold, lowercased: the combatants who take part in it."""
+    names: set[str] = set()
+    pending = [getattr(command, field) for field in type(command).model_fields]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            names.add(value.strip().lower())
+        elif isinstance(value, (tuple, list)):
+            pending.extend(value)
+    return names
+
+
+def _wrong_roller(state: FightState, key: str, who: Any, rolled: dict[str, list[str]]) -> str:
+    rollers = [found.name if (found := state.find(roller)) else roller for roller in rolled]
+    here = f"rolling here: {', '.join(rollers)}" if rollers else "this command rolls no dice"
+    if who is not None:
+        return f"dice typed for {who.name}, who takes no part in this command ({here}): check the name"
+    import difflib
+
+    names = [c.name for c in state.combatants.values()]
+    close = difflib.get_close_matches(key, [n.lower() for n in names], n=1, cutoff=0.6)
+    hint = next((f"did you mean {n}? " for n in names if close and n.lower() == close[0]), "")
+    return f"dice typed for {key}, but no one of that name is in {state.name}: {hint}{here}"
 
 
 class Fights:
@@ -195,16 +261,16 @@ class Fights:
             records = self._log_of(name, loaded)
             target, _ = history.undo_target(records, voided(records))
             events: list[Any] = [ev.CommandUndone(target=target)]
+            unused: tuple[UnusedDice, ...] = ()
         elif isinstance(command, cmd.Redo):
             records = self._log_of(name, loaded)
             undo, restores = history.redo_target(records, voided(records))
             events = [ev.CommandRedone(target=undo, restores=restores)]
+            unused = ()
         else:
             source = self._dice(name, state, self._newest_first(name, loaded), dice or DiceInput())
             events = decide(state, command, source)
-            unused = source.unused()
-            if unused:
-                raise InputError(f"dice entered for {', '.join(unused)} were not needed by this command")
+            unused = _unused_dice(state, command, source)
         new = self._records(state.fight_id or self._log_of(name, loaded)[0].fight, last_seq + 1, loaded.last_hash,
                             command_id or self.new_id(), command, events)
         rows = self._rows(new)
@@ -225,7 +291,7 @@ class Fights:
         log.info("command appended", fight=name, command=type(command).__name__, events=len(new))
         self._cache[name] = _Loaded(everything, after, rows[-1].hash, rows[-1].seq,
                                     rows[-1].seq if "snapshot" in caches else loaded.snapshot_seq)
-        return Outcome(tuple(new), after)
+        return Outcome(tuple(new), after, unused=unused)
 
     def _load(self, name: str) -> _Loaded:
         """The fight's log and state; reused from this process's last command when nothing was appended since.
@@ -410,7 +476,7 @@ class Fights:
     def undo_to(self, name: str, seq: int) -> list[Outcome]:
         outcomes = []
         while True:
-            records = self._load(name).records
+            records = self._log_of(name, self._load(name))
             try:
                 _, first = history.undo_target(records, voided(records))
             except RuleError:

@@ -54,9 +54,11 @@ def test_F_DC_roll_mediocre_to_good_no_change_poor_or_worse_raises(fights: Fight
 
 
 def test_F_DC_roll_only_for_hurt_or_worse(fights: Fights) -> None:
-    """F-DC roll: a Scratch asks for no roll (dice entered for one are refused as not needed)."""
+    """F-DC roll: a Scratch asks for no roll (dice typed for one are not rolled: reported unused, not refused)."""
     duel(fights, damage_capacity="roll", **NO_DC_DEFENSE)
-    refused(fights, cmd.Exchange(first="Ann", second="Bob"), "not needed", dice("ann=0000", "bob=0000", "bob=0000"))
+    outcome = fights.execute("fight", cmd.Exchange(first="Ann", second="Bob"), dice("ann=0000", "bob=0000", "bob=0000"))
+    assert [(u.roller, u.faces, u.used) for u in outcome.unused] == [("Bob", ((0, 0, 0, 0),), 1)]
+    assert not [e for e in of(outcome, ev.DiceRolled) if e.purpose == "Damage Capacity vs the wound"]
     assert of(hit(fights, "Scratch"), ev.WoundMarked)[0].level == SCRATCH
 
 

@@ -296,13 +296,9 @@ def test_F_DROLL_none_through_the_service_rolls_no_damage_dice(fights: Fights) -
     start(fights)
     join_example(fights, "leroy")
     join_example(fights, "theodora")
-    before = fights.store.last_seq("fight")
-    with pytest.raises(RuleError, match="not needed"):
-        fights.execute("fight", cmd.Exchange(first="Leroy", second="Theodora"),
-                       dice("leroy=+ 0 0 0", "theodora=- 0 0 0", "leroy=+ + + +"))
-    assert fights.store.last_seq("fight") == before
     outcome = fights.execute("fight", cmd.Exchange(first="Leroy", second="Theodora"),
-                             dice("leroy=+ 0 0 0", "theodora=- 0 0 0"))
+                             dice("leroy=+ 0 0 0", "theodora=- 0 0 0", "leroy=+ + + +"))
+    assert [(u.roller, u.faces) for u in outcome.unused] == [("Leroy", ((1, 1, 1, 1),))]  # typed, never rolled
     rolls = events_of(outcome, ev.DiceRolled)
     assert [r.roller for r in rolls] == ["Leroy", "Theodora"]
     assert all(r.purpose != "damage" for r in rolls)

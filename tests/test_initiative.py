@@ -350,7 +350,7 @@ def test_CT_TABLE_wrong_number_of_entered_dice_is_refused(fights: Fights) -> Non
 
 def test_dice_entered_for_nobody_who_rolls_are_refused(fights: Fights) -> None:
     phase_fight(fights)
-    refused(fights, cmd.StartRound(), dice(*SEED_ROLLS, "dan=+ + + +"), match="dice entered for dan")
+    refused(fights, cmd.StartRound(), dice(*SEED_ROLLS, "dan=+ + + +"), match="dice typed for dan, but no one of that name is in fight: .*rolling here: Ann, Bob, Cid")
 
 
 def test_C_DICE_3_every_initiative_roll_must_be_entered_when_dice_are_entered(fights: Fights) -> None:

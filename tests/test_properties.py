@@ -14,6 +14,7 @@ A-VERIFY-1: no command sequence corrupts the hash chain (or the rules re-check),
             on SQLite as on memory.
 A-LOG-1:    a refused command (RuleError, InputError) writes nothing: the store's
             last sequence number and rows are unchanged.
+C-DICE-3:   one roll typed too few is refused; one too many is not rolled, and reported unused.
 """
 
 from __future__ import annotations
@@ -147,28 +148,28 @@ class CountingDice:
         return Roll(tuple((faces * count)[:count]), "entered")
 
 
-def typed_dice(state: FightState, step: Step) -> tuple[DiceInput, bool]:
-    """The dice the GM types for a step, and whether they are wrong (too many or too few)."""
+def typed_dice(state: FightState, step: Step) -> tuple[DiceInput, bool, str | None]:
+    """The dice the GM types for a step, whether they are too few (the command must be refused), and
+    the roller typed one roll too many for (C-DICE-3: the command goes on and reports it unused)."""
     if isinstance(step.command, (cmd.Undo, cmd.Redo)):
-        return DiceInput(), False
+        return DiceInput(), False, None
     probe = CountingDice(step.pool)
     try:
         decide(state, step.command, probe)
     except RuleError:
         pass  # refused by the rules: the dice typed so far go in, and the shell must refuse it too
     by_roller = {key: list(step.pool[key][:n]) for key, n in probe.used.items() if key in step.pool}
-    wrong = False
+    wrong, extra = False, None
     if step.typed == "extra":
-        key = next(iter(probe.used), "ann")
-        by_roller.setdefault(key, []).append((0, 0, 0, 0))
-        wrong = True
+        extra = next(iter(probe.used), "ann")
+        by_roller.setdefault(extra, []).append((0, 0, 0, 0))
     elif step.typed == "short" and by_roller:
         key = next(iter(by_roller))
         by_roller[key].pop()
         if not by_roller[key]:
             del by_roller[key]
         wrong = True
-    return DiceInput(by_roller=by_roller), wrong
+    return DiceInput(by_roller=by_roller), wrong, extra
 
 
 @dataclass
@@ -191,7 +192,7 @@ def play(session: Session, steps: list[Step], after_each: Any = None) -> Session
     """Apply each step; a refused one must write nothing (A-LOG-1)."""
     fights, name = session.fights, session.name
     for item in steps:
-        given, wrong = typed_dice(session.state, item)
+        given, wrong, extra = typed_dice(session.state, item)
         rows_before = fights.store.read(name)
         seq_before = fights.store.last_seq(name)
         status_before = status_json(session.state)
@@ -203,6 +204,8 @@ def play(session: Session, steps: list[Step], after_each: Any = None) -> Session
             session.refused += 1
             continue
         assert not wrong, f"dice typed {item.typed} were accepted for {item.command!r}"
+        unused = [(u.roller.lower(), u.faces) for u in outcome.unused]
+        assert unused == ([(extra, ((0, 0, 0, 0),))] if extra else []), "C-DICE-3: the surplus roll is reported"
         assert outcome.records and outcome.records[0].seq == seq_before + 1
         assert outcome.state.last_seq == fights.store.last_seq(name) == outcome.records[-1].seq
         session.before[outcome.records[0].command] = status_before
