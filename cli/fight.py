@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from cli.context import fight_name, guard, house_rules, open_store, read_file, service
+from cli.context import echo, echo_json, fight_name, guard, house_rules, open_store, read_file, service
 from cli.views import stored_status
 from engine import commands as cmd
 
@@ -28,7 +27,7 @@ def new(
         rules_name, options = house_rules(rules, house)
         fights = service()
         fights.new(name, rules_name, options.model_dump(mode="json"))
-        typer.echo(f"fight {name} started under {rules_name}; it is now the current fight")
+        echo(f"fight {name} started under {rules_name}; it is now the current fight")
 
 
 @app.command()
@@ -36,7 +35,7 @@ def use(name: Annotated[str, typer.Argument(help="The fight to make current.")])
     """Make a fight the current one."""
     with guard():
         service().use(name)
-        typer.echo(f"current fight: {name}")
+        echo(f"current fight: {name}")
 
 
 @app.command()
@@ -48,13 +47,13 @@ def fights(as_json: Annotated[bool, typer.Option("--json", help="Machine-readabl
         rows = [{"name": f.name, "parent": f.parent, "fork_seq": f.fork_seq, "events": store.last_seq(f.name),
                  "current": f.name == current, "created_at": f.created_at} for f in store.fights()]
         if as_json:
-            typer.echo(json.dumps(rows, indent=2))
+            echo_json(rows, indent=2)
             return
         if not rows:
-            typer.echo("no fights yet: `fudge new NAME` starts one")
+            echo("no fights yet: `fudge new NAME` starts one")
         for row in rows:
             branch = f", branch of {row['parent']} at event {row['fork_seq']}" if row["parent"] else ""
-            typer.echo(f"{'*' if row['current'] else ' '} {row['name']}: {row['events']} events{branch}")
+            echo(f"{'*' if row['current'] else ' '} {row['name']}: {row['events']} events{branch}")
 
 
 @app.command()
@@ -74,7 +73,7 @@ def join(
         outcome = fights.execute(name, cmd.Join(sheet=parsed.model_dump(mode="json"), source=sheet.name,
                                                 name=as_name, side=side))
         joined = outcome.records[-1].event
-        typer.echo(f"{joined.combatant} joins {name} (side {joined.side})")
+        echo(f"{joined.combatant} joins {name} (side {joined.side})")
 
 
 @app.command()
@@ -88,13 +87,19 @@ def status(
         store = open_store()
         stored = stored_status(store, fight) if as_of is None else None  # the read model: no fold, no engine
         if stored is not None:
-            typer.echo(json.dumps(stored["json"], indent=2) if as_json else stored["text"])
+            if as_json:
+                echo_json(stored["json"], indent=2)
+            else:
+                echo(stored["text"], lines=True)
             return
         from cli import render
 
         fights = service(store)
         state = fights.state(fight_name(fights, fight), as_of)
-        typer.echo(json.dumps(render.status_json(state), indent=2) if as_json else render.status_text(state))
+        if as_json:
+            echo_json(render.status_json(state), indent=2)
+        else:
+            echo(render.status_text(state), lines=True)
 
 
 @app.command()
@@ -106,8 +111,9 @@ def initiative(fight: FightOpt = None) -> None:
         fights = service()
         state = fights.state(fight_name(fights, fight))
         if not state.initiative:
-            typer.echo("no initiative this round: `fudge round` rolls it")
+            echo("no initiative this round: `fudge round` rolls it")
         for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
             if who.key in state.initiative:
-                typer.echo(who.name)
-                typer.echo("\n".join(render.card(state, who)))
+                echo(who.name)
+                for line in render.card(state, who):
+                    echo(line)

@@ -52,7 +52,7 @@ class _Fudge(typer.Typer):
         if named == "status" and not args and not kwargs:
             shown = views.status_from_argv(sys.argv[1:])  # the stored read model, if valid: no Typer run
             if shown is not None:
-                typer.echo(shown)
+                context.echo(shown, lines=True)  # its lines escaped when it was built
                 return None
         self.named = named
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cli.terminal import safe
 from engine.dice import format_faces
 from engine.initiative import PHASE_NAME, PHASES
 from engine.locations import LOCATION_LEVELS
@@ -189,6 +190,11 @@ def card(state: FightState, who: Combatant) -> list[str]:
 
 
 def status_text(state: FightState) -> str:
+    """Every line escaped on its own: a line feed in a name from a sheet cannot forge a line."""
+    return "\n".join(safe(line) for line in _status_lines(state))
+
+
+def _status_lines(state: FightState) -> list[str]:
     lines = [f"{state.name} ({state.rules}) round {state.round}, last event {state.last_seq}"]
     if state.turn:
         step = {"declare": " (declares)", "resolve": " (resolves)", "held": " (holds)"}.get(state.turn.step, "")
@@ -199,7 +205,7 @@ def status_text(state: FightState) -> str:
         for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
             lines.append(f"  {who.name} ({who.side})")
             lines.extend(fate_render.status_lines(state, who))
-        return "\n".join(lines)
+        return lines
     for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
         level = LEVELS[who.track.level]
         penalty = who.track.penalty(state.options)
@@ -218,7 +224,7 @@ def status_text(state: FightState) -> str:
         lines.extend(line for line in [aftermath_text(state, who)] if line)
         lines.extend(card(state, who))
         lines.extend(ranked_line(state, who))
-    return "\n".join(lines)
+    return lines
 
 
 def phase_label(state: FightState, phase: int) -> str:
@@ -310,8 +316,11 @@ def shot_line(event: ev.ShotResolved, ladder: Any) -> str:
 
 
 def line(event: Any, state: FightState) -> str:
-    """An event's line in the words of the fight it belongs to (its ladder; fate points under Fate)."""
-    return describe(event, state.ladder, points="fate" if state.options.ruleset == "fate" else "fudge")
+    """An event's line in the words of the fight it belongs to (its ladder; fate points under Fate).
+
+    One line, whatever its names hold: control characters from sheets and logs are shown escaped.
+    """
+    return safe(describe(event, state.ladder, points="fate" if state.options.ruleset == "fate" else "fudge"))
 
 
 def describe(event: Any, ladder: Any, points: str = "fudge") -> str:

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from cli.context import guard, house_rules, read_file, service
+from cli.context import echo, echo_json, guard, house_rules, read_file, service
+from cli.terminal import safe
 from engine.errors import InputError
 from sim import DEFAULT_MAX_ROUNDS, POLICY_NAMES
 
@@ -98,9 +99,11 @@ def sim(
             data = {"rules": rules_name, "policy": policies[0] if len(policies) == 1 else policies, "seed": master,
                     "max_rounds": max_rounds,
                     **batch.summary.as_json(), "kept": batch.kept}
-            typer.echo(json.dumps(data, indent=2))
+            echo_json(data, indent=2)
             return
-        typer.echo(render(batch.summary, shown, rules_name, master))
+        summary = replace(batch.summary, sides=tuple(map(safe, batch.summary.sides)),
+                          combatants=tuple(map(safe, batch.summary.combatants)))  # names from sheets: one line each
+        echo(render(summary, safe(shown), rules_name, master), lines=True)
         for k in batch.kept:
-            typer.echo(f"kept {k['fight']} ({k['rounds']} rounds): `fudge replay {k['fight']}`, "
+            echo(f"kept {k['fight']} ({k['rounds']} rounds): `fudge replay {k['fight']}`, "
                        f"`fudge verify {k['fight']}`")

@@ -9,7 +9,7 @@ import typer
 from cli import render
 from cli.gm_inputs import (AffectsOpt, AimAtOpt, AimOpt, CalledOpt, MagicOpt, NeedRdOpt, OtherwiseOpt, SpeedOpt,
                            parse_magic)
-from cli.context import dice_input, fight_name, guard, service
+from cli.context import dice_input, echo, fight_name, guard, service
 from engine import commands as cmd
 from engine.errors import InputError
 from engine.wounds import LEVEL_BY_NAME, LEVELS
@@ -41,10 +41,10 @@ def wound_level(text: str) -> int:
 
 def show(fights: Fights, name: str, outcome: Outcome) -> None:
     if outcome.replayed:
-        typer.echo("already applied (same --command-id): nothing written")
+        echo("already applied (same --command-id): nothing written")
         return
     for record in outcome.records:
-        typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state)}")
+        echo(f"{record.seq:>4}  {render.line(record.event, outcome.state)}")
 
 
 def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, command_id: Optional[str] = None) -> None:
