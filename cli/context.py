@@ -126,6 +126,15 @@ def fight_name(fights: Fights, given: str | None) -> str:
     return name
 
 
+def within_log(fights: Fights, name: str, seq: int | None, option: str) -> None:
+    """An event number the log holds (`status --as-of`, `replay --to`): outside it, say what it holds."""
+    if seq is None:
+        return
+    last = fights.store.last_seq(name)
+    if not 1 <= seq <= last:
+        raise InputError(f"the log of {name} has {last} events; {option} takes 1..{last}")
+
+
 def dice_input(values: list[str] | None) -> DiceInput:
     """`--dice "+ 0 - +"` for the one roller, or `--dice NAME=FACES` (repeatable, in order)."""
     from engine.dice import parse_entered

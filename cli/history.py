@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli import render
-from cli.context import echo, echo_json, fail, fight_name, guard, service
+from cli.context import echo, echo_json, fail, fight_name, guard, service, within_log
 from engine import commands as cmd
 from engine.errors import InputError
 from engine.wounds import LEVELS
@@ -80,6 +80,7 @@ def replay(
     with guard():
         fights = service()
         name = fight_name(fights, chosen(fight, fight_opt))
+        within_log(fights, name, to, "--to")
         records = fights.log(name, to)
         gone = voided(records)
         for record, state in evolve_all(records):
