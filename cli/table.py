@@ -53,7 +53,32 @@ def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, comm
         name = fight_name(fights, fight)
         state = fights.state(name)
         command = build(fights, name, state)
-        show(fights, name, fights.execute(name, command, dice_input(dice), command_id))
+        outcome = fights.execute(name, command, dice_input(dice), command_id)
+        show(fights, name, outcome)
+        for line in expired_declarations(state, outcome):
+            echo(f"warning: {line}", err=True)
+
+
+def expired_declarations(before: Any, outcome: Outcome) -> list[str]:
+    """Declarations a new round cleared before anyone used them (F-TAC-1: a declaration is for its round).
+
+    A fighter declares, then the exchange they fight in opens the next round (their foe had fought
+    this round already): the declaration is not carried into a round it was not made for; the GM is told.
+    """
+    if outcome.replayed:
+        return []
+    started = next((r.event.round for r in outcome.records if isinstance(r.event, ev.RoundStarted)), None)
+    if started is None:
+        return []
+    revealed = {r.event.combatant.lower() for r in outcome.records if isinstance(r.event, ev.DeclarationRevealed)}
+    out = []
+    for key in [*before.declarations, *before.sealed]:
+        if key in revealed or key not in before.combatants:
+            continue
+        what = render.declaration_text(before.declarations[key]) if key in before.declarations else "sealed"
+        out.append(f"{before.combatants[key].name}'s declaration for round {before.round} ({what}) expired "
+                   f"unused: round {started} began; declare again for this round (F-TAC-1)")
+    return out
 
 
 @app.command()
