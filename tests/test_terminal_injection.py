@@ -125,7 +125,7 @@ def test_house_rules_and_sims_with_hostile_names(table: Path) -> None:
     evil, brynhild = str(folder / "evil.toml"), str(ROOT / "examples" / "sheets" / "brynhild.toml")
     for command in (("rules", "show", "fudge", "--house", "bad-house.toml"),
                     ("new", "bad", "--house", "bad-house.toml"),
-                    ("sim", evil, brynhild, "-n", "20", "--seed", "1"),
+                    ("sim", evil, brynhild, "-n", "20", "--seed", "1", "--house", "house.toml"),
                     ("odds", evil, brynhild)):
         result = fudge(*command, store=folder / "scratch.db")
         clean(result, command)
@@ -134,6 +134,7 @@ def test_house_rules_and_sims_with_hostile_names(table: Path) -> None:
         else:
             assert result.returncode == 0, result.stderr
             assert "\\x1b[2J" in result.stdout
+            assert not any(line.startswith("Snorri is dead") for line in result.stdout.splitlines())
 
 
 def test_safe_escapes_every_control_and_keeps_plain_text() -> None:
