@@ -14,6 +14,7 @@ import typer
 
 from engine.errors import InputError, RuleError
 from store.base import StoreError
+from cli.terminal import escape_log_values, json_text, safe
 from store.log import log
 
 if TYPE_CHECKING:  # the service and the dice load the engine: imported when a command needs them
@@ -40,10 +41,12 @@ def configure_logging(verbose: int) -> None:
     def setup() -> None:
         import structlog
 
-        renderer = (structlog.dev.ConsoleRenderer() if sys.stderr.isatty()
-                    else structlog.processors.JSONRenderer())
+        console = sys.stderr.isatty()
+        renderer = (structlog.dev.ConsoleRenderer() if console
+                    else structlog.processors.JSONRenderer(serializer=json_text))
         structlog.configure(
-            processors=[structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso"), renderer],
+            processors=[structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso"),
+                        *([escape_log_values] if console else []), renderer],
             wrapper_class=structlog.make_filtering_bound_logger(level),
             logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
             cache_logger_on_first_use=False,
@@ -58,8 +61,23 @@ def store_path(option: Path | None) -> Path:
     return Path(os.environ.get("FUDGE_STORE") or DEFAULT_STORE)
 
 
+def echo(text: str, err: bool = False, nl: bool = True, lines: bool = False) -> None:
+    """The one way out to the terminal: control characters in `text` are shown escaped.
+
+    One line unless `lines=True`, for text whose lines were escaped one by one where they were
+    built (`render.status_text`): a line feed in a name cannot forge a line.
+    """
+    typer.echo(safe(text, lines=lines), err=err, nl=nl)
+
+
+def echo_json(data: Any, **options: Any) -> None:
+    """`--json` output: JSON's own escapes for every control and non-ASCII character."""
+    typer.echo(json_text(data, **options))
+
+
 def fail(message: str, code: int = 1) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
+    """One line on stderr: a line feed in the message (a name from a file) is shown escaped."""
+    typer.echo(f"error: {safe(message)}", err=True)
     return typer.Exit(code)
 
 
@@ -106,6 +124,15 @@ def fight_name(fights: Fights, given: str | None) -> str:
     name = given or fights.current()
     fights.store.fight(name)
     return name
+
+
+def within_log(fights: Fights, name: str, seq: int | None, option: str) -> None:
+    """An event number the log holds (`status --as-of`, `replay --to`): outside it, say what it holds."""
+    if seq is None:
+        return
+    last = fights.store.last_seq(name)
+    if not 1 <= seq <= last:
+        raise InputError(f"the log of {name} has {last} events; {option} takes 1..{last}")
 
 
 def dice_input(values: list[str] | None) -> DiceInput:

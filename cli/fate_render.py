@@ -49,7 +49,10 @@ def describe(event: Any, ladder: Any) -> str:
     if isinstance(event, ev.InjuryRecovered):
         roll = ""
         if event.result is not None:
-            roll = (f"{event.healer} {event.skill} {ladder.name(event.level)} {event.roll:+d} = "
+            # the GM's --mod and a hurt or injured healer's penalty (FT-TRACK-3) are stored summed in the result
+            extra = event.result - (event.level or 0) - (event.roll or 0)
+            shown = f" {extra:+d} (wounds, GM modifier)" if extra else ""
+            roll = (f"{event.healer} {event.skill} {ladder.name(event.level)} {event.roll:+d}{shown} = "
                     f"{ladder.name(event.result)} vs {ladder.name(event.difficulty)}: ")
         activity = f" of {event.activity}" if event.activity else ""
         return f"{roll}{event.combatant}'s injury (event {event.mark}) heals in {event.days} day(s){activity}"

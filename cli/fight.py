@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
-from cli.context import fight_name, guard, house_rules, open_store, read_file, service
+from cli.context import echo, echo_json, fight_name, guard, house_rules, open_store, read_file, service, within_log
 from cli.views import stored_status
 from engine import commands as cmd
 
@@ -28,7 +27,7 @@ def new(
         rules_name, options = house_rules(rules, house)
         fights = service()
         fights.new(name, rules_name, options.model_dump(mode="json"))
-        typer.echo(f"fight {name} started under {rules_name}; it is now the current fight")
+        echo(f"fight {name} started under {rules_name}; it is now the current fight")
 
 
 @app.command()
@@ -36,7 +35,7 @@ def use(name: Annotated[str, typer.Argument(help="The fight to make current.")])
     """Make a fight the current one."""
     with guard():
         service().use(name)
-        typer.echo(f"current fight: {name}")
+        echo(f"current fight: {name}")
 
 
 @app.command()
@@ -48,13 +47,13 @@ def fights(as_json: Annotated[bool, typer.Option("--json", help="Machine-readabl
         rows = [{"name": f.name, "parent": f.parent, "fork_seq": f.fork_seq, "events": store.last_seq(f.name),
                  "current": f.name == current, "created_at": f.created_at} for f in store.fights()]
         if as_json:
-            typer.echo(json.dumps(rows, indent=2))
+            echo_json(rows, indent=2)
             return
         if not rows:
-            typer.echo("no fights yet: `fudge new NAME` starts one")
+            echo("no fights yet: `fudge new NAME` starts one")
         for row in rows:
             branch = f", branch of {row['parent']} at event {row['fork_seq']}" if row["parent"] else ""
-            typer.echo(f"{'*' if row['current'] else ' '} {row['name']}: {row['events']} events{branch}")
+            echo(f"{'*' if row['current'] else ' '} {row['name']}: {row['events']} events{branch}")
 
 
 @app.command()
@@ -76,9 +75,9 @@ def join(
         outcome = fights.execute(name, cmd.Join(sheet=parsed.model_dump(mode="json"), source=sheet.name,
                                                 name=as_name, side=side))
         joined = outcome.records[-1].event
-        typer.echo(f"{joined.combatant} joins {name} (side {joined.side})")
+        echo(f"{joined.combatant} joins {name} (side {joined.side})")
         for warning in warnings:
-            typer.echo(f"  warning: {warning}")
+            echo(f"  warning: {warning}")
 
 
 @app.command()
@@ -92,26 +91,76 @@ def status(
         store = open_store()
         stored = stored_status(store, fight) if as_of is None else None  # the read model: no fold, no engine
         if stored is not None:
-            typer.echo(json.dumps(stored["json"], indent=2) if as_json else stored["text"])
+            if as_json:
+                echo_json(stored["json"], indent=2)
+            else:
+                echo(stored["text"], lines=True)
             return
         from cli import render
 
         fights = service(store)
-        state = fights.state(fight_name(fights, fight), as_of)
-        typer.echo(json.dumps(render.status_json(state), indent=2) if as_json else render.status_text(state))
+        name = fight_name(fights, fight)
+        within_log(fights, name, as_of, "--as-of")
+        state = fights.state(name, as_of)
+        if as_json:
+            echo_json(render.status_json(state), indent=2)
+        else:
+            echo(render.status_text(state), lines=True)
 
 
 @app.command()
 def initiative(fight: FightOpt = None) -> None:
-    """The initiative cards: each combatant's dice in the five phase rows (* = acts)."""
+    """Who acts when, in the order the fight's rules use: phase cards (* = acts), rolled totals, or
+    Fate's order by Alertness."""
     from cli import render
 
     with guard():
         fights = service()
         state = fights.state(fight_name(fights, fight))
+        if not state.options.initiative.startswith("phases"):
+            for line in order_lines(state):
+                echo(line)
+            return
         if not state.initiative:
-            typer.echo("no initiative this round: `fudge round` rolls it")
+            echo("no initiative this round: `fudge round` rolls it")
         for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
             if who.key in state.initiative:
-                typer.echo(who.name)
-                typer.echo("\n".join(render.card(state, who)))
+                echo(who.name)
+                for line in render.card(state, who):
+                    echo(line)
+
+
+def order_lines(state: Any) -> list[str]:
+    """The order of a fight without phase cards: rolled totals (F-INIT-2, AI-INIT-2), Fate's Alertness
+    order (FT-INIT), or none (simultaneous rounds, F-INIT-1; Fate's exchange and scene paces)."""
+    kind = state.options.initiative
+    if kind in ("opposed", "ranked"):
+        if not state.ranked:
+            return [f"no initiative rolled for round {state.round + 1} yet: `fudge round` rolls it "
+                    f"({'AI-INIT' if state.options.ruleset == 'atari-isev' else 'F-INIT-2'})"]
+        turn = state.turn.combatant if state.turn else None
+        lines = [f"round {state.round}: rolled initiative, highest total first"
+                 + (" (equal totals act together, AI-INIT-2)" if state.options.ruleset == "atari-isev" else "")]
+        for key, rolled in sorted(state.ranked.items(), key=lambda item: -item[1].total):
+            mark = ">" if key == turn else " "
+            how = " (automatic)" if rolled.automatic else ""
+            lines.append(f"  {mark} {rolled.total:+3d}  {state.combatants[key].name}{how}")
+        return lines
+    if kind == "alertness":
+        if not state.fate_order:
+            return ["no order yet: `fudge fate round` orders the round by Alertness (FT-INIT)"]
+        lines = [f"round {state.round}: turns by Alertness, then Tactics, then combat skill (FT-INIT)"]
+        for number, key in enumerate(state.fate_order, start=1):
+            done = " (has acted)" if key in state.fate_acted else ""
+            lines.append(f"  {number}. {state.combatants[key].name}{done}")
+        return lines
+    pace = state.options.pace
+    if state.options.ruleset == "fate":
+        command = {"scene": "fate scene", "exchange": "fate exchange"}.get(pace, "fate attack")
+        return [f"no turn order at Fate's {pace} pace (FT-PACE): everyone declares and rolls together "
+                f"(`fudge {command}`)"]
+    return [{"simultaneous": "no initiative (F-INIT-1): each engaged pair makes one opposed roll a round, "
+                             "all at once (F-PACE-2): `fudge exchange A B`",
+             "story": "no initiative at the story pace (F-PACE-1): the GM narrates; `fudge story NAME TRAIT`",
+             }.get(pace, "no initiative rolled under these rules (F-INIT-1): the GM says who attacks first "
+                         "(F-PACE-3): `fudge attack A B`")]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -10,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli import render
-from cli.context import fail, fight_name, guard, service
+from cli.context import echo, echo_json, fail, fight_name, guard, service, within_log
 from engine import commands as cmd
 from engine.errors import InputError
 from engine.wounds import LEVELS
@@ -34,7 +33,7 @@ def undo(
         outcomes = fights.undo_to(name, to) if to is not None else [fights.execute(name, cmd.Undo())]
         for outcome in outcomes:
             for record in outcome.records:
-                typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
+                echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
 
 
 @app.command()
@@ -45,7 +44,7 @@ def redo(fight: FightOpt = None) -> None:
         name = fight_name(fights, fight)
         outcome = fights.execute(name, cmd.Redo())
         for record in outcome.records:
-            typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
+            echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
 
 
 @app.command()
@@ -59,7 +58,7 @@ def branch(
         fights = service()
         parent = fight_name(fights, fight)
         outcome = fights.branch(parent, name, at)
-        typer.echo(f"{name} branches from {parent} at event {outcome.records[0].event.fork_seq}; it is now current")
+        echo(f"{name} branches from {parent} at event {outcome.records[0].event.fork_seq}; it is now current")
 
 
 def chosen(argument: str | None, option: str | None) -> str | None:
@@ -81,19 +80,19 @@ def replay(
     with guard():
         fights = service()
         name = fight_name(fights, chosen(fight, fight_opt))
+        within_log(fights, name, to, "--to")
         records = fights.log(name, to)
         gone = voided(records)
         for record, state in evolve_all(records):
             if as_json:
-                typer.echo(json.dumps({"seq": record.seq, "type": record.event.type,
-                                       "voided": record.seq in gone,
-                                       "state": render.status_json(state)}, sort_keys=True))
+                echo_json({"seq": record.seq, "type": record.event.type, "voided": record.seq in gone,
+                           "state": render.status_json(state)}, sort_keys=True)
                 continue
             mark = " (voided)" if record.seq in gone else ""
-            typer.echo(f"{record.seq:>4}  {render.line(record.event, state)}{mark}")
+            echo(f"{record.seq:>4}  {render.line(record.event, state)}{mark}")
             wounds = ", ".join(f"{c.name} {LEVELS[c.track.level]}" for c in state.combatants.values())
             if wounds:
-                typer.echo(f"        {wounds}")
+                echo(f"        {wounds}")
             if step and sys.stdin.isatty():
                 input()
 
@@ -111,11 +110,11 @@ def log_(
         records = fights.log(name)
         gone = voided(records)
         if as_json:
-            typer.echo(json.dumps(render.log_json(records, gone), indent=2))
+            echo_json(render.log_json(records, gone), indent=2)
             return
         for record, state in evolve_all(records):  # each line read as of its event, as `replay` reads it
             mark = f"  [voided by {gone[record.seq]}]" if record.seq in gone else ""
-            typer.echo(f"{record.seq:>4} {record.command[:8]}  {render.line(record.event, state)}{mark}")
+            echo(f"{record.seq:>4} {record.command[:8]}  {render.line(record.event, state)}{mark}")
 
 
 @app.command()
@@ -132,7 +131,7 @@ def verify(fight: FightArg = None, fight_opt: FightOpt = None) -> None:
             raise fail(f"{name}: event {seq}: {why}" + (f" (and {len(report.problems) - 1} more)" if len(report.problems) > 1 else ""))
         dice = (f"{report.rolls_checked} generated rolls re-derived from revealed seeds"
                 + (f", {report.rolls_unchecked} await `fudge reveal-seed`" if report.rolls_unchecked else ""))
-        typer.echo(f"{name}: {report.events} events verified: hash chain intact, rules agree; {dice}")
+        echo(f"{name}: {report.events} events verified: hash chain intact, rules agree; {dice}")
 
 
 @app.command()
@@ -147,10 +146,10 @@ def export(
         lines = fights.export(fight_name(fights, chosen(fight, fight_opt)))
         text = "\n".join(lines) + "\n"
         if output is None:
-            typer.echo(text, nl=False)
+            echo(text.replace("\x7f", "\\u007f"), nl=False, lines=True)  # JSON lines: DEL as JSON writes it
         else:
             output.write_text(text)
-            typer.echo(f"{len(lines)} events written to {output}", err=True)
+            echo(f"{len(lines)} events written to {output}", err=True)
 
 
 @app.command(name="import")
@@ -166,7 +165,7 @@ def import_(
             raise InputError(f"cannot read {source}: {exc.strerror}") from None
         fights = service()
         fights.import_(lines, as_name)
-        typer.echo(f"imported {source} as {as_name}")
+        echo(f"imported {source} as {as_name}")
 
 
 @app.command(name="reveal-seed")
@@ -177,4 +176,4 @@ def reveal_seed(fight: FightOpt = None) -> None:
         name = fight_name(fights, fight)
         outcome = fights.reveal_seed(name)
         for record in outcome.records:
-            typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
+            echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")

@@ -8,10 +8,16 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
+from typer.core import TyperGroup
 from typer.main import get_command_name
 from typer.models import CommandInfo, TyperInfo
 
 from cli import context, views
+
+try:  # Typer vendors click since 0.22; before, it raised click's own exceptions
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover
+    from click import exceptions as click_errors  # type: ignore[no-redef]
 
 # Where each command is declared (module of `cli`), in the order the help lists the modules: `fudge NAME`
 # imports that module alone (tests/test_cli_startup.py checks this table against the modules).
@@ -54,7 +60,7 @@ class _Fudge(typer.Typer):
         if named == "status" and not args and not kwargs:
             shown = views.status_from_argv(sys.argv[1:])  # the stored read model, if valid: no Typer run
             if shown is not None:
-                typer.echo(shown)
+                context.echo(shown, lines=True)  # its lines escaped when it was built
                 return None
         self.named = named
         try:
@@ -111,8 +117,48 @@ def _named(argv: list[str]) -> str | None:
     return None
 
 
+class _OneLineErrors(TyperGroup):
+    """A usage error is one line on stderr, as every other error is: what is wrong, and where help is.
+
+    Typer shows it as a panel of four lines (usage, hint, and the message boxed); the README promises
+    `error: ...` and a non-zero exit (2, click's code for usage errors).
+    """
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except click_errors.NoArgsIsHelpError as exc:
+            sys.exit(exc.exit_code)  # the help is shown already
+        except click_errors.UsageError as exc:
+            context.fail(_usage_line(exc), code=exc.exit_code)
+            sys.exit(exc.exit_code)
+        except click_errors.ClickException as exc:
+            context.fail(exc.format_message(), code=exc.exit_code)
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            context.fail("aborted")
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _usage_line(exc: click_errors.UsageError) -> str:
+    """`missing argument 'FIRST': see `fudge exchange --help``: the command as the GM types it."""
+    message = exc.format_message().strip().rstrip(".")
+    if message[:1].isupper() and message[1:2].islower():
+        message = message[0].lower() + message[1:]
+    names = []
+    ctx = exc.ctx
+    while ctx is not None and ctx.parent is not None:
+        names.insert(0, ctx.info_name or "")
+        ctx = ctx.parent
+    return f"{message}: see `{' '.join(['fudge', *names])} --help`"
+
+
 app = _Fudge(
     name="fudge",
+    cls=_OneLineErrors,
     help="Run FUDGE-family fights as an append-only event log: replay, undo, branch, audit.",
     no_args_is_help=True,
     add_completion=False,

@@ -5,7 +5,6 @@ The engine is imported when the command runs, so `fudge` starts as fast without 
 
 from __future__ import annotations
 
-import json
 import math
 from fractions import Fraction
 from pathlib import Path
@@ -13,7 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from cli.context import guard, house_rules, read_file
+from cli.context import echo, echo_json, guard, house_rules, read_file
+from cli.terminal import safe
 from engine.errors import InputError
 
 if TYPE_CHECKING:
@@ -133,12 +133,16 @@ def odds_command(
                            parse_mods(mods))
         if duel:
             result = odds.duel(state, match)
-            typer.echo(json.dumps(duel_json(rules_name, result), indent=2) if as_json
-                       else duel_text(rules_name, result))
+            if as_json:
+                echo_json(duel_json(rules_name, result), indent=2)
+            else:
+                echo(duel_text(rules_name, result), lines=True)
         else:
             action = odds.single_action(state, match)
-            typer.echo(json.dumps(action_json(rules_name, action), indent=2) if as_json
-                       else action_text(rules_name, action))
+            if as_json:
+                echo_json(action_json(rules_name, action), indent=2)
+            else:
+                echo(action_text(rules_name, action), lines=True)
 
 
 def denominator(result: odds.Odds) -> int:
@@ -160,7 +164,7 @@ def action_text(rules: str, result: odds.Odds) -> str:
     lines += ["", landed] + rows(list(result.hits), over)
     if result.grazes:
         lines += ["", "grazes (RD +1)"] + rows(list(result.grazes), over)
-    return "\n".join(lines)
+    return "\n".join(safe(line) for line in lines)
 
 
 def action_json(rules: str, result: odds.Odds) -> dict[str, Any]:
@@ -182,7 +186,7 @@ def duel_text(rules: str, result: odds.DuelOdds) -> str:
     lines += rows([(name if name != "neither" else "neither (both fall)", p) for name, p in result.winners])
     lines += ["", f"expected rounds: {float(result.expected_rounds):.3f}", "", f"how it ends ({a}, {b})"]
     lines += rows([(f"{la}, {lb}", p) for (la, lb), p in result.finals])
-    return "\n".join(lines)
+    return "\n".join(safe(line) for line in lines)
 
 
 def duel_json(rules: str, result: odds.DuelOdds) -> dict[str, Any]:

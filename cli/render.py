@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cli.terminal import safe
 from engine.dice import format_faces
 from engine.initiative import PHASE_NAME, PHASES
 from engine.locations import LOCATION_LEVELS
@@ -198,6 +199,11 @@ def card(state: FightState, who: Combatant) -> list[str]:
 
 
 def status_text(state: FightState) -> str:
+    """Every line escaped on its own: a line feed in a name from a sheet cannot forge a line."""
+    return "\n".join(safe(line) for line in _status_lines(state))
+
+
+def _status_lines(state: FightState) -> list[str]:
     lines = [f"{state.name} ({state.rules}) round {state.round}, last event {state.last_seq}"]
     if state.turn:
         step = {"declare": " (declares)", "resolve": " (resolves)", "held": " (holds)"}.get(state.turn.step, "")
@@ -208,7 +214,7 @@ def status_text(state: FightState) -> str:
         for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
             lines.append(f"  {who.name} ({who.side})")
             lines.extend(fate_render.status_lines(state, who))
-        return "\n".join(lines)
+        return lines
     for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
         from engine.atari import acting_wound
         acts_as, penalty = acting_wound(state, who)  # AI-WILL-1: what his rolls use
@@ -229,7 +235,7 @@ def status_text(state: FightState) -> str:
         lines.extend(line for line in [aftermath_text(state, who)] if line)
         lines.extend(card(state, who))
         lines.extend(ranked_line(state, who))
-    return "\n".join(lines)
+    return lines
 
 
 def phase_label(state: FightState, phase: int) -> str:
@@ -325,16 +331,17 @@ def line(event: Any, state: FightState, seq: int | None = None) -> str:
 
     `state` is the state after the event, or later with `seq` the event's own number (a command's
     output shows its events with the state after the command): a wound line is read from it, so
-    `log`, `replay` and a command's output say the same.
+    `log`, `replay` and a command's output say the same. One line, whatever its names hold: control
+    characters from sheets and logs are shown escaped.
     """
     if isinstance(event, ev.WoundMarked):
         who = state.find(event.combatant)
         if who is not None:
-            return wound_line(event, state, who, seq)
+            return safe(wound_line(event, state, who, seq))
     if isinstance(event, ev.FateBoxMarked):
         from cli import fate_render
-        return fate_render.box_line(event, state, seq)
-    return describe(event, state.ladder, points="fate" if state.options.ruleset == "fate" else "fudge")
+        return safe(fate_render.box_line(event, state, seq))
+    return safe(describe(event, state.ladder, points="fate" if state.options.ruleset == "fate" else "fudge"))
 
 
 def wound_line(event: ev.WoundMarked, state: FightState, who: Combatant, seq: int | None) -> str:

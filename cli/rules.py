@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli import render
-from cli.context import fight_name, guard, house_rules, service, settings
+from cli.context import echo, fight_name, guard, house_rules, service, settings
 from engine.dice import parse_faces
 from engine.errors import InputError
 from engine.options import PRESETS, RuleOptions, option_rule, resolve
@@ -24,7 +24,7 @@ def rules_list(ctx: typer.Context) -> None:
     """List the presets (`fudge rules show NAME` prints every option)."""
     if ctx.invoked_subcommand is None:
         for preset in PRESETS.values():
-            typer.echo(f"{preset.name:<14} {preset.summary}")
+            echo(f"{preset.name:<14} {preset.summary}")
 
 
 @rules_app.command("show")
@@ -47,12 +47,12 @@ def rules_show(
             if fight is not None:
                 raise InputError("give a preset or --fight, not both")
             label, options = house_rules(name, house)
-        typer.echo(label)
+        echo(label)
         defaults = RuleOptions()
         for field, info in RuleOptions.model_fields.items():
             value = getattr(options, field)
             mark = " " if value == getattr(defaults, field) else "*"
-            typer.echo(f"{mark} {field:<30} {option_rule(field):<12} {shown_value(field, value):<20} {info.description}")
+            echo(f"{mark} {field:<30} {option_rule(field):<12} {shown_value(field, value):<20} {info.description}")
 
 
 def shown_value(field: str, value: object) -> str:
@@ -86,7 +86,7 @@ def demo(
 
     if list_them:
         for entry in DEMOS.values():
-            typer.echo(f"{entry.name:<14} {entry.summary}")
+            echo(f"{entry.name:<14} {entry.summary}")
         return
     with guard():
         chosen = DEMOS.get(which or "fudge")
@@ -100,24 +100,24 @@ def demo(
             fight, number = f"{base}-{number}", number + 1
         label, options = resolve(chosen.rules, chosen.house)
         fights.new(fight, label, options.model_dump(mode="json"))
-        typer.echo(f"== {fight}: {chosen.summary}; store {settings.store_path}")
+        echo(f"== {fight}: {chosen.summary}; store {settings.store_path}")
         for caption, command, dice in chosen.steps:
             outcome = fights.execute(fight, command, _dice(dice))
-            typer.echo(f"-- {caption}")
+            echo(f"-- {caption}")
             for record in outcome.records:
-                typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
+                echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
         state = fights.state(fight)
-        typer.echo("-- status")
-        typer.echo(render.status_text(state))
+        echo("-- status")
+        echo(render.status_text(state), lines=True)
         tries = [f"fudge log {fight}", f"fudge replay {fight}"]
         if chosen.branch_at is not None:
             branch = f"{fight}-what-if"
             fights.branch(fight, branch, chosen.branch_at)
             fights.use(fight)
-            typer.echo(f"-- branched {branch} at event {chosen.branch_at}; back on {fight}")
+            echo(f"-- branched {branch} at event {chosen.branch_at}; back on {fight}")
             tries.append(f"fudge status --fight {branch}")
         from engine.audit import verify  # re-runs every decision: only this command needs it
 
         report = verify(fights.store.read(fight))
-        typer.echo(f"-- verify {fight}: {'ok' if report.ok else report.problems[0]} ({report.events} events)")
-        typer.echo("try: " + " | ".join(tries))
+        echo(f"-- verify {fight}: {'ok' if report.ok else report.problems[0]} ({report.events} events)")
+        echo("try: " + " | ".join(tries))

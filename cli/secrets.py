@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.context import guard, read_file
+from cli.context import echo, guard, read_file
 
 app = typer.Typer()
 group = typer.Typer(help="Move the GM's dice seeds and sealed declarations to another machine.",
@@ -36,7 +36,7 @@ def export(
             secrets.write_private(output, secrets.dumps(kept))
         except OSError as exc:
             raise InputError(f"cannot write {output}: {exc.strerror}; give a file in a folder you can write") from None
-        typer.echo(f"{len(kept)} secrets written to {output} (readable by you alone): "
+        echo(f"{len(kept)} secrets written to {output} (readable by you alone): "
                    f"`fudge secrets import {output.name}` on the other machine")
 
 
@@ -50,7 +50,7 @@ def import_(
     with guard():
         loaded = secrets.loads(read_file(source, "secrets file"), check_seal=_seal_matches)
         added = secrets.SecretFile().add(loaded)
-        typer.echo(f"{added} secrets imported from {source} ({len(loaded) - added} already kept)")
+        echo(f"{added} secrets imported from {source} ({len(loaded) - added} already kept)")
 
 
 def _seal_matches(data: Any, seal: str) -> bool:

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from cli.context import guard, house_rules, read_file, service
+from cli.context import echo, echo_json, fail, guard, house_rules, read_file, service
+from cli.terminal import safe
 from engine.errors import InputError
 from sim import DEFAULT_MAX_ROUNDS, POLICY_NAMES
 
@@ -80,6 +81,7 @@ def sim(
     final wounds. Each fight's dice come from the master seed and its index: a seed gives the same result
     for any --jobs. --keep K stores K sample fights to replay, audit and branch."""
     from sim.batch import run_batch
+    from sim.parallel import Interrupted
     from sim.runner import Setup
     from sim.stats import render
 
@@ -91,16 +93,24 @@ def sim(
         shown = policies[0] if len(policies) == 1 else "/".join(policies)
         master = seed if seed is not None else secrets.randbelow(2**63)
         jobs = jobs or (os.cpu_count() or 1)
-        with progress_bar(n, sys.stdout.isatty() and not as_json) as advance:
-            batch = run_batch(setup, master, n, jobs=jobs, executor=executor, scheduler=scheduler,
-                              progress=advance, store=service, keep_k=keep_k, prefix=name)
+        try:
+            with progress_bar(n, sys.stdout.isatty() and not as_json) as advance:
+                batch = run_batch(setup, master, n, jobs=jobs, executor=executor, scheduler=scheduler,
+                                  progress=advance, store=service, keep_k=keep_k, prefix=name)
+        except KeyboardInterrupt:  # before the fights began (the setup's first fight) or while keeping samples
+            raise fail("interrupted: no statistics shown", code=130) from None
+        except Interrupted as stopped:
+            raise fail(f"interrupted after {stopped.done} of {stopped.total} fights: no statistics, nothing "
+                       f"kept (run again with a smaller -n; --seed {master} plays the same fights)", code=130) from None
         if as_json:
             data = {"rules": rules_name, "policy": policies[0] if len(policies) == 1 else policies, "seed": master,
                     "max_rounds": max_rounds,
                     **batch.summary.as_json(), "kept": batch.kept}
-            typer.echo(json.dumps(data, indent=2))
+            echo_json(data, indent=2)
             return
-        typer.echo(render(batch.summary, shown, rules_name, master))
+        summary = replace(batch.summary, sides=tuple(map(safe, batch.summary.sides)),
+                          combatants=tuple(map(safe, batch.summary.combatants)))  # names from sheets: one line each
+        echo(render(summary, safe(shown), safe(rules_name), master), lines=True)
         for k in batch.kept:
-            typer.echo(f"kept {k['fight']} ({k['rounds']} rounds): `fudge replay {k['fight']}`, "
+            echo(f"kept {k['fight']} ({k['rounds']} rounds): `fudge replay {k['fight']}`, "
                        f"`fudge verify {k['fight']}`")

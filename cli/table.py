@@ -9,7 +9,7 @@ import typer
 from cli import render
 from cli.gm_inputs import (AffectsOpt, AimAtOpt, AimOpt, CalledOpt, MagicOpt, NeedRdOpt, OtherwiseOpt, SpeedOpt,
                            parse_magic)
-from cli.context import dice_input, fight_name, guard, service
+from cli.context import dice_input, echo, fight_name, guard, service
 from engine import commands as cmd
 from engine.errors import InputError
 from engine.wounds import LEVEL_BY_NAME, LEVELS
@@ -42,14 +42,14 @@ def wound_level(text: str) -> int:
 
 def show(fights: Fights, name: str, outcome: Outcome) -> None:
     if outcome.replayed:
-        typer.echo("already applied (same --command-id): nothing written")
+        echo("already applied (same --command-id): nothing written")
         return
     for record in outcome.records:
-        typer.echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
+        echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
         for note in default_notes(record.event, outcome.state):
-            typer.echo(f"      {note}")
+            echo(f"      {note}")
     for unused in outcome.unused:
-        typer.echo(unused_line(unused))
+        echo(unused_line(unused))
 
 
 def unused_line(unused: UnusedDice) -> str:
@@ -120,7 +120,32 @@ def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, comm
         command = build(fights, name, state)
         if not unlisted:
             check_traits(state, command, can_insist=unlisted is not None)
-        show(fights, name, fights.execute(name, command, dice_input(dice), command_id))
+        outcome = fights.execute(name, command, dice_input(dice), command_id)
+        show(fights, name, outcome)
+        for line in expired_declarations(state, outcome):
+            echo(f"warning: {line}", err=True)
+
+
+def expired_declarations(before: Any, outcome: Outcome) -> list[str]:
+    """Declarations a new round cleared before anyone used them (F-TAC-1: a declaration is for its round).
+
+    A fighter declares, then the exchange they fight in opens the next round (their foe had fought
+    this round already): the declaration is not carried into a round it was not made for; the GM is told.
+    """
+    if outcome.replayed:
+        return []
+    started = next((r.event.round for r in outcome.records if isinstance(r.event, ev.RoundStarted)), None)
+    if started is None:
+        return []
+    revealed = {r.event.combatant.lower() for r in outcome.records if isinstance(r.event, ev.DeclarationRevealed)}
+    out = []
+    for key in [*before.declarations, *before.sealed]:
+        if key in revealed or key not in before.combatants:
+            continue
+        what = render.declaration_text(before.declarations[key]) if key in before.declarations else "sealed"
+        out.append(f"{before.combatants[key].name}'s declaration for round {before.round} ({what}) expired "
+                   f"unused: round {started} began; declare again for this round (F-TAC-1)")
+    return out
 
 
 @app.command()

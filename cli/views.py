@@ -11,13 +11,13 @@ computed from the fight as before.
 from __future__ import annotations
 
 import importlib.util
-import json
 import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
 
 from cli.context import store_path
+from cli.terminal import json_text
 from store import snapshots, views
 from store.base import StoreError
 from store.sqlite import SqliteStore
@@ -101,4 +101,4 @@ def status_from_argv(argv: list[str]) -> str | None:
         return None
     if stored is None:
         return None
-    return json.dumps(stored["json"], indent=2) if "json" in given else stored["text"]
+    return json_text(stored["json"], indent=2) if "json" in given else stored["text"]

@@ -184,6 +184,11 @@ class SeededDice:
         return Roll(derive_faces(self.seed, self.stream, draw, count, sides), "generated", self.stream, draw, sides)
 
 
+def article(word: str) -> str:
+    """`a` or `an` before a word a GM reads (an Axe roll, a Sword roll): by its first letter."""
+    return "an" if word[:1].lower() in "aeiou" and word[:1] else "a"
+
+
 @dataclass
 class EnteredDice:
     """Faces typed at the table, per roller, used in order; the rest fall back.
@@ -226,7 +231,7 @@ class EnteredDice:
             return Roll(tuple(faces), "entered", sides=sides)
         if self.fallback is None:
             raise RuleError(
-                f"{roller} needs a {purpose} roll of {count}{'dF' if sides is None else f'd{sides}'}: "
+                f"{roller} needs {article(purpose)} {purpose} roll of {count}{'dF' if sides is None else f'd{sides}'}: "
                 f"add --dice {roller}=FACES"
             )
         if sides is None:

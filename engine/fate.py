@@ -676,24 +676,30 @@ def join(state: FightState, c: cmd.Join, dice: Dice, fallback: Callable[..., lis
     return fallback(state, c, dice)
 
 
-FUDGE_ONLY = ("Exchange", "Attack", "Shoot", "Declare", "SealDeclaration", "EndBattle", "Rest", "Heal",
-              "Melee", "StoryRoll", "Willpower", "ResistSpell", "HeroicAvoidance")
-PHASES_ONLY = ("StartRound", "NextTurn", "Barter", "OrderTies", "HoldAction", "DeclareIntent")
+# The commands Fate leaves out, with the words the GM typed for each.
+FUDGE_ONLY = {"Exchange": "fudge exchange", "Attack": "fudge attack", "Shoot": "fudge shoot",
+              "Declare": "fudge declare", "SealDeclaration": "fudge declare --sealed", "EndBattle": "fudge end",
+              "Rest": "fudge rest", "Heal": "fudge heal", "Melee": "fudge melee", "StoryRoll": "fudge story",
+              "Willpower": "fudge willpower", "ResistSpell": "fudge resist-spell", "HeroicAvoidance": "fudge heroic"}
+PHASES_ONLY = {"StartRound": "fudge round", "NextTurn": "fudge next", "Barter": "fudge barter",
+               "OrderTies": "fudge order", "HoldAction": "fudge hold", "DeclareIntent": "fudge intend"}
 
 
 def _refusing(name: str, handler: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
     def refuse(state: FightState, command: Any, dice: Dice) -> list[Any]:
         if state.options.ruleset == "fate":
             if name in FUDGE_ONLY or not state.options.initiative.startswith("phases"):
-                raise RuleError(f"under Fate rules use the Fate commands (`fudge fate exchange`, `fudge fate scene`, "
-                                f"`fudge fate round`/`attack`, `fudge end-scene`): {name} is not Fate's (FT-PACE)")
+                typed = {**FUDGE_ONLY, **PHASES_ONLY}[name]
+                raise RuleError(f"`{typed}` is not used under Fate (FT-PACE): use the Fate commands "
+                                f"(`fudge fate exchange`, `fudge fate scene`, `fudge fate round`/`attack`, "
+                                f"`fudge end-scene`)")
         return handler(state, command, dice)
     return refuse
 
 
 def install(handlers: dict[type, Callable[..., list[Any]]]) -> None:
     """Wire the Fate commands in, and keep Fudge's own commands out of a Fate fight."""
-    for name in FUDGE_ONLY + PHASES_ONLY:
+    for name in [*FUDGE_ONLY, *PHASES_ONLY]:
         kind = getattr(cmd, name)
         handlers[kind] = _refusing(name, handlers[kind])
     generic_spend, generic_join, generic_roll = handlers[cmd.SpendPoint], handlers[cmd.Join], handlers[cmd.RollTrait]

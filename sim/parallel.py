@@ -8,6 +8,8 @@ are the same whatever the executor or the number of jobs.
 
 from __future__ import annotations
 
+import multiprocessing
+import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
@@ -17,6 +19,14 @@ from engine.errors import InputError
 from sim.runner import FightResult, Opening, Setup, simulate_range
 
 Progress = Callable[[int], None]
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a run: how many of the fights were played when it stopped."""
+
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__(f"interrupted after {done} of {total} fights")
+        self.done, self.total = done, total
 
 
 def chunks(n: int, jobs: int, size: int | None = None) -> list[tuple[int, int]]:
@@ -29,25 +39,31 @@ def chunks(n: int, jobs: int, size: int | None = None) -> list[tuple[int, int]]:
 def run_serial(setup: Setup, master: int, n: int, progress: Progress | None = None) -> list[FightResult]:
     out: list[FightResult] = []
     opening = Opening.of(setup)  # once for the run: the ranges are only for progress reports
-    for start, stop in chunks(n, 1, size=max(1, min(500, n // 50 or 1))):
-        out.extend(simulate_range(setup, master, start, stop, opening))
-        if progress:
-            progress(stop - start)
+    try:
+        for start, stop in chunks(n, 1, size=max(1, min(500, n // 50 or 1))):
+            out.extend(simulate_range(setup, master, start, stop, opening))
+            if progress:
+                progress(stop - start)
+    except KeyboardInterrupt:
+        raise Interrupted(len(out), n) from None
     return out
 
 
 def run_on(executor: Executor, setup: Setup, master: int, n: int, jobs: int,
            progress: Progress | None = None) -> list[FightResult]:
     """Submit every range to the executor; gather the results in index order."""
-    futures: dict[Future[list[FightResult]], tuple[int, int]] = {
-        executor.submit(simulate_range, setup, master, start, stop): (start, stop)
-        for start, stop in chunks(n, jobs)}
     parts: dict[int, list[FightResult]] = {}
-    for future in as_completed(futures):
-        start, stop = futures[future]
-        parts[start] = future.result()
-        if progress:
-            progress(stop - start)
+    try:
+        futures: dict[Future[list[FightResult]], tuple[int, int]] = {
+            executor.submit(simulate_range, setup, master, start, stop): (start, stop)
+            for start, stop in chunks(n, jobs)}
+        for future in as_completed(futures):
+            start, stop = futures[future]
+            parts[start] = future.result()
+            if progress:
+                progress(stop - start)
+    except KeyboardInterrupt:
+        raise Interrupted(sum(len(part) for part in parts.values()), n) from None
     return [result for start in sorted(parts) for result in parts[start]]
 
 
@@ -79,8 +95,30 @@ def executor_for(kind: str, jobs: int, scheduler: str | None) -> Iterator[Execut
     if jobs == 1:
         yield None
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    before = set(multiprocessing.active_children())
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_the_parent)
+    try:
         yield pool
+    except BaseException:
+        _stop(pool, before)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """A worker ignores Ctrl-C (the terminal sends it to every process of the group): the parent
+    stops the run and ends the workers, so nobody prints a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool: ProcessPoolExecutor, before: set[Any]) -> None:
+    """Stop at once: queued ranges cancelled, the pool's workers (the children started since `before`)
+    ended mid-range; shutting down politely would wait for every range already sent."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    for child in set(multiprocessing.active_children()) - before:
+        child.terminate()
+    for child in set(multiprocessing.active_children()) - before:
+        child.join(timeout=5)
 
 
 def simulate(setup: Setup, master: int, n: int, jobs: int = 1, executor: Executor | None = None,
@@ -90,4 +128,4 @@ def simulate(setup: Setup, master: int, n: int, jobs: int = 1, executor: Executo
     return run_on(executor, setup, master, n, jobs, progress)
 
 
-__all__: list[Any] = ["simulate", "executor_for", "chunks"]
+__all__: list[Any] = ["simulate", "executor_for", "chunks", "Interrupted"]

@@ -6,7 +6,7 @@ import json
 import secrets as random_source
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any, get_args
 
@@ -161,6 +161,12 @@ def _wrong_roller(state: FightState, key: str, who: Any, rolled: dict[str, list[
     return f"dice typed for {key}, but no one of that name is in {state.name}: {hint}{here}"
 
 
+def named(state: FightState, name: str) -> FightState:
+    """The state under the fight's name in this store: an imported log's first event holds the name it
+    had where it was exported (`fudge import --as` gives another); the GM sees the one they gave."""
+    return state if not state.name or state.name == name else replace(state, name=name)
+
+
 class Fights:
     def __init__(self, store: EventStore, clock: Callable[[], str] = utc_now,
                  new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
@@ -190,7 +196,7 @@ class Fights:
         if as_of is None:
             return self._load(name).state  # a command that reads the state first does not replay twice
         with paused_gc():
-            return replay(self.log(name), as_of)
+            return named(replay(self.log(name), as_of), name)
 
     def current(self) -> str:
         name = self.store.setting("current")
@@ -304,10 +310,10 @@ class Fights:
             return cached
         found = self._from_snapshot(name, *tail)
         if found is not None:
-            loaded = _Loaded(None, found[0], tail[1], tail[0], found[1])
+            loaded = _Loaded(None, named(found[0], name), tail[1], tail[0], found[1])
         else:
             records, state = self.replayed(name, tail[0])  # the rows up to the tail read: one consistent log
-            loaded = _Loaded(records, state, tail[1], tail[0])
+            loaded = _Loaded(records, named(state, name), tail[1], tail[0])
         self._cache[name] = loaded
         return loaded
 
@@ -382,6 +388,7 @@ class Fights:
         if key is None:
             return {}  # nowhere to keep this user's key: no snapshots or views, reads fold the log
         fight_id = fight_id or self.store.fight(name).fight_id
+        state = named(state, name)  # an imported fight's views show the name it was imported as
         out: dict[str, Any] = {}
         if self.read_models:
             from store import views

@@ -141,7 +141,8 @@ def check_after_crash(path: Path, name: str) -> list[Row]:
 
 def writer(script: Path, path: Path, attempt: int, mode: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, str(script), str(path), "crash", str(attempt), mode],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})  # the project, installed or not
 
 
 def kill(process: subprocess.Popen[str]) -> None:

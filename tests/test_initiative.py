@@ -356,7 +356,7 @@ def test_dice_entered_for_nobody_who_rolls_are_refused(fights: Fights) -> None:
 def test_C_DICE_3_every_initiative_roll_must_be_entered_when_dice_are_entered(fights: Fights) -> None:
     phase_fight(fights, dice="entered")
     refused(fights, cmd.StartRound(), dice("ann=+ + 0 0 - -", "bob=+ + + +"),
-            match="Cid needs a initiative roll of 4dF")
+            match="Cid needs an initiative roll of 4dF")
 
 
 def test_PH_6_CT_BARTER_1_each_barter_is_recorded(fights: Fights) -> None:
