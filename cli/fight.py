@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from cli.context import fight_name, guard, house_rules, open_store, read_file, service
-from cli.views import stored_status
+from cli.views import stored_output, with_receipt
 from engine import commands as cmd
+
+if TYPE_CHECKING:
+    from store.sqlite import SqliteStore
 
 app = typer.Typer()
 
@@ -86,15 +89,31 @@ def status(
     """Wounds, penalties, fudge points, declarations and initiative of everyone."""
     with guard():
         store = open_store()
-        stored = stored_status(store, fight) if as_of is None else None  # the read model: no fold, no engine
+        stored = stored_output(store, fight, as_json) if as_of is None else None  # the read model: no fold
         if stored is not None:
-            typer.echo(json.dumps(stored["json"], indent=2) if as_json else stored["text"])
+            typer.echo(stored)
             return
         from cli import render
+        from cli.damaged import readable
 
         fights = service(store)
-        state = fights.state(fight_name(fights, fight), as_of)
-        typer.echo(json.dumps(render.status_json(state), indent=2) if as_json else render.status_text(state))
+        name = fight_name(fights, fight)
+        with readable(fights, name):
+            state = fights.state(name, as_of)
+            if as_json:
+                typer.echo(json.dumps(render.status_json(state), indent=2))
+                return
+            text = render.status_text(state)
+        typer.echo(with_receipt(text, *head_at(store, name, state.last_seq)))
+
+
+def head_at(store: SqliteStore, name: str, seq: int) -> tuple[int, str]:
+    """(seq, hash) of the event a status shows the fight at: its receipt ((0, "") before the first)."""
+    tail = store.tail(name)
+    if seq == tail[0]:
+        return tail
+    rows = store.read(name, seq)[-1:]
+    return (seq, rows[0].hash) if rows and rows[0].seq == seq else (0, "")
 
 
 @app.command()
