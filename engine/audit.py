@@ -303,7 +303,13 @@ def verify(rows: Sequence[Row], fight_id: str | None = None, head: tuple[int, st
         problems += check_rules(log)
     if head is not None:
         problems = check_head(rows, *head) + problems  # the table's own anchor speaks first
-    return Report(len(rows), tuple(problems), checked, unchecked)
+    return Report(len(rows), tuple((seq, printable(why)) for seq, why in problems), checked, unchecked)
+
+
+def printable(text: str) -> str:
+    """A problem as one line of plain text: names and keys quoted from a forged log may hold line breaks or
+    terminal escapes, shown escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def seal_matches(declaration: ev.Declaration, salt: str, seal: str) -> bool:

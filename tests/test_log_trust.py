@@ -302,3 +302,17 @@ def test_A_VERIFY_1_a_body_that_is_not_utf8_is_named_by_every_read(fights: Fight
     assert "event 5:" in one_error(fudge(path, "verify", "duel"), VERIFY_FAILED)
     for args in (["status", "-f", "duel"], ["replay", "duel"], ["export", "duel"]):
         assert "error: duel: event 5: " in one_error(fudge(path, *args))
+
+
+def test_A_VERIFY_1_a_problem_quoting_the_log_is_one_plain_line(fights: Fights, path: Path) -> None:
+    """A forged sheet key holding a record separator and an escape sequence, in the sheet both the command and
+    the event carry: the report quotes the key, escaped, on one line."""
+    fex(fights)
+
+    def forge(data: dict[str, Any]) -> None:
+        data["event"]["sheet"]["fate_armor"] = data["issued"]["sheet"]["fate_armor"] = {"\x1e\x1b[2J": 1}
+
+    rewrite(path, "duel", 2, forge, rechain=True)
+    line = one_error(fudge(path, "verify", "duel"), VERIFY_FAILED)
+    assert line.startswith("error: duel: event 2: ") and "\x1b" not in line and "\x1e" not in line
+    assert "\\x1e\\x1b[2J" in line
