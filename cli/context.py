@@ -132,7 +132,8 @@ def within_log(fights: Fights, name: str, seq: int | None, option: str) -> None:
         return
     last = fights.store.last_seq(name)
     if not 1 <= seq <= last:
-        raise InputError(f"the log of {name} has {last} events; {option} takes 1..{last}")
+        events = f"{last} event" + ("" if last == 1 else "s")
+        raise InputError(f"the log of {name} has {events}; {option} takes 1..{last}")
 
 
 def dice_input(values: list[str] | None) -> DiceInput:

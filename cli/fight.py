@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
 from cli.context import echo, echo_json, fight_name, guard, house_rules, open_store, read_file, service, within_log
-from cli.views import stored_status
+from cli.views import stored_output, with_receipt
 from engine import commands as cmd
+
+if TYPE_CHECKING:
+    from store.sqlite import SqliteStore
 
 app = typer.Typer()
 
@@ -89,23 +92,32 @@ def status(
     """Wounds, penalties, fudge points, declarations and initiative of everyone."""
     with guard():
         store = open_store()
-        stored = stored_status(store, fight) if as_of is None else None  # the read model: no fold, no engine
+        stored = stored_output(store, fight, as_json) if as_of is None else None  # the read model: no fold
         if stored is not None:
-            if as_json:
-                echo_json(stored["json"], indent=2)
-            else:
-                echo(stored["text"], lines=True)
+            echo(stored, lines=True)  # escaped line by line when the view was built
             return
         from cli import render
+        from cli.damaged import readable
 
         fights = service(store)
         name = fight_name(fights, fight)
         within_log(fights, name, as_of, "--as-of")
-        state = fights.state(name, as_of)
-        if as_json:
-            echo_json(render.status_json(state), indent=2)
-        else:
-            echo(render.status_text(state), lines=True)
+        with readable(fights, name):
+            state = fights.state(name, as_of)
+            if as_json:
+                echo_json(render.status_json(state), indent=2)
+                return
+            text = render.status_text(state)
+        echo(with_receipt(text, *head_at(store, name, state.last_seq)), lines=True)
+
+
+def head_at(store: SqliteStore, name: str, seq: int) -> tuple[int, str]:
+    """(seq, hash) of the event a status shows the fight at: its receipt ((0, "") before the first)."""
+    tail = store.tail(name)
+    if seq == tail[0]:
+        return tail
+    rows = store.read(name, seq)[-1:]
+    return (seq, rows[0].hash) if rows and rows[0].seq == seq else (0, "")
 
 
 @app.command()

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from cli import render
 from cli.context import echo, echo_json, fail, fight_name, guard, service, within_log
+from cli.damaged import readable
 from engine import commands as cmd
 from engine.errors import InputError
 from engine.wounds import LEVELS
+from events.receipt import parse as parse_receipt, receipt
 from projections.fold import evolve_all, voided
+
+if TYPE_CHECKING:
+    from store.fights import Fights
 
 app = typer.Typer()
 
@@ -81,20 +87,25 @@ def replay(
         fights = service()
         name = fight_name(fights, chosen(fight, fight_opt))
         within_log(fights, name, to, "--to")
-        records = fights.log(name, to)
-        gone = voided(records)
-        for record, state in evolve_all(records):
-            if as_json:
-                echo_json({"seq": record.seq, "type": record.event.type, "voided": record.seq in gone,
-                           "state": render.status_json(state)}, sort_keys=True)
-                continue
-            mark = " (voided)" if record.seq in gone else ""
-            echo(f"{record.seq:>4}  {render.line(record.event, state)}{mark}")
-            wounds = ", ".join(f"{c.name} {LEVELS[c.track.level]}" for c in state.combatants.values())
-            if wounds:
-                echo(f"        {wounds}")
-            if step and sys.stdin.isatty():
-                input()
+        with readable(fights, name):
+            _replay(fights, name, to, step, as_json)
+
+
+def _replay(fights: Fights, name: str, to: int | None, step: bool, as_json: bool) -> None:
+    records = fights.log(name, to)
+    gone = voided(records)
+    for record, state in evolve_all(records):
+        if as_json:
+            echo_json({"seq": record.seq, "type": record.event.type, "voided": record.seq in gone,
+                       "state": render.status_json(state)}, sort_keys=True)
+            continue
+        mark = " (voided)" if record.seq in gone else ""
+        echo(f"{record.seq:>4}  {render.line(record.event, state)}{mark}")
+        wounds = ", ".join(f"{c.name} {LEVELS[c.track.level]}" for c in state.combatants.values())
+        if wounds:
+            echo(f"        {wounds}")
+        if step and sys.stdin.isatty():
+            input()
 
 
 @app.command(name="log")
@@ -107,31 +118,53 @@ def log_(
     with guard():
         fights = service()
         name = fight_name(fights, chosen(fight, fight_opt))
-        records = fights.log(name)
-        gone = voided(records)
-        if as_json:
-            echo_json(render.log_json(records, gone), indent=2)
-            return
-        for record, state in evolve_all(records):  # each line read as of its event, as `replay` reads it
-            mark = f"  [voided by {gone[record.seq]}]" if record.seq in gone else ""
-            echo(f"{record.seq:>4} {record.command[:8]}  {render.line(record.event, state)}{mark}")
+        with readable(fights, name):
+            records = fights.log(name)
+            gone = voided(records)
+            if as_json:
+                echo_json(render.log_json(records, gone), indent=2)
+                return
+            for record, state in evolve_all(records):  # each line read as of its event, as `replay` reads it
+                mark = f"  [voided by {gone[record.seq]}]" if record.seq in gone else ""
+                echo(f"{record.seq:>4} {record.command[:8]}  {render.line(record.event, state)}{mark}")
+
+
+# `fudge verify` found the log altered (exit 1 is any other error: no such fight, a malformed --head).
+VERIFY_FAILED = 3
 
 
 @app.command()
-def verify(fight: FightArg = None, fight_opt: FightOpt = None) -> None:
-    """Check the hash chain, the seals, the dice (after reveal-seed) and re-run the rules (A-VERIFY-1)."""
+def verify(
+    fight: FightArg = None,
+    fight_opt: FightOpt = None,
+    head: Annotated[Optional[str], typer.Option(
+        "--head", metavar="SEQ:HASH",
+        help="A receipt kept from earlier (`fudge verify` and `fudge status` print it): the log must still "
+             "hold that very event.")] = None,
+) -> None:
+    """Check the hash chain, the seals, the dice (after reveal-seed), re-run the rules (A-VERIFY-1), and check a
+    receipt of the log's head kept outside the store (--head). Exit 3: the log does not verify."""
     with guard():
+        try:
+            wanted = parse_receipt(head) if head is not None else None
+        except ValueError as exc:
+            raise InputError(f"--head: {exc}") from None
         fights = service()
         name = fight_name(fights, chosen(fight, fight_opt))
         from engine.audit import verify as verify_log  # re-runs every decision: only this command needs it
 
-        report = verify_log(fights.store.read(name))
+        rows = fights.store.read(name)
+        report = verify_log(rows, fights.store.fight(name).fight_id, wanted)
         if not report.ok:
             seq, why = report.problems[0]
-            raise fail(f"{name}: event {seq}: {why}" + (f" (and {len(report.problems) - 1} more)" if len(report.problems) > 1 else ""))
+            more = f" (and {len(report.problems) - 1} more)" if len(report.problems) > 1 else ""
+            raise fail(f"{name}: event {seq}: {why}{more}", VERIFY_FAILED)
         dice = (f"{report.rolls_checked} generated rolls re-derived from revealed seeds"
                 + (f", {report.rolls_unchecked} await `fudge reveal-seed`" if report.rolls_unchecked else ""))
         echo(f"{name}: {report.events} events verified: hash chain intact, rules agree; {dice}")
+        if wanted is not None:
+            echo(f"receipt {wanted[0]}:{wanted[1]} holds: the log up to event {wanted[0]} is the one receipted")
+        echo(f"receipt {receipt(rows[-1].seq, rows[-1].hash)}")
 
 
 @app.command()
@@ -143,13 +176,17 @@ def export(
     """Write a fight's log as JSON lines, hashes included."""
     with guard():
         fights = service()
-        lines = fights.export(fight_name(fights, chosen(fight, fight_opt)))
+        name = fight_name(fights, chosen(fight, fight_opt))
+        with readable(fights, name):
+            lines = fights.export(name)
         text = "\n".join(lines) + "\n"
         if output is None:
             echo(text.replace("\x7f", "\\u007f"), nl=False, lines=True)  # JSON lines: DEL as JSON writes it
         else:
             output.write_text(text)
             echo(f"{len(lines)} events written to {output}", err=True)
+        last = json.loads(lines[-1])
+        echo(f"receipt {receipt(last['seq'], last['hash'])}", err=True)
 
 
 @app.command(name="import")
@@ -163,6 +200,8 @@ def import_(
             lines = source.read_text().splitlines()
         except OSError as exc:
             raise InputError(f"cannot read {source}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise InputError(f"{source} is not UTF-8 text: import a file written by `fudge export`") from None
         fights = service()
         fights.import_(lines, as_name)
         echo(f"imported {source} as {as_name}")

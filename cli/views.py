@@ -18,6 +18,7 @@ from typing import Any
 
 from cli.context import store_path
 from cli.terminal import json_text
+from events.receipt import receipt
 from store import snapshots, views
 from store.base import StoreError
 from store.sqlite import SqliteStore
@@ -47,6 +48,21 @@ STATUS = views.ReadModel("status", build, version)
 
 def stored_status(store: SqliteStore, fight: str | None) -> dict[str, Any] | None:
     """The status view at the fight's last event, if the store holds a valid one (None: compute it)."""
+    found = _stored(store, fight)
+    return found[0] if found is not None else None
+
+
+def stored_output(store: SqliteStore, fight: str | None, as_json: bool) -> str | None:
+    """What `fudge status [--json]` prints, from the stored view (None: compute it); the text with the receipt
+    of the event the view is at."""
+    found = _stored(store, fight)
+    if found is None:
+        return None
+    data, seq, last_hash = found
+    return json_text(data["json"], indent=2) if as_json else with_receipt(data["text"], seq, last_hash)
+
+
+def _stored(store: SqliteStore, fight: str | None) -> tuple[dict[str, Any], int, str] | None:
     try:
         name = fight or store.setting("current")
         key = store.snapshot_key()
@@ -57,7 +73,15 @@ def stored_status(store: SqliteStore, fight: str | None) -> dict[str, Any] | Non
         data = views.unpack(store.view(name, STATUS.name), fight_id, seq, last_hash, version(), key)
     except StoreError:
         return None
-    return data if isinstance(data, dict) and isinstance(data.get("text"), str) and "json" in data else None
+    if not (isinstance(data, dict) and isinstance(data.get("text"), str) and "json" in data):
+        return None
+    return data, seq, last_hash
+
+
+def with_receipt(text: str, seq: int, last_hash: str) -> str:
+    """The status text and the receipt of the log's head it shows (events.receipt): the line a table
+    copies at the end of a session, for `fudge verify --head` to check later."""
+    return f"{text}\nreceipt {receipt(seq, last_hash)}" if seq else text
 
 
 def status_from_argv(argv: list[str]) -> str | None:
@@ -94,11 +118,8 @@ def status_from_argv(argv: list[str]) -> str | None:
     try:
         store = SqliteStore(store_path(Path(given["store"]) if "store" in given else None))
         try:
-            stored = stored_status(store, given.get("fight"))
+            return stored_output(store, given.get("fight"), "json" in given)
         finally:
             store.close()
     except (StoreError, sqlite3.Error):
         return None
-    if stored is None:
-        return None
-    return json_text(stored["json"], indent=2) if "json" in given else stored["text"]

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from engine import commands as cmd
 from engine import history
 from engine.decide import decide, seal_of
-from engine.dice import Roll, derive_faces
+from engine.dice import Roll, check_faces, derive_faces, parse_substitute
 from engine.errors import RuleError
 from engine.sheets import Sheet
 from events import models as ev
@@ -35,55 +35,159 @@ class Report:
         return not self.problems
 
 
-class RecordedDice:
-    """Hands back the faces a command recorded, in order, so `decide` can be re-run."""
+class BadRoll(RuleError):
+    """A recorded roll that no die could have given for the roll the rules ask for: at event `seq`."""
 
-    def __init__(self, events: Sequence[Any]) -> None:
-        self.rolls = [e for e in events if isinstance(e, DICE_EVENTS) and e.faces]
+    def __init__(self, seq: int, message: str) -> None:
+        super().__init__(message)
+        self.seq = seq
+
+
+class RecordedDice:
+    """Hands back the rolls a command recorded, in order, so `decide` can be re-run.
+
+    Each roll is handed back as the table's dice would have given it for this very request
+    (EnteredDice, SeededDice): its faces as recorded, but the die, the generator stream and the
+    typed substitute from the request and the fight. A roll no die could give (five faces for
+    4dF, a 7 on a Fudge die, an entered roll claiming a draw) is refused; whatever else a roll
+    says is then compared with what `decide` makes of it, like any consequence. Generated faces
+    themselves are checked once the seed is revealed (check_dice).
+    """
+
+    def __init__(self, records: Sequence[Recorded], stream: str = "", substitutes: bool = False) -> None:
+        self.rolls = [r for r in records if isinstance(r.event, DICE_EVENTS) and r.event.faces]
+        self.stream = stream
+        self.substitutes = substitutes
 
     def roll(self, roller: str, count: int, purpose: str, sides: int | None = None) -> Roll:
         if not self.rolls:
             raise RuleError(f"the log has no recorded roll for {roller}'s {purpose}")
-        event = self.rolls.pop(0)
-        return Roll(tuple(event.faces), event.source, event.stream, event.draw, getattr(event, "sides", None),
-                    getattr(event, "substitute", None))
+        record = self.rolls.pop(0)
+        event = record.event
+        faces = tuple(event.faces)
+        typed = getattr(event, "substitute", None)
+        if typed is not None and event.source == "entered":
+            try:
+                substitute = parse_substitute(typed) if self.substitutes and count == 4 and sides is None else None
+            except RuleError:
+                substitute = None
+            if substitute is None:
+                raise BadRoll(record.seq, f"{roller}'s {purpose} roll: {typed!r} cannot stand for it (C-DICE-4)")
+            return Roll(tuple(substitute), "entered", substitute=substitute.typed)
+        if len(faces) != count:
+            raise BadRoll(record.seq, f"{roller}'s {purpose} roll needs {count} dice, {len(faces)} are recorded")
+        try:
+            check_faces(faces, sides, f"{roller}'s {purpose} roll")
+        except RuleError as exc:
+            raise BadRoll(record.seq, str(exc)) from None
+        if event.source == "generated":
+            return Roll(faces, "generated", self.stream, event.draw, sides)
+        return Roll(faces, "entered", sides=sides)
 
 
-def check_chain(rows: Sequence[Row]) -> tuple[list[Recorded], list[tuple[int, str]]]:
-    problems: list[tuple[int, str]] = []
+# The events that start a segment of a log: a fight (seq 1), a branch after its parent's prefix, and the
+# import's own seed after an imported log. Only there, at the first event of a command, may the fight id
+# of the events change (A-LOG-2): the rows of one fight spliced into another are not a segment start.
+SEGMENT_STARTS = (ev.FightStarted, ev.BranchStarted, ev.SeedCommitted)
+
+# A die the generator can throw (engine.dice.derive_faces): more sides, or more faces, is no roll it made.
+MAX_SIDES = 256
+MAX_FACES = 1000
+
+Problem = tuple[int, str]
+
+
+def _row_problem(row: Row, expected_seq: int) -> str | None:
+    """What is wrong with a row's own columns, before its body is read (None: nothing)."""
+    if not isinstance(row.seq, int) or row.seq != expected_seq:
+        return f"sequence number {row.seq!r} where {expected_seq} was expected"
+    if not all(isinstance(value, str) for value in (row.command, row.type, row.body, row.hash)):
+        return "a column of its row is not text: the row was altered"
+    try:
+        digest = chain_hash(row.body)
+    except UnicodeError:
+        return "its bytes are not UTF-8 text: the event was altered"
+    if digest != row.hash:
+        return "its bytes do not match its hash: the event was altered"
+    return None
+
+
+def check_chain(rows: Sequence[Row], fight_id: str | None = None) -> tuple[list[Recorded], list[Problem]]:
+    """The chain (A-LOG-2): each row's bytes match its hash and link to the previous one; the row's other
+    columns (`command`, `type`) say what its body says; the fight id changes only where a segment starts
+    and, given the fight's own id (`fight_id`), ends as that fight's. Stops at the first problem."""
     log: list[Recorded] = []
     prev = GENESIS
+    seen: set[str] = set()  # the command ids before the current command
+    start_seq = 1  # where the current segment of fight ids starts
     for index, row in enumerate(rows, start=1):
-        if row.seq != index:
-            problems.append((row.seq, f"sequence number {row.seq} where {index} was expected"))
-            break
-        if chain_hash(row.body) != row.hash:
-            problems.append((row.seq, "its bytes do not match its hash: the event was altered"))
-            break
+        bad = _row_problem(row, index)
+        if bad is not None:
+            return log, [(row.seq if isinstance(row.seq, int) else index, bad)]
         try:
             record = load(row.body)
-        except (ValueError, ValidationError) as exc:
-            problems.append((row.seq, f"cannot be read ({str(exc).splitlines()[0]})"))
-            break
+        except (ValueError, TypeError, RecursionError) as exc:  # pydantic's ValidationError is a ValueError
+            return log, [(row.seq, f"cannot be read ({_first_line(exc)})")]
         if record.prev != prev or record.seq != row.seq:
-            problems.append((row.seq, "its link to the previous event is broken: an event was altered or removed"))
-            break
+            return log, [(row.seq, "its link to the previous event is broken: an event was altered or removed")]
+        if (record.command, record.event.type) != (row.command, row.type):
+            return log, [(row.seq, "its row's command or type column differs from its body: the row was altered")]
+        new_command = not log or log[-1].command != record.command
+        if new_command and record.command in seen:
+            return log, [(row.seq, "its command id was already used by an earlier command: events were moved")]
+        if log and record.fight != log[-1].fight:
+            if not (new_command and isinstance(record.event, SEGMENT_STARTS)):
+                return log, [(row.seq, "it belongs to another fight (its fight id changes here): "
+                                       "events of another fight were put in this one")]
+            start_seq = row.seq
+        if new_command and log:
+            seen.add(log[-1].command)
         prev = row.hash
         log.append(record)
-    return log, problems
+    if fight_id is not None and log and log[-1].fight != fight_id:
+        return log, [(start_seq, "it belongs to another fight (its fight id is not this fight's): "
+                                 "another fight's events were put in this one")]
+    return log, []
 
 
-def check_dice(log: Sequence[Recorded]) -> tuple[list[tuple[int, str]], int, int]:
+def _first_line(exc: BaseException) -> str:
+    """One line that says what went wrong: a validation error's first field and why, else the message's
+    first line."""
+    if isinstance(exc, ValidationError) and exc.errors():
+        error = exc.errors()[0]
+        return f"{'.'.join(str(part) for part in error['loc']) or exc.title}: {error['msg']}"
+    text = str(exc).splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def check_head(rows: Sequence[Row], seq: int, digits: str) -> list[Problem]:
+    """A-VERIFY-1 against a receipt (events.receipt): the log still holds the receipted event at its seq.
+    With the chain intact up to it, that one event fixes every event before it."""
+    if seq > len(rows):
+        return [(seq, f"the receipt names event {seq} but the log ends at event {len(rows)}: "
+                      "it was shortened since the receipt")]
+    row = rows[seq - 1]
+    if not (isinstance(row.hash, str) and row.hash.lower().startswith(digits)):
+        return [(seq, "its hash is not the receipt's: the log was rewritten at or before this event "
+                      "since the receipt")]
+    return []
+
+
+def check_dice(log: Sequence[Recorded]) -> tuple[list[Problem], int, int]:
     streams: dict[str, str] = {}  # stream -> the commitment in force for it at this point of the log
     seeds: dict[str, bytes] = {}
+    problems: list[Problem] = []
     for record in log:
         event = record.event
         if isinstance(event, ev.SeedRevealed):
-            seeds[event.seed_commitment] = bytes.fromhex(event.seed)
-    problems, checked, unchecked, seen = [], 0, 0, set()
+            try:
+                seeds[event.seed_commitment] = bytes.fromhex(event.seed)
+            except ValueError:
+                problems.append((record.seq, "the revealed seed is not hex: the event was altered"))
+    checked, unchecked, seen = 0, 0, set()
     for record in log:
         event = record.event
-        if isinstance(event, (ev.FightStarted, ev.BranchStarted, ev.SeedCommitted)):
+        if isinstance(event, SEGMENT_STARTS):
             # bound in log order: a later commitment reusing a stream name must not re-bind earlier rolls
             streams[event.stream] = event.seed_commitment
         if not isinstance(event, DICE_EVENTS) or event.source != "generated" or not event.faces:
@@ -99,7 +203,9 @@ def check_dice(log: Sequence[Recorded]) -> tuple[list[tuple[int, str]], int, int
             continue
         checked += 1
         sides = getattr(event, "sides", None)
-        if derive_faces(seed, event.stream or "", event.draw or 0, len(event.faces), sides) != tuple(event.faces):
+        if (sides is not None and not 1 <= sides <= MAX_SIDES) or len(event.faces) > MAX_FACES or (
+                derive_faces(seed, event.stream or "", event.draw or 0, len(event.faces), sides)
+                != tuple(event.faces)):
             problems.append((record.seq, "generated faces differ from those the revealed seed gives (A-FAIR-1)"))
     return problems, checked, unchecked
 
@@ -117,56 +223,93 @@ def _payload(event: Any) -> dict[str, Any]:
     return out
 
 
-def check_rules(log: Sequence[Recorded]) -> list[tuple[int, str]]:
-    """Re-run every command on the state before it; compare with what was recorded."""
-    problems: list[tuple[int, str]] = []
+def _groups(log: Sequence[Recorded]) -> list[list[Recorded]]:
+    """The log's commands: runs of events that share a command id."""
     groups: list[list[Recorded]] = []
     for record in log:
         if groups and groups[-1][0].command == record.command:
             groups[-1].append(record)
         else:
             groups.append([record])
+    return groups
+
+
+def _expected(log: Sequence[Recorded], done: int, state: FightState, group: list[Recorded]) -> list[Any]:
+    """What the rules give for the command that recorded `group`, on the state before it."""
+    command = cmd.COMMAND_ADAPTER.validate_python(group[0].issued)
+    if isinstance(command, cmd.Undo):
+        target, _ = history.undo_target(log[:done], voided(log[:done]))
+        return [ev.CommandUndone(target=target)]
+    if isinstance(command, cmd.Redo):
+        undo, restores = history.redo_target(log[:done], voided(log[:done]))
+        return [ev.CommandRedone(target=undo, restores=restores)]
+    if isinstance(command, cmd.StartBranch) and command.fork_seq != group[0].seq - 1:
+        raise RuleError(f"a branch forked at event {command.fork_seq} starts at event {group[0].seq}")
+    dice = RecordedDice(group, state.stream, state.options.dice_substitutes)
+    return decide(state, command, dice)
+
+
+def _check_group(log: Sequence[Recorded], done: int, state: FightState, group: list[Recorded]) -> list[Problem]:
+    first = group[0]
+    if first.issued is None:
+        return [(first.seq, "no command is recorded for it: the event was altered")]
+    if (done == 0) != isinstance(first.event, ev.FightStarted):
+        return [(first.seq, "a log starts with its fight's start, and only there")]
+    recorded = [r.event for r in group]
+    try:
+        expected = _expected(log, done, state, group)
+    except BadRoll as exc:
+        return [(exc.seq, f"no die gives this roll: {exc}")]
+    except (RuleError, ValidationError) as exc:
+        return [(first.seq, f"the rules refuse this command now: {_first_line(exc)}")]
+    if _payloads(expected) != _payloads(recorded):
+        seq = next((r.seq for r, e in zip(group, expected) if r.event != e), first.seq)
+        return [(seq, "recorded consequences differ from what the rules give")]
+    return []
+
+
+def check_rules(log: Sequence[Recorded]) -> list[Problem]:
+    """Re-run every command on the state before it; compare with what was recorded.
+
+    A log that was forged into something impossible (a wound level no track has, a combatant who
+    never joined) may break the rules or the fold themselves: that is reported at the command where
+    it happens, and the check stops there (the state after it means nothing)."""
+    problems: list[Problem] = []
     state = FightState()
     done = 0
-    for group in groups:
-        first = group[0]
-        recorded = [r.event for r in group]
-        issued = first.issued
-        if issued is not None:
-            try:
-                command = cmd.COMMAND_ADAPTER.validate_python(issued)
-                if isinstance(command, cmd.Undo):
-                    target, _ = history.undo_target(log[:done], voided(log[:done]))
-                    expected: list[Any] = [ev.CommandUndone(target=target)]
-                elif isinstance(command, cmd.Redo):
-                    undo, restores = history.redo_target(log[:done], voided(log[:done]))
-                    expected = [ev.CommandRedone(target=undo, restores=restores)]
-                elif isinstance(command, (cmd.StartBranch, cmd.CommitSeed)):
-                    expected = recorded
-                else:
-                    expected = decide(state, command, RecordedDice(recorded))
-            except (RuleError, ValidationError) as exc:
-                problems.append((first.seq, f"the rules refuse this command now: {exc}"))
-                expected = recorded
-            if _payloads(expected) != _payloads(recorded):
-                seq = next((r.seq for r, e in zip(group, expected) if r.event != e), first.seq)
-                problems.append((seq, "recorded consequences differ from what the rules give"))
-        done += len(group)
-        if any(isinstance(r.event, ev.VOIDING) for r in group):
-            state = replay(log[:done])
-        else:
-            state = fold(group, state)
+    for group in _groups(log):
+        try:
+            problems += _check_group(log, done, state, group)
+            done += len(group)
+            if any(isinstance(r.event, ev.VOIDING) for r in group):
+                state = replay(log[:done])
+            else:
+                state = fold(group, state)
+        except Exception as exc:  # noqa: BLE001 - an auditor reports a log it cannot follow, it does not crash
+            problems.append((group[0].seq, f"the rules cannot follow this event ({type(exc).__name__}: "
+                                           f"{_first_line(exc)}): the log was altered"))
+            break
     return problems
 
 
-def verify(rows: Sequence[Row]) -> Report:
-    log, problems = check_chain(rows)
+def verify(rows: Sequence[Row], fight_id: str | None = None, head: tuple[int, str] | None = None) -> Report:
+    """Every check, in order: the chain and the rows (and, given `fight_id`, that they are this fight's),
+    the dice, the rules; and, given a receipt `head` (seq, hex digits), that the log still holds it."""
+    log, problems = check_chain(rows, fight_id)
     checked = unchecked = 0
     if not problems:
         dice_problems, checked, unchecked = check_dice(log)
         problems += dice_problems
         problems += check_rules(log)
-    return Report(len(rows), tuple(problems), checked, unchecked)
+    if head is not None:
+        problems = check_head(rows, *head) + problems  # the table's own anchor speaks first
+    return Report(len(rows), tuple((seq, printable(why)) for seq, why in problems), checked, unchecked)
+
+
+def printable(text: str) -> str:
+    """A problem as one line of plain text: names and keys quoted from a forged log may hold line breaks or
+    terminal escapes, shown escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def seal_matches(declaration: ev.Declaration, salt: str, seal: str) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, Row, StoreError, UnknownFight
 from store import snapshots
@@ -118,16 +119,31 @@ class SqliteStore:
 
     def read(self, name: str, upto: int | None = None) -> list[Row]:
         fight = self._id(name)
-        rows = self.db.execute(
+        rows = self._fetch(
             "SELECT seq, command, type, body, hash FROM events WHERE fight = ? AND seq <= ? ORDER BY seq",
             (fight, upto if upto is not None else 2**62))
         return [Row(*row) for row in rows]
 
+    def _fetch(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
+        """The rows of a query on the log. A row edited into bytes that are not UTF-8 is read all the same
+        (its invalid bytes as lone surrogates, which no hash matches): `verify` then names its seq, where
+        sqlite3's own decoding would stop every read of the fight with an error naming none."""
+        try:
+            return self.db.execute(sql, params).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "decode" not in str(exc):
+                raise
+        self.db.text_factory = lambda raw: raw.decode("utf-8", "surrogateescape")
+        try:
+            return self.db.execute(sql, params).fetchall()
+        finally:
+            self.db.text_factory = str
+
     def bodies(self, name: str, upto: int | None = None) -> list[str]:
         """The bodies of `read` alone: what a replay parses (no row objects, no other columns)."""
         fight = self._id(name)
-        rows = self.db.execute("SELECT body FROM events WHERE fight = ? AND seq <= ? ORDER BY seq",
-                               (fight, upto if upto is not None else 2**62))
+        rows = self._fetch("SELECT body FROM events WHERE fight = ? AND seq <= ? ORDER BY seq",
+                           (fight, upto if upto is not None else 2**62))
         return [body for (body,) in rows]
 
     def last_seq(self, name: str) -> int:
@@ -137,9 +153,8 @@ class SqliteStore:
 
     def tail(self, name: str) -> tuple[int, str]:
         fight = self._id(name)
-        row = self.db.execute("SELECT seq, hash FROM events WHERE fight = ? ORDER BY seq DESC LIMIT 1",
-                              (fight,)).fetchone()
-        return (int(row[0]), row[1]) if row else (0, "0" * 64)
+        rows = self._fetch("SELECT seq, hash FROM events WHERE fight = ? ORDER BY seq DESC LIMIT 1", (fight,))
+        return (int(rows[0][0]), rows[0][1]) if rows else (0, "0" * 64)
 
     def has_command(self, name: str, command: str) -> bool:
         fight = self._id(name)
@@ -198,14 +213,14 @@ class SqliteStore:
 
     def rows_from(self, name: str, seq: int) -> list[Row]:
         """The rows from `seq` on (the log after a snapshot, and the snapshot's own event)."""
-        rows = self.db.execute(
+        rows = self._fetch(
             "SELECT seq, command, type, body, hash FROM events WHERE fight = ? AND seq >= ? ORDER BY seq",
             (self._id(name), seq))
         return [Row(*row) for row in rows]
 
     def rows_back(self, name: str, seq: int, limit: int) -> list[Row]:
         """Up to `limit` rows at or before `seq`, newest first: a page of the log read backwards."""
-        rows = self.db.execute(
+        rows = self._fetch(
             "SELECT seq, command, type, body, hash FROM events WHERE fight = ? AND seq <= ? ORDER BY seq DESC LIMIT ?",
             (self._id(name), seq, limit))
         return [Row(*row) for row in rows]

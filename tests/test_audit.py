@@ -20,6 +20,7 @@ import pytest
 import structlog
 from typer.testing import CliRunner
 
+from cli.history import VERIFY_FAILED
 from cli.main import app
 from cli.render import status_json
 from engine import commands as cmd
@@ -60,15 +61,15 @@ def fights(path: Path) -> Fights:
     return make_fights(SqliteStore(path))
 
 
-def fex(fights: Fights) -> None:
+def fex(fights: Fights, name: str = "duel") -> None:
     """Fudge 4.7's first three rounds (F-EX) with the text's dice: seq 1..19."""
-    start(fights, "duel", damage_roll="4dF_limited")
-    join(fights, "duel", "snorri", "brynhild")
-    fights.execute("duel", cmd.Exchange(first="Snorri", second="Brynhild"),
+    start(fights, name, damage_roll="4dF_limited")
+    join(fights, name, "snorri", "brynhild")
+    fights.execute(name, cmd.Exchange(first="Snorri", second="Brynhild"),
                    dice("snorri=+ 0 0 0", "brynhild=- 0 0 0", "snorri=- - 0 0"))  # 4..9: Brynhild Hurt
-    fights.execute("duel", cmd.Exchange(first="Snorri", second="Brynhild"),
+    fights.execute(name, cmd.Exchange(first="Snorri", second="Brynhild"),
                    dice("snorri=0 0 0 0", "brynhild=+ 0 0 0"))  # 10..13: stand-off
-    fights.execute("duel", cmd.Exchange(first="Snorri", second="Brynhild"),
+    fights.execute(name, cmd.Exchange(first="Snorri", second="Brynhild"),
                    dice("snorri=+ 0 0 0", "brynhild=+ 0 0 0", "snorri=0 0 0 0"))  # 14..19: a graze, Scratch
 
 
@@ -159,7 +160,7 @@ def test_A_VERIFY_1_a_changed_wound_is_named(fights: Fights, path: Path) -> None
         assert db.total_changes == 1
     assert fresh(path).problems[0][0] == 9
     code, _, err = cli_verify(path, "duel")
-    assert code == 1 and "duel: event 9:" in err
+    assert code == VERIFY_FAILED and "duel: event 9:" in err
 
 
 @pytest.mark.parametrize("seq", [2, 7, 13])

@@ -49,14 +49,15 @@ def clean(result: subprocess.CompletedProcess[str], command: tuple[str, ...]) ->
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fight with the hostile combatant, a blow, a GM wound with a hostile reason, and its export."""
+    """A fight with the hostile combatant, an exchange with typed dice (a tie: no one is out, so the
+    commands below are never refused for a random blow), a GM wound with a hostile reason, and its export."""
     folder = tmp_path_factory.mktemp("hostile")
     (folder / "evil.toml").write_text(hostile_sheet())
     (folder / "house.toml").write_text(f'extends = "fudge"\nname = {toml_string("house" + HOSTILE)}\n')
     store = folder / "fudge.db"
     for args in (("new", "duel", "--house", "house.toml"), ("join", "evil.toml"),
                  ("join", str(ROOT / "examples" / "sheets" / "brynhild.toml")),
-                 ("exchange", HOSTILE, "Brynhild"),
+                 ("exchange", HOSTILE, "Brynhild", "--dice", f"{HOSTILE}=0 0 0 0", "--dice", "Brynhild=+ 0 0 0"),
                  ("wound", "Brynhild", "Scratch", "--reason", REASON)):
         result = fudge(*args, store=store)
         assert result.returncode == 0, result.stderr
