@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli import render
-from cli.context import fail, fight_name, guard, service
+from cli.context import fail, fight_name, guard, read_file, service, write_file
 from engine import commands as cmd
 from engine.errors import InputError
 from engine.wounds import LEVELS
@@ -150,7 +150,7 @@ def export(
         if output is None:
             typer.echo(text, nl=False)
         else:
-            output.write_text(text)
+            write_file(output, text)
             typer.echo(f"{len(lines)} events written to {output}", err=True)
 
 
@@ -161,10 +161,7 @@ def import_(
 ) -> None:
     """Import an exported log as a new fight (its hash chain is checked first)."""
     with guard():
-        try:
-            lines = source.read_text().splitlines()
-        except OSError as exc:
-            raise InputError(f"cannot read {source}: {exc.strerror}") from None
+        lines = read_file(source, "log").splitlines()
         fights = service()
         fights.import_(lines, as_name)
         typer.echo(f"imported {source} as {as_name}")
