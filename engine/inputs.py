@@ -35,7 +35,7 @@ def load_toml(text: str, source: str) -> dict[str, Any]:
 
 def _check(value: Any, source: str, where: tuple[str, ...], depth: int) -> None:
     """Refuse a value beyond the bounds, naming its key and the bound."""
-    key = ".".join(where) or "(top)"
+    key = repr(".".join(where)) if where else "the file"  # repr: a key may hold a line break or an escape
     if isinstance(value, (dict, list)):
         if depth > MAX_DEPTH:
             raise InputError(f"{source}: {key} is nested too deeply (at most {MAX_DEPTH} levels of tables and lists)")

@@ -141,12 +141,12 @@ def _check_sheet_bounds(sheet: Sheet, source: str) -> None:
     if sheet.wounds is not None:
         check_boxes(sheet.wounds.boxes, source, "wounds.boxes")
     for aspect, boxes in sheet.aspects.items():
-        check_boxes((boxes,), source, f"aspects.{aspect}")
+        check_boxes((boxes,), source, f"aspects.{aspect!r}")
     for section, table in (("attributes", sheet.attributes), ("skills", sheet.skills)):
         for key, value in table.items():
             numbers = [abs(value)] if isinstance(value, int) else [int(n) for n in re.findall(r"\d+", value)]
             if any(n > MAX_LEVEL for n in numbers):
-                raise InputError(f"{source}: [{section}] {key} = {value!r}: levels run from "
+                raise InputError(f"{source}: [{section}] {key!r} = {value!r}: levels run from "
                                  f"-{MAX_LEVEL} to +{MAX_LEVEL}")
 
 

@@ -93,6 +93,7 @@ BAD_SHEETS = {
     "many-skills": ('name = "X"\n[skills]\n' + "".join(f"S{i} = 1\n" for i in range(300)), "at most 200"),
     "too-large": ('name = "X"\n' + "#" * (1 << 20) + "\n", "larger than 1 MiB"),
     "float-inf": ('name = "X"\nscale = inf\n', "out of range"),
+    "line-break-key": ('name = "X"\n"a\\r\\nb" = 1001\n', "out of range"),
 }
 
 
