@@ -83,19 +83,92 @@ def fail(message: str, code: int = 1) -> typer.Exit:
 
 @contextmanager
 def guard() -> Iterator[None]:
-    """A domain or store error becomes one line on stderr and a non-zero exit."""
+    """A domain, store, input or environment error becomes one line on stderr and a non-zero exit.
+
+    Only errors that say something about the input or the machine are caught (see `edge_message`):
+    any other exception is a defect and reaches cli.main's last-resort handler as one.
+    """
     try:
         yield
     except (RuleError, StoreError) as exc:
         raise fail(str(exc)) from None
+    except Exception as exc:
+        line = edge_message(exc)
+        if line is None:
+            raise
+        raise fail(line) from None
+
+
+def edge_message(exc: BaseException) -> str | None:
+    """The line for an error the GM's input or machine caused; None for a defect of the program."""
+    import sqlite3
+
+    from store.sqlite import store_problem
+
+    if isinstance(exc, sqlite3.Error):
+        problem = store_problem(exc)
+        return f"the store {settings.store_path}: {problem}" if problem else None
+    pydantic = sys.modules.get("pydantic")
+    if pydantic is not None and isinstance(exc, pydantic.ValidationError):  # a value given on the command line
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "a value"
+        return f"{where}: {err['msg']}"
+    return None
+
+
+# The most a GM's file may hold: a sheet or house file is a page of text, an exported log a few thousand events.
+MAX_FILE = {"sheet": 1 << 20, "house rules": 1 << 20, "log": 64 << 20}
 
 
 def read_file(path: Path, what: str) -> str:
-    """A file the GM named, or a one-line error that names it."""
+    """A file the GM named as UTF-8 text, or a one-line error that names it (and the bound it passes)."""
+    limit = MAX_FILE.get(what, 1 << 20)
     try:
-        return path.read_text()
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
     except OSError as exc:
-        raise InputError(f"cannot read {what} {path}: {exc.strerror}") from None
+        raise InputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise InputError(f"{what} {path} is larger than {limit >> 20} MiB: is it the right file?")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError(f"{what} {path} is UTF-16 text: save it as UTF-8")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{what} {path} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}): "
+                         "save it as UTF-8") from None
+    if "\x00" in text:
+        raise InputError(f"{what} {path} is not text (it holds NUL bytes): is it the right file?")
+    return text.removeprefix("\ufeff")  # a byte-order mark some editors write before UTF-8
+
+
+def write_file(path: Path, text: str) -> None:
+    """Write a file the GM named whole, or not at all, with a one-line error naming it.
+
+    A regular file is written beside its place and renamed over it: a full disk or a kill leaves
+    the old file (or none), never half of the new one. A device or a pipe (/dev/stdout) is written directly.
+    """
+    data = text.encode("utf-8")
+    try:
+        if path.is_dir():
+            raise InputError(f"cannot write {path}: it is a folder; name a file in it")
+        if path.exists() and not path.is_file():
+            with path.open("wb") as handle:
+                handle.write(data)
+            return
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:
+            with temporary.open("wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temporary, path)
+        finally:
+            temporary.unlink(missing_ok=True)
+    except FileNotFoundError:
+        raise InputError(f"cannot write {path}: its folder {path.parent} does not exist") from None
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def house_rules(rules: str, house: Path | None) -> tuple[str, Any]:

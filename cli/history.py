@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from cli import render
-from cli.context import echo, echo_json, fail, fight_name, guard, service, within_log
+from cli.context import echo, echo_json, fail, fight_name, guard, read_file, service, within_log, write_file
 from cli.damaged import readable
 from engine import commands as cmd
 from engine.errors import InputError
@@ -183,7 +183,7 @@ def export(
         if output is None:
             echo(text.replace("\x7f", "\\u007f"), nl=False, lines=True)  # JSON lines: DEL as JSON writes it
         else:
-            output.write_text(text)
+            write_file(output, text)
             echo(f"{len(lines)} events written to {output}", err=True)
         last = json.loads(lines[-1])
         echo(f"receipt {receipt(last['seq'], last['hash'])}", err=True)
@@ -196,12 +196,7 @@ def import_(
 ) -> None:
     """Import an exported log as a new fight (its hash chain is checked first)."""
     with guard():
-        try:
-            lines = source.read_text().splitlines()
-        except OSError as exc:
-            raise InputError(f"cannot read {source}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise InputError(f"{source} is not UTF-8 text: import a file written by `fudge export`") from None
+        lines = read_file(source, "log").splitlines()
         fights = service()
         fights.import_(lines, as_name)
         echo(f"imported {source} as {as_name}")

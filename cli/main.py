@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -65,6 +66,8 @@ class _Fudge(typer.Typer):
         self.named = named
         try:
             return super().__call__(*args, **kwargs)
+        except Exception as exc:  # SystemExit and Ctrl-C pass: Typer and the shell handle them
+            last_resort(exc)
         finally:
             self.named = None
 
@@ -96,6 +99,32 @@ class _Fudge(typer.Typer):
                 info.rich_help_panel = info.rich_help_panel or PANELS[module]
                 out.append(info)
         return out
+
+
+INTERNAL_ERROR = 70  # EX_SOFTWARE: a defect of fudge, not of the input
+
+
+def last_resort(exc: Exception) -> None:
+    """An error no command caught: one line, never a traceback (FUDGE_TRACEBACK=1 shows it, for a report).
+
+    Commands turn what the GM or the machine caused into their own `error:` lines (cli.context.guard);
+    what reaches here is a defect, or the machine refusing output (a closed pipe, a full disk).
+    """
+    if isinstance(exc, BrokenPipeError):  # `fudge log | head`: the reader has all it wanted
+        sys.stderr.close()
+        raise SystemExit(141) from None
+    line = context.edge_message(exc)
+    if line is not None:
+        typer.echo(f"error: {line}", err=True)
+        raise SystemExit(1) from None
+    if isinstance(exc, OSError):  # writing the output itself failed (stdout on a full disk)
+        typer.echo(f"error: cannot write the output: {exc.strerror or exc}", err=True)
+        raise SystemExit(1) from None
+    if os.environ.get("FUDGE_TRACEBACK"):
+        raise exc
+    typer.echo(f"internal error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''} "
+               "(a defect of fudge: please report it, with the command; FUDGE_TRACEBACK=1 shows where)", err=True)
+    raise SystemExit(INTERNAL_ERROR) from None
 
 
 def _declared_elsewhere(value: list[Any]) -> None:

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from engine.errors import InputError
+from engine.inputs import check_boxes, load_toml, validation_line
 
 
 def _opt(default: Any, rule: str, text: str) -> Any:
@@ -370,16 +371,13 @@ def resolve(preset: str, house_toml: str | None = None, house_name: str = "house
     overrides: dict[str, Any] = {}
     name = preset
     if house_toml is not None:
-        import tomllib  # only house rules are TOML: most commands never parse any
-
-        try:
-            house = tomllib.loads(house_toml)
-        except tomllib.TOMLDecodeError as exc:
-            raise InputError(f"{house_name}: not valid TOML ({exc})") from None
+        house = load_toml(house_toml, house_name)
         extends = house.pop("extends", preset)
         label = house.pop("name", None)
-        if extends not in PRESETS:
-            raise InputError(f"{house_name}: extends {extends!r} is not a preset; presets: {', '.join(PRESETS)}")
+        if not isinstance(extends, str) or extends not in PRESETS:
+            raise InputError(f"{house_name}: extends = {extends!r} is not a preset; give one of: {', '.join(PRESETS)}")
+        if label is not None and (not isinstance(label, str) or not label.strip()):
+            raise InputError(f"{house_name}: name = {label!r}: the house rules' name is a text, like name = \"our table\"")
         if isinstance(house.get("ladder"), dict):
             house["ladder_levels"] = house_ladder(house["ladder"], house_name)
             house["ladder"] = "house"
@@ -396,8 +394,8 @@ def resolve(preset: str, house_toml: str | None = None, house_name: str = "house
     try:
         options = RuleOptions.model_validate(merged)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        raise InputError(f"{house_name}: option {where}: {err['msg']}") from None
+        raise InputError(validation_line(exc, house_name, "option")) from None
+    check_boxes(options.wound_boxes, house_name, "wound_boxes")
+    check_boxes(options.fate_boxes, house_name, "fate_boxes")
     check_combination(options, house_name)
     return name, options

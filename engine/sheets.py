@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from engine.errors import InputError
+from engine.inputs import check_boxes, load_toml, validation_line
 from engine.ladder import Ladder
 from engine.options import RuleOptions
 
 Level = str | int
+MAX_LEVEL = 100  # a trait level on any ladder (C-LAD-5 numbers included); Scale carries what is bigger
 
 
 class _Strict(BaseModel):
@@ -105,19 +108,16 @@ class Sheet(_Strict):
     def _no_equals(cls, value: str) -> str:
         if "=" in value:
             raise ValueError("a name cannot contain '='")
+        if not value.strip():
+            raise ValueError("a name needs a visible character, not only spaces")
         return value.strip()
 
 
 def parse_sheet(text: str, source: str) -> Sheet:
-    """Read a sheet's TOML; every error names the file, the key and what is allowed."""
-    import tomllib  # only sheets and house rules are TOML: most commands never parse any
-
+    """Read a sheet's TOML; every error names the file, the key and what is allowed (or the bound passed)."""
+    raw = load_toml(text, source)
     try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{source}: not valid TOML ({exc})") from None
-    try:
-        return Sheet.model_validate(raw)
+        sheet = Sheet.model_validate(raw)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "(top)"
@@ -131,7 +131,23 @@ def parse_sheet(text: str, source: str) -> Sheet:
                     break
             allowed = ", ".join(parent.model_fields) if parent else "see the README"
             raise InputError(f"{source}: unknown key {where!r}; allowed here: {allowed}") from None
-        raise InputError(f"{source}: key {where!r}: {err['msg']}") from None
+        raise InputError(validation_line(exc, source)) from None
+    _check_sheet_bounds(sheet, source)
+    return sheet
+
+
+def _check_sheet_bounds(sheet: Sheet, source: str) -> None:
+    """Boxes and levels a sheet may give: checked when a sheet is read, not when a stored one is replayed."""
+    if sheet.wounds is not None:
+        check_boxes(sheet.wounds.boxes, source, "wounds.boxes")
+    for aspect, boxes in sheet.aspects.items():
+        check_boxes((boxes,), source, f"aspects.{aspect!r}")
+    for section, table in (("attributes", sheet.attributes), ("skills", sheet.skills)):
+        for key, value in table.items():
+            numbers = [abs(value)] if isinstance(value, int) else [int(n) for n in re.findall(r"\d+", value)]
+            if any(n > MAX_LEVEL for n in numbers):
+                raise InputError(f"{source}: [{section}] {key!r} = {value!r}: levels run from "
+                                 f"-{MAX_LEVEL} to +{MAX_LEVEL}")
 
 
 _TRAITS: dict[tuple[int, str, int], tuple[Any, Any, tuple[str, int, str]]] = {}  # see Fighter.trait

@@ -70,35 +70,151 @@ CREATE TABLE IF NOT EXISTS views (
 """
 
 
+FUDGE_TABLES = frozenset({"meta", "fights", "events", "commands", "secrets", "snapshots", "views"})
+SEQ_MAX = 2**62  # past any log's end; a number the GM types may be larger than SQLite's integers
+
+# What an SQLite error code (its primary part) says about the store file or the machine.
+PROBLEMS = {
+    sqlite3.SQLITE_FULL: "the disk is full: free some space and run the command again",
+    sqlite3.SQLITE_READONLY: "it is read-only: check the permissions of the file and of its folder",
+    sqlite3.SQLITE_PERM: "permission denied: check the permissions of the file and of its folder",
+    sqlite3.SQLITE_CANTOPEN: "it cannot be opened: check that its folder exists and can be written",
+    sqlite3.SQLITE_IOERR: "the disk failed to read or write it",
+    sqlite3.SQLITE_NOTADB: "it is not an SQLite database: is --store the right file?",
+    sqlite3.SQLITE_CORRUPT: "the file is damaged (database disk image is malformed)",
+    sqlite3.SQLITE_BUSY: "another command holds it: run the command again",
+    sqlite3.SQLITE_LOCKED: "another command holds it: run the command again",
+    sqlite3.SQLITE_NOLFS: "the file is too large for this system",
+}
+
+
+def store_problem(exc: sqlite3.Error) -> str | None:
+    """The GM's reading of an SQLite error on the store (full, read-only, damaged...); None for a defect."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    problem = PROBLEMS.get(code & 0xFF) if isinstance(code, int) else None
+    return f"{problem} ({exc})" if problem and str(exc) not in problem else problem
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    """End a failed transaction; SQLite has already ended one a full disk interrupted."""
+    if db.in_transaction:
+        try:
+            db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # the error that stopped the transaction is the one to report
+
+
+def _has_file(path: Path) -> bool:
+    """A store file with something in it (an empty file is a store not yet begun)."""
+    try:
+        return path.stat().st_size > 0
+    except OSError:
+        return False
+
+
+def _seq(value: int | None) -> int:
+    """A seq or count as SQLite takes it: None and anything past any log are SEQ_MAX, below zero is -1."""
+    return SEQ_MAX if value is None else max(-1, min(value, SEQ_MAX))
+
+
+def _meta(db: sqlite3.Connection, key: str) -> str | None:
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    except sqlite3.OperationalError:
+        return None
+    return row[0] if row else None
+
+
+def _unfinished(db: sqlite3.Connection, tables: set[str]) -> bool:
+    """A store that older versions began and a kill stopped before its stamp: fudge's tables, no fight."""
+    if not tables <= FUDGE_TABLES or "fights" not in tables:
+        return False
+    try:
+        return db.execute("SELECT count(*) FROM fights").fetchone()[0] == 0
+    except sqlite3.Error:
+        return False
+
+
 class SqliteStore:
-    """Append-only: rows are inserted, never updated or deleted."""
+    """Append-only: rows are inserted, never updated or deleted.
+
+    A store file is made by the first write, never by a read: until then (no file, or an empty
+    one) the store reads as empty from a read-only placeholder. A file that is an SQLite
+    database of something else is refused and left untouched.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._secrets: SecretFile | None = None
+        if self.path.is_dir():
+            raise StoreError(f"the store {self.path} is a folder: name a store file (--store FILE)")
+        has_file = _has_file(self.path)
+        self.pending = not has_file  # no file yet: the first write makes it (or another process does)
+        self._db = self._placeholder() if self.pending else self._open()
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        """The connection; a store that had no file reads the file as soon as one exists."""
+        if self.pending and _has_file(self.path):
+            self._materialize()
+        return self._db
+
+    @staticmethod
+    def _placeholder() -> sqlite3.Connection:
+        """An empty store in memory that refuses writes (a write opens the file: `_materialize`)."""
+        db = sqlite3.connect(":memory:", isolation_level=None)
+        db.executescript(SCHEMA)
+        db.execute("PRAGMA query_only=ON")
+        return db
+
+    def _materialize(self) -> None:
+        """Open (and create) the store file for the first write of a store that had none."""
+        if self.pending:
+            connection = self._open()
+            self._db.close()
+            self._db, self.pending = connection, False
+
+    def _open(self) -> sqlite3.Connection:
         try:
-            self.db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            version = self._meta("store_schema")
-            if version is None:
-                self.db.executescript("BEGIN IMMEDIATE;" + SCHEMA + "COMMIT;")
-                self.db.execute("INSERT OR IGNORE INTO meta VALUES ('store_schema', ?)", (STORE_SCHEMA,))
-            elif version != STORE_SCHEMA:
-                raise StoreError(f"{self.path} has store schema {version}; this version reads {STORE_SCHEMA}")
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"cannot open the store {self.path}: {exc}") from None
+            db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the store {self.path}: {store_problem(exc) or exc}") from None
+        try:
+            self._adopt(db)
+        except sqlite3.Error as exc:
+            db.close()
+            raise StoreError(f"cannot open the store {self.path}: {store_problem(exc) or exc}") from None
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _adopt(self, db: sqlite3.Connection) -> None:
+        """Check the file is a fudge store (or empty) before anything is written to it, then set it up."""
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        version = _meta(db, "store_schema") if "meta" in tables else None
+        if version is None and tables and not _unfinished(db, tables):
+            listed = ", ".join(sorted(tables - FUDGE_TABLES)[:3] or sorted(tables)[:3])
+            raise StoreError(f"{self.path} is an SQLite database but not a fudge store (its tables: {listed}); "
+                             "fudge leaves it as it is: give another --store file")
+        if version is not None and version != STORE_SCHEMA:
+            raise StoreError(f"{self.path} has store schema {version}; this version reads {STORE_SCHEMA}")
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        if version is None:  # the tables and the stamp together: a kill leaves both or neither
+            try:
+                db.executescript(f"BEGIN IMMEDIATE;{SCHEMA}"
+                                 f"INSERT OR IGNORE INTO meta VALUES ('store_schema', '{STORE_SCHEMA}');COMMIT;")
+            except BaseException:
+                _rollback(db)
+                raise
 
     def _meta(self, key: str) -> str | None:
-        try:
-            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        except sqlite3.OperationalError:
-            return None
-        return row[0] if row else None
+        return _meta(self.db, key)
 
     def close(self) -> None:
-        self.db.close()
+        self._db.close()
 
     def _id(self, name: str) -> int:
         row = self.db.execute("SELECT id FROM fights WHERE name = ?", (name,)).fetchone()
@@ -121,7 +237,7 @@ class SqliteStore:
         fight = self._id(name)
         rows = self._fetch(
             "SELECT seq, command, type, body, hash FROM events WHERE fight = ? AND seq <= ? ORDER BY seq",
-            (fight, upto if upto is not None else 2**62))
+            (fight, _seq(upto)))
         return [Row(*row) for row in rows]
 
     def _fetch(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
@@ -143,7 +259,7 @@ class SqliteStore:
         """The bodies of `read` alone: what a replay parses (no row objects, no other columns)."""
         fight = self._id(name)
         rows = self._fetch("SELECT body FROM events WHERE fight = ? AND seq <= ? ORDER BY seq",
-                           (fight, upto if upto is not None else 2**62))
+                           (fight, _seq(upto)))
         return [body for (body,) in rows]
 
     def last_seq(self, name: str) -> int:
@@ -163,11 +279,14 @@ class SqliteStore:
 
     def append(self, name: str, expected_last_seq: int, rows: list[Row], *,
                create: FightInfo | None = None, snapshot: Snapshot | None = None, views: tuple[View, ...] = ()) -> None:
+        self._materialize()
         db = self.db
         try:
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
-            raise Conflict(f"the store is busy ({exc}); run the command again") from None
+            if exc.sqlite_errorcode & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                raise Conflict(f"the store is busy ({exc}); run the command again") from None
+            raise self._unwritten(exc) from None
         try:
             if create is not None:
                 if db.execute("SELECT 1 FROM fights WHERE name = ?", (name,)).fetchone():
@@ -198,9 +317,15 @@ class SqliteStore:
                 db.executemany("INSERT OR REPLACE INTO views VALUES (?,?,?,?,?,?,?)",
                                [(fight, v.name, v.seq, v.hash, v.version, v.body, v.mac) for v in views])
             db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
+        except BaseException as exc:
+            _rollback(db)
+            if isinstance(exc, sqlite3.Error) and store_problem(exc):
+                raise self._unwritten(exc) from None
             raise
+
+    def _unwritten(self, exc: sqlite3.Error) -> StoreError:
+        """A write the file or the machine refused (full disk, read-only file): nothing of it was stored."""
+        return StoreError(f"cannot write to the store {self.path}: {store_problem(exc) or exc}; nothing was written")
 
     # --- the cached projection (store.snapshots) --------------------------------------
     def snapshot(self, name: str) -> Snapshot | None:
@@ -215,14 +340,14 @@ class SqliteStore:
         """The rows from `seq` on (the log after a snapshot, and the snapshot's own event)."""
         rows = self._fetch(
             "SELECT seq, command, type, body, hash FROM events WHERE fight = ? AND seq >= ? ORDER BY seq",
-            (self._id(name), seq))
+            (self._id(name), _seq(seq)))
         return [Row(*row) for row in rows]
 
     def rows_back(self, name: str, seq: int, limit: int) -> list[Row]:
         """Up to `limit` rows at or before `seq`, newest first: a page of the log read backwards."""
         rows = self._fetch(
             "SELECT seq, command, type, body, hash FROM events WHERE fight = ? AND seq <= ? ORDER BY seq DESC LIMIT ?",
-            (self._id(name), seq, limit))
+            (self._id(name), _seq(seq), _seq(limit)))
         return [Row(*row) for row in rows]
 
     def _save_snapshot(self, fight: int, snapshot: Snapshot) -> None:
@@ -270,4 +395,10 @@ class SqliteStore:
         return self._meta(key)
 
     def set_setting(self, key: str, value: str) -> None:
-        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+        self._materialize()
+        try:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+        except sqlite3.Error as exc:
+            if not store_problem(exc):
+                raise
+            raise self._unwritten(exc) from None

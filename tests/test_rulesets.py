@@ -94,7 +94,7 @@ def test_a_refused_combination_writes_nothing(fudge: Fudge, tmp_path: Path) -> N
     """`fudge new` with a bad combination: one line on stderr, no fight, nothing stored."""
     house = tmp_path / "bad.toml"
     house.write_text('extends = "fudge"\ninitiative = "phases-crunch"\n')
-    fudge("fights")  # creates the empty store
+    fudge("new", "other")  # a store with a fight in it (reading commands such as `fights` never create one)
     before = fudge.written()
     assert "simultaneous rounds need no turn order" in fudge.fails("new", "bad", "--house", house)
     assert fudge.written() == before
@@ -187,7 +187,7 @@ def test_F_WND_1_status_says_who_cannot_act_instead_of_a_penalty(fudge: Fudge) -
 def test_a_missing_house_file_is_one_line_everywhere(fudge: Fudge, tmp_path: Path) -> None:
     """`new`, `rules show` and `odds` name a house-rules file they cannot read, on one line, writing nothing."""
     missing = tmp_path / "nowhere.toml"
-    fudge("fights")
+    fudge("new", "other")  # a store with a fight in it (reading commands such as `fights` never create one)
     before = fudge.written()
     for args in (("new", "duel", "--house", missing), ("rules", "show", "fudge", "--house", missing)):
         assert f"cannot read house rules {missing}" in fudge.fails(*args)

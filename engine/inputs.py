@@ -1,0 +1,71 @@
+"""Reading the GM's TOML files (sheets, house rules): one-line errors and bounds the rules never need to pass.
+
+A sheet or house file is copied into the log and read again by every later command, so what it
+may hold is bounded here, once, before anything is stored: a wound track of a billion boxes or a
+name of a megabyte would otherwise cost memory and time on every read of the fight.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from engine.errors import InputError
+
+MAX_DEPTH = 6  # the deepest a sheet goes is a table in a table holding a list: [weapon] attributes = [...]
+MAX_ENTRIES = 200  # keys of a table, items of a list: a sheet lists a few dozen traits at most
+MAX_TEXT = 200  # characters of a name, a key or any other text
+MAX_NUMBER = 1000  # no rule reads a number (a level, a penalty, a count of days) beyond ±1000
+MAX_BOXES = 20  # boxes of one wound level or aspect: the rules give 1 to 4
+
+
+def load_toml(text: str, source: str) -> dict[str, Any]:
+    """The TOML of a GM's file, every error one line naming the file; within the bounds above."""
+    import tomllib  # only sheets and house rules are TOML: most commands never parse any
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{source}: not valid TOML ({exc})") from None
+    except RecursionError:  # tomllib parses nested arrays and tables recursively
+        raise InputError(f"{source}: nested too deeply (at most {MAX_DEPTH} levels of tables and lists)") from None
+    _check(data, source, (), 1)
+    return data
+
+
+def _check(value: Any, source: str, where: tuple[str, ...], depth: int) -> None:
+    """Refuse a value beyond the bounds, naming its key and the bound."""
+    key = repr(".".join(where)) if where else "the file"  # repr: a key may hold a line break or an escape
+    if isinstance(value, (dict, list)):
+        if depth > MAX_DEPTH:
+            raise InputError(f"{source}: {key} is nested too deeply (at most {MAX_DEPTH} levels of tables and lists)")
+        if len(value) > MAX_ENTRIES:
+            raise InputError(f"{source}: {key} has {len(value)} entries; at most {MAX_ENTRIES}")
+        items = value.items() if isinstance(value, dict) else ((str(i), v) for i, v in enumerate(value))
+        for name, item in items:
+            if len(name) > MAX_TEXT:
+                raise InputError(f"{source}: a key in {key} has {len(name)} characters; at most {MAX_TEXT}")
+            _check(item, source, (*where, name), depth + 1)
+    elif isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            raise InputError(f"{source}: {key} has {len(value)} characters; at most {MAX_TEXT}")
+    elif isinstance(value, bool):
+        pass
+    elif isinstance(value, (int, float)):
+        if not (isinstance(value, int) or math.isfinite(value)) or abs(value) > MAX_NUMBER:
+            raise InputError(f"{source}: {key} = {value!r} is out of range; numbers run from "
+                             f"-{MAX_NUMBER} to {MAX_NUMBER}")
+
+
+def check_boxes(counts: Any, source: str, key: str) -> None:
+    """A wound level or an aspect holds 0 to MAX_BOXES boxes."""
+    for count in counts:
+        if not 0 <= count <= MAX_BOXES:
+            raise InputError(f"{source}: {key}: {count} boxes; a level holds 0 to {MAX_BOXES}")
+
+
+def validation_line(exc: Any, source: str, label: str = "key") -> str:
+    """A pydantic ValidationError as one line: the file, the first bad key and what is wrong."""
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"]) or "(top)"
+    return f"{source}: {label} {where!r}: {err['msg'].removeprefix('Value error, ')}"
