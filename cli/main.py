@@ -115,15 +115,15 @@ def last_resort(exc: Exception) -> None:
         raise SystemExit(141) from None
     line = context.edge_message(exc)
     if line is not None:
-        typer.echo(f"error: {line}", err=True)
+        context.echo(f"error: {line}", err=True)
         raise SystemExit(1) from None
     if isinstance(exc, OSError):  # writing the output itself failed (stdout on a full disk)
-        typer.echo(f"error: cannot write the output: {exc.strerror or exc}", err=True)
+        context.echo(f"error: cannot write the output: {exc.strerror or exc}", err=True)
         raise SystemExit(1) from None
     if os.environ.get("FUDGE_TRACEBACK"):
         raise exc
-    typer.echo(f"internal error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''} "
-               "(a defect of fudge: please report it, with the command; FUDGE_TRACEBACK=1 shows where)", err=True)
+    context.echo(f"internal error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''} "
+                 "(a defect of fudge: please report it, with the command; FUDGE_TRACEBACK=1 shows where)", err=True)
     raise SystemExit(INTERNAL_ERROR) from None
 
 
