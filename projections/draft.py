@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from projections import state as _state
-from projections.state import FightState
+from engine import state as _state
+from engine.state import FightState
 
 _FIELDS = frozenset(FightState.__dataclass_fields__)
 _set = object.__setattr__  # FightState is frozen; a draft is its one exception

@@ -17,8 +17,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from engine.options import resolve
 from engine.sheets import parse_sheet
 from projections.draft import Draft, draft_of, freeze
-from projections.fold import effective, fold, replay
-from projections.state import FightState, evolve, replace
+from engine.history import effective
+from projections.fold import fold, replay
+from engine.evolve import evolve
+from engine.state import FightState, replace
 from sim.runner import Entrant, LightSession, Setup, fight_seed, play
 from tests.test_properties import new_session, play as play_session, session as gm_session
 
