@@ -6,8 +6,10 @@ change makes a new one (`replace`), and the old one stays as it was.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from engine.initiative import Initiative
@@ -17,9 +19,6 @@ from engine.pmap import PMap
 from engine.sheets import Fighter
 from engine.wounds import Mark, Track, empty_track
 from events import models as ev
-
-_dataclass_replace = replace
-
 
 @dataclass(frozen=True, slots=True)
 class Combatant:
@@ -125,36 +124,83 @@ class FightState:
         return self.combatants.get(name.strip().lower())
 
 
-_COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+# --- copies ---------------------------------------------------------------------------------------------
+# A state is a value: `replace` makes a new one. `dataclasses.replace` runs a class's __init__ again,
+# which cost a fold more than its rules did; these classes' __init__ only sets their fields, so a copy
+# that sets them directly is the same value.
+
+_set = object.__setattr__  # the classes are frozen: only a copy being made, or a fold's own Draft, is written
 
 
-def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any] | None:
-    """A straight-line copy of a slotted dataclass with some fields changed (no __init__ to re-run)."""
-    import dataclasses
-
-    names = [f.name for f in dataclasses.fields(cls)]
-    if (not hasattr(cls, "__slots__") or hasattr(cls, "__post_init__")
-            or any(not f.init for f in dataclasses.fields(cls))):
+@cache  # keyed by the class: a handful of classes, each for the life of the program
+def _fields(cls: type) -> frozenset[str] | None:
+    """The fields of `cls` when a copy may set them one by one (a slotted dataclass whose __init__ does
+    nothing else: no __post_init__, no field left out of it); None otherwise."""
+    fields = dataclasses.fields(cls)
+    if not hasattr(cls, "__slots__") or hasattr(cls, "__post_init__") or any(not f.init for f in fields):
         return None
-    lines = ["def copy(obj, changes):",
-             "    if not changes.keys() <= NAMES:",
-             "        raise TypeError(f'{cls.__name__} has no field {sorted(changes.keys() - NAMES)[0]!r}')",
-             "    new = new_(cls)"]
-    lines += [f"    set_(new, {n!r}, obj.{n})" for n in names]
-    lines += ["    for name, value in changes.items():", "        set_(new, name, value)", "    return new"]
-    scope: dict[str, Any] = {"NAMES": frozenset(names), "cls": cls, "new_": object.__new__,
-                             "set_": object.__setattr__}
-    exec("\n".join(lines), scope)
-    return scope["copy"]  # type: ignore[no-any-return]
+    return frozenset(f.name for f in fields)
+
+
+def _copy(cls: type, obj: Any, names: frozenset[str], changes: dict[str, Any]) -> Any:
+    """A `cls` with the fields of `obj`, and `changes` made."""
+    if not changes.keys() <= names:
+        raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - names)[0]!r}")
+    new = object.__new__(cls)
+    for name in names:
+        _set(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new
 
 
 def replace(obj: Any, /, **changes: Any) -> Any:
-    """`dataclasses.replace` for the fold's hot path: same result, several times faster."""
+    """`dataclasses.replace`, for the fold's hot path: the same value, without re-running __init__.
+    A fold's own `Draft` is changed in place instead (see Draft)."""
     cls = type(obj)
-    try:
-        copy = _COPIERS[cls]
-    except KeyError:
-        copy = _COPIERS[cls] = _copier(cls)  # type: ignore[assignment]
-    if copy is None:
-        return _dataclass_replace(obj, **changes)
-    return copy(obj, changes)
+    if cls is Draft:
+        return _update(obj, changes)
+    names = _fields(cls)
+    if names is None:
+        return dataclasses.replace(obj, **changes)
+    return _copy(cls, obj, names, changes)
+
+
+class Draft(FightState):
+    """A `FightState` that one fold owns and changes in place (`replace` on it changes it).
+
+    Why: a fold keeps none of its intermediate states, yet `evolve` copies the state's 40-odd fields
+    once or twice per event: with a draft, a fold copies the state once at its start (`draft_of`) and
+    once at its end (`freeze`), and each event's handler changes the draft.
+
+    Why this is the same result as folding with `evolve`:
+    - only the draft itself is changed in place; what it holds (mappings, combatants, actions,
+      tracks) is replaced, never mutated, as in any state;
+    - every handler reads the state it is given before it replaces it, and reads only the newest
+      state after that (each `s = replace(s, ...)` rebinds `s`); a handler that kept the state it
+      was given and read it after a replace would see the change (tests/test_fold_draft.py compares
+      the two folds over whole fights, and a new handler must keep to this);
+    - a draft never leaves its fold: `draft_of` copies the state the fold starts from (which is left
+      as it was) and `freeze` copies the draft into a plain `FightState`.
+    """
+
+    __slots__ = ()
+
+
+_STATE_FIELDS = frozenset(FightState.__dataclass_fields__)
+
+
+def _update(draft: Draft, changes: dict[str, Any]) -> Draft:
+    if not changes.keys() <= _STATE_FIELDS:
+        raise TypeError(f"FightState has no field {sorted(changes.keys() - _STATE_FIELDS)[0]!r}")
+    for name, value in changes.items():
+        _set(draft, name, value)
+    return draft
+
+
+def draft_of(state: FightState) -> Draft:
+    """A draft copy of `state` for one fold to change (`state` is left as it was)."""
+    return _copy(Draft, state, _STATE_FIELDS, {})  # type: ignore[no-any-return]
+
+
+def freeze(state: FightState, **changes: Any) -> FightState:
+    """The fold's result as a plain, immutable `FightState`, with `changes` made."""
+    return _copy(FightState, state, _STATE_FIELDS, changes)  # type: ignore[no-any-return]

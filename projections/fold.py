@@ -1,7 +1,7 @@
 """Folding a log into the state it builds: as of any event (A-REPLAY-1), and event by event.
 
 Which events count (A-UNDO-2) is the core's `engine.history.effective`; what each one does is
-`engine.evolve`. `fold` is evolve over many events, on a draft (`projections.draft`).
+`engine.evolve`. `fold` is evolve over many events, on a draft (`engine.state.Draft`).
 """
 
 from __future__ import annotations
@@ -10,16 +10,15 @@ from collections.abc import Iterable, Sequence
 
 from engine.evolve import HANDLERS, evolve
 from engine.history import effective
-from engine.state import FightState, replace
+from engine.state import FightState, draft_of, freeze, replace
 from events import models as ev
 from events.envelope import Recorded
-from projections.draft import draft_of, freeze
 
 
 def fold(records: Iterable[Recorded], state: FightState | None = None) -> FightState:
     """`evolve` over the records; `last_seq` is set once at the end (no handler reads it).
 
-    The handlers work on a private draft of the state (`projections.draft`), changed in place
+    The handlers work on a private draft of the state (`engine.state.Draft`), changed in place
     rather than copied at every event; `state` itself is left as it was.
     """
     handlers = HANDLERS
