@@ -7,7 +7,7 @@ from typing import Any
 from engine.fate import penalty_view, result_vs
 from engine.fate_tables import OUTCOME_NAME
 from events import models as ev
-from projections.state import Combatant, FightState
+from engine.state import Combatant, FightState
 
 def _mods(modifiers: Any) -> str:
     return "".join(f" {m.value:+d} {m.name}" for m in modifiers)

@@ -16,7 +16,8 @@ from engine import commands as cmd
 from engine.errors import InputError
 from engine.wounds import LEVELS
 from events.receipt import parse as parse_receipt, receipt
-from projections.fold import evolve_all, voided
+from engine.history import voided
+from projections.fold import evolve_all
 
 if TYPE_CHECKING:
     from store.fights import Fights

@@ -13,7 +13,7 @@ from events import models as ev
 from events.envelope import Recorded
 from engine import stun
 from engine.tracks import DamageCapacityTrack, is_pawn
-from projections.state import Combatant, FightState
+from engine.state import Combatant, FightState
 
 BOX_LEVELS = LEVELS[1:6]
 

@@ -2,5 +2,5 @@
 
 Nothing in this package reads a clock, a file, a database or a global random
 generator. `decide(state, command, dice) -> events` and
-`projections.evolve(state, event) -> state` are the whole contract.
+`engine.evolve.evolve(state, event) -> state` are the whole contract.
 """

@@ -17,7 +17,7 @@ from engine.dice import Dice
 from engine.errors import RuleError
 from engine.wounds import HURT, SCRATCH
 from events import models as ev
-from projections.state import Combatant, FightState
+from engine.state import Combatant, FightState
 
 
 def _living(state: FightState, names: tuple[str, ...]) -> list[Combatant]:

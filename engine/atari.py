@@ -21,7 +21,7 @@ from engine.errors import RuleError
 from engine.phase_order import check_turn
 from engine.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Mark, Track, build_track
 from events import models as ev
-from projections.state import Combatant, FightState
+from engine.state import Combatant, FightState
 
 AVOIDING = ("dodge", "parry")
 

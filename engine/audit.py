@@ -13,12 +13,12 @@ from engine import history
 from engine.decide import decide, seal_of
 from engine.dice import Roll, check_faces, derive_faces, parse_substitute
 from engine.errors import RuleError
+from engine.evolve import evolve
 from engine.sheets import Sheet
+from engine.state import FightState, replace
 from events import models as ev
 from events.envelope import GENESIS, Recorded, chain_hash, load
-from projections.fold import fold, replay, voided
-from projections.state import FightState
-from store.base import Row
+from events.rows import Row
 
 DICE_EVENTS = (ev.DiceRolled, ev.InitiativeRolled, ev.InitiativeRanked)
 
@@ -238,10 +238,10 @@ def _expected(log: Sequence[Recorded], done: int, state: FightState, group: list
     """What the rules give for the command that recorded `group`, on the state before it."""
     command = cmd.COMMAND_ADAPTER.validate_python(group[0].issued)
     if isinstance(command, cmd.Undo):
-        target, _ = history.undo_target(log[:done], voided(log[:done]))
+        target, _ = history.undo_target(log[:done], history.voided(log[:done]))
         return [ev.CommandUndone(target=target)]
     if isinstance(command, cmd.Redo):
-        undo, restores = history.redo_target(log[:done], voided(log[:done]))
+        undo, restores = history.redo_target(log[:done], history.voided(log[:done]))
         return [ev.CommandRedone(target=undo, restores=restores)]
     if isinstance(command, cmd.StartBranch) and command.fork_seq != group[0].seq - 1:
         raise RuleError(f"a branch forked at event {command.fork_seq} starts at event {group[0].seq}")
@@ -281,15 +281,23 @@ def check_rules(log: Sequence[Recorded]) -> list[Problem]:
         try:
             problems += _check_group(log, done, state, group)
             done += len(group)
-            if any(isinstance(r.event, ev.VOIDING) for r in group):
-                state = replay(log[:done])
-            else:
-                state = fold(group, state)
+            state = _state_after(log[:done], state, group)
         except Exception as exc:  # noqa: BLE001 - an auditor reports a log it cannot follow, it does not crash
             problems.append((group[0].seq, f"the rules cannot follow this event ({type(exc).__name__}: "
                                            f"{_first_line(exc)}): the log was altered"))
             break
     return problems
+
+
+def _state_after(log: Sequence[Recorded], state: FightState, group: list[Recorded]) -> FightState:
+    """The state after a command (the log's last): its events evolved onto the state before it; or, when
+    it voids earlier events (A-UNDO-2), the events still in force evolved from the start."""
+    records: Sequence[Recorded] = group
+    if any(isinstance(r.event, ev.VOIDING) for r in group):
+        state, records = FightState(), history.effective(log)
+    for record in records:
+        state = evolve(state, record)
+    return replace(state, last_seq=log[-1].seq)
 
 
 def verify(rows: Sequence[Row], fight_id: str | None = None, head: tuple[int, str] | None = None) -> Report:

@@ -31,7 +31,7 @@ from engine.sheets import Sheet, read_levels
 from engine.wounds import LEVELS, NEAR_DEATH, SCRATCH, Mark, build_track, halve, would_kill
 from events import models as ev
 from events.envelope import canonical
-from projections.state import Combatant, FightState, replace
+from engine.state import Combatant, FightState, replace
 
 SHIELD_SIZES = ("small", "medium", "large")
 NO_DECLARATION = ev.Declaration()  # frozen: one instance serves every fighter who declared nothing

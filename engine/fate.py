@@ -35,7 +35,7 @@ from engine.errors import RuleError
 from engine.fate_tables import (ARMOR_PIERCING, ARMOR_TYPES, BOXES, OUTCOME_NAME, OUTCOMES, SIMPLE_ARMOR,
                                 SIMPLE_WEAPONS, VICIOUS, outcome_for)
 from events import models as ev
-from projections.state import Combatant, FateMark, FightState
+from engine.state import Combatant, FateMark, FightState
 
 MEDIOCRE = -1
 

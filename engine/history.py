@@ -1,4 +1,5 @@
-"""A-UNDO-1: which command an undo voids and which undo a redo cancels.
+"""A-UNDO-1: which command an undo voids and which undo a redo cancels; A-UNDO-2: which
+events count (`voided`, `effective`).
 
 These read the raw log (voided events included), because undo and redo are
 about the log's history, not about the fight's state.
@@ -6,7 +7,7 @@ about the log's history, not about the fight's state.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from engine.errors import RuleError
 from events import models as ev
@@ -51,3 +52,37 @@ def redo_target(log: Sequence[Recorded], voided: dict[int, int]) -> tuple[str, s
             continue
         break
     raise RuleError("nothing to redo")
+
+
+def voided(log: Sequence[Recorded]) -> dict[int, int]:
+    """seq -> seq of the effective event that voided it.
+
+    Walks backwards: a voiding event counts only if nothing later voided it,
+    so a redo (which voids an undo) brings the undone command back.
+    """
+    by_command: dict[str, list[int]] | None = None  # built at the first undo or redo met
+    out: dict[int, int] = {}
+    for record in reversed(log):
+        event = record.event
+        if type(event) not in _VOIDING or record.seq in out:
+            continue
+        if isinstance(event, ev.EventsVoided):
+            targets: Iterable[int] = event.seqs
+        else:  # CommandUndone, CommandRedone
+            if by_command is None:
+                by_command = {}
+                for each in log:
+                    by_command.setdefault(each.command, []).append(each.seq)
+            targets = by_command.get(event.target, ())
+        for seq in targets:
+            out.setdefault(seq, record.seq)
+    return out
+
+
+_VOIDING = frozenset(ev.VOIDING)
+
+
+def effective(log: Sequence[Recorded]) -> list[Recorded]:
+    """The events in force: the log without the events voided in it (what `evolve` is given)."""
+    gone = voided(log)
+    return [r for r in log if r.seq not in gone]

@@ -12,7 +12,7 @@ from engine.errors import RuleError
 from events import models as ev
 
 if TYPE_CHECKING:
-    from projections.state import Combatant, FightState
+    from engine.state import Combatant, FightState
 
 SHIELD_ORDER = ("small", "medium", "large")
 

@@ -36,7 +36,7 @@ from engine.errors import RuleError
 from engine.melee_mods import check_magic, is_static_npc, magic_modifiers, plus_modifiers, weapon_size_modifiers
 from engine.wounds import LEVELS
 from events import models as ev
-from projections.state import Combatant, FightState, replace
+from engine.state import Combatant, FightState, replace
 
 
 def foe_modifiers(state: FightState, lone: Combatant, foe: Combatant) -> tuple[ev.Modifier, ...]:

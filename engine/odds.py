@@ -52,7 +52,8 @@ from engine.tracks import SCRATCHES_PER_HIT, DamageCapacityTrack
 from engine.wounds import LEVELS, SCRATCH
 from events import models as ev
 from events.envelope import Recorded
-from projections.state import Combatant, FightState, evolve
+from engine.evolve import evolve
+from engine.state import Combatant, FightState
 
 T = TypeVar("T")
 ONE = Fraction(1)

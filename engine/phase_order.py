@@ -13,7 +13,8 @@ from typing import Any
 from engine.errors import RuleError
 from engine.initiative import PHASE_NAME, PHASES, PHASE_VALUE
 from events import models as ev
-from projections.state import Combatant, FightState, with_tie_order
+from engine.evolve import with_tie_order
+from engine.state import Combatant, FightState
 
 PHASE_SYSTEMS = ("phases-classic", "phases-crunch")
 NOT_PHASED = ("holding and declaring within a phase need phase initiative (PH-4: initiative = \"phases-classic\" "

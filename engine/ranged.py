@@ -31,7 +31,7 @@ from engine.phase_order import check_turn
 from engine.wounding import RollDamage, strike
 from engine.wounds import LEVELS
 from events import models as ev
-from projections.state import Combatant, FightState
+from engine.state import Combatant, FightState
 
 GRAZE = 1
 

@@ -27,7 +27,7 @@ from engine.dice import Dice
 from engine.errors import RuleError
 from engine.wounds import build_track, Track
 from events import models as ev
-from projections.state import Combatant, FightState
+from engine.state import Combatant, FightState
 
 NO_DECLARATION = ev.Declaration()  # frozen: one instance serves every fighter who declared nothing
 

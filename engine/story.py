@@ -15,7 +15,7 @@ from engine.decide import able, roll_event
 from engine.dice import Dice
 from engine.errors import RuleError
 from events import models as ev
-from projections.state import FightState
+from engine.state import FightState
 
 
 def median(values: list[int]) -> int:

@@ -1,4 +1,1 @@
-"""Projections: current state rebuilt by folding the effective events of a log."""
-
-from projections.fold import effective, evolve_all, fold, replay, voided  # noqa: F401
-from projections.state import FightState, evolve  # noqa: F401
+"""The read side: a fight's state rebuilt from its log (`projections.fold`), on the core's `engine.evolve`."""

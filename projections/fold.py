@@ -1,51 +1,24 @@
-"""Folding a log: which events count (A-UNDO-2), and the state they build."""
+"""Folding a log into the state it builds: as of any event (A-REPLAY-1), and event by event.
+
+Which events count (A-UNDO-2) is the core's `engine.history.effective`; what each one does is
+`engine.evolve`. `fold` is evolve over many events, on a draft (`engine.state.Draft`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+
+from engine.evolve import HANDLERS, evolve
+from engine.history import effective
+from engine.state import FightState, draft_of, freeze, replace
 from events import models as ev
 from events.envelope import Recorded
-from projections.draft import draft_of, freeze
-from projections.state import HANDLERS, FightState, evolve, replace
-
-
-def voided(log: Sequence[Recorded]) -> dict[int, int]:
-    """seq -> seq of the effective event that voided it.
-
-    Walks backwards: a voiding event counts only if nothing later voided it,
-    so a redo (which voids an undo) brings the undone command back.
-    """
-    by_command: dict[str, list[int]] | None = None  # built at the first undo or redo met
-    out: dict[int, int] = {}
-    for record in reversed(log):
-        event = record.event
-        if type(event) not in _VOIDING or record.seq in out:
-            continue
-        if isinstance(event, ev.EventsVoided):
-            targets: Iterable[int] = event.seqs
-        else:  # CommandUndone, CommandRedone
-            if by_command is None:
-                by_command = {}
-                for each in log:
-                    by_command.setdefault(each.command, []).append(each.seq)
-            targets = by_command.get(event.target, ())
-        for seq in targets:
-            out.setdefault(seq, record.seq)
-    return out
-
-
-_VOIDING = frozenset(ev.VOIDING)
-
-
-def effective(log: Sequence[Recorded]) -> list[Recorded]:
-    gone = voided(log)
-    return [r for r in log if r.seq not in gone]
 
 
 def fold(records: Iterable[Recorded], state: FightState | None = None) -> FightState:
     """`evolve` over the records; `last_seq` is set once at the end (no handler reads it).
 
-    The handlers work on a private draft of the state (`projections.draft`), changed in place
+    The handlers work on a private draft of the state (`engine.state.Draft`), changed in place
     rather than copied at every event; `state` itself is left as it was.
     """
     handlers = HANDLERS

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine import commands as cmd
 from events import models as ev
-from projections.state import Combatant, FightState
+from engine.state import Combatant, FightState
 from sim import policies, rulesets, runner
 
 FATE_LEVELS = ("Undamaged", "Clipped", "Hurt", "Injured", "Taken Out", "Dead")

@@ -27,7 +27,7 @@ from typing import Any
 
 from engine import commands as cmd
 from events import models as ev
-from projections.state import Combatant, FightState
+from engine.state import Combatant, FightState
 from sim.rulesets import badly_hurt, reading
 
 Target = Callable[[FightState, Combatant, "list[Combatant]"], "Combatant | None"]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from engine.wounds import LEVELS, VERY_HURT
 from events import models as ev
-from projections.state import Combatant, FightState
+from engine.state import Combatant, FightState
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from engine.ranked import SYSTEMS as RANKED
 from events import models as ev
 from events.envelope import Recorded
 from projections.fold import fold, replay
-from projections.state import Combatant, FightState, replace
+from engine.state import Combatant, FightState, replace
 from sim import DEFAULT_MAX_ROUNDS
 from sim.policies import POLICIES, Policy, foes
 from sim.rulesets import reading, view_of

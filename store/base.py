@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from events.rows import Row
+
 
 class StoreError(Exception):
     """A store problem the user can act on."""
@@ -20,15 +22,6 @@ class DuplicateCommand(StoreError):
 
 class UnknownFight(StoreError):
     pass
-
-
-@dataclass(frozen=True, slots=True)
-class Row:
-    seq: int
-    command: str
-    type: str
-    body: str
-    hash: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,9 +16,11 @@ from engine.dice import EnteredDice, SeededDice, commitment
 from engine.errors import InputError, RuleError
 from events import models as ev
 from events.envelope import GENESIS, Recorded, chain_hash, load, load_all
-from projections.fold import fold, replay, voided
-from projections.state import FightState
-from store.base import EventStore, FightInfo, Row, StoreError
+from events.rows import Row
+from engine.history import voided
+from projections.fold import fold, replay
+from engine.state import FightState
+from store.base import EventStore, FightInfo, StoreError
 from store.bulk import paused_gc
 from store.log import log
 from store.secrets import SecretBox

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, Row, StoreError, UnknownFight
+from events.rows import Row
+from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight
 from store.secrets import MemorySecrets
 
 

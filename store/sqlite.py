@@ -6,7 +6,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, Row, StoreError, UnknownFight
+from events.rows import Row
+from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight
 from store import snapshots
 from store.secrets import SecretFile
 from store.snapshots import Snapshot

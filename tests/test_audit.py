@@ -29,8 +29,9 @@ from engine.errors import RuleError
 from engine.sheets import parse_sheet
 from events import models as ev
 from events.envelope import GENESIS, SCHEMA_VERSION, canonical, chain_hash, load
-from projections.fold import effective, evolve_all, replay, voided
-from projections.state import FightState
+from engine.history import effective, voided
+from projections.fold import evolve_all, replay
+from engine.state import FightState
 from store.fights import Fights
 from store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, start

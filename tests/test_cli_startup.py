@@ -220,6 +220,6 @@ def test_status_from_the_view_loads_no_model_and_no_engine(fudge: Any) -> None:
     fudge("join", "snorri.toml")
     env = {**os.environ, "FUDGE_STORE": str(fudge.db)}
     loaded = _modules_after(["status"], env)
-    assert not loaded & {"pydantic.main", "events.models", "engine.options", "projections.state", "cli.render"}
+    assert not loaded & {"pydantic.main", "events.models", "engine.options", "engine.state", "cli.render"}
     attack = _modules_after(["attack", "snorri", "snorri", "--dice", "snorri=0000"], env)  # refused, but parsed
     assert "cli.table" in attack and not attack & {"cli.fate", "cli.odds", "cli.sim", "cli.history", "cli.rules"}

@@ -29,7 +29,8 @@ from engine import commands as cmd
 from engine.audit import verify
 from engine.options import resolve
 from engine.sheets import parse_sheet
-from store.base import Conflict, Row
+from events.rows import Row
+from store.base import Conflict
 from store.fights import DiceInput, Fights
 from store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights

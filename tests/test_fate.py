@@ -156,7 +156,7 @@ def test_FT_TRACK_1_two_boxes_each_and_a_house_track(fights: Fights) -> None:
 def test_FT_TRACK_2_an_outcome_with_no_open_box_marks_the_next_more_severe(fights: Fights) -> None:
     """FT-TRACK-2: a third clip spills into Hurt; a third Hurt into Injured (Bob's penalties counted in the margins)."""
     from engine.fate import place
-    from projections.state import FateMark
+    from engine.state import FateMark
     assert place([FateMark(1, "injured"), FateMark(2, "injured")], "clipped", (2, 2, 2)) == "clipped"
     assert place([FateMark(1, "hurt"), FateMark(2, "hurt"), FateMark(3, "injured")], "hurt", (2, 2, 2)) == "injured"
     name = fate(fights, fighter("Ann", "Average"), fighter("Bob", "Average"))

@@ -1,4 +1,4 @@
-"""`fold` works on a private draft changed in place (`projections.draft`); the states it returns are
+"""`fold` works on a private draft changed in place (`engine.state.Draft`); the states it returns are
 the ones `evolve`, one new state per event, builds, and the state it starts from is left as it was.
 
 The logs are whole simulated fights of every preset and policy (exchanges, melees, phase and rolled
@@ -16,9 +16,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine.options import resolve
 from engine.sheets import parse_sheet
-from projections.draft import Draft, draft_of, freeze
-from projections.fold import effective, fold, replay
-from projections.state import FightState, evolve, replace
+from engine.state import Draft, draft_of, freeze
+from engine.history import effective
+from projections.fold import fold, replay
+from engine.evolve import evolve
+from engine.state import FightState, replace
 from sim.runner import Entrant, LightSession, Setup, fight_seed, play
 from tests.test_properties import new_session, play as play_session, session as gm_session
 

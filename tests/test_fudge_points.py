@@ -19,7 +19,8 @@ from engine import commands as cmd
 from engine.errors import RuleError
 from engine.wounds import HURT, INCAPACITATED, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT, halve
 from events import models as ev
-from projections.fold import replay, voided
+from engine.history import voided
+from projections.fold import replay
 from store.fights import DiceInput, Fights
 from engine.audit import verify
 from tests.conftest import dice, make_fights, sheet, start

@@ -40,9 +40,9 @@ from engine import commands as cmd
 from engine.audit import verify
 from events import models as ev
 from events.envelope import GENESIS, canonical, chain_hash, load_all
+from events.rows import Row
 from events.receipt import receipt
 from projections.fold import replay
-from store.base import Row
 from store.fights import Fights
 from store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, start

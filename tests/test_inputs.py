@@ -20,7 +20,8 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
-from store.base import FightInfo, Row, StoreError
+from events.rows import Row
+from store.base import FightInfo, StoreError
 from store.sqlite import SqliteStore
 from tests.processes import ROOT, fudge as fudge_process
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine.phase_order import slots, slots_of
 from projections.fold import evolve_all
-from projections.state import replace
+from engine.state import replace
 from tests.test_fold_draft import fight_log
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from engine import commands as cmd
 from projections.fold import replay
-from projections.state import FightState
+from engine.state import FightState
 from store import snapshots
 from store.fights import Fights
 from store.sqlite import SqliteStore

@@ -34,8 +34,9 @@ from engine.decide import decide
 from engine.dice import Roll
 from engine.errors import RuleError
 from events.models import Declaration
-from projections.fold import replay, voided
-from projections.state import FightState
+from engine.history import voided
+from projections.fold import replay
+from engine.state import FightState
 from store.fights import DiceInput, Fights, Outcome
 from store.sqlite import SqliteStore
 from tests.conftest import make_fights, sheet, start

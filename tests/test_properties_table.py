@@ -24,7 +24,7 @@ from engine.audit import verify
 from engine.wounds import LEVEL_BY_NAME
 from tests.conftest import make_fights, start
 from projections.fold import replay
-from projections.state import FightState
+from engine.state import FightState
 from tests.test_properties import (NAMES, SETTINGS, Session, Step, dice_pool, live_equals_replayed, opening, play,
                                    typing_, without)
 

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from engine import commands as cmd
-from store.base import Conflict, DuplicateCommand, FightInfo, Row, StoreError, UnknownFight
+from events.rows import Row
+from store.base import Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight
 from store.memory import MemoryStore
 from store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, sheet, start

@@ -22,8 +22,9 @@ from engine.audit import verify
 from engine.errors import RuleError
 from events import models as ev
 from events.envelope import SCHEMA_VERSION, Recorded, canonical, chain_hash, load
+from events.rows import Row
 from projections.fold import replay
-from store.base import FightInfo, Row
+from store.base import FightInfo
 from store.fights import Fights
 from store.sqlite import SqliteStore
 

@@ -11,7 +11,7 @@ import pickle
 from hypothesis import given, strategies as st
 
 from engine.wounds import DEAD, UNDAMAGED, Track
-from projections.state import replace as fast_replace
+from engine.state import replace as fast_replace
 
 rows = st.lists(st.lists(st.one_of(st.none(), st.integers(1, 5)), min_size=1, max_size=3), min_size=5, max_size=5)
 tracks = st.builds(lambda boxes, dead: Track(tuple(map(tuple, boxes)), dead=dead), rows, st.booleans())
