@@ -12,9 +12,10 @@ from typing import Any
 
 from engine import commands as cmd
 from engine import healing
-from engine.decide import able, combatant, next_action, roll_event, wound_modifiers
 from engine.dice import Dice
 from engine.errors import RuleError
+from engine.rolls import next_action, roll_event
+from engine.sides import able, combatant, wound_modifiers
 from engine.wounds import HURT, SCRATCH
 from events import models as ev
 from engine.state import Combatant, FightState

@@ -2,28 +2,39 @@
 
 A blow is one `Attack` command: the attacker's roll against the target's
 avoidance roll (or against Poor when the target has none left), settled by
-`engine.atari_rules.settle` through `decide.settle_exchange`, so a fudge point
-spent on either roll re-resolves it the same way (AI-FP, C-FP-2).
+`engine.atari_rules.settle` through `settle_attack`, which the Atari Isev ruleset also
+gives the re-resolution of a fudge point spent on either roll (AI-FP, C-FP-2).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from engine import commands as cmd
-from engine import decide as core
 from engine import ranked
 from engine.atari_rules import (BACK_TO_ENEMY, NO_AVOIDANCE, OFFENCE_POSITION, POSTURE_NAME, RANGED_AVOIDANCE,
-                                WAIT_TABLE, heroic_level, steel_levels)
+                                WAIT_TABLE, heroic_level, settle, steel_levels)
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.phase_order import check_turn
+from engine.points import latest
+from engine.rolls import DamageDice, damage_roller, next_action, roll_event, settle_roll
+from engine.settle import Settled, min_hit_for, wound_events
+from engine.sides import combatant, with_roll
 from engine.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Mark, Track, build_track
 from events import models as ev
 from engine.state import Combatant, FightState
 
 AVOIDING = ("dodge", "parry")
+
+
+def settle_attack(state: FightState, kind: str, sides: Sequence[ev.Side], min_hits: Sequence[int],
+                  damage_dice: DamageDice) -> Settled:
+    """AI-ATK-1, AI-ATK-2, AI-ATK-3: an attack against an avoidance, settled by Atari Isev's rules (the `kind` is always an attack)."""
+    fighters = {k: c.fighter for k, c in state.combatants.items()}
+    return Settled(*settle(state.options, fighters, sides, min_hits[0], damage_dice))
 
 
 def acting_wound(state: FightState, who: Combatant, track: Track | None = None) -> tuple[int, int]:
@@ -86,14 +97,17 @@ def skill_like(who: Combatant, word: str, fallback: str, state: FightState) -> t
     return name, level
 
 
-def check_declaration(state: FightState, who: Combatant, decl: ev.Declaration) -> None:
-    """AI-MULTI-ATK: two attacks need a light weapon or a weapon in each hand, never a two-handed one."""
+def check_declaration(state: FightState, who: Combatant, decl: ev.Declaration, atari_isev: bool) -> None:
+    """AI-MULTI-ATK: two attacks need a light weapon or a weapon in each hand, never a two-handed one.
+
+    A declaration before a rolled initiative; waiting, two attacks or avoidances and multi-strike are
+    only declared under the Atari Isev ruleset (`atari_isev`)."""
     ranked.check_declaration(state, decl)
     if state.options.initiative not in ranked.SYSTEMS and (decl.wait or decl.hasty or decl.two_attacks):
         raise RuleError("waiting/hurrying, hasty attacks and a second attack 3 initiative levels later "
                         "(AI-WAIT, F-INIT-3, AI-MULTI-ATK) change a rolled initiative total: they need "
                         "initiative = \"ranked\" or \"opposed\"; phase initiative gives one action per phase")
-    if state.options.ruleset != "atari-isev" and (decl.wait or decl.two_attacks or decl.two_avoidances or decl.sweep):
+    if not atari_isev and (decl.wait or decl.two_attacks or decl.two_avoidances or decl.sweep):
         raise RuleError("waiting/hurrying, two attacks, two avoidances and multi-strike are Atari Isev options "
                         "(ruleset = \"atari-isev\"); the Fudge ruleset offers a hasty attack (F-INIT-3)")
     if decl.two_attacks:
@@ -186,13 +200,13 @@ def no_avoidance(who: Combatant, baseline: int) -> ev.Side:
 
 
 def attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
-    """AI-ATK-1..3 (and AI-SWEEP, AI-MULTI-ATK, AI-MULTI-AVD, AI-RNG, AI-POS): one attack command."""
+    """AI-ATK-1, AI-ATK-2, AI-ATK-3 (and AI-SWEEP, AI-MULTI-ATK, AI-MULTI-AVD, AI-RNG, AI-POS): one attack command."""
     if c.stun or c.pull is not None or c.head:
         raise RuleError("stun, pulled and head blows (F-STUN) are Fudge rules; Atari Isev blows wound (AI-DMG-1)")
-    attacker = core.combatant(state, c.attacker)
+    attacker = combatant(state, c.attacker)
     if not ranked.slot_track(state, attacker).can_act:
         raise RuleError(f"{attacker.name} is {LEVELS[attacker.track.level]} and cannot act (F-WND-1)")
-    targets = [core.combatant(state, c.target)] + [core.combatant(state, n) for n in c.targets]
+    targets = [combatant(state, c.target)] + [combatant(state, n) for n in c.targets]
     if state.options.initiative in ranked.SYSTEMS:
         check_turn(state, attacker)
     elif state.options.initiative in ("phases-classic", "phases-crunch"):
@@ -223,7 +237,7 @@ def attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
 
 def one_blow(state: FightState, c: cmd.Attack, attacker: Combatant, target: Combatant, strike: int,
              sweep_index: int, action: int, dice: Dice) -> list[Any]:
-    """One attack roll against the target's avoidance (AI-ATK-1..3).
+    """One attack roll against the target's avoidance (AI-ATK-1, AI-ATK-2, AI-ATK-3).
 
     Readings: without an avoidance (used, surrendered, `--avoid none`, unaware)
     the blow is compared with Poor; a ranged attack with
@@ -259,7 +273,7 @@ def one_blow(state: FightState, c: cmd.Attack, attacker: Combatant, target: Comb
         pair = {"dodge-dodge": ("dodge",), "parry-parry": ("parry",)}.get(tdecl.two_avoidances or "")
         if pair and wanted not in pair:
             raise RuleError(f"{target.name} declared {tdecl.two_avoidances}: avoid with --avoid {pair[0]}")
-    scale_min = core.min_hit_for(state, attacker, target, c.min_hit)
+    scale_min = min_hit_for(state, attacker, target, c.min_hit)
     if c.ranged and (c.difficulty is not None or wanted == "none"):
         baseline = c.difficulty if c.difficulty is not None else opts.default_difficulty
         least = baseline  # AI-RNG-1: meeting the GM's difficulty hits
@@ -276,15 +290,15 @@ def one_blow(state: FightState, c: cmd.Attack, attacker: Combatant, target: Comb
     for index, side in enumerate(sides):
         if side.trait == NO_AVOIDANCE:
             continue
-        rolled.append(core.roll_event(action, side.combatant, side.trait, 4, dice))
-        sides[index] = core.with_roll(side, sum(rolled[-1].faces))
-    settled = core.settle_exchange(state, "attack", sides, (least, least), core.damage_roller(action, dice))
+        rolled.append(roll_event(action, side.combatant, side.trait, 4, dice))
+        sides[index] = with_roll(side, sum(rolled[-1].faces))
+    settled = settle_attack(state, "attack", sides, (least, least), damage_roller(action, dice))
     why = ("surrendered" if avoidance_budget(tdecl) == 0 else "used") if (wanted == "none" and c.avoid is None
                                                                          and not unable and not foe_bare) else wanted
     resolved = ev.ExchangeResolved(action=action, kind="attack", round=state.round, sides=tuple(sides),
                                    min_hit=(least, least), outcome=settled.outcome, hits=settled.hits,
                                    avoidance=why, strike=sweep_index or strike)
-    return rolled + list(settled.damage_rolls) + [resolved] + core.wound_events(action, settled.hits)
+    return rolled + list(settled.damage_rolls) + [resolved] + wound_events(action, settled.hits)
 
 
 def default_avoidance(target: Combatant, decl: ev.Declaration) -> str:
@@ -299,14 +313,14 @@ def default_avoidance(target: Combatant, decl: ev.Declaration) -> str:
 
 def willpower(state: FightState, c: cmd.Willpower, dice: Dice) -> list[Any]:
     """AI-WILL-1: Will vs Fair; each level above Fair lowers the effective wound status for the scene."""
-    who = core.combatant(state, c.combatant)
+    who = combatant(state, c.combatant)
     if who.track.level >= NEAR_DEATH:
         raise RuleError(f"{who.name} is {LEVELS[who.track.level]}: no willpower roll (AI-WILL-1)")
-    action = core.next_action(state)
+    action = next_action(state)
     trait, level, _ = who.fighter.trait("Will", state.options)
     mods = tuple([ev.Modifier(name="GM modifier", value=c.mod)] if c.mod else [])
-    rolled = core.roll_event(action, who.name, trait, 4, dice)
-    outcome = core.settle_roll(who.name, trait, level, sum(rolled.faces), mods,
+    rolled = roll_event(action, who.name, trait, 4, dice)
+    outcome = settle_roll(who.name, trait, level, sum(rolled.faces), mods,
                                {"difficulty": state.options.default_difficulty}, False, action)
     return [rolled, outcome, ev.WillSteeled(combatant=who.name, action=action,
                                             levels=steel_levels(outcome.result, state.options.default_difficulty))]
@@ -315,34 +329,31 @@ def willpower(state: FightState, c: cmd.Willpower, dice: Dice) -> list[Any]:
 def resist_spell(state: FightState, c: cmd.ResistSpell, dice: Dice) -> list[Any]:
     """AI-WILL-2: both roll Will. Recorded as the target's roll opposed by the caster's: a margin above 0
     is how much the spell is reduced; a tie or less leaves it full (so a fudge point re-reads it the same way)."""
-    caster, target = core.combatant(state, c.caster), core.combatant(state, c.target)
-    action = core.next_action(state)
+    caster, target = combatant(state, c.caster), combatant(state, c.target)
+    action = next_action(state)
     trait, level, _ = target.fighter.trait("Will", state.options)
     foe_trait, foe_level, _ = caster.fighter.trait("Will", state.options)
-    theirs = core.roll_event(action, target.name, trait, 4, dice)
-    mine = core.roll_event(action, caster.name, foe_trait, 4, dice)
+    theirs = roll_event(action, target.name, trait, 4, dice)
+    mine = roll_event(action, caster.name, foe_trait, 4, dice)
     resolved = dict(opponent=caster.name, opponent_trait=foe_trait, opponent_level=foe_level,
                     opponent_roll=sum(mine.faces), opponent_modifiers=())
-    outcome = core.settle_roll(target.name, trait, level, sum(theirs.faces), (), resolved, False, action)
+    outcome = settle_roll(target.name, trait, level, sum(theirs.faces), (), resolved, False, action)
     return [mine, theirs, outcome]
 
 
 def heroic(state: FightState, c: cmd.HeroicAvoidance, dice: Dice) -> list[Any]:
     """AI-HEROIC: the wound just taken drops one class; Agility vs Fair: -2 next round, or prone on a failure."""
-    if state.options.ruleset != "atari-isev":
-        raise RuleError(f"heroic avoidance is an Atari Isev rule (AI-HEROIC); this fight plays "
-                        f"{state.options.ruleset}: a fudge point (`fudge spend NAME scratch`) halves a blow instead")
-    who = core.combatant(state, c.combatant)
+    who = combatant(state, c.combatant)
     if who.track.dead:
         raise RuleError(f"{who.name} is Dead: no heroic avoidance (AI-HEROIC)")
-    target = c.target if c.target is not None else core.latest(state, who, True)
+    target = c.target if c.target is not None else latest(state, who, True)
     mark = state.events.get(target)
     if not isinstance(mark, ev.WoundMarked) or mark.combatant.lower() != who.key:
         raise RuleError(f"event {target} is not a wound {who.name} took")
     rolled_with = f"Agility (heroic avoidance, blow {mark.action})"
     if any(isinstance(e, ev.ActionResolved) and e.trait == rolled_with for e in state.events.values()):
         raise RuleError(f"{who.name} already rolled with that blow (AI-HEROIC)")
-    action = core.next_action(state)
+    action = next_action(state)
     out: list[Any] = [ev.EventsVoided(seqs=(target,), reason=f"{who.name} rolls with the blow (AI-HEROIC)")]
     lower = heroic_level(mark.level)
     if lower > UNDAMAGED:
@@ -351,8 +362,8 @@ def heroic(state: FightState, c: cmd.HeroicAvoidance, dice: Dice) -> list[Any]:
     marks = tuple(m for m in who.marks if m.seq != target) + ((Mark(lower, state.last_seq + 1),) if lower else ())
     after = replace(who, marks=marks, track=build_track(who.boxes, marks, state.options))
     mods = tuple(wound_penalty(replace(state, turn=None), after))  # the lighter wound weighs on the roll
-    rolled = core.roll_event(action, who.name, rolled_with, 4, dice)
-    outcome = core.settle_roll(who.name, rolled_with, level, sum(rolled.faces), mods,
+    rolled = roll_event(action, who.name, rolled_with, 4, dice)
+    outcome = settle_roll(who.name, rolled_with, level, sum(rolled.faces), mods,
                                {"difficulty": state.options.heroic_difficulty}, False, action)
     out += [rolled, outcome]
     if outcome.success:

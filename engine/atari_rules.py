@@ -106,7 +106,7 @@ LuckDice = Callable[[str], ev.DiceRolled]
 
 def settle(options: RuleOptions, fighters: Mapping[str, Fighter], sides: Sequence[ev.Side], min_hit: int,
            luck_dice: LuckDice) -> tuple[str, tuple[ev.Hit, ...], tuple[ev.DiceRolled, ...]]:
-    """AI-ATK-2,3, AI-DMG-1, AI-GRAZE, AI-SCALE, AI-WND-1: one attack against its avoidance.
+    """AI-ATK-2, AI-ATK-3, AI-DMG-1, AI-GRAZE, AI-SCALE, AI-WND-1: one attack against its avoidance.
 
     `sides[0]` attacks; the rest are the target's avoidance rolls (two for a
     dodge-parry against one blow: the best counts, AI-MULTI-AVD) or one

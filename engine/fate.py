@@ -26,12 +26,12 @@ Readings taken where the text leaves room:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from engine import commands as cmd
-from engine.dice import Dice
 from engine.errors import RuleError
+from engine.sides import combatant
 from engine.fate_tables import (ARMOR_PIERCING, ARMOR_TYPES, BOXES, OUTCOME_NAME, OUTCOMES, SIMPLE_ARMOR,
                                 SIMPLE_WEAPONS, VICIOUS, outcome_for)
 from events import models as ev
@@ -192,7 +192,6 @@ def read_harm(state: FightState, attacker: Combatant, defender: Combatant, margi
 # --- sides -----------------------------------------------------------------------------
 
 def fate_able(state: FightState, name: str) -> Combatant:
-    from engine.decide import combatant
     who = combatant(state, name)
     if who.track.dead:
         raise RuleError(f"{who.name} is dead (the GM's ruling after the fight)")
@@ -381,61 +380,11 @@ def resolution(state: FightState, action: int, pace: str, sides: Sequence[ev.Fat
     return [resolved, *mark_events(state, action, found, sides, exclude)]
 
 
-# --- commands ----------------------------------------------------------------------------
-
-def _need_pace(state: FightState, pace: str, what: str) -> None:
-    if state.options.ruleset != "fate":
-        raise RuleError(f"{what} is a Fate command: this fight runs {state.options.ruleset} rules")
-    if state.options.pace != pace:
-        raise RuleError(f"{what} is for pace = \"{pace}\"; this Fate fight runs at pace \"{state.options.pace}\" "
-                        f"(FT-PACE)")
-
-
 def skill_of(who: Combatant, action: cmd.FateAction, role: str, state: FightState) -> str:
     combat = who.fighter.sheet.combat
     wanted = action.skill or ((combat.defend or combat.attack) if combat and role == "defend"
                               else combat.attack if combat else "Fighting")
     return who.fighter.trait(wanted, state.options)[0]
-
-
-def _rolls(state: FightState, actions: Sequence[cmd.FateAction], dice: Dice, action: int,
-           roles: Sequence[str] = ()) -> list[ev.DiceRolled]:
-    from engine.decide import roll_event
-    out = []
-    for index, a in enumerate(actions):
-        who = fate_able(state, a.combatant)
-        role = roles[index] if roles else "act"
-        out.append(roll_event(action, who.name, skill_of(who, a, role, state), 4, dice))
-    return out
-
-
-def exchange(state: FightState, c: cmd.FateExchange, dice: Dice) -> list[Any]:
-    """FT-PACE exchange: all declare, all roll, each compared with whom they oppose."""
-    _need_pace(state, "exchange", "`fudge fate exchange`")
-    if not c.actions:
-        raise RuleError("an exchange needs its combatants: NAME or NAME>TARGET")
-    check_actions(state, c.actions, c.mods)
-    action = state.last_seq + 1
-    rolled = _rolls(state, c.actions, dice, action)
-    sides = [build_side(state, a, c.mods, sum(r.faces), mobile=c.mobile) for a, r in zip(c.actions, rolled)]
-    return [*rolled, *resolution(state, action, "exchange", sides)]
-
-
-def scene(state: FightState, c: cmd.FateScene, dice: Dice) -> list[Any]:
-    """FT-PACE scene, FT-SCENE: one roll per participant for the whole scene."""
-    _need_pace(state, "scene", "`fudge fate scene`")
-    check_actions(state, c.actions, c.mods)
-    again = [a.combatant for a in c.actions if a.combatant.lower() in state.fate_scene_rolled]
-    if again:
-        raise RuleError(f"{again[0]} has rolled in this scene (FT-PACE: one roll each); `fudge end-scene` first")
-    if c.mode == "paired" and any(a.target is None for a in c.actions):
-        raise RuleError("paired sub-fights need each combatant's opponent: NAME>TARGET (or --total)")
-    if c.mode == "total" and any(m.against for m in c.mods):
-        raise RuleError("the total difference adds each side's rolls: a modifier cannot be against one foe here")
-    action = state.last_seq + 1
-    rolled = _rolls(state, c.actions, dice, action)
-    sides = [build_side(state, a, c.mods, sum(r.faces)) for a, r in zip(c.actions, rolled)]
-    return [*rolled, *resolution(state, action, "scene", sides, mode="total" if c.mode == "total" else "contests")]
 
 
 def tie_breaks(state: FightState, who: Combatant) -> tuple[int, int]:
@@ -446,274 +395,9 @@ def tie_breaks(state: FightState, who: Combatant) -> tuple[int, int]:
             who.fighter.trait(combat.attack if combat else "Fighting", opts)[1])
 
 
-def new_round(state: FightState, c: cmd.FateRound, dice: Dice) -> list[Any]:
-    """FT-INIT: everyone able rolls Alertness (4dF); ties go to Tactics, then the combat skill.
-
-    Remaining ties keep the joining order and are shown. Each roll is a
-    recorded DiceRolled of the round's action.
-    """
-    from engine.decide import roll_event
-    _need_pace(state, "turn", "`fudge fate round`")
-    if state.options.initiative != "alertness":
-        raise RuleError("this fight orders turns by phase initiative: `fudge round` rolls it")
-    able = [w for w in sorted(state.combatants.values(), key=lambda w: w.joined_seq)
-            if not is_taken_out(marks_of(state, w))]
-    if not able:
-        raise RuleError("nobody can act")
-    action = state.last_seq + 1
-    rolled = [roll_event(action, w.name, "initiative (Alertness)", 4, dice) for w in able]
-    keys = {w.key: (w.fighter.trait("Alertness", state.options)[1] + sum(r.faces), *tie_breaks(state, w))
-            for w, r in zip(able, rolled)}
-    ranked = sorted(able, key=lambda w: tuple(-k for k in keys[w.key]))
-    return [*rolled, ev.FateTurnOrder(round=state.round + 1, order=tuple(w.name for w in ranked),
-                                      keys=tuple(keys[w.key] for w in ranked))]
-
-
 def next_actor(state: FightState) -> Combatant | None:
     for key in state.fate_order:
         who = state.combatants[key]
         if key not in state.fate_acted and not is_taken_out(marks_of(state, who)):
             return who
     return None
-
-
-def attack(state: FightState, c: cmd.FateAttack, dice: Dice) -> list[Any]:
-    """FT-PACE turn: the actor's attack roll against the defender's defence roll."""
-    _need_pace(state, "turn", "`fudge fate attack`")
-    attacker = fate_able(state, c.attack.combatant)
-    defender = fate_able(state, c.defense.combatant)
-    if state.options.initiative == "alertness":
-        if not state.fate_order:
-            raise RuleError("no order yet: `fudge fate round` orders the round (FT-INIT)")
-        actor = next_actor(state)
-        if actor is None:
-            raise RuleError(f"round {state.round} is over: `fudge fate round` starts the next")
-        if actor.key != attacker.key:
-            raise RuleError(f"it is {actor.name}'s turn (FT-INIT), not {attacker.name}'s")
-    else:
-        if state.turn is None or state.turn.combatant != attacker.key or state.turn.acted:
-            raise RuleError(f"it is not {attacker.name}'s turn: `fudge next` gives the next turn (phase initiative)")
-    actions = (c.attack.model_copy(update={"target": defender.name}), c.defense.model_copy(update={"target": None}))
-    check_actions(state, actions, c.mods)
-    action = state.last_seq + 1
-    rolled = _rolls(state, actions, dice, action, ("attack", "defend"))
-    sides = [build_side(state, actions[0], c.mods, sum(rolled[0].faces), role="attack", mobile=c.mobile),
-             build_side(state, actions[1], c.mods, sum(rolled[1].faces), role="defend", mobile=c.mobile)]
-    return [*rolled, *resolution(state, action, "turn", sides)]
-
-
-def _latest_roll(state: FightState, who: Combatant, target: int | None) -> tuple[int, ev.DiceRolled]:
-    if target is None:
-        for seq in sorted(state.events, reverse=True):
-            event = state.events[seq]
-            if isinstance(event, ev.DiceRolled) and event.roller.lower() == who.key:
-                target = seq
-                break
-        else:
-            raise RuleError(f"{who.name} has no roll to change")
-    event = state.events.get(target)
-    if not isinstance(event, ev.DiceRolled) or event.roller.lower() != who.key:
-        raise RuleError(f"event {target} is not one of {who.name}'s rolls in force")
-    return target, event
-
-
-def _fate_action(state: FightState, event: ev.DiceRolled, target: int) -> tuple[Any, ev.FateResolved] | None:
-    record = state.actions.get(event.action)
-    resolved = state.events.get(record.resolution) if record else None
-    if not isinstance(resolved, ev.FateResolved):
-        return None
-    if event.action != state.fate_last_action:
-        raise RuleError(f"event {target} is in an earlier exchange: fate points and aspect rerolls change the "
-                        f"latest one only (FT-PTS)")
-    return record, resolved
-
-
-def _reresolve(state: FightState, record: Any, resolved: ev.FateResolved, who: Combatant,
-               change: Callable[[ev.FateSide], ev.FateSide], extra_voids: tuple[int, ...], why: str) -> list[Any]:
-    sides = [change(s) if s.combatant.lower() == who.key else s for s in resolved.sides]
-    voids = frozenset((record.resolution, *record.consequences, *extra_voids))
-    return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=why),
-            *resolution(state, record.action, resolved.pace, sides, resolved.mode, record.resolution,
-                        exclude=voids)]
-
-
-def spend(state: FightState, c: cmd.SpendPoint, dice: Dice, fallback: Callable[..., list[Any]]) -> list[Any]:
-    """FT-PTS: a fate point (the fudge-point pool, C-FP-4) for +1 to a roll."""
-    from engine.decide import combatant
-    who = combatant(state, c.combatant)
-    if c.use != "skill" or c.shift not in (None, 1):
-        raise RuleError("a fate point gives +1 to a roll (FT-PTS): `fudge spend NAME skill --shift +1`")
-    if who.fudge_points < 1:
-        raise RuleError(f"{who.name} has no fate points left (FT-PTS)")
-    target, event = _latest_roll(state, who, c.target)
-    found = _fate_action(state, event, target)
-    if found is None:
-        record = state.actions.get(event.action)
-        if record is None or not isinstance(state.events.get(record.resolution), ev.ActionResolved):
-            raise RuleError(f"event {target} is a recovery roll: fate points change action rolls (FT-PTS)")
-        return fallback(state, c.model_copy(update={"shift": 1, "target": target}), dice)
-    record, resolved = found
-    bonus = ev.Modifier(name="fate point (FT-PTS)", value=1)
-    spent = ev.FudgePointSpent(combatant=who.name, use="skill", target=target, cost=1, shift=1)
-    return [spent, *_reresolve(state, record, resolved, who,
-                               lambda s: s.model_copy(update={"modifiers": s.modifiers + (bonus,)}),
-                               (), f"{who.name} spent a fate point")]
-
-
-def check_aspect(state: FightState, c: cmd.CheckAspect, dice: Dice) -> list[Any]:
-    """FT-PTS: check one of an aspect's boxes to reroll a roll; both rolls stay in the log."""
-    from engine.decide import combatant, roll_event
-    if state.options.ruleset != "fate":
-        raise RuleError("aspects are Fate's (FT-PTS): this fight runs " + state.options.ruleset)
-    who = combatant(state, c.combatant)
-    aspects = who.fighter.sheet.aspects
-    name = next((a for a in aspects if a.lower() == c.aspect.strip().lower()), None)
-    if name is None:
-        raise RuleError(f"{who.name} has no aspect {c.aspect!r}; aspects: {', '.join(aspects) or 'none'}")
-    checked = {b for a, b in state.fate_aspects.get(who.key, ()) if a == name}
-    if c.box is not None:
-        if not 1 <= c.box <= aspects[name]:
-            raise RuleError(f"{name} has boxes 1..{aspects[name]}")
-        if c.box in checked:
-            raise RuleError(f"{who.name}'s {name} box {c.box} is already checked (FT-PTS): check another box "
-                            "or spend a fate point")
-        box = c.box
-    else:
-        free = [b for b in range(1, aspects[name] + 1) if b not in checked]
-        if not free:
-            raise RuleError(f"every box of {who.name}'s {name} is checked (FT-PTS): use another aspect or a fate point")
-        box = free[0]
-    target, event = _latest_roll(state, who, c.target)
-    found = _fate_action(state, event, target)
-    if found is None:
-        raise RuleError(f"event {target} is not a roll of a Fate exchange, scene or attack")
-    record, resolved = found
-    rerolled = roll_event(record.action, event.roller, event.purpose, len(event.faces), dice)
-    checked_event = ev.AspectChecked(combatant=who.name, aspect=name, box=box, target=target)
-    out = _reresolve(state, record, resolved, who, lambda s: s.model_copy(update={"roll": sum(rerolled.faces)}),
-                     (target,), f"{who.name} checked {name} for a reroll")
-    return [checked_event, out[0], rerolled, *out[1:]]
-
-
-def end_scene(state: FightState, c: cmd.EndScene, dice: Dice) -> list[Any]:
-    """FT-TRACK-3: the scene is over; clipped, hurt and taken out clear, injuries stay."""
-    if state.options.ruleset != "fate":
-        raise RuleError("`fudge end-scene` ends a Fate scene; this fight ends with `fudge end`")
-    return [ev.FateSceneEnded(scene=state.fate_scene)]
-
-
-def recover(state: FightState, c: cmd.RecoverInjury, dice: Dice) -> list[Any]:
-    """FT-HEAL-1: an injury heals in a week (or 2-3 weeks, option), a day less per MoS of a medicine roll."""
-    from engine.decide import able, combatant, roll_event
-    if state.options.ruleset != "fate":
-        raise RuleError("injury recovery is Fate's (FT-HEAL-1): under Fudge use `fudge heal` and `fudge rest`")
-    opts = state.options
-    patient = combatant(state, c.combatant)
-    injuries = [m for m in marks_of(state, patient) if m.box == "injured"]
-    if not injuries:
-        raise RuleError(f"{patient.name} has no Injured box to recover (FT-HEAL-1)")
-    if c.healer is not None and c.skill_level is not None:
-        raise RuleError("say who treats the injury: a combatant (--by NAME) or a skill level (--level LEVEL), not both")
-    long = opts.fate_recovery == "long"
-    base = (14 if c.activity == "rest" else 21) if long else opts.fate_injury_days
-    difficulty = 0 if long else 1  # above Average (long), or vs Fair (week)
-    mark = injuries[0]
-    fields: dict[str, Any] = {"activity": c.activity if long else None}
-    days = base
-    out: list[Any] = []
-    if c.healer is not None or c.skill_level is not None:
-        action = state.last_seq + 1
-        if c.healer is not None:
-            healer = able(state, c.healer)
-            skill, level, _ = healer.fighter.trait(opts.fate_medicine, opts)
-            roller = healer.name
-        else:
-            skill, level, roller = opts.fate_medicine, c.skill_level or 0, "healer"
-        rolled = roll_event(action, roller, skill, 4, dice)
-        out.append(rolled)
-        worn = sum(m.value for m in penalties(state, healer, "defend")[0]) if c.healer is not None else 0
-        result = level + sum(rolled.faces) + c.mod + worn  # FT-TRACK-3: a hurt or injured healer rolls worse
-        days = max(0, base - max(0, result - difficulty))
-        fields.update(action=action, healer=roller, skill=skill, level=level, roll=sum(rolled.faces),
-                      result=result, difficulty=difficulty)
-    return out + [ev.InjuryRecovered(combatant=patient.name, mark=mark.seq, days=days, **fields)]
-
-
-def roll(state: FightState, c: cmd.RollTrait, dice: Dice, fallback: Callable[..., list[Any]]) -> list[Any]:
-    """FT-TRACK-3: any other roll (a chase, a medicine check) carries the Hurt and Injured penalties.
-
-    The clipped -1 is left to the next exchange or attack, which is where the text spends it.
-    """
-    from engine.decide import settle_roll
-    who = fate_able(state, c.combatant)
-    if c.opponent is not None:
-        fate_able(state, c.opponent)
-    events = fallback(state, c, dice)
-    if c.trait is None:
-        return events
-    out = []
-    for event in events:
-        if isinstance(event, ev.ActionResolved) and event.combatant == who.name:
-            mine = tuple(penalties(state, who, "defend")[0])
-            resolved: dict[str, Any] = {"difficulty": event.difficulty}
-            if event.opponent is not None:
-                foe = fate_able(state, event.opponent)
-                resolved = dict(opponent=event.opponent, opponent_trait=event.opponent_trait,
-                                opponent_level=event.opponent_level, opponent_roll=event.opponent_roll,
-                                opponent_modifiers=tuple(penalties(state, foe, "defend")[0])
-                                + tuple(event.opponent_modifiers))
-            event = settle_roll(event.combatant, event.trait, event.level, event.roll,
-                                mine + tuple(event.modifiers), resolved, event.advantage, event.action)
-        out.append(event)
-    return out
-
-
-def join(state: FightState, c: cmd.Join, dice: Dice, fallback: Callable[..., list[Any]]) -> list[Any]:
-    """FT-SIMPLE, FT-ADV-1: a Fate sheet's arms are checked when it joins."""
-    from engine.sheets import Sheet
-    if state.options.ruleset == "fate":
-        check_arms(Sheet.model_validate(c.sheet), state.options.arms_rating_limit, state.options.arms)
-    return fallback(state, c, dice)
-
-
-# The commands Fate leaves out, with the words the GM typed for each.
-FUDGE_ONLY = {"Exchange": "fudge exchange", "Attack": "fudge attack", "Shoot": "fudge shoot",
-              "Declare": "fudge declare", "SealDeclaration": "fudge declare --sealed", "EndBattle": "fudge end",
-              "Rest": "fudge rest", "Heal": "fudge heal", "Melee": "fudge melee", "StoryRoll": "fudge story",
-              "Willpower": "fudge willpower", "ResistSpell": "fudge resist-spell", "HeroicAvoidance": "fudge heroic"}
-PHASES_ONLY = {"StartRound": "fudge round", "NextTurn": "fudge next", "Barter": "fudge barter",
-               "OrderTies": "fudge order", "HoldAction": "fudge hold", "DeclareIntent": "fudge intend"}
-
-
-def _refusing(name: str, handler: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
-    def refuse(state: FightState, command: Any, dice: Dice) -> list[Any]:
-        if state.options.ruleset == "fate":
-            if name in FUDGE_ONLY or not state.options.initiative.startswith("phases"):
-                typed = {**FUDGE_ONLY, **PHASES_ONLY}[name]
-                raise RuleError(f"`{typed}` is not used under Fate (FT-PACE): use the Fate commands "
-                                f"(`fudge fate exchange`, `fudge fate scene`, `fudge fate round`/`attack`, "
-                                f"`fudge end-scene`)")
-        return handler(state, command, dice)
-    return refuse
-
-
-def install(handlers: dict[type, Callable[..., list[Any]]]) -> None:
-    """Wire the Fate commands in, and keep Fudge's own commands out of a Fate fight."""
-    for name in [*FUDGE_ONLY, *PHASES_ONLY]:
-        kind = getattr(cmd, name)
-        handlers[kind] = _refusing(name, handlers[kind])
-    generic_spend, generic_join, generic_roll = handlers[cmd.SpendPoint], handlers[cmd.Join], handlers[cmd.RollTrait]
-    handlers[cmd.RollTrait] = lambda s, c, d: (roll(s, c, d, generic_roll) if s.options.ruleset == "fate"
-                                               else generic_roll(s, c, d))
-    handlers[cmd.SpendPoint] = lambda s, c, d: (spend(s, c, d, generic_spend) if s.options.ruleset == "fate"
-                                                else generic_spend(s, c, d))
-    handlers[cmd.Join] = lambda s, c, d: join(s, c, d, generic_join)
-    handlers.update({
-        cmd.FateExchange: exchange,
-        cmd.FateScene: scene,
-        cmd.FateRound: new_round,
-        cmd.FateAttack: attack,
-        cmd.CheckAspect: check_aspect,
-        cmd.EndScene: end_scene,
-        cmd.RecoverInjury: recover,
-    })

@@ -51,7 +51,7 @@ def _track(who: Any, marks: Sequence[Mark], options: Any) -> Track:
 
 
 def capped(who: Any, marks: Sequence[Mark], began: Sequence[Mark], level: int, options: Any) -> tuple[int, list[str]]:
-    """F-DEATH-1,2: the worst level at most `level` whose mark keeps the track within the caps."""
+    """F-DEATH-1, F-DEATH-2: the worst level at most `level` whose mark keeps the track within the caps."""
     if not protected(who, options) or not (options.death_three_levels or options.death_needs_incapacitated):
         return level, []
     now = _track(who, marks, options).level

@@ -178,7 +178,8 @@ def card_dice(faces: tuple[int, ...], fixed: tuple[int, ...], discarded: tuple[i
 
 
 def barter(initiative: Initiative, trade: int, alter: int, direction: int, options: RuleOptions) -> Initiative:
-    """CT-BARTER-1..4: trade one `+` die to raise (or, with downgrades, lower) another one face.
+    """CT-BARTER-1, CT-BARTER-2, CT-BARTER-3, CT-BARTER-4: trade one `+` die to raise (or, with downgrades,
+    lower) another one face.
 
     `trade` and `alter` are 0-based die indexes.
     """
@@ -229,7 +230,7 @@ def check_die(dice: tuple[Die, ...], index: int, label: str) -> None:
 
 def barter_classic(initiative: Initiative, trades: tuple[int, int], alter: int, direction: int,
                    options: RuleOptions) -> Initiative:
-    """PC-BARTER-1..3: trade in two dice, at least one showing `+`, to move a third one level.
+    """PC-BARTER-1, PC-BARTER-2, PC-BARTER-3: trade in two dice, at least one showing `+`, to move a third one level.
 
     Only with three or more dice rolled (PC-BARTER-2: 002's own example barters
     on 3dF, so "Good or above" reads as "three dice"); nothing goes above `++`

@@ -27,16 +27,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine import commands as cmd
-from engine import harm
-from engine.decide import (NO_DECLARATION, STORY_ONLY, DamageDice, able, damage_roller, declarations_after, make_hit,
-                           min_hit_for, reveal_events, roll_event, round_events, shield_value, side_for, with_roll,
-                           wound_events)
+from engine.declarations import declarations_after, reveal_events, round_events
+from engine.reresolve import Spent, earlier_rolls, fresh_rolls, reresolve
+from engine.rolls import DamageDice, damage_roller, roll_event
+from engine.settle import make_hit, min_hit_for, wound_events
+from engine.sides import NO_DECLARATION, able, shield_value, side_for, with_roll
+from engine.story import STORY_ONLY
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.melee_mods import check_magic, is_static_npc, magic_modifiers, plus_modifiers, weapon_size_modifiers
 from engine.wounds import LEVELS
 from events import models as ev
-from engine.state import Combatant, FightState, replace
+from engine.state import Action, Combatant, FightState, replace
 
 
 def foe_modifiers(state: FightState, lone: Combatant, foe: Combatant) -> tuple[ev.Modifier, ...]:
@@ -104,7 +106,8 @@ def _checked(state: FightState, c: cmd.Melee) -> tuple[Combatant, list[Combatant
 
 
 def decide_melee(state: FightState, c: cmd.Melee, dice: Dice) -> list[Any]:
-    """F-MULTI-1..7, F-NPC-1: one roll for the lone fighter, compared with each foe's result."""
+    """F-MULTI-1, F-MULTI-2, F-MULTI-3, F-MULTI-4, F-MULTI-5, F-MULTI-6, F-MULTI-7, F-NPC-1: one roll for
+    the lone fighter, compared with each foe's result."""
     opts = state.options
     lone, foes, limit = _checked(state, c)
     everyone = [lone, *foes]
@@ -169,7 +172,7 @@ def decide_melee(state: FightState, c: cmd.Melee, dice: Dice) -> list[Any]:
 
 def compare(state: FightState, lone: Combatant, lone_side: ev.Side, foes: Sequence[Combatant],
             foe_sides: Sequence[ev.Side], ignored: set[str], min_hits: Sequence[int]) -> tuple[ev.Comparison, ...]:
-    """F-MULTI-2,3,5 (with F-TAC-4 under postures): each foe's result against the lone fighter's;
+    """F-MULTI-2, F-MULTI-3, F-MULTI-5 (with F-TAC-4 under postures): each foe's result against the lone fighter's;
     who hits, whom he may wound.
 
     Under postures his offense meets each foe's defense (whether he may wound) and each foe's offense
@@ -208,7 +211,8 @@ def strike(state: FightState, named: str | None, sweep: Sequence[str], sweep_pen
            lone_side: ev.Side, foes: Sequence[Combatant], foe_sides: Sequence[ev.Side],
            comparisons: Sequence[ev.Comparison],
            damage_dice: DamageDice) -> tuple[tuple[ev.Hit, ...], list[ev.DiceRolled], str | None]:
-    """F-MULTI-2,3,4: every foe who hits wounds him (each a separate mark); he wounds his chosen foe(s)."""
+    """F-MULTI-2, F-MULTI-3, F-MULTI-4: every foe who hits wounds him (each a separate mark); he wounds his
+    chosen foe(s)."""
     opts = state.options
     by_key = {f.key: (f, s, r) for f, s, r in zip(foes, foe_sides, comparisons)}
     eligible = [r for r in comparisons if r.may_wound]
@@ -253,49 +257,38 @@ def describe_melee(lone: str, comparisons: Sequence[ev.Comparison], hits: Sequen
     return "; ".join(parts) + " → " + ("; ".join(blows) if blows else "nobody is hit")
 
 
-def reresolve_melee(state: FightState, who: Combatant, c: cmd.SpendPoint, target: int, roll: ev.DiceRolled,
-                    dice: Dice) -> list[Any]:
-    """C-FP-2 on a melee roll: skill shifts, luck rerolls the spender's roll; the melee is decided again.
+def reresolve_melee(state: FightState, spent: Spent, dice: Dice) -> list[Any]:
+    """C-FP-2 on a melee roll: skill (or a CT-SPARE spare die) shifts, luck rerolls the spender's roll;
+    the melee is decided again."""
+    if spent.roll.purpose == "damage":
+        raise RuleError("spend on the action roll, not on a damage roll; spend on the blow (scratch, ticking) "
+                        "to change a wound")
+    return reresolve(state, spent, dice, resettle_melee)
+
+
+def resettle_melee(state: FightState, record: Action, spent: Spent, new_roll: int | None,
+                   voids: list[int], dice: Dice) -> list[Any]:
+    """The melee decided again from the changed side.
 
     The foes, the named target, the sweep and the ignored foes stand as declared; a target the
     rule chose is chosen again. Damage rolls already made are reused by the same striker.
     """
-    resolution: ev.MeleeResolved = state.events[state.actions[roll.action].resolution]
-    record = state.actions[roll.action]
-    action = roll.action
-    if roll.purpose == "damage":
-        raise RuleError("spend on the action roll, not on a damage roll; spend on the blow (scratch, ticking) "
-                        "to change a wound")
-    voids = [record.resolution, *record.consequences]
-    out: list[Any] = []
+    resolution: ev.MeleeResolved = state.events[record.resolution]
     sides = [resolution.lone, *resolution.foes]
-    index = next(i for i, side in enumerate(sides) if side.combatant.lower() == who.key)
+    index = next(i for i, side in enumerate(sides) if side.combatant.lower() == spent.who.key)
     side = sides[index]
-    new_roll = side.roll or 0
-    if c.use == "luck":
-        rerolled = roll_event(action, roll.roller, roll.purpose, len(roll.faces), dice)
-        out.append(rerolled)
-        voids.append(target)
-        new_roll = sum(rerolled.faces)
-    if c.use in ("skill", "spare"):
-        label = "spare die (CT-SPARE)" if c.use == "spare" else "fudge point (skill)"
-        side = side.model_copy(update={"modifiers": side.modifiers + (ev.Modifier(name=label, value=c.shift or 0),)})
-    sides[index] = with_roll(side, new_roll)
+    side = side.model_copy(update={"modifiers": spent.shifted(side.modifiers)})
+    sides[index] = with_roll(side, new_roll if new_roll is not None else side.roll or 0)
     lone = state.combatants[resolution.lone.combatant.lower()]
     foes = [state.combatants[f.combatant.lower()] for f in resolution.foes]
     ignored = {r.foe.lower() for r in resolution.comparisons if r.ignored}
     comparisons = compare(state, lone, sides[0], foes, sides[1:], ignored, resolution.min_hit)
-    old_damage = [state.events[s] for s in record.rolls
-                  if isinstance(state.events.get(s), ev.DiceRolled) and state.events[s].purpose == "damage"]
+    old_damage = earlier_rolls(state, record, damage=True)
     hits, damage_rolls, chosen = strike(state, resolution.target if resolution.target_named else None,
                                         resolution.sweep, resolution.sweep_penalty, lone, sides[0], foes, sides[1:],
-                                        comparisons, damage_roller(action, dice, old_damage))
-    reused = {id(r) for r in old_damage}
+                                        comparisons, damage_roller(record.action, dice, old_damage))
     new = resolution.model_copy(update={
         "lone": sides[0], "foes": tuple(sides[1:]), "comparisons": comparisons, "target": chosen, "hits": hits,
         "outcome": describe_melee(lone.name, comparisons, hits), "supersedes": record.resolution})
-    adjustments = [state.events[s] for s in record.rolls
-                   if isinstance(state.events.get(s), ev.DiceRolled) and harm.is_adjustment_roll(state.events[s])]
-    marks = wound_events(action, hits, state, sides, False, voids, dice, adjustments)
-    spent = "spare die (CT-SPARE)" if c.use == "spare" else f"fudge point ({c.use})"
-    return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a {spent}"), *out, *[r for r in damage_rolls if id(r) not in reused], new, *marks]
+    marks = wound_events(record.action, hits, state, sides, False, voids, dice, earlier_rolls(state, record, False))
+    return [*fresh_rolls(damage_rolls, old_damage), new, *marks]

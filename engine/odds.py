@@ -13,8 +13,8 @@ weighed without this module knowing which rolls a rule makes.
   any ruleset) through `decide` itself.
 - `duel`: a whole fight of simultaneous exchanges between two fighters, as a
   Markov chain over both wound tracks. A round's sides come from
-  `decide.blow_sides`, its hits from `decide.settle_exchange`, its marks from
-  `decide.wound_events` (F-DC, F-DEATH), and the next state from `evolve`;
+  `sides.blow_sides`, its hits from `settle.settle_exchange`, its marks from
+  `settle.wound_events` (F-DC, F-DEATH), and the next state from `evolve`;
   under Fate from `fate.build_side`, `fate.contests` and `fate.mark_events`.
   Tests hold each round against `decide` itself, every roll weighed.
 
@@ -33,122 +33,29 @@ Readings taken:
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from itertools import combinations_with_replacement
-from math import factorial
-from typing import Any, TypeVar
+from typing import Any
 
 from engine import commands as cmd
 from engine import fate as fate_rules
-from engine.decide import blow_sides, damage_roller, decide, min_hit_for, settle_exchange, wound_events, with_roll
-from engine.dice import Dice, Roll
+from engine.decide import decide
 from engine.errors import RuleError
 from engine.melee_mods import is_static_npc
+from engine.odds_fate import fate_key, fate_transitions
 from engine.options import RuleOptions
+from engine.rolls import damage_roller
+from engine.settle import min_hit_for, settle_exchange, wound_events
+from engine.sides import blow_sides, with_roll
 from engine.tracks import SCRATCHES_PER_HIT, DamageCapacityTrack
+from engine.weighing import ONE, ScriptedDice, apply, every_roll, fudge_sums, tally
 from engine.wounds import LEVELS, SCRATCH
 from events import models as ev
-from events.envelope import Recorded
-from engine.evolve import evolve
 from engine.state import Combatant, FightState
-
-T = TypeVar("T")
-ONE = Fraction(1)
-
-
-# --- every roll of the dice -----------------------------------------------------------
-
-def fudge_sums(count: int) -> tuple[tuple[int, int], ...]:
-    """(total, ways) of `count` Fudge dice, out of 3**count (C-DICE-1): 4dF gives 1, 4, 10, 16, 19, ..."""
-    ways: Counter[int] = Counter({0: 1})
-    for _ in range(count):
-        step: Counter[int] = Counter()
-        for total, n in ways.items():
-            for face in (-1, 0, 1):
-                step[total + face] += n
-        ways = step
-    return tuple(sorted(ways.items()))
-
-
-def faces_of(total: int, count: int) -> tuple[int, ...]:
-    """One set of `count` Fudge faces with this total: pluses or minuses, then blanks."""
-    sign = 1 if total > 0 else -1
-    return tuple([sign] * abs(total) + [0] * (count - abs(total)))
-
-
-def die_outcomes(count: int, sides: int | None) -> list[tuple[Fraction, tuple[int, ...]]]:
-    """Every distinguishable result of one roll with its probability: dF by total, dN by sorted faces."""
-    if sides is None:
-        return [(Fraction(ways, 3 ** count), faces_of(total, count)) for total, ways in fudge_sums(count)]
-    out = []
-    for faces in combinations_with_replacement(range(1, sides + 1), count):
-        arrangements = factorial(count)
-        for n in Counter(faces).values():
-            arrangements //= factorial(n)
-        out.append((Fraction(arrangements, sides ** count), faces))
-    return out
-
-
-class NeedRoll(Exception):
-    """A roll past the script: `every_roll` branches on its results."""
-
-    def __init__(self, count: int, sides: int | None) -> None:
-        super().__init__(f"{count}d{sides or 'F'}")
-        self.count, self.sides = count, sides
-
-
-@dataclass
-class ScriptedDice:
-    """Dice that give the scripted faces in order, then ask `every_roll` to branch."""
-
-    script: tuple[tuple[int, ...], ...]
-    used: int = 0
-
-    def roll(self, roller: str, count: int, purpose: str, sides: int | None = None) -> Roll:
-        if self.used == len(self.script):
-            raise NeedRoll(count, sides)
-        faces = self.script[self.used]
-        self.used += 1
-        return Roll(faces, "entered", sides=sides)
-
-
-def every_roll(run: Callable[[Dice], T]) -> list[tuple[Fraction, T]]:
-    """`run` with every possible sequence of rolls it asks for, each with its probability (they sum to 1).
-
-    `run` must be pure: the same dice give the same rolls asked for and the same result.
-    """
-    out: list[tuple[Fraction, T]] = []
-    pending: list[tuple[tuple[tuple[int, ...], ...], Fraction]] = [((), ONE)]
-    while pending:
-        script, chance = pending.pop()
-        try:
-            result = run(ScriptedDice(script))
-        except NeedRoll as need:
-            pending += [(script + (faces,), chance * p) for p, faces in reversed(die_outcomes(need.count, need.sides))]
-            continue
-        out.append((chance, result))
-    return out
-
-
-def tally(weighted: Sequence[tuple[Fraction, Hashable]]) -> dict[Any, Fraction]:
-    total: dict[Any, Fraction] = {}
-    for chance, key in weighted:
-        total[key] = total.get(key, Fraction(0)) + chance
-    return total
 
 
 # --- a fight to weigh -----------------------------------------------------------------
-
-def apply(state: FightState, events: Sequence[Any]) -> FightState:
-    """Fold events into the state, as the store would after appending them."""
-    for event in events:
-        state = evolve(state, Recorded(fight=state.fight_id or "odds", seq=state.last_seq + 1, command="odds",
-                                       at="", prev="", event=event))
-    return state
-
 
 def setup(rules: str, options: RuleOptions, sheets: Sequence[tuple[dict[str, Any], str]]) -> tuple[FightState, list[str]]:
     """A fight with these sheets joined (a second sheet of the same name joins as `NAME 2`)."""
@@ -182,7 +89,6 @@ class Match:
 
 FATE_LEVELS = ("Untouched", "Scratched", "Clipped", "Hurt", "Injured", "Taken Out")  # FT-OUT, FT-TRACK-1
 FATE_SEVERITY = {"scratched": 1, "clipped": 2, "hurt": 3, "injured": 4, "taken_out": 5}
-FATE_BOXES = ("clipped", "hurt", "injured", "taken_out")  # FT-TRACK-1
 
 
 @dataclass(frozen=True)
@@ -501,52 +407,3 @@ def settle_all(state: FightState, sides: Sequence[ev.Side], min_hits: tuple[int,
     return list(kept.values())
 
 
-# --- Fate's exchanges ---------------------------------------------------------------------
-
-def fate_key(state: FightState, key: str) -> Hashable:
-    """What of a Fate combatant the rest of a duel depends on: how many of each box are marked (FT-TRACK-2),
-    and whether a clipped -1 still waits for his next roll (FT-TRACK-3)."""
-    marked = Counter(m.box for m in state.fate_marks.get(key, ()))
-    return (tuple(marked[box] for box in FATE_BOXES), key in state.fate_clip)
-
-
-def fate_transitions(chain: _Chain, state: FightState) -> dict[StateKey, tuple[Fraction, FightState]]:
-    """One Fate exchange (FT-PACE) from this state, each fighter acting against the other: the same steps
-    `fudge fate exchange` takes (`build_side`, `contests`, `FateResolved` and `mark_events`), every roll weighed."""
-    match = chain.match
-    actions = (cmd.FateAction(combatant=match.first, target=match.second, mod=match.mods[0]),
-               cmd.FateAction(combatant=match.second, target=match.first, mod=match.mods[1]))
-    cache_key = tuple(fate_rules.build_side(state, a, (), 0) for a in actions)
-    found_by_chance = chain.settled.get(cache_key)
-    if found_by_chance is None:
-        sums = tuple((t, Fraction(w, 81)) for t, w in fudge_sums(4))
-        found: dict[Hashable, tuple[Fraction, Any]] = {}
-        for roll_a, p_a in sums:
-            for roll_b, p_b in sums:
-                sides = (cache_key[0].model_copy(update={"roll": roll_a}),  # build_side only records the roll
-                         cache_key[1].model_copy(update={"roll": roll_b}))
-                contests = tuple(fate_rules.contests(state, sides))
-                same = tuple((c.attacker, c.defender, c.outcome, c.maneuver) for c in contests)
-                before = found.get(same)
-                found[same] = ((before[0] if before else Fraction(0)) + p_a * p_b,
-                               before[1] if before else (contests, sides))
-        found_by_chance = [(p, rest) for p, rest in found.values()]
-        chain.settled[cache_key] = found_by_chance  # type: ignore[assignment]
-    action = state.last_seq + 1
-    # the resolution itself changes only who paid a clipped -1, the same whatever the rolls: fold it once
-    _, (contests, sides) = found_by_chance[0]  # type: ignore[misc]
-    resolved = apply(state, [ev.FateResolved(action=action, pace="exchange", round=state.round, sides=sides,
-                                             contests=contests)])
-    by_marks: dict[Hashable, tuple[Fraction, tuple[Any, ...]]] = {}
-    for chance, (contests, sides) in found_by_chance:  # type: ignore[misc]
-        marks = tuple(fate_rules.mark_events(state, action, contests, sides))
-        same = tuple((m.combatant, m.box, m.non_lethal) for m in marks)  # what the track reads of a mark
-        before_marks = by_marks.get(same)
-        by_marks[same] = ((before_marks[0] if before_marks else Fraction(0)) + chance, marks)
-    out: dict[StateKey, tuple[Fraction, FightState]] = {}
-    for chance, marks in by_marks.values():
-        after = apply(resolved, marks)
-        key = chain.key(after)
-        before = out.get(key)
-        out[key] = ((before[0] if before else Fraction(0)) + chance, before[1] if before else after)
-    return out

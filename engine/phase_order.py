@@ -65,7 +65,7 @@ _last_slots: tuple[Any, tuple[Slot, ...]] = (None, ())
 
 
 def slots(state: FightState) -> list[Slot]:
-    """PH-1..4: the round's turns, phase by phase (`++` first, `--` last); see `slots_of`.
+    """PH-1, PH-2, PH-3, PH-4: the round's turns, phase by phase (`++` first, `--` last); see `slots_of`.
 
     Every `fudge next` asks for the round's order, which changes only when initiative is rolled,
     bartered or ordered, or a fighter can no longer act: it is worked out again only when one of
@@ -83,7 +83,7 @@ def slots(state: FightState) -> list[Slot]:
 
 
 def slots_of(state: FightState) -> list[Slot]:
-    """PH-1..4: the round's turns, phase by phase (`++` first, `--` last).
+    """PH-1, PH-2, PH-3, PH-4: the round's turns, phase by phase (`++` first, `--` last).
 
     Within a phase: descending order trait, then the GM's order of ties, then
     the joining order (stable; the tie is shown). With `duplicates_act` a

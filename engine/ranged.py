@@ -1,4 +1,4 @@
-"""F-RNG-1..5: ranged combat (Fudge 4.4).
+"""F-RNG-1, F-RNG-2, F-RNG-3, F-RNG-4, F-RNG-5: ranged combat (Fudge 4.4).
 
 The GM's difficulty holds range, light and cover; the shooter's skill is not
 modified for them (F-RNG-1), only for what the shooter brings: wounds, a
@@ -17,7 +17,7 @@ Readings taken (the text leaves them open):
   doubling of the bullets, 1 -> +0, 2-3 -> +1, 4-7 -> +2, ...). Like any
   such bonus it raises a graze one level (F-GRAZE-3). The burst is the
   shooter's: a target shooting back fires single shots.
-- All-out declarations are melee stances (F-MOD-6/7): a shot ignores them.
+- All-out declarations are melee stances (F-MOD-6, F-MOD-7): a shot ignores them.
 """
 
 from __future__ import annotations
@@ -31,7 +31,12 @@ from engine.phase_order import check_turn
 from engine.wounding import RollDamage, strike
 from engine.wounds import LEVELS
 from events import models as ev
-from engine.state import Combatant, FightState
+from engine.declarations import round_events
+from engine.reresolve import Spent, earlier_rolls, fresh_rolls, reresolve
+from engine.rolls import damage_roller, roll_event
+from engine.settle import wound_events
+from engine.sides import SHIELD_SIZES, able, combatant, with_roll, wound_modifiers
+from engine.state import Action, Combatant, FightState
 
 GRAZE = 1
 
@@ -63,14 +68,12 @@ def dodge_trait(who: Combatant, given: str | None) -> str:
 
 def shooter_side(state: FightState, who: Combatant, target: Combatant, skill: str | None, mod: int,
                  shield_counts: bool) -> ev.Side:
-    from engine import decide as core
-
     opts = state.options
     trait, level, _ = who.fighter.trait(ranged_trait(who, skill), opts)
-    mods = core.wound_modifiers(who, opts)
+    mods = wound_modifiers(who, opts)
     shield = target.fighter.sheet.shield
     if shield_counts and shield is not None:
-        value = opts.ranged_shield_values[core.SHIELD_SIZES.index(shield.size)]
+        value = opts.ranged_shield_values[SHIELD_SIZES.index(shield.size)]
         if value:
             mods.append(ev.Modifier(name=f"{target.name}'s {shield.size} shield (ranged)", value=-value))
     if mod:
@@ -91,10 +94,8 @@ def weapon_kind(who: Combatant, given: str | None) -> str:
 
 def shoot(state: FightState, c: cmd.Shoot, dice: Dice) -> list[Any]:
     """F-RNG-1 unaware, F-RNG-2 aware (a dodge), F-RNG-3 shooting back; F-RNG-4 guns, F-RNG-5 bursts."""
-    from engine import decide as core
-
     opts = state.options
-    shooter, target = core.able(state, c.shooter), core.combatant(state, c.target)
+    shooter, target = able(state, c.shooter), combatant(state, c.target)
     if shooter.key == target.key:
         raise RuleError("a fighter cannot shoot itself")
     if c.aware and c.shoot_back:
@@ -113,7 +114,7 @@ def shoot(state: FightState, c: cmd.Shoot, dice: Dice) -> list[Any]:
         check_turn(state, shooter, target)
     if c.aware and not target.track.can_act:
         raise RuleError(f"{target.name} cannot act, so cannot dodge: shoot without --aware (F-RNG-1)")
-    out: list[Any] = core.round_events(state, [shooter.name, target.name])
+    out: list[Any] = round_events(state, [shooter.name, target.name])
     action = state.last_seq + len(out) + 1
     difficulty = c.difficulty if c.difficulty is not None else opts.default_difficulty
     mode = "shoot_back" if c.shoot_back else "aware" if c.aware else "unaware"
@@ -123,7 +124,7 @@ def shoot(state: FightState, c: cmd.Shoot, dice: Dice) -> list[Any]:
     difficulties = [difficulty]
     if mode == "aware":
         trait, level, _ = target.fighter.trait(dodge_trait(target, c.dodge), opts)
-        mods = core.wound_modifiers(target, opts)
+        mods = wound_modifiers(target, opts)
         if kind == "propelled" and opts.propelled_dodge_penalty:
             mods.append(ev.Modifier(name="dodging a propelled weapon", value=opts.propelled_dodge_penalty))
         if c.defense_mod:
@@ -136,20 +137,20 @@ def shoot(state: FightState, c: cmd.Shoot, dice: Dice) -> list[Any]:
 
     rolled = []
     for index, side in enumerate(sides):
-        rolled.append(core.roll_event(action, side.combatant, side.trait, 4, dice))
-        sides[index] = core.with_roll(side, sum(rolled[-1].faces))
+        rolled.append(roll_event(action, side.combatant, side.trait, 4, dice))
+        sides[index] = with_roll(side, sum(rolled[-1].faces))
     unsettled = ev.ShotResolved(action=action, round=state.round + len(out), mode=mode,  # type: ignore[arg-type]
                                 weapon=kind, target=target.name, sides=tuple(sides),
                                 difficulties=tuple(difficulties), outcome="", hits=(),
                                 burst=c.burst, burst_bonus=c.burst_bonus)
-    resolved, damage_rolls = settle_shot(state, unsettled, core.damage_roller(action, dice))
-    return out + rolled + damage_rolls + [resolved] + core.wound_events(
+    resolved, damage_rolls = settle_shot(state, unsettled, damage_roller(action, dice))
+    return out + rolled + damage_rolls + [resolved] + wound_events(
         action, resolved.hits, state, resolved.sides, resolved.round > state.round, dice=dice)
 
 
 def settle_shot(state: FightState, shot: ev.ShotResolved,
                 roller: RollDamage) -> tuple[ev.ShotResolved, list[ev.DiceRolled]]:
-    """Who hits whom, from the rolled sides (F-RNG-1..3), and how hard (F-RNG-4, F-RNG-5, `strike`)."""
+    """Who hits whom, from the rolled sides (F-RNG-1, F-RNG-2, F-RNG-3), and how hard (F-RNG-4, F-RNG-5, `strike`)."""
     sides, difficulties = shot.sides, shot.difficulties
     shooter = sides[0].combatant.lower()
     # (attacker, defender, relative degree, attacker's and defender's dice totals, for parity)
@@ -197,41 +198,29 @@ def describe_shot(mode: str, sides: list[ev.Side], hits: list[ev.Hit]) -> str:
     return "; ".join(parts)
 
 
-def reresolve_shot(state: FightState, who: Combatant, c: cmd.SpendPoint, target: int, roll: ev.DiceRolled,
-                   dice: Dice) -> list[Any]:
-    """C-FP-2 on a shot: luck rerolls, skill shifts one side's result; the old consequences are voided."""
-    from engine import decide as core
-
-    if roll.purpose == "damage":
+def reresolve_shot(state: FightState, spent: Spent, dice: Dice) -> list[Any]:
+    """C-FP-2 on a shot: luck rerolls, skill (or a CT-SPARE spare die) shifts one side's result."""
+    if spent.roll.purpose == "damage":
         raise RuleError("a fudge point changes an action roll, not a damage roll: spend on the wound (scratch, ticking)")
-    if c.use == "panache":
+    if spent.use == "panache":
         raise RuleError("panache makes an unopposed action outside combat succeed (C-FP-2): not a shot")
-    record = state.actions[roll.action]
-    shot = state.events[record.resolution]
-    voids = [record.resolution, *record.consequences]
-    out: list[Any] = []
-    new_roll: int | None = None
-    if c.use == "luck":
-        rerolled = core.roll_event(record.action, roll.roller, roll.purpose, len(roll.faces), dice)
-        out.append(rerolled)
-        voids.append(target)
-        new_roll = sum(rerolled.faces)
+    return reresolve(state, spent, dice, resettle_shot)
+
+
+def resettle_shot(state: FightState, record: Action, spent: Spent, new_roll: int | None,
+                  voids: list[int], dice: Dice) -> list[Any]:
+    """The shot settled again from the changed sides (F-RNG-1, F-RNG-2, F-RNG-3); damage rolls made are reused."""
+    shot: ev.ShotResolved = state.events[record.resolution]
     sides = list(shot.sides)
     for index, side in enumerate(sides):
-        if side.combatant.lower() != who.key:
+        if side.combatant.lower() != spent.who.key:
             continue
-        if c.use == "skill":
-            side = side.model_copy(update={"modifiers": side.modifiers + (
-                ev.Modifier(name=f"fudge point ({c.use})", value=c.shift or 0),)})
-        sides[index] = core.with_roll(side, new_roll if new_roll is not None else side.roll or 0)
-    old_damage = [state.events[s] for s in record.rolls
-                  if isinstance(state.events.get(s), ev.DiceRolled) and state.events[s].purpose == "damage"]
+        side = side.model_copy(update={"modifiers": spent.shifted(side.modifiers)})
+        sides[index] = with_roll(side, new_roll if new_roll is not None else side.roll or 0)
+    old_damage = earlier_rolls(state, record, damage=True)
     settled, rolls = settle_shot(state, shot.model_copy(update={"sides": tuple(sides)}),
-                                 core.damage_roller(record.action, dice, old_damage))
-    reused = {id(r) for r in old_damage}
-    fresh = [r for r in rolls if id(r) not in reused]
+                                 damage_roller(record.action, dice, old_damage))
     new = settled.model_copy(update={"supersedes": record.resolution})
-    return [ev.EventsVoided(seqs=tuple(sorted(voids)), reason=f"{who.name} spent a fudge point ({c.use})"),
-            *out, *fresh, new, *core.wound_events(record.action, new.hits, state, new.sides, False, voids, dice, [
-                state.events[s] for s in record.rolls if isinstance(state.events.get(s), ev.DiceRolled)
-                and core.harm.is_adjustment_roll(state.events[s])])]
+    return [*fresh_rolls(rolls, old_damage), new,
+            *wound_events(record.action, new.hits, state, new.sides, False, voids, dice,
+                          earlier_rolls(state, record, damage=False))]

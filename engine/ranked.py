@@ -1,4 +1,4 @@
-"""F-INIT-2,3 and AI-INIT-1,2: rolled initiative, everyone rolls and acts in order of the total.
+"""F-INIT-2, F-INIT-3 and AI-INIT-1, AI-INIT-2: rolled initiative, everyone rolls and acts in order of the total.
 
 One implementation serves both systems:
 - `opposed` (Fudge 4.3, F-INIT-2): the first initiative trait on the sheet

@@ -11,11 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from engine import commands as cmd
-from engine.decide import able, roll_event
 from engine.dice import Dice
 from engine.errors import RuleError
+from engine.rolls import roll_event
+from engine.sides import able
 from events import models as ev
 from engine.state import FightState
+
+STORY_ONLY = "this fight is told in story elements (F-PACE-1): `fudge story NAME TRAIT --mod N` rolls for a PC's plan"
 
 
 def median(values: list[int]) -> int:

@@ -1,7 +1,7 @@
-"""From a won blow to a wound level, every number kept: F-DMG-3/4, F-GRAZE, F-DROLL, F-MMM, F-TECH.
+"""From a won blow to a wound level, every number kept: F-DMG-3, F-DMG-4, F-GRAZE, F-DROLL, F-MMM, F-TECH.
 
 `strike` is the one way a hit (melee or ranged) becomes an `ev.Hit`. The
-damage factor (F-DMG-1/2, plus a tech-level Scale, F-TECH), the relative
+damage factor (F-DMG-1, F-DMG-2, plus a tech-level Scale, F-TECH), the relative
 degree (counted `relative_degree_weight` times, F-DMG-4), the all-out bonus
 and the damage roll of the fight's mode give damage points, read on the
 wound thresholds; or, under min-mid-max, a 3d6 read by the bonus tables.
@@ -122,7 +122,7 @@ def strike(attacker: Fighter, defender: Fighter, names: tuple[str, str], relativ
         rolls.append(rolled)
         roll = sum(rolled.faces)
 
-    if graze:  # F-GRAZE-1..3: the graze table; any roll moves it one level at most, by its sign
+    if graze:  # F-GRAZE-1, F-GRAZE-2, F-GRAZE-3: the graze table; any roll moves it one level at most, by its sign
         moved = blow(relative_degree, factor, bonus, roll if roll is not None else (parity or None), options)
         return ev.Hit(**base, graze=True, calculated=moved.calculated, damage_roll=roll, damage=None,
                       level=moved.level, **record), rolls

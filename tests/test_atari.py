@@ -14,7 +14,7 @@ import pytest
 from engine import commands as cmd
 from engine.atari_rules import HEALTH_CHARTS, derived_initiative, health_chart, spell_reduction
 from engine.audit import verify
-from engine.decide import min_hit_for
+from engine.settle import min_hit_for
 from engine.options import resolve
 from engine.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT, level_for_damage
 from events import models as ev

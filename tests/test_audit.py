@@ -487,7 +487,7 @@ def test_A_VERIFY_1_a_sheet_joined_before_a_later_version_added_sheet_fields_sti
         fights: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A-VERIFY-1, A-LOG-1: a fight whose sheets were recorded before the Sheet model gained optional fields
     (here: Fate's aspects and arms) re-runs to the same consequences; verify does not call it tampered."""
-    from engine import decide as core
+    from engine.rulesets import lifecycle as core
     from engine.sheets import Sheet
     from tests.conftest import sheet, start
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from engine import commands as cmd
-from engine.decide import turn_order
+from engine.rulesets.phases import turn_order
 from engine.dice import parse_faces
 from engine.errors import RuleError
 from engine.initiative import PHASE_NAME, PHASE_VALUE, Die, Initiative, barter, dice_count

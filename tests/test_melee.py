@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from engine import commands as cmd
-from engine.decide import min_hit_for, seal_of
+from engine.decide import seal_of
+from engine.settle import min_hit_for
 from engine.errors import RuleError
 from engine.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT
 from events import models as ev

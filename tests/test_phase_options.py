@@ -223,6 +223,23 @@ def test_CT_SPARE_a_spare_die_turns_a_tied_attack_into_a_hit(fights: Fights) -> 
     assert verify(fights.store.read("fight")).ok
 
 
+def test_CT_SPARE_a_spare_die_is_plus_one_to_a_shot_too(fights: Fights) -> None:
+    """CT-SPARE: a spare die is +1 to one roll, a shot's as well as a blow's (it was spent and changed nothing)."""
+    spare_fight(fights)
+    fights.execute("fight", cmd.NextTurn())  # +: Ann
+    shot = fights.execute("fight", cmd.Shoot(shooter="Ann", target="Bob", skill="Sword", difficulty=2),
+                          dice("ann=0 0 0 0"))
+    assert shot.records[-1].event.hits == ()  # Good against a Great difficulty
+    outcome = fights.execute("fight", cmd.SpendPoint(combatant="Ann", use="spare"))
+    events = [r.event for r in outcome.records]
+    assert isinstance(events[0], ev.SpareDieSpent)
+    assert events[1].reason == "Ann spent a spare die (CT-SPARE)"
+    resolved = next(e for e in events if isinstance(e, ev.ShotResolved))
+    assert resolved.sides[0].modifiers[-1] == ev.Modifier(name="spare die (CT-SPARE)", value=1)
+    assert resolved.sides[0].result == 2 and [h.defender for h in resolved.hits] == ["Bob"]
+    assert verify(fights.store.read("fight")).ok
+
+
 def test_CT_SPARE_refusals(fights: Fights) -> None:
     spare_fight(fights)
     fights.execute("fight", cmd.RollTrait(combatant="Bob", trait="Sword"), dice("bob=0 0 0 0"))

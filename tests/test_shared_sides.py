@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine import decide as d
+from engine import sides as d
 from engine.options import RuleOptions
 from engine.sheets import parse_sheet, read_levels
 from events import models as ev

@@ -1,0 +1,40 @@
+"""The Atari Isev ruleset's Decider: Fudge's table with Atari Isev's own blows (AI-ATK-1, AI-ATK-2,
+AI-ATK-3, avoidances, missiles as attacks: AI-RNG), its declarations before a rolled initiative
+(AI-WAIT, AI-POST), the wound relief and unbalance on every action (AI-WILL-1, AI-HEROIC) and
+heroic avoidance. Built here from Fudge's handlers, with Atari Isev's parameters; Fudge's table is
+not changed."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from engine import atari, stun
+from engine import commands as cmd
+from engine.points import spend
+from engine.rulesets import fudge
+from engine.rulesets.decider import Decider, Handler, one_side_stands
+from events import models as ev
+from engine.state import Combatant, FightState
+
+
+def acting_modifiers(state: FightState, who: Combatant) -> list[ev.Modifier]:
+    """AI-WILL-1 relief, AI-HEROIC unbalance, F-STUN-1: what weighs on every action an Atari Isev fighter takes."""
+    return atari.wound_penalty(state, who) + atari.unbalanced(state, who) + stun.modifiers(state, who, "act")
+
+
+TABLE: dict[type, Handler] = {
+    **{kind: handler for kind, handler in fudge.TABLE.items() if kind is not cmd.Shoot},
+    cmd.Declare: partial(fudge.declare, atari_isev=True),
+    cmd.RollTrait: partial(fudge.roll_trait, acting=acting_modifiers),
+    cmd.Attack: atari.attack,
+    cmd.SpendPoint: partial(spend, settle=atari.settle_attack),
+    cmd.HeroicAvoidance: atari.heroic,
+}
+
+REFUSALS: dict[type, str] = {
+    **fudge.FATE_ONLY,
+    cmd.Shoot: "Atari Isev missiles are attacks: `fudge attack A B --ranged thrown|propelled` (AI-RNG)",
+}
+
+ATARI_ISEV = Decider("atari-isev", "Atari Isev", TABLE, REFUSALS,
+                     one_side_stands(lambda state, who: who.track.can_act))

@@ -1,0 +1,43 @@
+"""What a ruleset is to `engine.decide`: its decide table, the lines it refuses other rulesets' commands
+with, its initial state and when a fight under it is over."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.dice import Dice
+from engine.state import FightState
+
+Handler = Callable[[FightState, Any, Dice], list[Any]]
+
+
+@dataclass(frozen=True)
+class Decider:
+    name: str  # the `ruleset` option that picks it
+    title: str  # its name in a line to the GM
+    table: Mapping[type, Handler]  # a command's type -> what decides it
+    refusals: Mapping[type, str]  # a command it lacks -> the line refusing it ({ruleset}: `name`)
+    is_terminal: Callable[[FightState], bool]  # at most one side still fights
+
+    def refusal(self, command: Any) -> str:
+        """The one line a command this ruleset does not have is refused with: it names the ruleset."""
+        line = self.refusals.get(type(command))
+        if line is None:
+            return f"the {self.title} rules have no {type(command).__name__} command"
+        return line.format(ruleset=self.name)
+
+    @staticmethod
+    def initial() -> FightState:
+        """The state before the first event: every ruleset starts from the same empty fight."""
+        return FightState()
+
+
+def one_side_stands(able: Callable[[FightState, Any], bool]) -> Callable[[FightState], bool]:
+    """`is_terminal` for a ruleset whose fighters `able` tells apart: over once no two sides still fight."""
+
+    def over(state: FightState) -> bool:
+        return len({who.side for who in state.combatants.values() if able(state, who)}) <= 1
+
+    return over
