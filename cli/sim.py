@@ -100,8 +100,11 @@ def sim(
         except KeyboardInterrupt:  # before the fights began (the setup's first fight) or while keeping samples
             raise fail("interrupted: no statistics shown", code=130) from None
         except Interrupted as stopped:
-            raise fail(f"interrupted after {stopped.done} of {stopped.total} fights: no statistics, nothing "
-                       f"kept (run again with a smaller -n; --seed {master} plays the same fights)", code=130) from None
+            stop = fail(f"interrupted after {stopped.done} of {stopped.total} fights: no statistics, nothing "
+                        f"kept (run again with a smaller -n; --seed {master} plays the same fights)", code=130)
+            if jobs > 1 and executor == "process":
+                leave_at_once(130)
+            raise stop from None
         if as_json:
             data = {"rules": rules_name, "policy": policies[0] if len(policies) == 1 else policies, "seed": master,
                     "max_rounds": max_rounds,
@@ -114,3 +117,13 @@ def sim(
         for k in batch.kept:
             echo(f"kept {k['fight']} ({k['rounds']} rounds): `fudge replay {k['fight']}`, "
                        f"`fudge verify {k['fight']}`")
+
+
+def leave_at_once(code: int) -> None:
+    """End the process now, once what it printed is out. After Ctrl-C stopped the worker processes, the
+    standard library's exit hook for process pools can race with the pool's own closing and print a
+    traceback (Python 3.11); nothing is left to clean up: results are dropped and kept fights are
+    written whole or not at all."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

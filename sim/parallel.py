@@ -54,9 +54,10 @@ def run_on(executor: Executor, setup: Setup, master: int, n: int, jobs: int,
     """Submit every range to the executor; gather the results in index order."""
     parts: dict[int, list[FightResult]] = {}
     try:
-        futures: dict[Future[list[FightResult]], tuple[int, int]] = {
-            executor.submit(simulate_range, setup, master, start, stop): (start, stop)
-            for start, stop in chunks(n, jobs)}
+        with _interrupts_held():  # the workers are started here: born with Ctrl-C held, then ignoring it
+            futures: dict[Future[list[FightResult]], tuple[int, int]] = {
+                executor.submit(simulate_range, setup, master, start, stop): (start, stop)
+                for start, stop in chunks(n, jobs)}
         for future in as_completed(futures):
             start, stop = futures[future]
             parts[start] = future.result()
@@ -105,20 +106,38 @@ def executor_for(kind: str, jobs: int, scheduler: str | None) -> Iterator[Execut
     pool.shutdown(wait=True)
 
 
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C held back (not lost) while the pool starts its workers: a worker is forked with the signal
+    blocked, so one that arrives before the worker ignores it cannot raise in the worker; the parent
+    receives it as soon as the submissions are done."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _leave_interrupts_to_the_parent() -> None:
     """A worker ignores Ctrl-C (the terminal sends it to every process of the group): the parent
     stops the run and ends the workers, so nobody prints a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held while it was started
 
 
 def _stop(pool: ProcessPoolExecutor, before: set[Any]) -> None:
     """Stop at once: queued ranges cancelled, the pool's workers (the children started since `before`)
     ended mid-range; shutting down politely would wait for every range already sent."""
-    pool.shutdown(wait=False, cancel_futures=True)
-    for child in set(multiprocessing.active_children()) - before:
+    workers = set(multiprocessing.active_children()) - before
+    for child in workers:  # first: a worker still reading its queue when the pool closes it would complain
         child.terminate()
-    for child in set(multiprocessing.active_children()) - before:
+    for child in workers:
         child.join(timeout=5)
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def simulate(setup: Setup, master: int, n: int, jobs: int = 1, executor: Executor | None = None,
