@@ -21,7 +21,8 @@ from engine.dice import Dice, Roll
 from engine.errors import RuleError
 from engine.ladder import Ladder
 from engine.initiative import PHASE_NAME, allotment, barter, barter_classic, bonus_phases, discards
-from engine.locations import Targeting, check_called, locate_hits, location_marks, location_modifiers
+from engine.locations import (check_called, locate_hits, location_marks, location_modifiers, targeting_of,
+                              targeting_record)
 from engine.melee_mods import (AIM_PENALTY, check_aim, check_magic, is_static_npc, magic_modifiers, plus_modifiers,
                                speed_contest_of, weapon_size_modifiers)
 from engine.phase_order import (check_turn, declared_intent, held_action, ordered_ties, reordered_turn, slots,
@@ -546,7 +547,7 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
            min_hit: int | None, reveals: Sequence[cmd.Reveal], dice: Dice, unaware: bool = False,
            difficulty: int | None = None, intents: Sequence[dict[str, Any]] = ({}, {}),
            magic: Sequence[tuple[str, int]] = (),
-           targeting: Targeting = Targeting(),
+           targeting: cmd.Targeting = cmd.NO_TARGETING,
            more: tuple[tuple[ev.Modifier, ...], tuple[ev.Modifier, ...]] = ((), ()),
            speed_contest: bool = False) -> list[Any]:
     check_magic(magic, [first, second])
@@ -596,7 +597,7 @@ def _fight(state: FightState, kind: str, first: Combatant, second: Combatant, mo
     hits = locate_hits(settled.hits, sides[0], targeting)
     resolved = ev.ExchangeResolved(action=action, kind=kind, round=state.round + new_round,
                                    sides=tuple(sides), min_hit=min_hits, outcome=settled.outcome, hits=hits,
-                                   speed=speed, **targeting.recorded())
+                                   speed=speed, **targeting_record(targeting))
     return out + rolled + list(settled.damage_rolls) + [resolved] + blow_marks(
         action, hits, targeting.affects, state, sides, new_round, dice=dice)
 
@@ -613,8 +614,8 @@ def _exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[Any]:
     if first.key == second.key:
         raise RuleError("a fighter cannot exchange blows with itself")
     return _fight(state, "exchange", first, second, c.mods, c.min_hit, c.reveals, dice,
-                  intents=exchange_intents(state, c, (first, second)), magic=c.magic, targeting=Targeting.of(c),
-                  speed_contest=c.speed_contest)
+                  intents=exchange_intents(state, c, (first, second)), magic=c.magic, targeting=c.targeting,
+                  speed_contest=c.targeting.speed_contest)
 
 
 def exchange_intents(state: FightState, c: cmd.Exchange, fighters: Sequence[Combatant]) -> list[dict[str, Any]]:
@@ -659,8 +660,8 @@ def _attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
         unaware, more = alternating_all_out(state, attacker, target, c)
     return _fight(state, "attack", attacker, target, (c.mod, c.defense_mod), c.min_hit, c.reveals, dice,
                   unaware=unaware, difficulty=c.difficulty, intents=(intent, {}), magic=c.magic,
-                  targeting=Targeting.of(c), more=more,
-                  speed_contest=c.speed_contest)
+                  targeting=c.targeting, more=more,
+                  speed_contest=c.targeting.speed_contest)
 
 
 def alternating_all_out(state: FightState, attacker: Combatant, target: Combatant,
@@ -919,7 +920,7 @@ def reresolve(state: FightState, who: Combatant, action: int, resolution: Any, t
     settled = settle_exchange(state, resolution.kind, sides, resolution.min_hit, damage_roller(action, dice, old_damage))
     reused = {id(r) for r in old_damage}
     fresh = [r for r in settled.damage_rolls if id(r) not in reused]
-    targeting = Targeting.from_resolution(resolution)
+    targeting = targeting_of(resolution)
     hits = locate_hits(settled.hits, sides[0], targeting)
     new = resolution.model_copy(update={"sides": tuple(sides), "outcome": settled.outcome,
                                         "hits": hits, "supersedes": resolution_seq})
