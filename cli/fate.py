@@ -12,6 +12,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from cli.gm_inputs import choices
 from cli.table import CommandIdOpt, DiceOpt, FightOpt, run
 from engine import commands as cmd
 from engine.errors import InputError
@@ -22,12 +23,14 @@ fate_app = typer.Typer(help="Fate (Fudge version) combat: exchanges, scenes, tur
 app.add_typer(fate_app, name="fate")
 
 Many = Optional[list[str]]
+NEEDS = choices(cmd.FateAction, "maneuver_needs")  # FT-MANEUVER
+MANEUVER_KINDS = choices(cmd.FateAction, "maneuver_kind")  # FT-ADV-2
 SkillOpt = Annotated[Many, typer.Option("--skill", help="NAME=SKILL: the skill rolled (default: the sheet's combat skill).")]
 DefensiveOpt = Annotated[Many, typer.Option("--defensive", help="FT-DEF-2: NAME fights defensively: +1, inflicts nothing.")]
 NonCombatOpt = Annotated[Many, typer.Option("--non-combat", help="FT-DEF-1: NAME defends with a non-combat skill (give --skill): a win is a Scratch.")]
 UnawareOpt = Annotated[Many, typer.Option("--unaware", help="FT-DROP: NAME does not expect the attack: Mediocre or Alertness.")]
 ManeuverOpt = Annotated[Many, typer.Option("--maneuver", help="FT-MANEUVER: NAME=WHAT, taken instead of the harm.")]
-NeedsOpt = Annotated[Many, typer.Option("--needs", help="FT-MANEUVER: NAME=OUTCOME the maneuver needs (clipped, hurt, injured, taken_out).")]
+NeedsOpt = Annotated[Many, typer.Option("--needs", help=f"FT-MANEUVER: NAME=OUTCOME the maneuver needs ({', '.join(NEEDS)}).")]
 KindOpt = Annotated[Many, typer.Option("--maneuver-kind", help="FT-ADV-2: NAME=disarm or NAME=finesse (Flex, Locking).")]
 NonLethalOpt = Annotated[Many, typer.Option("--non-lethal", help="FT-HEAL-1: NAME's harm is non-lethal (fists, padded weapons).")]
 GmOpt = Annotated[Many, typer.Option("--mod", help="NAME=N or NAME>FOE=N: a GM modifier.")]
@@ -83,12 +86,12 @@ def actions(who: list[str], skill: Many, defensive: Many, non_combat: Many, unaw
         key = name.strip().lower()
         extra: dict[str, Any] = {flag: key in names for flag, names in flags.items()}
         if key in needed:
-            if needed[key] not in ("clipped", "hurt", "injured", "taken_out"):
-                raise InputError(f"--needs {needed[key]!r}: one of clipped, hurt, injured, taken_out")
+            if needed[key] not in NEEDS:
+                raise InputError(f"--needs {needed[key]!r}: one of {', '.join(NEEDS)}")
             extra["maneuver_needs"] = needed[key]
         if key in kinds:
-            if kinds[key] not in ("plain", "disarm", "finesse"):
-                raise InputError(f"--maneuver-kind {kinds[key]!r}: one of plain, disarm, finesse")
+            if kinds[key] not in MANEUVER_KINDS:
+                raise InputError(f"--maneuver-kind {kinds[key]!r}: one of {', '.join(MANEUVER_KINDS)}")
             extra["maneuver_kind"] = kinds[key]
         out.append(cmd.FateAction(combatant=name.strip(), target=target.strip() or None, skill=skills.get(key),
                                   maneuver=maneuvers.get(key), **extra))
@@ -156,8 +159,8 @@ def attack(
     mobile: MobileOpt = False, dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
 ) -> None:
     """FT-PACE turn: the actor attacks, the defender rolls defence; a clip counts on the next attack roll only."""
-    if needs not in ("clipped", "hurt", "injured", "taken_out"):
-        raise typer.BadParameter("--needs is one of clipped, hurt, injured, taken_out")
+    if needs not in NEEDS:
+        raise typer.BadParameter(f"--needs is one of {', '.join(NEEDS)}")
     run(fight, lambda f, n, s: cmd.FateAttack(
         attack=cmd.FateAction(combatant=attacker, target=defender, skill=skill, maneuver=maneuver,
                               maneuver_needs=needs, non_lethal=non_lethal),  # type: ignore[arg-type]

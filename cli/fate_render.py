@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.fate import penalty_view, result_vs
@@ -29,34 +30,58 @@ def contest_text(c: ev.FateContest, ladder: Any) -> str:
 
 
 def describe(event: Any, ladder: Any) -> str:
-    if isinstance(event, ev.FateResolved):
-        again = f" (re-resolves event {event.supersedes})" if event.supersedes else ""
-        head = {"scene": "scene", "exchange": "exchange", "turn": "attack"}[event.pace]
-        sides = "; ".join(side_text(s, ladder) for s in event.sides)
-        contests = "; ".join(contest_text(c, ladder) for c in event.contests) or "nobody is affected"
-        return f"{head}{again}: {sides} || {contests}"
-    if isinstance(event, ev.FateBoxMarked):
-        spill = f" (no {OUTCOME_NAME[event.outcome]} box left)" if event.box != event.outcome else ""
-        lethal = " (non-lethal)" if event.non_lethal else ""
-        return f"{event.combatant} is {OUTCOME_NAME[event.box]}{spill}{lethal}, by {event.by}"
-    if isinstance(event, ev.AspectChecked):
-        return f"{event.combatant} checks {event.aspect} box {event.box}: reroll of event {event.target}"
-    if isinstance(event, ev.FateTurnOrder):
-        keys = ", ".join(f"{n} ({'/'.join(f'{k:+d}' for k in key)})" for n, key in zip(event.order, event.keys))
-        return f"round {event.round}: order by rolled Alertness, then Tactics, then combat skill: {keys}"
-    if isinstance(event, ev.FateSceneEnded):
-        return f"scene {event.scene} ends: clipped, hurt and taken out clear; injuries stay"
-    if isinstance(event, ev.InjuryRecovered):
-        roll = ""
-        if event.result is not None:
-            # the GM's --mod and a hurt or injured healer's penalty (FT-TRACK-3) are stored summed in the result
-            extra = event.result - (event.level or 0) - (event.roll or 0)
-            shown = f" {extra:+d} (wounds, GM modifier)" if extra else ""
-            roll = (f"{event.healer} {event.skill} {ladder.name(event.level)} {event.roll:+d}{shown} = "
-                    f"{ladder.name(event.result)} vs {ladder.name(event.difficulty)}: ")
-        activity = f" of {event.activity}" if event.activity else ""
-        return f"{roll}{event.combatant}'s injury (event {event.mark}) heals in {event.days} day(s){activity}"
-    return event.type
+    """A Fate event's line, by its type in `DESCRIBE`; an event of no line is shown by its type."""
+    line = DESCRIBE.get(type(event))
+    return line(event, ladder) if line is not None else event.type
+
+
+def _resolved(e: ev.FateResolved, ladder: Any) -> str:
+    again = f" (re-resolves event {e.supersedes})" if e.supersedes else ""
+    head = {"scene": "scene", "exchange": "exchange", "turn": "attack"}[e.pace]
+    sides = "; ".join(side_text(s, ladder) for s in e.sides)
+    contests = "; ".join(contest_text(c, ladder) for c in e.contests) or "nobody is affected"
+    return f"{head}{again}: {sides} || {contests}"
+
+
+def _box(e: ev.FateBoxMarked, ladder: Any) -> str:
+    spill = f" (no {OUTCOME_NAME[e.outcome]} box left)" if e.box != e.outcome else ""
+    lethal = " (non-lethal)" if e.non_lethal else ""
+    return f"{e.combatant} is {OUTCOME_NAME[e.box]}{spill}{lethal}, by {e.by}"
+
+
+def _aspect(e: ev.AspectChecked, ladder: Any) -> str:
+    return f"{e.combatant} checks {e.aspect} box {e.box}: reroll of event {e.target}"
+
+
+def _order(e: ev.FateTurnOrder, ladder: Any) -> str:
+    keys = ", ".join(f"{n} ({'/'.join(f'{k:+d}' for k in key)})" for n, key in zip(e.order, e.keys))
+    return f"round {e.round}: order by rolled Alertness, then Tactics, then combat skill: {keys}"
+
+
+def _scene_ended(e: ev.FateSceneEnded, ladder: Any) -> str:
+    return f"scene {e.scene} ends: clipped, hurt and taken out clear; injuries stay"
+
+
+def _recovered(e: ev.InjuryRecovered, ladder: Any) -> str:
+    roll = ""
+    if e.result is not None:
+        # the GM's --mod and a hurt or injured healer's penalty (FT-TRACK-3) are stored summed in the result
+        extra = e.result - (e.level or 0) - (e.roll or 0)
+        shown = f" {extra:+d} (wounds, GM modifier)" if extra else ""
+        roll = (f"{e.healer} {e.skill} {ladder.name(e.level)} {e.roll:+d}{shown} = "
+                f"{ladder.name(e.result)} vs {ladder.name(e.difficulty)}: ")
+    activity = f" of {e.activity}" if e.activity else ""
+    return f"{roll}{e.combatant}'s injury (event {e.mark}) heals in {e.days} day(s){activity}"
+
+
+DESCRIBE: dict[type, Callable[[Any, Any], str]] = {
+    ev.FateResolved: _resolved,
+    ev.FateBoxMarked: _box,
+    ev.AspectChecked: _aspect,
+    ev.FateTurnOrder: _order,
+    ev.FateSceneEnded: _scene_ended,
+    ev.InjuryRecovered: _recovered,
+}
 
 
 def box_line(event: ev.FateBoxMarked, state: FightState, seq: int | None) -> str:

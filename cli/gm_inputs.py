@@ -1,12 +1,24 @@
-"""GM inputs several commands share: magic (F-MOD-5), aimed blows (F-HIT-2)."""
+"""GM inputs several commands share: magic (F-MOD-5), aimed blows (F-HIT-2), an option's allowed values."""
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Literal, Optional, get_args, get_origin
 
 import typer
+from pydantic import BaseModel
 
 from engine.errors import InputError
+
+
+def choices(model: type[BaseModel], field: str) -> tuple[Any, ...]:
+    """The values a model's field allows, in the order its Literal declares them (the field may be
+    Optional, or a tuple of them). An option checks and lists its values from the command it builds,
+    so the command line and the command cannot drift apart."""
+    def literals(annotation: Any) -> tuple[Any, ...]:
+        if get_origin(annotation) is Literal:
+            return get_args(annotation)
+        return tuple(value for arg in get_args(annotation) for value in literals(arg))
+    return tuple(dict.fromkeys(literals(model.model_fields[field].annotation)))
 
 MagicOpt = Annotated[Optional[list[str]], typer.Option(
     "--magic", help="F-MOD-5: NAME=+1 for a magical blessing, NAME=-1 for a curse (repeat per fighter).")]

@@ -35,7 +35,8 @@ def melee(
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
 ) -> None:
-    """A lone fighter against several foes: one roll compared with each foe's (F-MULTI-1..7).
+    """A lone fighter against several foes: one roll compared with each foe's (F-MULTI-1, F-MULTI-2,
+    F-MULTI-3, F-MULTI-4, F-MULTI-5, F-MULTI-6, F-MULTI-7).
 
     Typed dice: --dice NAME=FACES for each roller; with npc_group_roll the GM's 2dF is --dice GM=FACES.
     """

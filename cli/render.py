@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from cli.terminal import safe
@@ -345,7 +346,7 @@ def line(event: Any, state: FightState, seq: int | None = None) -> str:
 
 
 def wound_line(event: ev.WoundMarked, state: FightState, who: Combatant, seq: int | None) -> str:
-    """F-WND-3,4, F-WND-1: the level the fighter ends at (overflow included), consequence first when he is out."""
+    """F-WND-3, F-WND-4, F-WND-1: the level the fighter ends at (overflow included), consequence first when he is out."""
     from engine.tracks import track_of
     track = who.track
     if seq is not None and any(m.seq > seq for m in who.marks):
@@ -365,161 +366,281 @@ def wound_line(event: ev.WoundMarked, state: FightState, who: Combatant, seq: in
 
 
 def describe(event: Any, ladder: Any, points: str = "fudge") -> str:
-    """One line per event, for `log`, `replay` and command output."""
-    name = ladder.name
-    if isinstance(event, ev.FightStarted):
-        return f"fight {event.name} started under {event.rules} (dice seed committed {event.seed_commitment[:12]}…)"
-    if isinstance(event, ev.BranchStarted):
-        return f"branch {event.name} of {event.parent} at event {event.fork_seq}"
-    if isinstance(event, ev.SeedCommitted):
-        return f"new dice seed committed {event.seed_commitment[:12]}… ({event.reason})"
-    if isinstance(event, ev.SeedRevealed):
-        return f"dice seed {event.seed_commitment[:12]}… revealed"
-    if isinstance(event, ev.CombatantJoined):
-        return f"{event.combatant} joined (side {event.side}) from {event.source}"
-    if isinstance(event, ev.RoundStarted):
-        extra = f", surprised: {', '.join(event.surprised)}" if event.surprised else ""
-        return f"round {event.round} begins{extra}"
-    if isinstance(event, ev.Declared) and event.declaration != ev.Declaration(
-            all_out=event.declaration.all_out, posture=event.declaration.posture):
-        return f"{event.combatant} declares for round {event.round}: {declaration_text(event.declaration)}"
-    if isinstance(event, ev.Declared):
-        d = event.declaration
-        what = f"all-out {d.all_out}" if d.all_out else f"posture {d.posture:+d}" if d.posture is not None else "normal"
-        return f"{event.combatant} declares {what}"
-    if isinstance(event, ev.DeclarationSealed):
-        return f"{event.combatant} seals a declaration ({event.seal[:12]}…)"
-    if isinstance(event, ev.DeclarationRevealed):
-        d = event.declaration
-        what = f"all-out {d.all_out}" if d.all_out else f"posture {d.posture:+d}" if d.posture is not None else "normal"
-        return f"{event.combatant}'s sealed declaration opens: {what}"
-    if isinstance(event, ev.DiceRolled):
-        if event.sides is not None:
-            return (f"{event.roller} rolls {event.purpose}: {len(event.faces)}d{event.sides} "
-                    f"{format_faces(event.faces, event.sides)} ({event.source})")
-        typed = f"{event.substitute} read as " if event.substitute else ""
-        return (f"{event.roller} rolls {event.purpose}: {typed}{format_faces(event.faces)} = {sum(event.faces):+d} "
-                f"({event.source})")
-    if isinstance(event, ev.ActionResolved):
-        against = (f"vs {event.opponent} {name(event.opponent_result)}" if event.opponent
-                   else f"vs {name(event.difficulty)}")
-        verdict = ("succeeds automatically" if event.automatic else "succeeds" if event.success else "fails")
-        three = (f" (median of {', '.join(f'{t:+d}' for t in event.median_of)})" if event.median_of else "")
-        return (f"{event.combatant} {event.trait} {name(event.level)} {event.roll:+d}{three}{mods(event.modifiers)}"
-                f" = {name(event.result)} {against}: {verdict} (margin {event.margin:+d})")
-    if isinstance(event, ev.ExchangeResolved):
-        sides = "; ".join(f"{s.combatant} {s.trait} {name(s.level)} {s.roll or 0:+d}{mods(s.modifiers)} = "
-                          f"{name(s.result) if s.result is not None else '-'}" for s in event.sides)
-        detail = "".join(hit_detail(h) for h in event.hits)
-        return f"{sides} → {event.outcome}{detail}"
-    if isinstance(event, ev.ShotResolved):
-        return shot_line(event, ladder)
-    if isinstance(event, ev.WoundMarked):
-        how = " (Still Ticking)" if event.still_ticking else ""
-        how += f" (halved from {LEVELS[event.halved_from]})" if event.halved_from else ""
-        how += "".join(f" ({note})" for note in event.notes)
-        return f"{event.combatant} is wounded: {LEVELS[event.level]}{how}"
-    if isinstance(event, ev.LocationWounded):
-        hinders = f", -1 to {event.affects}" if event.affects and event.level >= 2 else ""
-        return (f"{event.combatant}'s {event.location} is {LOCATION_LEVELS[event.level]} "
-                f"(a {LEVELS[event.wound_level]} blow{hinders})")
-    if isinstance(event, ev.CombatantKilled):
-        return f"{event.combatant} is dead{f' ({event.reason})' if event.reason else ''}"
-    if isinstance(event, ev.AdvantageGained):
-        return f"{event.combatant} gains a situational advantage: {event.over} {event.modifier:+d} next round"
-    if isinstance(event, ev.InitiativeRolled):
-        extra = ""
-        if event.fixed:
-            extra += f", fixed {' '.join(PHASE_NAME[f] for f in event.fixed)}"
-        if event.discarded:
-            extra += f", discards die {', '.join(str(i + 1) for i in event.discarded)}"
-        if event.bonus_phases:
-            extra += f", gift phase {' '.join(PHASE_NAME[p] for p in event.bonus_phases)}"
-        return (f"{event.combatant} rolls initiative {event.determinant:+d}: "
-                f"{format_faces(event.faces) or 'no dice'}{extra}{' (surprised)' if event.surprised else ''}")
-    if isinstance(event, ev.DieBartered):
-        return (f"{event.combatant} trades die {event.traded + 1} to {'raise' if event.direction > 0 else 'lower'} "
-                f"die {event.altered + 1}: {PHASE_NAME[event.face_before]} → {PHASE_NAME[event.face_after]}")
-    if isinstance(event, ev.TurnTaken) and event.initiative is not None:
-        ties = f" (simultaneous with {', '.join(event.tied_with)})" if event.tied_with else ""
-        return f"initiative {event.initiative:+d}: {event.combatant} acts{ties}"
-    if isinstance(event, ev.InitiativeRanked):
-        how = ("automatic initiative" if event.automatic
-               else f"{event.trait} {name(event.level)} {format_faces(event.faces)} = {sum(event.faces):+d}")
-        return f"{event.combatant} initiative: {how}{mods(event.modifiers)} → {event.total:+d}"
-    if isinstance(event, ev.WillSteeled):
-        return f"{event.combatant} steels the will: wounds count {event.levels} level(s) lighter this scene (AI-WILL-1)"
-    if isinstance(event, ev.TurnTaken):
-        ties = f" (tied with {', '.join(event.tied_with)}: GM orders)" if event.tied_with else ""
-        verb = {"declare": "declares", "resolve": "resolves"}.get(event.step, "acts")
-        return f"phase {PHASE_NAME[event.phase]}: {event.combatant} {verb}{ties}"
-    if isinstance(event, ev.DieTraded):
-        return f"{event.combatant} trades in die {event.die + 1} ({PHASE_NAME[event.face]})"
-    if isinstance(event, ev.DieAltered):
-        return (f"{event.combatant} {'raises' if event.direction > 0 else 'lowers'} die {event.die + 1}: "
-                f"{PHASE_NAME[event.face_before]} → {PHASE_NAME[event.face_after]}")
-    if isinstance(event, ev.TiesOrdered):
-        return f"the GM orders the ties this round: {', '.join(event.order)}"
-    if isinstance(event, ev.IntentDeclared):
-        what = f"attack {event.target}" if event.target else event.what
-        return f"phase {PHASE_NAME[event.phase]}: {event.combatant} declares: {what}"
-    if isinstance(event, ev.TurnUsed):
-        return f"phase {PHASE_NAME[event.phase]}: that roll is {event.combatant}'s action"
-    if isinstance(event, ev.ActionHeld):
-        return f"phase {PHASE_NAME[event.phase]}: {event.combatant} holds the action until the others have acted"
-    if isinstance(event, ev.SpareDieSpent):
-        return f"{event.combatant} spends spare die {event.die + 1}: +1 to event {event.target}"
-    if isinstance(event, ev.FudgePointSpent):
-        shift = f" {event.shift:+d}" if event.shift else ""
-        return f"{event.combatant} spends {event.cost} {points} point(s): {event.use}{shift} on event {event.target}"
-    if isinstance(event, ev.EventsVoided):
-        return f"events {', '.join(map(str, event.seqs))} voided: {event.reason}"
-    if isinstance(event, ev.CommandUndone):
-        return f"undo: command {event.target[:8]} voided"
-    if isinstance(event, ev.CommandRedone):
-        return f"redo: command {event.restores[:8]} restored"
-    if isinstance(event, ev.MeleeResolved):
-        lone = event.lone
-        group = f" (GM's NPC roll {event.group_roll:+d})" if event.group_roll is not None else ""
-        against = {c.foe: c for c in event.comparisons if c.lone_modifiers}  # F-MOD-3/4: this foe's shield, sizes
-        foes = "; ".join(f"{s.combatant} {s.trait} {name(s.level)} {s.roll or 0:+d}{mods(s.modifiers)} = "
-                         f"{name(s.result) if s.result is not None else '-'}"
-                         + (f" ({lone.combatant} vs {s.combatant}{mods(against[s.combatant].lone_modifiers)} = "
-                            f"{name(against[s.combatant].lone_result)})" if s.combatant in against else "")
-                         for s in event.foes)
-        detail = "".join(hit_detail(h) for h in event.hits)
-        return (f"{lone.combatant} {lone.trait} {name(lone.level)} {lone.roll or 0:+d}{mods(lone.modifiers)} = "
-                f"{name(lone.result) if lone.result is not None else '-'} vs {foes}{group} → {event.outcome}{detail}")
-    if isinstance(event, ev.StoryRolled):
-        results = ", ".join(name(r) for r in event.results)
-        what = f"median of {results}: {name(event.result)}" if event.median else name(event.result)
-        element = f" [{event.element}]" if event.element else ""
-        return (f"{event.combatant} {event.trait} {name(event.level)}{mods(event.modifiers)} for the story element"
-                f"{element}: {what} (the GM narrates the outcome)")
-    if isinstance(event, (ev.WoundsHealed, ev.StunMarked, ev.BattleEnded)):
-        return describe_aftermath(event, ladder)
+    """One line per event, for `log`, `replay` and command output: the event type's line in `DESCRIBE`
+    (Fate's in `fate_render`). `points` names the points spent: fudge, or fate under Fate."""
+    line = DESCRIBE.get(type(event))
+    if line is not None:
+        return line(event, ladder, points)
     from cli import fate_render
     return fate_render.describe(event, ladder)
 
 
-def describe_aftermath(event: Any, ladder: Any) -> str:
-    """F-HEAL, F-STUN events, one line each."""
-    if isinstance(event, ev.BattleEnded):
-        return f"the battle ends (round {event.round}): stun marks clear"
-    if isinstance(event, ev.StunMarked):
-        what = {"stun": "Stunned", "very_stunned": "Very Stunned", "knocked_out": "knocked out"}[event.effect]
-        notes = "".join(f" ({note})" for note in event.notes)
-        return f"{event.combatant} is {what} (a stunning {LEVELS[event.dealt]}){notes}"
-    changes = ", ".join(f"{LEVELS[c.before]} -> {LEVELS[c.after] if c.after else 'healed'}" for c in event.changes)
-    if event.cause in ("end", "rest") and not event.weeks:
-        return f"{event.combatant}'s Scratches are erased ({len(event.changes)})"
+def _fight_started(e: ev.FightStarted, ladder: Any, points: str) -> str:
+    return f"fight {e.name} started under {e.rules} (dice seed committed {e.seed_commitment[:12]}…)"
+
+
+def _branch_started(e: ev.BranchStarted, ladder: Any, points: str) -> str:
+    return f"branch {e.name} of {e.parent} at event {e.fork_seq}"
+
+
+def _seed_committed(e: ev.SeedCommitted, ladder: Any, points: str) -> str:
+    return f"new dice seed committed {e.seed_commitment[:12]}… ({e.reason})"
+
+
+def _seed_revealed(e: ev.SeedRevealed, ladder: Any, points: str) -> str:
+    return f"dice seed {e.seed_commitment[:12]}… revealed"
+
+
+def _joined(e: ev.CombatantJoined, ladder: Any, points: str) -> str:
+    return f"{e.combatant} joined (side {e.side}) from {e.source}"
+
+
+def _round_started(e: ev.RoundStarted, ladder: Any, points: str) -> str:
+    extra = f", surprised: {', '.join(e.surprised)}" if e.surprised else ""
+    return f"round {e.round} begins{extra}"
+
+
+def _stance(d: ev.Declaration) -> str:
+    """A declaration's all-out or posture, the stance every ruleset has (F-MOD-6, F-MOD-7, F-TAC-1)."""
+    return f"all-out {d.all_out}" if d.all_out else f"posture {d.posture:+d}" if d.posture is not None else "normal"
+
+
+def _declared(e: ev.Declared, ladder: Any, points: str) -> str:
+    d = e.declaration
+    if d != ev.Declaration(all_out=d.all_out, posture=d.posture):  # more than a stance: the round's whole choice
+        return f"{e.combatant} declares for round {e.round}: {declaration_text(d)}"
+    return f"{e.combatant} declares {_stance(d)}"
+
+
+def _sealed(e: ev.DeclarationSealed, ladder: Any, points: str) -> str:
+    return f"{e.combatant} seals a declaration ({e.seal[:12]}…)"
+
+
+def _revealed(e: ev.DeclarationRevealed, ladder: Any, points: str) -> str:
+    return f"{e.combatant}'s sealed declaration opens: {_stance(e.declaration)}"
+
+
+def _dice_rolled(e: ev.DiceRolled, ladder: Any, points: str) -> str:
+    if e.sides is not None:
+        return f"{e.roller} rolls {e.purpose}: {len(e.faces)}d{e.sides} {format_faces(e.faces, e.sides)} ({e.source})"
+    typed = f"{e.substitute} read as " if e.substitute else ""
+    return f"{e.roller} rolls {e.purpose}: {typed}{format_faces(e.faces)} = {sum(e.faces):+d} ({e.source})"
+
+
+def _action_resolved(e: ev.ActionResolved, ladder: Any, points: str) -> str:
+    name = ladder.name
+    against = f"vs {e.opponent} {name(e.opponent_result)}" if e.opponent else f"vs {name(e.difficulty)}"
+    verdict = "succeeds automatically" if e.automatic else "succeeds" if e.success else "fails"
+    three = f" (median of {', '.join(f'{t:+d}' for t in e.median_of)})" if e.median_of else ""
+    return (f"{e.combatant} {e.trait} {name(e.level)} {e.roll:+d}{three}{mods(e.modifiers)}"
+            f" = {name(e.result)} {against}: {verdict} (margin {e.margin:+d})")
+
+
+def _side(s: ev.Side, ladder: Any) -> str:
+    result = ladder.name(s.result) if s.result is not None else "-"
+    return f"{s.combatant} {s.trait} {ladder.name(s.level)} {s.roll or 0:+d}{mods(s.modifiers)} = {result}"
+
+
+def _exchange_resolved(e: ev.ExchangeResolved, ladder: Any, points: str) -> str:
+    sides = "; ".join(_side(s, ladder) for s in e.sides)
+    return f"{sides} → {e.outcome}{''.join(hit_detail(h) for h in e.hits)}"
+
+
+def _shot_resolved(e: ev.ShotResolved, ladder: Any, points: str) -> str:
+    return shot_line(e, ladder)
+
+
+def _wound_marked(e: ev.WoundMarked, ladder: Any, points: str) -> str:
+    """Without the fight's state (`line` says where the fighter ends when it has one)."""
+    how = " (Still Ticking)" if e.still_ticking else ""
+    how += f" (halved from {LEVELS[e.halved_from]})" if e.halved_from else ""
+    how += "".join(f" ({note})" for note in e.notes)
+    return f"{e.combatant} is wounded: {LEVELS[e.level]}{how}"
+
+
+def _location_wounded(e: ev.LocationWounded, ladder: Any, points: str) -> str:
+    hinders = f", -1 to {e.affects}" if e.affects and e.level >= 2 else ""
+    return f"{e.combatant}'s {e.location} is {LOCATION_LEVELS[e.level]} (a {LEVELS[e.wound_level]} blow{hinders})"
+
+
+def _killed(e: ev.CombatantKilled, ladder: Any, points: str) -> str:
+    return f"{e.combatant} is dead{f' ({e.reason})' if e.reason else ''}"
+
+
+def _advantage(e: ev.AdvantageGained, ladder: Any, points: str) -> str:
+    return f"{e.combatant} gains a situational advantage: {e.over} {e.modifier:+d} next round"
+
+
+def _initiative_rolled(e: ev.InitiativeRolled, ladder: Any, points: str) -> str:
+    extra = ""
+    if e.fixed:
+        extra += f", fixed {' '.join(PHASE_NAME[f] for f in e.fixed)}"
+    if e.discarded:
+        extra += f", discards die {', '.join(str(i + 1) for i in e.discarded)}"
+    if e.bonus_phases:
+        extra += f", gift phase {' '.join(PHASE_NAME[p] for p in e.bonus_phases)}"
+    return (f"{e.combatant} rolls initiative {e.determinant:+d}: "
+            f"{format_faces(e.faces) or 'no dice'}{extra}{' (surprised)' if e.surprised else ''}")
+
+
+def _bartered(e: ev.DieBartered, ladder: Any, points: str) -> str:
+    return (f"{e.combatant} trades die {e.traded + 1} to {'raise' if e.direction > 0 else 'lower'} "
+            f"die {e.altered + 1}: {PHASE_NAME[e.face_before]} → {PHASE_NAME[e.face_after]}")
+
+
+def _turn(e: ev.TurnTaken, ladder: Any, points: str) -> str:
+    """A turn by rolled initiative (F-INIT-2, AI-INIT-2), or in a phase (PH-1, PH-4)."""
+    if e.initiative is not None:
+        ties = f" (simultaneous with {', '.join(e.tied_with)})" if e.tied_with else ""
+        return f"initiative {e.initiative:+d}: {e.combatant} acts{ties}"
+    ties = f" (tied with {', '.join(e.tied_with)}: GM orders)" if e.tied_with else ""
+    verb = {"declare": "declares", "resolve": "resolves"}.get(e.step, "acts")
+    return f"phase {PHASE_NAME[e.phase]}: {e.combatant} {verb}{ties}"
+
+
+def _ranked(e: ev.InitiativeRanked, ladder: Any, points: str) -> str:
+    how = ("automatic initiative" if e.automatic
+           else f"{e.trait} {ladder.name(e.level)} {format_faces(e.faces)} = {sum(e.faces):+d}")
+    return f"{e.combatant} initiative: {how}{mods(e.modifiers)} → {e.total:+d}"
+
+
+def _steeled(e: ev.WillSteeled, ladder: Any, points: str) -> str:
+    return f"{e.combatant} steels the will: wounds count {e.levels} level(s) lighter this scene (AI-WILL-1)"
+
+
+def _die_traded(e: ev.DieTraded, ladder: Any, points: str) -> str:
+    return f"{e.combatant} trades in die {e.die + 1} ({PHASE_NAME[e.face]})"
+
+
+def _die_altered(e: ev.DieAltered, ladder: Any, points: str) -> str:
+    return (f"{e.combatant} {'raises' if e.direction > 0 else 'lowers'} die {e.die + 1}: "
+            f"{PHASE_NAME[e.face_before]} → {PHASE_NAME[e.face_after]}")
+
+
+def _ties_ordered(e: ev.TiesOrdered, ladder: Any, points: str) -> str:
+    return f"the GM orders the ties this round: {', '.join(e.order)}"
+
+
+def _intent(e: ev.IntentDeclared, ladder: Any, points: str) -> str:
+    what = f"attack {e.target}" if e.target else e.what
+    return f"phase {PHASE_NAME[e.phase]}: {e.combatant} declares: {what}"
+
+
+def _turn_used(e: ev.TurnUsed, ladder: Any, points: str) -> str:
+    return f"phase {PHASE_NAME[e.phase]}: that roll is {e.combatant}'s action"
+
+
+def _held(e: ev.ActionHeld, ladder: Any, points: str) -> str:
+    return f"phase {PHASE_NAME[e.phase]}: {e.combatant} holds the action until the others have acted"
+
+
+def _spare_spent(e: ev.SpareDieSpent, ladder: Any, points: str) -> str:
+    return f"{e.combatant} spends spare die {e.die + 1}: +1 to event {e.target}"
+
+
+def _spent(e: ev.FudgePointSpent, ladder: Any, points: str) -> str:
+    shift = f" {e.shift:+d}" if e.shift else ""
+    return f"{e.combatant} spends {e.cost} {points} point(s): {e.use}{shift} on event {e.target}"
+
+
+def _voided(e: ev.EventsVoided, ladder: Any, points: str) -> str:
+    return f"events {', '.join(map(str, e.seqs))} voided: {e.reason}"
+
+
+def _undone(e: ev.CommandUndone, ladder: Any, points: str) -> str:
+    return f"undo: command {e.target[:8]} voided"
+
+
+def _redone(e: ev.CommandRedone, ladder: Any, points: str) -> str:
+    return f"redo: command {e.restores[:8]} restored"
+
+
+def _melee_resolved(e: ev.MeleeResolved, ladder: Any, points: str) -> str:
+    """F-MULTI: the lone fighter's roll against each foe's, with his modifiers against one foe (F-MOD-3, F-MOD-4)."""
+    lone = e.lone
+    group = f" (GM's NPC roll {e.group_roll:+d})" if e.group_roll is not None else ""
+    against = {c.foe: c for c in e.comparisons if c.lone_modifiers}  # this foe's shield, sizes
+    foes = "; ".join(_side(s, ladder)
+                     + (f" ({lone.combatant} vs {s.combatant}{mods(against[s.combatant].lone_modifiers)} = "
+                        f"{ladder.name(against[s.combatant].lone_result)})" if s.combatant in against else "")
+                     for s in e.foes)
+    return f"{_side(lone, ladder)} vs {foes}{group} → {e.outcome}{''.join(hit_detail(h) for h in e.hits)}"
+
+
+def _story_rolled(e: ev.StoryRolled, ladder: Any, points: str) -> str:
+    name = ladder.name
+    results = ", ".join(name(r) for r in e.results)
+    what = f"median of {results}: {name(e.result)}" if e.median else name(e.result)
+    element = f" [{e.element}]" if e.element else ""
+    return (f"{e.combatant} {e.trait} {name(e.level)}{mods(e.modifiers)} for the story element"
+            f"{element}: {what} (the GM narrates the outcome)")
+
+
+def _battle_ended(e: ev.BattleEnded, ladder: Any, points: str) -> str:
+    return f"the battle ends (round {e.round}): stun marks clear"
+
+
+def _stun_marked(e: ev.StunMarked, ladder: Any, points: str) -> str:
+    what = {"stun": "Stunned", "very_stunned": "Very Stunned", "knocked_out": "knocked out"}[e.effect]
+    notes = "".join(f" ({note})" for note in e.notes)
+    return f"{e.combatant} is {what} (a stunning {LEVELS[e.dealt]}){notes}"
+
+
+def _healed(e: ev.WoundsHealed, ladder: Any, points: str) -> str:
+    """F-HEAL-1, F-HEAL-2, F-HEAL-3: Scratches erased, or levels healed by a roll or by weeks of rest."""
+    changes = ", ".join(f"{LEVELS[c.before]} -> {LEVELS[c.after] if c.after else 'healed'}" for c in e.changes)
+    if e.cause in ("end", "rest") and not e.weeks:
+        return f"{e.combatant}'s Scratches are erased ({len(e.changes)})"
     roll = ""
-    if event.result is not None:
-        against = f" vs {ladder.name(event.difficulty)}" if event.difficulty is not None else ""
-        roll = (f"{event.healer or event.combatant} {event.trait} {ladder.name(event.skill_level)} {event.roll:+d}"
-                f"{mods(event.modifiers)} = {ladder.name(event.result)}{against}: ")
-    when = f"week {event.weeks}: " if event.cause == "natural" else ""
-    return f"{when}{roll}{event.combatant} heals {event.levels} level(s){': ' + changes if changes else ''}"
+    if e.result is not None:
+        against = f" vs {ladder.name(e.difficulty)}" if e.difficulty is not None else ""
+        roll = (f"{e.healer or e.combatant} {e.trait} {ladder.name(e.skill_level)} {e.roll:+d}"
+                f"{mods(e.modifiers)} = {ladder.name(e.result)}{against}: ")
+    when = f"week {e.weeks}: " if e.cause == "natural" else ""
+    return f"{when}{roll}{e.combatant} heals {e.levels} level(s){': ' + changes if changes else ''}"
+
+
+# An event's line, by its type, as projections.state's HANDLERS fold it; Fate's are in fate_render.
+DESCRIBE: dict[type, Callable[[Any, Any, str], str]] = {
+    ev.FightStarted: _fight_started,
+    ev.BranchStarted: _branch_started,
+    ev.SeedCommitted: _seed_committed,
+    ev.SeedRevealed: _seed_revealed,
+    ev.CombatantJoined: _joined,
+    ev.RoundStarted: _round_started,
+    ev.Declared: _declared,
+    ev.DeclarationSealed: _sealed,
+    ev.DeclarationRevealed: _revealed,
+    ev.DiceRolled: _dice_rolled,
+    ev.ActionResolved: _action_resolved,
+    ev.ExchangeResolved: _exchange_resolved,
+    ev.ShotResolved: _shot_resolved,
+    ev.WoundMarked: _wound_marked,
+    ev.LocationWounded: _location_wounded,
+    ev.CombatantKilled: _killed,
+    ev.AdvantageGained: _advantage,
+    ev.InitiativeRolled: _initiative_rolled,
+    ev.DieBartered: _bartered,
+    ev.TurnTaken: _turn,
+    ev.InitiativeRanked: _ranked,
+    ev.WillSteeled: _steeled,
+    ev.DieTraded: _die_traded,
+    ev.DieAltered: _die_altered,
+    ev.TiesOrdered: _ties_ordered,
+    ev.IntentDeclared: _intent,
+    ev.TurnUsed: _turn_used,
+    ev.ActionHeld: _held,
+    ev.SpareDieSpent: _spare_spent,
+    ev.FudgePointSpent: _spent,
+    ev.EventsVoided: _voided,
+    ev.CommandUndone: _undone,
+    ev.CommandRedone: _redone,
+    ev.MeleeResolved: _melee_resolved,
+    ev.StoryRolled: _story_rolled,
+    ev.BattleEnded: _battle_ended,
+    ev.StunMarked: _stun_marked,
+    ev.WoundsHealed: _healed,
+}
 
 
 def log_json(records: list[Recorded], voided: dict[int, int]) -> list[dict[str, Any]]:

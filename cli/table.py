@@ -8,7 +8,7 @@ import typer
 
 from cli import render
 from cli.gm_inputs import (AffectsOpt, AimAtOpt, AimOpt, CalledOpt, MagicOpt, NeedRdOpt, OtherwiseOpt, SpeedOpt,
-                           parse_magic)
+                           choices, parse_magic)
 from cli.context import dice_input, echo, fight_name, guard, service
 from engine import commands as cmd
 from engine.errors import InputError
@@ -30,6 +30,15 @@ def level_of(fights: Fights, name: str, text: Optional[str]) -> Optional[int]:
     if text is None:
         return None
     return fights.state(name).ladder.parse(text)
+
+
+def targeting(fights: Fights, name: str, aim: Optional[str], aim_at: Optional[str], called: Optional[str],
+              need_rd: Optional[int], otherwise: Optional[str], affects: Optional[str],
+              speed_contest: bool) -> cmd.Targeting:
+    """The blow's aim, called shot and speed contest (F-HIT-2, F-LOC-1, F-LOC-2, F-FANCY-1), as exchange
+    and attack take them."""
+    return cmd.Targeting(aim=level_of(fights, name, aim), aim_at=aim_at, called=called, called_rd=need_rd,
+                         otherwise=otherwise, affects=affects, speed_contest=speed_contest)
 
 
 def wound_level(text: str) -> int:
@@ -178,7 +187,7 @@ def declare(
     with guard():
         if all_out_offense and all_out_defense:
             raise InputError("choose one of --all-out-offense and --all-out-defense")
-        kinds = ("dodge-dodge", "parry-parry", "dodge-parry")
+        kinds = choices(ev.Declaration, "two_avoidances")
         if two_avoidances is not None and two_avoidances not in kinds:
             raise InputError(f"--two-avoidances is one of {', '.join(kinds)}")
         declaration = ev.Declaration(all_out="offense" if all_out_offense else "defense" if all_out_defense else None,
@@ -232,8 +241,8 @@ def exchange(
                             min_hit=level_of(fights, name, min_hit),
                             reveals=fights.reveals(state, [first, second]),
                             stun=tuple(stun or ()), pull=tuple(pulls), head=tuple(head or ()), magic=parse_magic(magic),
-                            aim=level_of(fights, name, aim), aim_at=aim_at, called=called, called_rd=need_rd,
-                            otherwise=otherwise, affects=affects, speed_contest=speed_contest)
+                            targeting=targeting(fights, name, aim, aim_at, called, need_rd, otherwise, affects,
+                                                speed_contest))
     run(fight, build, dice, command_id)
 
 
@@ -274,16 +283,17 @@ def attack(
 ) -> None:
     """A directed attack: the target only defends (F-PACE-3); in phase order when initiative is on."""
     def build(fights: Fights, name: str, state: Any) -> cmd.Attack:
-        choices = {"--ranged": (ranged, ("thrown", "propelled")), "--weapon": (weapon, ("main", "off-hand", "unarmed"))}
-        given = [(flag, value, allowed) for flag, (value, allowed) in choices.items()]
-        given += [("--avoid", kind, ("dodge", "parry", "dodge-parry", "none")) for kind in avoid or ()]
-        for flag, value, allowed in given:
+        given = [("--ranged", ranged, "ranged"), ("--weapon", weapon, "weapon")]
+        given += [("--avoid", kind, "avoid") for kind in avoid or ()]
+        for flag, value, field in given:
+            allowed = choices(cmd.Attack, field)
             if value is not None and value not in allowed:
                 raise InputError(f"{flag} is one of {', '.join(allowed)}")
         avoids = foes_avoid(avoid or [], len(also or ()))
+        places = choices(cmd.Attack, "position")
         for place in pos or ():
-            if place not in ("behind", "back", "above", "below", "prone"):
-                raise InputError("--pos is one of behind, back, above, below, prone")
+            if place not in places:
+                raise InputError(f"--pos is one of {', '.join(places)}")
         return cmd.Attack(attacker=attacker, target=target, mod=mod, defense_mod=defense_mod,
                           min_hit=level_of(fights, name, min_hit), unaware=unaware,
                           difficulty=level_of(fights, name, difficulty),
@@ -292,8 +302,9 @@ def attack(
                           avoid=avoids[0], position=tuple(pos or ()), target_back=target_back,  # type: ignore[arg-type]
                           ranged=ranged, ranged_mod=ranged_mod, weapon=weapon,  # type: ignore[arg-type]
                           targets=tuple(also or ()), targets_avoid=avoids[1:],  # type: ignore[arg-type]
-                          magic=parse_magic(magic), aim=level_of(fights, name, aim), aim_at=aim_at, called=called,
-                          called_rd=need_rd, otherwise=otherwise, affects=affects, speed_contest=speed_contest)
+                          magic=parse_magic(magic),
+                          targeting=targeting(fights, name, aim, aim_at, called, need_rd, otherwise, affects,
+                                              speed_contest))
     run(fight, build, dice, command_id)
 
 
@@ -375,8 +386,9 @@ def barter(
     lower: Annotated[Optional[int], typer.Option("--lower", help="Number of the die lowered one face (CT-BARTER-4).")] = None,
     fight: FightOpt = None,
 ) -> None:
-    """Barter initiative dice: crunch trades a + die to raise (or lower) another one face (CT-BARTER-1..4);
-    classic trades two dice, one a +, to move a third one level (PC-BARTER-1..3)."""
+    """Barter initiative dice: crunch trades a + die to raise (or lower) another one face (CT-BARTER-1,
+    CT-BARTER-2, CT-BARTER-3, CT-BARTER-4); classic trades two dice, one a +, to move a third one level
+    (PC-BARTER-1, PC-BARTER-2, PC-BARTER-3)."""
     def build(fights: Fights, name: str, state: Any) -> cmd.Barter:
         if (raise_ is None) == (lower is None):
             raise InputError("give exactly one of --raise K and --lower K")
@@ -424,7 +436,7 @@ def intend(
 @app.command()
 def spend(
     combatant: Annotated[str, typer.Argument(help="Who spends the fudge point.")],
-    use: Annotated[str, typer.Argument(help="panache | skill | luck | scratch | ticking | spare (a spare die, CT-SPARE)")],
+    use: Annotated[str, typer.Argument(help=f"{' | '.join(choices(cmd.SpendPoint, 'use'))} (a spare die, CT-SPARE)")],
     roll_seq: Annotated[Optional[int], typer.Option("--roll", help="Event number of the roll or blow (default: the latest).")] = None,
     shift: Annotated[Optional[str], typer.Option("--shift", help="For skill: +1 or -1.")] = None,
     dice: DiceOpt = None,
@@ -434,7 +446,7 @@ def spend(
     """Spend a fudge point (C-FP-2), or a spare initiative die (CT-SPARE); the action is re-resolved
     and its old consequences voided."""
     def build(fights: Fights, name: str, state: Any) -> cmd.SpendPoint:
-        uses = ("panache", "skill", "luck", "scratch", "ticking", "spare")
+        uses = choices(cmd.SpendPoint, "use")
         if use not in uses:
             raise InputError(f"unknown use {use!r}; one of: {', '.join(uses)}")
         if shift is not None and shift.strip() not in ("+1", "1", "-1"):

@@ -12,7 +12,7 @@ from engine import commands as cmd
 from engine.declarations import declarations_after, reveal_events, round_events
 from engine.dice import Dice
 from engine.errors import RuleError
-from engine.locations import Targeting, check_called, locate_hits
+from engine.locations import check_called, locate_hits, targeting_record
 from engine.melee_mods import (AIM_PENALTY, check_aim, check_magic, is_static_npc, magic_modifiers, plus_modifiers,
                                speed_contest_of)
 from engine.rolls import damage_roller, roll_event
@@ -26,7 +26,7 @@ def fight(state: FightState, kind: str, first: Combatant, second: Combatant, mod
            min_hit: int | None, reveals: Sequence[cmd.Reveal], dice: Dice, unaware: bool = False,
            difficulty: int | None = None, intents: Sequence[dict[str, Any]] = ({}, {}),
            magic: Sequence[tuple[str, int]] = (),
-           targeting: Targeting = Targeting(),
+           targeting: cmd.Targeting = cmd.NO_TARGETING,
            more: tuple[tuple[ev.Modifier, ...], tuple[ev.Modifier, ...]] = ((), ()),
            speed_contest: bool = False) -> list[Any]:
     """F-MEL-1, F-MEL-2, F-MEL-3: both sides rolled (or a difficulty for an unaware defender), then settled."""
@@ -77,7 +77,7 @@ def fight(state: FightState, kind: str, first: Combatant, second: Combatant, mod
     hits = locate_hits(settled.hits, sides[0], targeting)
     resolved = ev.ExchangeResolved(action=action, kind=kind, round=state.round + new_round,
                                    sides=tuple(sides), min_hit=min_hits, outcome=settled.outcome, hits=hits,
-                                   speed=speed, **targeting.recorded())
+                                   speed=speed, **targeting_record(targeting))
     return out + rolled + list(settled.damage_rolls) + [resolved] + blow_marks(
         action, hits, targeting.affects, state, sides, new_round, dice=dice)
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, TypeAdapter, model_serializer, \
+    model_validator
 
 from events.models import Declaration
 
@@ -85,7 +86,51 @@ class StartRound(_Command):
     automatic: tuple[str, ...] = ()
 
 
-class Exchange(_Command):
+class Targeting(BaseModel):
+    """Where the first fighter (or the attacker) aims the blow, and whether a speed contest opens it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+    aim: int | None = None  # F-HIT-2: the minimum result to strike the part
+    aim_at: str | None = None  # F-HIT-2: the part aimed at
+    called: str | None = None  # F-LOC-1: a called shot at this part, declared with the command
+    called_rd: int | None = None  # F-LOC-1: the relative degree it needs (None: the default)
+    otherwise: str | None = None  # F-LOC-1: where a called shot won by less lands, as the defender names it
+    affects: str | None = None  # F-LOC-2: what the wounded part hinders
+    speed_contest: bool = False  # F-FANCY-1
+
+
+NO_TARGETING = Targeting()
+TARGETING_FIELDS = frozenset(Targeting.model_fields)
+
+
+class _Targeted(_Command):
+    """A blow with a `targeting`. Its fields are given, and stored in the log's `issued` dumps, flat
+    (`aim`, `called`, ... beside `first` and `second`), as the commands of older logs hold them: a
+    dump stays byte for byte what it was, and `fudge verify` re-decides an old log from it."""
+
+    targeting: Targeting = NO_TARGETING
+
+    @model_validator(mode="before")
+    @classmethod
+    def _nest(cls, data: Any) -> Any:
+        """The flat targeting keys, as given or stored, gathered into `targeting`."""
+        if not isinstance(data, dict) or TARGETING_FIELDS.isdisjoint(data):
+            return data
+        flat = {k: v for k, v in data.items() if k in TARGETING_FIELDS}
+        nested = data.get("targeting", {})
+        if isinstance(nested, Targeting):
+            nested = nested.model_dump(exclude_unset=True)
+        rest = {k: v for k, v in data.items() if k not in TARGETING_FIELDS}
+        return {**rest, "targeting": {**nested, **flat}} if isinstance(nested, dict) else data
+
+    @model_serializer(mode="wrap")
+    def _flat(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        data.update(data.pop("targeting", None) or {})
+        return data
+
+
+class Exchange(_Targeted):
     """F-PACE-2: a simultaneous opposed round between two fighters."""
 
     type: Literal["exchange"] = "exchange"
@@ -98,16 +143,9 @@ class Exchange(_Command):
     pull: tuple[tuple[str, int], ...] = ()  # F-STUN-2: (fighter, worst wound level)
     head: tuple[str, ...] = ()  # F-STUN-3: fighters aiming at the head
     magic: tuple[tuple[str, int], ...] = ()  # F-MOD-5: (fighter, blessing or curse)
-    aim: int | None = None  # F-HIT-2: the first fighter's minimum result to strike the part
-    aim_at: str | None = None
-    called: str | None = None  # F-LOC-1: a called shot at this part, declared with the command
-    called_rd: int | None = None
-    otherwise: str | None = None
-    affects: str | None = None  # F-LOC-2: what the wounded part hinders
-    speed_contest: bool = False  # F-FANCY-1
 
 
-class Attack(_Command):
+class Attack(_Targeted):
     """F-PACE-3: a directed attack; the target only defends."""
 
     type: Literal["attack"] = "attack"
@@ -123,13 +161,6 @@ class Attack(_Command):
     pull: int | None = None  # F-STUN-2
     head: bool = False  # F-STUN-3
     magic: tuple[tuple[str, int], ...] = ()
-    aim: int | None = None
-    aim_at: str | None = None
-    called: str | None = None
-    called_rd: int | None = None
-    otherwise: str | None = None
-    affects: str | None = None
-    speed_contest: bool = False
     # --- atari isev (AI-ATK, AI-POS, AI-RNG, AI-MULTI) ---
     avoid: Literal["dodge", "parry", "dodge-parry", "none"] | None = None
     position: tuple[Literal["behind", "back", "above", "below", "prone"], ...] = ()

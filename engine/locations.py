@@ -17,9 +17,9 @@ Readings taken:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from engine.commands import Targeting
 from engine.errors import RuleError
 from engine.melee_mods import aimed_hits
 from events import models as ev
@@ -29,35 +29,23 @@ SCRATCHED, LOC_HURT, LOC_INCAPACITATED = 1, 2, 3
 DEFAULT_CALLED_RD = 2
 
 
-@dataclass(frozen=True)
-class Targeting:
-    """Where the first fighter (or the attacker) aims, as the command gave it."""
+def needed_rd(t: Targeting) -> int:
+    """F-LOC-1: the relative degree a called shot needs, the default when the command gives none."""
+    return t.called_rd if t.called_rd is not None else DEFAULT_CALLED_RD
 
-    aim: int | None = None
-    aim_at: str | None = None
-    called: str | None = None
-    called_rd: int | None = None
-    otherwise: str | None = None
-    affects: str | None = None
 
-    @classmethod
-    def of(cls, command: Any) -> Targeting:
-        return cls(**{f: getattr(command, f, None) for f in ("aim", "aim_at", "called", "called_rd", "otherwise", "affects")})
+def targeting_record(t: Targeting) -> dict[str, Any]:
+    """The fields an ExchangeResolved keeps, so a re-resolution places the blow the same way."""
+    return {"aim": t.aim, "aimed_at": t.aim_at, "called": t.called,
+            "called_rd": needed_rd(t) if t.called else None, "otherwise": t.otherwise,
+            "location_affects": t.affects}
 
-    def recorded(self) -> dict[str, Any]:
-        """The fields an ExchangeResolved keeps, so a re-resolution places the blow the same way."""
-        return {"aim": self.aim, "aimed_at": self.aim_at, "called": self.called,
-                "called_rd": self.needed_rd if self.called else None, "otherwise": self.otherwise,
-                "location_affects": self.affects}
 
-    @classmethod
-    def from_resolution(cls, resolution: ev.ExchangeResolved) -> Targeting:
-        return cls(aim=resolution.aim, aim_at=resolution.aimed_at, called=resolution.called,
-                   called_rd=resolution.called_rd, otherwise=resolution.otherwise, affects=resolution.location_affects)
-
-    @property
-    def needed_rd(self) -> int:
-        return self.called_rd if self.called_rd is not None else DEFAULT_CALLED_RD
+def targeting_of(resolution: ev.ExchangeResolved) -> Targeting:
+    """The targeting an ExchangeResolved recorded (`targeting_record`), to place a re-resolved blow the same way."""
+    return Targeting(aim=resolution.aim, aim_at=resolution.aimed_at, called=resolution.called,
+                     called_rd=resolution.called_rd, otherwise=resolution.otherwise,
+                     affects=resolution.location_affects)
 
 
 def check_called(t: Targeting) -> None:
@@ -68,7 +56,7 @@ def check_called(t: Targeting) -> None:
     else:
         if not t.called.strip():
             raise RuleError("a called shot names the part: --called PART (F-LOC-1)")
-        if t.needed_rd < 1:
+        if needed_rd(t) < 1:
             raise RuleError("a called shot needs a relative degree of 1 or more, usually 2 to 4 (F-LOC-1)")
         if t.aim_at is not None:
             raise RuleError("choose an aimed blow (--aim-at, F-HIT-2) or a called shot (--called, F-LOC-1), not both")
@@ -84,7 +72,7 @@ def locate_hits(hits: Sequence[ev.Hit], first: ev.Side, t: Targeting) -> tuple[e
     out = []
     for hit in hits:
         if hit.attacker == first.combatant:
-            reached = hit.relative_degree >= t.needed_rd
+            reached = hit.relative_degree >= needed_rd(t)
             hit = hit.model_copy(update={"aimed_at": t.called, "location": t.called if reached else t.otherwise})
         out.append(hit)
     return tuple(out)

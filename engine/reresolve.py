@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from engine import harm
 from engine.dice import Dice
 from engine.errors import RuleError
-from engine.locations import Targeting, locate_hits
+from engine.locations import locate_hits, targeting_of
 from engine.rolls import advantage_events, damage_roller, roll_event, settle_roll
 from engine.settle import Settled, blow_marks
 from engine.sides import with_roll
@@ -140,7 +140,7 @@ def resettle_exchange(settle: Settle) -> Resettle:
         old_damage = earlier_rolls(state, record, damage=True)
         settled = settle(state, resolution.kind, sides, resolution.min_hit,
                          damage_roller(record.action, dice, old_damage))
-        targeting = Targeting.from_resolution(resolution)
+        targeting = targeting_of(resolution)
         hits = locate_hits(settled.hits, sides[0], targeting)
         new = resolution.model_copy(update={"sides": tuple(sides), "outcome": settled.outcome,
                                             "hits": hits, "supersedes": record.resolution})

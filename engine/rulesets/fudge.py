@@ -18,7 +18,7 @@ from engine.blows import alternating_all_out, exchange_intents, fight
 from engine.declarations import merged_declaration, round_events
 from engine.dice import Dice, Roll
 from engine.errors import RuleError
-from engine.locations import Targeting, location_modifiers
+from engine.locations import location_modifiers
 from engine.melee_multi import decide_melee
 from engine.phase_order import check_turn, turn_used
 from engine.points import spend
@@ -153,8 +153,8 @@ def exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[Any]:
     if first.key == second.key:
         raise RuleError("a fighter cannot exchange blows with itself")
     return fight(state, "exchange", first, second, c.mods, c.min_hit, c.reveals, dice,
-                 intents=exchange_intents(state, c, (first, second)), magic=c.magic, targeting=Targeting.of(c),
-                  speed_contest=c.speed_contest)
+                 intents=exchange_intents(state, c, (first, second)), magic=c.magic, targeting=c.targeting,
+                 speed_contest=c.targeting.speed_contest)
 
 
 def attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
@@ -175,7 +175,7 @@ def attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
         unaware, more = alternating_all_out(state, attacker, target, c)
     return fight(state, "attack", attacker, target, (c.mod, c.defense_mod), c.min_hit, c.reveals, dice,
                  unaware=unaware, difficulty=c.difficulty, intents=(intent, {}), magic=c.magic,
-                 targeting=Targeting.of(c), more=more, speed_contest=c.speed_contest)
+                 targeting=c.targeting, more=more, speed_contest=c.targeting.speed_contest)
 
 
 def gm_wound(state: FightState, c: cmd.GmWound, dice: Dice) -> list[Any]:

@@ -1,0 +1,35 @@
+"""The line of every event type (`log`, `replay` and command output): one small function per type, in
+`render.DESCRIBE` and, for Fate's events, `fate_render.DESCRIBE`, as the fold's HANDLERS are by type.
+
+The lines of the stored-row fixtures (tests/fixtures: a body of every event type in each shape the
+suite wrote, and whole fights) are kept in a snapshot, on the Fudge ladder with fudge and fate points.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import get_args
+
+from cli import fate_render, render
+from engine.ladder import FUDGE7
+from events import models as ev
+from events.envelope import load
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def test_every_event_type_has_one_line_function() -> None:
+    """No event falls through to its bare type name, and no type is described twice."""
+    types = set(get_args(get_args(ev.Event)[0]))
+    assert set(render.DESCRIBE) | set(fate_render.DESCRIBE) == types
+    assert not set(render.DESCRIBE) & set(fate_render.DESCRIBE)
+
+
+def test_the_line_of_every_stored_fixture_event(snapshot) -> None:  # type: ignore[no-untyped-def]
+    bodies = [json.loads(line) for line in (FIXTURES / "schema1_bodies.jsonl").read_text().splitlines()]
+    bodies += [json.loads(line)["body"] for line in (FIXTURES / "schema1_logs.jsonl").read_text().splitlines()]
+    lines = [f"{points}: {render.describe(load(body).event, FUDGE7, points=points)}"
+             for body in bodies for points in ("fudge", "fate")]
+    assert len(lines) == 2 * len(bodies)
+    assert lines == snapshot(name="describe-every-fixture-event")
