@@ -107,7 +107,7 @@ def odds_command(
     mods: Annotated[Optional[str], typer.Option("--mods", help="GM modifiers of the two fighters, A,B (e.g. +1,0); "
                                                                "under turns the attack and the defense.")] = None,
     all_out: Annotated[Optional[list[str]], typer.Option("--all-out", help="NAME=offense or NAME=defense "
-                                                                           "(F-MOD-6/7), repeatable.")] = None,
+                                                                           "(F-MOD-6, F-MOD-7), repeatable.")] = None,
     posture: Annotated[Optional[list[str]], typer.Option("--posture", help="NAME=N, -2..+2, under tactics = "
                                                                            "\"postures\" (F-TAC-1), repeatable.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output, exact fractions as \"n/d\".")] = False,

@@ -64,7 +64,7 @@ def needs_damage_roll(relative_degree: int, options: RuleOptions) -> bool:
 
 
 def blow(relative_degree: int, factor: int, bonus: int, roll: int | None, options: RuleOptions) -> Blow:
-    """F-DMG-3, F-GRAZE-1..3, F-DROLL: the wound level of a hit.
+    """F-DMG-3, F-GRAZE-1, F-GRAZE-2, F-GRAZE-3, F-DROLL: the wound level of a hit.
 
     A graze (RD +1) reads the graze table; a damage bonus outside the factor
     (all-out) raises it one level (F-GRAZE-3); a damage roll moves it at most

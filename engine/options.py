@@ -145,7 +145,7 @@ class RuleOptions(BaseModel):
     death_needs_incapacitated: bool = _opt(
         False, "F-DEATH-2", "no blow puts a protected character Near Death unless he began the round Incapacitated")
     death_protects: Literal["pc_major", "all"] = _opt(
-        "pc_major", "F-DEATH-4", "who F-DEATH-1/2 protect: PCs and major NPCs (sheet kind), or everyone")
+        "pc_major", "F-DEATH-4", "who F-DEATH-1, F-DEATH-2 protect: PCs and major NPCs (sheet kind), or everyone")
     head_blow_knockout: bool = _opt(
         False, "F-STUN-3", "a winning blow aimed at the head with a Good or better result knocks out")
     healing_skill: str = _opt("Medicine", "F-HEAL-2", "the skill a healing roll uses")

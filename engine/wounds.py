@@ -80,7 +80,7 @@ def empty_track(counts: Iterable[int]) -> Track:
 
 
 def place(track: Track, mark: Mark, options: RuleOptions) -> Track:
-    """F-WND-3,5,6: mark a box of the wound's level or the next higher open one."""
+    """F-WND-3, F-WND-5, F-WND-6: mark a box of the wound's level or the next higher open one."""
     if track.dead or mark.level <= UNDAMAGED:
         return track
     top = len(track.boxes)

@@ -82,7 +82,7 @@ class RoundStarted(_Event):
     surprised: tuple[str, ...] = ()
 
 
-# --- declarations (F-MOD-6/7, F-TAC, A-SEAL) ---------------------------------
+# --- declarations (F-MOD-6, F-MOD-7, F-TAC, A-SEAL) ---------------------------------
 
 class Declaration(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
@@ -138,7 +138,7 @@ class DiceRolled(_Event):
 
 
 class ActionResolved(_Event):
-    """C-ACT-1..4: a trait roll, unopposed (vs a difficulty) or opposed."""
+    """C-ACT-1, C-ACT-2, C-ACT-3, C-ACT-4: a trait roll, unopposed (vs a difficulty) or opposed."""
 
     type: Literal["action_resolved"] = "action_resolved"
     action: int
@@ -235,7 +235,7 @@ class ExchangeResolved(_Event):
 
 
 class ShotResolved(_Event):
-    """F-RNG-1..5: a ranged attack, unopposed (unaware target, or both shooting), or opposed by a dodge."""
+    """F-RNG-1, F-RNG-2, F-RNG-3, F-RNG-4, F-RNG-5: a ranged attack, unopposed (unaware target, or both shooting), or opposed by a dodge."""
 
     type: Literal["shot_resolved"] = "shot_resolved"
     action: int
@@ -491,7 +491,7 @@ class Comparison(BaseModel):
 
 
 class MeleeResolved(_Event):
-    """F-MULTI-1..7: a lone fighter's one roll against several foes, compared one by one."""
+    """F-MULTI-1, F-MULTI-2, F-MULTI-3, F-MULTI-4, F-MULTI-5, F-MULTI-6, F-MULTI-7: a lone fighter's one roll against several foes, compared one by one."""
 
     type: Literal["melee_resolved"] = "melee_resolved"
     action: int
@@ -539,7 +539,7 @@ class HealedMark(BaseModel):
 
 
 class WoundsHealed(_Event):
-    """F-HEAL-1..4: marks healed, each from its original level; the track is placed again."""
+    """F-HEAL-1, F-HEAL-2, F-HEAL-3, F-HEAL-4: marks healed, each from its original level; the track is placed again."""
 
     type: Literal["wounds_healed"] = "wounds_healed"
     combatant: str
@@ -558,7 +558,7 @@ class WoundsHealed(_Event):
 
 
 class StunMarked(_Event):
-    """F-STUN-1,3: a stunning blow (Stun, Very Stunned, knocked out) instead of a wound."""
+    """F-STUN-1, F-STUN-3: a stunning blow (Stun, Very Stunned, knocked out) instead of a wound."""
 
     type: Literal["stun_marked"] = "stun_marked"
     action: int

@@ -1,5 +1,5 @@
 """The audit trail on a real SQLite file: A-LOG-2, A-VERIFY-1, A-FAIR-1, A-SEAL-1,
-A-UNDO-1/2, A-BRANCH-1, A-REPLAY-1.
+A-UNDO-1, A-UNDO-2, A-BRANCH-1, A-REPLAY-1.
 
 Tampering is done the way an attacker would: straight into the SQLite file
 with `sqlite3`, under the store's back. `verify` must then fail and name the

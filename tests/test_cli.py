@@ -146,7 +146,7 @@ def test_status_json_has_the_shape_the_issue_specifies(duel: Fudge) -> None:
 
 
 def test_F_EX_the_worked_fight_at_the_command_line(duel: Fudge) -> None:
-    """F-EX, F-MEL-1, F-DMG-6, F-GRAZE, F-DROLL, F-MOD-6/7 typed at the table with the text's dice."""
+    """F-EX, F-MEL-1, F-DMG-6, F-GRAZE, F-DROLL, F-MOD-6, F-MOD-7 typed at the table with the text's dice."""
     duel("exchange", "snorri", "brynhild", "--dice", "snorri=+ 0 0 0", "--dice", "brynhild=- 0 0 0",
          "--dice", "snorri=- - 0 0")
     assert duel.who("Brynhild")["wound_level"] == "Hurt"

@@ -1,5 +1,5 @@
 """Wounds at the command line: `heal`, `rest`, `end`, and `exchange`/`attack` with --stun, --pull,
---head (F-HEAL-1..3, F-STUN-1..3); status shows stun state and healed marks; bad input is one line
+--head (F-HEAL-1, F-HEAL-2, F-HEAL-3, F-STUN-1, F-STUN-2, F-STUN-3); status shows stun state and healed marks; bad input is one line
 on stderr and writes nothing.
 """
 
@@ -71,7 +71,7 @@ def test_F_STUN_bad_input_is_one_line_and_writes_nothing(fudge: Fudge) -> None: 
 
 
 def test_F_HEAL_help_texts(fudge: Fudge) -> None:  # noqa: F811
-    """F-HEAL-1..3: the commands explain themselves."""
+    """F-HEAL-1, F-HEAL-2, F-HEAL-3: the commands explain themselves."""
     assert "Good heals every wound one level" in fudge("heal", "--help").stdout
     assert "weeks of rest" in fudge("rest", "--help").stdout
     assert "Scratches are erased" in fudge("end", "--help").stdout

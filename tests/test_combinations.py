@@ -93,7 +93,7 @@ def smoke_round(fights: Fights, pace: str, initiative: str, first: str, second: 
 
 @pytest.mark.parametrize("preset, pace, initiative", list(itertools.product(SHEETS, PACES, INITIATIVES)))
 def test_F_INIT_4_every_combination_runs_or_is_refused_with_a_reason(preset: str, pace: str, initiative: str) -> None:
-    """F-INIT-1, F-INIT-4, F-PACE-1..3, AI-ATK-1: any initiative with any pace and ruleset where the rules make sense."""
+    """F-INIT-1, F-INIT-4, F-PACE-1, F-PACE-2, F-PACE-3, AI-ATK-1: any initiative with any pace and ruleset where the rules make sense."""
     lines = [f'extends = "{preset}"', f'pace = "{pace}"', f'initiative = "{initiative}"',
              f'bartering = "{BARTERING.get(initiative, "none")}"']
     try:

@@ -1,4 +1,4 @@
-"""The common core: ladders (C-LAD), dice (C-DICE-1,2,3,6) and actions (C-ACT-1..4).
+"""The common core: ladders (C-LAD), dice (C-DICE-1, C-DICE-2, C-DICE-3, C-DICE-6) and actions (C-ACT-1, C-ACT-2, C-ACT-3, C-ACT-4).
 
 Pure functions first (engine.ladder, engine.dice), then the same rules
 through the Fights service, where a roll becomes events in the log.

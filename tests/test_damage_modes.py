@@ -1,5 +1,5 @@
 """From damage points to a wound level, every way the text allows (Fudge 4.5.5, 4.5.6, 4.6.1, 4.6.3, 4.6.5):
-F-DROLL (`1dF_damage`, `1dF_level`, `parity`, `4dF_free`), F-DMG-4 (`doubled`, `epic`), F-GRAZE-1/2 under
+F-DROLL (`1dF_damage`, `1dF_level`, `parity`, `4dF_free`), F-DMG-4 (`doubled`, `epic`), F-GRAZE-1, F-GRAZE-2 under
 every damage roll, F-MMM (Rachel and Archie with the text's dice) and F-TECH.
 """
 

@@ -1,5 +1,5 @@
-"""Damage and wounds: F-DMG-1..6, F-GRAZE-1..3, F-DROLL (`none`, `4dF_limited`),
-F-WND-1..6 and 9, F-DEATH-3.
+"""Damage and wounds: F-DMG-1, F-DMG-2, F-DMG-3, F-DMG-4, F-DMG-5, F-DMG-6, F-GRAZE-1, F-GRAZE-2, F-GRAZE-3, F-DROLL (`none`, `4dF_limited`),
+F-WND-1, F-WND-2, F-WND-3, F-WND-4, F-WND-5, F-WND-6 and 9, F-DEATH-3.
 
 The worked examples of Fudge 4.5 and 4.6.1 (seed 001) run on the pure
 functions (engine.damage, engine.wounds) with the example sheets shipped in
@@ -50,7 +50,7 @@ def events_of(outcome: Any, kind: type) -> list[Any]:
     return [r.event for r in outcome.records if isinstance(r.event, kind)]
 
 
-# --- F-DMG-1..3 ---------------------------------------------------------------------
+# --- F-DMG-1, F-DMG-2, F-DMG-3 ---------------------------------------------------------------------
 
 def test_F_DMG_1_offensive_factor_is_strength_plus_scale_plus_weapon() -> None:
     """F-DMG-1."""

@@ -1,4 +1,4 @@
-"""Phase initiative: PH-1..6, CT-TABLE `rolled`, CT-BARTER-1..5 (seed 003, "Crunch Time").
+"""Phase initiative: PH-1, PH-2, PH-3, PH-4, PH-5, PH-6, CT-TABLE `rolled`, CT-BARTER-1, CT-BARTER-2, CT-BARTER-3, CT-BARTER-4, CT-BARTER-5 (seed 003, "Crunch Time").
 
 First the pure core (engine.initiative) on plain dice, then the same rules
 through the Fights service under the `fudge-phases` preset: StartRound,

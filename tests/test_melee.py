@@ -1,4 +1,4 @@
-"""Melee: F-PACE-2, F-PACE-3, F-MEL-1..3, F-HIT-1, F-MOD-1,2,3,6,7, F-TAC-1,2,4.
+"""Melee: F-PACE-2, F-PACE-3, F-MEL-1, F-MEL-2, F-MEL-3, F-HIT-1, F-MOD-1, F-MOD-2, F-MOD-3, F-MOD-6, F-MOD-7, F-TAC-1, F-TAC-2, F-TAC-4.
 
 Everything here goes through decide, driven by the Fights service with
 entered dice. Two fighters by default: Ann (Sword Great) and Bob (Sword

@@ -1,4 +1,4 @@
-"""Several combatants in melee: F-MULTI-1..7 and F-NPC-1 (001 4.3.3, 4.3.4).
+"""Several combatants in melee: F-MULTI-1, F-MULTI-2, F-MULTI-3, F-MULTI-4, F-MULTI-5, F-MULTI-6, F-MULTI-7 and F-NPC-1 (001 4.3.3, 4.3.4).
 
 The Paco and Tucker examples of 4.3.4 are played with dice that give the
 text's results. Every fighter has a +2 weapon, Fair Strength and no armor, so
@@ -362,7 +362,7 @@ def test_F_MULTI_2_F_TAC_4_under_postures_his_offense_meets_their_defense_and_th
 
 
 def test_F_MULTI_3_an_all_out_defender_wounds_nobody_and_an_all_out_foe_adds_damage(fights: Fights) -> None:
-    """F-MULTI-3 with F-MOD-6/7: Paco in all-out defense (+2) beats all three thugs but wounds none; a thug's
+    """F-MULTI-3 with F-MOD-6, F-MOD-7: Paco in all-out defense (+2) beats all three thugs but wounds none; a thug's
     all-out offense (+1) that beats him adds +1 damage."""
     paco_and_thugs(fights)
     fights.execute("fight", cmd.Declare(combatant="Paco", declaration=ev.Declaration(all_out="defense")))

@@ -1,6 +1,6 @@
 """A phase-initiative fight (`fudge-phases`): its replay as a snapshot, and the CLI at the table.
 
-PH-1..6, CT-TABLE `rolled`, CT-BARTER-1..5 (seed 003, "Crunch Time"), F-PACE-3.
+PH-1, PH-2, PH-3, PH-4, PH-5, PH-6, CT-TABLE `rolled`, CT-BARTER-1, CT-BARTER-2, CT-BARTER-3, CT-BARTER-4, CT-BARTER-5 (seed 003, "Crunch Time"), F-PACE-3.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def bartered_round(fights: Fights, whole_round: bool = True) -> None:
 
 
 def test_PH_CT_BARTER_replay_of_a_bartered_phase_round(fights: Fights, snapshot: SnapshotAssertion) -> None:
-    """A-REPLAY-1 of PH-1..6 and CT-BARTER-1..5: the state after every event, up to the 0 phase.
+    """A-REPLAY-1 of PH-1, PH-2, PH-3, PH-4, PH-5, PH-6 and CT-BARTER-1, CT-BARTER-2, CT-BARTER-3, CT-BARTER-4, CT-BARTER-5: the state after every event, up to the 0 phase.
 
     (The rest of the round's turns are spelled out in the next test.)
     """

@@ -1,4 +1,4 @@
-"""`phases-classic` (seed 002): PC-DICE, PC-BARTER-1..4, PH-5 and PH-6 under classic bartering.
+"""`phases-classic` (seed 002): PC-DICE, PC-BARTER-1, PC-BARTER-2, PC-BARTER-3, PC-BARTER-4, PH-5 and PH-6 under classic bartering.
 
 The pure rules first (engine.initiative on plain dice), then the same through
 the Fights service under `examples/house/phases-classic.toml`, a replayed
@@ -333,7 +333,7 @@ def classic_round(fights: Fights) -> None:
 
 
 def test_PC_PH_replay_of_a_classic_bartered_round(fights: Fights, snapshot: SnapshotAssertion) -> None:
-    """A-REPLAY-1 of PC-DICE, PC-BARTER-1..4, PH-1, PH-3, PH-5, PH-6: the state after every event."""
+    """A-REPLAY-1 of PC-DICE, PC-BARTER-1, PC-BARTER-2, PC-BARTER-3, PC-BARTER-4, PH-1, PH-3, PH-5, PH-6: the state after every event."""
     classic_round(fights)
     log = fights.log("fight")
     turns = [(PHASE_NAME[e.phase], e.combatant) for e in (r.event for r in log) if isinstance(e, ev.TurnTaken)]
@@ -443,7 +443,7 @@ def test_cli_PC_DICE_PC_BARTER_4_the_house_file_end_to_end(table: Any) -> None:
        surprised=st.booleans())
 def test_PC_BARTER_3_PH_5_any_barters_stay_between_double_minus_and_double_plus(
         faces: list[int], moves: list[tuple[int, int, int, int]], surprised: bool) -> None:
-    """PC-BARTER-1..3, PH-5: whatever barters are allowed, every die stays within `--`..`++`, each barter
+    """PC-BARTER-1, PC-BARTER-2, PC-BARTER-3, PH-5: whatever barters are allowed, every die stays within `--`..`++`, each barter
     spends two dice and one traded die showed +, and `--` is always a phase."""
     initiative = Initiative(tuple(Die(f) for f in faces), surprised)
     for first, second, alter, direction in moves:

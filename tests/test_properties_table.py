@@ -152,7 +152,7 @@ def test_A_REPLAY_1_A_LOG_1_A_VERIFY_1_melee_shots_stun_and_healing_sessions(ste
 @SETTINGS
 @given(phase_session)
 def test_A_REPLAY_1_A_LOG_1_A_VERIFY_1_phase_initiative_sessions(steps: list[Step]) -> None:
-    """A-REPLAY-1, A-LOG-1, A-VERIFY-1 with PH-1..5, CT-BARTER, CT-SPARE in play."""
+    """A-REPLAY-1, A-LOG-1, A-VERIFY-1 with PH-1, PH-2, PH-3, PH-4, PH-5, CT-BARTER, CT-SPARE in play."""
     session = play_resolving(phases(), steps, live_equals_replayed)
     assert verify(session.fights.store.read(session.name)).ok
 

@@ -1,4 +1,4 @@
-"""Ranged combat (Fudge 4.4, seed 001): F-RNG-1..5 and the ranged shields of F-MOD-3.
+"""Ranged combat (Fudge 4.4, seed 001): F-RNG-1, F-RNG-2, F-RNG-3, F-RNG-4, F-RNG-5 and the ranged shields of F-MOD-3.
 
 The text's showdowns (Nevada Slim and the El Paso Hombre; Will Scarlet and
 Dicken) run with dice that give the results the text names.
@@ -270,7 +270,7 @@ def test_F_RNG_shots_are_undone_replayed_and_verified(tmp_path: Path) -> None:
 ])
 def test_F_RNG_bad_shots_are_refused_and_nothing_is_written(fights: Fights, showdown: str, command: Any,
                                                             message: str) -> None:
-    """F-RNG-1..5: what the rules forbid is refused with the reason; the log is unchanged."""
+    """F-RNG-1, F-RNG-2, F-RNG-3, F-RNG-4, F-RNG-5: what the rules forbid is refused with the reason; the log is unchanged."""
     before = fights.state(showdown).last_seq
     with pytest.raises(RuleError, match=message):
         fights.execute(showdown, command, dice("slim=0000", "hombre=0000"))
@@ -342,7 +342,7 @@ def test_F_RNG_3_shoot_at_the_command_line_and_in_the_log(cli_fight: Path) -> No
 ])
 def test_F_RNG_bad_input_at_the_command_line_is_one_line_and_writes_nothing(cli_fight: Path,
                                                                            args: tuple[str, ...]) -> None:
-    """F-RNG-1..3: errors are one line on stderr; the store is unchanged."""
+    """F-RNG-1, F-RNG-2, F-RNG-3: errors are one line on stderr; the store is unchanged."""
     before = events_in(cli_fight)
     result = run(cli_fight, "shoot", "will", "dicken", *args, "--dice", "will=0000", "--dice", "dicken=0000")
     assert result.exit_code != 0 and result.stdout == ""

@@ -57,7 +57,7 @@ def after_round(steps: list[dict[str, Any]], number: int) -> dict[str, Any]:
 
 
 def test_F_EX_A_REPLAY_1_snorri_vs_brynhild_state_after_each_event(fights, snapshot):
-    """F-EX (with F-DMG-3, F-GRAZE-2/3, F-DROLL 4dF_limited, F-MOD-6/7, F-WND): the replay, event by event."""
+    """F-EX (with F-DMG-3, F-GRAZE-2, F-GRAZE-3, F-DROLL 4dF_limited, F-MOD-6, F-MOD-7, F-WND): the replay, event by event."""
     name = play_fex(fights)
     steps = replay_steps(fights, name)
 
