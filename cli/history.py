@@ -19,7 +19,7 @@ from events.receipt import parse as parse_receipt, receipt
 from projections.fold import evolve_all, voided
 
 if TYPE_CHECKING:
-    from store.fights import Fights
+    from service.fights import Fights
 
 app = typer.Typer()
 

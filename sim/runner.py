@@ -31,10 +31,10 @@ from events import models as ev
 from events.envelope import Recorded
 from projections.fold import fold, replay
 from projections.state import Combatant, FightState, replace
+from service.fights import Fights
 from sim import DEFAULT_MAX_ROUNDS
 from sim.policies import POLICIES, Policy, foes
 from sim.rulesets import reading, view_of
-from store.fights import Fights
 from store.memory import MemoryStore
 
 

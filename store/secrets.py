@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from store.base import Secret, SecretBox, StoreError  # noqa: F401  (SecretBox: the box's contract, declared with the store's)
+from store.base import Secret, StoreError
 from store.log import log
 from store.snapshots import key_file, sync_folder
 

@@ -31,7 +31,7 @@ from events import models as ev
 from events.envelope import GENESIS, SCHEMA_VERSION, canonical, chain_hash, load
 from projections.fold import effective, evolve_all, replay, voided
 from projections.state import FightState
-from store.fights import Fights
+from service.fights import Fights
 from store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, start
 

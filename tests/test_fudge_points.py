@@ -20,7 +20,7 @@ from engine.errors import RuleError
 from engine.wounds import HURT, INCAPACITATED, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT, halve
 from events import models as ev
 from projections.fold import replay, voided
-from store.fights import DiceInput, Fights
+from service.fights import DiceInput, Fights
 from engine.audit import verify
 from tests.conftest import dice, make_fights, sheet, start
 from tests.fuzzing import fuzz

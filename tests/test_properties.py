@@ -36,7 +36,7 @@ from engine.errors import RuleError
 from events.models import Declaration
 from projections.fold import replay, voided
 from projections.state import FightState
-from store.fights import DiceInput, Fights, Outcome
+from service.fights import DiceInput, Fights, Outcome
 from store.sqlite import SqliteStore
 from tests.conftest import make_fights, sheet, start
 

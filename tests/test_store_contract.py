@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 
 from engine import commands as cmd
+from events import models as ev
+from service.fights import Fights
 from store.base import Conflict, DuplicateCommand, EventStore, FightInfo, Row, StoreError, UnknownFight
 from store.memory import MemoryStore
 from store.snapshots import Snapshot
@@ -346,3 +348,32 @@ class TestDeclaredAbilities:
         start(fights, "duel")
         fights.execute("duel", cmd.Join(sheet=sheet("Snorri"), source="snorri.toml"))
         assert store.snapshot("duel") is None and store.view("duel", "status") is None
+
+    def test_the_service_asks_a_store_for_nothing_its_protocol_does_not_declare(self, backend: Backend) -> None:
+        """New, commands with read models and secrets, undo, redo, sealed declarations, branch, export,
+        import and reveal-seed through a store that offers only what `EventStore` declares."""
+        from cli.views import STATUS
+
+        store = OnlyDeclared(keyed(backend))
+        counter = iter(range(1, 10_000))
+        fights = Fights(store, clock=lambda: "2026-01-01T00:00:00.000+00:00",
+                        new_id=lambda: f"{next(counter):032x}", random_bytes=lambda n: bytes(range(n)),
+                        read_models=(STATUS,))
+        start(fights, "duel")
+        for who in ("Snorri", "Brynhild"):
+            fights.execute("duel", cmd.Join(sheet=sheet(who, skills={"Sword": "Good"}, attack="Sword", weapon=2),
+                                            source=f"{who.lower()}.toml"))
+        fights.execute("duel", cmd.Exchange(first="Snorri", second="Brynhild"))
+        fights.execute("duel", cmd.Undo())
+        fights.execute("duel", cmd.Redo())
+        fights.declare("duel", "Snorri", ev.Declaration(all_out="offense"), sealed=True)
+        fights.branch("duel", "what-if", None)
+        opened = fights.reveals(fights.state("duel"), ["Snorri", "Brynhild"])
+        fights.execute("duel", cmd.Exchange(first="Snorri", second="Brynhild", reveals=opened))
+        fights.import_(fights.export("duel"), "copy")
+        again = Fights(store)  # a new process: the state from the snapshot, the next draw read backwards
+        again.execute("duel", cmd.Exchange(first="Snorri", second="Brynhild"))
+        again.reveal_seed("duel")
+        assert again.state("duel") == fights.state("duel", as_of=store.last_seq("duel"))  # A-REPLAY-1
+        assert [r.seq for r in store.read("duel")] == list(range(1, store.last_seq("duel") + 1))
+        assert store.snapshot("duel") is not None and store.view("copy", "status") is not None  # caches kept

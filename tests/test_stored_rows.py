@@ -24,7 +24,7 @@ from events import models as ev
 from events.envelope import SCHEMA_VERSION, Recorded, canonical, chain_hash, load
 from projections.fold import replay
 from store.base import FightInfo, Row
-from store.fights import Fights
+from service.fights import Fights
 from store.sqlite import SqliteStore
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
