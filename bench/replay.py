@@ -4,14 +4,14 @@
     .venv/bin/python bench/replay.py --commands-only [--status-events 1000] [--runs 15]
 
 1. Builds a `fudge` fight of about N events in a SQLite store through the same service
-   the CLI uses (store.fights.Fights): exchanges, trait rolls, declarations, fudge-point
+   the CLI uses (service.fights.Fights): exchanges, trait rolls, declarations, fudge-point
    spends, undos and redos, new rounds, fresh fighters joining as others fall. Then times,
    interleaved (median of several runs, each on a fresh connection):
    - the floor: SELECT of the fight's rows plus json.loads of each body (and the same with the
      garbage collector paused, as the replay runs: store.bulk);
    - full replay: the same rows, every envelope parsed and validated (events.envelope.load_all),
      and the log folded into every projection (projections.fold.replay), as the service does
-     when it has no cached projection (store.fights.Fights.replayed);
+     when it has no cached projection (service.fights.Fights.replayed);
    - the parse alone and the fold alone, to show where the time goes;
    - a cold read through the service (`Fights(...).state`): the cached projection, if valid;
    - the peer: the `eventsourcing` library (9.5.x, SQLite recorder) replaying one aggregate of
@@ -58,7 +58,7 @@ from engine.options import resolve  # noqa: E402
 from events.models import Declaration  # noqa: E402
 from projections.fold import replay  # noqa: E402
 from store.bulk import paused_gc  # noqa: E402
-from store.fights import Fights  # noqa: E402
+from service.fights import Fights  # noqa: E402
 from store.sqlite import SqliteStore  # noqa: E402
 
 HOUSE = 'extends = "fudge"\ndamage_roll = "4dF_limited"\n'

@@ -5,9 +5,9 @@
 For each preset, its demo's two fighters duel (`fudge`: Snorri and Brynhild,
 `fudge-phases`: Leroy and Brynhild, `atari-isev`: Max and the Cutthroat, `fate`: Cyrus
 and Finn, on two sides):
-- *light/core*: the simulation's own path (`sim.runner.LightSession`: decide
-  and evolve on records kept in memory), in this process: duels per CPU second;
-- *service/core*: the same fights through `store.fights.Fights` over a `MemoryStore`
+- *light/core*: the simulation's own path (`sim.runner.LightSession`: the service's
+  step, `service.step.step`, on records kept in memory, nothing appended), in this process: duels per CPU second;
+- *service/core*: the same fights through `service.fights.Fights` over a `MemoryStore`
   (the JSON body and hash chain of every record), for comparison;
 - *jobs 1*, *jobs 2*: duels per wall-clock second in this process, and split
   over two worker processes (`sim.parallel.run_on` with a `ProcessPoolExecutor`,
@@ -39,7 +39,7 @@ from engine.sheets import parse_sheet  # noqa: E402
 from sim.parallel import run_on, run_serial  # noqa: E402
 from sim.runner import (Entrant, ServiceSession, Setup, derived_bytes, derived_ids, fight_seed,  # noqa: E402
                         play)
-from store.fights import Fights  # noqa: E402
+from service.fights import Fights  # noqa: E402
 from store.memory import MemoryStore  # noqa: E402
 
 DUELS = {"fudge": ("snorri", "brynhild"), "fudge-phases": ("leroy", "brynhild"), "atari-isev": ("max", "cutthroat"),

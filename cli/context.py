@@ -18,7 +18,8 @@ from cli.terminal import escape_log_values, json_text, safe
 from store.log import log
 
 if TYPE_CHECKING:  # the service and the dice load the engine: imported when a command needs them
-    from store.fights import DiceInput, Fights
+    from service.dice import DiceInput
+    from service.fights import Fights
     from store.sqlite import SqliteStore
 
 DEFAULT_STORE = "fudge.db"
@@ -188,7 +189,7 @@ def open_store() -> SqliteStore:
 def service(store: SqliteStore | None = None) -> Fights:
     """The service on the store, keeping `fudge status`'s read model (cli.views) with every command."""
     from cli.views import STATUS
-    from store.fights import Fights
+    from service.fights import Fights
 
     return Fights(store or open_store(), read_models=(STATUS,))
 
@@ -212,7 +213,7 @@ def within_log(fights: Fights, name: str, seq: int | None, option: str) -> None:
 def dice_input(values: list[str] | None) -> DiceInput:
     """`--dice "+ 0 - +"` for the one roller, or `--dice NAME=FACES` (repeatable, in order)."""
     from engine.dice import parse_entered
-    from store.fights import DiceInput
+    from service.dice import DiceInput
 
     given = DiceInput()
     for value in values or []:

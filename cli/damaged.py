@@ -12,7 +12,7 @@ from engine.errors import RuleError
 from store.base import StoreError
 
 if TYPE_CHECKING:
-    from store.fights import Fights
+    from service.fights import Fights
 
 
 @contextmanager

@@ -20,7 +20,7 @@ from engine.history import voided
 from projections.fold import evolve_all
 
 if TYPE_CHECKING:
-    from store.fights import Fights
+    from service.fights import Fights
 
 app = typer.Typer()
 

@@ -9,7 +9,7 @@ import typer
 from cli.gm_inputs import FoeModOpt, MagicOpt, parse_foe_mods, parse_magic
 from cli.table import CommandIdOpt, DiceOpt, FightOpt, level_of, run
 from engine import commands as cmd
-from store.fights import Fights
+from service.fights import Fights
 
 app = typer.Typer()
 

@@ -8,7 +8,7 @@ import typer
 
 from cli.table import CommandIdOpt, DiceOpt, FightOpt, level_of, run, wound_level
 from engine import commands as cmd
-from store.fights import Fights
+from service.fights import Fights
 
 app = typer.Typer()
 

@@ -600,7 +600,7 @@ def _healed(e: ev.WoundsHealed, ladder: Any, points: str) -> str:
     return f"{when}{roll}{e.combatant} heals {e.levels} level(s){': ' + changes if changes else ''}"
 
 
-# An event's line, by its type, as projections.state's HANDLERS fold it; Fate's are in fate_render.
+# An event's line, by its type, as engine.evolve's HANDLERS fold it; Fate's are in fate_render.
 DESCRIBE: dict[type, Callable[[Any, Any, str], str]] = {
     ev.FightStarted: _fight_started,
     ev.BranchStarted: _branch_started,

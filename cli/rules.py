@@ -12,7 +12,7 @@ from cli.context import echo, fight_name, guard, house_rules, service, settings
 from engine.dice import parse_faces
 from engine.errors import InputError
 from engine.options import PRESETS, RuleOptions, option_rule, resolve
-from store.fights import DiceInput
+from service.dice import DiceInput
 
 app = typer.Typer()
 rules_app = typer.Typer(help="The rulesets: presets of options, and house rules on top.", invoke_without_command=True)

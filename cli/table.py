@@ -15,7 +15,8 @@ from engine.errors import InputError
 from engine.wounds import LEVEL_BY_NAME, LEVELS
 from events import models as ev
 from engine.dice import format_faces
-from store.fights import Fights, Outcome, UnusedDice
+from service.dice import UnusedDice
+from service.fights import Fights, Outcome
 
 app = typer.Typer()
 

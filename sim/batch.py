@@ -12,7 +12,7 @@ from sim.parallel import executor_for, simulate
 from sim.rulesets import view_of
 from sim.runner import LightSession, Setup, check_setup, fight_seed, keep, play, sides_of
 from sim.stats import Summary, samples, summarize
-from store.fights import Fights
+from service.fights import Fights
 
 
 @dataclass(frozen=True)

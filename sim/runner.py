@@ -4,10 +4,12 @@ Every simulated fight has its own dice seed, derived from the master seed and
 the fight's index, so a simulation's results do not depend on how its fights
 are split between processes or machines.
 
-Two sessions run the same script of commands:
-- `LightSession` (the simulation's): `decide` and `evolve`, as `Fights.execute`
-  calls them, on records kept in memory without the stored envelope's JSON
-  body and hash chain, which only a store needs;
+Two sessions run the same script of commands, each through the service's step
+(`service.step.step`: decide, record, fold) and its next-draw scan
+(`service.dice.next_draw`):
+- `LightSession` (the simulation's): the step on records kept in memory, without
+  the stored envelope's JSON body and hash chain, which only a store needs, and
+  without an append;
 - `ServiceSession`: the `Fights` service over any store (a kept sample fight
   is re-played into the real store this way, and `fudge verify` checks it).
 Both derive dice the same way from the same seed and stream, so the same index
@@ -27,14 +29,15 @@ from engine.decide import decide
 from engine.dice import EnteredDice, SeededDice, commitment
 from engine.errors import InputError, RuleError
 from engine.ranked import SYSTEMS as RANKED
-from events import models as ev
 from events.envelope import Recorded
 from projections.fold import fold, replay
 from engine.state import Combatant, FightState, replace
+from service.dice import next_draw
+from service.fights import Fights
+from service.step import step
 from sim import DEFAULT_MAX_ROUNDS
 from sim.policies import POLICIES, Policy, foes
 from sim.rulesets import reading, view_of
-from store.fights import Fights
 from store.memory import MemoryStore
 
 
@@ -97,6 +100,7 @@ def derived_ids(seed: bytes) -> Callable[[], str]:
 
 class Session(Protocol):
     state: FightState
+    opening: Opening | None  # the run's opening, when the session starts from it (its joins are then skipped)
 
     def start(self, name: str, rules: str, options: dict[str, Any]) -> FightState: ...
     def execute(self, command: Any) -> tuple[FightState, list[Any]]: ...
@@ -129,7 +133,7 @@ class Opening:
 
 
 class LightSession:
-    """`Fights.execute`'s path (decide, then fold; replay after a void) on records kept in memory.
+    """`Fights.execute`'s step (`service.step.step`) on records kept in memory, with nothing appended.
 
     Ids and dice stream come from the fight seed exactly as `Fights` with
     `derived_ids`/`derived_bytes` makes them; records carry no JSON body and no
@@ -157,8 +161,7 @@ class LightSession:
             return self._open(self.opening, stream)
         command = cmd.StartFight(name=name, rules=rules, options=options,
                                  seed_commitment=commitment(self.seed), stream=stream)
-        self._append(command, decide(FightState(), command, EnteredDice()))
-        self.state = replay(self.records)
+        self._step(command, EnteredDice())
         return self.state
 
     def _open(self, opening: Opening, stream: str) -> FightState:
@@ -174,28 +177,27 @@ class LightSession:
         return self.state
 
     def execute(self, command: Any) -> tuple[FightState, list[Any]]:
-        state = self.state
-        events = decide(state, command, SeededDice(self.seed, state.stream, self.next_draw))
-        new = self._append(command, events)
-        for event in events:
-            if isinstance(event, ev.VOIDING):
-                self.state = replay(self.records)
-                break
-        else:
-            self.state = fold(new, state)
+        new = self._step(command, SeededDice(self.seed, self.state.stream, self.next_draw))
         return self.state, new
 
-    def _append(self, command: Any, events: Sequence[Any]) -> list[Any]:
+    def _step(self, command: Any, dice: Any) -> list[LightRecord]:
+        """The step; then the log grows by its records and the stream goes on after their last draw."""
+        stream = self.state.stream
+        new, self.state, whole = step(decide, self.state, command, dice, self._log, self._record)
+        if whole is None:
+            self.records.extend(new)
+        else:
+            self.records = whole
+        self.next_draw = next_draw(reversed(new), stream, self.next_draw)
+        return new
+
+    def _log(self) -> list[Any]:
+        return self.records
+
+    def _record(self, events: Sequence[Any]) -> list[LightRecord]:
         command_id = self._id()
         seq = len(self.records)
-        new = [LightRecord(self.fight_id, seq + i + 1, command_id, e) for i, e in enumerate(events)]
-        self.records.extend(new)
-        for event in reversed(events):  # as `Fights._dice`: the next draw follows the stream's last one
-            fields = vars(event)  # an event's fields (reading a field it lacks would raise and catch an error)
-            if fields.get("draw") is not None and fields.get("stream") == self.state.stream:
-                self.next_draw = event.draw + 1
-                break
-        return new
+        return [LightRecord(self.fight_id, seq + i + 1, command_id, e) for i, e in enumerate(events)]
 
 
 class ServiceSession:
@@ -205,6 +207,7 @@ class ServiceSession:
         self.fights = fights
         self.name = name
         self.state = FightState()
+        self.opening: Opening | None = None
 
     def start(self, name: str, rules: str, options: dict[str, Any]) -> FightState:
         self.state = self.fights.new(self.name, rules, options).state
@@ -431,7 +434,7 @@ def check_setup(setup: Setup) -> None:
 
 def play_opening(session: Session, setup: Setup, name: str = "sim") -> None:
     session.start(name, setup.rules, setup.options)
-    if getattr(session, "opening", None) is None:
+    if session.opening is None:
         for entrant in setup.entrants:
             session.execute(cmd.Join(sheet=entrant.sheet, source=entrant.source, side=entrant.side,
                                      name=entrant.name))

@@ -1,9 +1,15 @@
-"""The store contract every backend passes (tests/test_store_contract.py)."""
+"""The store contract every backend passes (tests/test_store_contract.py): the log, the caches kept
+beside it, the settings and the GM's secrets. The service (service/) asks a store for nothing else."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Protocol
+
+from store.snapshots import Snapshot
+from store.views import View
 
 from events.rows import Row
 
@@ -36,17 +42,52 @@ class FightInfo:
 CONFLICT = "the fight changed since you read it (another command was appended): run the command again"
 
 
+@dataclass(frozen=True, slots=True)
+class Secret:
+    fight: str  # the fight id whose event committed the seed or sealed the declaration
+    key: str  # seed:<commitment> or seal:<seal>
+    value: str  # the seed in hex, or {"declaration": ..., "salt": ...} as JSON
+    revealed: bool = False
+
+
+class SecretBox(Protocol):
+    """What the service asks of the GM's secrets (tests/test_secrets.py runs every kind through it)."""
+
+    def get(self, fight: str, key: str) -> str | None: ...
+    def put(self, fight: str, items: Mapping[str, str]) -> None: ...
+    def knows(self, fight: str) -> bool: ...
+    def was_revealed(self, key: str) -> bool: ...
+    def mark_revealed(self, keys: Iterable[str]) -> None: ...
+    def export(self) -> list[Secret]: ...
+    def add(self, secrets: Iterable[Secret]) -> int: ...
+
+
 class EventStore(Protocol):
+    """Every ability the service uses. A store that keeps no caches (in memory, without a key) says so
+    by giving no snapshot key: the service then neither writes nor reads snapshots and views."""
+
+    path: Path | None  # the store's file, for messages (None: a store in memory)
+
+    # --- the log (A-LOG-1) ------------------------------------------------------------------
     def fights(self) -> list[FightInfo]: ...
     def fight(self, name: str) -> FightInfo: ...
     def read(self, name: str, upto: int | None = None) -> list[Row]: ...
     def bodies(self, name: str, upto: int | None = None) -> list[str]: ...  # the bodies of `read`, alone
+    def rows_from(self, name: str, seq: int) -> list[Row]: ...  # the rows from `seq` on, in order
+    def rows_back(self, name: str, seq: int, limit: int) -> list[Row]: ...  # up to `limit` rows at or before `seq`, newest first
     def last_seq(self, name: str) -> int: ...
     def tail(self, name: str) -> tuple[int, str]: ...  # (last seq, its hash); (0, GENESIS) when empty
     def has_command(self, name: str, command: str) -> bool: ...
-    def append(self, name: str, expected_last_seq: int, rows: list[Row], *,
-               create: FightInfo | None = None) -> None: ...
-    def user_secrets(self) -> Any: ...  # the GM's seeds and sealed declarations (store.secrets.SecretBox)
+    def append(self, name: str, expected_last_seq: int, rows: list[Row], *, create: FightInfo | None = None,
+               snapshot: Snapshot | None = None, views: tuple[View, ...] = ()) -> None: ...
+
+    # --- caches kept in the append's transaction (store.snapshots, store.views) --------------------
+    def snapshot_key(self, create: bool = False) -> bytes | None: ...  # None: no caches are kept
+    def snapshot(self, name: str) -> Snapshot | None: ...
+    def view(self, name: str, view: str) -> View | None: ...
+
+    # --- the GM's secrets and the store's settings ---------------------------------------------------
+    def user_secrets(self) -> SecretBox: ...  # the GM's seeds and sealed declarations (store.secrets)
     def legacy_secrets(self) -> dict[str, str]: ...  # secrets an older version kept in the store itself
     def forget_legacy_secrets(self) -> None: ...
     def setting(self, key: str) -> str | None: ...

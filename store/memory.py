@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from events.rows import Row
 from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight
 from store.secrets import MemorySecrets
+from store.snapshots import Snapshot
+from store.views import View
 
 
 class MemoryStore:
-    def __init__(self) -> None:
+    """The log, caches and settings in dicts. Without `snapshot_key` (the default: a simulation's scratch
+    store, most tests) it keeps no caches, so the service folds the log as SQLite without a key would."""
+
+    path: Path | None = None
+
+    def __init__(self, snapshot_key: bytes | None = None) -> None:
         self._fights: dict[str, FightInfo] = {}
         self._rows: dict[str, list[Row]] = {}
         self._commands: dict[str, set[str]] = {}
         self._secrets = MemorySecrets()
         self._settings: dict[str, str] = {}
+        self._key = snapshot_key
+        self._snapshots: dict[str, Snapshot] = {}
+        self._views: dict[tuple[str, str], View] = {}
 
     def fights(self) -> list[FightInfo]:
         return list(self._fights.values())
@@ -26,10 +38,20 @@ class MemoryStore:
     def read(self, name: str, upto: int | None = None) -> list[Row]:
         self.fight(name)
         rows = self._rows[name]
-        return list(rows if upto is None else rows[:upto])
+        return list(rows if upto is None else rows[:max(upto, 0)])
 
     def bodies(self, name: str, upto: int | None = None) -> list[str]:
         return [row.body for row in self.read(name, upto)]
+
+    def rows_from(self, name: str, seq: int) -> list[Row]:
+        self.fight(name)
+        return self._rows[name][max(seq, 1) - 1:]
+
+    def rows_back(self, name: str, seq: int, limit: int) -> list[Row]:
+        self.fight(name)
+        rows = self._rows[name]
+        end = min(max(seq, 0), len(rows))
+        return rows[max(end - max(limit, 0), 0):end][::-1]
 
     def last_seq(self, name: str) -> int:
         self.fight(name)
@@ -44,8 +66,8 @@ class MemoryStore:
         self.fight(name)
         return command in self._commands.get(name, set())
 
-    def append(self, name: str, expected_last_seq: int, rows: list[Row], *,
-               create: FightInfo | None = None) -> None:
+    def append(self, name: str, expected_last_seq: int, rows: list[Row], *, create: FightInfo | None = None,
+               snapshot: Snapshot | None = None, views: tuple[View, ...] = ()) -> None:
         if create is not None:
             if name in self._fights:
                 raise StoreError(f"a fight named {name!r} already exists; pick another name")
@@ -63,7 +85,25 @@ class MemoryStore:
             self._fights[name] = create
         self._rows[name] = current + list(rows)
         self._commands[name] = known | {r.command for r in rows}
+        if snapshot is not None:
+            self._snapshots[name] = snapshot
+        for view in views:
+            self._views[name, view.name] = view
 
+    # --- caches -----------------------------------------------------------------------------
+    def snapshot_key(self, create: bool = False) -> bytes | None:
+        """The key this store was given (None: it keeps no snapshots nor views)."""
+        return self._key
+
+    def snapshot(self, name: str) -> Snapshot | None:
+        self.fight(name)
+        return self._snapshots.get(name)
+
+    def view(self, name: str, view: str) -> View | None:
+        self.fight(name)
+        return self._views.get((name, view))
+
+    # --- secrets and settings ------------------------------------------------------------------
     def user_secrets(self) -> MemorySecrets:
         """The secrets of this store's fights, in memory like the store."""
         return self._secrets

@@ -22,11 +22,10 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from store.base import StoreError
+from store.base import Secret, StoreError
 from store.log import log
 from store.snapshots import key_file, sync_folder
 
@@ -38,26 +37,6 @@ def secrets_file() -> Path:
     if os.environ.get("FUDGE_SECRETS_FILE"):
         return Path(os.environ["FUDGE_SECRETS_FILE"])
     return key_file().parent / "secrets.db"
-
-
-@dataclass(frozen=True, slots=True)
-class Secret:
-    fight: str  # the fight id whose event committed the seed or sealed the declaration
-    key: str  # seed:<commitment> or seal:<seal>
-    value: str  # the seed in hex, or {"declaration": ..., "salt": ...} as JSON
-    revealed: bool = False
-
-
-class SecretBox(Protocol):
-    """What the service asks of the GM's secrets (tests/test_secrets.py runs every kind through it)."""
-
-    def get(self, fight: str, key: str) -> str | None: ...
-    def put(self, fight: str, items: Mapping[str, str]) -> None: ...
-    def knows(self, fight: str) -> bool: ...
-    def was_revealed(self, key: str) -> bool: ...
-    def mark_revealed(self, keys: Iterable[str]) -> None: ...
-    def export(self) -> list[Secret]: ...
-    def add(self, secrets: Iterable[Secret]) -> int: ...
 
 
 class MemorySecrets:

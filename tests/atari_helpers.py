@@ -11,7 +11,7 @@ from engine import commands as cmd
 from engine.errors import RuleError
 from engine.sheets import parse_sheet
 from events import models as ev
-from store.fights import DiceInput, Fights
+from service.fights import DiceInput, Fights
 from tests.conftest import dice, start
 
 SHEETS = Path(__file__).resolve().parent.parent / "examples" / "sheets"

@@ -15,7 +15,7 @@ import structlog
 
 from engine.dice import parse_faces
 from engine.options import resolve
-from store.fights import DiceInput, Fights
+from service.fights import DiceInput, Fights
 from store.memory import MemoryStore
 
 

@@ -18,7 +18,7 @@ from engine.settle import min_hit_for
 from engine.options import resolve
 from engine.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT, level_for_damage
 from events import models as ev
-from store.fights import Fights
+from service.fights import Fights
 from tests.atari_helpers import (atari, attack, declare, events, join, next_, refused, resolved, round_)
 from tests.conftest import dice
 

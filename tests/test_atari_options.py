@@ -8,7 +8,7 @@ import pytest
 from engine import commands as cmd
 from engine.errors import RuleError
 from events import models as ev
-from store.fights import Fights
+from service.fights import Fights
 from tests.atari_helpers import atari, attack, declare, events, join, next_, refused, resolved, round_
 from tests.conftest import dice, sheet, start
 

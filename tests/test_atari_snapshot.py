@@ -16,7 +16,7 @@ from engine.audit import verify
 from engine.options import resolve
 from events import models as ev
 from examples.demo_atari import KNIFE_FIGHT
-from store.fights import Fights
+from service.fights import Fights
 from tests.atari_helpers import atari
 from tests.conftest import dice, make_fights
 from tests.test_cli import Fudge

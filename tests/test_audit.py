@@ -32,7 +32,7 @@ from events.envelope import GENESIS, SCHEMA_VERSION, canonical, chain_hash, load
 from engine.history import effective, voided
 from projections.fold import evolve_all, replay
 from engine.state import FightState
-from store.fights import Fights
+from service.fights import Fights
 from store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, start
 

@@ -20,7 +20,7 @@ import pytest
 
 from cli import main, views
 from projections.fold import replay
-from store.fights import Fights
+from service.fights import Fights
 from store.sqlite import SqliteStore
 from tests.conftest import cli_table
 

@@ -17,7 +17,7 @@ from engine.errors import InputError, RuleError
 from engine.options import resolve
 from events import models as ev
 from projections.fold import replay
-from store.fights import Fights
+from service.fights import Fights
 from tests.conftest import dice, make_fights
 
 ATARI_PHASES = 'extends = "atari-isev"\ninitiative = "phases-crunch"\nbartering = "crunch"\n'

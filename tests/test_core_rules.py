@@ -22,7 +22,7 @@ from engine.errors import InputError, RuleError
 from engine.ladder import FATE11, FUDGE7
 from events import models as ev
 from projections.fold import replay
-from store.fights import Fights
+from service.fights import Fights
 from tests.conftest import dice, make_fights, sheet, start
 
 

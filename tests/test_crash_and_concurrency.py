@@ -31,7 +31,7 @@ from engine.options import resolve
 from engine.sheets import parse_sheet
 from events.rows import Row
 from store.base import Conflict
-from store.fights import DiceInput, Fights
+from service.fights import DiceInput, Fights
 from store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights
 
@@ -50,7 +50,7 @@ import structlog
 from engine import commands as cmd
 from engine.errors import RuleError
 from events.models import Declaration
-from store.fights import Fights
+from service.fights import Fights
 from store.sqlite import SqliteStore
 
 path, fight, seed, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]

@@ -14,7 +14,7 @@ from engine.errors import InputError
 from engine.options import resolve
 from engine.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT
 from events import models as ev
-from store.fights import Fights
+from service.fights import Fights
 from tests.conftest import dice
 from tests.wound_helpers import blow, bob, duel, faces_for, of, refused
 

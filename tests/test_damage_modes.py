@@ -22,7 +22,7 @@ from engine.sheets import Fighter, Sheet, read_levels
 from engine.wounding import mmm_bonus, mmm_read, strike
 from engine.wounds import HURT, INCAPACITATED, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT
 from events import models as ev
-from store.fights import DiceInput, Fights
+from service.fights import DiceInput, Fights
 from tests.conftest import sheet, start
 
 FUDGE = resolve("fudge")[1]

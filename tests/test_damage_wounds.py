@@ -25,7 +25,7 @@ from engine.sheets import Fighter, Sheet, parse_sheet, read_levels
 from engine.wounds import (DEAD, HURT, INCAPACITATED, LEVELS, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT, Mark,
                            build_track, level_for_damage)
 from events import models as ev
-from store.fights import Fights
+from service.fights import Fights
 from tests.conftest import dice, sheet, start
 
 FUDGE = resolve("fudge")[1]

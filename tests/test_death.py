@@ -9,7 +9,7 @@ from typing import Any
 from engine import commands as cmd
 from engine.wounds import HURT, INCAPACITATED, NEAR_DEATH, VERY_HURT
 from events import models as ev
-from store.fights import Fights
+from service.fights import Fights
 from tests.conftest import dice, start
 from tests.wound_helpers import attack, blow, bob, duel, of
 

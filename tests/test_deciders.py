@@ -11,7 +11,7 @@ from engine import commands as cmd
 from engine.decide import DECIDERS
 from engine.errors import RuleError
 from engine.rulesets import fate, fudge
-from store.fights import Fights
+from service.fights import Fights
 from tests.conftest import sheet, start
 
 EVERY_COMMAND = {kind for decider in DECIDERS.values() for kind in (*decider.table, *decider.refusals)}

@@ -9,7 +9,7 @@ from engine.audit import verify
 from engine.dice import SUBSTITUTE_CHARTS, parse_entered, parse_substitute
 from engine.errors import InputError, RuleError
 from events import models as ev
-from store.fights import DiceInput, Fights
+from service.fights import DiceInput, Fights
 from tests.conftest import sheet, start
 from tests.test_cli import SHEETS, Fudge, fudge  # noqa: F401  (the fixture)
 

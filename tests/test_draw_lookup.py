@@ -16,7 +16,7 @@ import pytest
 
 from engine import commands as cmd
 from events import models as ev
-from store.fights import Fights
+from service.fights import Fights
 from store.sqlite import SqliteStore
 from tests.conftest import dice, sheet, start
 

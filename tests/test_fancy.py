@@ -11,7 +11,7 @@ from engine import commands as cmd
 from engine.audit import verify
 from engine.errors import InputError, RuleError
 from events import models as ev
-from store.fights import DiceInput, Fights
+from service.fights import DiceInput, Fights
 from store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, sheet, start
 

@@ -17,7 +17,7 @@ from engine.fate_tables import ARMOR_TYPES, SIMPLE_ARMOR, SIMPLE_WEAPONS, outcom
 from engine.ladder import FATE11
 from engine.options import resolve
 from events import models as ev
-from store.fights import Fights
+from service.fights import Fights
 from tests.conftest import dice, sheet, start
 
 

@@ -18,7 +18,7 @@ from engine.fate import penalty_view
 from engine.options import resolve
 from events import models as ev
 from examples.demo_fate import TAVERN_BRAWL
-from store.fights import Fights
+from service.fights import Fights
 from tests.conftest import dice, make_fights, start
 from tests.test_cli import Fudge
 from cli import render

@@ -24,7 +24,7 @@ from engine.wounds import HURT, SCRATCH, UNDAMAGED, VERY_HURT
 from events import models as ev
 from projections.fold import replay
 from engine.state import FightState
-from store.fights import Fights
+from service.fights import Fights
 from tests.conftest import dice, make_fights
 
 

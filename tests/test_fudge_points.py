@@ -21,7 +21,7 @@ from engine.wounds import HURT, INCAPACITATED, NEAR_DEATH, SCRATCH, UNDAMAGED, V
 from events import models as ev
 from engine.history import voided
 from projections.fold import replay
-from store.fights import DiceInput, Fights
+from service.fights import DiceInput, Fights
 from engine.audit import verify
 from tests.conftest import dice, make_fights, sheet, start
 from tests.fuzzing import fuzz

@@ -43,7 +43,8 @@ from events.envelope import GENESIS, canonical, chain_hash, load_all
 from events.rows import Row
 from events.receipt import receipt
 from projections.fold import replay
-from store.fights import Fights
+from events.rows import Row
+from service.fights import Fights
 from store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, start
 from tests.fuzzing import fuzz

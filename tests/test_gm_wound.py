@@ -11,7 +11,7 @@ from engine.errors import RuleError
 from engine.wounds import HURT, NEAR_DEATH, SCRATCH, VERY_HURT
 from events import models as ev
 from projections.fold import replay
-from store.fights import Fights
+from service.fights import Fights
 from tests.conftest import sheet, start
 from tests.test_cli import Fudge, fudge  # noqa: F401  (the fixture)
 

@@ -14,7 +14,7 @@ from engine.healing import healed_level, heal, levels_for_result
 from engine.wounds import HURT, INCAPACITATED, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT, Mark
 from events import models as ev
 from projections.fold import replay
-from store.fights import Fights
+from service.fights import Fights
 from tests.conftest import dice
 from tests.wound_helpers import blow, bob, boxes, duel, of, refused
 

@@ -53,7 +53,7 @@ def in_this_process(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
     import cli.table
     from cli.main import app
     from cli.views import STATUS
-    from store.fights import Fights
+    from service.fights import Fights
     from store.sqlite import SqliteStore
 
     db = tmp / "fudge.db"

@@ -17,7 +17,7 @@ from cli.main import app
 from engine import commands as cmd
 from engine.errors import RuleError
 from events import models as ev
-from store.fights import DiceInput, Fights
+from service.fights import DiceInput, Fights
 from tests.conftest import dice, sheet, start
 
 

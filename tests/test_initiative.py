@@ -20,7 +20,7 @@ from engine.initiative import PHASE_NAME, PHASE_VALUE, Die, Initiative, barter, 
 from engine.ladder import FUDGE7
 from engine.options import RuleOptions, resolve
 from events import models as ev
-from store.fights import DiceInput, Fights
+from service.fights import DiceInput, Fights
 from tests.conftest import dice, sheet, start
 
 PHASES_RULES = resolve("fudge-phases")[1]

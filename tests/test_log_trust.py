@@ -29,7 +29,7 @@ from engine.audit import verify
 from engine.errors import InputError
 from events.envelope import canonical, chain_hash
 from events.receipt import parse, receipt
-from store.fights import Fights
+from service.fights import Fights
 from store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights
 from tests.test_audit import fex, rewrite, types

@@ -18,7 +18,7 @@ from engine.settle import min_hit_for
 from engine.errors import RuleError
 from engine.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT
 from events import models as ev
-from store.fights import DiceInput, Fights
+from service.fights import DiceInput, Fights
 from tests.conftest import dice, sheet, start
 
 

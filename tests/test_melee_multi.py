@@ -23,7 +23,7 @@ from engine.errors import RuleError
 from engine.wounds import HURT, SCRATCH, VERY_HURT
 from events import models as ev
 from projections.fold import evolve_all
-from store.fights import DiceInput, Fights
+from service.fights import DiceInput, Fights
 from store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, sheet, start
 

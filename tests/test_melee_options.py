@@ -14,7 +14,7 @@ from engine import commands as cmd
 from engine.audit import verify
 from engine.errors import RuleError
 from events import models as ev
-from store.fights import DiceInput, Fights
+from service.fights import DiceInput, Fights
 from tests.conftest import dice, sheet, start
 
 

@@ -18,7 +18,7 @@ from engine import commands as cmd
 from engine.audit import verify
 from engine.errors import RuleError
 from projections.fold import evolve_all
-from store.fights import Fights
+from service.fights import Fights
 from store.sqlite import SqliteStore
 from tests.conftest import cli_table, dice, sheet, start
 

@@ -27,7 +27,7 @@ from engine.options import resolve
 from events import models as ev
 from events.envelope import load
 from projections.fold import replay
-from store.fights import DiceInput, Fights
+from service.fights import DiceInput, Fights
 from store.sqlite import SqliteStore
 from tests.conftest import dice, sheet, start
 

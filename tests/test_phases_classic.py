@@ -27,7 +27,7 @@ from engine.ladder import FATE11, FUDGE7
 from engine.options import RuleOptions, resolve
 from events import models as ev
 from projections.fold import evolve_all
-from store.fights import DiceInput, Fights
+from service.fights import DiceInput, Fights
 from store.sqlite import SqliteStore
 from tests.conftest import cli_table, dice, sheet
 

@@ -17,7 +17,7 @@ from engine import commands as cmd
 from projections.fold import replay
 from engine.state import FightState
 from store import snapshots
-from store.fights import Fights
+from service.fights import Fights
 from store.sqlite import SqliteStore
 from tests.conftest import dice, sheet, start
 

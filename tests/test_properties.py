@@ -37,7 +37,7 @@ from events.models import Declaration
 from engine.history import voided
 from projections.fold import replay
 from engine.state import FightState
-from store.fights import DiceInput, Fights, Outcome
+from service.fights import DiceInput, Fights, Outcome
 from store.sqlite import SqliteStore
 from tests.conftest import make_fights, sheet, start
 

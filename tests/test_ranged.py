@@ -19,7 +19,7 @@ from engine.audit import verify
 from engine.errors import RuleError
 from engine.ranged import bullets_on_target, burst_bonus
 from events import models as ev
-from store.fights import Fights
+from service.fights import Fights
 from store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, sheet, start
 

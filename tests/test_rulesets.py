@@ -14,7 +14,7 @@ from engine import commands as cmd
 from engine.errors import InputError
 from engine.options import PRESETS, RuleOptions, option_rule, resolve
 from projections.fold import replay
-from store.fights import Fights
+from service.fights import Fights
 from tests.conftest import sheet
 from tests.test_cli import Fudge, fudge  # noqa: F401  (the fixture)
 

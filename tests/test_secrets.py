@@ -29,7 +29,7 @@ from events import models as ev
 from store import secrets as kept_secrets
 from store import snapshots
 from store.base import StoreError
-from store.fights import Fights
+from service.fights import Fights
 from store.memory import MemoryStore
 from store.secrets import MemorySecrets, Secret, SecretFile
 from store.sqlite import SqliteStore
@@ -422,7 +422,7 @@ import time
 import structlog
 
 from sim.batch import run_batch
-from store.fights import Fights
+from service.fights import Fights
 from store.sqlite import SqliteStore
 from tests.test_secrets import sim_setup
 

@@ -31,7 +31,7 @@ from sim.runner import (Entrant, LightSession, Opening, ServiceSession, Setup, c
                         derived_ids, fight_seed, play, simulate_range)
 from sim.stats import samples, summarize, wilson
 from sim.runner import FightResult
-from store.fights import Fights
+from service.fights import Fights
 from store.memory import MemoryStore
 from store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, start

@@ -16,7 +16,7 @@ from engine.options import resolve
 from events import models as ev
 from sim.runner import (LightSession, ServiceSession, Setup, derived_bytes, derived_ids,
                         fight_seed, play, simulate_range)
-from store.fights import Fights
+from service.fights import Fights
 from store.memory import MemoryStore
 from store.sqlite import SqliteStore
 from tests.test_sim import entrant

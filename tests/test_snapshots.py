@@ -18,7 +18,7 @@ from engine import commands as cmd
 from engine.sheets import parse_sheet
 from events import models as ev
 from projections.fold import evolve_all
-from store.fights import Fights
+from service.fights import Fights
 from tests.conftest import dice, start
 
 SHEETS = Path(__file__).resolve().parent.parent / "examples" / "sheets"

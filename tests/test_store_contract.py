@@ -16,10 +16,14 @@ from typing import Any
 import pytest
 
 from engine import commands as cmd
+from events import models as ev
 from events.rows import Row
-from store.base import Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight
+from service.fights import Fights
+from store.base import Conflict, DuplicateCommand, EventStore, FightInfo, StoreError, UnknownFight
 from store.memory import MemoryStore
+from store.snapshots import Snapshot
 from store.sqlite import SqliteStore
+from store.views import View
 from tests.conftest import dice, make_fights, sheet, start
 
 CONFLICT_TEXT = "the fight changed since you read it"
@@ -257,3 +261,120 @@ class TestStoreContract:
         assert backend.store.read("duel") == reference.store.read("duel")
         assert len(backend.store.read("duel")) > 8
 
+
+
+# --- every ability the Protocol declares, on both backends ------------------------------------------------
+
+DECLARED = frozenset(name for name in (*vars(EventStore), *EventStore.__annotations__)
+                     if not name.startswith("_"))
+
+
+class OnlyDeclared:
+    """A store seen through its Protocol alone: asking it for anything `EventStore` does not declare fails."""
+
+    def __init__(self, store: Any) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in DECLARED:
+            raise AttributeError(f"the service asked the store for {name!r}, which EventStore does not declare")
+        return getattr(self._store, name)
+
+
+def keyed(backend: Backend) -> Any:
+    """The backend's store with a snapshot key: SQLite's is this user's key file, memory's is given."""
+    if backend.kind == "memory":
+        return MemoryStore(snapshot_key=bytes(range(32)))
+    return backend.store
+
+
+class TestDeclaredAbilities:
+    """The abilities the service uses beyond the log itself, each declared by `EventStore`."""
+
+    def test_both_backends_have_every_declared_ability(self, backend: Backend) -> None:
+        assert {"rows_from", "rows_back", "snapshot", "view", "snapshot_key", "user_secrets", "setting",
+                "set_setting", "legacy_secrets", "forget_legacy_secrets", "path"} <= DECLARED
+        for name in DECLARED:
+            assert hasattr(backend.store, name), name
+        assert backend.store.path == (backend.path if backend.kind == "sqlite" else None)
+
+    def test_A_LOG_1_rows_from_a_seq_on_in_order(self, backend: Backend) -> None:
+        store = backend.store
+        store.append("duel", 0, rows(1, "start"), create=FightInfo("duel", "id"))
+        store.append("duel", 1, rows(2, "c2", 5))
+        every = store.read("duel")
+        assert store.rows_from("duel", 3) == every[2:]
+        assert store.rows_from("duel", 1) == store.rows_from("duel", 0) == every
+        assert store.rows_from("duel", 6) == every[5:] and store.rows_from("duel", 7) == []
+        with pytest.raises(UnknownFight):
+            store.rows_from("nobody", 1)
+
+    def test_A_LOG_1_rows_back_a_page_newest_first(self, backend: Backend) -> None:
+        store = backend.store
+        store.append("duel", 0, rows(1, "start"), create=FightInfo("duel", "id"))
+        store.append("duel", 1, rows(2, "c2", 5))
+        assert [r.seq for r in store.rows_back("duel", 5, 2)] == [5, 4]
+        assert [r.seq for r in store.rows_back("duel", 99, 3)] == [6, 5, 4]
+        assert [r.seq for r in store.rows_back("duel", 2, 10)] == [2, 1]
+        assert store.rows_back("duel", 0, 5) == [] and store.rows_back("duel", 4, 0) == []
+        assert store.rows_back("duel", 6, 6) == store.read("duel")[::-1]
+        with pytest.raises(UnknownFight):
+            store.rows_back("nobody", 1, 1)
+
+    def test_snapshots_and_views_are_kept_with_the_append_that_brings_them(self, backend: Backend) -> None:
+        store = keyed(backend)
+        key = store.snapshot_key(create=True)
+        assert isinstance(key, bytes) and len(key) == 32
+        store.append("duel", 0, rows(1, "start"), create=FightInfo("duel", "id"))
+        assert store.snapshot("duel") is None and store.view("duel", "status") is None
+        first = Snapshot(1, "h1", "v", b"state-1", "mac-1")
+        status = View("status", 1, "h1", "v", '{"round":1}', "mac-s")
+        store.append("duel", 1, rows(2, "c2"), snapshot=first, views=(status,))
+        assert store.snapshot("duel") == first
+        assert store.view("duel", "status") == status and store.view("duel", "other") is None
+        later = Snapshot(3, "h3", "v", b"state-3", "mac-3")
+        with pytest.raises(Conflict):
+            store.append("duel", 1, rows(2, "stale"), snapshot=later)
+        assert store.snapshot("duel") == first  # a refused append keeps nothing it brought
+        store.append("duel", 2, rows(3, "c3"), snapshot=later)
+        assert store.snapshot("duel") == later and store.view("duel", "status") == status
+        with pytest.raises(UnknownFight):
+            store.snapshot("nobody")
+
+    def test_a_store_without_a_key_keeps_no_caches_and_the_service_folds(self) -> None:
+        """A memory store without a key (a simulation's scratch store) gets neither snapshots nor views."""
+        store = MemoryStore()
+        assert store.snapshot_key() is None and store.snapshot_key(create=True) is None
+        fights = make_fights(store)
+        start(fights, "duel")
+        fights.execute("duel", cmd.Join(sheet=sheet("Snorri"), source="snorri.toml"))
+        assert store.snapshot("duel") is None and store.view("duel", "status") is None
+
+    def test_the_service_asks_a_store_for_nothing_its_protocol_does_not_declare(self, backend: Backend) -> None:
+        """New, commands with read models and secrets, undo, redo, sealed declarations, branch, export,
+        import and reveal-seed through a store that offers only what `EventStore` declares."""
+        from cli.views import STATUS
+
+        store = OnlyDeclared(keyed(backend))
+        counter = iter(range(1, 10_000))
+        fights = Fights(store, clock=lambda: "2026-01-01T00:00:00.000+00:00",
+                        new_id=lambda: f"{next(counter):032x}", random_bytes=lambda n: bytes(range(n)),
+                        read_models=(STATUS,))
+        start(fights, "duel")
+        for who in ("Snorri", "Brynhild"):
+            fights.execute("duel", cmd.Join(sheet=sheet(who, skills={"Sword": "Good"}, attack="Sword", weapon=2),
+                                            source=f"{who.lower()}.toml"))
+        fights.execute("duel", cmd.Exchange(first="Snorri", second="Brynhild"))
+        fights.execute("duel", cmd.Undo())
+        fights.execute("duel", cmd.Redo())
+        fights.declare("duel", "Snorri", ev.Declaration(all_out="offense"), sealed=True)
+        fights.branch("duel", "what-if", None)
+        opened = fights.reveals(fights.state("duel"), ["Snorri", "Brynhild"])
+        fights.execute("duel", cmd.Exchange(first="Snorri", second="Brynhild", reveals=opened))
+        fights.import_(fights.export("duel"), "copy")
+        again = Fights(store)  # a new process: the state from the snapshot, the next draw read backwards
+        again.execute("duel", cmd.Exchange(first="Snorri", second="Brynhild"))
+        again.reveal_seed("duel")
+        assert again.state("duel") == fights.state("duel", as_of=store.last_seq("duel"))  # A-REPLAY-1
+        assert [r.seq for r in store.read("duel")] == list(range(1, store.last_seq("duel") + 1))
+        assert store.snapshot("duel") is not None and store.view("copy", "status") is not None  # caches kept

@@ -24,8 +24,9 @@ from events import models as ev
 from events.envelope import SCHEMA_VERSION, Recorded, canonical, chain_hash, load
 from events.rows import Row
 from projections.fold import replay
+from events.rows import Row
 from store.base import FightInfo
-from store.fights import Fights
+from service.fights import Fights
 from store.sqlite import SqliteStore
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -14,7 +14,7 @@ from cli.gm_inputs import choices
 from engine import commands as cmd
 from engine.audit import verify
 from events import models as ev
-from store.fights import Fights
+from service.fights import Fights
 from tests.conftest import dice, sheet, start
 
 # What the code before the nested model stored as `issued` for these two commands (key for key).

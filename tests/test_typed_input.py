@@ -15,7 +15,7 @@ import pytest
 from engine import commands as cmd
 from engine.options import resolve
 from engine.sheets import Sheet, likely_typo
-from store.fights import Fights
+from service.fights import Fights
 from tests.conftest import dice, sheet, start
 from tests.test_cli import SHEETS, Fudge, duel, fresh_logging, fudge  # noqa: F401 - fixtures
 

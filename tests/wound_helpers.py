@@ -14,7 +14,7 @@ import pytest
 
 from engine import commands as cmd
 from engine.errors import RuleError
-from store.fights import DiceInput, Fights
+from service.fights import DiceInput, Fights
 from tests.conftest import dice, sheet, start
 
 RD_FOR = {"Scratch": 1, "Hurt": 2, "Very Hurt": 3, "Incapacitated": 5, "Near Death": 7}  # damage = RD + 2
