@@ -48,11 +48,12 @@ def code_version() -> str:
 
 
 def source_digest(packages: tuple[str, ...], seed: str) -> str:
-    """A digest of `seed` and of the sources of these packages of the project."""
+    """A digest of `seed` and of the sources of these packages of the project, their subpackages included
+    (engine/rulesets)."""
     digest = hashlib.sha256(seed.encode())
     for package in packages:
-        for path in sorted((ROOT / package).glob("*.py")):
-            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        for path in sorted((ROOT / package).rglob("*.py")):
+            digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:32]
 
 

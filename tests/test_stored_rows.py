@@ -24,7 +24,6 @@ from events import models as ev
 from events.envelope import SCHEMA_VERSION, Recorded, canonical, chain_hash, load
 from events.rows import Row
 from projections.fold import replay
-from events.rows import Row
 from store.base import FightInfo
 from service.fights import Fights
 from store.sqlite import SqliteStore
