@@ -10,11 +10,12 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 from events.models import Declaration
 
 
-class _Command(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+from engine.command_base import CommandModel
+from engine.commands_fate import (CheckAspect, EndScene, FateAction, FateAttack, FateExchange, FateMod,  # noqa: F401
+                                  FateRound, FateScene, RecoverInjury)  # (FateAction, FateMod: cmd.FateAction for the CLI)
 
 
-class StartFight(_Command):
+class StartFight(CommandModel):
     type: Literal["start_fight"] = "start_fight"
     name: str
     rules: str
@@ -23,7 +24,7 @@ class StartFight(_Command):
     stream: str
 
 
-class StartBranch(_Command):
+class StartBranch(CommandModel):
     type: Literal["start_branch"] = "start_branch"
     name: str
     parent: str
@@ -32,21 +33,21 @@ class StartBranch(_Command):
     stream: str
 
 
-class CommitSeed(_Command):
+class CommitSeed(CommandModel):
     type: Literal["commit_seed"] = "commit_seed"
     seed_commitment: str
     stream: str
     reason: str
 
 
-class RevealSeed(_Command):
+class RevealSeed(CommandModel):
     type: Literal["reveal_seed"] = "reveal_seed"
     seeds: tuple[tuple[str, str], ...]  # (commitment, seed hex)
     next_commitment: str
     next_stream: str
 
 
-class Join(_Command):
+class Join(CommandModel):
     type: Literal["join"] = "join"
     sheet: dict[str, Any]
     source: str
@@ -54,7 +55,7 @@ class Join(_Command):
     side: str | None = None
 
 
-class Declare(_Command):
+class Declare(CommandModel):
     type: Literal["declare"] = "declare"
     combatant: str
     declaration: Declaration
@@ -62,7 +63,7 @@ class Declare(_Command):
     posture_die: int | None = None  # the d6 face rolled at the table
 
 
-class SealDeclaration(_Command):
+class SealDeclaration(CommandModel):
     """A-SEAL-1: the shell keeps the choice and salt secret; only the seal is logged."""
 
     type: Literal["seal_declaration"] = "seal_declaration"
@@ -77,7 +78,7 @@ class Reveal(BaseModel):
     salt: str
 
 
-class StartRound(_Command):
+class StartRound(CommandModel):
     type: Literal["start_round"] = "start_round"
     surprised: tuple[str, ...] = ()
     reveals: tuple[Reveal, ...] = ()
@@ -103,7 +104,7 @@ NO_TARGETING = Targeting()
 TARGETING_FIELDS = frozenset(Targeting.model_fields)
 
 
-class _Targeted(_Command):
+class _Targeted(CommandModel):
     """A blow with a `targeting`. Its fields are given, and stored in the log's `issued` dumps, flat
     (`aim`, `called`, ... beside `first` and `second`), as the commands of older logs hold them: a
     dump stays byte for byte what it was, and `fudge verify` re-decides an old log from it."""
@@ -172,7 +173,7 @@ class Attack(_Targeted):
     targets_avoid: tuple[Literal["dodge", "parry", "dodge-parry", "none"], ...] = ()  # AI-SWEEP: theirs, in order
 
 
-class Willpower(_Command):
+class Willpower(CommandModel):
     """AI-WILL-1: a Will roll (story inspiration) lowers the effective wound status for the scene."""
 
     type: Literal["willpower"] = "willpower"
@@ -180,7 +181,7 @@ class Willpower(_Command):
     mod: int = 0
 
 
-class ResistSpell(_Command):
+class ResistSpell(CommandModel):
     """AI-WILL-2: caster and target roll Will; the target's excess reduces the spell."""
 
     type: Literal["resist_spell"] = "resist_spell"
@@ -188,7 +189,7 @@ class ResistSpell(_Command):
     target: str
 
 
-class HeroicAvoidance(_Command):
+class HeroicAvoidance(CommandModel):
     """AI-HEROIC: roll with the blow just taken: one wound level less, then an Agility roll vs Fair."""
 
     type: Literal["heroic"] = "heroic"
@@ -196,7 +197,7 @@ class HeroicAvoidance(_Command):
     target: int | None = None
 
 
-class RollTrait(_Command):
+class RollTrait(CommandModel):
     """C-ACT: any other action roll, unopposed, opposed, or situational."""
 
     type: Literal["roll"] = "roll"
@@ -212,7 +213,7 @@ class RollTrait(_Command):
     median: bool = False  # C-ACT-5: three rolls, the median counts
 
 
-class Barter(_Command):
+class Barter(CommandModel):
     type: Literal["barter"] = "barter"
     combatant: str
     trade: int
@@ -221,11 +222,11 @@ class Barter(_Command):
     second_trade: int | None = None  # PC-BARTER-1: classic bartering trades two dice
 
 
-class NextTurn(_Command):
+class NextTurn(CommandModel):
     type: Literal["next"] = "next"
 
 
-class SpendPoint(_Command):
+class SpendPoint(CommandModel):
     type: Literal["spend"] = "spend"
     combatant: str
     use: Literal["panache", "skill", "luck", "scratch", "ticking", "spare"]  # spare: CT-SPARE
@@ -233,13 +234,13 @@ class SpendPoint(_Command):
     shift: Literal[1, -1] | None = None
 
 
-class Kill(_Command):
+class Kill(CommandModel):
     type: Literal["kill"] = "kill"
     combatant: str
     reason: str = ""
 
 
-class Melee(_Command):
+class Melee(CommandModel):
     """F-MULTI: a lone fighter against several foes, one roll compared with each foe's."""
 
     type: Literal["melee"] = "melee"
@@ -257,7 +258,7 @@ class Melee(_Command):
     foe_mods: tuple[tuple[str, int], ...] = ()  # F-MOD-2: the GM's modifier to one foe (footing, light)
 
 
-class StoryRoll(_Command):
+class StoryRoll(CommandModel):
     """F-PACE-1: a story element's roll for one PC's chosen trait; the GM narrates what follows."""
 
     type: Literal["story"] = "story"
@@ -268,22 +269,22 @@ class StoryRoll(_Command):
     element: str = ""
 
 
-class Undo(_Command):
+class Undo(CommandModel):
     type: Literal["undo"] = "undo"
 
 
-class Redo(_Command):
+class Redo(CommandModel):
     type: Literal["redo"] = "redo"
 
 
-class OrderTies(_Command):
+class OrderTies(CommandModel):
     """PH-3: the GM orders combatants tied on the determinant (GM input), for this round."""
 
     type: Literal["order_ties"] = "order_ties"
     order: tuple[str, ...]
 
 
-class DeclareIntent(_Command):
+class DeclareIntent(CommandModel):
     """PH-4 `structured`: the declaration step of a phase."""
 
     type: Literal["declare_intent"] = "declare_intent"
@@ -292,7 +293,7 @@ class DeclareIntent(_Command):
     target: str | None = None  # an attack on this combatant
 
 
-class Shoot(_Command):
+class Shoot(CommandModel):
     """F-RNG: a ranged attack; the GM sets the difficulty from range, light and cover."""
 
     type: Literal["shoot"] = "shoot"
@@ -309,13 +310,13 @@ class Shoot(_Command):
     defense_mod: int = 0
     skill: str | None = None
     dodge: str | None = None
-class HoldAction(_Command):
+class HoldAction(CommandModel):
     """PH-4 `open`: the current actor holds the action until the others in the phase have acted."""
 
     type: Literal["hold_action"] = "hold_action"
 
 
-class Heal(_Command):
+class Heal(CommandModel):
     """F-HEAL-2: a healing skill roll on a patient, by a combatant or a healer of a given level."""
 
     type: Literal["heal"] = "heal"
@@ -326,7 +327,7 @@ class Heal(_Command):
     mod: int = 0
 
 
-class Rest(_Command):
+class Rest(CommandModel):
     """F-HEAL-1, F-HEAL-3: a short rest erases Scratches; each week heals one level."""
 
     type: Literal["rest"] = "rest"
@@ -334,110 +335,19 @@ class Rest(_Command):
     weeks: int = Field(default=0, ge=0, le=52)
 
 
-class EndBattle(_Command):
+class EndBattle(CommandModel):
     """F-HEAL-1, F-STUN-1: the battle is over."""
 
     type: Literal["end_battle"] = "end_battle"
 
 
-class GmWound(_Command):
+class GmWound(CommandModel):
     """A-LOG-1: the GM's ruling of a wound from outside the blows (a fall, fire, a trap, poison)."""
 
     type: Literal["gm_wound"] = "gm_wound"
     combatant: str
     level: int
     reason: str = ""
-
-
-# --- fate (FT) ------------------------------------------------------------------
-
-class FateAction(BaseModel):
-    """What one combatant declares for a Fate exchange, scene or attack."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-    combatant: str
-    target: str | None = None
-    skill: str | None = None
-    defensive: bool = False  # FT-DEF-2: +1, inflicts nothing
-    non_combat: bool = False  # FT-DEF-1: a win is only a Scratch
-    unaware: bool = False  # FT-DROP: not expecting the attack
-    maneuver: str | None = None  # FT-MANEUVER
-    maneuver_needs: Literal["clipped", "hurt", "injured", "taken_out"] = "clipped"
-    maneuver_kind: Literal["plain", "disarm", "finesse"] = "plain"
-    non_lethal: bool = False  # FT-HEAL-1
-    mod: int = 0
-
-
-class FateMod(BaseModel):
-    """FT-MOD, FT-ARMS dramatic: a modifier to one combatant, against one foe or everyone."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-    combatant: str
-    kind: Literal["superior weapon", "superior armor", "superior position", "outnumbering", "flanking",
-                  "surrounding", "GM"]
-    against: str | None = None
-    value: int = 1
-
-
-class FateExchange(_Command):
-    """FT-PACE exchange: all declare, all roll, each compared with whom they oppose."""
-
-    type: Literal["fate_exchange"] = "fate_exchange"
-    actions: tuple[FateAction, ...]
-    mods: tuple[FateMod, ...] = ()
-    mobile: bool = False  # FT-ADV-2 Flex: both sides have room to move
-
-
-class FateScene(_Command):
-    """FT-PACE scene: one roll each; the total difference, or paired sub-fights."""
-
-    type: Literal["fate_scene"] = "fate_scene"
-    actions: tuple[FateAction, ...]
-    mods: tuple[FateMod, ...] = ()
-    mode: Literal["total", "paired"] = "paired"
-
-
-class FateRound(_Command):
-    """FT-INIT: a new round of turns, ordered by Alertness, Tactics, combat skill."""
-
-    type: Literal["fate_round"] = "fate_round"
-
-
-class FateAttack(_Command):
-    """FT-PACE turn: the actor attacks; the defender rolls defence."""
-
-    type: Literal["fate_attack"] = "fate_attack"
-    attack: FateAction
-    defense: FateAction
-    mods: tuple[FateMod, ...] = ()
-    mobile: bool = False
-
-
-class CheckAspect(_Command):
-    """FT-PTS: check an aspect's box for a reroll."""
-
-    type: Literal["check_aspect"] = "check_aspect"
-    combatant: str
-    aspect: str
-    box: int | None = None
-    target: int | None = None
-
-
-class EndScene(_Command):
-    """FT-TRACK-3: the scene ends."""
-
-    type: Literal["end_scene"] = "end_scene"
-
-
-class RecoverInjury(_Command):
-    """FT-HEAL-1: one Injured box heals, in days cut by a medicine roll."""
-
-    type: Literal["recover_injury"] = "recover_injury"
-    combatant: str
-    healer: str | None = None
-    skill_level: int | None = None
-    activity: Literal["rest", "light"] = "rest"
-    mod: int = 0
 
 
 Command = Annotated[

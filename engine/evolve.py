@@ -7,7 +7,7 @@ worked out before evolve sees them (`engine.history.effective`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from engine import healing
@@ -15,26 +15,14 @@ from engine.atari_rules import health_chart
 from engine.initiative import Initiative, Intent, card_dice
 from engine.locations import worsen
 from engine.options import RuleOptions
-from engine.pmap import PMap
 from engine.sheets import Sheet, read_levels
-from engine.state import Action, Combatant, FateMark, FightState, Turn, replace
+from engine.evolve_fate import FATE_HANDLERS
+from engine.evolving import remember, with_item, without
+from engine.state import Combatant, FightState, Turn, replace
 from engine.tracks import KNOCKED_OUT, track_of
 from engine.wounds import Mark
 from events import models as ev
 from events.envelope import Recorded
-
-
-def _with(mapping: Mapping[Any, Any], key: Any, value: Any) -> Mapping[Any, Any]:
-    if type(mapping) is PMap:  # the maps that grow with the fight: O(1), not a copy
-        return mapping.set(key, value)
-    new = dict(mapping)
-    new[key] = value
-    return new
-
-
-def _without(mapping: Mapping[Any, Any], *keys: Any) -> dict[Any, Any]:
-    return {k: v for k, v in mapping.items() if k not in keys}
-
 
 
 def _fight_started(s: FightState, r: Recorded, e: ev.FightStarted) -> FightState:
@@ -67,7 +55,7 @@ def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
         boxes = health_chart(fighter.trait("Health", s.options)[1]).boxes
     combatant = Combatant(e.combatant, e.side, fighter, points, tuple(boxes),
                           track=track_of(fighter, boxes, (), s.options), joined_seq=r.seq)
-    return replace(s, combatants=_with(s.combatants, combatant.key, combatant))
+    return replace(s, combatants=with_item(s.combatants, combatant.key, combatant))
 
 
 def _round_started(s: FightState, r: Recorded, e: ev.RoundStarted) -> FightState:
@@ -83,41 +71,35 @@ def _round_started(s: FightState, r: Recorded, e: ev.RoundStarted) -> FightState
 def _declared(s: FightState, r: Recorded, e: ev.Declared) -> FightState:
     key = e.combatant.lower()
     if e.round > s.round:  # rolled initiative: declared before the round it is for (AI-WAIT, F-INIT-3)
-        return replace(s, pending=_with(s.pending, key, (e.round, e.declaration)))
-    return replace(s, declarations=_with(s.declarations, key, e.declaration),
-                   sealed=_without(s.sealed, key))
+        return replace(s, pending=with_item(s.pending, key, (e.round, e.declaration)))
+    return replace(s, declarations=with_item(s.declarations, key, e.declaration),
+                   sealed=without(s.sealed, key))
 
 
 def _sealed(s: FightState, r: Recorded, e: ev.DeclarationSealed) -> FightState:
     key = e.combatant.lower()
-    return replace(s, sealed=_with(s.sealed, key, (e.seal, r.seq)),
-                   declarations=_without(s.declarations, key))
+    return replace(s, sealed=with_item(s.sealed, key, (e.seal, r.seq)),
+                   declarations=without(s.declarations, key))
 
 
 def _revealed(s: FightState, r: Recorded, e: ev.DeclarationRevealed) -> FightState:
     key = e.combatant.lower()
-    return replace(s, sealed=_without(s.sealed, key),
-                   declarations=_with(s.declarations, key, e.declaration))
-
-
-def _remember(s: FightState, r: Recorded, action: int, **changes: Any) -> FightState:
-    record = s.actions.get(action) or Action(action=action, resolution=r.seq)
-    record = replace(record, **changes)
-    return replace(s, actions=_with(s.actions, action, record), events=_with(s.events, r.seq, r.event))
+    return replace(s, sealed=without(s.sealed, key),
+                   declarations=with_item(s.declarations, key, e.declaration))
 
 
 def _dice_rolled(s: FightState, r: Recorded, e: ev.DiceRolled) -> FightState:
     record = s.actions.get(e.action)
     rolls = (record.rolls if record else ()) + (r.seq,)
-    return _remember(s, r, e.action, rolls=rolls)
+    return remember(s, r, e.action, rolls=rolls)
 
 
 def _action_resolved(s: FightState, r: Recorded, e: ev.ActionResolved) -> FightState:
-    return _remember(s, r, e.action, resolution=r.seq)
+    return remember(s, r, e.action, resolution=r.seq)
 
 
 def _exchange_resolved(s: FightState, r: Recorded, e: ev.ExchangeResolved) -> FightState:
-    s = _remember(s, r, e.action, resolution=r.seq)
+    s = remember(s, r, e.action, resolution=r.seq)
     keys = frozenset(side.combatant.lower() for side in e.sides)
     opened = dict(s.advantage_open)
     for side in e.sides:
@@ -131,7 +113,7 @@ def _exchange_resolved(s: FightState, r: Recorded, e: ev.ExchangeResolved) -> Fi
     turn = replace(s.turn, acted=True) if (s.turn and e.kind == "attack") else s.turn
     s = _all_out_turns(s, e)
     return replace(s, fought=s.fought | keys, advantage_open=opened, advantages=used,
-                   declarations=_without(s.declarations, *keys), turn=turn)
+                   declarations=without(s.declarations, *keys), turn=turn)
 
 
 def _all_out_turns(s: FightState, e: ev.ExchangeResolved) -> FightState:
@@ -140,18 +122,18 @@ def _all_out_turns(s: FightState, e: ev.ExchangeResolved) -> FightState:
     if s.options.pace != "alternating" or e.kind != "attack":
         return s
     attacker, defender = e.sides[0], e.sides[1]
-    exposed = _without(s.exposed, attacker.combatant.lower())
+    exposed = without(s.exposed, attacker.combatant.lower())
     if attacker.declaration.all_out == "offense":
         exposed[attacker.combatant.lower()] = defender.combatant.lower()
     if s.exposed.get(defender.combatant.lower()) == attacker.combatant.lower():
-        exposed = _without(exposed, defender.combatant.lower())
+        exposed = without(exposed, defender.combatant.lower())
     forfeits = s.forfeits | ({defender.combatant.lower()} if defender.declaration.all_out == "defense" else set())
     return replace(s, exposed=exposed, forfeits=frozenset(forfeits))
 
 
 def _shot_resolved(s: FightState, r: Recorded, e: ev.ShotResolved) -> FightState:
     """F-RNG: a shot is the shooter's action (and the target's when it shoots back)."""
-    s = _remember(s, r, e.action, resolution=r.seq)
+    s = remember(s, r, e.action, resolution=r.seq)
     keys = frozenset(side.combatant.lower() for side in e.sides)
     turn = replace(s.turn, acted=True) if (s.turn and s.turn.combatant == e.sides[0].combatant.lower()) else s.turn
     return replace(s, fought=s.fought | keys, turn=turn)
@@ -162,13 +144,13 @@ def _retrack(s: FightState, combatant: Combatant, marks: tuple[Mark, ...]) -> Fi
     if combatant.killed_by is not None and not track.dead:
         track = replace(track, dead=True, killed_by=combatant.killed_by)
     updated = replace(combatant, marks=marks, track=track)
-    return replace(s, combatants=_with(s.combatants, combatant.key, updated))
+    return replace(s, combatants=with_item(s.combatants, combatant.key, updated))
 
 
 def _wound_marked(s: FightState, r: Recorded, e: ev.WoundMarked) -> FightState:
     record = s.actions.get(e.action)
     consequences = (record.consequences if record else ()) + (r.seq,)
-    s = _remember(s, r, e.action, consequences=consequences)
+    s = remember(s, r, e.action, consequences=consequences)
     combatant = s.combatants[e.combatant.lower()]
     return _retrack(s, combatant, combatant.marks + (Mark(e.level, r.seq, e.still_ticking),))
 
@@ -176,12 +158,12 @@ def _wound_marked(s: FightState, r: Recorded, e: ev.WoundMarked) -> FightState:
 def _location_wounded(s: FightState, r: Recorded, e: ev.LocationWounded) -> FightState:
     """F-LOC-2: the part keeps its own level; the wound track is not marked."""
     record = s.actions.get(e.action)
-    s = _remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
+    s = remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
     who = s.combatants[e.combatant.lower()]
     part = e.location.strip().lower()
     before, affects = who.locations.get(part, (0, None))
-    updated = replace(who, locations=_with(who.locations, part, (worsen(before, e.level), e.affects or affects)))
-    return replace(s, combatants=_with(s.combatants, who.key, updated))
+    updated = replace(who, locations=with_item(who.locations, part, (worsen(before, e.level), e.affects or affects)))
+    return replace(s, combatants=with_item(s.combatants, who.key, updated))
 
 
 def _killed(s: FightState, r: Recorded, e: ev.CombatantKilled) -> FightState:
@@ -192,14 +174,14 @@ def _killed(s: FightState, r: Recorded, e: ev.CombatantKilled) -> FightState:
 def _advantage(s: FightState, r: Recorded, e: ev.AdvantageGained) -> FightState:
     if e.action is not None:
         record = s.actions.get(e.action)
-        s = _remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
-    return replace(s, advantages=_with(s.advantages, e.over.lower(), (e.combatant, e.modifier, e.round)),
-                   advantage_open=_without(s.advantage_open, e.combatant.lower()))
+        s = remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
+    return replace(s, advantages=with_item(s.advantages, e.over.lower(), (e.combatant, e.modifier, e.round)),
+                   advantage_open=without(s.advantage_open, e.combatant.lower()))
 
 
 def _initiative_rolled(s: FightState, r: Recorded, e: ev.InitiativeRolled) -> FightState:
     initiative = Initiative(card_dice(e.faces, e.fixed, e.discarded), e.surprised, bonus=e.bonus_phases, seq=r.seq)
-    return replace(s, initiative=_with(s.initiative, e.combatant.lower(), initiative))
+    return replace(s, initiative=with_item(s.initiative, e.combatant.lower(), initiative))
 
 
 def _bartered(s: FightState, r: Recorded, e: ev.DieBartered) -> FightState:
@@ -209,7 +191,7 @@ def _bartered(s: FightState, r: Recorded, e: ev.DieBartered) -> FightState:
     before = dice[e.altered]
     dice[e.altered] = replace(before, face=e.face_after,
                               locked=before.locked or (e.direction > 0 and e.face_after == 1))
-    return replace(s, initiative=_with(s.initiative, key, replace(s.initiative[key], dice=tuple(dice))))
+    return replace(s, initiative=with_item(s.initiative, key, replace(s.initiative[key], dice=tuple(dice))))
 
 
 def _turn(s: FightState, r: Recorded, e: ev.TurnTaken) -> FightState:
@@ -219,37 +201,37 @@ def _turn(s: FightState, r: Recorded, e: ev.TurnTaken) -> FightState:
 
 
 def _ranked(s: FightState, r: Recorded, e: ev.InitiativeRanked) -> FightState:
-    return replace(s, ranked=_with(s.ranked, e.combatant.lower(), e))
+    return replace(s, ranked=with_item(s.ranked, e.combatant.lower(), e))
 
 
 def _steeled(s: FightState, r: Recorded, e: ev.WillSteeled) -> FightState:
     record = s.actions.get(e.action)
-    s = _remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
-    return replace(s, will_relief=_with(s.will_relief, e.combatant.lower(), e.levels))
+    s = remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
+    return replace(s, will_relief=with_item(s.will_relief, e.combatant.lower(), e.levels))
 
 
 def _spent(s: FightState, r: Recorded, e: ev.FudgePointSpent) -> FightState:
     combatant = s.combatants[e.combatant.lower()]
     updated = replace(combatant, fudge_points=combatant.fudge_points - e.cost)
-    return replace(s, combatants=_with(s.combatants, combatant.key, updated))
+    return replace(s, combatants=with_item(s.combatants, combatant.key, updated))
 
 
 def _melee_resolved(s: FightState, r: Recorded, e: ev.MeleeResolved) -> FightState:
     """F-MULTI: everyone in the melee has fought this round; their declarations and advantages are used."""
-    s = _remember(s, r, e.action, resolution=r.seq)
+    s = remember(s, r, e.action, resolution=r.seq)
     keys = frozenset(side.combatant.lower() for side in (e.lone, *e.foes))
-    return replace(s, fought=s.fought | keys, declarations=_without(s.declarations, *keys),
+    return replace(s, fought=s.fought | keys, declarations=without(s.declarations, *keys),
                    advantages={k: v for k, v in s.advantages.items() if k not in keys},
-                   advantage_open=_without(s.advantage_open, *keys))
+                   advantage_open=without(s.advantage_open, *keys))
 
 
 def _story_rolled(s: FightState, r: Recorded, e: ev.StoryRolled) -> FightState:
-    return _remember(s, r, e.action, resolution=r.seq)
+    return remember(s, r, e.action, resolution=r.seq)
 
 
 def _with_initiative(s: FightState, name: str, **changes: Any) -> FightState:
     key = name.lower()
-    return replace(s, initiative=_with(s.initiative, key, replace(s.initiative[key], **changes)))
+    return replace(s, initiative=with_item(s.initiative, key, replace(s.initiative[key], **changes)))
 
 
 def _with_die(s: FightState, name: str, index: int, **changes: Any) -> FightState:
@@ -301,7 +283,7 @@ def _healed(s: FightState, r: Recorded, e: ev.WoundsHealed) -> FightState:
     """F-HEAL: the marks are healed from their own levels and placed again."""
     combatant = s.combatants[e.combatant.lower()]
     if e.action is not None:
-        s = _remember(s, r, e.action, resolution=r.seq)
+        s = remember(s, r, e.action, resolution=r.seq)
     if e.cause == "end" and s.ended_through == r.seq - 1:  # the Scratches a battle's end erases belong to it
         s = replace(s, ended_through=r.seq)
     return _retrack(s, combatant, healing.apply(combatant.marks, e.changes))
@@ -310,14 +292,14 @@ def _healed(s: FightState, r: Recorded, e: ev.WoundsHealed) -> FightState:
 def _stun_marked(s: FightState, r: Recorded, e: ev.StunMarked) -> FightState:
     """F-STUN-1: a Stun stays on the sheet; a knockout takes the combatant out."""
     record = s.actions.get(e.action)
-    s = _remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
+    s = remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
     combatant = s.combatants[e.combatant.lower()]
     if e.effect == "knocked_out":
         combatant = replace(combatant, out=KNOCKED_OUT)
         return _retrack(s, combatant, combatant.marks)
     lasts = 1 if e.effect == "stun" else 2
     combatant = replace(combatant, stuns=combatant.stuns + 1, stunned=(e.effect, e.round + lasts))
-    return replace(s, combatants=_with(s.combatants, combatant.key, combatant))
+    return replace(s, combatants=with_item(s.combatants, combatant.key, combatant))
 
 
 def _battle_ended(s: FightState, r: Recorded, e: ev.BattleEnded) -> FightState:
@@ -327,55 +309,6 @@ def _battle_ended(s: FightState, r: Recorded, e: ev.BattleEnded) -> FightState:
         s = _retrack(s, cleared, cleared.marks)
     # AI-WILL-1: willpower lasts the scene, and the battle was the scene
     return replace(s, will_relief={}, ended_through=r.seq)
-
-
-def _fate_resolved(s: FightState, r: Recorded, e: ev.FateResolved) -> FightState:
-    """FT-TRACK-3: a roll that took the clipped -1 has used it; FT-PACE scene: one roll each."""
-    s = _remember(s, r, e.action, resolution=r.seq)
-    keys = [side.combatant.lower() for side in e.sides]
-    used = {side.combatant.lower() for side in e.sides if side.clip_used}
-    s = replace(s, fate_clip=s.fate_clip - used, fate_last_action=e.action)
-    if e.pace == "scene":
-        s = replace(s, fate_scene_rolled=s.fate_scene_rolled | frozenset(keys))
-    if e.pace == "turn":
-        s = replace(s, fate_acted=s.fate_acted | {keys[0]},
-                    turn=replace(s.turn, acted=True) if s.turn else None)
-    return s
-
-
-def _fate_box(s: FightState, r: Recorded, e: ev.FateBoxMarked) -> FightState:
-    record = s.actions.get(e.action)
-    s = _remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
-    key = e.combatant.lower()
-    marks = s.fate_marks.get(key, ()) + (FateMark(r.seq, e.box, e.non_lethal, e.by),)
-    clip = s.fate_clip | {key} if e.box == "clipped" else s.fate_clip
-    return replace(s, fate_marks=_with(s.fate_marks, key, marks), fate_clip=clip)
-
-
-def _aspect_checked(s: FightState, r: Recorded, e: ev.AspectChecked) -> FightState:
-    key = e.combatant.lower()
-    return replace(s, fate_aspects=_with(s.fate_aspects, key, s.fate_aspects.get(key, ()) + ((e.aspect, e.box),)))
-
-
-def _fate_order(s: FightState, r: Recorded, e: ev.FateTurnOrder) -> FightState:
-    return replace(s, round=e.round, fate_order=tuple(n.lower() for n in e.order), fate_acted=frozenset())
-
-
-def _fate_scene_ended(s: FightState, r: Recorded, e: ev.FateSceneEnded) -> FightState:
-    """FT-TRACK-3: clipped and hurt last the scene, and Taken Out the fight; FT-HEAL-1: non-lethal
-    injuries heal with it. Lethal injuries stay until healed."""
-    kept = {key: tuple(m for m in marks if m.box == "injured" and not m.non_lethal)
-            for key, marks in s.fate_marks.items()}
-    return replace(s, fate_marks=kept, fate_clip=frozenset(), fate_scene=e.scene + 1,
-                   fate_scene_rolled=frozenset(), fate_order=(), fate_acted=frozenset())
-
-
-def _injury_recovered(s: FightState, r: Recorded, e: ev.InjuryRecovered) -> FightState:
-    key = e.combatant.lower()
-    if e.action is not None:
-        s = _remember(s, r, e.action, resolution=r.seq)
-    return replace(s, fate_marks=_with(s.fate_marks, key, tuple(m for m in s.fate_marks.get(key, ())
-                                                                 if m.seq != e.mark)))
 
 
 def _ignore(s: FightState, r: Recorded, e: Any) -> FightState:
@@ -421,12 +354,7 @@ HANDLERS: dict[type, Callable[[FightState, Recorded, Any], FightState]] = {
     ev.MeleeResolved: _melee_resolved,
     ev.StoryRolled: _story_rolled,
     ev.LocationWounded: _location_wounded,
-    ev.FateResolved: _fate_resolved,
-    ev.FateBoxMarked: _fate_box,
-    ev.AspectChecked: _aspect_checked,
-    ev.FateTurnOrder: _fate_order,
-    ev.FateSceneEnded: _fate_scene_ended,
-    ev.InjuryRecovered: _injury_recovered,
+    **FATE_HANDLERS,
 }
 
 
