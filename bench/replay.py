@@ -233,7 +233,7 @@ def interleaved(fns: dict[str, Callable[[], Any]], runs: int) -> dict[str, float
 
 
 PEER = ROOT / ".venv-peer"
-PACKAGES = ("engine", "events", "projections", "store", "cli", "examples")
+PACKAGES = ("engine", "events", "projections", "store", "service", "sim", "cli", "examples")
 
 
 def peer_python(given: str | None) -> str:
@@ -291,6 +291,13 @@ app()
 """
 
 
+def quiet(argv: list[str], folder: str, env: dict[str, str]) -> None:
+    """Run one command, its output kept; if it fails, stop with what it wrote on stderr, not a bare exit status."""
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=folder, env=env)
+    if done.returncode:
+        sys.exit(f"error: `{' '.join(argv)}` exited {done.returncode}:\n{done.stderr.strip()}")
+
+
 def commands(path: Path, folder: str, fudge_cmd: list[str], runs: int) -> dict[str, float]:
     """Median seconds of `fudge status` and `fudge attack` as fresh processes, with the imports and floors next to them.
 
@@ -301,20 +308,23 @@ def commands(path: Path, folder: str, fudge_cmd: list[str], runs: int) -> dict[s
     # would compile this project's sources at start, while pydantic and typer come compiled.
     subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(ROOT / p) for p in PACKAGES)],
                    check=True, capture_output=True)
-    env = {**os.environ, "FUDGE_STORE": str(path)}
+    # The commands run in the temporary folder, as a user would; the project is not installed,
+    # so its root goes on the path (before any PYTHONPATH given) or `-m cli.main` is not found.
+    path_entries = [str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    env = {**os.environ, "FUDGE_STORE": str(path), "PYTHONPATH": os.pathsep.join(path_entries)}
     status = fudge_cmd + ["--store", str(path), "status", "--fight", "short"]
     a, b = able_pair(path, "short")
     attack = fudge_cmd + ["--store", str(path), "attack", a, b, "--fight", "short",
                           "--dice", f"{a}=----", "--dice", f"{b}=++++"]  # always a miss: the fight can go on
-    subprocess.run(status, check=True, capture_output=True, cwd=folder, env=env)  # warm the OS caches
-    subprocess.run(attack, check=True, capture_output=True, cwd=folder, env=env)
+    quiet(status, folder, env)  # warm the OS caches
+    quiet(attack, folder, env)
     python = [sys.executable, "-c"]
     runs_of = {"status": status, "attack": attack, "imports": python + ["import pydantic, typer"],
                "one_model": python + ["import pydantic, typer\nclass A(pydantic.BaseModel):\n    x: int"],
                "typer": python + [TYPER_COMMAND],
                "typer_engine": python + ["import events.models, engine.decide\n" + TYPER_COMMAND],
                "bare": python + ["pass"]}
-    return interleaved({key: (lambda c=c: subprocess.run(c, check=True, capture_output=True, cwd=folder, env=env))
+    return interleaved({key: (lambda c=c: quiet(c, folder, env))
                         for key, c in runs_of.items()}, runs)
 
 
