@@ -34,22 +34,21 @@ Readings taken:
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import InitVar, dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from engine import commands as cmd
-from engine import fate as fate_rules
 from engine.decide import decide
 from engine.errors import RuleError
 from engine.melee_mods import is_static_npc
-from engine.odds_fate import fate_key, fate_transitions
+from engine.odds_fate import FATE_LEVELS, FATE_ODDS, FATE_SEVERITY, fate_key, fate_transitions  # noqa: F401 (read by tests)
 from engine.options import RuleOptions
 from engine.rolls import damage_roller
 from engine.settle import min_hit_for, settle_exchange, wound_events
 from engine.sides import blow_sides, with_roll
 from engine.tracks import SCRATCHES_PER_HIT, DamageCapacityTrack
-from engine.weighing import ONE, ScriptedDice, apply, every_roll, fudge_sums, tally
+from engine.weighing import ONE, OddsProfile, ScriptedDice, apply, every_roll, fudge_sums, tally
 from engine.wounds import LEVELS, SCRATCH
 from events import models as ev
 from engine.state import Combatant, FightState
@@ -86,9 +85,6 @@ class Match:
 
 
 # --- one action -----------------------------------------------------------------------
-
-FATE_LEVELS = ("Untouched", "Scratched", "Clipped", "Hurt", "Injured", "Taken Out")  # FT-OUT, FT-TRACK-1
-FATE_SEVERITY = {"scratched": 1, "clipped": 2, "hurt": 3, "injured": 4, "taken_out": 5}
 
 
 @dataclass(frozen=True)
@@ -146,17 +142,13 @@ class Odds:
 
 
 def action_command(state: FightState, match: Match) -> tuple[str, Any]:
-    """The command of one action under the fight's pace: an exchange, a directed attack, or a Fate exchange."""
+    """The command of one action under the fight's ruleset and pace."""
+    return profile_of(state).command(state, match)
+
+
+def fudge_command(state: FightState, match: Match) -> tuple[str, Any]:
+    """One action under Fudge or Atari Isev: an exchange (simultaneous pace) or a directed attack."""
     opts = state.options
-    if opts.ruleset == "fate":
-        if opts.pace != "exchange":
-            raise RuleError(f"under Fate the odds weigh one exchange (pace = \"exchange\", the fate preset); "
-                            f"this fight's pace is {opts.pace}")
-        if any(d != ev.Declaration() for d in match.declarations.values()):
-            raise RuleError("Fate has no all-out declarations or postures (FT-DEF): give GM modifiers with --mods")
-        actions = (cmd.FateAction(combatant=match.first, target=match.second, mod=match.mods[0]),
-                   cmd.FateAction(combatant=match.second, target=match.first, mod=match.mods[1]))
-        return "exchange", cmd.FateExchange(actions=actions)
     if opts.pace == "story":
         raise RuleError("a story-paced fight (F-PACE-1) has no exchanges to weigh: use --rules fudge or another preset")
     if opts.pace == "simultaneous":
@@ -178,13 +170,13 @@ def single_action(state: FightState, match: Match) -> Odds:
     weighted = [(p, outcome_of(events)) for p, events in every_roll(lambda dice: decide(state, command, dice))]
     by_outcome = tally(weighted)
     names = (state.combatants[match.first.lower()].name, state.combatants[match.second.lower()].name)
-    level_names = FATE_LEVELS if state.options.ruleset == "fate" else LEVELS
+    profile = profile_of(state)
     wounds = []
     for name in names:
         taken = tally([(p, max([lvl for _, d, _, lvl in o.blows if d == name], default=0)) for p, o in weighted])
-        wounds.append((name, tuple((level_names[level], p) for level, p in sorted(taken.items()))))
+        wounds.append((name, tuple((profile.levels[level], p) for level, p in sorted(taken.items()))))
     hits = tuple((n, sum((p for p, o in weighted if any(a == n for a, *_ in o.blows)), Fraction(0))) for n in names)
-    grazes = () if state.options.ruleset == "fate" else tuple(
+    grazes = () if not profile.grazes else tuple(
         (n, sum((p for p, o in weighted if any(a == n and g for a, _, g, _ in o.blows)), Fraction(0))) for n in names)
     ordered = sorted(by_outcome.items(), key=lambda item: (-item[1], item[0].label(kind, names[1])))
     return Odds(kind, names, tuple((o.label(kind, names[1]), p) for o, p in ordered), tuple(wounds), hits, grazes,
@@ -242,23 +234,26 @@ class _Chain:
     ends: dict[StateKey, End] = field(default_factory=dict)  # states where one (or both) cannot act
     order: list[StateKey] = field(default_factory=list)
     on_path: set[StateKey] = field(default_factory=set)
-    fate: bool = False
+    profile: OddsProfile | None = None  # None: Fudge's, or Fate's with fate=True (a chain built by hand)
+    fate: InitVar[bool] = False
+
+    def __post_init__(self, fate: bool) -> None:
+        if self.profile is None:
+            self.profile = FATE_ODDS if fate else FUDGE_ODDS
 
     def key(self, state: FightState) -> StateKey:
-        return tuple(fate_key(state, k) if self.fate else track_key(state.combatants[k])
-                     for k in (self.first, self.second))
+        return tuple(self.steps.key(state, k) for k in (self.first, self.second))
+
+    @property
+    def steps(self) -> OddsProfile:
+        assert self.profile is not None  # set in __post_init__
+        return self.profile
 
     def acts(self, state: FightState, key: str) -> bool:
-        who = state.combatants[key]
-        if self.fate:
-            return not who.track.dead and not fate_rules.is_taken_out(fate_rules.marks_of(state, who))
-        return who.track.can_act
+        return self.steps.acts(state, key)
 
     def level(self, state: FightState, key: str) -> int:
-        if not self.fate:
-            return state.combatants[key].track.level
-        marks = fate_rules.marks_of(state, state.combatants[key])
-        return max((FATE_SEVERITY[m.box] for m in marks), default=0)
+        return self.steps.level(state, key)
 
 
 def duel(state: FightState, match: Match) -> DuelOdds:
@@ -269,23 +264,20 @@ def duel(state: FightState, match: Match) -> DuelOdds:
     Damage Capacity roll, each hit's mark placed by the engine; a round that changes
     nothing is a self-loop. Memoised by the two tracks, so it runs once per state.
     """
-    fate = state.options.ruleset == "fate"
-    action_command(state, match)  # what one action refuses (story pace, Fate's other paces) a duel refuses too
-    if not fate and state.options.pace != "simultaneous":
-        raise RuleError(f"a whole duel is computed for simultaneous rounds (pace = \"simultaneous\", as under "
-                        f"--rules fudge, or Fate's exchanges); this fight's pace is {state.options.pace}: "
-                        f"drop --duel for one attack")
+    profile = profile_of(state)
+    profile.command(state, match)  # what one action refuses (story pace, Fate's other paces) a duel refuses too
+    profile.check_duel(state)
     first, second = state.combatants[match.first.lower()], state.combatants[match.second.lower()]
     if state.options.plus_levels and (first.fighter.plus or second.fighter.plus):
         raise RuleError("plus levels (F-FANCY-2) add +1 on even rounds only, which a chain over wound tracks "
                         "cannot follow: drop --duel for one exchange, or write the levels without +")
-    chain = _Chain(match, first.key, second.key, fate=fate)
+    chain = _Chain(match, first.key, second.key, profile=profile)
     start = _explore(chain, state)
     ends, rounds = _flow(chain, start)
     names = (first.name, second.name)
     winners: dict[str, Fraction] = {names[0]: Fraction(0), names[1]: Fraction(0), "neither": Fraction(0)}
     finals: dict[tuple[str, str], Fraction] = {}
-    level_names = FATE_LEVELS if fate else LEVELS
+    level_names = profile.levels
     for (level_a, level_b, a_acts, b_acts), p in ends.items():
         final = (level_names[level_a], level_names[level_b])
         finals[final] = finals.get(final, Fraction(0)) + p
@@ -311,7 +303,7 @@ def _explore(chain: _Chain, state: FightState) -> StateKey:
     chain.on_path.add(key)
     stay = Fraction(0)
     onward: list[tuple[StateKey, Fraction]] = []
-    moves = fate_transitions(chain, state) if chain.fate else round_transitions(chain, state)
+    moves = chain.steps.transitions(chain, state)
     for after_key, (chance, after) in moves.items():
         if after_key == key:
             stay += chance
@@ -407,3 +399,31 @@ def settle_all(state: FightState, sides: Sequence[ev.Side], min_hits: tuple[int,
     return list(kept.values())
 
 
+
+
+def fudge_duel_check(state: FightState) -> None:
+    """A chain over wound tracks follows simultaneous rounds only (F-PACE-2): one attack is weighed alone."""
+    if state.options.pace != "simultaneous":
+        raise RuleError(f"a whole duel is computed for simultaneous rounds (pace = \"simultaneous\", as under "
+                        f"--rules fudge, or Fate's exchanges); this fight's pace is {state.options.pace}: "
+                        f"drop --duel for one attack")
+
+
+def fudge_acts(state: FightState, key: str) -> bool:
+    return state.combatants[key].track.can_act
+
+
+def fudge_level(state: FightState, key: str) -> int:
+    return state.combatants[key].track.level
+
+
+FUDGE_ODDS = OddsProfile(name="fudge", levels=LEVELS, grazes=True, command=fudge_command,
+                         check_duel=fudge_duel_check, key=lambda state, k: track_key(state.combatants[k]),
+                         acts=fudge_acts, level=fudge_level, transitions=round_transitions)
+# Atari Isev's blows mark Fudge's wound track: its odds are weighed as Fudge's
+ODDS_PROFILES: dict[str, OddsProfile] = {"fudge": FUDGE_ODDS, "atari-isev": FUDGE_ODDS, "fate": FATE_ODDS}
+
+
+def profile_of(state: FightState) -> OddsProfile:
+    """The odds profile of the fight's ruleset."""
+    return ODDS_PROFILES[state.options.ruleset]

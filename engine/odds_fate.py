@@ -10,12 +10,43 @@ from typing import Any
 
 from engine import commands as cmd
 from engine import fate as fate_rules
-from engine.weighing import apply, fudge_sums
+from engine.errors import RuleError
+from engine.weighing import OddsProfile, apply, fudge_sums
 from events import models as ev
 from engine.state import FightState
 
 FATE_BOXES = ("clipped", "hurt", "injured", "taken_out")  # FT-TRACK-1
+FATE_LEVELS = ("Untouched", "Scratched", "Clipped", "Hurt", "Injured", "Taken Out")  # FT-OUT, FT-TRACK-1
+FATE_SEVERITY = {"scratched": 1, "clipped": 2, "hurt": 3, "injured": 4, "taken_out": 5}
 StateKey = Hashable
+
+
+def fate_command(state: FightState, match: Any) -> tuple[str, Any]:
+    """One Fate exchange (FT-PACE), each fighter acting against the other; Fate's other paces are refused."""
+    if state.options.pace != "exchange":
+        raise RuleError(f"under Fate the odds weigh one exchange (pace = \"exchange\", the fate preset); "
+                        f"this fight's pace is {state.options.pace}")
+    if any(d != ev.Declaration() for d in match.declarations.values()):
+        raise RuleError("Fate has no all-out declarations or postures (FT-DEF): give GM modifiers with --mods")
+    actions = (cmd.FateAction(combatant=match.first, target=match.second, mod=match.mods[0]),
+               cmd.FateAction(combatant=match.second, target=match.first, mod=match.mods[1]))
+    return "exchange", cmd.FateExchange(actions=actions)
+
+
+def fate_duel_check(state: FightState) -> None:
+    """A duel of Fate exchanges: what one exchange refuses (`fate_command`) is all it refuses."""
+
+
+def fate_acts(state: FightState, key: str) -> bool:
+    """Still in the duel: not dead and not Taken Out (FT-OUT)."""
+    who = state.combatants[key]
+    return not who.track.dead and not fate_rules.is_taken_out(fate_rules.marks_of(state, who))
+
+
+def fate_level(state: FightState, key: str) -> int:
+    """The worst box marked, as an index of `FATE_LEVELS` (0: untouched)."""
+    marks = fate_rules.marks_of(state, state.combatants[key])
+    return max((FATE_SEVERITY[m.box] for m in marks), default=0)
 
 
 def fate_key(state: FightState, key: str) -> Hashable:
@@ -66,3 +97,8 @@ def fate_transitions(chain: Any, state: FightState) -> dict[StateKey, tuple[Frac
         out[key] = ((before[0] if before else Fraction(0)) + chance, before[1] if before else after)
     return out
 
+
+
+FATE_ODDS = OddsProfile(name="fate", levels=FATE_LEVELS, grazes=False, command=fate_command,
+                        check_duel=fate_duel_check, key=fate_key, acts=fate_acts, level=fate_level,
+                        transitions=fate_transitions)

@@ -7,6 +7,7 @@ whatever later versions change in their defaults.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -248,6 +249,8 @@ class Preset(BaseModel):
     overrides: dict[str, Any]
 
 
+Constraint = tuple[Callable[["RuleOptions"], bool], str]  # broken when true, and the reason
+
 # AI: everything the Atari Isev campaign sets, in one place.
 ATARI_ISEV = {
     "ruleset": "atari-isev", "ladder": "fudge7", "pace": "alternating", "initiative": "ranked",
@@ -257,10 +260,47 @@ ATARI_ISEV = {
     "dc_in_defense": False, "min_hit": -2, "sweep_foes_avoid": True,
 }
 
+# Each ruleset's own combination checks, in the order they are tried (after the ones every fight shares,
+# `INCOMPATIBLE`): the first that fails names the reason. Alertness orders Fate's turns under any ruleset
+# (FT-INIT); it is tried where it always was among them.
+ALERTNESS_NEEDS_TURNS: Constraint = (
+    lambda o: o.initiative == "alertness" and o.pace != "turn",
+    'initiative by Alertness orders Fate\'s turns (FT-INIT): it needs pace = "turn"')
+NOT_FATE: tuple[Constraint, ...] = (
+    (lambda o: o.pace in ("scene", "exchange", "turn"),
+     'scene, exchange and turn paces are Fate\'s (FT-PACE): they need ruleset = "fate"'),
+    ALERTNESS_NEEDS_TURNS,
+)
+FUDGE_CONSTRAINTS: tuple[Constraint, ...] = NOT_FATE
+ATARI_ISEV_CONSTRAINTS: tuple[Constraint, ...] = (
+    (lambda o: o.pace != "alternating",
+     'Atari Isev blows are attacks against avoidances in initiative order (AI-ATK-1): use pace = "alternating"'),
+    (lambda o: o.tactics != "postures",
+     'Atari Isev postures (AI-POST) need tactics = "postures"'),
+    *NOT_FATE,
+)
+
 # FT: Fate (Fudge version), chapter 8.
 FATE = {
     "ruleset": "fate", "ladder": "fate11", "pace": "exchange", "initiative": "none",
     "attributes": (), "unlisted_skill": -1, "default_difficulty": 1,
+}
+
+FATE_CONSTRAINTS: tuple[Constraint, ...] = (
+    (lambda o: o.pace not in ("scene", "exchange", "turn"),
+     'Fate fights run at a scene, exchange or turn pace (FT-PACE): use pace = "scene", "exchange" or "turn"'),
+    ALERTNESS_NEEDS_TURNS,
+    (lambda o: o.pace == "turn" and o.initiative not in ("alertness", "phases-classic"),
+     'a turn-based Fate fight needs an order (FT-INIT): initiative = "alertness" (or "phases-classic")'),
+    (lambda o: o.pace != "turn" and o.initiative != "none",
+     'Fate scenes and exchanges are simultaneous (FT-PACE): initiative = "none"'),
+    (lambda o: o.ladder != "fate11",
+     'Fate reads its rolls on the fate11 ladder (FT-LAD): ladder = "fate11"'),
+)
+
+# The `ruleset` option -> its own combination checks.
+RULESET_CONSTRAINTS: dict[str, tuple[Constraint, ...]] = {
+    "fudge": FUDGE_CONSTRAINTS, "atari-isev": ATARI_ISEV_CONSTRAINTS, "fate": FATE_CONSTRAINTS,
 }
 
 PRESETS: dict[str, Preset] = {
@@ -316,7 +356,7 @@ def house_ladder(table: Any, house_name: str) -> tuple[tuple[str, int], ...]:
 # Combinations the rules cannot run, each with its reason. Checked when a
 # fight is set up, never when a log is replayed: a fight that started under
 # older, looser checks must replay forever.
-INCOMPATIBLE: tuple[tuple[Any, str], ...] = (
+INCOMPATIBLE: tuple[Constraint, ...] = (
     (lambda o: o.ladder == "house" and not o.ladder_levels,
      'ladder = "house" needs a [ladder] table of levels'),
     (lambda o: o.ladder != "house" and bool(o.ladder_levels),
@@ -340,28 +380,12 @@ INCOMPATIBLE: tuple[tuple[Any, str], ...] = (
     (lambda o: (o.dc_track or o.damage_capacity != "modifier") and o.dc_in_defense,
      "Damage Capacity used as a track, a roll, gifts or Willpower (F-DC, F-WND-8) is not also a defensive "
      "factor: set dc_in_defense = false"),
-    (lambda o: o.ruleset == "atari-isev" and o.pace != "alternating",
-     'Atari Isev blows are attacks against avoidances in initiative order (AI-ATK-1): use pace = "alternating"'),
-    (lambda o: o.ruleset == "atari-isev" and o.tactics != "postures",
-     'Atari Isev postures (AI-POST) need tactics = "postures"'),
-    (lambda o: o.ruleset == "fate" and o.pace not in ("scene", "exchange", "turn"),
-     'Fate fights run at a scene, exchange or turn pace (FT-PACE): use pace = "scene", "exchange" or "turn"'),
-    (lambda o: o.ruleset != "fate" and o.pace in ("scene", "exchange", "turn"),
-     'scene, exchange and turn paces are Fate\'s (FT-PACE): they need ruleset = "fate"'),
-    (lambda o: o.initiative == "alertness" and o.pace != "turn",
-     'initiative by Alertness orders Fate\'s turns (FT-INIT): it needs pace = "turn"'),
-    (lambda o: o.ruleset == "fate" and o.pace == "turn" and o.initiative not in ("alertness", "phases-classic"),
-     'a turn-based Fate fight needs an order (FT-INIT): initiative = "alertness" (or "phases-classic")'),
-    (lambda o: o.ruleset == "fate" and o.pace != "turn" and o.initiative != "none",
-     'Fate scenes and exchanges are simultaneous (FT-PACE): initiative = "none"'),
-    (lambda o: o.ruleset == "fate" and o.ladder != "fate11",
-     'Fate reads its rolls on the fate11 ladder (FT-LAD): ladder = "fate11"'),
 )
 
 
 def check_combination(options: RuleOptions, house_name: str = "house rules") -> None:
     """Refuse options that make no sense together, naming the reason."""
-    for broken, reason in INCOMPATIBLE:
+    for broken, reason in (*INCOMPATIBLE, *RULESET_CONSTRAINTS[options.ruleset]):
         if broken(options):
             raise InputError(f"{house_name}: {reason}")
 

@@ -20,6 +20,23 @@ T = TypeVar("T")
 ONE = Fraction(1)
 
 
+@dataclass(frozen=True)
+class OddsProfile:
+    """What the exact odds read of one ruleset: the names of the levels a fighter ends at, whether a blow can
+    graze, the command of one action, what a whole duel refuses, and the chain's steps (a fighter's key, whether
+    he still acts, his level, one round's transitions). Each ruleset's odds module declares its own."""
+
+    name: str
+    levels: tuple[str, ...]
+    grazes: bool
+    command: Callable[[FightState, Any], tuple[str, Any]]  # (state, match) -> ("exchange" or "attack", command)
+    check_duel: Callable[[FightState], None]  # raises RuleError for a fight a duel chain cannot follow
+    key: Callable[[FightState, str], Hashable]
+    acts: Callable[[FightState, str], bool]
+    level: Callable[[FightState, str], int]
+    transitions: Callable[[Any, FightState], dict[Hashable, tuple[Fraction, FightState]]]  # (chain, state)
+
+
 def fudge_sums(count: int) -> tuple[tuple[int, int], ...]:
     """(total, ways) of `count` Fudge dice, out of 3**count (C-DICE-1): 4dF gives 1, 4, 10, 16, 19, ..."""
     ways: Counter[int] = Counter({0: 1})

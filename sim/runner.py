@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine import commands as cmd
-from engine.decide import decide
+from engine.decide import decide, decider_of
 from engine.dice import EnteredDice, SeededDice, commitment
 from engine.errors import InputError, RuleError
 from engine.ranked import SYSTEMS as RANKED
@@ -269,16 +269,9 @@ class Driver:
                 self.may(spend)
 
     def over(self) -> bool:
+        """The fight's own ruleset says when it is over (`Decider.is_terminal`): at most one side stands."""
         state = self.session.state
-        read = reading(state)
-        standing = None
-        for key, who in state.combatants.items():
-            if read[key][0]:
-                if standing is None:
-                    standing = who.side
-                elif who.side != standing:
-                    return False  # two sides still stand
-        return True
+        return decider_of(state).is_terminal(state)
 
     def able(self) -> list[Combatant]:
         state = self.session.state

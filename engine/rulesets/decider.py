@@ -38,6 +38,13 @@ def one_side_stands(able: Callable[[FightState, Any], bool]) -> Callable[[FightS
     """`is_terminal` for a ruleset whose fighters `able` tells apart: over once no two sides still fight."""
 
     def over(state: FightState) -> bool:
-        return len({who.side for who in state.combatants.values() if able(state, who)}) <= 1
+        standing = None
+        for who in state.combatants.values():
+            if able(state, who):
+                if standing is None:
+                    standing = who.side
+                elif who.side != standing:
+                    return False  # two sides still fight: no need to read the rest
+        return True
 
     return over
