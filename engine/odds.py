@@ -48,7 +48,8 @@ from engine.rolls import damage_roller
 from engine.settle import min_hit_for, settle_exchange, wound_events
 from engine.sides import blow_sides, with_roll
 from engine.tracks import SCRATCHES_PER_HIT, DamageCapacityTrack
-from engine.weighing import ONE, OddsProfile, ScriptedDice, apply, every_roll, fudge_sums, tally
+from engine.weighing import (ONE, OddsProfile, ScriptedDice, add_chance, apply, every_roll, fudge_sums, states_by_key,
+                             tally)
 from engine.wounds import LEVELS, SCRATCH
 from events import models as ev
 from engine.state import Combatant, FightState
@@ -359,7 +360,6 @@ def round_transitions(chain: _Chain, state: FightState) -> dict[StateKey, tuple[
     if hits_by_chance is None:
         hits_by_chance = settle_all(now, sides, min_hits, (is_static_npc(state, a), is_static_npc(state, b)), action)
         chain.settled[cache_key] = hits_by_chance
-    out: dict[StateKey, tuple[Fraction, FightState]] = {}
     started = apply(state, [ev.RoundStarted(round=state.round + 1)])
     by_marks: dict[tuple[Any, ...], tuple[Fraction, tuple[Any, ...]]] = {}
     for chance, hits in hits_by_chance:
@@ -367,14 +367,8 @@ def round_transitions(chain: _Chain, state: FightState) -> dict[StateKey, tuple[
             kept = tuple(e for e in marks if isinstance(e, (ev.WoundMarked, ev.StunMarked)))
             same = tuple((e.type, e.combatant, getattr(e, "level", None), getattr(e, "effect", None),
                           getattr(e, "still_ticking", None)) for e in kept)  # what the track reads of a mark
-            before_marks = by_marks.get(same)
-            by_marks[same] = ((before_marks[0] if before_marks else Fraction(0)) + chance * p, kept)
-    for chance, kept in by_marks.values():
-        after = apply(started, kept)
-        key = chain.key(after)
-        before = out.get(key)
-        out[key] = ((before[0] if before else Fraction(0)) + chance, before[1] if before else after)
-    return out
+            add_chance(by_marks, same, chance * p, kept)
+    return states_by_key(started, by_marks, chain.key)
 
 
 def settle_all(state: FightState, sides: Sequence[ev.Side], min_hits: tuple[int, int],

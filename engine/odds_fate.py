@@ -11,7 +11,7 @@ from typing import Any
 from engine import commands as cmd
 from engine import fate as fate_rules
 from engine.errors import RuleError
-from engine.weighing import OddsProfile, apply, fudge_sums
+from engine.weighing import OddsProfile, add_chance, apply, fudge_sums, states_by_key
 from events import models as ev
 from engine.state import FightState
 
@@ -87,15 +87,8 @@ def fate_transitions(chain: Any, state: FightState) -> dict[StateKey, tuple[Frac
     for chance, (contests, sides) in found_by_chance:  # type: ignore[misc]
         marks = tuple(fate_rules.mark_events(state, action, contests, sides))
         same = tuple((m.combatant, m.box, m.non_lethal) for m in marks)  # what the track reads of a mark
-        before_marks = by_marks.get(same)
-        by_marks[same] = ((before_marks[0] if before_marks else Fraction(0)) + chance, marks)
-    out: dict[StateKey, tuple[Fraction, FightState]] = {}
-    for chance, marks in by_marks.values():
-        after = apply(resolved, marks)
-        key = chain.key(after)
-        before = out.get(key)
-        out[key] = ((before[0] if before else Fraction(0)) + chance, before[1] if before else after)
-    return out
+        add_chance(by_marks, same, chance, marks)
+    return states_by_key(resolved, by_marks, chain.key)
 
 
 

@@ -122,3 +122,19 @@ def apply(state: FightState, events: Sequence[Any]) -> FightState:
         state = evolve(state, Recorded(fight=state.fight_id or "odds", seq=state.last_seq + 1, command="odds",
                                        at="", prev="", event=event))
     return state
+
+
+def add_chance(grouped: dict[Any, tuple[Fraction, Any]], key: Hashable, chance: Fraction, value: Any) -> None:
+    """`chance` added to the group `key` (its first `value` kept): outcomes the chain cannot tell apart, merged."""
+    before = grouped.get(key)
+    grouped[key] = ((before[0] if before else Fraction(0)) + chance, before[1] if before else value)
+
+
+def states_by_key(start: FightState, by_marks: dict[Any, tuple[Fraction, Sequence[Any]]],
+                  key: Callable[[FightState], Hashable]) -> dict[Any, tuple[Fraction, FightState]]:
+    """Each distinct set of marks applied once to `start`, the chances of states with the same `key` added up."""
+    out: dict[Any, tuple[Fraction, FightState]] = {}
+    for chance, marks in by_marks.values():
+        after = apply(start, marks)
+        add_chance(out, key(after), chance, after)
+    return out
