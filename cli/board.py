@@ -126,8 +126,9 @@ def header(state: FightState, current: str | None) -> Line:
     line: Line = [(safe(state.name), "title"), (f" ({safe(state.rules)})", "dim")]
     if state.options.ruleset == "fate":
         line.append((f" · scene {state.fate_scene}", ""))
-    line.append((" · ", "dim"))
-    line.append((f"round {state.round}" if state.round else "before the first round", "round"))
+    if state.options.ruleset != "fate" or state.options.pace == "turn":  # Fate's other paces have no rounds
+        line.append((" · ", "dim"))
+        line.append((f"round {state.round}" if state.round else "before the first round", "round"))
     turn = state.turn
     if turn is not None:
         if state.options.initiative in ("opposed", "ranked"):
@@ -139,7 +140,8 @@ def header(state: FightState, current: str | None) -> Line:
     if current is not None:
         step = {"declare": " (declares)", "resolve": " (resolves)", "held": " (holds)"}.get(
             turn.step if turn is not None else "", "")
-        line += [(" · ", "dim"), (f"{safe(state.combatants[current].name)}'s turn{step}", "turn")]
+        name = fit(safe(state.combatants[current].name), NAME).rstrip()
+        line += [(" · ", "dim"), (f"{name}'s turn{step}", "turn")]
     if state.ended_through and state.ended_through == state.last_seq:
         line += [(" · ", "dim"), ("battle over", "out")]
     return line
