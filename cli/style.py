@@ -25,12 +25,12 @@ STYLES = {
     "dim": "dim",
     "turn": "bold reverse",
     "current": "bold cyan",
-    "round": "bold magenta",
-    "hit": "bold yellow",
+    "round": "bold blue",
+    "hit": "bold bright_yellow",
     "miss": "dim",
     "ok": "green",
     "wound1": "yellow",
-    "wound2": "dark_orange",
+    "wound2": "bright_red",
     "wound3": "red",
     "wound4": "bold red",
     "out": "bold white on red",
@@ -121,15 +121,17 @@ def _console(columns: int) -> Any:
 
 _LINE_KINDS = [  # first match wins: (pattern, kind of the whole line)
     (re.compile(r"out of the (fight|battle)|is dead\b|Taken Out|knocked out"), "out"),
-    (re.compile(r"^round \d+ (begins|starts)|^--- round|\bround \d+ begins\b"), "round"),
-    (re.compile(r"wounded: (Incapacitated|Near Death)|is (Incapacitated|Near Death)"), "wound4"),
+    (re.compile(r"\bround \d+ (begins|starts)\b"), "round"),
+    (re.compile(r"wounded: (Incapacitated|Near Death)|is (Incapacitated|Near Death)\b"), "wound4"),
     (re.compile(r"wounded: Very Hurt|is (Very Hurt|Injured)\b"), "wound3"),
     (re.compile(r"wounded: Hurt|is Hurt\b"), "wound2"),
-    (re.compile(r"wounded: Scratch|is Clipped\b|Scratch"), "wound1"),
-    (re.compile(r"(^|: )(phase \S+: \S.* acts|initiative [+-]\d+: \S.* acts)|'s turn\b"), "turn"),
+    (re.compile(r"wounded: Scratch|is (Clipped|Scratched)\b"), "wound1"),
+    (re.compile(r"\bphase \S+: .* (acts|declares|resolves|holds)\b|\binitiative [+-]\d+: .* acts\b|'s turn\b"),
+     "turn"),
     (re.compile(r"^error: "), "error"),
 ]
-_HIT = re.compile(r"→ [^;\[]*?\b(hits?|wins?)\b[^;\[]*|\[[^\]]*→[^\]]*\]")
+_OUTCOME = re.compile(r"→ [^;\[]*|\[[^\]]*→[^\]]*\]")  # an exchange's outcome, and a blow's detail
+_MISS = re.compile(r"not hit|no damage|stand-off|nobody|no effect|misses")
 _DICE = re.compile(r"(?<![\w+-])([+\-0])((?: [+\-0]){3,})(?![\w+-])")
 
 
@@ -153,10 +155,10 @@ def command_line(text: str) -> Line:
 def _hits(text: str, kind: str) -> Line:
     out: Line = []
     at = 0
-    for match in _HIT.finditer(text):
+    for match in (_OUTCOME.finditer(text) if " = " in text else ()):  # a roll's outcome, not a die moved
         if match.start() > at:
             out.append((text[at:match.start()], kind))
-        out.append((match.group(), "hit"))
+        out.append((match.group(), "miss" if _MISS.search(match.group()) else "hit"))
         at = match.end()
     if at < len(text) or not out:
         out.append((text[at:], kind))

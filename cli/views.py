@@ -139,7 +139,7 @@ def status_from_argv(argv: list[str]) -> str | None:
 
 
 def shown_from_argv(argv: list[str]) -> Shown | None:
-    """`fudge [--store FILE] status [--fight NAME] [--json | --long]` answered from the stored view, before
+    """`fudge [--store FILE] status [--fight NAME] [--json] [--long]` answered from the stored view, before
     Typer runs.
 
     Typer coerces options through pydantic TypeAdapters, which load pydantic's model machinery:

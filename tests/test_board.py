@@ -227,6 +227,13 @@ def test_fudge_dice_are_drawn_as_dice_in_colour() -> None:
     assert style.plain([line]) == "Snorri Sword Good ⊞ ▢ ▢ ⊟ = Good vs Brynhild: event 10 0 0 0"
     assert style.command_line("Brynhild is wounded: Very Hurt")[0][1] == "wound3"
     assert style.command_line("Grok is out of the fight (Incapacitated)")[0][1] == "out"
+    assert style.command_line("phase +: Brynhild acts")[0][1] == "turn"
+    assert style.command_line("   5 854f65bc  round 1 begins, surprised: Theodora")[0][1] == "round"
+    hit = dict((kind, text) for text, kind in style.command_line("A Axe Good +2 = Superb; B Good = Fair → A hits B: Hurt"))
+    assert hit["hit"] == "→ A hits B: Hurt"
+    missed = style.command_line("A Axe Good -1 = Fair; B Good +1 = Great → B is not hit")
+    assert ("→ B is not hit", "miss") in missed
+    assert all(kind == "" for _, kind in style.command_line("Leroy trades die 1 to raise die 2: + → ++"))
 
 
 @pytest.mark.parametrize("env,tty,expected", [
