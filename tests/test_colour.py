@@ -93,3 +93,11 @@ def test_a_terminal_wraps_long_output_to_its_width(table: Path) -> None:
     assert shown.strip() and all(len(line) <= 80 for line in shown.split("\n"))
     plain = run(table, "log")
     assert any(len(line) > 80 for line in plain.split("\n"))  # the same log, unwrapped in a pipe
+
+
+def test_json_output_is_never_coloured(table: Path) -> None:
+    """`export`, `status --json` and `log --json` are data: the same bytes with FORCE_COLOR."""
+    for args in (("export",), ("status", "--json"), ("log", "--json"), ("status", "--json", "--as-of", "2")):
+        plain = fudge(*args, store=table, env={"NO_COLOR": ""}).stdout
+        forced = fudge(*args, store=table, env={"NO_COLOR": "", "FORCE_COLOR": "1"}).stdout
+        assert plain and forced == plain, args
