@@ -252,3 +252,17 @@ def test_colour_is_wanted_on_a_terminal_unless_no_color_or_dumb(
             return tty
 
     assert style.wanted(Stream()) is expected
+
+
+def test_echo_segments_escapes_what_a_caller_left_raw(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The styled way out escapes control characters like `echo` (plain here: capsys is not a terminal)."""
+    from cli.context import echo_segments
+
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    echo_segments([[("Ev\x1b[2Jil", "hit"), (" \r\nSnorri is dead", "")], [("ok", "")]])
+    assert capsys.readouterr().out == "Ev\\x1b[2Jil \\r\\nSnorri is dead\nok\n"
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    echo_segments([[("Ev\x1b[2Jil", "hit")]])
+    shown = capsys.readouterr().out
+    assert "\\x1b[2J" in shown and "\x1b[2J" not in shown and "\x1b[" in shown  # coloured, still escaped
