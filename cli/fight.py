@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from cli.context import echo, echo_json, fight_name, guard, house_rules, open_store, read_file, service, within_log
-from cli.views import stored_output, with_receipt
+from cli.views import Shown, board_shown, board_width, show, stored_output, with_receipt
 from engine import commands as cmd
 
 if TYPE_CHECKING:
@@ -88,13 +88,19 @@ def status(
     fight: FightOpt = None,
     as_of: Annotated[Optional[int], typer.Option("--as-of", help="State as of this event.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    long: Annotated[bool, typer.Option("--long", help="Everyone's full card: every box, the initiative "
+                                                      "card, stun, parts, willpower.")] = False,
 ) -> None:
-    """Wounds, penalties, fudge points, declarations and initiative of everyone."""
+    """The board: everyone in turn order, whose turn it is, wounds, boxes, points, initiative and
+    declarations (`--long`: the full cards)."""
+    import sys
+
+    width = board_width(sys.stdout)
     with guard():
         store = open_store()
-        stored = stored_output(store, fight, as_json) if as_of is None else None  # the read model: no fold
+        stored = stored_output(store, fight, as_json, long, width) if as_of is None else None  # no fold
         if stored is not None:
-            echo(stored, lines=True)  # escaped line by line when the view was built
+            show(stored)
             return
         from cli import render
         from cli.damaged import readable
@@ -107,8 +113,13 @@ def status(
             if as_json:
                 echo_json(render.status_json(state), indent=2)
                 return
-            text = render.status_text(state)
-        echo(with_receipt(text, *head_at(store, name, state.last_seq)), lines=True)
+            if long:
+                shown = Shown(with_receipt(render.status_text(state), *head_at(store, name, state.last_seq)))
+            else:
+                from cli.board import board_lines
+
+                shown = board_shown(board_lines(state, width), *head_at(store, name, state.last_seq))
+        show(shown)
 
 
 def head_at(store: SqliteStore, name: str, seq: int) -> tuple[int, str]:

@@ -182,7 +182,8 @@ def export(
             lines = fights.export(name)
         text = "\n".join(lines) + "\n"
         if output is None:
-            echo(text.replace("\x7f", "\\u007f"), nl=False, lines=True)  # JSON lines: DEL as JSON writes it
+            # JSON lines, never coloured or wrapped: DEL as JSON writes it
+            echo(text.replace("\x7f", "\\u007f"), nl=False, lines=True, styled=False)
         else:
             write_file(output, text)
             echo(f"{len(lines)} events written to {output}", err=True)

@@ -59,9 +59,9 @@ class _Fudge(typer.Typer):
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         named = _named(sys.argv[1:])
         if named == "status" and not args and not kwargs:
-            shown = views.status_from_argv(sys.argv[1:])  # the stored read model, if valid: no Typer run
+            shown = views.shown_from_argv(sys.argv[1:])  # the stored read model, if valid: no Typer run
             if shown is not None:
-                context.echo(shown, lines=True)  # its lines escaped when it was built
+                views.show(shown)  # its lines escaped when it was built
                 return None
         self.named = named
         try:

@@ -572,7 +572,7 @@ def test_cli_PH_4_hold(fudge: Any) -> None:
     fudge("round", "--dice", "Ann=+ - - - -", "--dice", "Bob=+ - - -")
     fudge("next")
     assert fudge("hold").stdout == "   8  phase +: Ann holds the action until the others have acted\n"
-    assert "turn: Ann in phase + (holds)" in fudge("status").stdout
+    assert "turn: Ann in phase + (holds)" in fudge("status", "--long").stdout
     before = SqliteStore(fudge.db).last_seq("y")
     wrong = fudge("attack", "Ann", "Bob", "--dice", "Ann=0 0 0 0", "--dice", "Bob=0 0 0 0", ok=False)
     assert wrong.stderr == "error: Ann holds the action until the others in phase + have acted; `fudge next` moves on (PH-4)\n"

@@ -419,7 +419,7 @@ def test_cli_PC_DICE_PC_BARTER_4_the_house_file_end_to_end(table: Any) -> None:
     ]
     assert card[15:] == ["      ++:", "       +:", "       0:", "       -:", "    * --:",
                          "      discarded before bartering: [+]#1"]
-    status_text = table("status").stdout
+    status_text = table("status", "--long").stdout
     assert "    *  -: [-]#5f" in status_text and "      discarded before bartering: [+]#1" in status_text
     status = json.loads(table("status", "--json").stdout)
     ann = status["combatants"][0]["initiative"]
