@@ -138,13 +138,13 @@ def odds_now(state: FightState, attacker: str | None, target: str,
     """The exact chances of `attacker`'s next action on `target` (attacker None: whoever has the turn).
 
     `budget`: the most rolls of the action to weigh (each a run of `decide`), else `Costly` is raised."""
+    foe = _find(state, target)
     if attacker is None:
         actor = current_actor(state)
         if actor is None:
             raise RuleError("nobody has the turn: name the attacker (`fudge odds --fight ATTACKER TARGET`)")
     else:
         actor = _find(state, attacker)
-    foe = _find(state, target)
     if foe.key == actor.key:
         raise RuleError(f"{actor.name} cannot attack himself: name another target")
     for who in (actor, foe):
