@@ -116,8 +116,7 @@ def odds_command(
                                                                            "\"postures\" (F-TAC-1), repeatable.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output, exact fractions as \"n/d\".")] = False,
 ) -> None:
-    """Exact odds, from the dice: every outcome of one action between two sheets, or who wins a duel;
-    with --fight, the next action in a running fight.
+    """Exact odds from the dice: one action or a duel between two sheets, or the next action of a fight.
 
     One action is one `fudge exchange` under simultaneous pace (the `fudge` preset), one Fate
     exchange with each acting against the other (`fate`), or one `fudge attack` by the first

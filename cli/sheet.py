@@ -41,14 +41,17 @@ def new(
     house: HouseOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the file if it exists.")] = False,
 ) -> None:
-    """Write a commented sheet to fill in: every field a sheet may hold under these rules, valid as
-    written (`fudge join` takes it unchanged); optional fields are commented out."""
+    """Write a commented sheet to fill in, valid as written.
+
+    Every field a sheet may hold under these rules, in the GM's words: `fudge join` takes the file
+    unchanged, and the optional fields are commented out (`#key = ...`). An existing file is never
+    overwritten without --force."""
     from engine.sheets import parse_sheet
 
     with guard():
         rules_name, options = house_rules(rules, house)
         text = template(name, rules_name, options)
-        parse_sheet(text, "the template")  # the name is checked as a sheet checks it
+        parse_sheet(text, f"sheet name {name!r}")  # the name is checked as a sheet checks it
         if output is not None and str(output) == "-":
             echo(text, nl=False, lines=True)
             return
@@ -223,8 +226,11 @@ def check(
     rules: RulesOpt = "fudge",
     house: HouseOpt = None,
 ) -> None:
-    """Check a sheet as `fudge join` would, and show how the rules read it: traits and levels, damage
-    factors, wound track, derived traits (Atari Isev), Fate's skills and boxes."""
+    """Check a sheet as `fudge join` would, and show how the rules read it.
+
+    Errors are the one line `fudge join` gives. A valid sheet shows its traits and levels, the damage
+    factors (F-DMG), the wound track, Atari Isev's derived traits (AI-INIT-1, AI-DMG-1) or Fate's
+    boxes, aspects and arms. Nothing is stored."""
     from engine.odds import setup
     from engine.sheets import parse_sheet, unlisted_combat_traits
 
@@ -396,8 +402,10 @@ def _fate(state: FightState, who: Combatant) -> list[str]:
 def schema(
     house: Annotated[bool, typer.Option("--house", help="The house-rules file's schema, not the sheet's.")] = False,
 ) -> None:
-    """Print the JSON Schema of a sheet (or with --house of a house-rules file), made from the models the
-    files are read with: editors check a file against it (schemas/ holds both)."""
+    """Print the JSON Schema of a sheet file, or with --house of a house-rules file.
+
+    Made from the models the files are read with; schemas/ in the source holds both, for editors
+    (README: Sheets)."""
     with guard():
         echo(schema_text(house), nl=False, lines=True)
 

@@ -10,8 +10,9 @@ goes through `decide` with every possible roll (`weighing.every_roll`), as
 still standing after it.
 
 Readings taken:
-- The attacker who has the turn acts in it: the state is weighed as it is, turn
-  checks included. Anyone else is weighed as if he acted now, out of turn (the
+- The attacker who has the turn (or who may act now beside him, as Atari Isev's
+  equal totals do) acts in it: the state is weighed as it is, turn checks
+  included. Anyone else is weighed as if he acted now, out of turn (the
   initiative system decides who acts and when, not what one blow does), and the
   answer says so (`in_turn`).
 - A sealed declaration counts only when its reveal is given (the shell reads it from
@@ -156,9 +157,13 @@ def odds_now(state: FightState, attacker: str | None, target: str,
         raise RuleError(f"{missing[0]}'s declaration is sealed and its reveal was not given: the odds cannot count it")
     kind, command = command_now(state, actor, foe, reveals)
     now = current_actor(state)
-    in_turn = now is None and state.options.initiative == "none" or now is not None and now.key == actor.key
-    weighed = state if in_turn else _out_of_turn(state)
-    return _weigh(weighed, command, kind, actor, foe, in_turn, budget)
+    his_turn = now is None and state.options.initiative == "none" or now is not None and now.key == actor.key
+    try:  # another may act now beside the one with the turn (Atari Isev's equal totals, AI-INIT-2)
+        return _weigh(state, command, kind, actor, foe, True, budget)
+    except RuleError:
+        if his_turn:
+            raise  # the rules refuse the action itself
+        return _weigh(_out_of_turn(state), command, kind, actor, foe, False, budget)
 
 
 def _out_of_turn(state: FightState) -> FightState:

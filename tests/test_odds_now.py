@@ -5,7 +5,7 @@ written with the same penalties).
 Per ruleset: Fudge's exchange (simultaneous pace), Fudge's directed attack under phase initiative, Atari
 Isev's attack in ranked order and Fate's exchange are held against the sheet odds. Fate's turn pace (one
 attack, `fudge fate attack`) has no sheet odds to compare with (`fudge odds` weighs Fate's exchanges only):
-only the process test reaches it.
+it is held against the hand count alone.
 """
 
 from __future__ import annotations
@@ -130,6 +130,19 @@ def test_fate_exchange_is_the_sheet_odds_both_ways(fights: Fights) -> None:
     from_sheet = from_sheets("fate", cyrus, finn)
     assert found.fate and [c.lands for c in found.chances] == [dict(from_sheet.hits)[n] for n in ("Cyrus", "Finn")]
     assert found.line().startswith("Cyrus beats Finn ")
+
+
+def test_fate_attack_in_turns_is_the_hand_count(fights: Fights) -> None:
+    """FT-PACE turn, FT-OUT: Cyrus (Swords Good, +2 on fate11) attacks Guard-A (Swords Fair, +1, who defends
+    with it); a margin of 0 or more wins the contest: 2 + X - (1 + Y) >= 0, counted over 6561 pairs."""
+    name = start(fights, rules="fate", pace="turn", initiative="alertness")
+    guard = _example("guard")
+    joined(fights, name, _example("cyrus"))
+    fights.execute(name, cmd.Join(sheet=guard, source="guard", name="Guard-A"))
+    fights.execute(name, cmd.FateRound(), dice("cyrus=++++", "guard-a=----"))
+    found = odds_now(fights.state(name), None, "guard-a")
+    assert found.kind == "attack" and found.in_turn and found.fate
+    assert (found.chances[0].attacker, found.chances[0].lands) == ("Cyrus", by_hand(2))
 
 
 def test_out_of_turn_and_refusals(fights: Fights) -> None:
