@@ -207,7 +207,7 @@ def _weigh(state: FightState, command: Any, kind: str, actor: Combatant, foe: Co
     return NowOdds(kind, fate, in_turn, chances, runs[0])
 
 
-OFFER_BUDGET = 2000  # rolls weighed for the lines after `fudge next`, all foes together (about 0.2 s)
+OFFER_BUDGET = 1000  # rolls weighed for the lines after `fudge next`, all foes together (bench/odds_now.py)
 
 
 def odds_offered(state: FightState, reveals: Sequence[cmd.Reveal] = (), budget: int = OFFER_BUDGET) -> list[str]:
