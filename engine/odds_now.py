@@ -15,6 +15,8 @@ Readings taken:
   included. Anyone else is weighed as if he acted now, out of turn (the
   initiative system decides who acts and when, not what one blow does), and the
   answer says so (`in_turn`).
+- Under PH-4's structured declaration the actor's turn opens with his declaration:
+  his blow is weighed as if it resolved now (the line says so).
 - A sealed declaration counts only when its reveal is given (the shell reads it from
   the GM's secrets, as for the blow itself); without it the odds are refused.
 - Fudge points, aspects and other spends after the roll are not weighed: the odds
@@ -58,16 +60,17 @@ class NowOdds:
 
     kind: str  # "exchange" or "attack"
     fate: bool
-    in_turn: bool  # the attacker has the turn (or the pace has no turns)
+    in_turn: bool  # weighed on the fight as it stands, turn checks included (the pace has no turns, or he may act)
     chances: tuple[Chance, ...]  # the attacker's on the target first; in an exchange the target's back
     runs: int = 0  # the rolls weighed (each a run of `decide`): what the odds cost
+    note: str = ""  # how it was weighed otherwise: "out of turn", or "as if it resolved now" (PH-4 structured)
 
     def line(self) -> str:
         """`Snorri hits Brynhild 58.4% (Hurt or worse 31.2%, out 4.1%)`, one clause per direction."""
         verb = "beats" if self.fate else "hits"
         parts = [f"{c.attacker} {verb} {c.target} {percent(c.lands)} ({SERIOUS} or worse {percent(c.serious)}, "
                  f"out {percent(c.out)})" for c in self.chances]
-        return "; ".join(parts) + ("" if self.in_turn else " [out of turn]")
+        return "; ".join(parts) + (f" [{self.note}]" if self.note else "")
 
 
 def percent(chance: Fraction) -> str:
@@ -147,7 +150,8 @@ def odds_now(state: FightState, attacker: str | None, target: str,
     else:
         actor = _find(state, attacker)
     if foe.key == actor.key:
-        raise RuleError(f"{actor.name} cannot attack himself: name another target")
+        whose = " (the one with the turn)" if attacker is None else ""
+        raise RuleError(f"the attacker{whose} and the target are both {actor.name}: name another target")
     for who in (actor, foe):
         if not standing(state, who):
             raise RuleError(f"{who.name} is out of the fight: no odds to weigh")
@@ -158,12 +162,15 @@ def odds_now(state: FightState, attacker: str | None, target: str,
     kind, command = command_now(state, actor, foe, reveals)
     now = current_actor(state)
     his_turn = now is None and state.options.initiative == "none" or now is not None and now.key == actor.key
+    declaring = state.turn is not None and state.turn.step == "declare"
+    if his_turn and declaring:  # PH-4 structured: the blow resolves once the phase has declared
+        return _weigh(_out_of_turn(state), command, kind, actor, foe, "as if it resolved now", budget)
     try:  # another may act now beside the one with the turn (Atari Isev's equal totals, AI-INIT-2)
-        return _weigh(state, command, kind, actor, foe, True, budget)
+        return _weigh(state, command, kind, actor, foe, "", budget)
     except RuleError:
         if his_turn:
             raise  # the rules refuse the action itself
-        return _weigh(_out_of_turn(state), command, kind, actor, foe, False, budget)
+        return _weigh(_out_of_turn(state), command, kind, actor, foe, "out of turn", budget)
 
 
 def _out_of_turn(state: FightState) -> FightState:
@@ -172,7 +179,7 @@ def _out_of_turn(state: FightState) -> FightState:
                    fate_order=())
 
 
-def _weigh(state: FightState, command: Any, kind: str, actor: Combatant, foe: Combatant, in_turn: bool,
+def _weigh(state: FightState, command: Any, kind: str, actor: Combatant, foe: Combatant, note: str,
            budget: int | None) -> NowOdds:
     fate = state.options.ruleset == "fate"
     serious_at = (FATE_LEVELS if fate else LEVELS).index(SERIOUS)
@@ -204,7 +211,7 @@ def _weigh(state: FightState, command: Any, kind: str, actor: Combatant, foe: Co
                 out[(a, d)] += chance
     name = {actor.key: actor.name, foe.key: foe.name}
     chances = tuple(Chance(name[a], name[d], lands[(a, d)], serious[(a, d)], out[(a, d)]) for a, d in pairs)
-    return NowOdds(kind, fate, in_turn, chances, runs[0])
+    return NowOdds(kind, fate, not note, chances, runs[0], note)
 
 
 OFFER_BUDGET = 1000  # rolls weighed for the lines after `fudge next`, all foes together (bench/odds_now.py)

@@ -159,7 +159,7 @@ def test_out_of_turn_and_refusals(fights: Fights) -> None:
     assert not late.in_turn and late.line().endswith("[out of turn]")
     assert late.chances[0].lands == dict(from_sheets("fudge-phases", fencer("Bob", "Good"),
                                                      fencer("Ann", "Great")).hits)["Bob"]
-    with pytest.raises(RuleError, match="himself"):
+    with pytest.raises(RuleError, match="both Ann"):
         odds_now(state, "Ann", "ann")
     fights.execute(name, cmd.GmWound(combatant="Bob", level=4, reason="a fall"))  # Incapacitated
     with pytest.raises(RuleError, match="out of the fight"):
