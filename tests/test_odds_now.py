@@ -166,6 +166,20 @@ def test_out_of_turn_and_refusals(fights: Fights) -> None:
         odds_now(fights.state(name), None, "Bob")
 
 
+def test_a_declaring_actor_is_weighed_as_if_the_blow_resolved_now(fights: Fights) -> None:
+    """PH-4 structured: the turn opens with the actor's declaration; his blow is weighed as it would
+    resolve, and the line says so."""
+    name = start(fights, rules="fudge-phases", phase_declaration="structured")
+    joined(fights, name, fencer("Ann", "Great"), fencer("Bob", "Good"))
+    fights.execute(name, cmd.StartRound(), dice("ann=++++", "bob=----"))
+    fights.execute(name, cmd.NextTurn())
+    state = fights.state(name)
+    assert state.turn is not None and state.turn.step == "declare"
+    found = odds_now(state, None, "Bob")
+    assert found.line().endswith("[as if it resolved now]") and not found.in_turn
+    assert found.chances[0].lands == by_hand(1)
+
+
 def test_offered_lines_name_each_foe_standing_or_hint_when_costly(fights: Fights) -> None:
     """After the turn passes: a line per foe still standing (an Incapacitated one is left out, F-WND-1), each
     the odds of that blow; over the budget one hint line instead."""
