@@ -250,7 +250,10 @@ def reading(state: FightState, who: Combatant) -> list[str]:
     sheet, opts = who.fighter.sheet, state.options
     points = "fate points" if opts.ruleset == "fate" else "fudge points"
     side = f", side {sheet.side}" if sheet.side else ""
-    lines = [f"{who.name} ({sheet.kind}{side}, scale {sheet.scale:+d}, {points} {who.fudge_points})", ""]
+    lines = [f"{who.name} ({sheet.kind}{side}, scale {sheet.scale:+d}, {points} {who.fudge_points})"]
+    if sheet.gifts:
+        lines.append(f"gifts: {', '.join(sheet.gifts)}")
+    lines.append("")
     lines += _traits(state, who)
     if opts.ruleset == "fate":
         return lines + _fate(state, who)
@@ -342,15 +345,15 @@ def _track(state: FightState, who: Combatant) -> list[str]:
         "the sheet's own boxes" if sheet.wounds else \
         "Health's chart (AI-WND-1)" if opts.wound_chart == "health" else "the rules' boxes (F-WND-2)"
     out = [f"wound track, {kind}"]
-    cells = []
-    for level, row in enumerate(who.track.boxes, start=1):
-        marked = replace(who, track=track_of(who.fighter, who.boxes, (Mark(level, 1),), opts))
-        effect = "no actions" if not marked.track.can_act else f"{acting_wound(state, marked)[1]:+d}"
-        cells.append(f"{LEVELS[level]} {'[ ]' * len(row)} {effect}" if row else f"{LEVELS[level]} (no box)")
-    out.append("  " + "  ".join(cells[:3]))
-    out.append("  " + "  ".join(cells[3:]))
     if isinstance(who.track, DamageCapacityTrack):
-        out.append(f"  Damage Capacity {who.track.capacity:+d}: each hit worse than a Scratch lowers it a level")
+        out += _capacity_track(state, who)
+    else:
+        cells = []
+        for level, row in enumerate(who.track.boxes, start=1):
+            marked = replace(who, track=track_of(who.fighter, who.boxes, (Mark(level, 1),), opts))
+            effect = "no actions" if not marked.track.can_act else f"{acting_wound(state, marked)[1]:+d}"
+            cells.append(f"{LEVELS[level]} {'[ ]' * len(row)} {effect}" if row else f"{LEVELS[level]} (no box)")
+        out += ["  " + "  ".join(cells[:3]), "  " + "  ".join(cells[3:])]
     bands = []
     for index, low in enumerate(thresholds):
         high = thresholds[index + 1] - 1 if index + 1 < len(thresholds) else None
@@ -358,6 +361,27 @@ def _track(state: FightState, who: Combatant) -> list[str]:
         bands.append(f"{span} {LEVELS[index + 1]}")
     out.append(f"  damage {', '.join(bands)} (F-DMG-4" + (", AI-WND-1)" if opts.wound_chart == "health" else ")"))
     return out + [""]
+
+
+def _capacity_track(state: FightState, who: Combatant) -> list[str]:
+    """F-WND-8: the level and penalty after each hit worse than a Scratch, until no actions are left."""
+    from engine.atari import acting_wound
+    from engine.state import replace
+    from engine.tracks import track_of
+    from engine.wounds import HURT, LEVELS, Mark
+
+    opts = state.options
+    out = [f"  Damage Capacity {state.ladder.name(who.track.capacity)} ({who.track.capacity:+d}), a level lower "
+           f"per hit worse than a Scratch (three Scratches: a hit)"]
+    steps = []
+    for hits in range(1, 12):
+        track = track_of(who.fighter, who.boxes, tuple(Mark(HURT, seq) for seq in range(1, hits + 1)), opts)
+        hit = replace(who, track=track)
+        effect = "no actions" if not track.can_act else f"{acting_wound(state, hit)[1]:+d}"
+        steps.append(f"{hits} hit{'s' if hits > 1 else ''}: {LEVELS[track.level]} {effect}")
+        if not track.can_act:
+            break
+    return out + ["  " + ", ".join(steps[i:i + 3]) for i in range(0, len(steps), 3)]
 
 
 def _atari(state: FightState, who: Combatant) -> list[str]:

@@ -127,6 +127,24 @@ def test_check_shows_fudge_damage_factors_and_track(tmp_path: Path) -> None:
     assert not (tmp_path / "fudge.db").exists()  # nothing stored
 
 
+def test_check_shows_a_damage_capacity_track_and_a_pawn(tmp_path: Path) -> None:
+    """F-WND-8: on a Damage Capacity track Snorri (DC Good, +1) is Fair after one hit (still a Scratch),
+    Mediocre after two (Hurt, -1), Poor after three (Very Hurt), below Terrible after five (Incapacitated).
+    F-WND-7: a pawn has one Hurt box, then is out of the battle; a Scratch marks nothing."""
+    house = tmp_path / "dc.toml"
+    house.write_text('extends = "fudge"\ndc_track = true\ndc_in_defense = false\n')
+    done = fudge("sheet", "check", str(SHEETS / "snorri.toml"), "--house", str(house), store=tmp_path / "db")
+    assert done.returncode == 0, done.stderr
+    assert "1 hit: Scratch +0, 2 hits: Hurt -1, 3 hits: Very Hurt -2" in done.stdout
+    assert "5 hits: Incapacitated no actions" in done.stdout
+    assert re.search(r"defensive +\+2 +=  ?Scale", done.stdout)  # no Damage Capacity in the defense now
+    pawn = tmp_path / "thug.toml"
+    pawn.write_text('name = "Thug"\nkind = "npc"\ntrack = "pawn"\n[skills]\nClub = "Fair"\n[combat]\nattack = "Club"\n')
+    done = fudge("sheet", "check", str(pawn), store=tmp_path / "db")
+    assert "an NPC pawn's (F-WND-7)" in done.stdout
+    assert "Scratch (no box)  Hurt [ ] -1" in done.stdout and "Incapacitated [ ] no actions" in done.stdout
+
+
 def test_check_shows_atari_isev_derived_traits(tmp_path: Path) -> None:
     """AI-INIT-1, AI-DMG-1, AI-WND-1: Dwarzuga's initiative is round((Perception 0 + Agility 0 + Intuition -1)
     / 3) = 0, Fair; basic damage Strength +1 + axe +2 + Scale +1 = +4; Health Good reads the +1 chart: four
