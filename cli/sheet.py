@@ -50,7 +50,8 @@ def new(
 
     with guard():
         rules_name, options = house_rules(rules, house)
-        text = template(name, rules_name, options)
+        rules_args = (f" --rules {rules}" if rules != "fudge" else "") + (f" --house {house}" if house else "")
+        text = template(name, rules_name, options, rules_args)
         parse_sheet(text, f"sheet name {name!r}")  # the name is checked as a sheet checks it
         if output is not None and str(output) == "-":
             echo(text, nl=False, lines=True)
@@ -59,7 +60,7 @@ def new(
         if path.exists() and not force:
             raise InputError(f"{path} exists: name another file with -o, or overwrite it with --force")
         write_file(path, text)
-        echo(f"wrote {path}: fill it in, then `fudge sheet check {path} --rules {rules}`")
+        echo(f"wrote {path}: fill it in, then `fudge sheet check {path}{rules_args}`")
 
 
 def file_name(name: str) -> str:
@@ -71,15 +72,16 @@ def row(code: str, comment: str = "") -> str:
     return f"{code:<27} # {comment}" if comment else code
 
 
-def template(name: str, rules_name: str, options: RuleOptions) -> str:
-    """The sheet template of a ruleset: live fields hold a value that joins; `#key = ...` lines are optional."""
+def template(name: str, rules_name: str, options: RuleOptions, rules_args: str = "") -> str:
+    """The sheet template of a ruleset: live fields hold a value that joins; `#key = ...` lines are optional.
+    `rules_args`: how `fudge sheet check` is told these rules (`--rules fate`, `--house FILE`)."""
     ladder = _ladder_text(options)
     if options.ruleset == "fate":
         body = _fate_template(name, options)
     else:
         body = _fudge_template(name, options)
     head = [f"# A character sheet for {rules_name} ({options.ruleset} rules). Fill it in; then",
-            f"# `fudge sheet check FILE --rules {rules_name}` shows how the rules read it, and",
+            f"# `fudge sheet check FILE{rules_args}` shows how the rules read it, and",
             "# `fudge join FILE` brings it into the current fight.",
             "# Levels: " + ladder + ", or a signed number.",
             "# A line starting with `#` and no space is optional: delete the `#` to use it.",
@@ -92,8 +94,7 @@ def template(name: str, rules_name: str, options: RuleOptions) -> str:
 def _ladder_text(options: RuleOptions) -> str:
     from engine.ladder import ladder_of
 
-    ladder = ladder_of(options)
-    return ", ".join(ladder.name(v) for v in range(-3, 4))
+    return ", ".join(name for name, _ in ladder_of(options).names)
 
 
 def _level(options: RuleOptions, value: int) -> str:
