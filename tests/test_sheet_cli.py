@@ -30,9 +30,9 @@ def validator(kind: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema)
 
 
-def joins(text: str, rules: str) -> list[str]:
+def joins(text: str, rules: str, house: str | None = None) -> list[str]:
     """The sheet joins a fight of these rules through `decide`, as `fudge join` does; its warnings."""
-    label, options = resolve(rules)
+    label, options = resolve(rules, house)
     sheet = parse_sheet(text, "template")
     state, _ = setup(label, options, [(sheet.model_dump(mode="json"), "template")])
     return unlisted_combat_traits(sheet, state.options, state.ladder, "template")
@@ -91,6 +91,16 @@ def test_the_template_joins_as_written_and_with_every_optional_line(preset: str)
     sheets = validator("sheet")
     for written in (text, every):
         assert not list(sheets.iter_errors(tomllib.loads(written)))
+
+
+def test_a_house_ladders_template_is_written_in_its_levels() -> None:
+    """C-LAD-1: under a house ladder the template's levels are the ladder's own names, and it joins."""
+    house = 'extends = "fudge"\n[ladder]\nLow = -1\nMid = 0\nHigh = 1\n'
+    label, options = resolve("fudge", house)
+    text = template("Ann", label, options, " --house ours.toml")
+    assert "# Levels: Low, Mid, High, or a signed number." in text and 'Strength = "Mid"' in text
+    assert "`fudge sheet check FILE --house ours.toml`" in text
+    assert joins(text, "fudge", house) == []
 
 
 def test_sheet_new_writes_a_file_that_fudge_join_takes_and_never_overwrites(tmp_path: Path) -> None:
