@@ -74,6 +74,19 @@ def test_a_wound_penalty_and_a_declaration_count_as_they_stand(fights: Fights) -
     assert found.line().startswith(f"Ann hits Bob {float(by_hand(3)) * 100:.1f}% (Hurt or worse ")
 
 
+def test_a_sealed_declaration_counts_through_its_reveal(fights: Fights) -> None:
+    """A-SEAL-1, F-MOD-6: Ann's sealed all-out offense (+1) counts once its reveal is given (Great + 1 against
+    Good: margin 2); without it the odds are refused rather than weighed without it."""
+    name = start(fights)
+    joined(fights, name, fencer("Ann", "Great"), fencer("Bob", "Good"))
+    fights.declare(name, "Ann", ev.Declaration(all_out="offense"), sealed=True)
+    state = fights.state(name)
+    with pytest.raises(RuleError, match="sealed"):
+        odds_now(state, "Ann", "Bob")
+    found = odds_now(state, "Ann", "Bob", fights.reveals(state, ["Ann"]))
+    assert found.chances[0].lands == by_hand(2)
+
+
 def test_without_the_wound_the_odds_are_those_of_the_sheets(fights: Fights) -> None:
     """The same fight before the wound: Great against Good, 3834/6561 (test_odds' hand table)."""
     name = start(fights)
