@@ -404,8 +404,29 @@ def barter(
 
 @app.command(name="next")
 def next_(fight: FightOpt = None) -> None:
-    """Move to the next actor in initiative order (PH-1, PH-3; F-INIT-2, AI-INIT-2)."""
+    """Move to the next actor in initiative order (PH-1, PH-3; F-INIT-2, AI-INIT-2); then the odds of his
+    blow on each foe standing (`fudge odds --fight TARGET` weighs one)."""
     run(fight, lambda f, n, s: cmd.NextTurn())
+    offer_odds(fight)
+
+
+def offer_odds(fight: Optional[str]) -> None:
+    """The exact odds of the new actor's blow on each foe still standing, as the fight now stands."""
+    from engine.odds_now import current_actor, odds_offered
+    from store.base import StoreError
+
+    with guard():
+        fights = service()
+        state = fights.state(fight_name(fights, fight))
+        actor = current_actor(state)
+        if actor is None:
+            return
+        try:
+            reveals = fights.reveals(state, [c.name for c in state.combatants.values() if c.key in state.sealed])
+        except StoreError:  # a seal whose secret is on another machine: weighed lines would be refused anyway
+            reveals = ()
+        for line in odds_offered(state, reveals):
+            echo(line)
 
 
 @app.command()
