@@ -91,10 +91,11 @@ def find(state: FightState, typed: str) -> Combatant | None:
 def canonical(state: FightState, command: Model) -> Model:
     """`command` with the full name in every field that names a combatant (any depth: a Fate action's
     target, a `--magic` pair, a list of foes); the same command when every name was already full."""
-    return _model(command, lambda typed: resolve(state, typed))
+    return rename(command, lambda typed: resolve(state, typed))
 
 
-def _model(model: Model, name: Callable[[str], str]) -> Model:
+def rename(model: Model, name: Callable[[str], str]) -> Model:
+    """`model` with `name(typed)` in each field marked as naming a combatant, at any depth."""
     changes = {}
     for field, info in type(model).model_fields.items():
         value = getattr(model, field)
@@ -110,7 +111,7 @@ def _value(value: Any, annotation: Any, name: Callable[[str], str], marked: bool
     if marked and isinstance(value, str):
         return name(value)
     if isinstance(value, BaseModel):
-        return _model(value, name)
+        return rename(value, name)
     origin, args = get_origin(annotation), get_args(annotation)
     if origin is Annotated:
         return _value(value, args[0], name, NAMES_A_COMBATANT in args[1:])
