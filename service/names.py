@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import types
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
 from engine.command_base import NAMES_A_COMBATANT
 from engine.errors import InputError
-from engine.state import Combatant, FightState
+
+if TYPE_CHECKING:  # a usage error's "did you mean" (cli.main) reads `one_of` without loading the engine's state
+    from engine.state import Combatant, FightState
 
 Model = TypeVar("Model", bound=BaseModel)
 
