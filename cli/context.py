@@ -218,9 +218,32 @@ def service(store: SqliteStore | None = None) -> Fights:
 
 
 def fight_name(fights: Fights, given: str | None) -> str:
-    name = given or fights.current()
+    """The fight `--fight` (or a fight argument) names, typed short or in any case; else the current one."""
+    if given:
+        return fight_named(fights.store, given)
+    name = fights.current()
     fights.store.fight(name)
     return name
+
+
+def fight_named(store: Any, typed: str) -> str:
+    """The stored fight `typed` names: its name, or (in any case) the one name it begins. Several are
+    listed to choose from; none gets the closest names and where the list is."""
+    from store.base import UnknownFight
+
+    try:
+        store.fight(typed)
+        return typed
+    except UnknownFight:
+        from service.names import one_of, pick
+
+        def unknown(close: list[str]) -> str:
+            where = f" in {store.path}" if store.path else ""
+            if close:
+                return f"no fight named {typed!r}{where}: did you mean {one_of(close)}? (`fudge fights` lists them)"
+            return f"no fight named {typed!r}{where}; `fudge fights` lists them"
+
+        return pick([info.name for info in store.fights()], typed, unknown)
 
 
 def within_log(fights: Fights, name: str, seq: int | None, option: str) -> None:

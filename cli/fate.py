@@ -1,9 +1,11 @@
 """Fate at the table (FT-*): `fudge fate exchange|scene|round|attack|aspect|recover`, `fudge end-scene`.
 
 A combatant in an exchange is `NAME` (he only defends, or picks the worst
-attacker, FT-MULTI) or `NAME>TARGET` (he acts against TARGET). Per-combatant
-options take `NAME=VALUE`; FT-MOD bonuses take `NAME` or `NAME>FOE` (against
-that foe only), with `=N` for another value than +1.
+attacker, FT-MULTI) or `NAME>TARGET` (he acts against TARGET); `NAME:TARGET`
+is the same, and needs no quotes in a shell (which reads `>` as a redirection).
+Per-combatant options take `NAME=VALUE`; FT-MOD bonuses take `NAME` or
+`NAME>FOE` (`NAME:FOE`: against that foe only), with `=N` for another value
+than +1. Names may be typed short or in any case (service.names).
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from typing import Annotated, Any, Optional
 import typer
 
 from cli.gm_inputs import choices
-from cli.table import CommandIdOpt, DiceOpt, FightOpt, run
+from cli.table import CommandIdOpt, DiceOpt, FightOpt, run, two_names
 from engine import commands as cmd
 from engine.errors import InputError
+from service.names import actor_and_target, resolve
 
 app = typer.Typer()
 fate_app = typer.Typer(help="Fate (Fudge version) combat: exchanges, scenes, turns, aspects, injuries (FT-*).",
@@ -43,47 +46,60 @@ ArmorOpt = Annotated[Many, typer.Option("--superior-armor", help="FT-ARMS dramat
 MobileOpt = Annotated[bool, typer.Option("--mobile", help="FT-ADV-2: both sides have room to move (Flex -1).")]
 
 
-def _pairs(values: Many, option: str) -> dict[str, str]:
+def against(state: Any, entry: str) -> tuple[str, str]:
+    """`NAME>TARGET` or `NAME:TARGET` as (NAME, TARGET); `NAME` alone as (NAME, ""). A whole entry that
+    is a combatant's name (one with a `:` in it) is not split."""
+    if state.find(entry) is not None:
+        return entry, ""
+    cut = min((i for i in (entry.find(">"), entry.find(":")) if i >= 0), default=-1)
+    return (entry, "") if cut < 0 else (entry[:cut], entry[cut + 1:])
+
+
+def _key(state: Any, typed: str) -> str:
+    return resolve(state, typed).lower()
+
+
+def _pairs(state: Any, values: Many, option: str) -> dict[str, str]:
     out = {}
     for value in values or []:
         who, sep, what = value.partition("=")
         if not sep or not who.strip() or not what.strip():
             raise InputError(f"{option} takes NAME=VALUE, not {value!r}")
-        out[who.strip().lower()] = what.strip()
+        out[_key(state, who)] = what.strip()
     return out
 
 
-def _names(values: Many) -> set[str]:
-    return {v.strip().lower() for v in values or []}
+def _names(state: Any, values: Many) -> set[str]:
+    return {_key(state, v) for v in values or []}
 
 
-def _mods(kinds: dict[str, Many]) -> tuple[cmd.FateMod, ...]:
+def _mods(state: Any, kinds: dict[str, Many]) -> tuple[cmd.FateMod, ...]:
     out = []
     for kind, values in kinds.items():
         for value in values or []:
             who, sep, number = value.partition("=")
             if kind == "GM" and not sep:
-                raise InputError(f"--mod takes NAME=N or NAME>FOE=N, not {value!r}")
+                raise InputError(f"--mod takes NAME=N or NAME>FOE=N (NAME:FOE=N), not {value!r}")
             try:
                 amount = int(number) if sep else 1
             except ValueError:
                 raise InputError(f"{value!r}: the modifier after '=' is a whole number") from None
-            name, _, foe = who.partition(">")
+            name, foe = against(state, who)
             out.append(cmd.FateMod(combatant=name.strip(), kind=kind, against=foe.strip() or None,  # type: ignore[arg-type]
                                    value=amount))
     return tuple(out)
 
 
-def actions(who: list[str], skill: Many, defensive: Many, non_combat: Many, unaware: Many, maneuver: Many,
-            needs: Many, kind: Many, non_lethal: Many, gm: Many = None) -> tuple[cmd.FateAction, ...]:
-    skills, maneuvers, needed, kinds = (_pairs(skill, "--skill"), _pairs(maneuver, "--maneuver"),
-                                        _pairs(needs, "--needs"), _pairs(kind, "--maneuver-kind"))
-    flags = {n: _names(v) for n, v in (("defensive", defensive), ("non_combat", non_combat),
-                                       ("unaware", unaware), ("non_lethal", non_lethal))}
+def actions(state: Any, who: list[str], skill: Many, defensive: Many, non_combat: Many, unaware: Many,
+            maneuver: Many, needs: Many, kind: Many, non_lethal: Many) -> tuple[cmd.FateAction, ...]:
+    skills, maneuvers, needed, kinds = (_pairs(state, skill, "--skill"), _pairs(state, maneuver, "--maneuver"),
+                                        _pairs(state, needs, "--needs"), _pairs(state, kind, "--maneuver-kind"))
+    flags = {n: _names(state, v) for n, v in (("defensive", defensive), ("non_combat", non_combat),
+                                              ("unaware", unaware), ("non_lethal", non_lethal))}
     out = []
     for entry in who:
-        name, _, target = entry.partition(">")
-        key = name.strip().lower()
+        name, target = against(state, entry)
+        key = _key(state, name)
         extra: dict[str, Any] = {flag: key in names for flag, names in flags.items()}
         if key in needed:
             if needed[key] not in NEEDS:
@@ -98,15 +114,16 @@ def actions(who: list[str], skill: Many, defensive: Many, non_combat: Many, unaw
     return tuple(out)
 
 
-def mods_of(gm: Many, position: Many, outnumbering: Many, flanking: Many, surrounding: Many,
+def mods_of(state: Any, gm: Many, position: Many, outnumbering: Many, flanking: Many, surrounding: Many,
             weapon: Many, armor: Many) -> tuple[cmd.FateMod, ...]:
-    return _mods({"GM": gm, "superior position": position, "outnumbering": outnumbering, "flanking": flanking,
-                  "surrounding": surrounding, "superior weapon": weapon, "superior armor": armor})
+    return _mods(state, {"GM": gm, "superior position": position, "outnumbering": outnumbering,
+                         "flanking": flanking, "surrounding": surrounding, "superior weapon": weapon,
+                         "superior armor": armor})
 
 
 @fate_app.command()
 def exchange(
-    who: Annotated[list[str], typer.Argument(help="Each combatant: NAME or NAME>TARGET.")],
+    who: Annotated[list[str], typer.Argument(help="Each combatant: NAME, or NAME>TARGET (or NAME:TARGET).")],
     skill: SkillOpt = None, defensive: DefensiveOpt = None, non_combat: NonCombatOpt = None,
     unaware: UnawareOpt = None, maneuver: ManeuverOpt = None, needs: NeedsOpt = None, maneuver_kind: KindOpt = None,
     non_lethal: NonLethalOpt = None, mod: GmOpt = None, position: PositionOpt = None,
@@ -116,14 +133,15 @@ def exchange(
 ) -> None:
     """FT-PACE exchange: all declare, all roll once, each compared with whom they oppose (FT-OUT, FT-MULTI)."""
     run(fight, lambda f, n, s: cmd.FateExchange(
-        actions=actions(who, skill, defensive, non_combat, unaware, maneuver, needs, maneuver_kind, non_lethal),
-        mods=mods_of(mod, position, outnumbering, flanking, surrounding, superior_weapon, superior_armor),
+        actions=actions(s, who, skill, defensive, non_combat, unaware, maneuver, needs, maneuver_kind, non_lethal),
+        mods=mods_of(s, mod, position, outnumbering, flanking, surrounding, superior_weapon, superior_armor),
         mobile=mobile), dice, command_id)
 
 
 @fate_app.command()
 def scene(
-    who: Annotated[list[str], typer.Argument(help="Each combatant: NAME>OPPONENT (paired), or NAME (--total).")],
+    who: Annotated[list[str], typer.Argument(
+        help="Each combatant: NAME>OPPONENT or NAME:OPPONENT (paired), or NAME (--total).")],
     total: Annotated[bool, typer.Option("--total", help="Compare the two sides' totals instead of pairs.")] = False,
     skill: SkillOpt = None, defensive: DefensiveOpt = None, non_combat: NonCombatOpt = None,
     maneuver: ManeuverOpt = None, needs: NeedsOpt = None, non_lethal: NonLethalOpt = None, mod: GmOpt = None,
@@ -132,8 +150,8 @@ def scene(
 ) -> None:
     """FT-PACE scene: one roll each for the whole fight; paired sub-fights, or the total difference (FT-SCENE)."""
     run(fight, lambda f, n, s: cmd.FateScene(
-        actions=actions(who, skill, defensive, non_combat, None, maneuver, needs, None, non_lethal),
-        mods=mods_of(mod, position, outnumbering, None, None, None, None),
+        actions=actions(s, who, skill, defensive, non_combat, None, maneuver, needs, None, non_lethal),
+        mods=mods_of(s, mod, position, outnumbering, None, None, None, None),
         mode="total" if total else "paired"), dice, command_id)
 
 
@@ -145,8 +163,9 @@ def round_(dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOp
 
 @fate_app.command()
 def attack(
-    attacker: Annotated[str, typer.Argument(help="The actor whose turn it is.")],
-    defender: Annotated[str, typer.Argument(help="Who defends.")],
+    fighters: Annotated[list[str], typer.Argument(
+        metavar="[ATTACKER] DEFENDER", show_default=False,
+        help="The actor whose turn it is, and who defends; DEFENDER alone: the actor attacks.")],
     skill: Annotated[Optional[str], typer.Option("--skill", help="The attacker's skill.")] = None,
     defense: Annotated[Optional[str], typer.Option("--defense", help="The defender's skill.")] = None,
     non_combat: Annotated[bool, typer.Option("--non-combat", help="FT-DEF-1: the defence is a non-combat skill.")] = False,
@@ -161,12 +180,17 @@ def attack(
     """FT-PACE turn: the actor attacks, the defender rolls defence; a clip counts on the next attack roll only."""
     if needs not in NEEDS:
         raise typer.BadParameter(f"--needs is one of {', '.join(NEEDS)}")
-    run(fight, lambda f, n, s: cmd.FateAttack(
-        attack=cmd.FateAction(combatant=attacker, target=defender, skill=skill, maneuver=maneuver,
-                              maneuver_needs=needs, non_lethal=non_lethal),  # type: ignore[arg-type]
-        defense=cmd.FateAction(combatant=defender, skill=defense, non_combat=non_combat, unaware=unaware),
-        mods=mods_of(mod, position, outnumbering, flanking, surrounding, superior_weapon, superior_armor),
-        mobile=mobile), dice, command_id)
+    two_names(fighters, "[ATTACKER] DEFENDER")
+
+    def build(fights: Any, name: str, state: Any) -> cmd.FateAttack:
+        attacker, defender = actor_and_target(state, fighters, "fudge fate attack ATTACKER DEFENDER")
+        return cmd.FateAttack(
+            attack=cmd.FateAction(combatant=attacker, target=defender, skill=skill, maneuver=maneuver,
+                                  maneuver_needs=needs, non_lethal=non_lethal),  # type: ignore[arg-type]
+            defense=cmd.FateAction(combatant=defender, skill=defense, non_combat=non_combat, unaware=unaware),
+            mods=mods_of(state, mod, position, outnumbering, flanking, surrounding, superior_weapon, superior_armor),
+            mobile=mobile)
+    run(fight, build, dice, command_id)
 
 
 @fate_app.command()

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from cli.context import echo, echo_json, fight_name, guard, house_rules, open_store, read_file, service, within_log
+from cli.context import (echo, echo_json, fight_name, fight_named, guard, house_rules, open_store, read_file, service,
+                         within_log)
 from cli.views import Shown, board_shown, board_width, show, stored_output, with_receipt
 from engine import commands as cmd
 
@@ -37,7 +38,9 @@ def new(
 def use(name: Annotated[str, typer.Argument(help="The fight to make current.")]) -> None:
     """Make a fight the current one."""
     with guard():
-        service().use(name)
+        fights = service()
+        name = fight_named(fights.store, name)
+        fights.use(name)
         echo(f"current fight: {name}")
 
 
@@ -98,6 +101,7 @@ def status(
     width = board_width(sys.stdout)
     with guard():
         store = open_store()
+        fight = fight_named(store, fight) if fight else None
         stored = stored_output(store, fight, as_json, long, width) if as_of is None else None  # no fold
         if stored is not None:
             show(stored)

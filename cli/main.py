@@ -175,7 +175,7 @@ class _OneLineErrors(TyperGroup):
 
 def _usage_line(exc: click_errors.UsageError) -> str:
     """`missing argument 'FIRST': see `fudge exchange --help``: the command as the GM types it."""
-    message = exc.format_message().strip().rstrip(".")
+    message = _did_you_mean(exc) or exc.format_message().strip().rstrip(".")
     if message[:1].isupper() and message[1:2].islower():
         message = message[0].lower() + message[1:]
     names = []
@@ -184,6 +184,23 @@ def _usage_line(exc: click_errors.UsageError) -> str:
         names.insert(0, ctx.info_name or "")
         ctx = ctx.parent
     return f"{message}: see `{' '.join(['fudge', *names])} --help`"
+
+
+def _did_you_mean(exc: click_errors.UsageError) -> str | None:
+    """An unknown option or command with the close ones click and Typer found, in the words of every
+    other "did you mean" (`no such option --dise (did you mean --dice?)`); None for another error."""
+    import re
+
+    from service.names import one_of
+
+    if isinstance(exc, click_errors.NoSuchOption):
+        close = sorted(exc.possibilities or ())
+        return f"no such option {exc.option_name}" + (f" (did you mean {one_of(close)}?)" if close else "")
+    found = re.fullmatch(r"No such command ('.*?')\.(?: Did you mean (.*)\?)?", exc.message.strip())
+    if found is None:
+        return None
+    close = re.findall(r"'([^']*)'", found.group(2) or "")
+    return f"no such command {found.group(1)}" + (f" (did you mean {one_of(close)}?)" if close else "")
 
 
 app = _Fudge(

@@ -16,6 +16,7 @@ from engine.wounds import LEVEL_BY_NAME, LEVELS
 from events import models as ev
 from engine.dice import format_faces
 from service.dice import UnusedDice
+from service.names import actor_and_target, canonical, matching, resolve
 from service.fights import Fights, Outcome
 
 app = typer.Typer()
@@ -25,6 +26,12 @@ DiceOpt = Annotated[Optional[list[str]], typer.Option(
     "--dice", "-d", help="Faces rolled at the table: \"+ 0 - +\" for the one roller, or NAME=FACES (repeat, in order).")]
 CommandIdOpt = Annotated[Optional[str], typer.Option(
     "--command-id", help="Idempotency key: a retried command with the same id is applied once.")]
+
+
+def two_names(typed: list[str], metavar: str) -> None:
+    """`[ACTOR] TARGET`: one name or two, else a usage error (exit 2)."""
+    if len(typed) > 2:
+        raise typer.BadParameter(f"one name or two, not {len(typed)} ({' '.join(typed)})", param_hint=f"'{metavar}'")
 
 
 def level_of(fights: Fights, name: str, text: Optional[str]) -> Optional[int]:
@@ -76,8 +83,10 @@ def unused_line(unused: UnusedDice) -> str:
     return f"unused dice: {unused.roller} {faces} ({why})"
 
 
-# The trait names a GM types, by the field naming whose trait it is (C-ACT-1).
-TYPED_TRAITS = (("combatant", "trait"), ("opponent", "opponent_trait"), ("shooter", "skill"), ("target", "dodge"))
+# The trait names a GM types, by the field naming whose trait it is (C-ACT-1); a Fate action's is its
+# `skill` (`fudge fate exchange --skill NAME=SKILL`, `fudge fate attack --skill`, `--defense`).
+TYPED_TRAITS = (("combatant", "trait"), ("opponent", "opponent_trait"), ("shooter", "skill"), ("target", "dodge"),
+                ("healer", "skill"), ("combatant", "skill"))
 
 
 def check_traits(state: Any, command: Any, can_insist: bool = False) -> None:
@@ -87,17 +96,21 @@ def check_traits(state: Any, command: Any, can_insist: bool = False) -> None:
     in the rules: a log written before this check must still verify."""
     from engine.sheets import likely_typo
 
-    for whose, field in TYPED_TRAITS:
-        name = getattr(command, field, None)
-        if field == "opponent_trait" and name is None:
-            name = getattr(command, "trait", None)  # the opponent rolls the same trait by default
-        whom = getattr(command, whose, None)
-        if not isinstance(name, str) or not isinstance(whom, str) or (who := state.find(whom)) is None:
-            continue
-        meant = likely_typo(who.fighter.sheet, name, state.options)
-        if meant:
-            insist = f" (to roll a skill {who.name} lacks at its default, add --unlisted)" if can_insist else ""
-            raise InputError(f"{who.name} has no trait {name!r}: did you mean {' or '.join(meant)}?{insist}")
+    parts = [command]
+    for value in (getattr(command, field) for field in type(command).model_fields):
+        parts += [item for item in (value if isinstance(value, tuple) else (value,)) if isinstance(item, cmd.FateAction)]
+    for part in parts:
+        for whose, field in TYPED_TRAITS:
+            name = getattr(part, field, None)
+            if field == "opponent_trait" and name is None:
+                name = getattr(part, "trait", None)  # the opponent rolls the same trait by default
+            whom = getattr(part, whose, None)
+            if not isinstance(name, str) or not isinstance(whom, str) or (who := state.find(whom)) is None:
+                continue
+            meant = likely_typo(who.fighter.sheet, name, state.options)
+            if meant:
+                insist = f" (to roll a skill {who.name} lacks at its default, add --unlisted)" if can_insist else ""
+                raise InputError(f"{who.name} has no trait {name!r}: did you mean {' or '.join(meant)}?{insist}")
 
 
 def default_notes(event: Any, state: Any) -> list[str]:
@@ -122,18 +135,41 @@ def default_notes(event: Any, state: Any) -> list[str]:
 
 def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, command_id: Optional[str] = None,
         unlisted: bool | None = None) -> None:
-    """Build the command, check it, decide and show it; `unlisted` is roll's --unlisted (None: no such option)."""
+    """Build the command, check it, decide and show it; `unlisted` is roll's --unlisted (None: no such option).
+
+    Names typed short or in another case are written in full before the command is decided
+    (service.names): the log holds what the fight knows, not what was typed."""
     with guard():
         fights = service()
         name = fight_name(fights, fight)
         state = fights.state(name)
-        command = build(fights, name, state)
+        command = canonical(state, build(fights, name, state))
         if not unlisted:
             check_traits(state, command, can_insist=unlisted is not None)
-        outcome = fights.execute(name, command, dice_input(dice), command_id)
+        outcome = fights.execute(name, command, dice_input(dice_names(state, dice)), command_id)
         show(fights, name, outcome)
         for line in expired_declarations(state, outcome):
             echo(f"warning: {line}", err=True)
+
+
+# Rollers that are not combatants: the GM's group roll (F-MULTI-7), a healer from outside the fight (F-HEAL-2).
+OTHER_ROLLERS = frozenset({"gm", "healer"})
+
+
+def dice_names(state: Any, values: Optional[list[str]]) -> Optional[list[str]]:
+    """`--dice NAME=FACES` with the roller's full name when NAME begins one combatant's name only. A name
+    that begins none is left as typed, for the dice check to refuse with "did you mean" (service.dice);
+    so are GM and healer (rollers who are not combatants) unless a combatant is called that."""
+    out = []
+    for value in values or []:
+        who, sep, faces = value.partition("=")
+        if sep and who.strip() and (who.strip().lower() not in OTHER_ROLLERS or state.find(who) is not None):
+            found = matching([c.name for c in state.combatants.values()], who)
+            if len(found) > 1:
+                resolve(state, who)  # refused: it lists whom the name could be
+            value = f"{found[0]}={faces}" if found else value
+        out.append(value)
+    return out if values is not None else None
 
 
 def expired_declarations(before: Any, outcome: Outcome) -> list[str]:
@@ -204,14 +240,15 @@ def declare(
             raise InputError("--dice goes with --posture-roll: a declaration rolls nothing else")
         fights = service()
         name = fight_name(fights, fight)
-        outcome = fights.declare(name, combatant, declaration, sealed)
+        outcome = fights.declare(name, resolve(fights.state(name), combatant), declaration, sealed)
         show(fights, name, outcome)
 
 
 @app.command()
 def exchange(
-    first: Annotated[str, typer.Argument(help="One fighter.")],
-    second: Annotated[str, typer.Argument(help="The other fighter.")],
+    fighters: Annotated[list[str], typer.Argument(
+        metavar="[FIRST] SECOND", show_default=False,
+        help="The two fighters; SECOND alone: the actor who has the turn is the first.")],
     dice: DiceOpt = None,
     mod: Annotated[int, typer.Option("--mod", help="GM modifier to the first fighter (F-MOD-2, F-MOD-5).")] = 0,
     defense_mod: Annotated[int, typer.Option("--defense-mod", help="GM modifier to the second fighter.")] = 0,
@@ -231,7 +268,10 @@ def exchange(
     command_id: CommandIdOpt = None,
 ) -> None:
     """A simultaneous opposed round between two fighters (F-PACE-2, F-MEL)."""
+    two_names(fighters, "[FIRST] SECOND")
+
     def build(fights: Fights, name: str, state: Any) -> cmd.Exchange:
+        first, second = actor_and_target(state, fighters, "fudge exchange FIRST SECOND")
         pulls = []
         for value in pull or []:
             who, sep, level = value.partition("=")
@@ -249,8 +289,9 @@ def exchange(
 
 @app.command()
 def attack(
-    attacker: Annotated[str, typer.Argument(help="Who attacks.")],
-    target: Annotated[str, typer.Argument(help="Who defends.")],
+    fighters: Annotated[list[str], typer.Argument(
+        metavar="[ATTACKER] TARGET", show_default=False,
+        help="Who attacks and who defends; TARGET alone: the actor who has the turn attacks.")],
     dice: DiceOpt = None,
     mod: Annotated[int, typer.Option("--mod", help="GM modifier to the attacker.")] = 0,
     defense_mod: Annotated[int, typer.Option("--defense-mod", help="GM modifier to the defender.")] = 0,
@@ -283,7 +324,10 @@ def attack(
     command_id: CommandIdOpt = None,
 ) -> None:
     """A directed attack: the target only defends (F-PACE-3); in phase order when initiative is on."""
+    two_names(fighters, "[ATTACKER] TARGET")
+
     def build(fights: Fights, name: str, state: Any) -> cmd.Attack:
+        attacker, target = actor_and_target(state, fighters, "fudge attack ATTACKER TARGET")
         given = [("--ranged", ranged, "ranged"), ("--weapon", weapon, "weapon")]
         given += [("--avoid", kind, "avoid") for kind in avoid or ()]
         for flag, value, field in given:
@@ -490,8 +534,9 @@ def kill(
 
 @app.command()
 def shoot(
-    shooter: Annotated[str, typer.Argument(help="Who shoots or throws.")],
-    target: Annotated[str, typer.Argument(help="At whom.")],
+    fighters: Annotated[list[str], typer.Argument(
+        metavar="[SHOOTER] TARGET", show_default=False,
+        help="Who shoots or throws, and at whom; TARGET alone: the actor who has the turn shoots.")],
     difficulty: Annotated[Optional[str], typer.Option(
         "--difficulty", help="F-RNG-1: the level needed to hit, for range, light and cover (default Fair).")] = None,
     aware: Annotated[bool, typer.Option(
@@ -516,7 +561,10 @@ def shoot(
     command_id: CommandIdOpt = None,
 ) -> None:
     """A ranged attack (F-RNG): unopposed at an unaware target, dodged by an aware one, or shot back at."""
+    two_names(fighters, "[SHOOTER] TARGET")
+
     def build(fights: Fights, name: str, state: Any) -> cmd.Shoot:
+        shooter, target = actor_and_target(state, fighters, "fudge shoot SHOOTER TARGET")
         if thrown and propelled:
             raise InputError("choose one of --thrown and --propelled")
         return cmd.Shoot(shooter=shooter, target=target, difficulty=level_of(fights, name, difficulty),
