@@ -32,7 +32,8 @@ def rules_show(
     name: Annotated[Optional[str], typer.Argument(
         help="A preset name; without one, the options recorded in a fight (--fight, or the current one).")] = None,
     house: Annotated[Optional[Path], typer.Option("--house", help="House-rules TOML to apply on top.")] = None,
-    fight: Annotated[Optional[str], typer.Option("--fight", help="Show the options recorded in this fight.")] = None,
+    fight: Annotated[Optional[str], typer.Option(
+        "--fight", metavar="FIGHT", help="Show the options recorded in this fight.")] = None,
 ) -> None:
     """Every option with its value and the rule it comes from; `*` marks a value that differs from the default."""
     with guard():
@@ -78,7 +79,8 @@ def _dice(values: tuple[str, ...]) -> DiceInput:
 def demo(
     which: Annotated[Optional[str], typer.Argument(
         help="Which demo: fudge (the default), or see --list.", show_default=False)] = None,
-    name: Annotated[Optional[str], typer.Option("--name", help="Name of the demo fight in the store.")] = None,
+    name: Annotated[Optional[str], typer.Option(
+        "--name", metavar="FIGHT", help="Name of the demo fight in the store.")] = None,
     list_them: Annotated[bool, typer.Option("--list", help="List the demos and stop.")] = False,
 ) -> None:
     """Play a fight with its source text's dice, showing every event; then its status, and verify it."""

@@ -40,7 +40,16 @@ def version() -> str:
 def build(state: Any) -> dict[str, Any]:
     from cli import render
 
-    return {"text": render.status_text(state), "json": render.status_json(state)}
+    return {"text": render.status_text(state), "json": render.status_json(state), "traits": traits(state)}
+
+
+def traits(state: Any) -> dict[str, list[str]]:
+    """Each combatant in join order, with the traits a roll may name (the sheet's, and the ruleset's
+    attributes): what the shell completes (cli.completion), kept in the view so a <TAB> loads no engine.
+    Sorted: a sheet read from its file and the same sheet read back from the log list them in other orders."""
+    return {who.name: list(dict.fromkeys([*sorted(who.fighter.sheet.skills), *sorted(who.fighter.sheet.attributes),
+                                          *state.options.attributes]))
+            for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)}
 
 
 STATUS = views.ReadModel("status", build, version)
