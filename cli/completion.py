@@ -17,9 +17,15 @@ from store.base import StoreError
 
 
 def complete(kind: str, ctx: Any, incomplete: str) -> list[Any]:
-    """The completions of `kind` ("fights", "combatants" or "traits") that start with `incomplete` (any case)."""
+    """The completions of `kind` ("fights", "combatants", "traits" or "rules") that start with `incomplete`
+    (any case)."""
     from typer._click.shell_completion import CompletionItem
 
+    if kind == "rules":  # the rule IDs of `fudge rules explain`: no store
+        from cli.rule_texts import rules
+
+        wanted = incomplete.upper()
+        return [CompletionItem(key) for key in rules() if key.startswith(wanted)]
     try:
         words = _words(kind, ctx)
     except (StoreError, sqlite3.Error, OSError, ValueError):  # a store it cannot read (ValueError: pydantic's)

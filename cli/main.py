@@ -6,7 +6,7 @@ import importlib
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 from typer.core import TyperCommand
@@ -60,18 +60,19 @@ class _Fudge(typer.Typer):
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         completing = _completing()
         named = _named(sys.argv[1:] if completing is None else completing)
-        if named == "status" and not args and not kwargs and completing is None:
-            shown = views.status_from_argv(sys.argv[1:])  # the stored read model, if valid: no Typer run
-            if shown is not None:
-                context.echo(shown, lines=True)  # its lines escaped when it was built
-                return None
-        if named is None and "--version" in sys.argv[1:] and not args and not kwargs and completing is None:
-            context.echo(f"fudge {version()}")  # no command module, no engine: as quick as Python starts
-            return None
-        self.named = named
-        kwargs.setdefault("prog_name", "fudge")  # under `python -m cli.main` too: the help and completion say fudge
-        kwargs.setdefault("complete_var", COMPLETE_VAR)
+        plain = not args and not kwargs and completing is None
         try:
+            if named == "status" and plain:
+                shown = views.status_from_argv(sys.argv[1:])  # the stored read model, if valid: no Typer run
+                if shown is not None:
+                    context.echo(shown, lines=True)  # its lines escaped when it was built
+                    return None
+            if named is None and "--version" in sys.argv[1:] and plain:
+                context.echo(f"fudge {version()}")  # no command module, no engine: as quick as Python starts
+                return None
+            self.named = named
+            kwargs.setdefault("prog_name", "fudge")  # under `python -m cli.main` too: help and completion say fudge
+            kwargs.setdefault("complete_var", COMPLETE_VAR)
             return super().__call__(*args, **kwargs)
         except Exception as exc:  # SystemExit and Ctrl-C pass: Typer and the shell handle them
             last_resort(exc)
@@ -129,8 +130,7 @@ def last_resort(exc: Exception) -> None:
     what reaches here is a defect, or the machine refusing output (a closed pipe, a full disk).
     """
     if isinstance(exc, BrokenPipeError):  # `fudge log | head`: the reader has all it wanted
-        sys.stderr.close()
-        raise SystemExit(exits.CLOSED_PIPE) from None
+        closed_pipe()
     line = context.edge_message(exc)
     if line is not None:
         context.echo(f"error: {line}", err=True)
@@ -143,6 +143,17 @@ def last_resort(exc: Exception) -> None:
     context.echo(f"internal error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''} "
                  "(a defect of fudge: please report it, with the command; FUDGE_TRACEBACK=1 shows where)", err=True)
     raise SystemExit(INTERNAL_ERROR) from None
+
+
+def closed_pipe() -> NoReturn:
+    """`fudge log | head`: the reader has all it wanted. Exit 141, as a shell reports a command SIGPIPE
+    stopped, without a word; the output is pointed at /dev/null so Python's last flush does not fail again."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+        except (AttributeError, OSError, ValueError):  # not a file (a test's capture): nothing to flush
+            pass
+    raise SystemExit(exits.CLOSED_PIPE)
 
 
 def _declared_elsewhere(value: list[Any]) -> None:
@@ -217,6 +228,18 @@ class _OneLineErrors(FudgeGroup):
     Typer shows it as a panel of four lines (usage, hint, and the message boxed); the README promises
     `error: ...` and a non-zero exit (2, click's code for usage errors).
     """
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:  # where `--help` is printed
+        try:
+            return super().make_context(*args, **kwargs)
+        except BrokenPipeError:  # before Typer makes it exit 1
+            closed_pipe()
+
+    def invoke(self, ctx: Any) -> Any:  # where a command prints
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            closed_pipe()
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         if not standalone_mode:

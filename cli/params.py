@@ -35,6 +35,7 @@ COMPLETES = {
     **dict.fromkeys(("NAME", "combatant", "combatants", "attacker", "target", "defender", "first", "second",
                      "shooter", "lone", "foes", "names", "patient", "caster", "who"), "combatants"),
     **dict.fromkeys(("TRAIT", "trait"), "traits"),
+    "RULE": "rules",
 }
 
 

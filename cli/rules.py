@@ -1,13 +1,14 @@
-"""Rulesets and the demo: `fudge rules`, `fudge rules show NAME`, `fudge demo`."""
+"""Rulesets and the demo: `fudge rules`, `fudge rules show NAME`, `fudge rules explain ID`, `fudge demo`."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from cli import render
+from cli import render, rule_texts
 from cli.context import echo, fight_name, guard, house_rules, service, settings
 from engine.dice import parse_faces
 from engine.errors import InputError
@@ -54,6 +55,29 @@ def rules_show(
             value = getattr(options, field)
             mark = " " if value == getattr(defaults, field) else "*"
             echo(f"{mark} {field:<30} {option_rule(field):<12} {shown_value(field, value):<20} {info.description}")
+
+
+@rules_app.command("explain")
+def rules_explain(
+    rule_id: Annotated[str, typer.Argument(
+        metavar="RULE", help="A rule ID as the help and the log cite it (F-MOD-6), or a family of rules (F-MOD).")],
+) -> None:
+    """A rule in plain words, as the rules digest numbers it: what the simulator implements, and its decisions."""
+    with guard():
+        known = rule_texts.rules()
+        wanted = rule_id.strip().upper()
+        found = rule_texts.family(known, wanted)
+        if not found:
+            meant = rule_texts.suggestions(known, wanted)
+            families = ", ".join(key for key in known if "-" not in key)
+            hint = f": did you mean {' or '.join(meant)}?" if meant else f"; the rules are numbered by family: {families}"
+            raise InputError(f"no rule {rule_id!r}{hint}")
+        width = min(shutil.get_terminal_size().columns, 100)
+        for number, rule in enumerate(found):
+            if number:
+                echo("")
+            for line in rule_texts.explain(rule, width):
+                echo(line)
 
 
 def shown_value(field: str, value: object) -> str:
