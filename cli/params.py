@@ -97,13 +97,15 @@ def one_line_paragraphs(text: str | None) -> str | None:
 
 
 class _Plain:
-    """Shared by the command and group classes: the parameters, made plain when click first asks for them."""
+    """Shared by the command and group classes: the parameters, made plain when click first asks for them;
+    the table's dice and the fight last, so every command's help ends with them (a panel is shown where its
+    first option comes). Only options move: the arguments keep their order, and options parse in any."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         params = super().get_params(ctx)  # type: ignore[misc]
         for param in params:
             plain(param)
-        return params
+        return sorted(params, key=lambda param: getattr(param, "rich_help_panel", None) == TABLE)
 
 
 class FudgeCommand(_Plain, TyperCommand):

@@ -16,7 +16,8 @@ from engine.options import PRESETS, RuleOptions, option_rule, resolve
 from service.dice import DiceInput
 
 app = typer.Typer()
-rules_app = typer.Typer(help="The rulesets: presets of options, and house rules on top.", invoke_without_command=True)
+rules_app = typer.Typer(help="The rulesets: presets of options, house rules on top, and each rule in plain words "
+                              "(`fudge rules` lists the presets).", invoke_without_command=True)
 app.add_typer(rules_app, name="rules")
 
 

@@ -187,6 +187,8 @@ def test_no_help_shows_a_type_label_or_the_command_id(tmp_path: Path) -> None:
         text = help_of(path, tmp_path / "fudge.db")
         assert not TYPE_LABEL.search(text), (path, TYPE_LABEL.search(text))
         assert "--command-id" not in text, path
+        panels = re.findall(r"╭─ (.+?) ─", text)
+        assert "Table dice and identity" not in panels[:-1], (path, panels)  # the table's dice and fight: last
 
 
 def test_every_rule_id_a_help_cites_is_explained_and_none_opens_a_help_text(tmp_path: Path) -> None:
@@ -207,7 +209,7 @@ def test_every_rule_id_a_help_cites_is_explained_and_none_opens_a_help_text(tmp_
 def test_attack_help_reads_by_ruleset(tmp_path: Path) -> None:
     text = help_of(["attack"], tmp_path / "fudge.db")
     panels = re.findall(r"╭─ (.+?) ─", text)
-    assert panels == ["Arguments", "Options", "Table dice and identity", "Fudge", "Atari Isev"]
+    assert panels == ["Arguments", "Options", "Fudge", "Atari Isev", "Table dice and identity"]
     section = {name: body for name, body in re.findall(r"╭─ (.+?) ─+╮\n(.*?)╰", text, flags=re.S)}
     assert "--stun" in section["Fudge"] and "--stun" not in section["Atari Isev"]
     assert "--avoid" in section["Atari Isev"] and "--pos" in section["Atari Isev"]
