@@ -84,7 +84,7 @@ def main() -> None:
             start = time.perf_counter()
             subprocess.run([sys.executable, "-c", "import typer"], check=True)
             floor.append(time.perf_counter() - start)
-        print(f"| command | old | new |\n|---|---|---|")
+        print("| command | old | new |\n|---|---|---|")
         for case in CASES:
             old, new = (statistics.median(times[(case, label)]) * 1000 for label in ("old", "new"))
             print(f"| `{case}` | {old:.0f} ms | {new:.0f} ms |")
