@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from engine.errors import InputError, RuleError
-from store.base import StoreError
 from cli import style
+from cli.exits import WRITE_CONFLICT
+from store.base import Conflict, StoreError
 from cli.terminal import escape_log_values, json_text, safe
 from store.log import log
 
@@ -107,13 +108,16 @@ def fail(message: str, code: int = 1) -> typer.Exit:
 
 @contextmanager
 def guard() -> Iterator[None]:
-    """A domain, store, input or environment error becomes one line on stderr and a non-zero exit.
+    """A domain, store, input or environment error becomes one line on stderr and a non-zero exit
+    (cli.exits: a write conflict has its own code, so a script can run the command again).
 
     Only errors that say something about the input or the machine are caught (see `edge_message`):
     any other exception is a defect and reaches cli.main's last-resort handler as one.
     """
     try:
         yield
+    except Conflict as exc:  # another process appended first: the same command again is safe
+        raise fail(str(exc), code=WRITE_CONFLICT) from None
     except (RuleError, StoreError) as exc:
         raise fail(str(exc)) from None
     except Exception as exc:

@@ -28,22 +28,30 @@ app.add_typer(fate_app, name="fate")
 Many = Optional[list[str]]
 NEEDS = choices(cmd.FateAction, "maneuver_needs")  # FT-MANEUVER
 MANEUVER_KINDS = choices(cmd.FateAction, "maneuver_kind")  # FT-ADV-2
-SkillOpt = Annotated[Many, typer.Option("--skill", help="NAME=SKILL: the skill rolled (default: the sheet's combat skill).")]
-DefensiveOpt = Annotated[Many, typer.Option("--defensive", help="FT-DEF-2: NAME fights defensively: +1, inflicts nothing.")]
-NonCombatOpt = Annotated[Many, typer.Option("--non-combat", help="FT-DEF-1: NAME defends with a non-combat skill (give --skill): a win is a Scratch.")]
-UnawareOpt = Annotated[Many, typer.Option("--unaware", help="FT-DROP: NAME does not expect the attack: Mediocre or Alertness.")]
-ManeuverOpt = Annotated[Many, typer.Option("--maneuver", help="FT-MANEUVER: NAME=WHAT, taken instead of the harm.")]
-NeedsOpt = Annotated[Many, typer.Option("--needs", help=f"FT-MANEUVER: NAME=OUTCOME the maneuver needs ({', '.join(NEEDS)}).")]
-KindOpt = Annotated[Many, typer.Option("--maneuver-kind", help="FT-ADV-2: NAME=disarm or NAME=finesse (Flex, Locking).")]
-NonLethalOpt = Annotated[Many, typer.Option("--non-lethal", help="FT-HEAL-1: NAME's harm is non-lethal (fists, padded weapons).")]
-GmOpt = Annotated[Many, typer.Option("--mod", help="NAME=N or NAME>FOE=N: a GM modifier.")]
-PositionOpt = Annotated[Many, typer.Option("--position", help="FT-MOD: NAME[>FOE][=N] has the superior position (+1).")]
-OutnumberOpt = Annotated[Many, typer.Option("--outnumbering", help="FT-MOD: NAME[>FOE] outnumbers (+1).")]
-FlankOpt = Annotated[Many, typer.Option("--flanking", help="FT-MOD: NAME[>FOE] flanks (+1, stacks).")]
-SurroundOpt = Annotated[Many, typer.Option("--surrounding", help="FT-MOD: NAME[>FOE] surrounds (+1, stacks).")]
-WeaponOpt = Annotated[Many, typer.Option("--superior-weapon", help="FT-ARMS dramatic: NAME[>FOE] has the superior weapon (+1).")]
-ArmorOpt = Annotated[Many, typer.Option("--superior-armor", help="FT-ARMS dramatic: NAME[>FOE] has the superior armor (+1).")]
-MobileOpt = Annotated[bool, typer.Option("--mobile", help="FT-ADV-2: both sides have room to move (Flex -1).")]
+SkillOpt = Annotated[Many, typer.Option(
+    "--skill", metavar="NAME=TRAIT", help="The skill rolled (default: the sheet's combat skill).")]
+DefensiveOpt = Annotated[Many, typer.Option("--defensive", metavar="NAME", help="NAME fights defensively: +1, inflicts nothing [FT-DEF-2]")]
+NonCombatOpt = Annotated[Many, typer.Option(
+    "--non-combat", metavar="NAME", help="NAME defends with a non-combat skill (give --skill): a win is a Scratch [FT-DEF-1]")]
+UnawareOpt = Annotated[Many, typer.Option("--unaware", metavar="NAME", help="NAME does not expect the attack: Mediocre or Alertness [FT-DROP]")]
+ManeuverOpt = Annotated[Many, typer.Option(
+    "--maneuver", metavar="NAME=WHAT", help="Taken instead of the harm [FT-MANEUVER]")]
+NeedsOpt = Annotated[Many, typer.Option(
+    "--needs", metavar="NAME=OUTCOME", help=f"The outcome the maneuver needs: {', '.join(NEEDS)} [FT-MANEUVER]")]
+KindOpt = Annotated[Many, typer.Option(
+    "--maneuver-kind", metavar="NAME=KIND", help="NAME=disarm or NAME=finesse (Flex, Locking) [FT-ADV-2]")]
+NonLethalOpt = Annotated[Many, typer.Option(
+    "--non-lethal", metavar="NAME", help="NAME's harm is non-lethal (fists, padded weapons) [FT-HEAL-1]")]
+GmOpt = Annotated[Many, typer.Option("--mod", metavar="NAME[>FOE]=N", help="A GM modifier.")]
+PositionOpt = Annotated[Many, typer.Option("--position", metavar="NAME[>FOE][=N]", help="NAME[>FOE][=N] has the superior position (+1) [FT-MOD]")]
+OutnumberOpt = Annotated[Many, typer.Option("--outnumbering", metavar="NAME[>FOE]", help="NAME[>FOE] outnumbers (+1) [FT-MOD]")]
+FlankOpt = Annotated[Many, typer.Option("--flanking", metavar="NAME[>FOE]", help="NAME[>FOE] flanks (+1, stacks) [FT-MOD]")]
+SurroundOpt = Annotated[Many, typer.Option("--surrounding", metavar="NAME[>FOE]", help="NAME[>FOE] surrounds (+1, stacks) [FT-MOD]")]
+WeaponOpt = Annotated[Many, typer.Option(
+    "--superior-weapon", metavar="NAME[>FOE]", help="Has the superior weapon (+1; dramatic arms) [FT-ARMS]")]
+ArmorOpt = Annotated[Many, typer.Option(
+    "--superior-armor", metavar="NAME[>FOE]", help="Has the superior armor (+1; dramatic arms) [FT-ARMS]")]
+MobileOpt = Annotated[bool, typer.Option("--mobile", help="Both sides have room to move (Flex -1) [FT-ADV-2]")]
 
 
 def against(state: Any, entry: str) -> tuple[str, str]:
@@ -131,7 +139,7 @@ def exchange(
     superior_weapon: WeaponOpt = None, superior_armor: ArmorOpt = None, mobile: MobileOpt = False,
     dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
 ) -> None:
-    """FT-PACE exchange: all declare, all roll once, each compared with whom they oppose (FT-OUT, FT-MULTI)."""
+    """An exchange: all declare, all roll once, each compared with whom they oppose [FT-PACE, FT-OUT, FT-MULTI]."""
     run(fight, lambda f, n, s: cmd.FateExchange(
         actions=actions(s, who, skill, defensive, non_combat, unaware, maneuver, needs, maneuver_kind, non_lethal),
         mods=mods_of(s, mod, position, outnumbering, flanking, surrounding, superior_weapon, superior_armor),
@@ -148,7 +156,7 @@ def scene(
     position: PositionOpt = None, outnumbering: OutnumberOpt = None,
     dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
 ) -> None:
-    """FT-PACE scene: one roll each for the whole fight; paired sub-fights, or the total difference (FT-SCENE)."""
+    """A scene: one roll each for the whole fight; paired sub-fights, or the total difference [FT-PACE, FT-SCENE]."""
     run(fight, lambda f, n, s: cmd.FateScene(
         actions=actions(s, who, skill, defensive, non_combat, None, maneuver, needs, None, non_lethal),
         mods=mods_of(s, mod, position, outnumbering, None, None, None, None),
@@ -157,7 +165,7 @@ def scene(
 
 @fate_app.command(name="round")
 def round_(dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None) -> None:
-    """FT-INIT: a new round of turns: everyone rolls Alertness; ties go to Tactics, then the combat skill."""
+    """A new round of turns: everyone rolls Alertness; ties go to Tactics, then the combat skill [FT-INIT]."""
     run(fight, lambda f, n, s: cmd.FateRound(), dice, command_id)
 
 
@@ -166,18 +174,20 @@ def attack(
     fighters: Annotated[list[str], typer.Argument(
         metavar="[ATTACKER] DEFENDER", show_default=False,
         help="The actor whose turn it is, and who defends; DEFENDER alone: the actor attacks.")],
-    skill: Annotated[Optional[str], typer.Option("--skill", help="The attacker's skill.")] = None,
-    defense: Annotated[Optional[str], typer.Option("--defense", help="The defender's skill.")] = None,
-    non_combat: Annotated[bool, typer.Option("--non-combat", help="FT-DEF-1: the defence is a non-combat skill.")] = False,
-    unaware: Annotated[bool, typer.Option("--unaware", help="FT-DROP: the defender does not expect it.")] = False,
-    maneuver: Annotated[Optional[str], typer.Option("--maneuver", help="FT-MANEUVER: taken instead of the harm.")] = None,
-    needs: Annotated[str, typer.Option("--needs", help="The outcome the maneuver needs.")] = "clipped",
-    non_lethal: Annotated[bool, typer.Option("--non-lethal", help="FT-HEAL-1: non-lethal harm.")] = False,
+    skill: Annotated[Optional[str], typer.Option("--skill", metavar="TRAIT", help="The attacker's skill.")] = None,
+    defense: Annotated[Optional[str], typer.Option("--defense", metavar="TRAIT", help="The defender's skill.")] = None,
+    non_combat: Annotated[bool, typer.Option("--non-combat", help="The defence is a non-combat skill [FT-DEF-1]")] = False,
+    unaware: Annotated[bool, typer.Option("--unaware", help="The defender does not expect it [FT-DROP]")] = False,
+    maneuver: Annotated[Optional[str], typer.Option(
+        "--maneuver", metavar="WHAT", help="Taken instead of the harm [FT-MANEUVER]")] = None,
+    needs: Annotated[str, typer.Option(
+        "--needs", metavar="OUTCOME", help="The outcome the maneuver needs.")] = "clipped",
+    non_lethal: Annotated[bool, typer.Option("--non-lethal", help="Non-lethal harm [FT-HEAL-1]")] = False,
     mod: GmOpt = None, position: PositionOpt = None, outnumbering: OutnumberOpt = None, flanking: FlankOpt = None,
     surrounding: SurroundOpt = None, superior_weapon: WeaponOpt = None, superior_armor: ArmorOpt = None,
     mobile: MobileOpt = False, dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
 ) -> None:
-    """FT-PACE turn: the actor attacks, the defender rolls defence; a clip counts on the next attack roll only."""
+    """A turn: the actor attacks, the defender rolls defence; a clip counts on the next attack roll only [FT-PACE]."""
     if needs not in NEEDS:
         raise typer.BadParameter(f"--needs is one of {', '.join(NEEDS)}")
     two_names(fighters, "[ATTACKER] DEFENDER")
@@ -197,11 +207,12 @@ def attack(
 def aspect(
     combatant: Annotated[str, typer.Argument(help="Who invokes the aspect.")],
     name: Annotated[str, typer.Argument(help="The aspect.")],
-    box: Annotated[Optional[int], typer.Option("--box", help="Which box to check (default: the first open one).")] = None,
-    roll_seq: Annotated[Optional[int], typer.Option("--roll", help="Event number of the roll (default: the latest).")] = None,
+    box: Annotated[Optional[int], typer.Option("--box", metavar="N", help="Which box to check (default: the first open one).")] = None,
+    roll_seq: Annotated[Optional[int], typer.Option(
+        "--roll", metavar="SEQ", help="Event number of the roll (default: the latest).")] = None,
     dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
 ) -> None:
-    """FT-PTS: check an aspect box to reroll a roll of the latest exchange (both rolls stay in the log)."""
+    """Check an aspect box to reroll a roll of the latest exchange (both rolls stay in the log) [FT-PTS]."""
     run(fight, lambda f, n, s: cmd.CheckAspect(combatant=combatant, aspect=name, box=box, target=roll_seq),
         dice, command_id)
 
@@ -209,10 +220,11 @@ def aspect(
 @fate_app.command()
 def point(
     combatant: Annotated[str, typer.Argument(help="Who spends the fate point.")],
-    roll_seq: Annotated[Optional[int], typer.Option("--roll", help="Event number of the roll (default: the latest).")] = None,
+    roll_seq: Annotated[Optional[int], typer.Option(
+        "--roll", metavar="SEQ", help="Event number of the roll (default: the latest).")] = None,
     fight: FightOpt = None, command_id: CommandIdOpt = None,
 ) -> None:
-    """FT-PTS: a fate point for +1 to a roll (the same as `fudge spend NAME skill --shift +1`)."""
+    """A fate point for +1 to a roll (the same as `fudge spend NAME skill --shift +1`) [FT-PTS]."""
     run(fight, lambda f, n, s: cmd.SpendPoint(combatant=combatant, use="skill", shift=1, target=roll_seq),
         None, command_id)
 
@@ -220,13 +232,13 @@ def point(
 @fate_app.command()
 def recover(
     combatant: Annotated[str, typer.Argument(help="The injured combatant.")],
-    by: Annotated[Optional[str], typer.Option("--by", help="A combatant who rolls Medicine.")] = None,
-    level: Annotated[Optional[str], typer.Option("--level", help="Or the healer's Medicine level.")] = None,
+    by: Annotated[Optional[str], typer.Option("--by", metavar="NAME", help="A combatant who rolls Medicine.")] = None,
+    level: Annotated[Optional[str], typer.Option("--level", metavar="LEVEL", help="Or the healer's Medicine level.")] = None,
     light: Annotated[bool, typer.Option("--light", help="Light activity instead of rest (fate_recovery = \"long\").")] = False,
     mod: Annotated[int, typer.Option("--mod", help="GM modifier to the medicine roll.")] = 0,
     dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
 ) -> None:
-    """FT-HEAL-1: one Injured box heals: a week, a day less per MoS of a medicine roll vs Fair."""
+    """One Injured box heals: a week, a day less per MoS of a medicine roll vs Fair [FT-HEAL-1]."""
     run(fight, lambda f, n, s: cmd.RecoverInjury(
         combatant=combatant, healer=by, skill_level=s.ladder.parse(level) if level is not None else None,
         activity="light" if light else "rest", mod=mod), dice, command_id)
@@ -234,5 +246,5 @@ def recover(
 
 @app.command(name="end-scene")
 def end_scene(fight: FightOpt = None, command_id: CommandIdOpt = None) -> None:
-    """FT-TRACK-3: the scene ends: clipped, hurt and taken-out boxes clear; injuries stay (non-lethal ones heal)."""
+    """The scene ends: clipped, hurt and taken-out boxes clear; injuries stay (non-lethal ones heal) [FT-TRACK-3]."""
     run(fight, lambda f, n, s: cmd.EndScene(), None, command_id)

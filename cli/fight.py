@@ -17,13 +17,15 @@ if TYPE_CHECKING:
 
 app = typer.Typer()
 
-FightOpt = Annotated[Optional[str], typer.Option("--fight", "-f", help="Fight to act on (default: the current one).")]
+FightOpt = Annotated[Optional[str], typer.Option(
+    "--fight", "-f", metavar="FIGHT", help="Fight to act on (default: the current one).")]
 
 
 @app.command()
 def new(
     name: Annotated[str, typer.Argument(help="A name for the fight.")],
-    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset: see `fudge rules`.")] = "fudge",
+    rules: Annotated[str, typer.Option(
+        "--rules", "-r", metavar="PRESET", help="Preset: see `fudge rules`.")] = "fudge",
     house: Annotated[Optional[Path], typer.Option("--house", help="House-rules TOML: extends a preset, overrides options.")] = None,
 ) -> None:
     """Start a fight and make it current. Its resolved rules are fixed in its first event."""
@@ -35,7 +37,7 @@ def new(
 
 
 @app.command()
-def use(name: Annotated[str, typer.Argument(help="The fight to make current.")]) -> None:
+def use(name: Annotated[str, typer.Argument(metavar="FIGHT", help="The fight to make current.")]) -> None:
     """Make a fight the current one."""
     with guard():
         fights = service()
@@ -65,8 +67,10 @@ def fights(as_json: Annotated[bool, typer.Option("--json", help="Machine-readabl
 @app.command()
 def join(
     sheet: Annotated[Path, typer.Argument(help="Character sheet (TOML).")],
-    side: Annotated[Optional[str], typer.Option("--side", help="Side (default: the sheet's, or its own name).")] = None,
-    as_name: Annotated[Optional[str], typer.Option("--as", help="Join under another name (a second thug).")] = None,
+    side: Annotated[Optional[str], typer.Option(
+        "--side", metavar="SIDE", help="Side (default: the sheet's, or its own name).")] = None,
+    as_name: Annotated[Optional[str], typer.Option(
+        "--as", metavar="NAME", help="Join under another name (a second thug).")] = None,
     fight: FightOpt = None,
 ) -> None:
     """A combatant joins the fight from a sheet file; the sheet is copied into the log."""
@@ -89,7 +93,7 @@ def join(
 @app.command()
 def status(
     fight: FightOpt = None,
-    as_of: Annotated[Optional[int], typer.Option("--as-of", help="State as of this event.")] = None,
+    as_of: Annotated[Optional[int], typer.Option("--as-of", metavar="SEQ", help="State as of this event.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
     long: Annotated[bool, typer.Option("--long", help="Everyone's full card: every box, the initiative "
                                                       "card, stun, parts, willpower.")] = False,

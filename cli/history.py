@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from cli import render
+from cli import exits, render
 from cli.context import echo, echo_json, fail, fight_name, guard, read_file, service, within_log, write_file
 from cli.damaged import readable
 from engine import commands as cmd
@@ -25,12 +25,13 @@ if TYPE_CHECKING:
 app = typer.Typer()
 
 FightArg = Annotated[Optional[str], typer.Argument(help="Fight (default: the current one; or --fight).")]
-FightOpt = Annotated[Optional[str], typer.Option("--fight", "-f", help="Fight to act on (default: the current one).")]
+FightOpt = Annotated[Optional[str], typer.Option(
+    "--fight", "-f", metavar="FIGHT", help="Fight to act on (default: the current one).")]
 
 
 @app.command()
 def undo(
-    to: Annotated[Optional[int], typer.Option("--to", help="Undo every command after this event.")] = None,
+    to: Annotated[Optional[int], typer.Option("--to", metavar="SEQ", help="Undo every command after this event.")] = None,
     fight: FightOpt = None,
 ) -> None:
     """Void the last command in force (A-UNDO-1): appended, never deleted."""
@@ -57,7 +58,7 @@ def redo(fight: FightOpt = None) -> None:
 @app.command()
 def branch(
     name: Annotated[str, typer.Argument(help="Name of the new fight.")],
-    at: Annotated[Optional[int], typer.Option("--at", help="Fork after this event (default: the last).")] = None,
+    at: Annotated[Optional[int], typer.Option("--at", metavar="SEQ", help="Fork after this event (default: the last).")] = None,
     fight: FightOpt = None,
 ) -> None:
     """Start a new fight from another's history up to an event (A-BRANCH-1); it becomes current."""
@@ -79,7 +80,7 @@ def chosen(argument: str | None, option: str | None) -> str | None:
 def replay(
     fight: FightArg = None,
     fight_opt: FightOpt = None,
-    to: Annotated[Optional[int], typer.Option("--to", help="Stop at this event (as of).")] = None,
+    to: Annotated[Optional[int], typer.Option("--to", metavar="SEQ", help="Stop at this event (as of).")] = None,
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each event.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="The state after each event, as JSON lines.")] = False,
 ) -> None:
@@ -130,8 +131,7 @@ def log_(
                 echo(f"{record.seq:>4} {record.command[:8]}  {render.line(record.event, state)}{mark}")
 
 
-# `fudge verify` found the log altered (exit 1 is any other error: no such fight, a malformed --head).
-VERIFY_FAILED = 3
+VERIFY_FAILED = exits.VERIFY_FAILED  # `fudge verify` found the log altered (exit 1: any other error)
 
 
 @app.command()
@@ -194,7 +194,7 @@ def export(
 @app.command(name="import")
 def import_(
     source: Annotated[Path, typer.Argument(help="A file written by `fudge export`.")],
-    as_name: Annotated[str, typer.Option("--as", help="Name of the imported fight.")],
+    as_name: Annotated[str, typer.Option("--as", metavar="FIGHT", help="Name of the imported fight.")],
 ) -> None:
     """Import an exported log as a new fight (its hash chain is checked first)."""
     with guard():

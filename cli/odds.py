@@ -104,16 +104,16 @@ def odds_command(
              "attacker (default: the one with the turn) and the fight (default: the current one).")],
     in_fight: Annotated[bool, typer.Option("--fight", help="The odds of the next action in a running fight, with "
                                                            "wounds, declarations and options as they stand.")] = False,
-    rules: Annotated[Optional[str], typer.Option("--rules", "-r", help="Preset: see `fudge rules`.")] = None,
+    rules: Annotated[Optional[str], typer.Option("--rules", "-r", metavar="PRESET", help="Preset: see `fudge rules`.")] = None,
     house: Annotated[Optional[Path], typer.Option("--house", help="House-rules TOML: extends a preset, overrides options.")] = None,
     duel: Annotated[bool, typer.Option("--duel", help="The whole duel (simultaneous rounds until one cannot act), "
                                                       "not one action.")] = False,
-    mods: Annotated[Optional[str], typer.Option("--mods", help="GM modifiers of the two fighters, A,B (e.g. +1,0); "
-                                                               "under turns the attack and the defense.")] = None,
-    all_out: Annotated[Optional[list[str]], typer.Option("--all-out", help="NAME=offense or NAME=defense "
-                                                                           "(F-MOD-6, F-MOD-7), repeatable.")] = None,
-    posture: Annotated[Optional[list[str]], typer.Option("--posture", help="NAME=N, -2..+2, under tactics = "
-                                                                           "\"postures\" (F-TAC-1), repeatable.")] = None,
+    mods: Annotated[Optional[str], typer.Option("--mods", metavar="A,B", help="GM modifiers of the two fighters, A,B (e.g. +1,0); "
+                                                              "under turns the attack and the defense.")] = None,
+    all_out: Annotated[Optional[list[str]], typer.Option(
+        "--all-out", metavar="NAME=SIDE", help="NAME=offense or NAME=defense, repeatable [F-MOD-6, F-MOD-7]")] = None,
+    posture: Annotated[Optional[list[str]], typer.Option(
+        "--posture", metavar="NAME=N", help="-2..+2, under tactics = \"postures\", repeatable [F-TAC-1]")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output, exact fractions as \"n/d\".")] = False,
 ) -> None:
     """Exact odds from the dice: one action or a duel between two sheets, or the next action of a fight.

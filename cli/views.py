@@ -43,7 +43,8 @@ def build(state: Any) -> dict[str, Any]:
     from cli import board, render
 
     return {"text": render.status_text(state), "json": render.status_json(state),
-            "board": [[[text, kind] for text, kind in line] for line in board.board_lines(state, BOARD_WIDTH)]}
+            "board": [[[text, kind] for text, kind in line] for line in board.board_lines(state, BOARD_WIDTH)],
+            "traits": traits(state)}
 
 
 class Shown:
@@ -62,6 +63,15 @@ def board_shown(lines: list[style.Line], seq: int, last_hash: str) -> Shown:
     """The board with the receipt of the event it shows (as `with_receipt` adds it to the text)."""
     lines = [*lines, [(f"receipt {receipt(seq, last_hash)}", "dim")]] if seq else list(lines)
     return Shown(style.plain(lines), lines)
+
+
+def traits(state: Any) -> dict[str, list[str]]:
+    """Each combatant in join order, with the traits a roll may name (the sheet's, and the ruleset's
+    attributes): what the shell completes (cli.completion), kept in the view so a <TAB> loads no engine.
+    Sorted: a sheet read from its file and the same sheet read back from the log list them in other orders."""
+    return {who.name: list(dict.fromkeys([*sorted(who.fighter.sheet.skills), *sorted(who.fighter.sheet.attributes),
+                                          *state.options.attributes]))
+            for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)}
 
 
 STATUS = views.ReadModel("status", build, version)

@@ -73,7 +73,7 @@ def test_F_STUN_bad_input_is_one_line_and_writes_nothing(fudge: Fudge) -> None: 
 def test_F_HEAL_help_texts(fudge: Fudge) -> None:  # noqa: F811
     """F-HEAL-1, F-HEAL-2, F-HEAL-3: the commands explain themselves."""
     assert "Good heals every wound one level" in fudge("heal", "--help").stdout
-    assert "weeks of rest" in fudge("rest", "--help").stdout
+    assert "Weeks of rest" in fudge("rest", "--help").stdout
     assert "Scratches are erased" in fudge("end", "--help").stdout
 
 
