@@ -33,7 +33,7 @@ TEXT = "TEXT"
 COMPLETES = {
     **dict.fromkeys(("FIGHT", "fight"), "fights"),
     **dict.fromkeys(("NAME", "combatant", "combatants", "attacker", "target", "defender", "first", "second",
-                     "shooter", "lone", "foes", "names", "patient", "caster", "who"), "combatants"),
+                     "shooter", "lone", "foes", "names", "patient", "caster", "who", "fighters"), "combatants"),
     **dict.fromkeys(("TRAIT", "trait"), "traits"),
     "RULE": "rules",
 }
