@@ -70,7 +70,7 @@ def plain(param: Any) -> None:
         param.__class__ = Argument
         if given is None:
             param.metavar = param.name.upper().replace("_", "-") + ("..." if param.nargs != 1 else "")
-        key = given or param.name
+        key = param.name if param.name in COMPLETES else given or param.name  # `fighters`: [ATTACKER] TARGET
     else:
         param.__class__ = Option
         if given is None:

@@ -216,7 +216,7 @@ def test_attack_help_reads_by_ruleset(tmp_path: Path) -> None:
     assert re.search(r"--min-hit +LEVEL +Minimum result to hit \[F-HIT-1\]", section["Fudge"])
     assert re.search(r"--dice +-d +FACES", section["Table dice and identity"])
     assert re.search(r"--unaware +The target does not defend \[F-MEL-3\]", section["Fudge"])  # a flag: no label
-    assert "Usage: fudge attack [OPTIONS] ATTACKER TARGET" in text
+    assert "Usage: fudge attack [OPTIONS] [ATTACKER] TARGET" in text  # the attacker: the actor by default
 
 
 def test_spend_help_explains_every_use_the_rules_allow(tmp_path: Path) -> None:
