@@ -36,6 +36,8 @@ COMMANDS: dict[str, str] = {
                     "history"),
     **dict.fromkeys(("rules", "demo"), "rules"),
     "odds": "odds",
+    "serve": "serve",
+    "report": "report",
     "sim": "sim",
     "secrets": "secrets",
 }
@@ -44,7 +46,7 @@ COMMANDS: dict[str, str] = {
 PANELS = {"fight": "Fights and combatants", "sheet": "Fights and combatants", "table": "At the table", "melee": "At the table",
           "recovery": "After the blows", "atari": "Atari Isev", "fate": "Fate", "history": "History and audit",
           "rules": "Rules and demos", "odds": "Odds and simulation", "sim": "Odds and simulation",
-          "secrets": "History and audit"}
+          "secrets": "History and audit", "serve": "For the players", "report": "For the players"}
 
 
 class _Fudge(typer.Typer):
