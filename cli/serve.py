@@ -83,5 +83,6 @@ def serve(
         echo(f"the board of {name or 'the current fight'} at http://{where}:{shown[1]}{prefix}/ "
              "(Ctrl-C stops)")
         sys.stdout.flush()
-        server = uvicorn.Server(uvicorn.Config(web, log_level="warning", lifespan="off"))
+        # the players' event streams never end on their own: Ctrl-C gives them a second, then closes them
+        server = uvicorn.Server(uvicorn.Config(web, log_level="warning", lifespan="off", timeout_graceful_shutdown=1))
         server.run(sockets=[sock])

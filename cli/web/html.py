@@ -50,7 +50,7 @@ body.large h1 { font-size: 2.6vw; } body.large h2 { font-size: 2.2vw; }
 @media (max-width: 40rem) { body { font-size: 15px; } .board .line { font-size: 0.85rem; } main { padding: 0.4rem; } }
 """
 
-BOARD_WIDTH = 72  # columns of the board's lines: they wrap on a narrower screen
+BOARD_WIDTH = 80  # columns of the board's lines, as a terminal shows it: they wrap on a narrower screen
 
 
 def segments_html(line: list[tuple[str, str]]) -> str:

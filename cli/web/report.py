@@ -58,9 +58,10 @@ def facts(name: str, state: FightState, records: list[Recorded], hashes: Sequenc
 
 
 def rounds_of(story: list[Step]) -> list[tuple[int, list[Step]]]:
+    """The commands grouped by round: an undo that takes the fight back a round stays in the round it undid."""
     out: list[tuple[int, list[Step]]] = []
     for step in story:
-        if not out or out[-1][0] != step.round:
+        if not out or step.round > out[-1][0]:
             out.append((step.round, []))
         out[-1][1].append(step)
     return out
