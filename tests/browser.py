@@ -8,13 +8,12 @@ fresh profile per browser.
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -28,9 +27,7 @@ def available() -> str | None:
     """Why the browser tests cannot run here, or None."""
     if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
         return f"chromium or chromedriver absent ({CHROMIUM}, {CHROMEDRIVER}): apt-get install chromium chromium-driver"
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("selenium") is None:
         return "selenium is not installed: pip install 'fudge-combat[test]'"
     return None
 
@@ -49,19 +46,6 @@ def chromium(profile: Path, width: int = 1000, height: int = 900, dark: bool = F
         options.add_argument("--force-dark-mode")
         options.add_argument("--blink-settings=preferredColorScheme=0")
     return webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """One browser for a test module (starting one costs a second or two)."""
-    reason = available()
-    if reason:
-        pytest.skip(reason)
-    driver = chromium(tmp_path_factory.mktemp("chromium-profile"))
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 def until(check: Callable[[], Any], what: str, timeout: float = WAIT) -> Any:

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import browser, not_blank, until  # noqa: F401  (browser: the module's fixture)
+from tests.browser import available, chromium, not_blank, until
 from tests.processes import ROOT, fudge
 from tests.test_report import BRYNHILD, GROK, SHEETS
 
@@ -51,6 +51,19 @@ def served(store: Path, *args: str) -> Iterator[tuple[str, str, subprocess.Popen
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One browser for a test module (starting one costs a second or two)."""
+    reason = available()
+    if reason:
+        pytest.skip(reason)
+    driver = chromium(tmp_path_factory.mktemp("chromium-profile"))
+    try:
+        yield driver
+    finally:
+        driver.quit()
 
 
 def status_of(url: str) -> int:
@@ -109,12 +122,13 @@ def test_the_board_follows_commands_written_by_another_process(browser: Any, fig
     with served(fight) as (url, _, _):
         browser.set_window_size(1000, 900)
         browser.get(url)
-        text = until(lambda: board_text(browser), "the board")
+        # the stream's first message redraws the board: read it once it came
+        until(lambda: "live" in browser.find_element("id", "conn").text, "the event stream to connect")
+        text = board_text(browser)
         assert "skirmish" in text and "round 1" in text
         assert "<i>Grok</i> &" in text and "Very Hurt" in text  # the board's name column cuts a long name
         assert GROK in browser.find_element("id", "events").text
         assert not browser.find_elements("css selector", "#board i, #events i")  # the name's markup is text
-        until(lambda: "live" in browser.find_element("id", "conn").text, "the event stream to connect")
         seq = browser.find_element("tag name", "body").get_attribute("data-seq")
         # the GM plays round 2 from his own terminal: the page changes, nobody reloads it
         done = fudge("exchange", GROK, BRYNHILD, "-d", f"{GROK}=+ + + 0", "-d", f"{BRYNHILD}=- 0 0 0", store=fight)

@@ -54,8 +54,15 @@ BOARD_WIDTH = 80  # columns of the board's lines, as a terminal shows it: they w
 
 
 def segments_html(line: list[tuple[str, str]]) -> str:
-    return "".join(f'<span class="k-{escape(kind)}">{escape(text)}</span>' if kind else escape(text)
-                   for text, kind in line)
+    """Spans of the kinds; a column's padding is left outside the span, so a coloured box ends with its words."""
+    out = []
+    for text, kind in line:
+        words = text.rstrip(" ")
+        if kind and words:
+            out.append(f'<span class="k-{escape(kind)}">{escape(words)}</span>{text[len(words):]}')
+        else:
+            out.append(escape(text))
+    return "".join(out)
 
 
 def board_html(state) -> str:  # type: ignore[no-untyped-def]
