@@ -24,6 +24,7 @@ except ImportError:  # pragma: no cover
 # imports that module alone (tests/test_cli_startup.py checks this table against the modules).
 COMMANDS: dict[str, str] = {
     **dict.fromkeys(("new", "use", "fights", "join", "status", "initiative"), "fight"),
+    "play": "play",
     **dict.fromkeys(("declare", "exchange", "attack", "roll", "round", "barter", "next", "order", "hold", "intend",
                      "spend", "kill", "shoot"), "table"),
     **dict.fromkeys(("melee", "story"), "melee"),
@@ -39,7 +40,7 @@ COMMANDS: dict[str, str] = {
 }
 
 # The help groups commands by what a GM is doing (module by module).
-PANELS = {"fight": "Fights and combatants", "table": "At the table", "melee": "At the table",
+PANELS = {"fight": "Fights and combatants", "play": "At the table", "table": "At the table", "melee": "At the table",
           "recovery": "After the blows", "atari": "Atari Isev", "fate": "Fate", "history": "History and audit",
           "rules": "Rules and demos", "odds": "Odds and simulation", "sim": "Odds and simulation",
           "secrets": "History and audit"}

@@ -1,0 +1,405 @@
+"""`fudge play`: a session at the table in one process, the board redrawn after every command.
+
+A line is a `fudge` command without the `fudge`, parsed by the same Typer app (one grammar, one set
+of help texts), or a table shorthand (`SHORTHANDS`, `a TARGET`, `?`, `q`). One process for the
+whole session: the commands and the fight's state stay loaded, so a command costs its own work,
+not Python's start-up and a read of the fight (`context.settings.session`). A bad line is one
+`error:` line, and the session goes on.
+
+On a terminal the prompt is prompt_toolkit's (completion, history per store: cli.play_prompt);
+otherwise stdin is a script, one command a line, echoed after the prompt it would have had.
+"""
+
+from __future__ import annotations
+
+import difflib
+import shlex
+import sys
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+from cli import context
+from cli.context import echo
+from cli.terminal import safe
+from engine.errors import RuleError
+from store.base import StoreError
+
+if TYPE_CHECKING:
+    from engine.state import Combatant, FightState
+
+app = typer.Typer()
+
+SHORTHANDS = {"n": "next", "u": "undo", "r": "redo"}
+LEAVE = ("q", "quit", "exit")
+HELP = ("?", "help")
+USAGE = 2  # click's exit status for a line it cannot parse
+
+
+class Leave(Exception):
+    """`q`: the GM leaves the session."""
+
+
+class Refused(Exception):
+    """A line the session itself refuses (an unknown command, `a` with nobody's turn): one line, and an exit status."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@app.command()
+def play(
+    ctx: typer.Context,
+    fight: Annotated[Optional[str], typer.Argument(
+        help="The fight to play; it becomes the current fight (default: the current one).")] = None,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="A script on stdin stops at the first line that fails, with that line's exit status.")] = False,
+) -> None:
+    """Play a fight in one session: fudge's commands without `fudge`, shorthands, the board after each.
+
+    Shorthands: n (next), a TARGET (the current actor attacks or exchanges), u / r (undo / redo),
+    ? (help), q or Ctrl-D (leave); Ctrl-C cancels the line. When stdin is not a terminal it is read
+    as a script, one command a line (`fudge play duel < round.txt`); its exit status is 0 unless
+    --strict.
+    """
+    verbose = int((ctx.parent.params if ctx.parent else {}).get("verbose") or 0)
+    session = Session(verbose)
+    try:
+        if fight is not None:
+            code = session.run(shlex.join(["use", fight]))
+            if code:
+                raise typer.Exit(code)
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            from cli.play_prompt import interactive
+
+            interactive(session)
+            return
+        code = scripted(session, sys.stdin, strict)
+    finally:
+        session.close()
+    if code:
+        raise typer.Exit(code)
+
+
+def scripted(session: Session, lines: Any, strict: bool = False) -> int:
+    """Each line as the GM would type it, after its prompt; blank lines and `#` comments are skipped.
+
+    The exit status is 0 (the session goes on past a failed line, as at the table); with `strict`
+    the first failing line ends it with its own status.
+    """
+    session.board()
+    for raw in lines:
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        echo(session.prompt() + line)
+        try:
+            code = session.run(line)
+        except Leave:
+            break
+        if code and strict:
+            return code
+        session.board()
+    return 0
+
+
+def board_after(state: FightState) -> str:
+    """The board shown after each command: the one place to change what the session draws."""
+    from cli import render
+
+    return render.status_text(state)
+
+
+class Session:
+    """One store, one warm service, the click commands built once each, the board as last drawn."""
+
+    def __init__(self, verbose: int = 0) -> None:
+        self.store_path = context.settings.store_path
+        self.prefix = ["--store", str(self.store_path), *["-v"] * verbose]  # the callback sets them again each line
+        self.fights = context.service()
+        context.settings.session = self.fights
+        self.groups: dict[str, Any] = {}
+        self.shown: Any = ()  # (fight, its last event) the board shows; None: no current fight
+        self.state: FightState | None = None  # the state the board shows (completion reads it)
+
+    def close(self) -> None:
+        context.settings.session = None
+
+    # --- a line ------------------------------------------------------------------------
+    def run(self, line: str) -> int:
+        """Run one line; its exit status (0: done). `q` raises Leave; nothing else leaves the session."""
+        try:
+            words = self.expand(split(line))
+            if not words:
+                return 0
+            return self.invoke(words)
+        except Refused as refused:
+            echo(f"error: {refused}", err=True)
+            return refused.code
+
+    def expand(self, words: list[str]) -> list[str]:
+        """The command a line stands for: `fudge` dropped, shorthands spelled out; `?` and `q` handled here."""
+        if words[:1] == ["fudge"]:
+            words = words[1:]
+        if not words:
+            return []
+        head, rest = words[0], words[1:]
+        if head in LEAVE and not rest:
+            raise Leave
+        if head in HELP:
+            if not rest:
+                echo(help_text(), lines=True)
+                return []
+            return [*rest, "--help"]
+        if head in SHORTHANDS:
+            return [SHORTHANDS[head], *rest]
+        if head == "a":
+            expanded = attack_words(self.current_state(), rest)
+            echo(f"  ({shlex.join(expanded)})")
+            return expanded
+        if head == "play":
+            raise Refused("already playing: type the commands without `fudge` (? lists them)", USAGE)
+        return words
+
+    def invoke(self, words: list[str]) -> int:
+        """Run a command through the Typer app, in this process, as `fudge --store STORE WORDS...` would."""
+        from cli import main
+
+        head = words[0]
+        if head not in main.COMMANDS:
+            raise Refused(unknown_command(head), USAGE)
+        try:
+            self.group(head).main(args=[*self.prefix, *words], prog_name="fudge", standalone_mode=True)
+        except SystemExit as stop:
+            return exit_status(stop.code)
+        except KeyboardInterrupt:
+            echo("error: interrupted: nothing more was done", err=True)
+            return 130
+        except Exception as exc:  # a defect: its one line, as `fudge` alone prints it, and the session goes on
+            try:
+                main.last_resort(exc)
+            except SystemExit as stop:
+                if stop.code == 141:  # the reader of stdout is gone: nobody sees the session any more
+                    raise
+                return exit_status(stop.code)
+            except Exception:  # noqa: BLE001 - FUDGE_TRACEBACK=1 asked for the traceback
+                echo(traceback.format_exc(), err=True, lines=True)
+                return main.INTERNAL_ERROR
+        return 0
+
+    def group(self, name: str) -> Any:
+        """The click group of `fudge` holding the command `name` alone: built once, as `fudge NAME` builds it."""
+        if name not in self.groups:
+            from cli import main
+
+            saved, main.app.named = main.app.named, name
+            try:
+                self.groups[name] = typer.main.get_command(main.app)
+            finally:
+                main.app.named = saved
+        return self.groups[name]
+
+    def command(self, words: list[str]) -> Any:
+        """The click command a line's first words name (`attack`, `fate exchange`), or None."""
+        from cli import main
+
+        if not words or words[0] not in main.COMMANDS:
+            return None
+        found = self.group(words[0]).commands.get(words[0])
+        sub = getattr(found, "commands", None)
+        if sub is not None and len(words) > 1:
+            return sub.get(words[1], found)
+        return found
+
+    # --- the board -----------------------------------------------------------------------
+    def current(self) -> str | None:
+        with refusing():
+            return self.fights.store.setting("current")
+
+    def current_state(self) -> FightState:
+        name = self.current()
+        if not name:
+            raise Refused("no current fight: `new NAME` starts one, `use NAME` picks one")
+        with refusing():
+            return self.fights.state(name)
+
+    def board(self, force: bool = False) -> None:
+        """Draw the board if the fight moved (or another became current) since it was last drawn.
+
+        A line that failed changed nothing: the board above still holds. The state is the service's,
+        kept from the command that wrote it; one query of the log's last event says it still holds.
+        """
+        try:
+            name = self.current()
+            shown = (name, self._tail(name)) if name else None
+            if shown == self.shown and not force:
+                return
+            self.shown, self.state = shown, None
+            if name is None:
+                echo("no current fight: `new NAME --rules PRESET` starts one, `use NAME` picks one")
+                return
+            from cli.damaged import readable
+
+            with refusing(), readable(self.fights, name):
+                self.state = self.fights.state(name)
+        except Refused as refused:
+            echo(f"error: {refused}", err=True)
+            return
+        echo(board_after(self.state), lines=True)
+
+    def _tail(self, name: str) -> tuple[int, str]:
+        with refusing():
+            return self.fights.store.tail(name)
+
+    def prompt(self) -> str:
+        """`duel> `, or `duel Kara> ` when Kara has the turn: who `a TARGET` would make attack."""
+        state = self.state
+        if state is None:
+            return "> "
+        actor = current_actor(state)
+        return safe(f"{state.name}{' ' + actor.name if actor else ''}> ")
+
+
+@contextmanager
+def refusing() -> Iterator[None]:
+    """An error of the fight, the store or the machine as a Refused line (as `context.guard` makes it one)."""
+    try:
+        yield
+    except (RuleError, StoreError) as exc:
+        raise Refused(str(exc)) from None
+    except Exception as exc:
+        line = context.edge_message(exc)
+        if line is None:
+            raise
+        raise Refused(line) from None
+
+
+def split(line: str) -> list[str]:
+    try:
+        return shlex.split(line)
+    except ValueError as exc:
+        raise Refused(f"cannot read the line ({str(exc).lower()}): close the quote", USAGE) from None
+
+
+def exit_status(code: Any) -> int:
+    if code is None:
+        return 0
+    return code if isinstance(code, int) else 1
+
+
+def unknown_command(word: str) -> str:
+    from cli import main
+
+    known = [*main.COMMANDS, *SHORTHANDS, "a", *HELP, *LEAVE]
+    close = difflib.get_close_matches(word, known, n=3, cutoff=0.6)
+    meant = f": did you mean {' or '.join(close)}?" if close else ""
+    return f"no command {word!r}{meant} (? lists the commands and shorthands)"
+
+
+def help_text() -> str:
+    from cli import main
+
+    panels: dict[str, list[str]] = {}
+    for name, module in main.COMMANDS.items():
+        if name != "play":
+            panels.setdefault(main.PANELS[module], []).append(name)
+    lines = ["Commands, as `fudge COMMAND` takes them without `fudge` (`COMMAND --help` or `? COMMAND` for one):"]
+    lines += [f"  {panel}: {' '.join(names)}" for panel, names in panels.items()]
+    lines += ["Shorthands:",
+              "  n                  next: the next actor's turn",
+              "  a TARGET [OPTIONS] the current actor attacks TARGET: attack under turns, exchange in",
+              "                     simultaneous rounds (the only foe standing), fate attack or fate exchange",
+              "  a FIGHTER TARGET   the same, naming who attacks",
+              "  u, r               undo, redo",
+              "  ?, ? COMMAND       this help, a command's help",
+              "  q, Ctrl-D          leave; Ctrl-C cancels the line being typed; Tab completes"]
+    return "\n".join(lines)
+
+
+# --- `a TARGET`: who attacks, and how, under the fight's rules -----------------------------------
+def able(state: FightState, who: Combatant) -> bool:
+    """Still in the fight: not taken out (Fate), not incapacitated, knocked out or killed."""
+    if state.options.ruleset == "fate":
+        from engine.fate import is_taken_out, marks_of
+
+        return not who.track.dead and not is_taken_out(marks_of(state, who))
+    return who.track.can_act and who.out is None and who.killed_by is None
+
+
+def current_actor(state: FightState) -> Combatant | None:
+    """Whose turn it is: the turn `next` gave, or Fate's next in Alertness order; None in simultaneous rounds."""
+    if state.turn is not None:
+        return state.combatants.get(state.turn.combatant)
+    if state.options.initiative == "alertness" and state.fate_order:
+        from engine.fate import next_actor
+
+        return next_actor(state)
+    return None
+
+
+def find(state: FightState, typed: str) -> Combatant:
+    """A combatant by name or unique prefix, in any case."""
+    key = typed.strip().lower()
+    if key in state.combatants:
+        return state.combatants[key]
+    found = [who for name, who in state.combatants.items() if name.startswith(key)]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise Refused(f"{typed!r} could be {' or '.join(who.name for who in found)}: type more of the name", USAGE)
+    names = ", ".join(who.name for who in state.combatants.values()) or "nobody has joined yet"
+    raise Refused(f"no combatant {typed!r} in {state.name}; combatants: {names}", USAGE)
+
+
+def attack_words(state: FightState, words: list[str]) -> list[str]:
+    """`a [FIGHTER] TARGET [OPTIONS]` as the command the fight's rules resolve a blow with.
+
+    Turns (phases, rolled initiative, Atari Isev, Fate's turns): the current actor attacks
+    (`attack`, `fate attack`). Simultaneous rounds (Fudge, Fate's exchanges) have no current actor:
+    the fighter is named, or is the only one standing against the target; the two fight one
+    exchange (`exchange`, or `fate exchange` with each acting against the other).
+    """
+    names = [word for word in words[:2] if not word.startswith("-")]
+    options = words[len(names):]
+    if not names:
+        raise Refused("`a TARGET` names whom the current actor attacks (`a FIGHTER TARGET` names both)", USAGE)
+    target = find(state, names[-1])
+    opts = state.options
+    turns = opts.pace in ("alternating", "turn")
+    if opts.pace in ("story", "scene"):
+        command = "`story NAME TRAIT`" if opts.pace == "story" else "`fate scene NAME>FOE ...`"
+        raise Refused(f"no blows one at a time at the {opts.pace} pace: {command} rolls for it")
+    if len(names) == 2:
+        actor = find(state, names[0])
+    elif turns:
+        found = current_actor(state)
+        if found is None:
+            raise Refused(nobody_has_the_turn(state))
+        actor = found
+    else:
+        foes = [who for who in state.combatants.values() if who.side != target.side and able(state, who)]
+        if len(foes) != 1:
+            standing = f"{len(foes)} foes of {target.name} stand" if foes else f"nobody stands against {target.name}"
+            raise Refused(f"simultaneous rounds have no current actor and {standing}: "
+                          f"name who fights, `a FIGHTER {target.name}`")
+        actor = foes[0]
+    if actor.key == target.key:
+        whose = f"it is {actor.name}'s turn" if len(names) == 1 else f"{actor.name} is named twice"
+        raise Refused(f"{whose}: `a TARGET` names whom {actor.name} attacks", USAGE)
+    if opts.ruleset == "fate":
+        if turns:
+            return ["fate", "attack", actor.name, target.name, *options]
+        return ["fate", "exchange", f"{actor.name}>{target.name}", f"{target.name}>{actor.name}", *options]
+    return ["attack" if turns else "exchange", actor.name, target.name, *options]
+
+
+def nobody_has_the_turn(state: FightState) -> str:
+    if state.options.initiative == "alertness":
+        return "nobody has the turn: `fate round` orders a new round by Alertness (FT-INIT)"
+    if state.options.initiative == "none":
+        return "these rules have no turn order (the GM says who attacks, F-PACE-3): `a FIGHTER TARGET`"
+    return "nobody has the turn: `n` gives the next actor the turn (`round` first, if none is rolled)"
