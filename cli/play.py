@@ -363,7 +363,11 @@ def attack_words(state: FightState, words: list[str]) -> list[str]:
     the fighter is named, or is the only one standing against the target; the two fight one
     exchange (`exchange`, or `fate exchange` with each acting against the other).
     """
-    names = [word for word in words[:2] if not word.startswith("-")]
+    names: list[str] = []
+    for word in words:
+        if word.startswith("-") or len(names) == 2:
+            break
+        names.append(word)
     options = words[len(names):]
     if not names:
         raise Refused("`a TARGET` names whom the current actor attacks (`a FIGHTER TARGET` names both)", USAGE)
@@ -390,11 +394,18 @@ def attack_words(state: FightState, words: list[str]) -> list[str]:
     if actor.key == target.key:
         whose = f"it is {actor.name}'s turn" if len(names) == 1 else f"{actor.name} is named twice"
         raise Refused(f"{whose}: `a TARGET` names whom {actor.name} attacks", USAGE)
-    if opts.ruleset == "fate":
-        if turns:
-            return ["fate", "attack", actor.name, target.name, *options]
-        return ["fate", "exchange", f"{actor.name}>{target.name}", f"{target.name}>{actor.name}", *options]
-    return ["attack" if turns else "exchange", actor.name, target.name, *options]
+    command = blow(state)
+    if command == ["fate", "exchange"]:
+        return [*command, f"{actor.name}>{target.name}", f"{target.name}>{actor.name}", *options]
+    return [*command, actor.name, target.name, *options]
+
+
+def blow(state: FightState) -> list[str]:
+    """The command a blow is under the fight's rules: an attack in turns, an exchange in simultaneous rounds."""
+    turns = state.options.pace in ("alternating", "turn")
+    if state.options.ruleset == "fate":
+        return ["fate", "attack" if turns else "exchange"]
+    return ["attack" if turns else "exchange"]
 
 
 def nobody_has_the_turn(state: FightState) -> str:

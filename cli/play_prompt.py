@@ -23,7 +23,7 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.shortcuts import CompleteStyle
 
 from cli.context import echo
-from cli.play import HELP, LEAVE, SHORTHANDS, Leave, attack_words, Refused
+from cli.play import HELP, LEAVE, SHORTHANDS, Leave, blow
 
 if TYPE_CHECKING:
     from cli.play import Session
@@ -156,17 +156,11 @@ def words_for(session: Session, before: list[str], partial: str) -> Iterable[str
 
 
 def spelled_out(state: FightState | None, before: list[str]) -> list[str]:
-    """The command a shorthand stands for (`a` under these rules), for its options."""
+    """The command a shorthand stands for (`a`: the blow under these rules), for its options."""
     if before[0] in SHORTHANDS:
         return [SHORTHANDS[before[0]], *before[1:]]
     if before[0] == "a":
-        if state is None or not state.combatants:
-            return ["attack"]
-        target = next(iter(state.combatants.values())).name
-        try:
-            return attack_words(state, [target, target])[:2]
-        except Refused:
-            return ["attack"]
+        return blow(state) if state is not None else ["attack"]
     return before
 
 
