@@ -172,6 +172,7 @@ class Session:
         head = words[0]
         if head not in main.COMMANDS:
             raise Refused(unknown_command(head), USAGE)
+        context.settings.session = self.fights
         try:
             self.group(head).main(args=[*self.prefix, *words], prog_name="fudge", standalone_mode=True)
         except SystemExit as stop:
