@@ -170,6 +170,32 @@ def test_the_board_follows_another_process_writing_the_same_store(
     other.store.close()
 
 
+def test_A_REPLAY_1_the_session_folds_what_another_writer_appended_onto_its_state(
+        session: play.Session, store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The new events are folded onto the cached state, which is then the replay of the whole log; an
+    undo from the other writer (it may reach back before the cached state) makes the session read the fight again."""
+    from service.caches import named
+
+    kept = session.fights.state("duel")
+    other = Fights(SqliteStore(store))
+    other.execute("duel", cmd.Exchange(first="Snorri", second="Grok the Orc"), dice("snorri=+ + 0 0", "grok the orc=0 0 0 0"))
+    other.execute("duel", cmd.RollTrait(combatant="Brynhild", trait="Axe", difficulty=1), dice("0 0 0 0"))
+
+    def no_reread(*args: Any) -> None:
+        raise AssertionError("read again, not caught up")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(session.fights, "_from_snapshot", no_reread)
+        patch.setattr(session.fights, "replayed", no_reread)
+        caught_up = session.fights.state("duel")
+    assert caught_up.last_seq > kept.last_seq
+    assert caught_up == named(Fights(SqliteStore(store)).replayed("duel")[1], "duel")
+
+    other.execute("duel", cmd.Undo())
+    assert session.fights.state("duel") == named(Fights(SqliteStore(store)).replayed("duel")[1], "duel")
+    other.store.close()
+
+
 def test_every_command_of_the_session_gets_the_one_service(session: play.Session) -> None:
     assert context.service() is session.fights
     session.close()
