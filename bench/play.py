@@ -12,7 +12,9 @@ each keeps what a GM's session would keep), then times in turns, median of `--ru
 - `play` on a pty: the line typed into `fudge play` on a pseudo-terminal (pexpect), from Enter
   until the board and the next prompt have arrived: what the GM sees;
 - `play`, in process, when another connection wrote the fight just before (another `fudge` at
-  the same table): the session's cached state is stale, and is read again (snapshot + the rest);
+  the same table): the session's cached state is stale; the new events are folded onto it
+  (service.fights `_caught_up`), and, side by side, the code before that fold: the fight read
+  again (its snapshot and the events after it);
 - one-shot `fudge attack` as a fresh process, and `fudge attack` then `fudge status` (the board).
 
 The line is an attack that always misses (the attacker rolls ----, the defender ++++), so the
@@ -78,9 +80,12 @@ def last_seq(path: Path) -> int:
 class InProcess:
     """A `fudge play` session in this process; `stale`: another connection writes before each line."""
 
-    def __init__(self, path: Path, line: str, pair: tuple[str, str], stale: bool = False) -> None:
+    def __init__(self, path: Path, line: str, pair: tuple[str, str], stale: bool = False,
+                 reread: bool = False) -> None:
         context.settings.store_path = path
         self.session = play.Session()
+        if reread:  # the service before it folded other writers' events onto its state: it reads the fight again
+            self.session.fights._caught_up = lambda *args: None  # type: ignore[method-assign]
         self.session.fights.use(FIGHT)
         self.line, self.pair = line, pair
         self.other = Fights(SqliteStore(path)) if stale else None
@@ -159,19 +164,21 @@ def measure(events: int, runs: int, env: dict[str, str]) -> tuple[int, dict[str,
     a, b = fighters(built)
     words = f"attack {a} {b} --dice {a}=---- --dice {b}=++++"
     copies = {}
-    for way in ("play", "pty", "stale", "attack", "board"):
+    for way in ("play", "pty", "stale", "reread", "attack", "board"):
         copies[way] = FOLDER / f"{way}-{events}.db"
         shutil.copyfile(built, copies[way])
     fudge = [sys.executable, "-m", "cli.main", "--store"]
     attack = [*words.split()[:3], "--fight", FIGHT, "--dice", f"{a}=----", "--dice", f"{b}=++++"]
     sessions: dict[str, Any] = {"play": InProcess(copies["play"], words, (a, b)),
                                 "pty": Pty(copies["pty"], words, env),
-                                "stale": InProcess(copies["stale"], words, (a, b), stale=True)}
+                                "stale": InProcess(copies["stale"], words, (a, b), stale=True),
+                                "reread": InProcess(copies["reread"], words, (a, b), stale=True, reread=True)}
     attack_once = one_shot([*fudge, str(copies["attack"]), *attack], env)
     attack_board = one_shot([*fudge, str(copies["board"]), *attack], env)
     status = one_shot([*fudge, str(copies["board"]), "status", "--fight", FIGHT], env)
     ways: dict[str, Callable[[], float]] = {
         "play": sessions["play"].run, "pty": sessions["pty"].run, "stale": sessions["stale"].run,
+        "reread": sessions["reread"].run,
         "attack": attack_once, "board": lambda: attack_board() + status()}
     for run in ways.values():  # warm-up: the OS caches, each session's commands built
         run()
@@ -203,6 +210,7 @@ def main() -> None:
     labels = {"play": "`fudge play`, in process: line to board",
               "pty": "`fudge play` on a pty: Enter to board and next prompt",
               "stale": "`fudge play`, in process, another process wrote the fight just before",
+              "reread": "the same, the fight read again (the service before it caught up)",
               "attack": "one-shot `fudge attack` (a fresh process)",
               "board": "one-shot `fudge attack`, then `fudge status` (the board)"}
     for way, label in labels.items():

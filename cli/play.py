@@ -57,14 +57,14 @@ def play(
     fight: Annotated[Optional[str], typer.Argument(
         help="The fight to play; it becomes the current fight (default: the current one).")] = None,
     strict: Annotated[bool, typer.Option(
-        "--strict", help="A script on stdin stops at the first line that fails, with that line's exit status.")] = False,
+        "--strict", help="A script on stdin stops at the first line that fails, with that line's exit status "
+                         "(without it: exit status 0, as a session at the table goes on).")] = False,
 ) -> None:
-    """Play a fight in one session: fudge's commands without `fudge`, shorthands, the board after each.
+    """Play a fight in one session: fudge's commands without `fudge`, the board after each.
 
-    Shorthands: n (next), a TARGET (the current actor attacks or exchanges), u / r (undo / redo),
-    ? (help), q or Ctrl-D (leave); Ctrl-C cancels the line. When stdin is not a terminal it is read
-    as a script, one command a line (`fudge play duel < round.txt`); its exit status is 0 unless
-    --strict.
+    Shorthands: n (next), a TARGET (the current actor's blow), u / r (undo / redo), ? (help), q (leave).
+
+    When stdin is not a terminal it is a script, one command a line: `fudge play duel < round.txt`.
     """
     verbose = int((ctx.parent.params if ctx.parent else {}).get("verbose") or 0)
     session = Session(verbose)
