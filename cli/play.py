@@ -155,6 +155,11 @@ class Session:
                 echo(help_text(), lines=True)
                 return []
             return [*rest, "--help"]
+        if head == "n" and self.current() and not {"--fight", "-f"} & set(rest):
+            expanded = next_words(self.current_state(), rest)
+            if expanded[0] != "next":
+                echo(f"  ({shlex.join(expanded)})")
+            return expanded
         if head in SHORTHANDS:
             return [SHORTHANDS[head], *rest]
         if head == "a":
@@ -311,7 +316,7 @@ def help_text() -> str:
     lines = ["Commands, as `fudge COMMAND` takes them without `fudge` (`COMMAND --help` or `? COMMAND` for one):"]
     lines += [f"  {panel}: {' '.join(names)}" for panel, names in panels.items()]
     lines += ["Shorthands:",
-              "  n                  next: the next actor's turn",
+              "  n                  next: the next actor's turn (Fate's turns: fate round, once all have acted)",
               "  a TARGET [OPTIONS] the current actor attacks TARGET: attack under turns, exchange in",
               "                     simultaneous rounds (the only foe standing), fate attack or fate exchange",
               "  a FIGHTER TARGET   the same, naming who attacks",
@@ -407,6 +412,16 @@ def blow(state: FightState) -> list[str]:
     if state.options.ruleset == "fate":
         return ["fate", "attack" if turns else "exchange"]
     return ["attack" if turns else "exchange"]
+
+
+def next_words(state: FightState, rest: list[str]) -> list[str]:
+    """`n`: `next`; in Fate's turns, which pass by acting (FT-INIT), a new round once everyone has acted."""
+    if state.options.initiative != "alertness":
+        return ["next", *rest]
+    actor = current_actor(state)
+    if actor is not None:
+        raise Refused(f"it is {actor.name}'s turn: Fate's turns pass by acting, `a TARGET` (FT-INIT)")
+    return ["fate", "round", *rest]
 
 
 def nobody_has_the_turn(state: FightState) -> str:

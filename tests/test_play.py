@@ -107,11 +107,13 @@ join examples/sheets/cyrus.toml
 join examples/sheets/finn.toml --side heroes
 join examples/sheets/guard.toml --as Guard-A
 a guard-a
-fate round -d "cyrus=+ 0 0 0" -d "finn=0 0 0 0" -d "guard-a=- 0 0 0"
+n -d "cyrus=+ 0 0 0" -d "finn=0 0 0 0" -d "guard-a=- 0 0 0"
 a guard-a -d "finn=+ 0 0 0" -d "guard-a=0 0 0 -"
 a cyrus
+n
 a guard-a -d "cyrus=+ + 0 0" -d "guard-a=0 0 0 0"
 a cyrus -d "guard-a=0 0 0 0" -d "cyrus=0 0 0 0"
+n -d "cyrus=0 0 0 0" -d "finn=0 0 0 0" -d "guard-a=+ 0 0 0"
 """,
 }
 
@@ -125,7 +127,8 @@ EXPANDED = {
                    "(attack Max Cutthroat --weapon unarmed -d 'max=0 + 0 0'", "(attack Cutthroat Max -d 'cutthroat=+ + 0 0' -d 'max=0 0 0 0' -d 'cutthroat=- 0 0 0'"],
     "fate": ["(fate exchange 'Cyrus>Guard-A' 'Guard-A>Cyrus' -d 'cyrus=0 0 0 0'",
              "(fate exchange 'Cyrus>Guard-A' 'Guard-A>Cyrus' -d 'cyrus=+ 0 0 0'",
-             "(fate attack Finn Guard-A ", "(fate attack Cyrus Guard-A ", "(fate attack Guard-A Cyrus "],
+             "(fate round -d 'cyrus=+ 0 0 0'", "(fate attack Finn Guard-A ", "(fate attack Cyrus Guard-A ",
+             "(fate attack Guard-A Cyrus ", "(fate round -d 'cyrus=0 0 0 0'"],
 }
 
 # The lines of each script that fail, as the one line each prints.
@@ -138,7 +141,8 @@ ERRORS = {
     "atari-isev": ["error: round 1 is over: `fudge round` starts the next one"],
     "fate": ["error: 'guard' could be Guard-A or Guard-B: type more of the name",
              "error: nobody has the turn: `fate round` orders a new round by Alertness (FT-INIT)",
-             "error: it is Cyrus's turn: `a TARGET` names whom Cyrus attacks"],
+             "error: it is Cyrus's turn: `a TARGET` names whom Cyrus attacks",
+             "error: it is Cyrus's turn: Fate's turns pass by acting, `a TARGET` (FT-INIT)"],
 }
 
 
