@@ -67,7 +67,8 @@ def play(
     When stdin is not a terminal it is a script, one command a line: `fudge play duel < round.txt`.
     """
     verbose = int((ctx.parent.params if ctx.parent else {}).get("verbose") or 0)
-    session = Session(verbose)
+    with context.guard():  # a store that cannot be opened: its one line, before any session
+        session = Session(verbose)
     try:
         if fight is not None:
             code = session.run(shlex.join(["use", fight]))

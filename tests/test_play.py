@@ -261,3 +261,12 @@ def test_help_lists_the_commands_and_shorthands_and_a_command_help_is_typers(tmp
 def test_a_line_may_begin_with_fudge(tmp_path: Path) -> None:
     done = play(tmp_path, "fudge new duel\n")
     assert "fight duel started" in done.stdout
+
+
+def test_a_store_that_cannot_be_opened_is_one_error_before_any_session(tmp_path: Path) -> None:
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    done = fudge("play", store=folder, input="fights\n")
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [f"error: the store {folder} is a folder: name a store file (--store FILE)"]
+    assert done.stdout == ""
