@@ -37,6 +37,7 @@ SHORTHANDS = {"n": "next", "u": "undo", "r": "redo"}
 LEAVE = ("q", "quit", "exit")
 HELP = ("?", "help")
 USAGE = 2  # click's exit status for a line it cannot parse
+NO_FIGHT = "no current fight: `new NAME --rules PRESET` starts one, `use NAME` picks one"
 
 
 class Leave(Exception):
@@ -135,12 +136,14 @@ class Session:
         """Run one line; its exit status (0: done). `q` raises Leave; nothing else leaves the session."""
         try:
             words = self.expand(split(line))
-            if not words:
-                return 0
-            return self.invoke(words)
+            return self.invoke(words) if words else 0
         except Refused as refused:
             echo(f"error: {refused}", err=True)
             return refused.code
+        except Leave:
+            raise
+        except Exception as exc:  # a defect of the session itself: one line, as for a command's
+            return defect(exc)
 
     def expand(self, words: list[str]) -> list[str]:
         """The command a line stands for: `fudge` dropped, shorthands spelled out; `?` and `q` handled here."""
@@ -187,15 +190,7 @@ class Session:
             echo("error: interrupted: nothing more was done", err=True)
             return 130
         except Exception as exc:  # a defect: its one line, as `fudge` alone prints it, and the session goes on
-            try:
-                main.last_resort(exc)
-            except SystemExit as stop:
-                if stop.code == 141:  # the reader of stdout is gone: nobody sees the session any more
-                    raise
-                return exit_status(stop.code)
-            except Exception:  # noqa: BLE001 - FUDGE_TRACEBACK=1 asked for the traceback
-                echo(traceback.format_exc(), err=True, lines=True)
-                return main.INTERNAL_ERROR
+            return defect(exc)
         return 0
 
     def group(self, name: str) -> Any:
@@ -230,7 +225,7 @@ class Session:
     def current_state(self) -> FightState:
         name = self.current()
         if not name:
-            raise Refused("no current fight: `new NAME` starts one, `use NAME` picks one")
+            raise Refused(NO_FIGHT)
         with refusing():
             return self.fights.state(name)
 
@@ -247,16 +242,17 @@ class Session:
                 return
             self.shown, self.state = shown, None
             if name is None:
-                echo("no current fight: `new NAME --rules PRESET` starts one, `use NAME` picks one")
+                echo(NO_FIGHT)
                 return
             from cli.damaged import readable
 
             with refusing(), readable(self.fights, name):
                 self.state = self.fights.state(name)
+            echo(board_after(self.state), lines=True)
         except Refused as refused:
             echo(f"error: {refused}", err=True)
-            return
-        echo(board_after(self.state), lines=True)
+        except Exception as exc:  # a defect in drawing the board: its line, and the session goes on
+            defect(exc)
 
     def _tail(self, name: str) -> tuple[int, str]:
         with refusing():
@@ -290,6 +286,21 @@ def split(line: str) -> list[str]:
         return shlex.split(line)
     except ValueError as exc:
         raise Refused(f"cannot read the line ({str(exc).lower()}): close the quote", USAGE) from None
+
+
+def defect(exc: Exception) -> int:
+    """A defect's one line, as `fudge` alone prints it (cli.main.last_resort); its exit status."""
+    from cli import main
+
+    try:
+        main.last_resort(exc)
+    except SystemExit as stop:
+        if stop.code == 141:  # the reader of stdout is gone: nobody sees the session any more
+            raise
+        return exit_status(stop.code)
+    except Exception:  # noqa: BLE001 - FUDGE_TRACEBACK=1 asked for the traceback
+        echo(traceback.format_exc(), err=True, lines=True)
+    return main.INTERNAL_ERROR
 
 
 def exit_status(code: Any) -> int:

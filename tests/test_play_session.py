@@ -215,6 +215,22 @@ def test_a_defect_in_a_command_is_one_line_and_the_session_goes_on(
     assert session.run("fights") == 0
 
 
+def test_a_defect_in_the_session_itself_is_one_line_and_it_goes_on(
+        session: play.Session, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def broken(*args: Any) -> Any:
+        raise ZeroDivisionError("a defect")
+
+    monkeypatch.setattr(play, "attack_words", broken)
+    monkeypatch.setattr(play, "board_after", broken)
+    assert session.run("a brynhild") == 70
+    session.board()
+    errors = capsys.readouterr().err.splitlines()
+    assert len(errors) == 2 and all(line.startswith("internal error: ZeroDivisionError: a defect") for line in errors)
+    monkeypatch.undo()
+    session.board(force=True)
+    assert "last event" in capsys.readouterr().out
+
+
 def completions(session: play.Session, text: str) -> list[str]:
     found = Completions(session).get_completions(Document(text, len(text)), CompleteEvent(completion_requested=True))
     return [completion.text for completion in found]
