@@ -50,11 +50,11 @@ def interactive(session: Session) -> None:
             return
         try:
             session.run(line)
+            session.board()
         except Leave:
             return
-        except KeyboardInterrupt:  # between the command and the board
+        except KeyboardInterrupt:  # outside a command (which says so itself): the session goes on
             echo("error: interrupted", err=True)
-        session.board()
 
 
 def history_file(store: Path) -> Path:
@@ -113,8 +113,12 @@ class Completions(Completer):
             return
         stem, _, partial = word.rpartition(">") if ">" in word else ("", "", word)
         stem = f"{stem}>" if stem else ""
+        try:
+            candidates = list(words_for(self.session, before, partial))
+        except Exception:  # noqa: BLE001 - no completion (a store gone, a defect) must cost the GM his line
+            return
         seen = set()
-        for candidate in words_for(self.session, before, partial):
+        for candidate in candidates:
             if candidate.lower().startswith(partial.lower()) and candidate not in seen:
                 seen.add(candidate)
                 yield Completion(quoted(stem + candidate), start_position=-length)
