@@ -85,7 +85,7 @@ def current_word(text: str) -> tuple[list[str], str, int]:
             quote = "" if char == quote else quote
         elif char in "\"'":
             quote = char
-        elif char.isspace():
+        elif char in " \t\r\n":  # shlex's whitespace, not every Unicode space: the words shlex.split reads
             start = index + 1
     typed = text[start:]
     try:

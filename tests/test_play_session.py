@@ -3,11 +3,13 @@ another process writes the same store, and the history file of a store."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, strategies as st
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
@@ -20,6 +22,7 @@ from engine.options import resolve
 from service.fights import Fights
 from store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, start
+from tests.fuzzing import fuzz
 
 
 def fight(rules: str, *sheets: Any, house: str | None = None, **options: Any) -> tuple[Fights, str]:
@@ -266,6 +269,22 @@ def test_the_word_being_typed_is_read_as_the_shell_reads_it() -> None:
     assert current_word("roll 'Grok the") == (["roll"], "Grok the", len("'Grok the"))
     assert current_word("roll snorri ") == (["roll", "snorri"], "", 0)
     assert current_word("") == ([], "", 0)
+
+
+WORDS = st.lists(st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=12),
+                 min_size=1, max_size=5)
+
+
+@given(WORDS)
+@fuzz(300)
+def test_fuzz_the_word_being_typed_starts_where_the_shell_would_start_it(words: list[str]) -> None:
+    """Whatever the names (spaces, quotes, `>`), completion replaces the last word as typed and reads the
+    words before it as the shell does."""
+    text = shlex.join(words)
+    before, _, length = current_word(text)
+    assert before == words[:-1]
+    assert shlex.split(text[len(text) - length:]) == words[-1:]
+    assert current_word(text + " ") == (words, "", 0)
 
 
 def test_the_history_is_kept_per_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
