@@ -23,7 +23,8 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.shortcuts import CompleteStyle
 
 from cli.context import echo
-from cli.play import HELP, LEAVE, SHORTHANDS, Leave, blow
+from cli.play import HELP, LEAVE, SHORTHANDS, Leave
+from cli.shorthands import blow
 
 if TYPE_CHECKING:
     from cli.play import Session

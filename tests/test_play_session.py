@@ -15,7 +15,7 @@ from prompt_toolkit.document import Document
 
 from cli import context, play
 from cli.demos import join, join_as
-from cli.play import Refused, attack_words
+from cli.shorthands import Refused, attack_words
 from cli.play_prompt import Completions, current_word, history_file
 from engine import commands as cmd
 from engine.options import resolve
