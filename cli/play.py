@@ -2,10 +2,9 @@
 
 A line is a `fudge` command without the `fudge`, parsed by the same Typer app (one grammar, one set
 of help texts), or a table shorthand (`SHORTHANDS`, `?`, `q`; `a TARGET` and `n` read the fight's
-rules: cli.shorthands). One process for the
-whole session: the commands and the fight's state stay loaded, so a command costs its own work,
-not Python's start-up and a read of the fight (`context.settings.session`). A bad line is one
-`error:` line, and the session goes on.
+rules: cli.shorthands). One process for the whole session: the commands and the fight's state
+stay loaded, so a command costs its own work, not Python's start-up and a read of the fight
+(`context.settings.session`). A bad line is one `error:` line, and the session goes on.
 
 On a terminal the prompt is prompt_toolkit's (completion, history per store: cli.play_prompt);
 otherwise stdin is a script, one command a line, echoed after the prompt it would have had.
