@@ -97,7 +97,7 @@ def scripted(session: Session, lines: Any, strict: bool = False) -> int:
             break
         if code and strict:
             return code
-        session.board()
+        session.after()
     return 0
 
 
@@ -119,6 +119,7 @@ class Session:
         self.groups: dict[str, Any] = {}
         self.shown: Any = ()  # (fight, its last event) the board shows; None: no current fight
         self.state: FightState | None = None  # the state the board shows (completion reads it)
+        self.ran: str | None = None  # the command the last line ran to its end (None: it failed, or ran none)
 
     def close(self) -> None:
         context.settings.session = None
@@ -126,9 +127,12 @@ class Session:
     # --- a line ------------------------------------------------------------------------
     def run(self, line: str) -> int:
         """Run one line; its exit status (0: done). `q` raises Leave; nothing else leaves the session."""
+        self.ran = None
         try:
             words = self.expand(split(line))
-            return self.invoke(words) if words else 0
+            code = self.invoke(words) if words else 0
+            self.ran = words[0] if words and not code else None
+            return code
         except Refused as refused:
             echo(f"error: {refused}", err=True)
             return refused.code
@@ -221,11 +225,17 @@ class Session:
         with refusing():
             return self.fights.state(name)
 
-    def board(self, force: bool = False) -> None:
-        """Draw the board if the fight moved (or another became current) since it was last drawn.
+    def after(self) -> None:
+        """The board after a line: after every command that ran (but `status`, which printed the fight),
+        and whenever the fight moved. A line that failed, or ran no command (`?`), changed nothing:
+        the board above still holds."""
+        self.board(force=self.ran not in (None, "status"))
 
-        A line that failed changed nothing: the board above still holds. The state is the service's,
-        kept from the command that wrote it; one query of the log's last event says it still holds.
+    def board(self, force: bool = False) -> None:
+        """Draw the board if the fight moved (or another became current) since it was last drawn, or if forced.
+
+        The state is the service's, kept from the command that wrote it; one query of the log's last
+        event says it still holds.
         """
         try:
             name = self.current()

@@ -51,7 +51,7 @@ def interactive(session: Session) -> None:
             return
         try:
             session.run(line)
-            session.board()
+            session.after()
         except Leave:
             return
         except KeyboardInterrupt:  # outside a command (which says so itself): the session goes on

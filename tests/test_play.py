@@ -171,14 +171,25 @@ def test_a_scripted_session_under_each_preset(tmp_path: Path, preset: str, snaps
     assert masked(done.stdout) == snapshot(name="stdout")
 
 
-def test_the_board_is_redrawn_after_each_command_that_changed_the_fight(tmp_path: Path) -> None:
-    """Joins and blows redraw it; a failed line changed nothing and the board above still holds."""
+def test_the_board_is_redrawn_after_every_command_that_ran(tmp_path: Path) -> None:
+    """A command that wrote or only read: the board under its output. `status` printed the fight
+    itself; a failed line, or `?`, changed nothing: the board above still holds."""
     done = play(tmp_path, SCRIPTS["fudge"])
     boards = re.findall(r"^duel \(.*\) round \d+, last event (\d+)$", done.stdout, re.M)
     seqs = [int(seq) for seq in boards]
     assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
-    # new, two joins, two exchanges, a declaration, undo, redo: eight boards
-    assert len(seqs) == 8, done.stdout
+    assert len(seqs) == 8, done.stdout  # new, two joins, two exchanges, a declaration, undo, redo
+
+    done = play(tmp_path, "fights\nlog\n?\nattack\nstatus\ninitiative\n")
+    lines = done.stdout.splitlines()
+    headers = [index for index, line in enumerate(lines) if re.match(r"^duel \(.*\) round \d+, last event \d+$", line)]
+    prompts = {line.split("> ", 1)[1]: index for index, line in enumerate(lines) if line.startswith("duel> ")}
+    drawn_after = {command: any(prompts[command] < h < prompts.get(following, len(lines)) for h in headers)
+                   for command, following in (("fights", "log"), ("log", "?"), ("?", "attack"),
+                                              ("attack", "status"), ("initiative", None))}
+    assert drawn_after == {"fights": True, "log": True, "?": False, "attack": False, "initiative": True}
+    status_headers = [h for h in headers if prompts["status"] < h < prompts["initiative"]]
+    assert len(status_headers) == 1  # `status` prints the fight once, not a board beside it
 
 
 def test_the_prompt_names_whose_turn_it_is(tmp_path: Path) -> None:
