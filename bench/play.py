@@ -7,7 +7,7 @@ trait rolls, declarations, fudge-point spends, undos, new rounds, fighters joini
 fall), copies its store once per way of running a command (each writes only its own copy, so
 each keeps what a GM's session would keep), then times in turns, median of `--runs`:
 
-- `play`, in process: `Session.run(line)` and `Session.board()` of cli.play, output into a buffer:
+- `play`, in process: `Session.run(line)` and `Session.after()` of cli.play, output into a buffer:
   what the GM waits for between Enter and the board, less the terminal's drawing;
 - `play` on a pty: the line typed into `fudge play` on a pseudo-terminal (pexpect), from Enter
   until the board and the next prompt have arrived: what the GM sees;
@@ -104,7 +104,7 @@ class InProcess:
         with contextlib.redirect_stdout(self.out):
             started = time.perf_counter()
             code = self.session.run(self.line)
-            self.session.board()
+            self.session.after()  # the board, as the session's loop draws it
             took = time.perf_counter() - started
         if code or self.session.fights.store.last_seq(FIGHT) <= before or "last event" not in self.out.getvalue():
             sys.exit(f"error: `{self.line}` in play did not append and redraw:\n{self.out.getvalue()[-500:]}")
