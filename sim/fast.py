@@ -27,7 +27,6 @@ F-DMG-4, F-GRAZE, F-DROLL (damage and its roll), F-WND-3, F-WND-5, F-WND-6 (the 
 from __future__ import annotations
 
 import hashlib
-import hmac
 from dataclasses import dataclass
 from typing import Any
 
@@ -191,34 +190,75 @@ def _penalties(options: RuleOptions, pain: int) -> tuple[int, ...]:
 
 
 # --- the dice ---------------------------------------------------------------------------------------
+# `engine.dice.derive_faces`: face i of draw d is read from HMAC-SHA256(seed, "stream:d:block"), a byte of
+# 255 rejected, byte % 3 - 1 taken. HMAC (RFC 2104) of a key of at most 64 bytes hashes the key padded
+# to 64 bytes and xored with 0x36 before the message, and with 0x5c before that inner digest: both
+# padded keys are hashed once per fight here (`Dice`), and each draw copies them (`hmac.digest` pads and
+# hashes the key again at every call). tests/test_sim_fast.py checks every draw of many streams against
+# `derive_faces`, rejected bytes included.
 
-_digest = hmac.digest
-_FACE = tuple(byte % 3 - 1 for byte in range(255))  # A-FAIR-1: a byte of 255 is rejected
+_INNER = bytes(byte ^ 0x36 for byte in range(256))
+_OUTER = bytes(byte ^ 0x5C for byte in range(256))
+REJECTED = 100  # the face of a byte of 255: any sum holding it is out of the range of real faces
+_FACE = tuple(byte % 3 - 1 for byte in range(255)) + (REJECTED,)
 
 
-def _total(seed: bytes, prefix: bytes, draw: int, count: int) -> int:
-    """The sum of `engine.dice.derive_faces(seed, stream, draw, count)` (`prefix` is `stream:`)."""
-    total = taken = block = 0
-    while True:
-        for byte in _digest(seed, prefix + b"%d:%d" % (draw, block), "sha256"):
-            if byte != 255:
-                total += _FACE[byte]
-                taken += 1
-                if taken == count:
-                    return total
-        block += 1
+class Dice:
+    """A fight's generated dice: the sum of each draw's Fudge faces, draws numbered from 0."""
+
+    __slots__ = ("inner", "outer", "prefix", "seed")
+
+    def __init__(self, seed: bytes, stream: str) -> None:
+        if len(seed) > 64:
+            raise ValueError("a fight seed is at most one SHA-256 block")
+        key = seed.ljust(64, b"\0")
+        self.inner = hashlib.sha256(key.translate(_INNER))
+        self.outer = hashlib.sha256(key.translate(_OUTER))
+        self.prefix = stream.encode() + b":"
+        self.seed = seed
+
+    def block(self, draw: int, block: int) -> bytes:
+        inner = self.inner.copy()
+        inner.update(b"%s%d:%d" % (self.prefix, draw, block))
+        outer = self.outer.copy()
+        outer.update(inner.digest())
+        return outer.digest()
+
+    def total(self, draw: int, count: int) -> int:
+        """The sum of `derive_faces(seed, stream, draw, count)`."""
+        inner = self.inner.copy()  # `block(draw, 0)`, written out: this is most of a fight's time
+        inner.update(b"%s%d:0" % (self.prefix, draw))
+        outer = self.outer.copy()
+        outer.update(inner.digest())
+        digest = outer.digest()
+        if count == 4:  # the action roll: four bytes, unless one of them is rejected
+            face = _FACE
+            total = face[digest[0]] + face[digest[1]] + face[digest[2]] + face[digest[3]]
+            if total < REJECTED - 4:
+                return total
+        total = taken = block = 0
+        while True:
+            for byte in digest:
+                if byte != 255:
+                    total += _FACE[byte]
+                    taken += 1
+                    if taken == count:
+                        return total
+            block += 1
+            digest = self.block(draw, block)
 
 
 # --- the fight -------------------------------------------------------------------------------------
 
-def fight_dice(seed: bytes) -> bytes:
-    """`stream:` of the fight with this seed: the stream is the first id `sim.runner.derived_ids` gives."""
-    return hashlib.sha256(seed + b":id:0").hexdigest()[:12].encode() + b":"
+def stream_of(seed: bytes) -> str:
+    """The dice stream of the fight with this seed: the first id `sim.runner.derived_ids` gives, cut as
+    `sim.runner.LightSession.start` cuts it."""
+    return hashlib.sha256(seed + b":id:0").hexdigest()[:12]
 
 
 def play(duel: Duel, seed: bytes) -> tuple[int | None, int, tuple[str, str]]:
     """(winner: 0, 1 or None for a draw; rounds; each fighter's final wound) of the fight with this seed."""
-    prefix = fight_dice(seed)
+    dice = Dice(seed, stream_of(seed))
     a, b = duel.first, duel.second
     filled = ([0] * len(a.rows), [0] * len(b.rows))
     levels = [0, 0]  # each track's level: the highest marked row, DEAD (6) once dead
@@ -229,12 +269,12 @@ def play(duel: Duel, seed: bytes) -> tuple[int | None, int, tuple[str, str]]:
         if a.static:
             roll_a = 0
         else:
-            roll_a = _total(seed, prefix, draw, 4)
+            roll_a = dice.total(draw, 4)
             draw += 1
         if b.static:
             roll_b = 0
         else:
-            roll_b = _total(seed, prefix, draw, 4)
+            roll_b = dice.total(draw, 4)
             draw += 1
         result_a = a.level + roll_a + a.penalties[levels[0]] + (a.plus and even)
         result_b = b.level + roll_b + b.penalties[levels[1]] + (b.plus and even)
@@ -260,7 +300,7 @@ def play(duel: Duel, seed: bytes) -> tuple[int | None, int, tuple[str, str]]:
                     hits.append((winner, loser, abs(rd), bonus))
         for attacker, defender, rd, bonus in hits:
             own, foe = (roll_a, roll_b) if defender == 1 else (roll_b, roll_a)
-            level, draw = _strike(duel, attacker, rd, bonus, own, foe, seed, prefix, draw)
+            level, draw = _strike(duel, attacker, rd, bonus, own, foe, dice, draw)
             if level > 0 and levels[defender] != 6:
                 rows = (a, b)[defender].rows
                 levels[defender] = _place(duel, rows, filled[defender], level)
@@ -272,7 +312,7 @@ def play(duel: Duel, seed: bytes) -> tuple[int | None, int, tuple[str, str]]:
 
 
 def _strike(duel: Duel, attacker: Side, rd: int, bonus: int, attack_roll: int, defense_roll: int,
-            seed: bytes, prefix: bytes, draw: int) -> tuple[int, int]:
+            dice: Dice, draw: int) -> tuple[int, int]:
     """`engine.wounding.strike` under the `factors` system: (the wound level, the next draw)."""
     factor = attacker.factor
     graze = rd == 1
@@ -283,7 +323,7 @@ def _strike(duel: Duel, attacker: Side, rd: int, bonus: int, attack_roll: int, d
         if mode == "parity":
             parity = (attack_roll % 2 == 0) - (defense_roll % 2 == 0)
         else:
-            roll = _total(seed, prefix, draw, 1 if mode.startswith("1dF") else 4)
+            roll = dice.total(draw, 1 if mode.startswith("1dF") else 4)
             draw += 1
     if graze:  # F-GRAZE-1, F-GRAZE-2, F-GRAZE-3
         scratch_at, hurt_at = duel.graze_table

@@ -13,6 +13,8 @@ F-DMG-4, F-GRAZE-1, F-GRAZE-2, F-GRAZE-3, F-DROLL, F-WND-1, F-WND-3, F-WND-5, F-
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 from pathlib import Path
 from typing import Any
@@ -21,12 +23,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.dice import derive_faces
 from engine.errors import InputError
 from engine.options import RuleOptions, check_combination, resolve
 from engine.sheets import parse_sheet
 from sim import fast
 from sim.parallel import run_serial
-from sim.runner import Entrant, Opening, Setup, simulate_fast, simulate_one, simulate_range
+from sim.runner import Entrant, Opening, Setup, fight_seed, simulate_fast, simulate_one, simulate_range
 from tests.conftest import sheet
 from tests.fuzzing import fuzz
 from tests.processes import fudge
@@ -224,6 +227,23 @@ def test_the_demo_duels_are_taken_and_agree() -> None:
     for policy in ("plain", "reckless"):
         both_ways(demo("snorri", "brynhild", policy=policy), 2026, 300)
     assert fast.plan(demo("snorri", "brynhild", policy="sensible"), Opening.of(demo("snorri", "brynhild"))) is None
+
+
+def test_fast_dice_are_the_engines_dice() -> None:
+    """A-FAIR-1: every draw's faces summed as `engine.dice.derive_faces` derives them, rejected bytes (255)
+    included, for 4dF and 1dF rolls of several fights' streams."""
+    rejected = 0
+    for index in range(3):
+        seed = fight_seed(77, index)
+        stream = fast.stream_of(seed)
+        dice = fast.Dice(seed, stream)
+        for block in range(3):
+            assert dice.block(5, block) == hmac.new(seed, f"{stream}:5:{block}".encode(), hashlib.sha256).digest()
+        for draw in range(1500):
+            for count in (4, 1):
+                assert dice.total(draw, count) == sum(derive_faces(seed, stream, draw, count)), (seed, draw, count)
+            rejected += 255 in dice.block(draw, 0)[:4]
+    assert rejected > 20  # the rejection was met, not only the common case
 
 
 def test_every_option_is_classified_once() -> None:
