@@ -125,6 +125,9 @@ class Duel:
     scratch_cap: bool
     gm_death: bool
 
+    def play(self, seed: bytes) -> tuple[int | None, int, tuple[str, str]]:
+        return play(self, seed)
+
 
 def plan(setup: Any, opening: Any) -> Duel | None:
     """The duel to play fast, or None when any part of the setup is outside what this path was proven on."""

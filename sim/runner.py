@@ -35,7 +35,7 @@ from engine.state import Combatant, FightState, replace
 from service.dice import next_draw
 from service.fights import Fights
 from service.step import step
-from sim import DEFAULT_MAX_ROUNDS, fast
+from sim import DEFAULT_MAX_ROUNDS, fast, fast_fate
 from sim.policies import POLICIES, Policy, foes
 from sim.rulesets import reading, view_of
 from store.memory import MemoryStore
@@ -466,10 +466,17 @@ def simulate_one(setup: Setup, master: int, index: int, opening: Opening | None 
     return result_of(index, play(LightSession(fight_seed(master, index), opening), setup))
 
 
-def simulate_fast(duel: fast.Duel, master: int, index: int) -> FightResult:
-    """Fight `index` played by the fast path (`sim.fast`): the same result as `simulate_one`."""
-    winner, rounds, levels = fast.play(duel, fight_seed(master, index))
+def simulate_fast(duel: fast.Duel | fast_fate.FateDuel, master: int, index: int) -> FightResult:
+    """Fight `index` played by a fast path (`sim.fast`, `sim.fast_fate`): the same result as `simulate_one`."""
+    winner, rounds, levels = duel.play(fight_seed(master, index))
     return FightResult(index, winner, rounds, levels)
+
+
+def fast_plan(setup: Setup, opening: Opening) -> fast.Duel | fast_fate.FateDuel | None:
+    """The fast path that takes this setup, if one does (each checks what it was proven on)."""
+    if not setup.fast:
+        return None
+    return fast.plan(setup, opening) or fast_fate.plan(setup, opening)
 
 
 def simulate_range(setup: Setup, master: int, start: int, stop: int,
@@ -479,7 +486,7 @@ def simulate_range(setup: Setup, master: int, start: int, stop: int,
 
     `opening`: the setup's `Opening`, when the caller has it (else this thread's, `opening_of`)."""
     opening = opening or opening_of(setup)
-    duel = fast.plan(setup, opening) if setup.fast else None
+    duel = fast_plan(setup, opening)
     if duel is not None:
         return [simulate_fast(duel, master, index) for index in range(start, stop)]
     return [simulate_one(setup, master, index, opening) for index in range(start, stop)]

@@ -8,7 +8,8 @@ bytes either way (`--engine` makes the engine play every fight).
 
 Rules restated by the fast path and proven here against the engine: F-PACE-2, F-MEL-1, F-MEL-2,
 F-HIT-1, F-MOD-1, F-MOD-3, F-MOD-4, F-MOD-6, F-TAC-1, F-TAC-4, F-NPC-1, F-FANCY-2, F-DMG-3,
-F-DMG-4, F-GRAZE-1, F-GRAZE-2, F-GRAZE-3, F-DROLL, F-WND-1, F-WND-3, F-WND-5, F-WND-6.
+F-DMG-4, F-GRAZE-1, F-GRAZE-2, F-GRAZE-3, F-DROLL, F-WND-1, F-WND-3, F-WND-5, F-WND-6; and for Fate
+exchanges (`sim.fast_fate`): FT-PACE, FT-OUT, FT-SIMPLE, FT-TRACK-2, FT-TRACK-3. A-FAIR-1: the dice.
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ from engine.dice import derive_faces
 from engine.errors import InputError
 from engine.options import RuleOptions, check_combination, resolve
 from engine.sheets import parse_sheet
-from sim import fast
+from sim import fast, fast_fate
 from sim.parallel import run_serial
-from sim.runner import Entrant, Opening, Setup, fight_seed, simulate_fast, simulate_one, simulate_range
+from sim.runner import (Entrant, Opening, Setup, fast_plan, fight_seed, simulate_fast, simulate_one,
+                        simulate_range)
 from tests.conftest import sheet
 from tests.fuzzing import fuzz
 from tests.processes import fudge
@@ -278,3 +280,99 @@ def test_cli_json_is_the_same_bytes_with_the_engine(tmp_path: Path, seed: int, e
     assert quick.returncode == engine.returncode == 0, quick.stderr + engine.stderr
     assert quick.stdout == engine.stdout
     assert json.loads(quick.stdout)["fights"] == 300
+
+
+# --- Fate exchanges (sim.fast_fate): FT-PACE, FT-OUT, FT-SIMPLE, FT-TRACK-2, FT-TRACK-3 -------------------
+
+FATE_LEVELS = ("Terrible", "Poor", "Mediocre", "Average", "Fair", "Good", "Great", "Superb")
+
+
+@st.composite
+def fate_sheets(draw: st.DrawFn, name: str) -> dict[str, Any]:
+    """A Fate sheet: a combat skill (or none: Fighting, not on the sheet), weapon and armor ratings, points."""
+    data: dict[str, Any] = {"name": name, "kind": draw(st.sampled_from(("pc", "npc"))),
+                            "skills": {"Swords": draw(st.one_of(st.sampled_from(FATE_LEVELS), st.integers(-3, 3)))},
+                            "fate_points": draw(st.integers(0, 2)) if draw(st.booleans()) else None}
+    if data["fate_points"] is None:
+        del data["fate_points"]
+    if draw(st.integers(0, 4)):
+        data["combat"] = {"attack": "Swords"}
+    if draw(st.booleans()):
+        data["fate_weapon"] = {"name": "weapon", "rating": draw(st.integers(0, 4))}
+    if draw(st.booleans()):
+        data["fate_armor"] = {"name": "armor", "rating": draw(st.integers(0, 4))}
+    return data
+
+
+@st.composite
+def fate_options(draw: st.DrawFn) -> dict[str, Any]:
+    label, preset = resolve("fate")
+    return {**preset.model_dump(), "fate_boxes": draw(st.tuples(*[st.integers(0, 3)] * 3)),
+            "arms": draw(st.sampled_from(("dramatic", "simple"))), "unlisted_skill": draw(st.integers(-2, 0)),
+            "default_fudge_points": draw(st.integers(0, 2)), "npc_fudge_points": draw(st.integers(0, 1)),
+            # never read by an exchange
+            "default_difficulty": draw(st.integers(0, 2)), "tactics": draw(st.sampled_from(("all_out", "postures"))),
+            "min_hit": draw(st.integers(-3, 0)), "damage_roll": draw(st.sampled_from(("none", "4dF_limited")))}
+
+
+@fuzz(60)
+@given(fate_options(), st.data(), st.integers(0, 2**40), st.integers(1, 30))
+def test_fate_fast_path_plays_the_engines_fight(overrides: dict[str, Any], data: st.DataObject, master: int,
+                                                max_rounds: int) -> None:
+    """Fate exchanges (FT-PACE): same winner, exchanges and worst box both ways, for any sheets, boxes,
+    dramatic or simple arms, policies and seed."""
+    options = options_of(overrides)
+    people = [data.draw(fate_sheets(name)) for name in ("Ann", "Bob")]
+    policies = [data.draw(POLICY) for _ in people]
+    setup = setup_of(options, people, policies, max_rounds)
+    opening = Opening.of(setup)
+    points = [c.fudge_points for c in sorted(opening.state.combatants.values(), key=lambda c: c.joined_seq)]
+    duel = fast_plan(setup, opening)
+    if any(p == "sensible" and n > 0 for p, n in zip(policies, points)):
+        assert duel is None  # a fate point may be spent: the engine plays
+        return
+    assert isinstance(duel, fast_fate.FateDuel)
+    for index in range(FIGHTS):
+        assert simulate_fast(duel, master, index) == simulate_one(setup, master, index, opening), index
+
+
+FATE_OUTSIDE = {"FT-ADV": {"arms": "advanced"}, "FT-INIT": {"pace": "turn", "initiative": "alertness"},
+                "FT-PACE scene": {"pace": "scene"}, "F-DEATH-1": {"death_three_levels": True}}
+
+
+@pytest.mark.parametrize("outside", sorted(FATE_OUTSIDE))
+def test_fate_outside_goes_to_the_engine(outside: str) -> None:
+    label, preset = resolve("fate")
+    options = options_of({**preset.model_dump(), **FATE_OUTSIDE[outside]})
+    base = demo("cyrus", "finn", preset="fate")
+    setup = Setup(label, options.model_dump(mode="json"), base.entrants, "plain", 10)
+    opening = Opening.of(setup)
+    assert fast_plan(setup, opening) is None
+    if outside != "FT-PACE scene":  # the simulator plays no scenes
+        assert simulate_range(setup, 4, 0, 2) == [simulate_one(setup, 4, i, opening) for i in range(2)]
+
+
+def test_fate_demo_duel_is_taken_and_agrees() -> None:
+    setup = demo("cyrus", "finn", preset="fate")
+    opening = Opening.of(setup)
+    duel = fast_plan(setup, opening)
+    assert isinstance(duel, fast_fate.FateDuel)
+    assert [simulate_fast(duel, 2026, i) for i in range(300)] == [simulate_one(setup, 2026, i, opening)
+                                                                   for i in range(300)]
+    assert fast_plan(demo("cyrus", "finn", "guard", preset="fate", sides=("a", "b", "b")), opening) is None
+    assert fast_plan(demo("cyrus", "finn", preset="fate", policy="sensible"), opening) is None  # 3 fate points
+
+
+def test_fate_options_are_options() -> None:
+    groups = [set(fast_fate.FIXED), fast_fate.READ, fast_fate.AT_OPENING, fast_fate.UNREAD]
+    assert sum(len(g) for g in groups) == len(set().union(*groups))
+    assert set().union(*groups) <= set(RuleOptions.model_fields)
+
+
+def test_fate_cli_json_is_the_same_bytes_with_the_engine(tmp_path: Path) -> None:
+    args = ["sim", str(SHEETS / "cyrus.toml"), str(SHEETS / "finn.toml"), "-r", "fate", "--side", "a", "--side", "b",
+            "-n", "300", "--seed", "13", "--json"]
+    quick = fudge(*args, store=tmp_path / "fudge.db")
+    engine = fudge(*args, "--engine", store=tmp_path / "fudge.db")
+    assert quick.returncode == engine.returncode == 0, quick.stderr + engine.stderr
+    assert quick.stdout == engine.stdout
