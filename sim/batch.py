@@ -43,9 +43,11 @@ def run_batch(setup: Setup, seed: int, n: int, *, jobs: int = 1, executor: str =
     fights = store() if keep_k and store is not None else None
     if fights is not None and any(f.name.startswith(f"{prefix}-{seed}-") for f in fights.store.fights()):
         raise InputError(f"fights named {prefix}-{seed}-* are already in the store: pick another --name")
-    simulate_range(setup, seed, 0, 1)  # one fight first: a setup the driver cannot play is refused before any work
+    played = simulate_range(setup, seed, 0, 1)  # fight 0 first: a setup the driver cannot play is refused
+    if progress:                                  # before any work; the workers play the others
+        progress(1)
     with executor_for(executor, jobs, scheduler) as pool:
-        results = simulate(setup, seed, n, pool, progress)
+        results = played + simulate(setup, seed, n, pool, progress, first=1)
     names = [c.name for c in sorted(probe.combatants.values(), key=lambda c: c.joined_seq)]
     batch = Batch(seed, summarize(results, sides, names, view_of(probe).levels))
     if fights is not None:  # each kept fight is written whole; the fight at the table stays current

@@ -37,35 +37,42 @@ def chunks(n: int, jobs: int, size: int | None = None) -> list[tuple[int, int]]:
     return [(start, min(n, start + size)) for start in range(0, n, size)]
 
 
-def run_serial(setup: Setup, master: int, n: int, progress: Progress | None = None) -> list[FightResult]:
+def ranges(n: int, jobs: int, first: int = 0, size: int | None = None) -> list[tuple[int, int]]:
+    """`chunks` of the fights first..n-1 (the fights before `first` were played already)."""
+    return [(start + first, stop + first) for start, stop in chunks(n - first, jobs, size)] if n > first else []
+
+
+def run_serial(setup: Setup, master: int, n: int, progress: Progress | None = None,
+               first: int = 0) -> list[FightResult]:
+    """Fights first..n-1 in this process."""
     out: list[FightResult] = []
     opening = opening_of(setup)  # once for the run: the ranges are only for progress reports
     try:
-        for start, stop in chunks(n, 1, size=max(1, min(500, n // 50 or 1))):
+        for start, stop in ranges(n, 1, first, size=max(1, min(500, n // 50 or 1))):
             out.extend(simulate_range(setup, master, start, stop, opening))
             if progress:
                 progress(stop - start)
     except KeyboardInterrupt:
-        raise Interrupted(len(out), n) from None
+        raise Interrupted(first + len(out), n) from None
     return out
 
 
 def run_on(executor: Executor, setup: Setup, master: int, n: int, jobs: int,
-           progress: Progress | None = None) -> list[FightResult]:
-    """Submit every range to the executor; gather the results in index order."""
+           progress: Progress | None = None, first: int = 0) -> list[FightResult]:
+    """Submit the ranges of fights first..n-1 to the executor; gather the results in index order."""
     parts: dict[int, list[FightResult]] = {}
     try:
         with _interrupts_held():  # the workers are started here: born with Ctrl-C held, then ignoring it
             futures: dict[Future[list[tuple[Any, ...]]], tuple[int, int]] = {
                 executor.submit(rows_of_range, setup, master, start, stop): (start, stop)
-                for start, stop in chunks(n, jobs)}
+                for start, stop in ranges(n, jobs, first)}
         for future in as_completed(futures):
             start, stop = futures[future]
             parts[start] = [FightResult._make(row) for row in future.result()]
             if progress:
                 progress(stop - start)
     except KeyboardInterrupt:
-        raise Interrupted(sum(len(part) for part in parts.values()), n) from None
+        raise Interrupted(first + sum(len(part) for part in parts.values()), n) from None
     return [result for start in sorted(parts) for result in parts[start]]
 
 
@@ -165,10 +172,11 @@ def _stop(pool: ProcessPoolExecutor, before: set[Any]) -> None:
 
 
 def simulate(setup: Setup, master: int, n: int, pool: Pool | None = None,
-             progress: Progress | None = None) -> list[FightResult]:
+             progress: Progress | None = None, first: int = 0) -> list[FightResult]:
+    """Fights first..n-1, in this process or on the pool."""
     if pool is None:
-        return run_serial(setup, master, n, progress)
-    return run_on(pool.executor, setup, master, n, pool.slots, progress)
+        return run_serial(setup, master, n, progress, first)
+    return run_on(pool.executor, setup, master, n, pool.slots, progress, first)
 
 
 __all__: list[Any] = ["simulate", "executor_for", "chunks", "Interrupted", "Pool"]

@@ -487,3 +487,22 @@ def test_dask_ranges_follow_the_clusters_threads() -> None:
             setup = setup_for("fudge")
             assert simulate(setup, 6, 30, pool) == run_serial(setup, 6, 30)
     assert len(chunks(240, 3)) == 24 and len(chunks(240, 1)) == 8
+
+
+@pytest.mark.parametrize("n, jobs", [(1, 1), (9, 1), (9, 2)])
+def test_the_first_fight_is_played_once(n: int, jobs: int) -> None:
+    """`run_batch` plays fight 0 itself (to refuse a setup it cannot play before any work) and the pool the
+    rest: every fight once, in index order, each counted once by the progress report."""
+    from sim.batch import run_batch
+    from sim.parallel import ranges
+    from sim.rulesets import view_of
+
+    setup = setup_for("fudge-phases")
+    done: list[int] = []
+    batch = run_batch(setup, 12, n, jobs=jobs, progress=done.append)
+    serial = run_serial(setup, 12, n)
+    opening = Opening.of(setup).state
+    names = [c.name for c in sorted(opening.combatants.values(), key=lambda c: c.joined_seq)]
+    assert batch.summary == summarize(serial, ["Leroy", "Brynhild"], names, view_of(opening).levels)
+    assert sum(done) == n
+    assert [i for a, b in ranges(n, jobs, first=1) for i in range(a, b)] == list(range(1, n))
