@@ -36,7 +36,6 @@ from engine.options import RuleOptions
 from engine.settle import min_hit_for
 from engine.sides import shield_value
 from engine.state import Combatant
-from engine.tracks import pain_of
 from engine.wounding import tech_difference
 from engine.wounds import INCAPACITATED, LEVELS, NEAR_DEATH, SCRATCH, VERY_HURT, Track
 
@@ -156,8 +155,7 @@ def _fighter_eligible(who: Combatant, policy: str) -> bool:
     return (policy in POLICIES and (policy != "sensible" or who.fudge_points <= 0)
             and sheet.track == "boxes" and type(track) is Track and not track.dead and track.out is None
             and track.level == 0 and not who.marks and who.out is None and who.killed_by is None
-            and who.stunned is None and not who.stuns and not who.locations and track.pain == pain_of(sheet)
-            and len(who.boxes) == NEAR_DEATH)
+            and who.stunned is None and not who.stuns and not who.locations and len(who.boxes) == NEAR_DEATH)
 
 
 def _side(state: Any, who: Combatant, foe: Combatant, reckless: bool) -> Side:
