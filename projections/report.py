@@ -83,11 +83,14 @@ def name_of(state: FightState, key: str) -> str:
     return who.name if who is not None else key
 
 
-def rolls(records: Sequence[Recorded]) -> list[Roll]:
+Walked = Sequence[tuple[Recorded, FightState]]  # a log's events with the state as of each (evolve_all)
+
+
+def rolls(records: Sequence[Recorded], walked: Walked | None = None) -> list[Roll]:
     """Every roll of the log with its luck (its mid-percentile in the exact distribution of its dice)."""
     gone = voided(records)
     out = []
-    for record, state in evolve_all(records):
+    for record, state in walked if walked is not None else evolve_all(records):
         event = record.event
         if isinstance(event, ev.DiceRolled) and event.faces:
             plain = event.sides is None and event.substitute is None
@@ -122,11 +125,11 @@ def fairness(all_rolls: Sequence[Roll]) -> list[Fairness]:
             for who, source in rollers]
 
 
-def spent(records: Sequence[Recorded]) -> list[Spent]:
+def spent(records: Sequence[Recorded], walked: Walked | None = None) -> list[Spent]:
     """Fudge or fate points spent, and aspects checked (Fate's rerolls)."""
     gone = voided(records)
     out = []
-    for record, state in evolve_all(records):
+    for record, state in walked if walked is not None else evolve_all(records):
         event = record.event
         if isinstance(event, ev.FudgePointSpent):
             out.append(Spent(record.seq, record.command, name_of(state, event.combatant), event.use, event.cost,

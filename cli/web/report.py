@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from html import escape
 
 from cli.web.html import CSS
-from cli.web.story import Step, branch_of, steps
+from cli.web.story import Step, branch_of, steps, walk
 from engine.audit import Report as Verified
 from engine.history import voided
 from engine.state import FightState
@@ -47,11 +47,12 @@ class Facts:
 def facts(name: str, state: FightState, records: list[Recorded], hashes: Sequence[str], verified: Verified,
           branches: list[FightInfo]) -> Facts:
     out = Facts(name, state, records, verified, branches)
-    out.story = steps(records)
-    out.rolls = counts.rolls(records)
+    walked = list(walk(records))  # the log's states, walked once for the story, the rolls and the points
+    out.story = steps(records, walked=walked)
+    out.rolls = counts.rolls(records, walked)
     out.luck = counts.luck_by_roller(out.rolls)
     out.fairness = counts.fairness(out.rolls)
-    out.spent = counts.spent(records)
+    out.spent = counts.spent(records, walked)
     out.tracks = counts.tracks(records)
     out.head_receipt = receipt(records[-1].seq, hashes[-1]) if records else ""
     return out

@@ -5,14 +5,15 @@ Shared by the live board (its last commands) and the report (all of them, round 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from cli import render
 from engine.history import voided
 from engine.state import FightState
 from events import models as ev
 from events.envelope import Recorded
-from projections.fold import evolve_all
+from engine.evolve import evolve
+from projections.fold import evolve_all, replay
 
 
 @dataclass
@@ -40,14 +41,33 @@ def consequences_of(before: FightState, after: FightState, records: Sequence[Rec
     return [(str(c.kind), str(c.text)) for c in consequences(before, after, list(records))]
 
 
-def steps(records: Sequence[Recorded], keep: int | None = None) -> list[Step]:
-    """The commands of a log in order (the last `keep` only, their states still read from the whole log)."""
+def walk(records: Sequence[Recorded], start: int = 0,
+         before: FightState | None = None) -> Iterator[tuple[Recorded, FightState]]:
+    """(record, state as of it) from `records[start]` on, as `fudge log` reads them (projections.fold.evolve_all):
+    the state before `start` folded once, so the last commands of a long fight cost one fold, not a replay per undo."""
+    if not start:
+        yield from evolve_all(records)
+        return
+    state = before if before is not None else replay(records[:start])
+    for index in range(start, len(records)):
+        record = records[index]
+        state = replay(records[: index + 1]) if isinstance(record.event, ev.VOIDING) else evolve(state, record)
+        yield record, state
+
+
+def steps(records: Sequence[Recorded], keep: int | None = None,
+          walked: Sequence[tuple[Recorded, FightState]] | None = None) -> list[Step]:
+    """The commands of a log in order (the last `keep` only; `walked`: the log's states, if already walked)."""
     gone = voided(records)
+    start = 0
+    if keep is not None:
+        commands = list(dict.fromkeys(record.command for record in records))[-keep:]
+        first = set(commands)
+        start = next((index for index, record in enumerate(records) if record.command in first), len(records))
+    before = replay(records[:start]) if start else FightState()
     out: list[Step] = []
-    group: list[Recorded] = []
-    before = FightState()
     state = before
-    for record, state_after in evolve_all(records):
+    for record, state_after in (walked if walked is not None else walk(records, start, before)):
         if out and out[-1].command == record.command:
             step = out[-1]
         else:
@@ -55,21 +75,18 @@ def steps(records: Sequence[Recorded], keep: int | None = None) -> list[Step]:
                 out[-1].after = state
             step = Step(record.command, state_after.round, before=state)
             out.append(step)
-            group = []
-        group.append(record)
         step.lines.append((record.seq, render.line(record.event, state_after), gone.get(record.seq)))
         step.round = state_after.round
         state = state_after
     if out:
         out[-1].after = state
-    chosen = out if keep is None else out[-keep:]
     by_command: dict[str, list[Recorded]] = {}
-    for record in records:
+    for record in records[start:]:
         by_command.setdefault(record.command, []).append(record)
-    for step in chosen:
+    for step in out:
         if step.before is not None and step.after is not None:
             step.consequences = consequences_of(step.before, step.after, by_command[step.command])
-    return chosen
+    return out
 
 
 def branch_of(records: Sequence[Recorded]) -> ev.BranchStarted | None:
