@@ -8,6 +8,7 @@ Screenshots go to the test's folder, and to docs/ with FUDGE_SCREENSHOTS=1 (the 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import urllib.error
@@ -142,6 +143,16 @@ def test_the_board_follows_commands_written_by_another_process(browser: Any, fig
         inner = browser.execute_script("return window.innerWidth")
         assert width <= inner, (width, inner)
         shot(browser, tmp_path, "board-phone.png")
+        background = "return getComputedStyle(document.body).backgroundColor"
+        light = browser.execute_script(background)
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        try:
+            dark = browser.execute_script(background)
+            assert dark != light and sum(map(int, re.findall(r"\d+", dark))) < 150, (light, dark)  # a dark page
+            shot(browser, tmp_path, "board-dark.png")
+        finally:
+            browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
         browser.get(url + "?large")
         until(lambda: "large" in (browser.find_element("tag name", "body").get_attribute("class") or ""), "large type")
 

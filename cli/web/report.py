@@ -68,8 +68,9 @@ def rounds_of(story: list[Step]) -> list[tuple[int, list[Step]]]:
     return out
 
 
-def round_title(number: int) -> str:
-    return f"Round {number}" if number else "Before the first round"
+def round_title(number: int, rounds: bool = True) -> str:
+    """A group's heading; a fight without rounds (Fate's exchanges and scenes) is one group."""
+    return f"Round {number}" if number else "Before the first round" if rounds else "The fight"
 
 
 def percent(value: float) -> str:
@@ -110,7 +111,8 @@ def outcome(facts: Facts) -> str:
 
     standing = [who.name for who in facts.state.combatants.values() if standing_in(facts.state, who)]
     fallen = [who.name for who in facts.state.combatants.values() if not standing_in(facts.state, who)]
-    words = f"{facts.state.round} rounds" if facts.state.round != 1 else "1 round"
+    rounds = facts.state.round
+    words = f"{len(facts.records)} events" if not rounds else f"{rounds} rounds" if rounds != 1 else "1 round"
     if fallen:
         words += f"; out of the fight: {', '.join(fallen)}"
     if standing:
@@ -226,8 +228,9 @@ def charts_html(facts: Facts) -> list[str]:
 
 def story_html(facts: Facts) -> list[str]:
     out = ['<section id="story"><h2>The story</h2><div class="events">']
-    for number, round_steps in rounds_of(facts.story):
-        out.append(f"<h3>{round_title(number)}</h3><ol>")
+    grouped = rounds_of(facts.story)
+    for number, round_steps in grouped:
+        out.append(f"<h3>{round_title(number, len(grouped) > 1)}</h3><ol>")
         for step in round_steps:
             cls = ' class="undone"' if step.undone else ""
             parts = []
@@ -362,8 +365,9 @@ def md_report(facts: Facts) -> str:
         lines.append(f"| {md(track.name)} | {md(level)} | {number} | {percent(index) if number else '–'} | "
                      f"{spent_by.get(track.name, 0)} |")
     lines.append("")
-    for number, round_steps in rounds_of(facts.story):
-        lines.append(f"**{round_title(number)}**")
+    grouped = rounds_of(facts.story)
+    for number, round_steps in grouped:
+        lines.append(f"**{round_title(number, len(grouped) > 1)}**")
         lines.append("")
         for step in round_steps:
             for seq, text, by in step.lines:
