@@ -27,6 +27,7 @@ from starlette.routing import Route
 
 from cli.web.html import CSS, board_html, events_html
 from cli.web.story import steps
+from store.base import StoreError
 
 if TYPE_CHECKING:
     from service.fights import Fights
@@ -58,7 +59,15 @@ class Board:
         return self.fight or self.fights.current()  # without --fight: the current fight, as `fudge use` sets it
 
     def poll(self) -> dict[str, object]:
-        """The payload for the page: rebuilt only if the fight or its last event changed."""
+        """The payload for the page: rebuilt only if the fight or its last event changed. A store that cannot
+        be read now (no current fight any more, a file being replaced) is said on the page, and polled again."""
+        try:
+            return self._poll()
+        except StoreError as exc:
+            self.tail = ("", -1, str(exc))  # sent once; a readable store again changes the tail
+            return {"seq": 0, "title": "fudge", "html": f'<p class="status">{escape(str(exc))}</p>'}
+
+    def _poll(self) -> dict[str, object]:
         name = self.name()
         seq, digest = self.fights.store.tail(name)
         if self.tail != (name, seq, digest):
@@ -86,7 +95,7 @@ def page(payload: dict[str, object], large: bool) -> str:
 
 def create_app(fights: Fights, fight: str | None = None, prefix: str = "", large: bool = False) -> Starlette:
     board = Board(fights, fight)
-    board.poll()  # a fight that does not exist fails here, before the server starts
+    board._poll()  # a fight that does not exist fails here, before the server starts
 
     async def index(request: Request) -> Response:
         return HTMLResponse(page(board.poll(), large), headers={"Cache-Control": "no-store"})
