@@ -118,3 +118,52 @@ def test_a_bad_format_is_one_error_line(fight: Path, tmp_path: Path) -> None:
 def test_an_unknown_fight_is_one_error_line(fight: Path) -> None:
     done = report(fight, "nosuch")
     assert done.returncode != 0 and done.stderr.startswith("error: ") and "Traceback" not in done.stderr
+
+
+def test_each_command_gets_the_words_of_its_consequences(fight: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The story asks projections.consequences for each command's words, given the states before and after it
+    and its records, and shows them escaped under the command (here a stand-in of that projection)."""
+    import sys
+    import types
+    from dataclasses import dataclass
+
+    from cli.web.html import events_html
+    from cli.web.story import steps
+    from service.fights import Fights
+    from store.sqlite import SqliteStore
+
+    @dataclass
+    class Consequence:
+        kind: str
+        text: str
+
+    asked = []
+
+    def consequences(before: Any, after: Any, records: list[Any]) -> list[Consequence]:
+        asked.append((before.round, after.round, [r.seq for r in records]))
+        return [Consequence("round", f"<round {after.round}>")] if after.round != before.round else []
+
+    stand_in = types.ModuleType("projections.consequences")
+    stand_in.consequences = consequences  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "projections.consequences", stand_in)
+    records = Fights(SqliteStore(fight)).log("skirmish")
+    story = steps(records)
+    assert len(asked) == len(story) and [seq for _, _, seqs in asked for seq in seqs] == [r.seq for r in records]
+    assert asked[3] == (0, 1, [4, 5, 6, 7, 8])  # the first exchange: round 1 begins
+    assert story[3].consequences == [("round", "<round 1>")] and asked[4][:2] == (1, 0)  # the undo takes it back
+    assert '<span class="cons c-round">&lt;round 1&gt;</span>' in events_html(story)
+    last = steps(records, keep=3)  # the live page's last commands: the same words, the same states
+    assert [(s.command, s.consequences) for s in last] == [(s.command, s.consequences) for s in story[-3:]]
+
+
+def test_the_last_commands_read_as_the_whole_story_does(fight: Path) -> None:
+    """The live page walks only its last commands (the state before them folded once): their lines, rounds and
+    undone marks are those of the whole log's story, wherever the cut falls (undo, fudge point, branch)."""
+    from cli.web.story import steps
+    from service.fights import Fights
+    from store.sqlite import SqliteStore
+
+    records = Fights(SqliteStore(fight)).log("skirmish")
+    story = steps(records)
+    for keep in range(1, len(story) + 1):
+        assert [(s.lines, s.round) for s in steps(records, keep=keep)] == [(s.lines, s.round) for s in story[-keep:]]
