@@ -76,13 +76,15 @@ def serve(
             prefix = "/" + secrets.token_urlsafe(16)
             echo(f"warning: serving to the network on {host}: anyone who can reach it and has the address below "
                  "can read the fight (never change it); share the address with the table only", err=True)
-        web = create_app(fights, name, prefix, large)
+        servers: list[uvicorn.Server] = []
+        web = create_app(fights, name, prefix, large, stopping=lambda: any(server.should_exit for server in servers))
         sock = bound(host, port)
         shown = sock.getsockname()
         where = f"[{shown[0]}]" if ":" in shown[0] else shown[0]
         echo(f"the board of {name or 'the current fight'} at http://{where}:{shown[1]}{prefix}/ "
              "(Ctrl-C stops)")
         sys.stdout.flush()
-        # the players' event streams never end on their own: Ctrl-C gives them a second, then closes them
-        server = uvicorn.Server(uvicorn.Config(web, log_level="warning", lifespan="off", timeout_graceful_shutdown=1))
+        # Ctrl-C: the players' streams end at their next poll (`stopping`), well within the grace period
+        server = uvicorn.Server(uvicorn.Config(web, log_level="warning", lifespan="off", timeout_graceful_shutdown=3))
+        servers.append(server)
         server.run(sockets=[sock])

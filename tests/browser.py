@@ -9,11 +9,19 @@ fresh profile per browser.
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
+import subprocess
+import sys
 import time
-from collections.abc import Callable
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from tests.processes import ROOT
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -21,6 +29,41 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-dev-shm-usage", "--hide-scrollbars")
 WAIT = 20.0  # seconds: generous, for two shared cores; a test fails only if nothing happened by then
+
+
+def environment(store: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
+    env.update({"PYTHONPATH": str(ROOT), "FUDGE_KEY_FILE": str(store.parent / "snapshot.key"),
+                "XDG_STATE_HOME": str(store.parent / "state"), "NO_COLOR": "1"})
+    return env
+
+
+@contextmanager
+def served(store: Path, *args: str) -> Iterator[tuple[str, str, subprocess.Popen[str]]]:
+    """`fudge serve --port 0 ARGS` running: (its address, its stderr so far, the process)."""
+    process = subprocess.Popen([sys.executable, "-m", "cli.main", "--store", str(store), "serve", "--port", "0", *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment(store),
+                               cwd=store.parent)
+    try:
+        line = process.stdout.readline() if process.stdout else ""
+        assert "http://" in line, (line, process.stderr.read() if process.poll() is not None and process.stderr else "")
+        url = line[line.index("http://"):].split()[0]
+        yield url, "", process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def status_of(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
 
 
 def available() -> str | None:

@@ -9,49 +9,19 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser import available, chromium, not_blank, until
+from tests.browser import available, chromium, not_blank, served, status_of, until
 from tests.processes import ROOT, fudge
 from tests.test_report import BRYNHILD, GROK, SHEETS
 
 DOCS = ROOT / "docs"
-
-
-def environment(store: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
-    env.update({"PYTHONPATH": str(ROOT), "FUDGE_KEY_FILE": str(store.parent / "snapshot.key"),
-                "XDG_STATE_HOME": str(store.parent / "state"), "NO_COLOR": "1"})
-    return env
-
-
-@contextmanager
-def served(store: Path, *args: str) -> Iterator[tuple[str, str, subprocess.Popen[str]]]:
-    """`fudge serve --port 0 ARGS` running: (its address, its stderr so far, the process)."""
-    process = subprocess.Popen([sys.executable, "-m", "cli.main", "--store", str(store), "serve", "--port", "0", *args],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment(store),
-                               cwd=store.parent)
-    try:
-        line = process.stdout.readline() if process.stdout else ""
-        assert "http://" in line, (line, process.stderr.read() if process.poll() is not None and process.stderr else "")
-        url = line[line.index("http://"):].split()[0]
-        yield url, "", process
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @pytest.fixture(scope="module")
@@ -65,14 +35,6 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         yield driver
     finally:
         driver.quit()
-
-
-def status_of(url: str) -> int:
-    try:
-        with urllib.request.urlopen(url, timeout=10) as response:
-            return int(response.status)
-    except urllib.error.HTTPError as error:
-        return int(error.code)
 
 
 def shot(driver: Any, tmp_path: Path, name: str) -> bytes:

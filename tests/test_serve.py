@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cli import exits
 from cli.serve import loopback
 from tests.processes import fudge
 
@@ -47,3 +48,20 @@ def test_a_port_in_use(duel: Path) -> None:
     assert done.returncode == 1, done.stdout
     assert done.stderr == f"error: cannot listen on 127.0.0.1:{port}: Address already in use; try another --port or --host\n"
 
+
+
+def test_ctrl_c_with_a_player_watching_stops_cleanly(duel: Path) -> None:
+    """A player's open event stream does not hold the server up, and stopping it prints no traceback."""
+    import signal
+    import urllib.request
+
+    from tests.browser import served
+
+    with served(duel) as (url, _, process):
+        with urllib.request.urlopen(url + "events", timeout=20) as stream:  # a player's page, connected
+            assert stream.readline().startswith(b"data: ")
+            process.send_signal(signal.SIGINT)
+            process.wait(timeout=20)
+        assert process.returncode in (0, exits.INTERRUPTED)  # uvicorn re-raises the signal once stopped: 130
+        errors = process.stderr.read() if process.stderr else ""
+        assert "Traceback" not in errors and "ERROR" not in errors, errors

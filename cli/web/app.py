@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -93,7 +93,9 @@ def page(payload: dict[str, object], large: bool) -> str:
             f"<script>{SCRIPT}</script></body></html>")
 
 
-def create_app(fights: Fights, fight: str | None = None, prefix: str = "", large: bool = False) -> Starlette:
+def create_app(fights: Fights, fight: str | None = None, prefix: str = "", large: bool = False,
+               stopping: Callable[[], bool] = lambda: False) -> Starlette:
+    """The application; `stopping` says the server is shutting down (Ctrl-C): the open streams then end."""
     board = Board(fights, fight)
     board._poll()  # a fight that does not exist fails here, before the server starts
 
@@ -107,7 +109,7 @@ def create_app(fights: Fights, fight: str | None = None, prefix: str = "", large
         async def stream() -> AsyncIterator[str]:
             sent = None
             idle = 0.0
-            while not await request.is_disconnected():
+            while not stopping() and not await request.is_disconnected():
                 payload = board.poll()
                 if board.tail != sent:  # the fight's last event, or the fight followed, changed
                     sent = board.tail
