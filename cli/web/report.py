@@ -325,7 +325,8 @@ def trust_html(facts: Facts) -> list[str]:
     cls = "verdict-ok" if facts.verified.ok else "verdict-bad"
     out = ['<footer class="trust"><h2>Trust</h2>',
            f'<p class="{cls}">{escape(words)}</p>',
-           f"<p>Head receipt: <code>{escape(facts.head_receipt)}</code>. Anyone with the exported log checks it with "
+           f"<p>Head receipt: <code>{escape(facts.head_receipt)}</code>. Whoever holds the log (or imports its "
+           "export: <code>fudge export</code>, <code>fudge import</code>) checks it with "
            f"<code>fudge verify {escape(facts.name)} --head {escape(facts.head_receipt)}</code>.</p><ul>"]
     for seq, commitment in committed:
         out.append(f"<li>event {seq}: dice seed committed <code>{escape(commitment)}</code></li>")
