@@ -167,3 +167,26 @@ def test_the_last_commands_read_as_the_whole_story_does(fight: Path) -> None:
     story = steps(records)
     for keep in range(1, len(story) + 1):
         assert [(s.lines, s.round) for s in steps(records, keep=keep)] == [(s.lines, s.round) for s in story[-keep:]]
+
+
+def test_a_report_of_an_altered_log_says_so(fight: Path, tmp_path: Path) -> None:
+    """A face changed in the store behind fudge's back (A-VERIFY-1): the report is written, its trust footer
+    says the log does not verify and where, and the command exits 3 with one error line."""
+    import shutil
+    import sqlite3
+
+    copy = tmp_path / "copy"
+    shutil.copytree(fight.parent, copy)
+    store = copy / "fudge.db"
+    with sqlite3.connect(store) as db:
+        (body,) = db.execute("SELECT body FROM events WHERE seq = 11 AND fight = "
+                             "(SELECT id FROM fights WHERE name = 'skirmish')").fetchone()
+        assert '"faces":[1,1,0,0]' in body
+        db.execute("UPDATE events SET body = ? WHERE seq = 11 AND fight = (SELECT id FROM fights WHERE name = 'skirmish')",
+                   (body.replace('"faces":[1,1,0,0]', '"faces":[1,1,1,0]'),))
+    out = tmp_path / "report.html"
+    done = report(store, "skirmish", "-o", str(out))
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.splitlines()[-1].startswith("error: skirmish: event 11: ") and "Traceback" not in done.stderr
+    page = out.read_text()
+    assert '<p class="verdict-bad">DOES NOT VERIFY: event 11: ' in page and "events verified" not in page
