@@ -164,6 +164,10 @@ class Checkout:
 LADDER = {
     "`python -c pass`": "pass",
     '`python -c "import pydantic, typer"`': "import pydantic, typer",
+    "`import pydantic, typer` + the standard library the command uses (sqlite3, pickle, hmac, json, random...)":
+        "import pydantic, typer, sqlite3, pickle, hmac, hashlib, json, random, secrets, logging, tempfile",
+    "`import pydantic, typer` + one pydantic model class, validated once (no Typer run)":
+        "import pydantic, typer\nclass One(pydantic.BaseModel):\n    x: int\nOne(x=1)",
     "a Typer program of one command with one option, run": TYPER_PROGRAM,
     "the same + one pydantic model class, validated once": "import pydantic\nclass One(pydantic.BaseModel):\n"
         "    x: int\nOne(x=1)\n" + TYPER_PROGRAM,
