@@ -220,10 +220,10 @@ def bucket(stack: list[str]) -> str:
                 return "dataclasses created at import (project modules)"
             return "project modules: loading and running their bodies"
         if any(PACKAGE.search(m) for m in modules):
-            return "libraries the project's modules import (pydantic's model machinery, sqlite3, hmac...)"
+            return "libraries the project's modules import (pydantic and its model machinery, sqlite3, hmac...)"
         if "cli/main.py:__call__" in text:
             return "libraries imported while Typer runs"
-        return "start: Typer, pydantic and the standard library imported by cli.main"
+        return "start: Typer and the standard library imported by cli.main"
     if "cli/table.py:run" in text:
         for key, name in (("fights.py:state", "work: the fight's state (snapshot, events after it)"),
                           ("fights.py:execute", "work: decide, append, snapshot and read model"),
