@@ -14,7 +14,7 @@ from events.envelope import Recorded
 
 
 def with_item(mapping: Mapping[Any, Any], key: Any, value: Any) -> Mapping[Any, Any]:
-    if type(mapping) is PMap:  # the maps that grow with the fight: O(1), not a copy
+    if isinstance(mapping, PMap):  # the maps that grow with the fight: O(1), not a copy
         return mapping.set(key, value)
     new = dict(mapping)
     new[key] = value

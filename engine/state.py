@@ -16,7 +16,7 @@ from typing import Any
 from engine.initiative import Initiative
 from engine.ladder import Ladder, ladder_of
 from engine.options import RuleOptions
-from engine.pmap import PMap
+from engine.pmap import EventMap, PMap
 from engine.sheets import Fighter
 from engine.wounds import Mark, Track, empty_track
 from events import models as ev
@@ -94,7 +94,7 @@ class FightState:
     initiative: Mapping[str, Initiative] = field(default_factory=dict)
     turn: Turn | None = None
     actions: Mapping[int, Action] = field(default_factory=PMap)
-    events: Mapping[int, Any] = field(default_factory=PMap)  # seq -> effective event of an action
+    events: Mapping[int, Any] = field(default_factory=EventMap)  # seq -> effective event of an action
     # seqs of RoundStarted by their order (0, 1, ...) (F-DEATH-2: the level a round began at); a persistent
     # map, not a tuple: a tuple copied at every round made a fold quadratic in the fight's rounds
     round_starts: Mapping[int, int] = field(default_factory=PMap)
