@@ -263,7 +263,6 @@ class Fights:
         new, after, whole, done = tracked_step(decide, state, loaded.done, command, source,
                                                lambda: self._log_of(name, loaded), record)
         rows = self._rows(new)
-        everything = whole if whole is not None else (loaded.records + new if loaded.records is not None else None)
         # A replayed state starts a snapshot (a read could not fold past what it voided); an undo or
         # redo answered from the history is folded past like any command (service.caches.catch_up).
         caches = self.caches.of(name, after, rows[-1].seq, rows[-1].hash,
@@ -272,7 +271,9 @@ class Fights:
             self.keeper.put(new[0].fight, secrets)
         self.store.append(name, last_seq, rows, **caches)
         log.info("command appended", fight=name, command=type(command).__name__, events=len(new))
-        self._cache[name] = _Loaded(everything, after, rows[-1].hash, rows[-1].seq,
+        # The log is not kept: a warm service's memory does not grow with the fight, and a command that
+        # needs the log (a fudge point's void) reads it again.
+        self._cache[name] = _Loaded(None, after, rows[-1].hash, rows[-1].seq,
                                     rows[-1].seq if "snapshot" in caches else loaded.snapshot_seq, done)
         return Outcome(tuple(new), after, unused=unused)
 
