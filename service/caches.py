@@ -18,10 +18,9 @@ from store.base import EventStore
 from store.bulk import paused_gc
 from store.log import log
 from store.views import ReadModel
-from service.step import following
+from service.step import by_command, following, refolded
 
 VOIDING_TYPES = frozenset(kind.model_fields["type"].default for kind in ev.VOIDING)
-VOIDED = ev.EventsVoided.model_fields["type"].default
 
 
 def named(state: FightState, name: str) -> FightState:
@@ -55,10 +54,10 @@ class Caches:
         """(the state, its undo history, the snapshot's seq) from the fight's snapshot and the events
         after it, if that is the same as a replay; None if not.
 
-        The commands after the snapshot are folded onto it, and their undos and redos answered from
-        the history it carries (engine.rewind); any other event that voids something (a fudge point's
-        EventsVoided), or an undo the history cannot answer, means the whole log is replayed
-        (A-UNDO-2 may reach back before the snapshot).
+        The commands after the snapshot are folded onto it as they were when appended
+        (`catch_up`): undos and redos answered from the history it carries (engine.rewind), a fudge
+        point's void folded again from it (service.step.refolded). Where the history does not
+        reach (A-UNDO-2 may reach back before it), None: the whole log is replayed.
         """
         if seq == 0:
             return None
@@ -68,7 +67,7 @@ class Caches:
             return None
         rows = self.store.rows_from(name, snap.seq)
         if not rows or (rows[0].seq, rows[0].hash) != (snap.seq, snap.hash) or (rows[-1].seq, rows[-1].hash) != (
-                seq, last_hash) or any(row.type == VOIDED for row in rows[1:]):
+                seq, last_hash):
             return None
         with paused_gc():
             found = snapshots.unpack(snap, self.store.fight(name).fight_id, snap.seq, snap.hash, key)
@@ -77,8 +76,15 @@ class Caches:
                 return None
             state, done = found
             state.events.read_from(log_reader(self.store, name))
-            for records in _by_command(load_all(row.body for row in rows[1:])):
-                caught = catch_up(state, done, records)
+            after = load_all(row.body for row in rows[1:])
+
+            def since(seq: int, upto: int) -> list[Recorded]:
+                if seq > snap.seq:
+                    return [record for record in after if seq <= record.seq < upto]
+                return load_all(row.body for row in self.store.rows_from(name, seq) if row.seq < upto)
+
+            for records in by_command(after):
+                caught = catch_up(state, done, records, lambda seq, upto=records[0].seq: since(seq, upto))
                 if caught is None:
                     return None
                 state, done = caught
@@ -111,17 +117,8 @@ class Caches:
         return out
 
 
-def _by_command(records: list[Recorded]) -> list[list[Recorded]]:
-    groups: list[list[Recorded]] = []
-    for record in records:
-        if groups and groups[-1][0].command == record.command:
-            groups[-1].append(record)
-        else:
-            groups.append([record])
-    return groups
-
-
-def catch_up(state: FightState, done: History, records: list[Recorded]) -> tuple[FightState, History] | None:
+def catch_up(state: FightState, done: History, records: list[Recorded],
+             since: Callable[[int], Sequence[Recorded]]) -> tuple[FightState, History] | None:
     """One stored command folded onto a snapshot's state, as `service.step.tracked_step` did it when it
     was appended; None when that needs the log (an undo or redo the history does not answer as the log
     did)."""
@@ -136,6 +133,8 @@ def catch_up(state: FightState, done: History, records: list[Recorded]) -> tuple
             return after, done.undid(records[0].command, redo)
         after, back = apply(state, done.undone[-1][1], records[-1].seq)
         return after, done.redid(back)
+    if any(isinstance(record.event, ev.VOIDING) for record in records):
+        return refolded(state, done, records, since)
     after = fold(records, state)
     return after, following(done, state, records, after, False)
 

@@ -164,6 +164,11 @@ class Fights:
             loaded.records = self.log(name, loaded.last_seq)
         return loaded.records
 
+    def _since(self, name: str, seq: int) -> list[Recorded]:
+        """The log from `seq` on (what a fudge point's void folds again: service.step.refolded)."""
+        with paused_gc():
+            return load_all(row.body for row in self.store.rows_from(name, seq))
+
     def _newest_first(self, name: str, loaded: _Loaded) -> Iterator[Recorded]:
         """The records that can carry a draw, newest first, parsed as they are reached (the dice want
         only the latest draw): the log in memory, or pages read backwards from the store."""
@@ -261,7 +266,7 @@ class Fights:
                                  loaded.last_hash, command_id or self.new_id(), command, events)
 
         new, after, whole, done = tracked_step(decide, state, loaded.done, command, source,
-                                               lambda: self._log_of(name, loaded), record)
+                                               lambda: self._log_of(name, loaded), record, lambda seq: self._since(name, seq))
         rows = self._rows(new)
         # A replayed state starts a snapshot (a read could not fold past what it voided); an undo or
         # redo answered from the history is folded past like any command (service.caches.catch_up).
