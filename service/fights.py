@@ -149,10 +149,21 @@ class Fights:
             voiding = load_all(row.body for row in self.store.rows_of_types(name, VOIDING_TYPES, upto))
             gone = voided_by(voiding, lambda command: self.store.command_seqs(name, command, upto))
             start = FightState(events=EventMap(reader=Reader(read, keep=False)))
-            records = (record for record in map(load, self.store.bodies(name, upto)) if record.seq not in gone)
+            records = (record for record in map(load, self._bodies(name, upto)) if record.seq not in gone)
             state = fold(records, start)
         state.events.read_from(read)  # the commands folded from now on keep their events
         return replace(state, last_seq=upto) if upto else state
+
+    def _bodies(self, name: str, upto: int, page: int = 4096) -> Iterator[str]:
+        """The log's bodies to `upto`, read a page at a time (a replay holds one page of the log's text)."""
+        seq = 1
+        while seq <= upto:
+            rows = self.store.bodies_page(name, seq, page, upto)
+            for _, body in rows:
+                yield body
+            if len(rows) < page:
+                return
+            seq = rows[-1][0] + 1
 
     def _from_snapshot(self, name: str, seq: int, last_hash: str) -> tuple[FightState, History, int] | None:
         """The state from the fight's snapshot and the events after it (service.caches), if usable."""

@@ -264,6 +264,12 @@ class SqliteStore:
                            (fight, _seq(upto)))
         return [body for (body,) in rows]
 
+    def bodies_page(self, name: str, seq: int, limit: int, upto: int | None = None) -> list[tuple[int, str]]:
+        """(seq, body) of up to `limit` rows from `seq` on (to `upto`): a long log read a page at a time,
+        so that a replay holds one page of text, not the whole log's."""
+        return self._fetch("SELECT seq, body FROM events WHERE fight = ? AND seq >= ? AND seq <= ? ORDER BY seq "
+                           "LIMIT ?", (self._id(name), _seq(seq), _seq(upto), _seq(limit)))
+
     def rows_of_types(self, name: str, types: Iterable[str], upto: int | None = None) -> list[Row]:
         """The rows of these event types, in order (the few voiding events a replay looks for first)."""
         kinds = sorted(types)
