@@ -149,18 +149,17 @@ class Fights:
             voiding = load_all(row.body for row in self.store.rows_of_types(name, VOIDING_TYPES, upto))
             gone = voided_by(voiding, lambda command: self.store.command_seqs(name, command, upto))
             start = FightState(events=EventMap(reader=Reader(read, keep=False)))
-            records = (record for record in map(load, self._bodies(name, upto)) if record.seq not in gone)
+            records = (record for record in self._records_of(name, upto) if record.seq not in gone)
             state = fold(records, start)
         state.events.read_from(read)  # the commands folded from now on keep their events
         return replace(state, last_seq=upto) if upto else state
 
-    def _bodies(self, name: str, upto: int, page: int = 4096) -> Iterator[str]:
-        """The log's bodies to `upto`, read a page at a time (a replay holds one page of the log's text)."""
+    def _records_of(self, name: str, upto: int, page: int = 4096) -> Iterator[Recorded]:
+        """The log's records to `upto`, read and parsed a page at a time (a replay holds one page)."""
         seq = 1
         while seq <= upto:
             rows = self.store.bodies_page(name, seq, page, upto)
-            for _, body in rows:
-                yield body
+            yield from load_all(body for _, body in rows)
             if len(rows) < page:
                 return
             seq = rows[-1][0] + 1
