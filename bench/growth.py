@@ -11,9 +11,10 @@ is CPU time (user + system) of a child process started from the checkout's root 
 and each figure is the median of `--runs`:
 
 - replay: `Fights(store).state(name)` with no snapshot key (a replay from scratch through the
-  service), µs per event, and the child's peak RSS; each child replays the fight at least twice
-  (a short one until 20,000 events are folded) and keeps the least, so no size pays the
-  process's first-use costs (schemas built on first use) and the others not;
+  service), µs per event: each child replays the fight at least twice (a short one until
+  20,000 events are folded) and keeps the least, so no size pays the process's first-use costs
+  (schemas built on first use) and the others not; and the peak RSS of a child that replays it
+  once;
 - command: `fudge attack A B` (dice that always miss) as a fresh process on the fight, its
   snapshot in place (one warm-up run first): CPU time and peak RSS;
 - append, undo, redo: in one warm process (the service as a long-lived writer holds it), a trait
@@ -59,7 +60,8 @@ from service.fights import Fights
 store = SqliteStore(sys.argv[1])
 events = store.last_seq("long")
 times = []
-for _ in range(max(2, 20_000 // events)):  # replayed at least twice, the least kept: no first-use cost
+# Timed: replayed at least twice, the least kept (no first-use cost); for the peak RSS: once.
+for _ in range(1 if sys.argv[2] == "rss" else max(2, 20_000 // events)):
     started = cpu()
     state = Fights(store).state("long")
     times.append(cpu() - started)
@@ -157,8 +159,9 @@ def main() -> None:
             for run in range(args.runs):
                 order = list(roots) if run % 2 == 0 else list(roots)[::-1]
                 for label in order:
-                    got = child(roots[label], REPLAY, str(copies[label]), env=no_key)
+                    got = child(roots[label], REPLAY, str(copies[label]), "time", env=no_key)
                     samples[label].setdefault("replay", []).append(got["seconds"])
+                    got = child(roots[label], REPLAY, str(copies[label]), "rss", env=no_key)
                     samples[label].setdefault("rss", []).append(got["rss"])
                     samples[label]["events"] = [got["events"]]
             for label in roots:  # each checkout's own key and snapshot, a warm-up command writing it
