@@ -3,22 +3,25 @@ fight), and an action's record remembered with the event that changed it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.harm import ADJUSTMENT_PURPOSE
-from engine.pmap import PMap
+from engine.pmap import EventMap, PMap
 from engine.state import Action, FightState, replace
 from events import models as ev
 from events.envelope import Recorded
 
 
 def with_item(mapping: Mapping[Any, Any], key: Any, value: Any) -> Mapping[Any, Any]:
-    if isinstance(mapping, PMap):  # the maps that grow with the fight: O(1), not a copy
-        return mapping.set(key, value)
+    if type(mapping) in _PERSISTENT:  # the maps that grow with the fight: O(1), not a copy
+        return mapping.set(key, value)  # type: ignore[attr-defined, no-any-return]
     new = dict(mapping)
     new[key] = value
     return new
+
+
+_PERSISTENT = frozenset({PMap, EventMap})
 
 
 def without(mapping: Mapping[Any, Any], *keys: Any) -> dict[Any, Any]:
@@ -28,28 +31,41 @@ def without(mapping: Mapping[Any, Any], *keys: Any) -> dict[Any, Any]:
 def remember(s: FightState, r: Recorded, action: int, **changes: Any) -> FightState:
     record = s.actions.get(action) or Action(action=action, resolution=r.seq)
     record = replace(record, **changes)
-    s = replace(s, actions=with_item(s.actions, action, record), events=with_item(s.events, r.seq, r.event))
-    return _indexed(s, r.seq, r.event)
+    event = r.event
+    index = _INDEXES.get(type(event))
+    indexed = index(s, r.seq, event) if index is not None else {}
+    return replace(s, actions=with_item(s.actions, action, record), events=with_item(s.events, r.seq, event),
+                   **indexed)
 
 
+# The indexes of `events` (FightState.latest, avoided, heroic), one function per event type that
+# feeds one: each answers, in one read, a question a command used to ask by scanning every event.
 AVOIDANCES = ("dodge", "parry", "dodge-parry")  # AI-ATK: the avoidances that use one up per foe
 HEROIC = "Agility (heroic avoidance"  # AI-HEROIC: how the trait of a roll with a blow begins
 
 
-def _indexed(s: FightState, seq: int, event: Any) -> FightState:
-    """The indexes of `events` (FightState.latest, avoided, heroic) with this event remembered: each answers,
-    in one read, a question a command used to ask by scanning every event of the fight."""
-    if isinstance(event, ev.DiceRolled):
-        key = event.roller.lower()
-        latest = with_item(s.latest, ("roll", key), seq)
-        if event.purpose != "damage" and not event.purpose.endswith(ADJUSTMENT_PURPOSE):
-            latest = with_item(latest, ("action roll", key), seq)
-        return replace(s, latest=latest)
-    if isinstance(event, ev.WoundMarked):
-        return replace(s, latest=with_item(s.latest, ("blow", event.combatant.lower()), seq))
-    if isinstance(event, ev.ExchangeResolved) and event.avoidance in AVOIDANCES and len(event.sides) > 1:
-        key = (event.sides[1].combatant.lower(), event.round)
-        return replace(s, avoided=with_item(s.avoided, key, s.avoided.get(key, 0) + len(event.sides) - 1))
-    if isinstance(event, ev.ActionResolved) and event.trait.startswith(HEROIC):
-        return replace(s, heroic=with_item(s.heroic, event.trait, seq))
-    return s
+def _rolled(s: FightState, seq: int, event: ev.DiceRolled) -> dict[str, Any]:
+    key = event.roller.lower()
+    latest = with_item(s.latest, ("roll", key), seq)
+    if event.purpose != "damage" and not event.purpose.endswith(ADJUSTMENT_PURPOSE):
+        latest = with_item(latest, ("action roll", key), seq)
+    return {"latest": latest}
+
+
+def _marked(s: FightState, seq: int, event: ev.WoundMarked) -> dict[str, Any]:
+    return {"latest": with_item(s.latest, ("blow", event.combatant.lower()), seq)}
+
+
+def _exchanged(s: FightState, seq: int, event: ev.ExchangeResolved) -> dict[str, Any]:
+    if event.avoidance not in AVOIDANCES or len(event.sides) < 2:
+        return {}
+    key = (event.sides[1].combatant.lower(), event.round)
+    return {"avoided": with_item(s.avoided, key, s.avoided.get(key, 0) + len(event.sides) - 1)}
+
+
+def _resolved(s: FightState, seq: int, event: ev.ActionResolved) -> dict[str, Any]:
+    return {"heroic": with_item(s.heroic, event.trait, seq)} if event.trait.startswith(HEROIC) else {}
+
+
+_INDEXES: dict[type, Callable[[FightState, int, Any], dict[str, Any]]] = {
+    ev.DiceRolled: _rolled, ev.WoundMarked: _marked, ev.ExchangeResolved: _exchanged, ev.ActionResolved: _resolved}

@@ -154,7 +154,7 @@ class Fights:
         state.events.read_from(read)  # the commands folded from now on keep their events
         return replace(state, last_seq=upto) if upto else state
 
-    def _records_of(self, name: str, upto: int, page: int = 4096) -> Iterator[Recorded]:
+    def _records_of(self, name: str, upto: int, page: int = 1024) -> Iterator[Recorded]:
         """The log's records to `upto`, read and parsed a page at a time (a replay holds one page)."""
         seq = 1
         while seq <= upto:
