@@ -14,13 +14,20 @@ from events.envelope import Recorded
 
 
 def with_item(mapping: Mapping[Any, Any], key: Any, value: Any) -> Mapping[Any, Any]:
-    if type(mapping) in _PERSISTENT:  # the maps that grow with the fight: O(1), not a copy
+    """The map with one more item. A small dict is copied (cheaper than a persistent map's set: a duel's
+    state has two combatants); one that has grown past SMALL becomes a `PMap`, whose set is O(1), so
+    that a map growing with the fight (the roster, the round starts, the fold's indexes) is never copied
+    at every change."""
+    if type(mapping) in _PERSISTENT:
         return mapping.set(key, value)  # type: ignore[attr-defined, no-any-return]
+    if len(mapping) >= SMALL:
+        return PMap(mapping).set(key, value)
     new = dict(mapping)
     new[key] = value
     return new
 
 
+SMALL = 64
 _PERSISTENT = frozenset({PMap, EventMap})
 
 

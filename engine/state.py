@@ -85,7 +85,7 @@ class FightState:
     revealed: tuple[str, ...] = ()
     last_seq: int = 0
     round: int = 0
-    combatants: Mapping[str, Combatant] = field(default_factory=PMap)  # persistent: fighters join all fight long
+    combatants: Mapping[str, Combatant] = field(default_factory=dict)  # a PMap once large (evolving.with_item)
     declarations: Mapping[str, ev.Declaration] = field(default_factory=dict)
     sealed: Mapping[str, tuple[str, int]] = field(default_factory=dict)  # key -> (seal, seq)
     fought: frozenset[str] = frozenset()
@@ -95,15 +95,15 @@ class FightState:
     turn: Turn | None = None
     actions: Mapping[int, Action] = field(default_factory=PMap)
     events: Mapping[int, Any] = field(default_factory=EventMap)  # seq -> effective event of an action
-    # seqs of RoundStarted by their order (0, 1, ...) (F-DEATH-2: the level a round began at); a persistent
-    # map, not a tuple: a tuple copied at every round made a fold quadratic in the fight's rounds
-    round_starts: Mapping[int, int] = field(default_factory=PMap)
+    # seqs of RoundStarted by their order (0, 1, ...) (F-DEATH-2: the level a round began at); a map that
+    # becomes persistent as it grows (evolving.with_item), not a tuple copied at every round (quadratic)
+    round_starts: Mapping[int, int] = field(default_factory=dict)
     # Indexes of `events`, kept by the fold (engine.evolving.remember) so that a command reads one entry
     # where it scanned every event of the fight:
-    latest: Mapping[tuple[str, str], int] = field(default_factory=PMap)  # (kind, combatant key) -> newest seq;
+    latest: Mapping[tuple[str, str], int] = field(default_factory=dict)  # (kind, combatant key) -> newest seq;
     # kinds: "roll" any DiceRolled, "action roll" one a fudge point may aim at, "blow" a WoundMarked
-    avoided: Mapping[tuple[str, int], int] = field(default_factory=PMap)  # AI-ATK: (defender, round) -> avoidances
-    heroic: Mapping[str, int] = field(default_factory=PMap)  # AI-HEROIC: trait of an ActionResolved -> its seq
+    avoided: Mapping[tuple[str, int], int] = field(default_factory=dict)  # AI-ATK: (defender, round) -> avoidances
+    heroic: Mapping[str, int] = field(default_factory=dict)  # AI-HEROIC: trait of an ActionResolved -> its seq
     # --- rolled initiative and atari isev ---
     ranked: Mapping[str, ev.InitiativeRanked] = field(default_factory=dict)  # F-INIT-2, AI-INIT-2
     slot_start: int = 0  # seq of the first turn at the current initiative total (simultaneous ties)
