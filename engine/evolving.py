@@ -27,6 +27,17 @@ def with_item(mapping: Mapping[Any, Any], key: Any, value: Any) -> Mapping[Any, 
     return new
 
 
+def with_items(mapping: Mapping[Any, Any], items: tuple[tuple[Any, Any], ...]) -> Mapping[Any, Any]:
+    """`with_item` of several items: a small dict is copied once."""
+    if type(mapping) is dict and len(mapping) < SMALL:
+        new = dict(mapping)
+        new.update(items)
+        return new
+    for key, value in items:
+        mapping = with_item(mapping, key, value)
+    return mapping
+
+
 SMALL = 64
 _PERSISTENT = frozenset({PMap, EventMap})
 
@@ -40,9 +51,10 @@ def remember(s: FightState, r: Recorded, action: int, **changes: Any) -> FightSt
     record = replace(record, **changes)
     event = r.event
     index = _INDEXES.get(type(event))
-    indexed = index(s, r.seq, event) if index is not None else {}
+    if index is None:
+        return replace(s, actions=with_item(s.actions, action, record), events=with_item(s.events, r.seq, event))
     return replace(s, actions=with_item(s.actions, action, record), events=with_item(s.events, r.seq, event),
-                   **indexed)
+                   **index(s, r.seq, event))
 
 
 # The indexes of `events` (FightState.latest, avoided, heroic), one function per event type that
@@ -53,10 +65,9 @@ HEROIC = "Agility (heroic avoidance"  # AI-HEROIC: how the trait of a roll with 
 
 def _rolled(s: FightState, seq: int, event: ev.DiceRolled) -> dict[str, Any]:
     key = event.roller.lower()
-    latest = with_item(s.latest, ("roll", key), seq)
     if event.purpose != "damage" and not event.purpose.endswith(ADJUSTMENT_PURPOSE):
-        latest = with_item(latest, ("action roll", key), seq)
-    return {"latest": latest}
+        return {"latest": with_items(s.latest, ((("roll", key), seq), (("action roll", key), seq)))}
+    return {"latest": with_item(s.latest, ("roll", key), seq)}
 
 
 def _marked(s: FightState, seq: int, event: ev.WoundMarked) -> dict[str, Any]:

@@ -203,7 +203,7 @@ class EventMap(PMap):
         new = EventMap.__new__(EventMap)
         new._reader = self._reader
         before = data.get(key, _MISSING)
-        data[key] = value if self._reader.keep or self._reader.read is None else LOGGED
+        data[key] = value if self._reader.keep else LOGGED
         new._ref = data
         self._ref = (key, before, new)
         return new
