@@ -57,7 +57,7 @@ def remember(s: FightState, r: Recorded, action: int, **changes: Any) -> FightSt
                    **index(s, r.seq, event))
 
 
-# The indexes of `events` (FightState.latest, avoided, heroic), one function per event type that
+# The indexes of `events` (FightState.index), one function per event type that
 # feeds one: each answers, in one read, a question a command used to ask by scanning every event.
 AVOIDANCES = ("dodge", "parry", "dodge-parry")  # AI-ATK: the avoidances that use one up per foe
 HEROIC = "Agility (heroic avoidance"  # AI-HEROIC: how the trait of a roll with a blow begins
@@ -66,23 +66,23 @@ HEROIC = "Agility (heroic avoidance"  # AI-HEROIC: how the trait of a roll with 
 def _rolled(s: FightState, seq: int, event: ev.DiceRolled) -> dict[str, Any]:
     key = event.roller.lower()
     if event.purpose != "damage" and not event.purpose.endswith(ADJUSTMENT_PURPOSE):
-        return {"latest": with_items(s.latest, ((("roll", key), seq), (("action roll", key), seq)))}
-    return {"latest": with_item(s.latest, ("roll", key), seq)}
+        return {"index": with_items(s.index, ((("roll", key), seq), (("action roll", key), seq)))}
+    return {"index": with_item(s.index, ("roll", key), seq)}
 
 
 def _marked(s: FightState, seq: int, event: ev.WoundMarked) -> dict[str, Any]:
-    return {"latest": with_item(s.latest, ("blow", event.combatant.lower()), seq)}
+    return {"index": with_item(s.index, ("blow", event.combatant.lower()), seq)}
 
 
 def _exchanged(s: FightState, seq: int, event: ev.ExchangeResolved) -> dict[str, Any]:
     if event.avoidance not in AVOIDANCES or len(event.sides) < 2:
         return {}
-    key = (event.sides[1].combatant.lower(), event.round)
-    return {"avoided": with_item(s.avoided, key, s.avoided.get(key, 0) + len(event.sides) - 1)}
+    key = ("avoided", event.sides[1].combatant.lower(), event.round)
+    return {"index": with_item(s.index, key, s.index.get(key, 0) + len(event.sides) - 1)}
 
 
 def _resolved(s: FightState, seq: int, event: ev.ActionResolved) -> dict[str, Any]:
-    return {"heroic": with_item(s.heroic, event.trait, seq)} if event.trait.startswith(HEROIC) else {}
+    return {"index": with_item(s.index, ("heroic", event.trait), seq)} if event.trait.startswith(HEROIC) else {}
 
 
 _INDEXES: dict[type, Callable[[FightState, int, Any], dict[str, Any]]] = {

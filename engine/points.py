@@ -87,8 +87,8 @@ def beyond_points(resolution: Any, roll: Any) -> bool:
 def latest(state: FightState, who: Combatant, blow_use: bool) -> int:
     """The fighter's latest roll (or blow taken) in force: what a point is spent on when none is named."""
     # No use spends on a damage roll (luck and skill refuse it): aim at the action roll. The fold keeps
-    # the newest of each (FightState.latest), so this is one read, not a scan of the fight's events.
-    seq = state.latest.get(("blow" if blow_use else "action roll", who.key))
+    # the newest of each (FightState.index), so this is one read, not a scan of the fight's events.
+    seq = state.index.get(("blow" if blow_use else "action roll", who.key))
     if seq is not None:
         return seq  # type: ignore[no-any-return]
     raise RuleError(f"{who.name} has no {'blow taken' if blow_use else 'roll'} to spend a point on")

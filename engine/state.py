@@ -99,11 +99,12 @@ class FightState:
     # becomes persistent as it grows (evolving.with_item), not a tuple copied at every round (quadratic)
     round_starts: Mapping[int, int] = field(default_factory=dict)
     # Indexes of `events`, kept by the fold (engine.evolving.remember) so that a command reads one entry
-    # where it scanned every event of the fight:
-    latest: Mapping[tuple[str, str], int] = field(default_factory=dict)  # (kind, combatant key) -> newest seq;
-    # kinds: "roll" any DiceRolled, "action roll" one a fudge point may aim at, "blow" a WoundMarked
-    avoided: Mapping[tuple[str, int], int] = field(default_factory=dict)  # AI-ATK: (defender, round) -> avoidances
-    heroic: Mapping[str, int] = field(default_factory=dict)  # AI-HEROIC: trait of an ActionResolved -> its seq
+    # where it scanned every event of the fight.
+    # One map, not one field each (a fold's draft copies every field, per command in the simulator):
+    # ("roll" | "action roll" | "blow", combatant key) -> the newest DiceRolled, DiceRolled a fudge point
+    # may aim at, WoundMarked; ("avoided", defender, round) -> AI-ATK avoidances used; ("heroic", trait)
+    # -> the seq of an AI-HEROIC roll with a blow.
+    index: Mapping[tuple[Any, ...], int] = field(default_factory=dict)
     # --- rolled initiative and atari isev ---
     ranked: Mapping[str, ev.InitiativeRanked] = field(default_factory=dict)  # F-INIT-2, AI-INIT-2
     slot_start: int = 0  # seq of the first turn at the current initiative total (simultaneous ties)

@@ -109,7 +109,7 @@ def test_C_FP_2_a_point_spent_on_a_roll_whose_events_stayed_in_the_log(tmp_path:
     raw = state.events._data()
     assert raw[rolled.records[0].seq] is LOGGED, "the snapshot left the roll's event in the log"
     spent = later.execute("fight", cmd.SpendPoint(combatant="Ann", use="skill", shift=1))
-    assert spent.records[0].event.target == rolled.records[0].seq  # found through FightState.latest
+    assert spent.records[0].event.target == rolled.records[0].seq  # found through FightState.index
     assert later.state("fight") == replay(later.log("fight"))
 
 

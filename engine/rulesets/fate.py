@@ -121,7 +121,7 @@ def attack(state: FightState, c: cmd.FateAttack, dice: Dice) -> list[Any]:
 
 def _latest_roll(state: FightState, who: Combatant, target: int | None) -> tuple[int, ev.DiceRolled]:
     if target is None:
-        target = state.latest.get(("roll", who.key))  # the newest, kept by the fold (FightState.latest)
+        target = state.index.get(("roll", who.key))  # the newest, kept by the fold (FightState.index)
         if target is None:
             raise RuleError(f"{who.name} has no roll to change")
     event = state.events.get(target)
