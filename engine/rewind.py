@@ -13,8 +13,10 @@ one command touched, not copies of the fight.
 
 `History` is the two stacks (done, undone) beside a state: its top is the command an undo voids
 and the undo a redo cancels, the answers `engine.history.undo_target` and `redo_target` find by
-reading the whole log (tests/test_properties.py checks they agree). It is bounded (`DEPTH`); an
+reading the whole log (tests/test_rewind.py checks they agree). It is bounded (`DEPTH`); an
 undo deeper than it, or one whose history is not known (`exact` false), reads the log as before.
+A fudge point's void takes commands back the same way and folds them again without the voided
+event (service.step.refolded): the fold itself lives above the engine.
 """
 
 from __future__ import annotations
