@@ -13,6 +13,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from cli.gm_inputs import choices
+from cli.outcome import JsonOpt
 from cli.table import CommandIdOpt, DiceOpt, FightOpt, run
 from engine import commands as cmd
 from engine.errors import InputError
@@ -113,12 +114,13 @@ def exchange(
     outnumbering: OutnumberOpt = None, flanking: FlankOpt = None, surrounding: SurroundOpt = None,
     superior_weapon: WeaponOpt = None, superior_armor: ArmorOpt = None, mobile: MobileOpt = False,
     dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """FT-PACE exchange: all declare, all roll once, each compared with whom they oppose (FT-OUT, FT-MULTI)."""
     run(fight, lambda f, n, s: cmd.FateExchange(
         actions=actions(who, skill, defensive, non_combat, unaware, maneuver, needs, maneuver_kind, non_lethal),
         mods=mods_of(mod, position, outnumbering, flanking, surrounding, superior_weapon, superior_armor),
-        mobile=mobile), dice, command_id)
+        mobile=mobile), dice, command_id, as_json=as_json)
 
 
 @fate_app.command()
@@ -129,18 +131,20 @@ def scene(
     maneuver: ManeuverOpt = None, needs: NeedsOpt = None, non_lethal: NonLethalOpt = None, mod: GmOpt = None,
     position: PositionOpt = None, outnumbering: OutnumberOpt = None,
     dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """FT-PACE scene: one roll each for the whole fight; paired sub-fights, or the total difference (FT-SCENE)."""
     run(fight, lambda f, n, s: cmd.FateScene(
         actions=actions(who, skill, defensive, non_combat, None, maneuver, needs, None, non_lethal),
         mods=mods_of(mod, position, outnumbering, None, None, None, None),
-        mode="total" if total else "paired"), dice, command_id)
+        mode="total" if total else "paired"), dice, command_id, as_json=as_json)
 
 
 @fate_app.command(name="round")
-def round_(dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None) -> None:
+def round_(dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
+           as_json: JsonOpt = False) -> None:
     """FT-INIT: a new round of turns: everyone rolls Alertness; ties go to Tactics, then the combat skill."""
-    run(fight, lambda f, n, s: cmd.FateRound(), dice, command_id)
+    run(fight, lambda f, n, s: cmd.FateRound(), dice, command_id, as_json=as_json)
 
 
 @fate_app.command()
@@ -157,6 +161,7 @@ def attack(
     mod: GmOpt = None, position: PositionOpt = None, outnumbering: OutnumberOpt = None, flanking: FlankOpt = None,
     surrounding: SurroundOpt = None, superior_weapon: WeaponOpt = None, superior_armor: ArmorOpt = None,
     mobile: MobileOpt = False, dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """FT-PACE turn: the actor attacks, the defender rolls defence; a clip counts on the next attack roll only."""
     if needs not in NEEDS:
@@ -166,7 +171,7 @@ def attack(
                               maneuver_needs=needs, non_lethal=non_lethal),  # type: ignore[arg-type]
         defense=cmd.FateAction(combatant=defender, skill=defense, non_combat=non_combat, unaware=unaware),
         mods=mods_of(mod, position, outnumbering, flanking, surrounding, superior_weapon, superior_armor),
-        mobile=mobile), dice, command_id)
+        mobile=mobile), dice, command_id, as_json=as_json)
 
 
 @fate_app.command()
@@ -176,10 +181,11 @@ def aspect(
     box: Annotated[Optional[int], typer.Option("--box", help="Which box to check (default: the first open one).")] = None,
     roll_seq: Annotated[Optional[int], typer.Option("--roll", help="Event number of the roll (default: the latest).")] = None,
     dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """FT-PTS: check an aspect box to reroll a roll of the latest exchange (both rolls stay in the log)."""
     run(fight, lambda f, n, s: cmd.CheckAspect(combatant=combatant, aspect=name, box=box, target=roll_seq),
-        dice, command_id)
+        dice, command_id, as_json=as_json)
 
 
 @fate_app.command()
@@ -187,10 +193,11 @@ def point(
     combatant: Annotated[str, typer.Argument(help="Who spends the fate point.")],
     roll_seq: Annotated[Optional[int], typer.Option("--roll", help="Event number of the roll (default: the latest).")] = None,
     fight: FightOpt = None, command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """FT-PTS: a fate point for +1 to a roll (the same as `fudge spend NAME skill --shift +1`)."""
     run(fight, lambda f, n, s: cmd.SpendPoint(combatant=combatant, use="skill", shift=1, target=roll_seq),
-        None, command_id)
+        None, command_id, as_json=as_json)
 
 
 @fate_app.command()
@@ -201,14 +208,15 @@ def recover(
     light: Annotated[bool, typer.Option("--light", help="Light activity instead of rest (fate_recovery = \"long\").")] = False,
     mod: Annotated[int, typer.Option("--mod", help="GM modifier to the medicine roll.")] = 0,
     dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """FT-HEAL-1: one Injured box heals: a week, a day less per MoS of a medicine roll vs Fair."""
     run(fight, lambda f, n, s: cmd.RecoverInjury(
         combatant=combatant, healer=by, skill_level=s.ladder.parse(level) if level is not None else None,
-        activity="light" if light else "rest", mod=mod), dice, command_id)
+        activity="light" if light else "rest", mod=mod), dice, command_id, as_json=as_json)
 
 
 @app.command(name="end-scene")
-def end_scene(fight: FightOpt = None, command_id: CommandIdOpt = None) -> None:
+def end_scene(fight: FightOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
     """FT-TRACK-3: the scene ends: clipped, hurt and taken-out boxes clear; injuries stay (non-lethal ones heal)."""
-    run(fight, lambda f, n, s: cmd.EndScene(), None, command_id)
+    run(fight, lambda f, n, s: cmd.EndScene(), None, command_id, as_json=as_json)

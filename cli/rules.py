@@ -9,6 +9,7 @@ import typer
 
 from cli import render
 from cli.context import echo, fight_name, guard, house_rules, service, settings
+from cli.outcome import said_of, show_consequences
 from engine.dice import parse_faces
 from engine.errors import InputError
 from engine.options import PRESETS, RuleOptions, option_rule, resolve
@@ -102,10 +103,12 @@ def demo(
         fights.new(fight, label, options.model_dump(mode="json"))
         echo(f"== {fight}: {chosen.summary}; store {settings.store_path}")
         for caption, command, dice in chosen.steps:
+            before = fights.state(fight)
             outcome = fights.execute(fight, command, _dice(dice))
             echo(f"-- {caption}")
             for record in outcome.records:
                 echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
+            show_consequences(said_of(before, outcome, lambda: fights.log(fight)))
         state = fights.state(fight)
         echo("-- status")
         echo(render.status_text(state), lines=True)

@@ -14,8 +14,7 @@ from engine import commands as cmd
 from engine.errors import InputError
 from engine.wounds import LEVEL_BY_NAME, LEVELS
 from events import models as ev
-from engine.dice import format_faces
-from service.dice import UnusedDice
+from cli.outcome import JsonOpt, report
 from service.fights import Fights, Outcome
 
 app = typer.Typer()
@@ -50,32 +49,6 @@ def wound_level(text: str) -> int:
     return level
 
 
-def show(fights: Fights, name: str, outcome: Outcome) -> None:
-    if outcome.replayed:
-        echo("already applied (same --command-id): nothing written")
-        return
-    for record in outcome.records:
-        echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
-        for note in default_notes(record.event, outcome.state):
-            echo(f"      {note}")
-    for unused in outcome.unused:
-        echo(unused_line(unused))
-
-
-def unused_line(unused: UnusedDice) -> str:
-    """Typed dice the command did not roll: shown, so the GM sees which of his dice did not count."""
-    faces = ", ".join(getattr(f, "typed", None) or (format_faces(f) if all(-1 <= x <= 1 for x in f)
-                                                    else " ".join(str(x) for x in f)) for f in unused.faces)
-    if unused.roller == "(unnamed)":
-        why = f"not needed: {unused.used} roll(s) took dice typed without a name" if unused.used else \
-            "no roll took dice typed without a name"
-    elif unused.rolled:
-        why = f"not needed: {unused.roller} rolled only {', '.join(unused.rolled)}"
-    else:
-        why = f"not needed: {unused.roller} rolled nothing in this command"
-    return f"unused dice: {unused.roller} {faces} ({why})"
-
-
 # The trait names a GM types, by the field naming whose trait it is (C-ACT-1).
 TYPED_TRAITS = (("combatant", "trait"), ("opponent", "opponent_trait"), ("shooter", "skill"), ("target", "dodge"))
 
@@ -100,29 +73,10 @@ def check_traits(state: Any, command: Any, can_insist: bool = False) -> None:
             raise InputError(f"{who.name} has no trait {name!r}: did you mean {' or '.join(meant)}?{insist}")
 
 
-def default_notes(event: Any, state: Any) -> list[str]:
-    """A line for each trait a roll took at the rules' default because the sheet lacks it (C-ACT-1)."""
-    if not isinstance(event, (ev.ActionResolved, ev.StoryRolled)):
-        return []
-    rolled = [(event.combatant, event.trait)]
-    if isinstance(event, ev.ActionResolved) and event.opponent is not None and event.opponent_trait is not None:
-        rolled.append((event.opponent, event.opponent_trait))
-    out = []
-    for name, trait in rolled:
-        who = state.find(name)
-        if who is None or trait == "situational":
-            continue
-        _, level, source = who.fighter.trait(trait, state.options)
-        if source == "sheet":
-            continue
-        kind = "attribute" if source == "missing attribute" else "skill"
-        out.append(f"{who.name} has no {trait} {kind}: rolled at the default {state.ladder.name(level)} (C-ACT-1)")
-    return out
-
-
 def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, command_id: Optional[str] = None,
-        unlisted: bool | None = None) -> None:
-    """Build the command, check it, decide and show it; `unlisted` is roll's --unlisted (None: no such option)."""
+        unlisted: bool | None = None, as_json: bool = False) -> None:
+    """Build the command, check it, decide and show it (`cli.outcome.report`, as JSON with `as_json`);
+    `unlisted` is roll's --unlisted (None: no such option)."""
     with guard():
         fights = service()
         name = fight_name(fights, fight)
@@ -131,7 +85,7 @@ def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, comm
         if not unlisted:
             check_traits(state, command, can_insist=unlisted is not None)
         outcome = fights.execute(name, command, dice_input(dice), command_id)
-        show(fights, name, outcome)
+        report(state, outcome, as_json, lambda: fights.log(name))
         for line in expired_declarations(state, outcome):
             echo(f"warning: {line}", err=True)
 
@@ -180,6 +134,7 @@ def declare(
         "--posture-die", help="F-TAC-3: the d6 face rolled at the table (instead of a generated one).")] = None,
     dice: DiceOpt = None,
     fight: FightOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Declare a stance for the coming round (sealed declarations stay secret until the blow).
 
@@ -198,14 +153,15 @@ def declare(
             if sealed:
                 raise InputError("a rolled posture is public: it cannot be --sealed (F-TAC-3)")
             run(fight, lambda f, n, s: cmd.Declare(combatant=combatant, declaration=declaration,
-                                                   posture_roll=True, posture_die=posture_die), dice)
+                                                   posture_roll=True, posture_die=posture_die), dice, as_json=as_json)
             return
         if dice:
             raise InputError("--dice goes with --posture-roll: a declaration rolls nothing else")
         fights = service()
         name = fight_name(fights, fight)
+        before = fights.state(name)
         outcome = fights.declare(name, combatant, declaration, sealed)
-        show(fights, name, outcome)
+        report(before, outcome, as_json)
 
 
 @app.command()
@@ -229,6 +185,7 @@ def exchange(
     speed_contest: SpeedOpt = False,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """A simultaneous opposed round between two fighters (F-PACE-2, F-MEL)."""
     def build(fights: Fights, name: str, state: Any) -> cmd.Exchange:
@@ -244,7 +201,7 @@ def exchange(
                             stun=tuple(stun or ()), pull=tuple(pulls), head=tuple(head or ()), magic=parse_magic(magic),
                             targeting=targeting(fights, name, aim, aim_at, called, need_rd, otherwise, affects,
                                                 speed_contest))
-    run(fight, build, dice, command_id)
+    run(fight, build, dice, command_id, as_json=as_json)
 
 
 @app.command()
@@ -281,6 +238,7 @@ def attack(
     speed_contest: SpeedOpt = False,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """A directed attack: the target only defends (F-PACE-3); in phase order when initiative is on."""
     def build(fights: Fights, name: str, state: Any) -> cmd.Attack:
@@ -306,7 +264,7 @@ def attack(
                           magic=parse_magic(magic),
                           targeting=targeting(fights, name, aim, aim_at, called, need_rd, otherwise, affects,
                                               speed_contest))
-    run(fight, build, dice, command_id)
+    run(fight, build, dice, command_id, as_json=as_json)
 
 
 def foes_avoid(given: list[str], further: int) -> tuple[str | None, ...]:
@@ -338,6 +296,7 @@ def roll(
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Any other action roll: unopposed against a difficulty, or opposed.
 
@@ -350,7 +309,7 @@ def roll(
         return cmd.RollTrait(combatant=combatant, trait=trait, difficulty=level_of(fights, name, vs),
                              opponent=opposed, opponent_trait=opposed_trait, mod=mod, opponent_mod=opposed_mod,
                              advantage=advantage, free=free, median=median)
-    run(fight, build, dice, command_id, unlisted)
+    run(fight, build, dice, command_id, unlisted, as_json=as_json)
 
 
 @app.command(name="round")
@@ -363,6 +322,7 @@ def round_(
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Start a round; roll everyone's initiative: phase dice (PH-2, CT-TABLE) or 4dF + trait (F-INIT-2, AI-INIT-2)."""
     def build(fights: Fights, name: str, state: Any) -> cmd.StartRound:
@@ -375,7 +335,7 @@ def round_(
                 raise InputError(f"--initiative-bonus takes NAME=N, e.g. ann=2; got {item!r}") from None
         return cmd.StartRound(surprised=tuple(surprised or ()), initiative_bonus=tuple(bonuses),
                               automatic=tuple(automatic or ()))
-    run(fight, build, dice, command_id)
+    run(fight, build, dice, command_id, as_json=as_json)
 
 
 @app.command()
@@ -386,6 +346,7 @@ def barter(
     raise_: Annotated[Optional[int], typer.Option("--raise", help="Number of the die raised one face.")] = None,
     lower: Annotated[Optional[int], typer.Option("--lower", help="Number of the die lowered one face (CT-BARTER-4).")] = None,
     fight: FightOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Barter initiative dice: crunch trades a + die to raise (or lower) another one face (CT-BARTER-1,
     CT-BARTER-2, CT-BARTER-3, CT-BARTER-4); classic trades two dice, one a +, to move a third one level
@@ -399,28 +360,29 @@ def barter(
         return cmd.Barter(combatant=combatant, trade=trade[0] - 1, alter=alter - 1,  # type: ignore[operator]
                           direction=1 if raise_ is not None else -1,
                           second_trade=trade[1] - 1 if len(trade) > 1 else None)
-    run(fight, build)
+    run(fight, build, as_json=as_json)
 
 
 @app.command(name="next")
-def next_(fight: FightOpt = None) -> None:
+def next_(fight: FightOpt = None, as_json: JsonOpt = False) -> None:
     """Move to the next actor in initiative order (PH-1, PH-3; F-INIT-2, AI-INIT-2)."""
-    run(fight, lambda f, n, s: cmd.NextTurn())
+    run(fight, lambda f, n, s: cmd.NextTurn(), as_json=as_json)
 
 
 @app.command()
 def order(
     names: Annotated[list[str], typer.Argument(help="Tied combatants, first to act first.")],
     fight: FightOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """The GM orders combatants tied on the determinant, for this round (PH-3)."""
-    run(fight, lambda f, n, s: cmd.OrderTies(order=tuple(names)))
+    run(fight, lambda f, n, s: cmd.OrderTies(order=tuple(names)), as_json=as_json)
 
 
 @app.command()
-def hold(fight: FightOpt = None) -> None:
+def hold(fight: FightOpt = None, as_json: JsonOpt = False) -> None:
     """The current actor holds the action until the others in the phase have acted (PH-4 open)."""
-    run(fight, lambda f, n, s: cmd.HoldAction())
+    run(fight, lambda f, n, s: cmd.HoldAction(), as_json=as_json)
 
 
 @app.command()
@@ -429,9 +391,10 @@ def intend(
     what: Annotated[Optional[str], typer.Argument(help="What the combatant will do this phase.")] = None,
     attack: Annotated[Optional[str], typer.Option("--attack", help="Declare an attack on this combatant.")] = None,
     fight: FightOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Declare this phase's action, slowest first, under phase_declaration = "structured" (PH-4)."""
-    run(fight, lambda f, n, s: cmd.DeclareIntent(combatant=combatant, what=what or "", target=attack))
+    run(fight, lambda f, n, s: cmd.DeclareIntent(combatant=combatant, what=what or "", target=attack), as_json=as_json)
 
 
 @app.command()
@@ -443,6 +406,7 @@ def spend(
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Spend a fudge point (C-FP-2), or a spare initiative die (CT-SPARE); the action is re-resolved
     and its old consequences voided."""
@@ -454,7 +418,7 @@ def spend(
             raise InputError("--shift is +1 or -1")
         return cmd.SpendPoint(combatant=combatant, use=use, target=roll_seq,  # type: ignore[arg-type]
                               shift=int(shift) if shift is not None else None)  # type: ignore[arg-type]
-    run(fight, build, dice, command_id)
+    run(fight, build, dice, command_id, as_json=as_json)
 
 
 @app.command()
@@ -462,9 +426,10 @@ def kill(
     combatant: Annotated[str, typer.Argument(help="Who dies.")],
     reason: Annotated[str, typer.Option("--reason", help="Why, for the audit.")] = "",
     fight: FightOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """The GM's ruling that a combatant is dead (F-WND-6 with death_rule = "gm")."""
-    run(fight, lambda f, n, s: cmd.Kill(combatant=combatant, reason=reason))
+    run(fight, lambda f, n, s: cmd.Kill(combatant=combatant, reason=reason), as_json=as_json)
 
 
 @app.command()
@@ -493,6 +458,7 @@ def shoot(
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """A ranged attack (F-RNG): unopposed at an unaware target, dodged by an aware one, or shot back at."""
     def build(fights: Fights, name: str, state: Any) -> cmd.Shoot:
@@ -503,4 +469,4 @@ def shoot(
                          shoot_back=shoot_back, back_difficulty=level_of(fights, name, back_difficulty),
                          burst=burst, burst_bonus=burst_bonus, mod=mod, defense_mod=defense_mod,
                          skill=skill, dodge=dodge)
-    run(fight, build, dice, command_id)
+    run(fight, build, dice, command_id, as_json=as_json)
