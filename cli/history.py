@@ -120,11 +120,12 @@ def _replay(fights: Fights, name: str, to: int | None, step: bool, as_json: bool
                        "state": render.status_json(state)}, sort_keys=True)
             continue
         mark = " (voided)" if record.seq in gone else ""
-        echo(f"{record.seq:>4}  {render.line(record.event, state)}{mark}")
+        line = said.line(record, state)
+        echo(f"{record.seq:>4}  {line}{mark}")
         wounds = ", ".join(f"{c.name} {LEVELS[c.track.level]}" for c in state.combatants.values())
         if wounds:
             echo(f"        {wounds}")
-        show_consequences(said.after(index, state))
+        show_consequences(*said.after(index, state))
         if step and sys.stdin.isatty():
             input()
 
@@ -140,16 +141,24 @@ class Said:
             self.by_command.setdefault(record.command, []).append(record)
         self.before = FightState()
         self.first = 0  # the index of the current command's first event
+        self.lines: list[str] = []  # the current command's event lines
 
-    def after(self, index: int, state: FightState) -> list[Consequence]:
-        """The consequences to show after event `index` (none unless it ends its command)."""
+    def line(self, record: Recorded, state: FightState) -> str:
+        """The event's line (`render.line`), kept so its consequences do not say it again."""
+        self.lines.append(render.line(record.event, state))
+        return self.lines[-1]
+
+    def after(self, index: int, state: FightState) -> tuple[list[Consequence], list[str]]:
+        """The consequences to show after event `index` (none unless it ends its command), and the
+        command's event lines."""
         records = self.records
         if index + 1 < len(records) and records[index + 1].command == records[index].command:
-            return []
+            return [], []
         mine = records[self.first:index + 1]
         said = consequences(self.before, state, mine, touched(self.by_command, mine))
+        lines, self.lines = self.lines, []
         self.before, self.first = state, index + 1
-        return said
+        return said, lines
 
 
 @app.command(name="log")
@@ -172,8 +181,8 @@ def log_(
             said = Said(records)
             for index, (record, state) in enumerate(evolve_all(records)):  # each line as of its event, as `replay`
                 mark = f"  [voided by {gone[record.seq]}]" if record.seq in gone else ""
-                echo(f"{record.seq:>4} {record.command[:8]}  {render.line(record.event, state)}{mark}")
-                show_consequences(said.after(index, state))
+                echo(f"{record.seq:>4} {record.command[:8]}  {said.line(record, state)}{mark}")
+                show_consequences(*said.after(index, state))
 
 
 # `fudge verify` found the log altered (exit 1 is any other error: no such fight, a malformed --head).

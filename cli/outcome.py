@@ -45,13 +45,15 @@ def report(before: FightState | None, outcome: Outcome, as_json: bool = False,
     if as_json:
         echo_json(json_of(outcome, said, events), indent=2)
         return
+    lines = []
     for record in outcome.records:
-        echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
+        lines.append(render.line(record.event, outcome.state, record.seq))
+        echo(f"{record.seq:>4}  {lines[-1]}")
         for note in default_notes(record.event, outcome.state):
             echo(f"      {note}")
     for unused in outcome.unused:
         echo(unused_line(unused))
-    show_consequences(said)
+    show_consequences(said, lines)
 
 
 def json_of(outcome: Outcome, said: Sequence[Consequence], events: Sequence[Recorded] | None = None) -> dict[str, Any]:
@@ -80,9 +82,13 @@ def said_of(before: FightState | None, outcome: Outcome,
     return consequences(before, outcome.state, outcome.records, undone)
 
 
-def show_consequences(said: Iterable[Consequence]) -> None:
+def show_consequences(said: Iterable[Consequence], lines: Iterable[str] = ()) -> None:
+    """The consequences under the command's event lines, but for one an event line already begins with
+    in the same words ("round 2 begins" under `fudge round`): `--json` keeps them all."""
+    shown = tuple(lines)
     for consequence in said:
-        echo(f"{ARROW}{consequence.text}")
+        if not any(line.startswith(consequence.text) for line in shown):
+            echo(f"{ARROW}{consequence.text}")
 
 
 def unused_line(unused: UnusedDice) -> str:

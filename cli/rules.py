@@ -106,9 +106,10 @@ def demo(
             before = fights.state(fight)
             outcome = fights.execute(fight, command, _dice(dice))
             echo(f"-- {caption}")
-            for record in outcome.records:
-                echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
-            show_consequences(said_of(before, outcome, lambda: fights.log(fight)))
+            lines = [render.line(record.event, outcome.state, record.seq) for record in outcome.records]
+            for record, line in zip(outcome.records, lines):
+                echo(f"{record.seq:>4}  {line}")
+            show_consequences(said_of(before, outcome, lambda: fights.log(fight)), lines)
         state = fights.state(fight)
         echo("-- status")
         echo(render.status_text(state), lines=True)

@@ -39,13 +39,13 @@ def consequences(before: FightState, after: FightState, records: Sequence[Record
     from the log by the caller."""
     out: list[Consequence] = []
     out += _history(records, undone, before)
+    out += _rounds(before, after)
+    out += _order(before, after)
     out += _points(before, after)
     out += _results(before, after, [*records, *undone])
     out += _declarations(before, after, records)
     out += _fate_harm(before, after) if after.options.ruleset == "fate" else _wounds(before, after)
     out += _standing(before, after)
-    out += _rounds(before, after)
-    out += _order(before, after)
     out += _turn(before, after)
     out += _fight_over(before, after)
     return out
@@ -114,14 +114,16 @@ def _points_word(state: FightState) -> str:
     return "fate" if state.options.ruleset == "fate" else "fudge"
 
 
+# Its first event type a command holds names it: a point before the resolution it re-resolves, a
+# resolution before the dice and the round it opened.
 _SUMMARY: dict[type, Any] = {
+    ev.FudgePointSpent: lambda e, s: f"{e.combatant}'s {_points_word(s)} point ({e.use})",
+    ev.AspectChecked: lambda e, s: f"{e.combatant}'s {e.aspect} reroll",
+    ev.SpareDieSpent: lambda e, s: f"{e.combatant}'s spare die",
     ev.ExchangeResolved: _exchange,
     ev.ShotResolved: lambda e, s: f"{e.sides[0].combatant}'s shot at {e.target}",
     ev.MeleeResolved: lambda e, s: f"{e.lone.combatant}'s fight against {', '.join(f.combatant for f in e.foes)}",
     ev.FateResolved: _fate,
-    ev.FudgePointSpent: lambda e, s: f"{e.combatant}'s {_points_word(s)} point ({e.use})",
-    ev.AspectChecked: lambda e, s: f"{e.combatant}'s {e.aspect} reroll",
-    ev.SpareDieSpent: lambda e, s: f"{e.combatant}'s spare die",
     ev.ActionResolved: lambda e, s: f"{e.combatant}'s {e.trait} roll",
     ev.StoryRolled: lambda e, s: f"{e.combatant}'s {e.trait} roll for the story",
     ev.WillSteeled: lambda e, s: f"{e.combatant}'s willpower",
