@@ -392,8 +392,12 @@ def _rounds(before: FightState, after: FightState) -> list[Consequence]:
 def _order(before: FightState, after: FightState) -> list[Consequence]:
     """A new order: rolled totals, Fate's Alertness order, or the phase cards after a roll or a barter."""
     if after.ranked and after.ranked != before.ranked:
-        ranked = sorted(after.ranked.items(), key=lambda item: (-item[1].total, after.combatants[item[0]].joined_seq))
-        order = ", ".join(f"{after.combatants[k].name} {r.total:+d}" for k, r in ranked)
+        totals: dict[int, list[str]] = {}
+        for key, rolled in sorted(after.ranked.items(), key=lambda item: after.combatants[item[0]].joined_seq):
+            totals.setdefault(rolled.total, []).append(after.combatants[key].name)
+        together = " together" if after.options.ruleset == "atari-isev" else ""  # AI-INIT-2: equal totals
+        order = ", ".join(f"{' and '.join(names)} {total:+d}{together if len(names) > 1 else ''}"
+                          for total, names in sorted(totals.items(), reverse=True))
         return [Consequence("order", f"order: {order}")]
     if after.fate_order and after.fate_order != before.fate_order:
         return [Consequence("order", "order: " + ", ".join(after.combatants[k].name for k in after.fate_order))]
