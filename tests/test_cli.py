@@ -266,7 +266,7 @@ def test_A_REPLAY_1_replay_shows_each_event_and_stops_as_of(duel: Fudge) -> None
     assert [int(line.split()[0]) for line in numbered] == list(range(1, 11))
     assert sum(line.endswith("(voided)") for line in numbered) == 6  # the undone exchange: seq 4..9
     said = [line for line in text.splitlines() if line.startswith("  → ")]  # under each command, what it did
-    assert said == ["  → round 1 begins", "  → Brynhild is Hurt: -1 to every roll",
+    assert said == ["  → Brynhild is Hurt: -1 to every roll",  # "round 1 begins" is its event's line already
                     "  → undid Snorri's exchange with Brynhild, seq 4-9", "  → back before round 1",
                     "  → Brynhild is Undamaged: no penalty"]
     steps = [json.loads(line) for line in duel("replay", "duel", "--json", "--to", "9").stdout.splitlines()]
