@@ -38,7 +38,7 @@ def undo(
     fight: FightOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Void the last command in force (A-UNDO-1): appended, never deleted. Says what it undid."""
+    """Void the last command in force (A-UNDO-1): appended, never deleted."""
     with guard():
         fights = service()
         name = fight_name(fights, fight)
@@ -59,7 +59,7 @@ def undo(
 
 @app.command()
 def redo(fight: FightOpt = None, as_json: JsonOpt = False) -> None:
-    """Restore the most recently undone command. Says what it brought back."""
+    """Restore the most recently undone command."""
     with guard():
         fights = service()
         name = fight_name(fights, fight)
@@ -167,8 +167,7 @@ def log_(
     fight_opt: FightOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Every event with its payload.")] = False,
 ) -> None:
-    """The audit trail: every event, voided ones marked as voided (A-UNDO-2); under each command, what it
-    did at the table (its wounds, who fell out, whose turn came)."""
+    """The audit trail: every event, voided ones marked as voided (A-UNDO-2)."""
     with guard():
         fights = service()
         name = fight_name(fights, chosen(fight, fight_opt))
