@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
 
 from cli.demos import DEMOS, Demo, join
 from cli.rules import _dice
@@ -23,6 +24,7 @@ from projections.consequences import Consequence, consequences, touched
 from projections.fold import evolve_all
 from service.fights import Fights
 from tests.conftest import dice, make_fights, start
+from tests.fuzzing import fuzz
 
 ROOT = Path(__file__).resolve().parents[1]
 F_EX_ROUND_1 = ("snorri=+ 0 0 0", "brynhild=- 0 0 0", "snorri=- - 0 0")  # F-EX: Brynhild Hurt
@@ -261,3 +263,75 @@ def test_nothing_changed_nothing_said(demo: str) -> None:
     fights, _ = play(DEMOS[demo])
     for _, state in evolve_all(fights.log("fight")):
         assert consequences(state, state, []) == []
+
+
+# --- properties over random sessions (tests/test_properties.py's GM sessions) ---------------------------------
+
+def _said_live(steps: list[Any]) -> tuple[Any, list[tuple[Any, Any, list[Consequence]]]]:
+    """Play a random session; each applied command's (state before, state after, consequences)."""
+    from tests.test_properties import new_session
+    from tests.test_properties import play as play_session
+
+    session = new_session()
+    seen: list[tuple[Any, Any, list[Consequence]]] = []
+    last = [session.state]
+
+    def collect(session: Any, item: Any, outcome: Any) -> None:
+        log = session.fights.log(session.name)
+        seen.append((last[0], outcome.state, consequences(last[0], outcome.state, outcome.records,
+                                                          touched(log, outcome.records))))
+        last[0] = outcome.state
+
+    play_session(session, steps, after_each=collect)
+    return session, seen
+
+
+def _session() -> Any:
+    from tests.test_properties import session
+    return session
+
+
+@fuzz(25)
+@given(_session())
+def test_A_REPLAY_1_random_sessions_the_log_says_what_each_command_said(steps: list[Any]) -> None:
+    """Joins, declarations, exchanges, rolls, points, rounds, undo and redo: the consequences of each
+    command from one fold of the log are those it said when it ran."""
+    from cli.history import Said
+
+    session, seen = _said_live(steps)
+    records = session.fights.log(session.name)
+    reader = Said(records)
+    from_log = []
+    for index, (record, state) in enumerate(evolve_all(records)):
+        found, _ = reader.after(index, state)
+        if index + 1 == len(records) or records[index + 1].command != record.command:
+            from_log.append(found)
+    assert from_log[1:] == [said for _, _, said in seen]
+
+
+@fuzz(25)
+@given(_session())
+def test_F_WND_1_F_WND_4_random_sessions_every_change_of_level_is_said(steps: list[Any]) -> None:
+    """Whoever's wound level changed and still fights has a line naming the level and its penalty
+    (F-WND-4, F-MOD-1); whoever could fight and no longer can is said to be out (F-WND-1); nobody
+    else's wound is spoken of."""
+    from engine.wounds import LEVELS
+
+    _, seen = _said_live(steps)
+    for before, after, said in seen:
+        wounds = {text.split(" is ")[0]: text for kind, text in ((c.kind, c.text) for c in said) if kind == "wound"}
+        outs = {c.text.split(" is ")[0] for c in said if c.kind == "out"}
+        for key, now in after.combatants.items():
+            was = before.combatants.get(key)
+            if was is None:
+                continue
+            level = now.track.level
+            if now.track.can_act and level != was.track.level:
+                word = "Scratched" if level == 1 else LEVELS[level]
+                penalty = now.track.penalty(after.options)
+                assert wounds.pop(now.name) == (f"{now.name} is {word}: "
+                                                f"{f'{penalty:+d} to every roll' if penalty else 'no penalty'}")
+            if was.track.can_act and not now.track.can_act:
+                assert now.name in outs
+            if now.track.can_act and level == was.track.level:
+                assert now.name not in wounds or "Stunned" in wounds[now.name]
