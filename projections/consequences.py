@@ -115,7 +115,7 @@ def _points_word(state: FightState) -> str:
 
 
 # Its first event type a command holds names it: a point before the resolution it re-resolves, a
-# resolution before the dice and the round it opened.
+# resolution or a declaration before the dice and the round it opened.
 _SUMMARY: dict[type, Any] = {
     ev.FudgePointSpent: lambda e, s: f"{e.combatant}'s {_points_word(s)} point ({e.use})",
     ev.AspectChecked: lambda e, s: f"{e.combatant}'s {e.aspect} reroll",
@@ -135,15 +135,15 @@ _SUMMARY: dict[type, Any] = {
     ev.WoundsHealed: lambda e, s: f"{e.combatant}'s healing",
     ev.InjuryRecovered: lambda e, s: f"{e.combatant}'s recovery",
     ev.FateTurnOrder: lambda e, s: f"round {e.round}'s order",
+    ev.Declared: lambda e, s: f"{e.combatant}'s declaration",
+    ev.DeclarationSealed: lambda e, s: f"{e.combatant}'s sealed declaration",
+    ev.IntentDeclared: lambda e, s: f"{e.combatant}'s declaration in phase {PHASE_NAME[e.phase]}",
     ev.RoundStarted: lambda e, s: f"the start of round {e.round}",
+    ev.TiesOrdered: lambda e, s: "the GM's order of ties",
     ev.TurnTaken: lambda e, s: f"{e.combatant}'s turn",
     ev.DieBartered: lambda e, s: f"{e.combatant}'s barter",
     ev.DieTraded: lambda e, s: f"{e.combatant}'s barter",
-    ev.TiesOrdered: lambda e, s: "the GM's order of ties",
-    ev.IntentDeclared: lambda e, s: f"{e.combatant}'s declaration in phase {PHASE_NAME[e.phase]}",
     ev.ActionHeld: lambda e, s: f"{e.combatant}'s held action",
-    ev.Declared: lambda e, s: f"{e.combatant}'s declaration",
-    ev.DeclarationSealed: lambda e, s: f"{e.combatant}'s sealed declaration",
     ev.CombatantJoined: lambda e, s: f"{e.combatant} joining",
     ev.CommandUndone: lambda e, s: "an undo",
     ev.CommandRedone: lambda e, s: "a redo",
@@ -239,7 +239,7 @@ def _declarations(before: FightState, after: FightState, records: Sequence[Recor
         name = after.combatants[key].name
         if key in revealed:
             out.append(Consequence("declaration", f"{name}'s sealed declaration was {_stance(revealed[key])}"))
-        elif after.round != before.round:
+        elif after.round > before.round:
             out.append(Consequence("declaration", f"{name}'s sealed declaration expired unused (F-TAC-1)"))
     return out
 

@@ -156,6 +156,13 @@ def test_A_SEAL_1_a_sealed_declaration_says_what_it_was_when_it_opens() -> None:
     assert ("declaration", "Snorri's sealed declaration was all-out offense") in found
 
 
+def test_A_SEAL_1_A_UNDO_1_undoing_a_sealed_declaration_names_it_and_nothing_expired() -> None:
+    fights = duel()
+    fights.declare("fight", "Snorri", ev.Declaration(all_out="offense"), sealed=True)  # opens round 1
+    found = said(fights, cmd.Undo())
+    assert found == [("undo", "undid Snorri's sealed declaration, seq 4-5"), ("round", "back before round 1")]
+
+
 # --- phase initiative -----------------------------------------------------------------------------------
 
 def test_PH_1_PH_2_CT_BARTER_the_order_and_each_turn_in_phases() -> None:
