@@ -256,7 +256,11 @@ def import_(
         fights = service()
         outcome = fights.import_(lines, as_name)
         if as_json:  # every event the store now holds for it: the imported ones and the new seed's
-            report(None, outcome, as_json, events=fights.log(as_name))
+            import dataclasses
+
+            records = fights.log(as_name)
+            outcome = dataclasses.replace(outcome, state=fights.state(as_name))  # under the name given to it
+            report(None, outcome, as_json, events=records, gone=voided(records))
             return
         echo(f"imported {source} as {as_name}")
 

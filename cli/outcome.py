@@ -7,7 +7,7 @@ under an arrow; with `--json` the same as data: the events appended, the consequ
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -27,11 +27,12 @@ ARROW = "  → "
 
 
 def report(before: FightState | None, outcome: Outcome, as_json: bool = False,
-           log: Callable[[], Sequence[Recorded]] | None = None, events: Sequence[Recorded] | None = None) -> None:
+           log: Callable[[], Sequence[Recorded]] | None = None, events: Sequence[Recorded] | None = None,
+           gone: Mapping[int, int] | None = None) -> None:
     """Show one command's result. `before`: the state the command was decided on (None: nothing to
     compare, as for a new fight or a branch); `log()`: the fight's log, read when an undo or a redo
     must say what it took back or brought back; `events`: what to list under `--json` when the
-    command wrote more than its own events (an import)."""
+    command wrote more than its own events (an import), and `gone` which of them are voided."""
     from cli import render
 
     if outcome.replayed:
@@ -43,7 +44,7 @@ def report(before: FightState | None, outcome: Outcome, as_json: bool = False,
         return
     said = said_of(before, outcome, log)
     if as_json:
-        echo_json(json_of(outcome, said, events), indent=2)
+        echo_json(json_of(outcome, said, events, gone), indent=2)
         return
     lines = []
     for record in outcome.records:
@@ -56,11 +57,12 @@ def report(before: FightState | None, outcome: Outcome, as_json: bool = False,
     show_consequences(said, lines)
 
 
-def json_of(outcome: Outcome, said: Sequence[Consequence], events: Sequence[Recorded] | None = None) -> dict[str, Any]:
+def json_of(outcome: Outcome, said: Sequence[Consequence], events: Sequence[Recorded] | None = None,
+            gone: Mapping[int, int] | None = None) -> dict[str, Any]:
     """`--json`: the events appended (as `fudge log --json` shows them), their consequences, the board after."""
     from cli import render
 
-    data: dict[str, Any] = {"events": render.log_json(list(events or outcome.records), {}),
+    data: dict[str, Any] = {"events": render.log_json(list(events or outcome.records), dict(gone or {})),
                             "consequences": [{"kind": c.kind, "text": c.text} for c in said],
                             "board": render.status_json(outcome.state)}
     if outcome.unused:

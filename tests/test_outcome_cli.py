@@ -83,6 +83,22 @@ def test_json_of_new_and_join(tmp_path: Path) -> None:
     assert [c["name"] for c in joined["board"]["combatants"]] == ["Snorri"]
 
 
+def test_json_of_import_and_branch(duel: Path, tmp_path: Path) -> None:
+    """An import writes every event of the file: all are listed, voided ones as `log --json` marks them;
+    a branch lists its own event (those before it are its parent's)."""
+    ok(duel, "exchange", "snorri", "brynhild", *ROUND_1)
+    ok(duel, "undo")
+    exported = tmp_path / "duel.jsonl"
+    ok(duel, "export", "duel", "-o", str(exported))
+    imported = json.loads(ok(duel, "import", str(exported), "--as", "copy", "--json"))
+    log = json.loads(ok(duel, "log", "copy", "--json"))
+    assert [(e["seq"], e["voided"]) for e in imported["events"]] == [(e["seq"], e["voided"]) for e in log]
+    assert sum(e["voided"] for e in log) == 6 and imported["board"]["fight"] == "copy"
+    branched = json.loads(ok(duel, "branch", "what-if", "--at", "9", "--fight", "duel", "--json"))
+    assert [e["type"] for e in branched["events"]] == ["branch_started"]
+    assert branched["board"]["combatants"][1]["wound_level"] == "Hurt"  # as of event 9: before the undo
+
+
 # Every command that appends to a fight's log (COMMANDS in cli.main, by module), and fate's subcommands.
 WRITERS = {
     "fight": ("new", "join"),
