@@ -245,6 +245,19 @@ def test_FT_INIT_fate_turns_say_the_alertness_order_and_whose_turn() -> None:
     assert after_attack[-1] == ("turn", f"{now.name}'s turn (Alertness order)")
 
 
+def test_FT_SCENE_at_the_scene_pace_clipped_and_hurt_are_the_GMs_to_apply() -> None:
+    fights = make_fights()
+    label, options = resolve("fate", 'extends = "fate"\npace = "scene"\n')
+    fights.new("fight", label, options.model_dump(mode="json"))
+    fights.execute("fight", join("cyrus"))
+    fights.execute("fight", join("guard"))
+    scene = cmd.FateScene(actions=(cmd.FateAction(combatant="Cyrus", target="Guard"),
+                                   cmd.FateAction(combatant="Guard", target="Cyrus")))
+    assert said(fights, scene, "cyrus=- - 0 0", "guard=+ 0 0 0") == [
+        ("wound", "Cyrus is Hurt: -1 where the GM says, this scene")]
+    assert said(fights, cmd.EndScene()) == [("round", "scene 2 begins"), ("wound", "Cyrus is unharmed: no penalty")]
+
+
 # --- the same words everywhere --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("demo", list(DEMOS))
