@@ -211,6 +211,19 @@ def test_AI_INIT_2_rolled_order_turns_and_the_rounds_last_turn() -> None:
     assert steps[7] == [("round", "round 2 begins"), ("order", "order: Max and Cutthroat +0 together")]
 
 
+def test_AI_WILL_1_willpower_says_the_level_the_wounds_now_count_as() -> None:
+    from engine.atari import acting_wound
+    from engine.wounds import LEVELS
+
+    fights, _ = play(DEMOS["atari-isev"])  # Max ends Very Hurt
+    found = said(fights, cmd.Willpower(combatant="Max"), "max=+ + + +")
+    max_ = fights.state("fight").find("Max")
+    level, penalty = acting_wound(fights.state("fight"), max_)
+    assert max_.track.level == 3 and level < 3  # the marks stay; they count lighter
+    assert found == [("wound", f"Max is Very Hurt (acts as {LEVELS[level]}, willpower): "
+                               f"{f'{penalty:+d} to every roll' if penalty else 'no penalty'}")]
+
+
 # --- Fate ---------------------------------------------------------------------------------------------------
 
 def test_FT_TRACK_3_FT_PTS_fate_boxes_points_and_taken_out() -> None:
