@@ -22,7 +22,7 @@ def willpower(
     command_id: CommandIdOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """AI-WILL-1: a Will roll; each level above Fair lowers the effective wound status for the scene."""
+    """A Will roll; each level above Fair lowers the effective wound status for the scene [AI-WILL-1]."""
     run(fight, lambda f, n, s: cmd.Willpower(combatant=combatant, mod=mod), dice, command_id, as_json=as_json)
 
 
@@ -35,18 +35,19 @@ def resist_spell(
     command_id: CommandIdOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """AI-WILL-2: both roll Will; caster >= target: full effect, else reduced by the difference."""
+    """Both roll Will; caster >= target: full effect, else reduced by the difference [AI-WILL-2]."""
     run(fight, lambda f, n, s: cmd.ResistSpell(caster=caster, target=target), dice, command_id, as_json=as_json)
 
 
 @app.command()
 def heroic(
     combatant: Annotated[str, typer.Argument(help="Who rolls with the blow.")],
-    wound: Annotated[Optional[int], typer.Option("--wound", help="Event number of the wound (default: the latest).")] = None,
+    wound: Annotated[Optional[int], typer.Option(
+        "--wound", metavar="SEQ", help="Event number of the wound (default: the latest).")] = None,
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """AI-HEROIC: the wound drops one level; an Agility roll vs Fair: -2 next round, or prone on a failure."""
+    """The wound drops one level; an Agility roll vs Fair: -2 next round, or prone on a failure [AI-HEROIC]."""
     run(fight, lambda f, n, s: cmd.HeroicAvoidance(combatant=combatant, target=wound), dice, command_id, as_json=as_json)

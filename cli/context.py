@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from engine.errors import InputError, RuleError
-from store.base import StoreError
+from cli import style
+from cli.exits import WRITE_CONFLICT
+from store.base import Conflict, StoreError
 from cli.terminal import escape_log_values, json_text, safe
 from store.log import log
 
@@ -42,8 +44,10 @@ def configure_logging(verbose: int) -> None:
     def setup() -> None:
         import structlog
 
+        from cli.style import wanted
+
         console = sys.stderr.isatty()
-        renderer = (structlog.dev.ConsoleRenderer() if console
+        renderer = (structlog.dev.ConsoleRenderer(colors=wanted(sys.stderr)) if console
                     else structlog.processors.JSONRenderer(serializer=json_text))
         structlog.configure(
             processors=[structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso"),
@@ -62,13 +66,33 @@ def store_path(option: Path | None) -> Path:
     return Path(os.environ.get("FUDGE_STORE") or DEFAULT_STORE)
 
 
-def echo(text: str, err: bool = False, nl: bool = True, lines: bool = False) -> None:
+def echo(text: str, err: bool = False, nl: bool = True, lines: bool = False, styled: bool = True) -> None:
     """The one way out to the terminal: control characters in `text` are shown escaped.
 
     One line unless `lines=True`, for text whose lines were escaped one by one where they were
-    built (`render.status_text`): a line feed in a name cannot forge a line.
+    built (`render.status_text`): a line feed in a name cannot forge a line. On a terminal that
+    wants colour (cli.style.wanted) the escaped lines are coloured by what they say (wounds, hits,
+    turns, rounds, dice drawn as dice) and wrapped to its width; elsewhere (or `styled=False`: JSON
+    text) they are printed as they are.
     """
-    typer.echo(safe(text, lines=lines), err=err, nl=nl)
+    shown = safe(text, lines=lines)
+    if styled and style.wanted(sys.stderr if err else sys.stdout):
+        echo_segments([style.command_line(line) for line in shown.split("\n")], err=err, nl=nl)
+        return
+    typer.echo(shown, err=err, nl=nl)
+
+
+def echo_segments(lines: list[style.Line], err: bool = False, nl: bool = True) -> None:
+    """Styled output (cli.style): lines of (text, kind) segments whose texts were escaped where they
+    were built (cli.terminal.safe; escaped again here, which changes nothing then). Coloured by rich
+    on a terminal that wants colour, plain otherwise (rich is not imported then)."""
+    stream = sys.stderr if err else sys.stdout
+    lines = [[(safe(text), kind) for text, kind in line] for line in lines]
+    if style.wanted(stream):
+        drawn = style.ansi(lines, style.width(stream))
+        typer.echo(drawn if nl else drawn.removesuffix("\n"), err=err, nl=False, color=True)
+        return
+    typer.echo(style.plain(lines), err=err, nl=nl)
 
 
 def echo_json(data: Any, **options: Any) -> None:
@@ -84,13 +108,16 @@ def fail(message: str, code: int = 1) -> typer.Exit:
 
 @contextmanager
 def guard() -> Iterator[None]:
-    """A domain, store, input or environment error becomes one line on stderr and a non-zero exit.
+    """A domain, store, input or environment error becomes one line on stderr and a non-zero exit
+    (cli.exits: a write conflict has its own code, so a script can run the command again).
 
     Only errors that say something about the input or the machine are caught (see `edge_message`):
     any other exception is a defect and reaches cli.main's last-resort handler as one.
     """
     try:
         yield
+    except Conflict as exc:  # another process appended first: the same command again is safe
+        raise fail(str(exc), code=WRITE_CONFLICT) from None
     except (RuleError, StoreError) as exc:
         raise fail(str(exc)) from None
     except Exception as exc:
@@ -195,9 +222,32 @@ def service(store: SqliteStore | None = None) -> Fights:
 
 
 def fight_name(fights: Fights, given: str | None) -> str:
-    name = given or fights.current()
+    """The fight `--fight` (or a fight argument) names, typed short or in any case; else the current one."""
+    if given:
+        return fight_named(fights.store, given)
+    name = fights.current()
     fights.store.fight(name)
     return name
+
+
+def fight_named(store: Any, typed: str) -> str:
+    """The stored fight `typed` names: its name, or (in any case) the one name it begins. Several are
+    listed to choose from; none gets the closest names and where the list is."""
+    from store.base import UnknownFight
+
+    try:
+        store.fight(typed)
+        return typed
+    except UnknownFight:
+        from service.names import one_of, pick
+
+        def unknown(close: list[str]) -> str:
+            where = f" in {store.path}" if store.path else ""
+            if close:
+                return f"no fight named {typed!r}{where}: did you mean {one_of(close)}? (`fudge fights` lists them)"
+            return f"no fight named {typed!r}{where}; `fudge fights` lists them"
+
+        return pick([info.name for info in store.fights()], typed, unknown)
 
 
 def within_log(fights: Fights, name: str, seq: int | None, option: str) -> None:

@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from cli.context import echo, echo_json, fight_name, guard, house_rules, open_store, read_file, service, within_log
+from cli.context import (echo, echo_json, fight_name, fight_named, guard, house_rules, open_store, read_file, service,
+                         within_log)
 from cli.outcome import JsonOpt, report, said_of, show_consequences
-from cli.views import stored_output, with_receipt
+from cli.views import Shown, board_shown, board_width, show, stored_output, with_receipt
 from engine import commands as cmd
 
 if TYPE_CHECKING:
@@ -17,13 +18,15 @@ if TYPE_CHECKING:
 
 app = typer.Typer()
 
-FightOpt = Annotated[Optional[str], typer.Option("--fight", "-f", help="Fight to act on (default: the current one).")]
+FightOpt = Annotated[Optional[str], typer.Option(
+    "--fight", "-f", metavar="FIGHT", help="Fight to act on (default: the current one).")]
 
 
 @app.command()
 def new(
     name: Annotated[str, typer.Argument(help="A name for the fight.")],
-    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset: see `fudge rules`.")] = "fudge",
+    rules: Annotated[str, typer.Option(
+        "--rules", "-r", metavar="PRESET", help="Preset: see `fudge rules`.")] = "fudge",
     house: Annotated[Optional[Path], typer.Option("--house", help="House-rules TOML: extends a preset, overrides options.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -39,10 +42,12 @@ def new(
 
 
 @app.command()
-def use(name: Annotated[str, typer.Argument(help="The fight to make current.")]) -> None:
+def use(name: Annotated[str, typer.Argument(metavar="FIGHT", help="The fight to make current.")]) -> None:
     """Make a fight the current one."""
     with guard():
-        service().use(name)
+        fights = service()
+        name = fight_named(fights.store, name)
+        fights.use(name)
         echo(f"current fight: {name}")
 
 
@@ -67,8 +72,10 @@ def fights(as_json: Annotated[bool, typer.Option("--json", help="Machine-readabl
 @app.command()
 def join(
     sheet: Annotated[Path, typer.Argument(help="Character sheet (TOML).")],
-    side: Annotated[Optional[str], typer.Option("--side", help="Side (default: the sheet's, or its own name).")] = None,
-    as_name: Annotated[Optional[str], typer.Option("--as", help="Join under another name (a second thug).")] = None,
+    side: Annotated[Optional[str], typer.Option(
+        "--side", metavar="SIDE", help="Side (default: the sheet's, or its own name).")] = None,
+    as_name: Annotated[Optional[str], typer.Option(
+        "--as", metavar="NAME", help="Join under another name (a second thug).")] = None,
     fight: FightOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -98,15 +105,22 @@ def join(
 @app.command()
 def status(
     fight: FightOpt = None,
-    as_of: Annotated[Optional[int], typer.Option("--as-of", help="State as of this event.")] = None,
+    as_of: Annotated[Optional[int], typer.Option("--as-of", metavar="SEQ", help="State as of this event.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    long: Annotated[bool, typer.Option("--long", help="Everyone's full card: every box, the initiative "
+                                                      "card, stun, parts, willpower.")] = False,
 ) -> None:
-    """Wounds, penalties, fudge points, declarations and initiative of everyone."""
+    """The board: everyone in turn order, whose turn it is, wounds, boxes, points, initiative and
+    declarations (`--long`: the full cards)."""
+    import sys
+
+    width = board_width(sys.stdout)
     with guard():
         store = open_store()
-        stored = stored_output(store, fight, as_json) if as_of is None else None  # the read model: no fold
+        fight = fight_named(store, fight) if fight else None
+        stored = stored_output(store, fight, as_json, long, width) if as_of is None else None  # no fold
         if stored is not None:
-            echo(stored, lines=True)  # escaped line by line when the view was built
+            show(stored)
             return
         from cli import render
         from cli.damaged import readable
@@ -119,8 +133,13 @@ def status(
             if as_json:
                 echo_json(render.status_json(state), indent=2)
                 return
-            text = render.status_text(state)
-        echo(with_receipt(text, *head_at(store, name, state.last_seq)), lines=True)
+            if long:
+                shown = Shown(with_receipt(render.status_text(state), *head_at(store, name, state.last_seq)))
+            else:
+                from cli.board import board_lines
+
+                shown = board_shown(board_lines(state, width), *head_at(store, name, state.last_seq))
+        show(shown)
 
 
 def head_at(store: SqliteStore, name: str, seq: int) -> tuple[int, str]:

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal, Optional, get_args, get_origin
 import typer
 from pydantic import BaseModel
 
+from cli.params import FUDGE
 from engine.errors import InputError
 
 
@@ -21,7 +22,7 @@ def choices(model: type[BaseModel], field: str) -> tuple[Any, ...]:
     return tuple(dict.fromkeys(literals(model.model_fields[field].annotation)))
 
 MagicOpt = Annotated[Optional[list[str]], typer.Option(
-    "--magic", help="F-MOD-5: NAME=+1 for a magical blessing, NAME=-1 for a curse (repeat per fighter).")]
+    "--magic", metavar="NAME=±1", rich_help_panel=FUDGE, help="NAME=+1 for a magical blessing, NAME=-1 for a curse (repeat per fighter) [F-MOD-5]")]
 
 
 def parse_magic(values: Optional[list[str]]) -> tuple[tuple[str, int], ...]:
@@ -39,22 +40,23 @@ def parse_magic(values: Optional[list[str]]) -> tuple[tuple[str, int], ...]:
 
 
 AimOpt = Annotated[Optional[str], typer.Option(
-    "--aim", help="F-HIT-2: the first fighter aims at a small part: the result needed to strike it (Good or Great); -1 to his skill.")]
-AimAtOpt = Annotated[Optional[str], typer.Option("--aim-at", help="F-HIT-2: the part aimed at (an eye, the sword hand).")]
+    "--aim", metavar="LEVEL", rich_help_panel=FUDGE, help="The first fighter aims at a small part: the result needed to strike it (Good or Great); -1 to his skill [F-HIT-2]")]
+AimAtOpt = Annotated[Optional[str], typer.Option(
+    "--aim-at", metavar="PART", help="The part aimed at (an eye, the sword hand) [F-HIT-2]", rich_help_panel=FUDGE)]
 CalledOpt = Annotated[Optional[str], typer.Option(
-    "--called", help="F-LOC-1: a called shot by the first fighter at this part, declared before the roll.")]
+    "--called", metavar="PART", rich_help_panel=FUDGE, help="A called shot by the first fighter at this part, declared before the roll [F-LOC-1]")]
 NeedRdOpt = Annotated[Optional[int], typer.Option(
-    "--need-rd", help="F-LOC-1: the relative degree the called shot needs (usually 2-4; default 2).")]
+    "--need-rd", metavar="N", rich_help_panel=FUDGE, help="The relative degree the called shot needs (usually 2-4; default 2) [F-LOC-1]")]
 OtherwiseOpt = Annotated[Optional[str], typer.Option(
-    "--otherwise", help="F-LOC-1: where the defender says a called shot won by less lands (default: the body).")]
+    "--otherwise", metavar="PART", rich_help_panel=FUDGE, help="Where the defender says a called shot won by less lands (default: the body) [F-LOC-1]")]
 AffectsOpt = Annotated[Optional[str], typer.Option(
-    "--affects", help="F-LOC-2: what the wounded part hinders: combat, or a trait such as Running.")]
+    "--affects", metavar="WHAT", rich_help_panel=FUDGE, help="What the wounded part hinders: combat, or a trait such as Running [F-LOC-2]")]
 SpeedOpt = Annotated[bool, typer.Option(
-    "--speed-contest", help="F-FANCY-1: both roll Speed first; the winner adds the difference to his weapon skill.")]
+    "--speed-contest", rich_help_panel=FUDGE, help="Both roll Speed first; the winner adds the difference to his weapon skill [F-FANCY-1]")]
 
 
 FoeModOpt = Annotated[Optional[list[str]], typer.Option(
-    "--foe-mod", help="F-MOD-2: NAME=-1 for one foe's footing, light or position (repeat per foe).")]
+    "--foe-mod", metavar="NAME=N", rich_help_panel=FUDGE, help="NAME=-1 for one foe's footing, light or position (repeat per foe) [F-MOD-2]")]
 
 
 def parse_foe_mods(values: Optional[list[str]]) -> tuple[tuple[str, int], ...]:

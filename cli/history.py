@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from cli import render
+from cli import exits, render
 from cli.context import echo, echo_json, fail, fight_name, guard, read_file, service, within_log, write_file
 from cli.damaged import readable
 from cli.outcome import JsonOpt, json_of, report, said_of, show_consequences
@@ -29,12 +29,13 @@ if TYPE_CHECKING:
 app = typer.Typer()
 
 FightArg = Annotated[Optional[str], typer.Argument(help="Fight (default: the current one; or --fight).")]
-FightOpt = Annotated[Optional[str], typer.Option("--fight", "-f", help="Fight to act on (default: the current one).")]
+FightOpt = Annotated[Optional[str], typer.Option(
+    "--fight", "-f", metavar="FIGHT", help="Fight to act on (default: the current one).")]
 
 
 @app.command()
 def undo(
-    to: Annotated[Optional[int], typer.Option("--to", help="Undo every command after this event.")] = None,
+    to: Annotated[Optional[int], typer.Option("--to", metavar="SEQ", help="Undo every command after this event.")] = None,
     fight: FightOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -71,7 +72,7 @@ def redo(fight: FightOpt = None, as_json: JsonOpt = False) -> None:
 @app.command()
 def branch(
     name: Annotated[str, typer.Argument(help="Name of the new fight.")],
-    at: Annotated[Optional[int], typer.Option("--at", help="Fork after this event (default: the last).")] = None,
+    at: Annotated[Optional[int], typer.Option("--at", metavar="SEQ", help="Fork after this event (default: the last).")] = None,
     fight: FightOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -97,7 +98,7 @@ def chosen(argument: str | None, option: str | None) -> str | None:
 def replay(
     fight: FightArg = None,
     fight_opt: FightOpt = None,
-    to: Annotated[Optional[int], typer.Option("--to", help="Stop at this event (as of).")] = None,
+    to: Annotated[Optional[int], typer.Option("--to", metavar="SEQ", help="Stop at this event (as of).")] = None,
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each event.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="The state after each event, as JSON lines.")] = False,
 ) -> None:
@@ -184,8 +185,7 @@ def log_(
                 show_consequences(*said.after(index, state))
 
 
-# `fudge verify` found the log altered (exit 1 is any other error: no such fight, a malformed --head).
-VERIFY_FAILED = 3
+VERIFY_FAILED = exits.VERIFY_FAILED  # `fudge verify` found the log altered (exit 1: any other error)
 
 
 @app.command()
@@ -236,7 +236,8 @@ def export(
             lines = fights.export(name)
         text = "\n".join(lines) + "\n"
         if output is None:
-            echo(text.replace("\x7f", "\\u007f"), nl=False, lines=True)  # JSON lines: DEL as JSON writes it
+            # JSON lines, never coloured or wrapped: DEL as JSON writes it
+            echo(text.replace("\x7f", "\\u007f"), nl=False, lines=True, styled=False)
         else:
             write_file(output, text)
             echo(f"{len(lines)} events written to {output}", err=True)
@@ -247,7 +248,7 @@ def export(
 @app.command(name="import")
 def import_(
     source: Annotated[Path, typer.Argument(help="A file written by `fudge export`.")],
-    as_name: Annotated[str, typer.Option("--as", help="Name of the imported fight.")],
+    as_name: Annotated[str, typer.Option("--as", metavar="FIGHT", help="Name of the imported fight.")],
     as_json: JsonOpt = False,
 ) -> None:
     """Import an exported log as a new fight (its hash chain is checked first)."""

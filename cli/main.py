@@ -6,14 +6,15 @@ import importlib
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, NoReturn, Optional
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand
 from typer.main import get_command_name
 from typer.models import CommandInfo, TyperInfo
 
-from cli import context, views
+from cli import context, exits, views
+from cli.params import FudgeCommand, FudgeGroup
 
 try:  # Typer vendors click since 0.22; before, it raised click's own exceptions
     from typer._click import exceptions as click_errors
@@ -24,6 +25,7 @@ except ImportError:  # pragma: no cover
 # imports that module alone (tests/test_cli_startup.py checks this table against the modules).
 COMMANDS: dict[str, str] = {
     **dict.fromkeys(("new", "use", "fights", "join", "status", "initiative"), "fight"),
+    "sheet": "sheet",
     **dict.fromkeys(("declare", "exchange", "attack", "roll", "round", "barter", "next", "order", "hold", "intend",
                      "spend", "kill", "shoot"), "table"),
     **dict.fromkeys(("melee", "story"), "melee"),
@@ -39,7 +41,7 @@ COMMANDS: dict[str, str] = {
 }
 
 # The help groups commands by what a GM is doing (module by module).
-PANELS = {"fight": "Fights and combatants", "table": "At the table", "melee": "At the table",
+PANELS = {"fight": "Fights and combatants", "sheet": "Fights and combatants", "table": "At the table", "melee": "At the table",
           "recovery": "After the blows", "atari": "Atari Isev", "fate": "Fate", "history": "History and audit",
           "rules": "Rules and demos", "odds": "Odds and simulation", "sim": "Odds and simulation",
           "secrets": "History and audit"}
@@ -57,14 +59,21 @@ class _Fudge(typer.Typer):
     named: str | None = None  # the command of the command line being run
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        named = _named(sys.argv[1:])
-        if named == "status" and not args and not kwargs:
-            shown = views.status_from_argv(sys.argv[1:])  # the stored read model, if valid: no Typer run
-            if shown is not None:
-                context.echo(shown, lines=True)  # its lines escaped when it was built
-                return None
-        self.named = named
+        completing = _completing()
+        named = _named(sys.argv[1:] if completing is None else completing)
+        plain = not args and not kwargs and completing is None
         try:
+            if named == "status" and plain:
+                shown = views.shown_from_argv(sys.argv[1:])  # the stored read model, if valid: no Typer run
+                if shown is not None:
+                    views.show(shown)  # its lines escaped when it was built
+                    return None
+            if named is None and "--version" in sys.argv[1:] and plain:
+                context.echo(f"fudge {version()}")  # no command module, no engine: as quick as Python starts
+                return None
+            self.named = named
+            kwargs.setdefault("prog_name", "fudge")  # under `python -m cli.main` too: help and completion say fudge
+            kwargs.setdefault("complete_var", COMPLETE_VAR)
             return super().__call__(*args, **kwargs)
         except Exception as exc:  # SystemExit and Ctrl-C pass: Typer and the shell handle them
             last_resort(exc)
@@ -97,11 +106,22 @@ class _Fudge(typer.Typer):
         for module in modules:
             for info in getattr(importlib.import_module(f"cli.{module}").app, kind):
                 info.rich_help_panel = info.rich_help_panel or PANELS[module]
+                _plain_help(info)
                 out.append(info)
         return out
 
 
-INTERNAL_ERROR = 70  # EX_SOFTWARE: a defect of fudge, not of the input
+def _plain_help(info: CommandInfo | TyperInfo) -> None:
+    """Every command and group shows its parameters in the GM's words (cli.params), those of a group too."""
+    if isinstance(info, TyperInfo):
+        info.cls = info.cls or FudgeGroup
+        for command in info.typer_instance.registered_commands if info.typer_instance else ():
+            _plain_help(command)
+    elif info.cls in (None, TyperCommand):  # Typer's default
+        info.cls = FudgeCommand
+
+
+INTERNAL_ERROR = exits.INTERNAL_ERROR
 
 
 def last_resort(exc: Exception) -> None:
@@ -111,8 +131,7 @@ def last_resort(exc: Exception) -> None:
     what reaches here is a defect, or the machine refusing output (a closed pipe, a full disk).
     """
     if isinstance(exc, BrokenPipeError):  # `fudge log | head`: the reader has all it wanted
-        sys.stderr.close()
-        raise SystemExit(141) from None
+        closed_pipe()
     line = context.edge_message(exc)
     if line is not None:
         context.echo(f"error: {line}", err=True)
@@ -127,10 +146,68 @@ def last_resort(exc: Exception) -> None:
     raise SystemExit(INTERNAL_ERROR) from None
 
 
+def closed_pipe() -> NoReturn:
+    """`fudge log | head`: the reader has all it wanted. Exit 141, as a shell reports a command SIGPIPE
+    stopped, without a word; the output is pointed at /dev/null so Python's last flush does not fail again."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+        except (AttributeError, OSError, ValueError):  # not a file (a test's capture): nothing to flush
+            pass
+    raise SystemExit(exits.CLOSED_PIPE)
+
+
 def _declared_elsewhere(value: list[Any]) -> None:
     """Typer's constructor starts the lists empty; commands are declared in the modules `COMMANDS` names."""
     if value:
         raise TypeError("declare fudge's commands in a module of `cli` and name them in cli.main.COMMANDS")
+
+
+COMPLETE_VAR = "_FUDGE_COMPLETE"  # set by the script `fudge --show-completion` prints: the shell asks for words
+
+
+def _completing() -> list[str] | None:
+    """The words before the one the shell is completing (None: the shell is not asking), read as Typer reads
+    them: completing `fudge attack --fight <TAB>` needs the module of `attack` alone."""
+    instruction = os.environ.get(COMPLETE_VAR)
+    if not instruction:
+        return None
+    from typer._completion_classes import completion_init
+    from typer._click.shell_completion import get_completion_class
+
+    completion_init()
+    shell = get_completion_class(instruction.partition("_")[2])  # Typer's style: complete_bash
+    if shell is None or not instruction.startswith("complete_"):
+        return []
+    try:
+        words, _ = shell(None, {}, "fudge", COMPLETE_VAR).get_completion_args()  # type: ignore[arg-type]
+    except (KeyError, ValueError):  # the shell's variables are missing: Typer says so when it reads them
+        return []
+    return list(words)
+
+
+def version() -> str:
+    """This fudge's version: the installed package's, else (a source checkout run with `python -m cli.main`)
+    the one pyproject.toml declares."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("fudge-combat")
+    except metadata.PackageNotFoundError:
+        import tomllib
+
+        try:
+            pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+            return str(tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"])
+        except (OSError, ValueError, KeyError):
+            return "(version unknown: not installed, and no pyproject.toml beside the sources)"
+
+
+def _show_version(value: bool) -> None:
+    """`--version` as Typer parses it (the fast path in `_Fudge.__call__` answers the plain form first)."""
+    if value:
+        context.echo(f"fudge {version()}")
+        raise typer.Exit()
 
 
 def _named(argv: list[str]) -> str | None:
@@ -146,12 +223,24 @@ def _named(argv: list[str]) -> str | None:
     return None
 
 
-class _OneLineErrors(TyperGroup):
+class _OneLineErrors(FudgeGroup):
     """A usage error is one line on stderr, as every other error is: what is wrong, and where help is.
 
     Typer shows it as a panel of four lines (usage, hint, and the message boxed); the README promises
     `error: ...` and a non-zero exit (2, click's code for usage errors).
     """
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:  # where `--help` is printed
+        try:
+            return super().make_context(*args, **kwargs)
+        except BrokenPipeError:  # before Typer makes it exit 1
+            closed_pipe()
+
+    def invoke(self, ctx: Any) -> Any:  # where a command prints
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            closed_pipe()
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         if not standalone_mode:
@@ -174,7 +263,7 @@ class _OneLineErrors(TyperGroup):
 
 def _usage_line(exc: click_errors.UsageError) -> str:
     """`missing argument 'FIRST': see `fudge exchange --help``: the command as the GM types it."""
-    message = exc.format_message().strip().rstrip(".")
+    message = _did_you_mean(exc) or exc.format_message().strip().rstrip(".")
     if message[:1].isupper() and message[1:2].islower():
         message = message[0].lower() + message[1:]
     names = []
@@ -185,12 +274,29 @@ def _usage_line(exc: click_errors.UsageError) -> str:
     return f"{message}: see `{' '.join(['fudge', *names])} --help`"
 
 
+def _did_you_mean(exc: click_errors.UsageError) -> str | None:
+    """An unknown option or command with the close ones click and Typer found, in the words of every
+    other "did you mean" (`no such option --dise (did you mean --dice?)`); None for another error."""
+    import re
+
+    from service.names import one_of
+
+    if isinstance(exc, click_errors.NoSuchOption):
+        close = sorted(exc.possibilities or ())
+        return f"no such option {exc.option_name}" + (f" (did you mean {one_of(close)}?)" if close else "")
+    found = re.fullmatch(r"No such command ('.*?')\.(?: Did you mean (.*)\?)?", exc.message.strip())
+    if found is None:
+        return None
+    close = re.findall(r"'([^']*)'", found.group(2) or "")
+    return f"no such command {found.group(1)}" + (f" (did you mean {one_of(close)}?)" if close else "")
+
+
 app = _Fudge(
     name="fudge",
     cls=_OneLineErrors,
     help="Run FUDGE-family fights as an append-only event log: replay, undo, branch, audit.",
+    epilog=exits.EPILOG,
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
 )
 
@@ -200,6 +306,8 @@ def main(
     store: Annotated[Optional[Path], typer.Option(
         "--store", help="SQLite store file (default: $FUDGE_STORE or ./fudge.db).")] = None,
     verbose: Annotated[int, typer.Option("--verbose", "-v", count=True, help="More logs on stderr (-vv: debug).")] = 0,
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_show_version, help="Show fudge's version and exit.")] = False,
 ) -> None:
     context.configure_logging(verbose)
     context.settings.store_path = context.store_path(store)

@@ -17,21 +17,22 @@ app = typer.Typer()
 @app.command()
 def melee(
     lone: Annotated[str, typer.Argument(help="The lone fighter.")],
-    foes: Annotated[list[str], typer.Argument(help="The foes attacking him at once (at most 6, F-MULTI-6).")],
+    foes: Annotated[list[str], typer.Argument(help="The foes attacking him at once (at most 6) [F-MULTI-6]")],
     target: Annotated[Optional[str], typer.Option(
-        "--target", help="F-MULTI-3: the foe he means to hit, named before the roll (default: the one he beat by most).")] = None,
+        "--target", metavar="NAME", help="The foe he means to hit, named before the roll (default: the one he beat by most) [F-MULTI-3]")] = None,
     sweep: Annotated[Optional[list[str]], typer.Option(
-        "--sweep", help="F-MULTI-4: another foe the blow cuts through after --target (repeat; option sweeping_blow).")] = None,
+        "--sweep", metavar="NAME", help="Another foe the blow cuts through after --target (repeat; option sweeping_blow) [F-MULTI-4]")] = None,
     sweep_penalty: Annotated[int, typer.Option(
-        "--sweep-penalty", help="F-MULTI-4: damage lost per foe cut through, 1 or 2.")] = 1,
+        "--sweep-penalty", help="Damage lost per foe cut through, 1 or 2 [F-MULTI-4]")] = 1,
     ignore: Annotated[Optional[list[str]], typer.Option(
-        "--ignore", help="F-MULTI-5: a foe he does not defend against (repeat).")] = None,
+        "--ignore", metavar="NAME", help="A foe he does not defend against (repeat) [F-MULTI-5]")] = None,
     max_foes: Annotated[Optional[int], typer.Option(
-        "--max-foes", help="F-MULTI-6: how many foes can reach him here (3-4 with room-hungry weapons, 1-2 in a doorway).")] = None,
-    mod: Annotated[int, typer.Option("--mod", help="GM modifier to the lone fighter (F-MOD-2).")] = 0,
+        "--max-foes", help="How many foes can reach him here (3-4 with room-hungry weapons, 1-2 in a doorway) [F-MULTI-6]")] = None,
+    mod: Annotated[int, typer.Option("--mod", help="GM modifier to the lone fighter [F-MOD-2]")] = 0,
     foe_mod: FoeModOpt = None,
     magic: MagicOpt = None,
-    min_hit: Annotated[Optional[str], typer.Option("--min-hit", help="Minimum result for him to hit (F-HIT-1).")] = None,
+    min_hit: Annotated[Optional[str], typer.Option(
+        "--min-hit", metavar="LEVEL", help="Minimum result for him to hit [F-HIT-1]")] = None,
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
@@ -54,9 +55,10 @@ def melee(
 def story(
     combatant: Annotated[str, typer.Argument(help="The PC acting in this story element.")],
     trait: Annotated[str, typer.Argument(help="The trait the GM chose for the PC's plan.")],
-    mod: Annotated[int, typer.Option("--mod", help="F-PACE-1: the GM's modifier for the plan and circumstances, -3..+3.")] = 0,
-    median: Annotated[bool, typer.Option("--median", help="C-ACT-5: three rolls, the median counts (all recorded).")] = False,
-    element: Annotated[str, typer.Option("--element", help="What this story element is, for the log.")] = "",
+    mod: Annotated[int, typer.Option("--mod", help="The GM's modifier for the plan and circumstances, -3..+3 [F-PACE-1]")] = 0,
+    median: Annotated[bool, typer.Option("--median", help="Three rolls, the median counts (all recorded) [C-ACT-5]")] = False,
+    element: Annotated[str, typer.Option(
+        "--element", metavar="TEXT", help="What this story element is, for the log.")] = "",
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,

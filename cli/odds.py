@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from cli.context import echo, echo_json, guard, house_rules, read_file
+from cli.context import echo, echo_json, fight_name, guard, house_rules, read_file, service
 from cli.terminal import safe
 from engine.errors import InputError
 
@@ -98,21 +98,25 @@ def parse_declarations(all_out: list[str], postures: list[str], names: list[str]
 
 @app.command("odds")
 def odds_command(
-    first: Annotated[Path, typer.Argument(help="The first fighter's sheet (TOML); under turns, the attacker.")],
-    second: Annotated[Path, typer.Argument(help="The second fighter's sheet (TOML); under turns, the target.")],
-    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset: see `fudge rules`.")] = "fudge",
+    names: Annotated[list[str], typer.Argument(
+        metavar="FIRST SECOND | [FIGHT] [ATTACKER] TARGET",
+        help="Two sheets (TOML; under turns the first attacks), or with --fight the target, after the "
+             "attacker (default: the one with the turn) and the fight (default: the current one).")],
+    in_fight: Annotated[bool, typer.Option("--fight", help="The odds of the next action in a running fight, with "
+                                                           "wounds, declarations and options as they stand.")] = False,
+    rules: Annotated[Optional[str], typer.Option("--rules", "-r", metavar="PRESET", help="Preset: see `fudge rules`.")] = None,
     house: Annotated[Optional[Path], typer.Option("--house", help="House-rules TOML: extends a preset, overrides options.")] = None,
     duel: Annotated[bool, typer.Option("--duel", help="The whole duel (simultaneous rounds until one cannot act), "
                                                       "not one action.")] = False,
-    mods: Annotated[Optional[str], typer.Option("--mods", help="GM modifiers of the two fighters, A,B (e.g. +1,0); "
-                                                               "under turns the attack and the defense.")] = None,
-    all_out: Annotated[Optional[list[str]], typer.Option("--all-out", help="NAME=offense or NAME=defense "
-                                                                           "(F-MOD-6, F-MOD-7), repeatable.")] = None,
-    posture: Annotated[Optional[list[str]], typer.Option("--posture", help="NAME=N, -2..+2, under tactics = "
-                                                                           "\"postures\" (F-TAC-1), repeatable.")] = None,
+    mods: Annotated[Optional[str], typer.Option("--mods", metavar="A,B", help="GM modifiers of the two fighters, A,B (e.g. +1,0); "
+                                                              "under turns the attack and the defense.")] = None,
+    all_out: Annotated[Optional[list[str]], typer.Option(
+        "--all-out", metavar="NAME=SIDE", help="NAME=offense or NAME=defense, repeatable [F-MOD-6, F-MOD-7]")] = None,
+    posture: Annotated[Optional[list[str]], typer.Option(
+        "--posture", metavar="NAME=N", help="-2..+2, under tactics = \"postures\", repeatable [F-TAC-1]")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output, exact fractions as \"n/d\".")] = False,
 ) -> None:
-    """Exact odds, from the dice: every outcome of one action between two sheets, or who wins a duel.
+    """Exact odds from the dice: one action or a duel between two sheets, or the next action of a fight.
 
     One action is one `fudge exchange` under simultaneous pace (the `fudge` preset), one Fate
     exchange with each acting against the other (`fate`), or one `fudge attack` by the first
@@ -120,29 +124,85 @@ def odds_command(
     stand-off, of each graze and hit and of each wound level for each side, as fractions and
     percentages. `--duel` (simultaneous pace or Fate's exchanges) weighs a whole fight, both
     keeping their declarations, until one cannot act: who wins, how it ends, and the expected
-    number of rounds. Nothing is sampled and nothing is written.
+    number of rounds. `fudge odds --fight Brynhild` weighs the next action of whoever has the
+    turn on Brynhild, in the fight as it stands: `Snorri hits Brynhild 58.4% (Hurt or worse
+    31.2%, out 4.1%)`. Nothing is sampled and nothing is written.
     """
+    with guard():
+        if in_fight:
+            given = [("--rules", rules), ("--house", house), ("--duel", duel or None), ("--mods", mods),
+                     ("--all-out", all_out), ("--posture", posture)]
+            extra = [flag for flag, value in given if value]
+            if extra:
+                raise InputError(f"{extra[0]} is for odds between sheets: with --fight the fight's own rules, "
+                                 "declarations and wounds count")
+            fight_odds(names, as_json)
+            return
+        if len(names) != 2:
+            raise InputError(f"odds between sheets takes two sheets, FIRST SECOND (got {len(names)}); "
+                             "or --fight [FIGHT] [ATTACKER] TARGET in a running fight")
+        sheet_odds(Path(names[0]), Path(names[1]), rules or "fudge", house, duel, mods, all_out, posture, as_json)
+
+
+def sheet_odds(first: Path, second: Path, rules: str, house: Optional[Path], duel: bool, mods: Optional[str],
+               all_out: Optional[list[str]], posture: Optional[list[str]], as_json: bool) -> None:
     from engine import odds
     from engine.sheets import parse_sheet
 
-    with guard():
-        rules_name, options = house_rules(rules, house)
-        sheets = [(parse_sheet(read_file(p, "sheet"), str(p)).model_dump(mode="json"), p.name) for p in (first, second)]
-        state, names = odds.setup(rules_name, options, sheets)
-        match = odds.Match(names[0], names[1], parse_declarations(all_out or [], posture or [], names),
-                           parse_mods(mods))
-        if duel:
-            result = odds.duel(state, match)
-            if as_json:
-                echo_json(duel_json(rules_name, result), indent=2)
-            else:
-                echo(duel_text(rules_name, result), lines=True)
+    rules_name, options = house_rules(rules, house)
+    sheets = [(parse_sheet(read_file(p, "sheet"), str(p)).model_dump(mode="json"), p.name) for p in (first, second)]
+    state, names = odds.setup(rules_name, options, sheets)
+    match = odds.Match(names[0], names[1], parse_declarations(all_out or [], posture or [], names),
+                       parse_mods(mods))
+    if duel:
+        result = odds.duel(state, match)
+        if as_json:
+            echo_json(duel_json(rules_name, result), indent=2)
         else:
-            action = odds.single_action(state, match)
-            if as_json:
-                echo_json(action_json(rules_name, action), indent=2)
-            else:
-                echo(action_text(rules_name, action), lines=True)
+            echo(duel_text(rules_name, result), lines=True)
+    else:
+        action = odds.single_action(state, match)
+        if as_json:
+            echo_json(action_json(rules_name, action), indent=2)
+        else:
+            echo(action_text(rules_name, action), lines=True)
+
+
+def fight_odds(names: list[str], as_json: bool) -> None:
+    """`--fight [FIGHT] [ATTACKER] TARGET`: two names are the attacker and the target when the first is a
+    combatant of the current fight, else the fight and the target."""
+    from engine.odds_now import current_actor, odds_now
+    from store.base import StoreError
+
+    if not 1 <= len(names) <= 3:
+        raise InputError(f"--fight takes [FIGHT] [ATTACKER] TARGET, not {len(names)} names")
+    fights = service()
+    fight = names[0] if len(names) == 3 else None
+    attacker = names[-2] if len(names) >= 2 else None
+    if len(names) == 2 and names[0] in {info.name for info in fights.store.fights()}:
+        try:
+            current = fights.state(fights.current())
+        except StoreError:
+            current = None
+        if current is None or current.find(names[0]) is None:
+            fight, attacker = names[0], None
+    name = fight_name(fights, fight)
+    state = fights.state(name)
+    actor = state.find(attacker) if attacker is not None else current_actor(state)
+    reveals = fights.reveals(state, [who.name for who in (actor, state.find(names[-1])) if who is not None])
+    result = odds_now(state, attacker, names[-1], reveals)
+    if as_json:
+        echo_json(now_json(name, result), indent=2)
+    else:
+        echo(safe(result.line()))
+
+
+def now_json(fight: str, result: Any) -> dict[str, Any]:
+    def chance(p: Fraction) -> dict[str, Any]:
+        return {"fraction": f"{p.numerator}/{p.denominator}", "probability": float(p)}
+    return {"fight": fight, "kind": result.kind, "in_turn": result.in_turn, "line": result.line(),
+            "chances": [{"attacker": c.attacker, "target": c.target, "lands": chance(c.lands),
+                         "hurt_or_worse": chance(c.serious), "out": chance(c.out)} for c in result.chances]}
 
 
 def denominator(result: odds.Odds) -> int:

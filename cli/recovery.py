@@ -24,7 +24,8 @@ def end_battle(fight: FightOpt = None, command_id: CommandIdOpt = None, as_json:
 def wound(
     combatant: Annotated[str, typer.Argument(help="Who is wounded.")],
     level: Annotated[str, typer.Argument(help="Scratch, Hurt, Very Hurt, Incapacitated or Near Death.")],
-    reason: Annotated[str, typer.Option("--reason", help="What did it: a fall, fire, a trap (kept in the log).")] = "",
+    reason: Annotated[str, typer.Option(
+        "--reason", metavar="TEXT", help="What did it: a fall, fire, a trap (kept in the log).")] = "",
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
@@ -39,7 +40,7 @@ def wound(
 def rest(
     combatants: Annotated[Optional[list[str]], typer.Argument(help="Who rests (default: everyone alive).")] = None,
     weeks: Annotated[int, typer.Option("--weeks", min=0, max=52,
-                                       help="F-HEAL-3: weeks of rest, one wound level each (0: a short rest).")] = 0,
+                                       help="Weeks of rest, one wound level each (0: a short rest) [F-HEAL-3]")] = 0,
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
@@ -52,9 +53,12 @@ def rest(
 @app.command()
 def heal(
     patient: Annotated[str, typer.Argument(help="Who is healed.")],
-    by: Annotated[Optional[str], typer.Option("--by", help="The combatant who rolls the healing skill.")] = None,
-    level: Annotated[Optional[str], typer.Option("--level", help="Or: the healer's skill level (a healer not in the fight).")] = None,
-    skill: Annotated[Optional[str], typer.Option("--skill", help="Healing skill (default: the healing_skill option).")] = None,
+    by: Annotated[Optional[str], typer.Option(
+        "--by", metavar="NAME", help="The combatant who rolls the healing skill.")] = None,
+    level: Annotated[Optional[str], typer.Option(
+        "--level", metavar="LEVEL", help="Or: the healer's skill level (a healer not in the fight).")] = None,
+    skill: Annotated[Optional[str], typer.Option(
+        "--skill", metavar="TRAIT", help="Healing skill (default: the healing_skill option).")] = None,
     mod: Annotated[int, typer.Option("--mod", help="GM modifier to the healing roll.")] = 0,
     dice: DiceOpt = None,
     fight: FightOpt = None,

@@ -1,13 +1,14 @@
-"""Rulesets and the demo: `fudge rules`, `fudge rules show NAME`, `fudge demo`."""
+"""Rulesets and the demo: `fudge rules`, `fudge rules show NAME`, `fudge rules explain ID`, `fudge demo`."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from cli import render
+from cli import render, rule_texts
 from cli.context import echo, fight_name, guard, house_rules, service, settings
 from cli.outcome import said_of, show_consequences
 from engine.dice import parse_faces
@@ -16,7 +17,8 @@ from engine.options import PRESETS, RuleOptions, option_rule, resolve
 from service.dice import DiceInput
 
 app = typer.Typer()
-rules_app = typer.Typer(help="The rulesets: presets of options, and house rules on top.", invoke_without_command=True)
+rules_app = typer.Typer(help="The rulesets: presets of options, house rules on top, and each rule in plain words "
+                              "(`fudge rules` lists the presets).", invoke_without_command=True)
 app.add_typer(rules_app, name="rules")
 
 
@@ -33,7 +35,8 @@ def rules_show(
     name: Annotated[Optional[str], typer.Argument(
         help="A preset name; without one, the options recorded in a fight (--fight, or the current one).")] = None,
     house: Annotated[Optional[Path], typer.Option("--house", help="House-rules TOML to apply on top.")] = None,
-    fight: Annotated[Optional[str], typer.Option("--fight", help="Show the options recorded in this fight.")] = None,
+    fight: Annotated[Optional[str], typer.Option(
+        "--fight", metavar="FIGHT", help="Show the options recorded in this fight.")] = None,
 ) -> None:
     """Every option with its value and the rule it comes from; `*` marks a value that differs from the default."""
     with guard():
@@ -54,6 +57,29 @@ def rules_show(
             value = getattr(options, field)
             mark = " " if value == getattr(defaults, field) else "*"
             echo(f"{mark} {field:<30} {option_rule(field):<12} {shown_value(field, value):<20} {info.description}")
+
+
+@rules_app.command("explain")
+def rules_explain(
+    rule_id: Annotated[str, typer.Argument(
+        metavar="RULE", help="A rule ID as the help and the log cite it (F-MOD-6), or a family of rules (F-MOD).")],
+) -> None:
+    """A rule in plain words, as the rules digest numbers it: what the simulator implements, and its decisions."""
+    with guard():
+        known = rule_texts.rules()
+        wanted = rule_id.strip().upper()
+        found = rule_texts.family(known, wanted)
+        if not found:
+            meant = rule_texts.suggestions(known, wanted)
+            families = ", ".join(key for key in known if "-" not in key)
+            hint = f": did you mean {' or '.join(meant)}?" if meant else f"; the rules are numbered by family: {families}"
+            raise InputError(f"no rule {rule_id!r}{hint}")
+        width = min(shutil.get_terminal_size().columns, 100)
+        for number, rule in enumerate(found):
+            if number:
+                echo("")
+            for line in rule_texts.explain(rule, width):
+                echo(line)
 
 
 def shown_value(field: str, value: object) -> str:
@@ -79,7 +105,8 @@ def _dice(values: tuple[str, ...]) -> DiceInput:
 def demo(
     which: Annotated[Optional[str], typer.Argument(
         help="Which demo: fudge (the default), or see --list.", show_default=False)] = None,
-    name: Annotated[Optional[str], typer.Option("--name", help="Name of the demo fight in the store.")] = None,
+    name: Annotated[Optional[str], typer.Option(
+        "--name", metavar="FIGHT", help="Name of the demo fight in the store.")] = None,
     list_them: Annotated[bool, typer.Option("--list", help="List the demos and stop.")] = False,
 ) -> None:
     """Play a fight with its source text's dice, showing every event; then its status, and verify it."""

@@ -62,19 +62,22 @@ def progress_bar(total: int, enabled: bool) -> Iterator[Callable[[int], None] | 
 @app.command()
 def sim(
     sheets: Annotated[list[Path], typer.Argument(help="Character sheets (TOML), one per combatant.")],
-    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset: see `fudge rules`.")] = "fudge",
+    rules: Annotated[str, typer.Option(
+        "--rules", "-r", metavar="PRESET", help="Preset: see `fudge rules`.")] = "fudge",
     house: Annotated[Optional[Path], typer.Option("--house", help="House-rules TOML: extends a preset.")] = None,
     n: Annotated[int, typer.Option("-n", help="Number of fights.")] = 100_000,
     seed: Annotated[Optional[int], typer.Option("--seed", help="Master seed (default: a random one, printed).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Parallel processes, 0 for one per core (same results for any number).")] = 1,
     policy: Annotated[Optional[list[str]], typer.Option(
-        "--policy", help=f"What combatants do: {', '.join(POLICY_NAMES)} (plain); one for all, or one per sheet.")] = None,
+        "--policy", metavar="POLICY", help=f"What combatants do: {', '.join(POLICY_NAMES)} (plain); one for all, or one per sheet.")] = None,
     keep_k: Annotated[int, typer.Option("--keep", help="Store this many sample fights (median and extremes).")] = 0,
-    side: Annotated[Optional[list[str]], typer.Option("--side", help="Side of each sheet, in order (as `join --side`).")] = None,
+    side: Annotated[Optional[list[str]], typer.Option(
+        "--side", metavar="SIDE", help="Side of each sheet, in order (as `join --side`).")] = None,
     max_rounds: Annotated[int, typer.Option("--max-rounds", help="A fight still on after this many rounds is a draw.")] = DEFAULT_MAX_ROUNDS,
-    name: Annotated[str, typer.Option("--name", help="Kept fights are named NAME-SEED-INDEX.")] = "sim",
-    executor: Annotated[str, typer.Option("--executor", help="process (local) or dask (a cluster, with --scheduler).")] = "process",
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (--executor dask).")] = None,
+    name: Annotated[str, typer.Option(
+        "--name", metavar="NAME", help="Kept fights are named NAME-SEED-INDEX.")] = "sim",
+    executor: Annotated[str, typer.Option("--executor", metavar="KIND", help="process (local) or dask (a cluster, with --scheduler).")] = "process",
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (--executor dask).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
     """Play N complete fights automatically and report win/draw rates (95% Wilson intervals), rounds and

@@ -10,20 +10,31 @@ from cli import render
 from cli.gm_inputs import (AffectsOpt, AimAtOpt, AimOpt, CalledOpt, MagicOpt, NeedRdOpt, OtherwiseOpt, SpeedOpt,
                            choices, parse_magic)
 from cli.context import dice_input, echo, fight_name, guard, service
+from cli.params import ATARI, FUDGE, PHASES, TABLE
 from engine import commands as cmd
 from engine.errors import InputError
 from engine.wounds import LEVEL_BY_NAME, LEVELS
 from events import models as ev
 from cli.outcome import JsonOpt, report
+from service.names import actor_and_target, canonical, matching, resolve
 from service.fights import Fights, Outcome
 
 app = typer.Typer()
 
-FightOpt = Annotated[Optional[str], typer.Option("--fight", "-f", help="Fight to act on (default: the current one).")]
+FightOpt = Annotated[Optional[str], typer.Option(
+    "--fight", "-f", metavar="FIGHT", help="Fight to act on (default: the current one).", rich_help_panel=TABLE)]
 DiceOpt = Annotated[Optional[list[str]], typer.Option(
-    "--dice", "-d", help="Faces rolled at the table: \"+ 0 - +\" for the one roller, or NAME=FACES (repeat, in order).")]
+    "--dice", "-d", metavar="FACES", rich_help_panel=TABLE,
+    help="Faces rolled at the table: \"+ 0 - +\" for the one roller, or NAME=FACES (repeat, in order) [C-DICE-3]")]
 CommandIdOpt = Annotated[Optional[str], typer.Option(
-    "--command-id", help="Idempotency key: a retried command with the same id is applied once.")]
+    "--command-id", metavar="ID", hidden=True,  # for scripts and retries, not for the table: kept out of the help
+    help="Idempotency key: a retried command with the same id is applied once.")]
+
+
+def two_names(typed: list[str], metavar: str) -> None:
+    """`[ACTOR] TARGET`: one name or two, else a usage error (exit 2)."""
+    if len(typed) > 2:
+        raise typer.BadParameter(f"one name or two, not {len(typed)} ({' '.join(typed)})", param_hint=f"'{metavar}'")
 
 
 def level_of(fights: Fights, name: str, text: Optional[str]) -> Optional[int]:
@@ -49,8 +60,10 @@ def wound_level(text: str) -> int:
     return level
 
 
-# The trait names a GM types, by the field naming whose trait it is (C-ACT-1).
-TYPED_TRAITS = (("combatant", "trait"), ("opponent", "opponent_trait"), ("shooter", "skill"), ("target", "dodge"))
+# The trait names a GM types, by the field naming whose trait it is (C-ACT-1); a Fate action's is its
+# `skill` (`fudge fate exchange --skill NAME=SKILL`, `fudge fate attack --skill`, `--defense`).
+TYPED_TRAITS = (("combatant", "trait"), ("opponent", "opponent_trait"), ("shooter", "skill"), ("target", "dodge"),
+                ("healer", "skill"), ("combatant", "skill"))
 
 
 def check_traits(state: Any, command: Any, can_insist: bool = False) -> None:
@@ -60,34 +73,61 @@ def check_traits(state: Any, command: Any, can_insist: bool = False) -> None:
     in the rules: a log written before this check must still verify."""
     from engine.sheets import likely_typo
 
-    for whose, field in TYPED_TRAITS:
-        name = getattr(command, field, None)
-        if field == "opponent_trait" and name is None:
-            name = getattr(command, "trait", None)  # the opponent rolls the same trait by default
-        whom = getattr(command, whose, None)
-        if not isinstance(name, str) or not isinstance(whom, str) or (who := state.find(whom)) is None:
-            continue
-        meant = likely_typo(who.fighter.sheet, name, state.options)
-        if meant:
-            insist = f" (to roll a skill {who.name} lacks at its default, add --unlisted)" if can_insist else ""
-            raise InputError(f"{who.name} has no trait {name!r}: did you mean {' or '.join(meant)}?{insist}")
+    parts = [command]
+    for value in (getattr(command, field) for field in type(command).model_fields):
+        parts += [item for item in (value if isinstance(value, tuple) else (value,)) if isinstance(item, cmd.FateAction)]
+    for part in parts:
+        for whose, field in TYPED_TRAITS:
+            name = getattr(part, field, None)
+            if field == "opponent_trait" and name is None:
+                name = getattr(part, "trait", None)  # the opponent rolls the same trait by default
+            whom = getattr(part, whose, None)
+            if not isinstance(name, str) or not isinstance(whom, str) or (who := state.find(whom)) is None:
+                continue
+            meant = likely_typo(who.fighter.sheet, name, state.options)
+            if meant:
+                insist = f" (to roll a skill {who.name} lacks at its default, add --unlisted)" if can_insist else ""
+                raise InputError(f"{who.name} has no trait {name!r}: did you mean {' or '.join(meant)}?{insist}")
 
 
 def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, command_id: Optional[str] = None,
         unlisted: bool | None = None, as_json: bool = False) -> None:
     """Build the command, check it, decide and show it (`cli.outcome.report`, as JSON with `as_json`);
-    `unlisted` is roll's --unlisted (None: no such option)."""
+    `unlisted` is roll's --unlisted (None: no such option).
+
+    Names typed short or in another case are written in full before the command is decided
+    (service.names): the log holds what the fight knows, not what was typed."""
     with guard():
         fights = service()
         name = fight_name(fights, fight)
         state = fights.state(name)
-        command = build(fights, name, state)
+        command = canonical(state, build(fights, name, state))
         if not unlisted:
             check_traits(state, command, can_insist=unlisted is not None)
-        outcome = fights.execute(name, command, dice_input(dice), command_id)
+        outcome = fights.execute(name, command, dice_input(dice_names(state, dice)), command_id)
         report(state, outcome, as_json, lambda: fights.log(name))
         for line in expired_declarations(state, outcome):
             echo(f"warning: {line}", err=True)
+
+
+# Rollers that are not combatants: the GM's group roll (F-MULTI-7), a healer from outside the fight (F-HEAL-2).
+OTHER_ROLLERS = frozenset({"gm", "healer"})
+
+
+def dice_names(state: Any, values: Optional[list[str]]) -> Optional[list[str]]:
+    """`--dice NAME=FACES` with the roller's full name when NAME begins one combatant's name only. A name
+    that begins none is left as typed, for the dice check to refuse with "did you mean" (service.dice);
+    so are GM and healer (rollers who are not combatants) unless a combatant is called that."""
+    out = []
+    for value in values or []:
+        who, sep, faces = value.partition("=")
+        if sep and who.strip() and (who.strip().lower() not in OTHER_ROLLERS or state.find(who) is not None):
+            found = matching([c.name for c in state.combatants.values()], who)
+            if len(found) > 1:
+                resolve(state, who)  # refused: it lists whom the name could be
+            value = f"{found[0]}={faces}" if found else value
+        out.append(value)
+    return out if values is not None else None
 
 
 def expired_declarations(before: Any, outcome: Outcome) -> list[str]:
@@ -115,23 +155,30 @@ def expired_declarations(before: Any, outcome: Outcome) -> list[str]:
 @app.command()
 def declare(
     combatant: Annotated[str, typer.Argument(help="Who declares.")],
-    all_out_offense: Annotated[bool, typer.Option("--all-out-offense", help="F-MOD-6: +1 skill, +1 damage; loses ties.")] = False,
-    all_out_defense: Annotated[bool, typer.Option("--all-out-defense", help="F-MOD-7: +2 skill, cannot harm.")] = False,
-    posture: Annotated[Optional[int], typer.Option("--posture", help="F-TAC-1: +2..-2 to offense, the opposite to defense.")] = None,
-    sealed: Annotated[bool, typer.Option("--sealed", help="A-SEAL-1: log only a seal; revealed at the blow.")] = False,
+    all_out_offense: Annotated[bool, typer.Option("--all-out-offense", help="+1 skill, +1 damage; loses ties [F-MOD-6]", rich_help_panel=FUDGE)] = False,
+    all_out_defense: Annotated[bool, typer.Option("--all-out-defense", help="+2 skill, cannot harm [F-MOD-7]", rich_help_panel=FUDGE)] = False,
+    posture: Annotated[Optional[int], typer.Option(
+        "--posture", metavar="N", help="+2..-2 to offense, the opposite to defense [F-TAC-1]", rich_help_panel=FUDGE)] = None,
+    sealed: Annotated[bool, typer.Option("--sealed", help="Log only a seal; revealed at the blow [A-SEAL-1]")] = False,
     wait: Annotated[Optional[int], typer.Option(
-        "--wait", help="AI-WAIT: initiative change -2..+2 before the roll (+ hurries: worse skills; - waits: better).")] = None,
-    hasty: Annotated[bool, typer.Option("--hasty", help="F-INIT-3: +1 initiative, -1 attack and defence this round.")] = False,
+        "--wait", metavar="N", rich_help_panel=ATARI,
+        help="Initiative change -2..+2 before the roll (+ hurries: worse skills; - waits: better) [AI-WAIT]")] = None,
+    hasty: Annotated[bool, typer.Option("--hasty", help="+1 initiative, -1 attack and defence this round [F-INIT-3]", rich_help_panel=FUDGE)] = False,
     two_attacks: Annotated[bool, typer.Option(
-        "--two-attacks", help="AI-MULTI-ATK: a second attack 3 initiative levels later; surrenders the avoidance.")] = False,
+        "--two-attacks", help="A second attack 3 initiative levels later; surrenders the avoidance [AI-MULTI-ATK]",
+        rich_help_panel=ATARI)] = False,
     two_avoidances: Annotated[Optional[str], typer.Option(
-        "--two-avoidances", help="AI-MULTI-AVD: dodge-dodge, parry-parry or dodge-parry; surrenders the attack.")] = None,
+        "--two-avoidances", metavar="KIND", rich_help_panel=ATARI,
+        help="dodge-dodge, parry-parry or dodge-parry; surrenders the attack [AI-MULTI-AVD]")] = None,
     sweep: Annotated[bool, typer.Option(
-        "--sweep", help="AI-SWEEP: a multi-strike at several foes (-1, -2, ...); surrenders the avoidance.")] = False,
+        "--sweep", help="A multi-strike at several foes (-1, -2, ...); surrenders the avoidance [AI-SWEEP]",
+        rich_help_panel=ATARI)] = False,
     posture_roll: Annotated[bool, typer.Option(
-        "--posture-roll", help="F-TAC-3: a 1d6 picks the posture (1: -2, 2: -1, 3-4: 0, 5: +1, 6: +2).")] = False,
+        "--posture-roll", help="A 1d6 picks the posture (1: -2, 2: -1, 3-4: 0, 5: +1, 6: +2) [F-TAC-3]",
+        rich_help_panel=FUDGE)] = False,
     posture_die: Annotated[Optional[int], typer.Option(
-        "--posture-die", help="F-TAC-3: the d6 face rolled at the table (instead of a generated one).")] = None,
+        "--posture-die", metavar="FACE", help="The d6 face rolled at the table (instead of a generated one) [F-TAC-3]",
+        rich_help_panel=FUDGE)] = None,
     dice: DiceOpt = None,
     fight: FightOpt = None,
     as_json: JsonOpt = False,
@@ -160,21 +207,26 @@ def declare(
         fights = service()
         name = fight_name(fights, fight)
         before = fights.state(name)
-        outcome = fights.declare(name, combatant, declaration, sealed)
+        outcome = fights.declare(name, resolve(before, combatant), declaration, sealed)
         report(before, outcome, as_json)
 
 
 @app.command()
 def exchange(
-    first: Annotated[str, typer.Argument(help="One fighter.")],
-    second: Annotated[str, typer.Argument(help="The other fighter.")],
+    fighters: Annotated[list[str], typer.Argument(
+        metavar="[FIRST] SECOND", show_default=False,
+        help="The two fighters; SECOND alone: the actor who has the turn is the first.")],
     dice: DiceOpt = None,
-    mod: Annotated[int, typer.Option("--mod", help="GM modifier to the first fighter (F-MOD-2, F-MOD-5).")] = 0,
+    mod: Annotated[int, typer.Option("--mod", help="GM modifier to the first fighter [F-MOD-2, F-MOD-5]")] = 0,
     defense_mod: Annotated[int, typer.Option("--defense-mod", help="GM modifier to the second fighter.")] = 0,
-    min_hit: Annotated[Optional[str], typer.Option("--min-hit", help="Minimum result to hit (F-HIT-1; default Poor ± Scale).")] = None,
-    stun: Annotated[Optional[list[str]], typer.Option("--stun", help="F-STUN-1: this fighter's blows stun instead of wounding (repeat).")] = None,
-    pull: Annotated[Optional[list[str]], typer.Option("--pull", help="F-STUN-2: NAME=LEVEL, the worst wound this fighter's blow may do.")] = None,
-    head: Annotated[Optional[list[str]], typer.Option("--head", help="F-STUN-3: this fighter aims at the head (repeat).")] = None,
+    min_hit: Annotated[Optional[str], typer.Option(
+        "--min-hit", metavar="LEVEL", help="Minimum result to hit (default Poor ± Scale) [F-HIT-1]", rich_help_panel=FUDGE)] = None,
+    stun: Annotated[Optional[list[str]], typer.Option(
+        "--stun", metavar="NAME", help="This fighter's blows stun instead of wounding (repeat) [F-STUN-1]", rich_help_panel=FUDGE)] = None,
+    pull: Annotated[Optional[list[str]], typer.Option(
+        "--pull", metavar="NAME=LEVEL", help="The worst wound this fighter's blow may do [F-STUN-2]", rich_help_panel=FUDGE)] = None,
+    head: Annotated[Optional[list[str]], typer.Option(
+        "--head", metavar="NAME", help="This fighter aims at the head (repeat) [F-STUN-3]", rich_help_panel=FUDGE)] = None,
     magic: MagicOpt = None,
     aim: AimOpt = None,
     aim_at: AimAtOpt = None,
@@ -188,7 +240,10 @@ def exchange(
     as_json: JsonOpt = False,
 ) -> None:
     """A simultaneous opposed round between two fighters (F-PACE-2, F-MEL)."""
+    two_names(fighters, "[FIRST] SECOND")
+
     def build(fights: Fights, name: str, state: Any) -> cmd.Exchange:
+        first, second = actor_and_target(state, fighters, "fudge exchange FIRST SECOND")
         pulls = []
         for value in pull or []:
             who, sep, level = value.partition("=")
@@ -206,28 +261,41 @@ def exchange(
 
 @app.command()
 def attack(
-    attacker: Annotated[str, typer.Argument(help="Who attacks.")],
-    target: Annotated[str, typer.Argument(help="Who defends.")],
+    fighters: Annotated[list[str], typer.Argument(
+        metavar="[ATTACKER] TARGET", show_default=False,
+        help="Who attacks and who defends; TARGET alone: the actor who has the turn attacks.")],
     dice: DiceOpt = None,
     mod: Annotated[int, typer.Option("--mod", help="GM modifier to the attacker.")] = 0,
     defense_mod: Annotated[int, typer.Option("--defense-mod", help="GM modifier to the defender.")] = 0,
-    min_hit: Annotated[Optional[str], typer.Option("--min-hit", help="Minimum result to hit (F-HIT-1).")] = None,
-    unaware: Annotated[bool, typer.Option("--unaware", help="F-MEL-3: the target does not defend.")] = False,
-    difficulty: Annotated[Optional[str], typer.Option("--difficulty", help="Difficulty vs an unaware target (default Poor).")] = None,
-    stun: Annotated[bool, typer.Option("--stun", help="F-STUN-1: the blow stuns instead of wounding.")] = False,
-    pull: Annotated[Optional[str], typer.Option("--pull", help="F-STUN-2: the worst wound level the blow may do (e.g. Scratch).")] = None,
-    head: Annotated[bool, typer.Option("--head", help="F-STUN-3: the blow aims at the head.")] = False,
+    min_hit: Annotated[Optional[str], typer.Option(
+        "--min-hit", metavar="LEVEL", help="Minimum result to hit [F-HIT-1]", rich_help_panel=FUDGE)] = None,
+    unaware: Annotated[bool, typer.Option(
+        "--unaware", help="The target does not defend [F-MEL-3]", rich_help_panel=FUDGE)] = False,
+    difficulty: Annotated[Optional[str], typer.Option(
+        "--difficulty", metavar="LEVEL", help="Difficulty vs an unaware target (default Poor) [F-MEL-3]", rich_help_panel=FUDGE)] = None,
+    stun: Annotated[bool, typer.Option(
+        "--stun", help="The blow stuns instead of wounding [F-STUN-1]", rich_help_panel=FUDGE)] = False,
+    pull: Annotated[Optional[str], typer.Option(
+        "--pull", metavar="LEVEL", help="The worst wound level the blow may do (e.g. Scratch) [F-STUN-2]", rich_help_panel=FUDGE)] = None,
+    head: Annotated[bool, typer.Option(
+        "--head", help="The blow aims at the head [F-STUN-3]", rich_help_panel=FUDGE)] = False,
     avoid: Annotated[Optional[list[str]], typer.Option(
-        "--avoid", help="AI-ATK: dodge, parry, dodge-parry or none (default: the sheet's defence, or none when used up); "
-                        "with --also: once for every foe, or once per foe in order (AI-SWEEP).")] = None,
+        "--avoid", metavar="KIND", rich_help_panel=ATARI, help="dodge, parry, dodge-parry or none (default: the sheet's defence, or none when used up); "
+                        "with --also: once for every foe, or once per foe in order (AI-SWEEP) [AI-ATK]")] = None,
     pos: Annotated[Optional[list[str]], typer.Option(
-        "--pos", help="AI-POS: the attacker is behind, above, below, prone or has his back to the enemy (back); repeat.")] = None,
-    target_back: Annotated[bool, typer.Option("--target-back", help="AI-POS: the target's back is to the attacker (dodge -1, parry -2).")] = False,
-    ranged: Annotated[Optional[str], typer.Option("--ranged", help="AI-RNG: thrown or propelled missile.")] = None,
+        "--pos", metavar="WHERE", rich_help_panel=ATARI,
+        help="The attacker is behind, above, below, prone or has his back to the enemy (back); repeat [AI-POS]")] = None,
+    target_back: Annotated[bool, typer.Option(
+        "--target-back", help="The target's back is to the attacker (dodge -1, parry -2) [AI-POS]", rich_help_panel=ATARI)] = False,
+    ranged: Annotated[Optional[str], typer.Option(
+        "--ranged", metavar="KIND", help="thrown or propelled: a missile [AI-RNG]", rich_help_panel=ATARI)] = None,
     ranged_mod: Annotated[Optional[int], typer.Option(
-        "--ranged-mod", help="AI-RNG-2: the avoidance modifier within the rule's range (default its mildest).")] = None,
-    weapon: Annotated[Optional[str], typer.Option("--weapon", help="main, off-hand or unarmed (default: the sheet's weapon).")] = None,
-    also: Annotated[Optional[list[str]], typer.Option("--also", help="AI-SWEEP: a further foe of a declared multi-strike; repeat, in order.")] = None,
+        "--ranged-mod", help="The avoidance modifier within the rule's range (default its mildest) [AI-RNG-2]",
+        rich_help_panel=ATARI)] = None,
+    weapon: Annotated[Optional[str], typer.Option(
+        "--weapon", metavar="HAND", help="main, off-hand or unarmed (default: the sheet's weapon)", rich_help_panel=ATARI)] = None,
+    also: Annotated[Optional[list[str]], typer.Option(
+        "--also", metavar="NAME", help="A further foe of a declared multi-strike; repeat, in order [AI-SWEEP]", rich_help_panel=ATARI)] = None,
     magic: MagicOpt = None,
     aim: AimOpt = None,
     aim_at: AimAtOpt = None,
@@ -241,7 +309,10 @@ def attack(
     as_json: JsonOpt = False,
 ) -> None:
     """A directed attack: the target only defends (F-PACE-3); in phase order when initiative is on."""
+    two_names(fighters, "[ATTACKER] TARGET")
+
     def build(fights: Fights, name: str, state: Any) -> cmd.Attack:
+        attacker, target = actor_and_target(state, fighters, "fudge attack ATTACKER TARGET")
         given = [("--ranged", ranged, "ranged"), ("--weapon", weapon, "weapon")]
         given += [("--avoid", kind, "avoid") for kind in avoid or ()]
         for flag, value, field in given:
@@ -282,17 +353,20 @@ def foes_avoid(given: list[str], further: int) -> tuple[str | None, ...]:
 @app.command()
 def roll(
     combatant: Annotated[str, typer.Argument(help="Who rolls.")],
-    trait: Annotated[Optional[str], typer.Argument(help="Trait to roll; omit for a situational roll (C-ACT-4).")] = None,
-    vs: Annotated[Optional[str], typer.Option("--vs", help="Difficulty level (C-ACT-2; default Fair).")] = None,
-    opposed: Annotated[Optional[str], typer.Option("--opposed", help="Opposed by this combatant (C-ACT-3).")] = None,
-    opposed_trait: Annotated[Optional[str], typer.Option("--opposed-trait", help="The opponent's trait (default: the same).")] = None,
+    trait: Annotated[Optional[str], typer.Argument(help="Trait to roll; omit for a situational roll [C-ACT-4]")] = None,
+    vs: Annotated[Optional[str], typer.Option("--vs", metavar="LEVEL", help="Difficulty level (default Fair) [C-ACT-2]")] = None,
+    opposed: Annotated[Optional[str], typer.Option("--opposed", metavar="NAME", help="Opposed by this combatant [C-ACT-3]")] = None,
+    opposed_trait: Annotated[Optional[str], typer.Option(
+        "--opposed-trait", metavar="TRAIT", help="The opponent's trait (default: the same).")] = None,
     mod: Annotated[int, typer.Option("--mod", help="GM modifier.")] = 0,
     opposed_mod: Annotated[int, typer.Option("--opposed-mod", help="GM modifier to the opponent.")] = 0,
-    advantage: Annotated[bool, typer.Option("--advantage", help="F-MOD-7: after a won all-out defense, seek an advantage.")] = False,
-    free: Annotated[bool, typer.Option("--free", help="Under phase initiative: not the roller's action in phase order.")] = False,
-    median: Annotated[bool, typer.Option("--median", help="C-ACT-5: roll three times and use the median (all three are recorded).")] = False,
+    advantage: Annotated[bool, typer.Option(
+        "--advantage", help="After a won all-out defense, seek an advantage [F-MOD-7]", rich_help_panel=FUDGE)] = False,
+    free: Annotated[bool, typer.Option(
+        "--free", help="Not the roller's action in phase order: a reaction, a roll the GM calls", rich_help_panel=PHASES)] = False,
+    median: Annotated[bool, typer.Option("--median", help="Roll three times and use the median (all three are recorded) [C-ACT-5]")] = False,
     unlisted: Annotated[bool, typer.Option(
-        "--unlisted", help="C-ACT-1: roll a trait the sheet lacks at its default, even if its name is close to one it has.")] = False,
+        "--unlisted", help="Roll a trait the sheet lacks at its default, even if its name is close to one it has [C-ACT-1]")] = False,
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
@@ -314,11 +388,14 @@ def roll(
 
 @app.command(name="round")
 def round_(
-    surprised: Annotated[Optional[list[str]], typer.Option("--surprised", help="PH-5: this combatant is surprised (repeat).")] = None,
+    surprised: Annotated[Optional[list[str]], typer.Option(
+        "--surprised", metavar="NAME", help="This combatant is surprised (repeat) [PH-5]", rich_help_panel=PHASES)] = None,
     initiative_bonus: Annotated[Optional[list[str]], typer.Option(
-        "--initiative-bonus", help="F-INIT-2: NAME=N, a surprise bonus to NAME's initiative roll (repeat).")] = None,
+        "--initiative-bonus", metavar="NAME=N", help="A surprise bonus to NAME's initiative roll (repeat) [F-INIT-2]",
+        rich_help_panel=FUDGE)] = None,
     automatic: Annotated[Optional[list[str]], typer.Option(
-        "--automatic", help="F-INIT-2: NAME wins initiative automatically (surprise; repeat).")] = None,
+        "--automatic", metavar="NAME", help="NAME wins initiative automatically (surprise; repeat) [F-INIT-2]",
+        rich_help_panel=FUDGE)] = None,
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
@@ -342,9 +419,10 @@ def round_(
 def barter(
     combatant: Annotated[str, typer.Argument(help="Whose dice.")],
     trade: Annotated[list[int], typer.Option(
-        "--trade", help="Number of a die traded in (1 = first die): once for crunch, twice for classic bartering.")],
-    raise_: Annotated[Optional[int], typer.Option("--raise", help="Number of the die raised one face.")] = None,
-    lower: Annotated[Optional[int], typer.Option("--lower", help="Number of the die lowered one face (CT-BARTER-4).")] = None,
+        "--trade", metavar="DIE", help="Number of a die traded in (1 = first die): once for crunch, twice for classic bartering.")],
+    raise_: Annotated[Optional[int], typer.Option("--raise", metavar="DIE", help="Number of the die raised one face.")] = None,
+    lower: Annotated[Optional[int], typer.Option(
+        "--lower", metavar="DIE", help="Number of the die lowered one face [CT-BARTER-4]")] = None,
     fight: FightOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -365,8 +443,30 @@ def barter(
 
 @app.command(name="next")
 def next_(fight: FightOpt = None, as_json: JsonOpt = False) -> None:
-    """Move to the next actor in initiative order (PH-1, PH-3; F-INIT-2, AI-INIT-2)."""
+    """Move to the next actor in initiative order (PH-1, PH-3; F-INIT-2, AI-INIT-2); then the odds of his
+    blow on each foe standing (`fudge odds --fight TARGET` weighs one)."""
     run(fight, lambda f, n, s: cmd.NextTurn(), as_json=as_json)
+    if not as_json:  # --json prints one document: the odds are `fudge odds --fight`'s
+        offer_odds(fight)
+
+
+def offer_odds(fight: Optional[str]) -> None:
+    """The exact odds of the new actor's blow on each foe still standing, as the fight now stands."""
+    from engine.odds_now import current_actor, odds_offered
+    from store.base import StoreError
+
+    with guard():
+        fights = service()
+        state = fights.state(fight_name(fights, fight))
+        actor = current_actor(state)
+        if actor is None:
+            return
+        try:
+            reveals = fights.reveals(state, [c.name for c in state.combatants.values() if c.key in state.sealed])
+        except StoreError:  # a seal whose secret is on another machine: weighed lines would be refused anyway
+            reveals = ()
+        for line in odds_offered(state, reveals):
+            echo(line)
 
 
 @app.command()
@@ -389,7 +489,7 @@ def hold(fight: FightOpt = None, as_json: JsonOpt = False) -> None:
 def intend(
     combatant: Annotated[str, typer.Argument(help="Who declares.")],
     what: Annotated[Optional[str], typer.Argument(help="What the combatant will do this phase.")] = None,
-    attack: Annotated[Optional[str], typer.Option("--attack", help="Declare an attack on this combatant.")] = None,
+    attack: Annotated[Optional[str], typer.Option("--attack", metavar="NAME", help="Declare an attack on this combatant.")] = None,
     fight: FightOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -400,16 +500,34 @@ def intend(
 @app.command()
 def spend(
     combatant: Annotated[str, typer.Argument(help="Who spends the fudge point.")],
-    use: Annotated[str, typer.Argument(help=f"{' | '.join(choices(cmd.SpendPoint, 'use'))} (a spare die, CT-SPARE)")],
-    roll_seq: Annotated[Optional[int], typer.Option("--roll", help="Event number of the roll or blow (default: the latest).")] = None,
-    shift: Annotated[Optional[str], typer.Option("--shift", help="For skill: +1 or -1.")] = None,
+    use: Annotated[str, typer.Argument(help=f"{', '.join(choices(cmd.SpendPoint, 'use'))}: see above.")],
+    roll_seq: Annotated[Optional[int], typer.Option(
+        "--roll", metavar="SEQ", help="Event number of the roll or blow (default: the latest).")] = None,
+    shift: Annotated[Optional[str], typer.Option("--shift", metavar="+1|-1", help="For skill: +1 or -1.")] = None,
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Spend a fudge point (C-FP-2), or a spare initiative die (CT-SPARE); the action is re-resolved
-    and its old consequences voided."""
+    """Spend a fudge point, or a spare initiative die: the action is re-resolved and its old consequences
+    voided (they stay in the log) [C-FP-2].
+
+    panache: an unopposed action succeeds automatically [C-FP-2].
+
+    skill: one roll's result +1 or -1 (--shift) [C-FP-2].
+
+    luck: reroll one roll; the new faces supersede the old, which stay in the log [C-FP-2].
+
+    scratch: "only a scratch": the wound levels of one blow are halved, never below Scratch [C-FP-2].
+
+    ticking: "still ticking": a blow that would kill leaves the fighter at Near Death; 2 points if already
+    there [C-FP-2, F-DEATH-3].
+
+    spare: a spare initiative die left after bartering, +1 to one roll this round (option spares_as_points)
+    [CT-SPARE].
+
+    The roll or blow is the latest unless --roll names its event number (see `fudge log`); a fate point
+    is `fudge fate point` [FT-PTS]."""
     def build(fights: Fights, name: str, state: Any) -> cmd.SpendPoint:
         uses = choices(cmd.SpendPoint, "use")
         if use not in uses:
@@ -424,7 +542,7 @@ def spend(
 @app.command()
 def kill(
     combatant: Annotated[str, typer.Argument(help="Who dies.")],
-    reason: Annotated[str, typer.Option("--reason", help="Why, for the audit.")] = "",
+    reason: Annotated[str, typer.Option("--reason", metavar="TEXT", help="Why, for the audit.")] = "",
     fight: FightOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -434,25 +552,28 @@ def kill(
 
 @app.command()
 def shoot(
-    shooter: Annotated[str, typer.Argument(help="Who shoots or throws.")],
-    target: Annotated[str, typer.Argument(help="At whom.")],
+    fighters: Annotated[list[str], typer.Argument(
+        metavar="[SHOOTER] TARGET", show_default=False,
+        help="Who shoots or throws, and at whom; TARGET alone: the actor who has the turn shoots.")],
     difficulty: Annotated[Optional[str], typer.Option(
-        "--difficulty", help="F-RNG-1: the level needed to hit, for range, light and cover (default Fair).")] = None,
+        "--difficulty", metavar="LEVEL", help="The level needed to hit, for range, light and cover (default Fair) [F-RNG-1]")] = None,
     aware: Annotated[bool, typer.Option(
-        "--aware", help="F-RNG-2: the target dodges (Dodge, else Agility); the difficulty is still the least to hit.")] = False,
-    thrown: Annotated[bool, typer.Option("--thrown", help="F-RNG-2: a thrown weapon: no modifier to the dodge.")] = False,
+        "--aware", help="The target dodges (Dodge, else Agility); the difficulty is still the least to hit [F-RNG-2]")] = False,
+    thrown: Annotated[bool, typer.Option("--thrown", help="A thrown weapon: no modifier to the dodge [F-RNG-2]")] = False,
     propelled: Annotated[bool, typer.Option(
-        "--propelled", help="F-RNG-2: bow, gun, beam: the dodge is -2 (option propelled_dodge_penalty).")] = False,
+        "--propelled", help="Bow, gun, beam: the dodge is -2 (option propelled_dodge_penalty) [F-RNG-2]")] = False,
     shoot_back: Annotated[bool, typer.Option(
-        "--shoot-back", help="F-RNG-3: the target shoots back instead of dodging: both roll against a difficulty.")] = False,
+        "--shoot-back", help="The target shoots back instead of dodging: both roll against a difficulty [F-RNG-3]")] = False,
     back_difficulty: Annotated[Optional[str], typer.Option(
-        "--back-difficulty", help="F-RNG-3: the target's difficulty when shooting back (default: --difficulty).")] = None,
+        "--back-difficulty", metavar="LEVEL", help="The target's difficulty when shooting back (default: --difficulty) [F-RNG-3]")] = None,
     burst: Annotated[Optional[int], typer.Option(
-        "--burst", help="F-RNG-5: automatic fire: the most bullets that can hit (all of them at RD +8).")] = None,
+        "--burst", help="Automatic fire: the most bullets that can hit (all of them at RD +8) [F-RNG-5]")] = None,
     burst_bonus: Annotated[Optional[int], typer.Option(
-        "--burst-bonus", help="F-RNG-5: damage bonus for the bullets on target (default +1 per doubling).")] = None,
-    skill: Annotated[Optional[str], typer.Option("--skill", help="The shooter's skill (default: the sheet's ranged, else attack).")] = None,
-    dodge: Annotated[Optional[str], typer.Option("--dodge", help="The target's defensive trait (default Dodge, else Agility).")] = None,
+        "--burst-bonus", help="Damage bonus for the bullets on target (default +1 per doubling) [F-RNG-5]")] = None,
+    skill: Annotated[Optional[str], typer.Option(
+        "--skill", metavar="TRAIT", help="The shooter's skill (default: the sheet's ranged, else attack).")] = None,
+    dodge: Annotated[Optional[str], typer.Option(
+        "--dodge", metavar="TRAIT", help="The target's defensive trait (default Dodge, else Agility).")] = None,
     mod: Annotated[int, typer.Option("--mod", help="GM modifier to the shooter (equipment such as a scope, not range).")] = 0,
     defense_mod: Annotated[int, typer.Option("--defense-mod", help="GM modifier to the target's dodge or shot.")] = 0,
     dice: DiceOpt = None,
@@ -461,7 +582,10 @@ def shoot(
     as_json: JsonOpt = False,
 ) -> None:
     """A ranged attack (F-RNG): unopposed at an unaware target, dodged by an aware one, or shot back at."""
+    two_names(fighters, "[SHOOTER] TARGET")
+
     def build(fights: Fights, name: str, state: Any) -> cmd.Shoot:
+        shooter, target = actor_and_target(state, fighters, "fudge shoot SHOOTER TARGET")
         if thrown and propelled:
             raise InputError("choose one of --thrown and --propelled")
         return cmd.Shoot(shooter=shooter, target=target, difficulty=level_of(fights, name, difficulty),

@@ -1,7 +1,7 @@
 """`fudge status` as a read model (store.views): stored by every command, shown without loading the fight.
 
-The view is exactly what `fudge status` prints: its text and its `--json` data, built by
-`cli.render` from the state a command ends at. Showing it needs no event model, no engine and
+The view is exactly what `fudge status` prints: its board (cli.board, at 80 columns), its `--long`
+text and its `--json` data, built by `cli.render` from the state a command ends at. Showing it needs no event model, no engine and
 no fold, so `fudge status` on a long fight takes about as long as `import pydantic, typer`. It is keyed by
 the fight's last event and by a digest of the code that builds it (the engine, events,
 projections and command-line sources, Python and pydantic): whatever does not match is
@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cli import style
 from cli.context import store_path
 from cli.terminal import json_text
 from events.receipt import receipt
@@ -24,6 +25,7 @@ from store.base import StoreError
 from store.sqlite import SqliteStore
 
 SOURCES = ("engine", "events", "projections", "cli")
+BOARD_WIDTH = 80  # the board the view keeps; a narrower terminal's is computed from the fight
 _VERSION: list[str] = []
 
 
@@ -38,12 +40,52 @@ def version() -> str:
 
 
 def build(state: Any) -> dict[str, Any]:
-    from cli import render
+    from cli import board, render
 
-    return {"text": render.status_text(state), "json": render.status_json(state)}
+    return {"text": render.status_text(state), "json": render.status_json(state),
+            "board": [[[text, kind] for text, kind in line] for line in board.board_lines(state, BOARD_WIDTH)],
+            "traits": traits(state)}
+
+
+class Shown:
+    """What `fudge status` prints: plain text, and the board's styled lines when it is the board."""
+
+    def __init__(self, text: str, lines: list[style.Line] | None = None, styled: bool = True) -> None:
+        self.text, self.lines, self.styled = text, lines, styled  # styled=False: JSON, never coloured
+
+
+def board_width(stream: Any) -> int:
+    """The board's width on `stream`: its columns, at most 80 (the board's own width)."""
+    return min(BOARD_WIDTH, style.width(stream))
+
+
+def board_shown(lines: list[style.Line], seq: int, last_hash: str) -> Shown:
+    """The board with the receipt of the event it shows (as `with_receipt` adds it to the text)."""
+    lines = [*lines, [(f"receipt {receipt(seq, last_hash)}", "dim")]] if seq else list(lines)
+    return Shown(style.plain(lines), lines)
+
+
+def traits(state: Any) -> dict[str, list[str]]:
+    """Each combatant in join order, with the traits a roll may name (the sheet's, and the ruleset's
+    attributes): what the shell completes (cli.completion), kept in the view so a <TAB> loads no engine.
+    Sorted: a sheet read from its file and the same sheet read back from the log list them in other orders."""
+    return {who.name: list(dict.fromkeys([*sorted(who.fighter.sheet.skills), *sorted(who.fighter.sheet.attributes),
+                                          *state.options.attributes]))
+            for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)}
 
 
 STATUS = views.ReadModel("status", build, version)
+
+
+def show(shown: Shown) -> None:
+    """Print what `fudge status` shows: the board's styled lines, or the text (escaped line by line when
+    it was built)."""
+    from cli.context import echo, echo_segments
+
+    if shown.lines is not None:
+        echo_segments(shown.lines)
+    else:
+        echo(shown.text, lines=True, styled=shown.styled)
 
 
 def stored_status(store: SqliteStore, fight: str | None) -> dict[str, Any] | None:
@@ -52,14 +94,22 @@ def stored_status(store: SqliteStore, fight: str | None) -> dict[str, Any] | Non
     return found[0] if found is not None else None
 
 
-def stored_output(store: SqliteStore, fight: str | None, as_json: bool) -> str | None:
-    """What `fudge status [--json]` prints, from the stored view (None: compute it); the text with the receipt
-    of the event the view is at."""
+def stored_output(store: SqliteStore, fight: str | None, as_json: bool, long: bool = False,
+                  width: int = BOARD_WIDTH) -> Shown | None:
+    """What `fudge status [--json | --long]` prints, from the stored view (None: compute it): the board
+    or the text with the receipt of the event the view is at. A board narrower than the stored one
+    is computed."""
+    if not (as_json or long) and width != BOARD_WIDTH:
+        return None
     found = _stored(store, fight)
     if found is None:
         return None
     data, seq, last_hash = found
-    return json_text(data["json"], indent=2) if as_json else with_receipt(data["text"], seq, last_hash)
+    if as_json:
+        return Shown(json_text(data["json"], indent=2), styled=False)
+    if long:
+        return Shown(with_receipt(data["text"], seq, last_hash))
+    return board_shown([[(text, kind) for text, kind in line] for line in data["board"]], seq, last_hash)
 
 
 def _stored(store: SqliteStore, fight: str | None) -> tuple[dict[str, Any], int, str] | None:
@@ -73,9 +123,17 @@ def _stored(store: SqliteStore, fight: str | None) -> tuple[dict[str, Any], int,
         data = views.unpack(store.view(name, STATUS.name), fight_id, seq, last_hash, version(), key)
     except StoreError:
         return None
-    if not (isinstance(data, dict) and isinstance(data.get("text"), str) and "json" in data):
+    if not (isinstance(data, dict) and isinstance(data.get("text"), str) and "json" in data
+            and _is_board(data.get("board"))):
         return None
     return data, seq, last_hash
+
+
+def _is_board(lines: Any) -> bool:
+    return isinstance(lines, list) and all(
+        isinstance(line, list) and all(isinstance(part, list) and len(part) == 2
+                                       and all(isinstance(x, str) for x in part) for part in line)
+        for line in lines)
 
 
 def with_receipt(text: str, seq: int, last_hash: str) -> str:
@@ -85,7 +143,14 @@ def with_receipt(text: str, seq: int, last_hash: str) -> str:
 
 
 def status_from_argv(argv: list[str]) -> str | None:
-    """`fudge [--store FILE] status [--fight NAME] [--json]` answered from the stored view, before Typer runs.
+    """The plain text `shown_from_argv` answers with (what a pipe receives), or None."""
+    shown = shown_from_argv(argv)
+    return shown.text if shown is not None else None
+
+
+def shown_from_argv(argv: list[str]) -> Shown | None:
+    """`fudge [--store FILE] status [--fight NAME] [--json] [--long]` answered from the stored view, before
+    Typer runs.
 
     Typer coerces options through pydantic TypeAdapters, which load pydantic's model machinery:
     about as long as starting Python, importing typer and reading the view together. Only that
@@ -101,8 +166,8 @@ def status_from_argv(argv: list[str]) -> str | None:
         if token == "status" and not command:
             command = True
             continue
-        if token == "--json" and command and "json" not in given:
-            given["json"] = ""
+        if token in ("--json", "--long") and command and token[2:] not in given:
+            given[token[2:]] = ""
             continue
         option, equals, value = token.partition("=") if token.startswith("--") else (token, "", "")
         name = options.get(option)
@@ -118,7 +183,8 @@ def status_from_argv(argv: list[str]) -> str | None:
     try:
         store = SqliteStore(store_path(Path(given["store"]) if "store" in given else None))
         try:
-            return stored_output(store, given.get("fight"), "json" in given)
+            return stored_output(store, given.get("fight"), "json" in given, "long" in given,
+                                 board_width(sys.stdout))
         finally:
             store.close()
     except (StoreError, sqlite3.Error):

@@ -2,8 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import BaseModel, ConfigDict
 
 
 class CommandModel(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+
+class NamesACombatant:
+    """Marks a field that holds a combatant's name, as the GM may have typed it ("grok", "sn").
+
+    The shell reads the mark to write the full name the fight knows ("Grok the Orc") before the
+    command is decided and logged (service.names): a logged command never depends on how a name was
+    abbreviated. The mark changes neither validation nor the stored form of a command.
+    """
+
+    def __repr__(self) -> str:
+        return "NAMES_A_COMBATANT"
+
+
+NAMES_A_COMBATANT = NamesACombatant()
+CombatantName = Annotated[str, NAMES_A_COMBATANT]

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 from events.models import Declaration
 
 
-from engine.command_base import CommandModel
+from engine.command_base import CombatantName, CommandModel
 from engine.commands_fate import (CheckAspect, EndScene, FateAction, FateAttack, FateExchange, FateMod,  # noqa: F401
                                   FateRound, FateScene, RecoverInjury)  # (FateAction, FateMod: cmd.FateAction for the CLI)
 
@@ -57,7 +57,7 @@ class Join(CommandModel):
 
 class Declare(CommandModel):
     type: Literal["declare"] = "declare"
-    combatant: str
+    combatant: CombatantName
     declaration: Declaration
     posture_roll: bool = False  # F-TAC-3: a 1d6 picks the posture
     posture_die: int | None = None  # the d6 face rolled at the table
@@ -67,24 +67,24 @@ class SealDeclaration(CommandModel):
     """A-SEAL-1: the shell keeps the choice and salt secret; only the seal is logged."""
 
     type: Literal["seal_declaration"] = "seal_declaration"
-    combatant: str
+    combatant: CombatantName
     seal: str
 
 
 class Reveal(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-    combatant: str
+    combatant: CombatantName
     declaration: Declaration
     salt: str
 
 
 class StartRound(CommandModel):
     type: Literal["start_round"] = "start_round"
-    surprised: tuple[str, ...] = ()
+    surprised: tuple[CombatantName, ...] = ()
     reveals: tuple[Reveal, ...] = ()
     # --- rolled initiative (F-INIT-2): GM inputs for surprise ---
-    initiative_bonus: tuple[tuple[str, int], ...] = ()
-    automatic: tuple[str, ...] = ()
+    initiative_bonus: tuple[tuple[CombatantName, int], ...] = ()
+    automatic: tuple[CombatantName, ...] = ()
 
 
 class Targeting(BaseModel):
@@ -135,23 +135,23 @@ class Exchange(_Targeted):
     """F-PACE-2: a simultaneous opposed round between two fighters."""
 
     type: Literal["exchange"] = "exchange"
-    first: str
-    second: str
+    first: CombatantName
+    second: CombatantName
     mods: tuple[int, int] = (0, 0)
     min_hit: int | None = None
     reveals: tuple[Reveal, ...] = ()
-    stun: tuple[str, ...] = ()  # F-STUN-1: fighters whose blows stun
-    pull: tuple[tuple[str, int], ...] = ()  # F-STUN-2: (fighter, worst wound level)
-    head: tuple[str, ...] = ()  # F-STUN-3: fighters aiming at the head
-    magic: tuple[tuple[str, int], ...] = ()  # F-MOD-5: (fighter, blessing or curse)
+    stun: tuple[CombatantName, ...] = ()  # F-STUN-1: fighters whose blows stun
+    pull: tuple[tuple[CombatantName, int], ...] = ()  # F-STUN-2: (fighter, worst wound level)
+    head: tuple[CombatantName, ...] = ()  # F-STUN-3: fighters aiming at the head
+    magic: tuple[tuple[CombatantName, int], ...] = ()  # F-MOD-5: (fighter, blessing or curse)
 
 
 class Attack(_Targeted):
     """F-PACE-3: a directed attack; the target only defends."""
 
     type: Literal["attack"] = "attack"
-    attacker: str
-    target: str
+    attacker: CombatantName
+    target: CombatantName
     mod: int = 0
     defense_mod: int = 0
     min_hit: int | None = None
@@ -161,7 +161,7 @@ class Attack(_Targeted):
     stun: bool = False  # F-STUN-1
     pull: int | None = None  # F-STUN-2
     head: bool = False  # F-STUN-3
-    magic: tuple[tuple[str, int], ...] = ()
+    magic: tuple[tuple[CombatantName, int], ...] = ()
     # --- atari isev (AI-ATK, AI-POS, AI-RNG, AI-MULTI) ---
     avoid: Literal["dodge", "parry", "dodge-parry", "none"] | None = None
     position: tuple[Literal["behind", "back", "above", "below", "prone"], ...] = ()
@@ -169,7 +169,7 @@ class Attack(_Targeted):
     ranged: Literal["thrown", "propelled"] | None = None
     ranged_mod: int | None = None
     weapon: Literal["main", "off-hand", "unarmed"] | None = None
-    targets: tuple[str, ...] = ()  # AI-SWEEP: the further foes of a multi-strike, in order
+    targets: tuple[CombatantName, ...] = ()  # AI-SWEEP: the further foes of a multi-strike, in order
     targets_avoid: tuple[Literal["dodge", "parry", "dodge-parry", "none"], ...] = ()  # AI-SWEEP: theirs, in order
 
 
@@ -177,7 +177,7 @@ class Willpower(CommandModel):
     """AI-WILL-1: a Will roll (story inspiration) lowers the effective wound status for the scene."""
 
     type: Literal["willpower"] = "willpower"
-    combatant: str
+    combatant: CombatantName
     mod: int = 0
 
 
@@ -185,15 +185,15 @@ class ResistSpell(CommandModel):
     """AI-WILL-2: caster and target roll Will; the target's excess reduces the spell."""
 
     type: Literal["resist_spell"] = "resist_spell"
-    caster: str
-    target: str
+    caster: CombatantName
+    target: CombatantName
 
 
 class HeroicAvoidance(CommandModel):
     """AI-HEROIC: roll with the blow just taken: one wound level less, then an Agility roll vs Fair."""
 
     type: Literal["heroic"] = "heroic"
-    combatant: str
+    combatant: CombatantName
     target: int | None = None
 
 
@@ -201,10 +201,10 @@ class RollTrait(CommandModel):
     """C-ACT: any other action roll, unopposed, opposed, or situational."""
 
     type: Literal["roll"] = "roll"
-    combatant: str
+    combatant: CombatantName
     trait: str | None
     difficulty: int | None = None
-    opponent: str | None = None
+    opponent: CombatantName | None = None
     opponent_trait: str | None = None
     mod: int = 0
     opponent_mod: int = 0
@@ -215,7 +215,7 @@ class RollTrait(CommandModel):
 
 class Barter(CommandModel):
     type: Literal["barter"] = "barter"
-    combatant: str
+    combatant: CombatantName
     trade: int
     alter: int
     direction: Literal[1, -1]
@@ -228,7 +228,7 @@ class NextTurn(CommandModel):
 
 class SpendPoint(CommandModel):
     type: Literal["spend"] = "spend"
-    combatant: str
+    combatant: CombatantName
     use: Literal["panache", "skill", "luck", "scratch", "ticking", "spare"]  # spare: CT-SPARE
     target: int | None = None
     shift: Literal[1, -1] | None = None
@@ -236,7 +236,7 @@ class SpendPoint(CommandModel):
 
 class Kill(CommandModel):
     type: Literal["kill"] = "kill"
-    combatant: str
+    combatant: CombatantName
     reason: str = ""
 
 
@@ -244,25 +244,25 @@ class Melee(CommandModel):
     """F-MULTI: a lone fighter against several foes, one roll compared with each foe's."""
 
     type: Literal["melee"] = "melee"
-    lone: str
-    foes: tuple[str, ...]
-    target: str | None = None
-    sweep: tuple[str, ...] = ()
+    lone: CombatantName
+    foes: tuple[CombatantName, ...]
+    target: CombatantName | None = None
+    sweep: tuple[CombatantName, ...] = ()
     sweep_penalty: int = 1
-    ignore: tuple[str, ...] = ()
+    ignore: tuple[CombatantName, ...] = ()
     max_foes: int | None = None
     mod: int = 0
-    magic: tuple[tuple[str, int], ...] = ()
+    magic: tuple[tuple[CombatantName, int], ...] = ()
     min_hit: int | None = None
     reveals: tuple[Reveal, ...] = ()
-    foe_mods: tuple[tuple[str, int], ...] = ()  # F-MOD-2: the GM's modifier to one foe (footing, light)
+    foe_mods: tuple[tuple[CombatantName, int], ...] = ()  # F-MOD-2: the GM's modifier to one foe (footing, light)
 
 
 class StoryRoll(CommandModel):
     """F-PACE-1: a story element's roll for one PC's chosen trait; the GM narrates what follows."""
 
     type: Literal["story"] = "story"
-    combatant: str
+    combatant: CombatantName
     trait: str
     mod: int = 0
     median: bool = False
@@ -281,24 +281,24 @@ class OrderTies(CommandModel):
     """PH-3: the GM orders combatants tied on the determinant (GM input), for this round."""
 
     type: Literal["order_ties"] = "order_ties"
-    order: tuple[str, ...]
+    order: tuple[CombatantName, ...]
 
 
 class DeclareIntent(CommandModel):
     """PH-4 `structured`: the declaration step of a phase."""
 
     type: Literal["declare_intent"] = "declare_intent"
-    combatant: str
+    combatant: CombatantName
     what: str = ""
-    target: str | None = None  # an attack on this combatant
+    target: CombatantName | None = None  # an attack on this combatant
 
 
 class Shoot(CommandModel):
     """F-RNG: a ranged attack; the GM sets the difficulty from range, light and cover."""
 
     type: Literal["shoot"] = "shoot"
-    shooter: str
-    target: str
+    shooter: CombatantName
+    target: CombatantName
     difficulty: int | None = None
     aware: bool = False
     weapon: Literal["thrown", "propelled"] | None = None
@@ -320,8 +320,8 @@ class Heal(CommandModel):
     """F-HEAL-2: a healing skill roll on a patient, by a combatant or a healer of a given level."""
 
     type: Literal["heal"] = "heal"
-    patient: str
-    healer: str | None = None
+    patient: CombatantName
+    healer: CombatantName | None = None
     skill_level: int | None = None
     skill: str | None = None
     mod: int = 0
@@ -331,7 +331,7 @@ class Rest(CommandModel):
     """F-HEAL-1, F-HEAL-3: a short rest erases Scratches; each week heals one level."""
 
     type: Literal["rest"] = "rest"
-    combatants: tuple[str, ...] = ()
+    combatants: tuple[CombatantName, ...] = ()
     weeks: int = Field(default=0, ge=0, le=52)
 
 
@@ -345,7 +345,7 @@ class GmWound(CommandModel):
     """A-LOG-1: the GM's ruling of a wound from outside the blows (a fall, fire, a trap, poison)."""
 
     type: Literal["gm_wound"] = "gm_wound"
-    combatant: str
+    combatant: CombatantName
     level: int
     reason: str = ""
 

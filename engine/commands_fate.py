@@ -7,15 +7,15 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.command_base import CommandModel
+from engine.command_base import CombatantName, CommandModel
 
 
 class FateAction(BaseModel):
     """What one combatant declares for a Fate exchange, scene or attack."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-    combatant: str
-    target: str | None = None
+    combatant: CombatantName
+    target: CombatantName | None = None
     skill: str | None = None
     defensive: bool = False  # FT-DEF-2: +1, inflicts nothing
     non_combat: bool = False  # FT-DEF-1: a win is only a Scratch
@@ -31,10 +31,10 @@ class FateMod(BaseModel):
     """FT-MOD, FT-ARMS dramatic: a modifier to one combatant, against one foe or everyone."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-    combatant: str
+    combatant: CombatantName
     kind: Literal["superior weapon", "superior armor", "superior position", "outnumbering", "flanking",
                   "surrounding", "GM"]
-    against: str | None = None
+    against: CombatantName | None = None
     value: int = 1
 
 
@@ -76,7 +76,7 @@ class CheckAspect(CommandModel):
     """FT-PTS: check an aspect's box for a reroll."""
 
     type: Literal["check_aspect"] = "check_aspect"
-    combatant: str
+    combatant: CombatantName
     aspect: str
     box: int | None = None
     target: int | None = None
@@ -92,8 +92,8 @@ class RecoverInjury(CommandModel):
     """FT-HEAL-1: one Injured box heals, in days cut by a medicine roll."""
 
     type: Literal["recover_injury"] = "recover_injury"
-    combatant: str
-    healer: str | None = None
+    combatant: CombatantName
+    healer: CombatantName | None = None
     skill_level: int | None = None
     activity: Literal["rest", "light"] = "rest"
     mod: int = 0

@@ -390,6 +390,17 @@ def check_combination(options: RuleOptions, house_name: str = "house rules") -> 
             raise InputError(f"{house_name}: {reason}")
 
 
+def _meant(typed: str, known: Any) -> str:
+    """`: did you mean damage_roll?` for a name close to a known one (difflib), else nothing: a
+    misspelt key in a house file is refused, and the right spelling offered."""
+    import difflib
+
+    close = difflib.get_close_matches(typed.lower(), list(known), n=3, cutoff=0.7)
+    if not close:
+        return ""
+    return f": did you mean {close[0] if len(close) == 1 else ', '.join(close[:-1]) + ' or ' + close[-1]}?"
+
+
 def resolve(preset: str, house_toml: str | None = None, house_name: str = "house rules") -> tuple[str, RuleOptions]:
     """The rules name and resolved options for a preset and an optional house-rules text."""
     overrides: dict[str, Any] = {}
@@ -399,7 +410,10 @@ def resolve(preset: str, house_toml: str | None = None, house_name: str = "house
         extends = house.pop("extends", preset)
         label = house.pop("name", None)
         if not isinstance(extends, str) or extends not in PRESETS:
-            raise InputError(f"{house_name}: extends = {extends!r} is not a preset; give one of: {', '.join(PRESETS)}")
+            meant = _meant(extends, PRESETS) if isinstance(extends, str) else ""
+            presets = ", ".join(PRESETS)
+            raise InputError(f"{house_name}: extends = {extends!r} is not a preset{meant} (presets: {presets})"
+                             if meant else f"{house_name}: extends = {extends!r} is not a preset; give one of: {presets}")
         if label is not None and (not isinstance(label, str) or not label.strip()):
             raise InputError(f"{house_name}: name = {label!r}: the house rules' name is a text, like name = \"our table\"")
         if isinstance(house.get("ladder"), dict):
@@ -409,10 +423,16 @@ def resolve(preset: str, house_toml: str | None = None, house_name: str = "house
         overrides = house
         name = label or f"{extends}+house"
     if preset not in PRESETS:
-        raise InputError(f"unknown rules {preset!r}; presets: {', '.join(PRESETS)} (see `fudge rules`)")
+        meant = _meant(preset, PRESETS)
+        presets = ", ".join(PRESETS)
+        raise InputError(f"unknown rules {preset!r}{meant} (presets: {presets}; see `fudge rules`)" if meant else
+                         f"unknown rules {preset!r}; presets: {presets} (see `fudge rules`)")
     merged = {**PRESETS[preset].overrides, **overrides}
     unknown = sorted(set(merged) - set(RuleOptions.model_fields))
     if unknown:
+        meant = _meant(unknown[0], [*RuleOptions.model_fields, "extends", "name"])
+        if meant:
+            raise InputError(f"{house_name}: unknown option {unknown[0]!r}{meant}")
         raise InputError(
             f"{house_name}: unknown option {unknown[0]!r}; options: {', '.join(RuleOptions.model_fields)}")
     try:

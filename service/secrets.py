@@ -11,6 +11,7 @@ from events import models as ev
 from events.envelope import Recorded, load_all
 from engine.state import FightState
 from service.dice import seed_of
+from service.names import find
 from store.base import EventStore, SecretBox, StoreError
 from store.bulk import paused_gc
 from store.log import log
@@ -65,10 +66,12 @@ class Keeper:
         return items
 
     def reveals(self, state: FightState, names: Sequence[str]) -> tuple[cmd.Reveal, ...]:
-        """The sealed choices of these fighters, read from the secrets to open the seals."""
+        """The sealed choices of these fighters, read from the secrets to open the seals. A name may be
+        typed short (service.names); one that means no fighter, or several, opens nothing here: the
+        command that names it refuses it."""
         out = []
         for name in names:
-            who = state.find(name)
+            who = find(state, name)
             if who is None or who.key not in state.sealed:
                 continue
             self.move_legacy()

@@ -125,3 +125,9 @@ def cli_table(tmp_path: Any, sheets: dict[str, str]) -> Iterator[Any]:
     fudge.dir = tmp_path  # type: ignore[attr-defined]
     yield fudge
     structlog.reset_defaults()  # the CLI configured structlog on CliRunner's streams
+
+
+def without_odds(text: str) -> str:
+    """A command's output without the `odds: ...` lines `fudge next` ends with (tests/test_odds_now.py
+    holds those): what the command did."""
+    return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("odds: "))

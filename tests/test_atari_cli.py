@@ -86,7 +86,7 @@ def test_AI_WAIT_AI_WILL_1_AI_HEROIC_commands(tavern: Fudge) -> None:
     assert tavern.who("Max")["wound_level"] == "Hurt"
     out = tavern("willpower", "max", "--dice", "max=+ 0 0 0").stdout
     assert "1 level(s) lighter" in out
-    assert "lighter this scene" in tavern("status").stdout
+    assert "lighter this scene" in tavern("status", "--long").stdout
 
 
 def test_AI_LAD_the_preset_is_listed(tavern: Fudge) -> None:
@@ -129,7 +129,7 @@ def test_AI_WILL_1_status_shows_the_penalty_the_rolls_use(tavern: Fudge) -> None
     tavern("willpower", "max", "--dice", "max=+ + 0 0")
     shown = tavern.who("Max")
     assert (shown["wound_level"], shown["penalty"], shown["acts_as"]) == ("Very Hurt", 0, "Scratch")
-    assert "Very Hurt (acts as Scratch, willpower)," in tavern("status").stdout
+    assert "Very Hurt (acts as Scratch, willpower)," in tavern("status", "--long").stdout
     tavern("next")
     tavern("attack", "max", "cutthroat", "--dice", "max=0 0 0 0", "--dice", "cutthroat=0 0 0 0")
     blow = [e for e in tavern.log() if e["type"] == "exchange_resolved"][-1]

@@ -218,8 +218,15 @@ def test_status_from_the_view_loads_no_model_and_no_engine(fudge: Any) -> None:
     """A long fight must not make every command slow: status reads the view, not the fight."""
     fudge("new", "duel")
     fudge("join", "snorri.toml")
-    env = {**os.environ, "FUDGE_STORE": str(fudge.db)}
-    loaded = _modules_after(["status"], env)
-    assert not loaded & {"pydantic.main", "events.models", "engine.options", "engine.state", "cli.render"}
+    env = {k: v for k, v in os.environ.items() if k != "FORCE_COLOR"}
+    env["FUDGE_STORE"] = str(fudge.db)
+    for status in (["status"], ["status", "--long"], ["status", "--json"]):
+        loaded = _modules_after(status, env)
+        assert "cli.views" in loaded and "cli.fight" not in loaded, status  # answered before Typer ran
+        assert not loaded & {"pydantic.main", "events.models", "engine.options", "engine.state", "cli.render",
+                             "cli.board"}, status
+        assert not any(name == "rich" or name.startswith("rich.") for name in loaded), status  # plain: no rich
+    for plain in (["status", "--as-of", "1"], ["log"]):  # computed from the fight, plain: rich is not imported
+        assert not any(name == "rich" or name.startswith("rich.") for name in _modules_after(plain, env)), plain
     attack = _modules_after(["attack", "snorri", "snorri", "--dice", "snorri=0000"], env)  # refused, but parsed
     assert "cli.table" in attack and not attack & {"cli.fate", "cli.odds", "cli.sim", "cli.history", "cli.rules"}

@@ -73,7 +73,7 @@ def test_F_STUN_bad_input_is_one_line_and_writes_nothing(fudge: Fudge) -> None: 
 def test_F_HEAL_help_texts(fudge: Fudge) -> None:  # noqa: F811
     """F-HEAL-1, F-HEAL-2, F-HEAL-3: the commands explain themselves."""
     assert "Good heals every wound one level" in fudge("heal", "--help").stdout
-    assert "weeks of rest" in fudge("rest", "--help").stdout
+    assert "Weeks of rest" in fudge("rest", "--help").stdout
     assert "Scratches are erased" in fudge("end", "--help").stdout
 
 
@@ -95,8 +95,8 @@ def test_F_WND_7_F_WND_8_status_shows_pawns_and_the_damage_capacity_track(fudge:
     fudge("exchange", "snorri", "thug", "--dice", "snorri=0000", "--dice", "thug=0000")  # Great vs Fair: RD 2
     thug = fudge.who("Thug")
     assert thug["out"] == "out of the battle" and thug["wound_level"] == "Incapacitated"
-    assert "pawn (Undamaged, Hurt, Out of the battle); out of the battle" in fudge("status").stdout
-    assert "Damage Capacity Good (0 hit(s) from Good)" in fudge("status").stdout
+    assert "pawn (Undamaged, Hurt, Out of the battle); out of the battle" in fudge("status", "--long").stdout
+    assert "Damage Capacity Good (0 hit(s) from Good)" in fudge("status", "--long").stdout
 
 
 def test_F_WND_3_F_WND_1_an_overflowing_wound_says_where_he_ends_and_that_he_is_out(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ def test_FT_PACE_FT_MOD_FT_MULTI_an_exchange_from_the_command_line(fudge: Fudge)
                 "--dice", "cyrus=0 0 0 0", "--dice", "guard-a=0 0 0 0", "--dice", "guard-b=+ 0 0 0").stdout
     assert "Guard-B Great vs Cyrus Good: MoS +1 → Clipped" in out
     assert "Cyrus is Clipped, by Guard-B" in out
-    status = fudge("status").stdout
+    status = fudge("status", "--long").stdout
     assert "penalties: next action -1, this scene +0, beyond the scene +0 (next roll -1)" in status
     cyrus = fudge.who("Cyrus")
     assert cyrus["fate"]["boxes"]["Clipped"] == 1 and cyrus["fate"]["next_action"] == -1

@@ -137,7 +137,7 @@ def test_F_LOC_1_at_the_command_line(tmp_path: Path) -> None:
                    "--dice", "ann=+000", "--dice", "bob=0000")
     assert result.exit_code == 0, result.stderr
     assert "Bob's sword arm is Hurt (a Hurt blow, -1 to combat)" in result.stdout
-    status = fudge("status")
+    status = fudge("status", "--long")
     assert "parts: sword arm Hurt (-1 combat)" in status.stdout
     bad = fudge("exchange", "Ann", "Bob", "--need-rd", "2")
     assert bad.exit_code != 0 and bad.stdout == "" and len(bad.stderr.strip().splitlines()) == 1

@@ -180,7 +180,7 @@ def test_C_FP_1_an_npc_has_no_points_unless_its_sheet_says(fights: Fights) -> No
 def test_F_WND_1_status_says_who_cannot_act_instead_of_a_penalty(fudge: Fudge) -> None:
     """F-WND-1: Incapacitated and worse take no actions: `status` says so rather than showing a penalty."""
     fudge("demo", "fudge-phases")
-    line = next(l for l in fudge("status", "--fight", "demo-fudge-phases").stdout.splitlines() if "Brynhild (" in l)
+    line = next(l for l in fudge("status", "--long", "--fight", "demo-fudge-phases").stdout.splitlines() if "Brynhild (" in l)
     assert "Incapacitated (cannot act)" in line and "-2" not in line
 
 

@@ -3,7 +3,7 @@
 Whatever command line the hand-read path takes, Typer must take too (exit 0) and print the same
 bytes: the same store (`--store FILE`, `--store=FILE`, or `$FUDGE_STORE`), the same fight
 (`--fight NAME`, `--fight=NAME`, `-f NAME`, or the store's current one) and the same form
-(`--json`). Anything the hand-read path refuses is Typer's to run, so it is not checked here.
+(the board, `--json`, `--long`). Anything the hand-read path refuses is Typer's to run, so it is not checked here.
 """
 
 from __future__ import annotations
@@ -33,17 +33,17 @@ def stores(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
 
 def tokens(first: str, second: str) -> list[str]:
     return ["status", "--json", "--store", first, f"--store={first}", f"--store={second}", "--fight", "-f",
-            "duel", "--fight=duel", "other", "third", "--", "-v", "--as-of", "3", "-fduel", "--help", "="]
+            "duel", "--fight=duel", "other", "third", "--", "-v", "--as-of", "3", "-fduel", "--help", "=", "--long"]
 
 
 @st.composite
 def command_lines(draw: Any, first: str, second: str) -> list[str]:
-    """A plain `[--store FILE] status [--fight NAME] [--json]` in any of its spellings, then perhaps
+    """A plain `[--store FILE] status [--fight NAME] [--json] [--long]` in any of its spellings, then perhaps
     mangled: a token inserted, dropped or two swapped (most of those are Typer's to run)."""
     store = draw(st.sampled_from([[], ["--store", first], [f"--store={first}"], ["--store", second]]))
     fight = draw(st.sampled_from([[], ["--fight", "duel"], ["--fight=duel"], ["-f", "duel"], ["-f", "other"],
                                   ["--fight", "third"]]))
-    after = [fight, ["--json"]] if draw(st.booleans()) else [fight]
+    after = [fight, *([form] for form in draw(st.sampled_from([[], ["--json"], ["--long"], ["--json", "--long"]])))]
     if draw(st.booleans()):
         after.reverse()
     argv = [*store, "status", *(token for part in after for token in part)]

@@ -239,9 +239,9 @@ def test_F_INIT_2_F_MOD_8_status_shows_a_declaration_made_for_the_coming_round(t
         (tmp_path / f"{name}.toml").write_text(f'name = "{name}"\n[skills]\nSword = "Good"\n[combat]\nattack = "Sword"\n')
         assert fudge("join", str(tmp_path / f"{name}.toml")).exit_code == 0
     assert fudge("declare", "Ann", "--all-out-defense").exit_code == 0
-    assert "declared for round 1: all-out defense" in fudge("status").stdout
+    assert "declared for round 1: all-out defense" in fudge("status", "--long").stdout
     ann = json.loads(fudge("status", "--json").stdout)["combatants"][0]
     assert ann["initiative"]["declared_next"] == {"round": 1, "declaration": "all-out defense"}
     assert fudge("round").exit_code == 0
-    text = fudge("status").stdout
+    text = fudge("status", "--long").stdout
     assert "declared: all-out defense" in text and "declared for round" not in text

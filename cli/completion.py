@@ -1,0 +1,90 @@
+"""What the shell completes from the store: fights, the combatants of a fight and their traits.
+
+Read the cheap way `fudge status` is (cli.views): the fight's stored status view holds its combatants
+and their traits, so a <TAB> needs neither the engine nor a fold. Only when no valid view is stored
+(a store written by other code) is the fight's state computed. A completion never writes, never
+fails: a store it cannot read completes nothing.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from cli.context import store_path
+from store.base import StoreError
+
+
+def complete(kind: str, ctx: Any, incomplete: str) -> list[Any]:
+    """The completions of `kind` ("fights", "combatants", "traits" or "rules") that start with `incomplete`
+    (any case)."""
+    from typer._click.shell_completion import CompletionItem
+
+    if kind == "rules":  # the rule IDs of `fudge rules explain`: no store
+        from cli.rule_texts import rules
+
+        wanted = incomplete.upper()
+        return [CompletionItem(key) for key in rules() if key.startswith(wanted)]
+    try:
+        words = _words(kind, ctx)
+    except (StoreError, sqlite3.Error, OSError, ValueError):  # a store it cannot read (ValueError: pydantic's)
+        return []
+    wanted = incomplete.lower()
+    return [CompletionItem(word) for word in words if word.lower().startswith(wanted)]
+
+
+def _words(kind: str, ctx: Any) -> list[str]:
+    from store.sqlite import SqliteStore
+
+    given = ctx.find_root().params.get("store")
+    path = store_path(Path(given) if given else None)
+    if not path.is_file():
+        return []  # no store yet: nothing to complete, and none is made
+    store = SqliteStore(path)
+    try:
+        if kind == "fights":
+            return [fight.name for fight in store.fights()]
+        fight = _fight(ctx) or store.setting("current")
+        if not fight:
+            return []
+        traits = _traits(store, fight)
+        if kind == "combatants":
+            return list(traits)
+        named = {value.lower() for value in _values(ctx)}
+        chosen = [name for name in traits if name.lower() in named] or list(traits)
+        return list(dict.fromkeys(trait for name in chosen for trait in traits[name]))
+    finally:
+        store.close()
+
+
+def _fight(ctx: Any) -> str | None:
+    """The fight the command line names so far (`--fight NAME`, or `log NAME`)."""
+    for key in ("fight", "fight_opt"):
+        value = ctx.params.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def _values(ctx: Any) -> list[str]:
+    """Every value typed so far: the combatants among them choose whose traits are completed."""
+    out: list[str] = []
+    for value in ctx.params.values():
+        if isinstance(value, str):
+            out.append(value)
+        elif isinstance(value, (list, tuple)):
+            out.extend(v for v in value if isinstance(v, str))
+    return out
+
+
+def _traits(store: Any, fight: str) -> dict[str, list[str]]:
+    """Each combatant of the fight, in join order, with the traits a roll may name."""
+    from cli import views
+
+    data = views.stored_status(store, fight)
+    if data is not None and isinstance(data.get("traits"), dict):
+        return {str(name): [str(t) for t in traits] for name, traits in data["traits"].items()}
+    from service.fights import Fights  # no valid view: the fight's state, as `fudge status` would compute it
+
+    return views.traits(Fights(store).state(fight))

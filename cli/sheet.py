@@ -1,0 +1,537 @@
+"""`fudge sheet`: a sheet template to fill in, a check of how the rules read a sheet, and the JSON Schemas of
+the sheet and house-rules files for editors.
+
+Nothing here is a rule: the check joins the sheet to a fight of its own through the same `decide` as
+`fudge join` (so it refuses what `join` refuses, in the same words), then shows what the engine's own
+functions read of it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+from cli.context import echo, guard, house_rules, read_file, write_file
+from cli.terminal import safe
+from engine.errors import InputError
+
+if TYPE_CHECKING:
+    from engine.options import RuleOptions
+    from engine.state import Combatant, FightState
+
+app = typer.Typer()
+sheet_app = typer.Typer(help="Character sheets: a template to fill in, a check of how the rules read one, "
+                             "the JSON Schemas editors check them with.", no_args_is_help=True)
+app.add_typer(sheet_app, name="sheet")
+
+RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Preset: see `fudge rules`.")]
+HouseOpt = Annotated[Optional[Path], typer.Option("--house", help="House-rules TOML: extends a preset, overrides options.")]
+
+
+@sheet_app.command("new")
+def new(
+    name: Annotated[str, typer.Argument(help="The character's name.")],
+    output: Annotated[Optional[Path], typer.Option(
+        "--output", "-o", help="The file to write (default: NAME.toml here; - for the terminal).")] = None,
+    rules: RulesOpt = "fudge",
+    house: HouseOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the file if it exists.")] = False,
+) -> None:
+    """Write a commented sheet to fill in, valid as written.
+
+    Every field a sheet may hold under these rules, in the GM's words: `fudge join` takes the file
+    unchanged, and the optional fields are commented out (`#key = ...`). An existing file is never
+    overwritten without --force."""
+    from engine.sheets import parse_sheet
+
+    with guard():
+        rules_name, options = house_rules(rules, house)
+        rules_args = (f" --rules {rules}" if rules != "fudge" else "") + (f" --house {house}" if house else "")
+        text = template(name, rules_name, options, rules_args)
+        parse_sheet(text, f"sheet name {name!r}")  # the name is checked as a sheet checks it
+        if output is not None and str(output) == "-":
+            echo(text, nl=False, lines=True)
+            return
+        path = output if output is not None else Path(f"{file_name(name)}.toml")
+        if path.exists() and not force:
+            raise InputError(f"{path} exists: name another file with -o, or overwrite it with --force")
+        write_file(path, text)
+        echo(f"wrote {path}: fill it in, then `fudge sheet check {path}{rules_args}`")
+
+
+def file_name(name: str) -> str:
+    """`Grok the Orc` -> `grok-the-orc`: a file name any shell takes without quotes."""
+    return re.sub(r"[^a-z0-9]+", "-", name.strip().lower()).strip("-") or "sheet"
+
+
+def row(code: str, comment: str = "") -> str:
+    return f"{code:<27} # {comment}" if comment else code
+
+
+def template(name: str, rules_name: str, options: RuleOptions, rules_args: str = "") -> str:
+    """The sheet template of a ruleset: live fields hold a value that joins; `#key = ...` lines are optional.
+    `rules_args`: how `fudge sheet check` is told these rules (`--rules fate`, `--house FILE`)."""
+    ladder = _ladder_text(options)
+    if options.ruleset == "fate":
+        body = _fate_template(name, options)
+    else:
+        body = _fudge_template(name, options)
+    head = [f"# A character sheet for {rules_name} ({options.ruleset} rules). Fill it in; then",
+            f"# `fudge sheet check FILE{rules_args}` shows how the rules read it, and",
+            "# `fudge join FILE` brings it into the current fight.",
+            "# Levels: " + ladder + ", or a signed number.",
+            "# A line starting with `#` and no space is optional: delete the `#` to use it.",
+            "# Editors with Even Better TOML (taplo) check the file against schemas/sheet.schema.json",
+            "# when its first line is `#:schema PATH/schemas/sheet.schema.json`.",
+            ""]
+    return "\n".join(head + body) + "\n"
+
+
+def _ladder_text(options: RuleOptions) -> str:
+    from engine.ladder import ladder_of
+
+    return ", ".join(name for name, _ in ladder_of(options).names)
+
+
+def _level(options: RuleOptions, value: int) -> str:
+    from engine.ladder import ladder_of
+
+    return json.dumps(ladder_of(options).name(value))
+
+
+def _fudge_template(name: str, options: RuleOptions) -> list[str]:
+    atari = options.ruleset == "atari-isev"
+    fair = _level(options, 0)
+    points = options.default_fudge_points
+    lines = [
+        row(f"name = {json.dumps(name)}", "as the fight shows it (`fudge join --as` gives another)"),
+        row('kind = "pc"', "pc, npc (no fudge points unless given here) or major"),
+        row(f"fudge_points = {points}", f"C-FP-1: left out, a PC has {points} under these rules, an NPC "
+                                        f"{options.npc_fudge_points}"),
+        row("scale = 0", "F-DMG: Strength and Mass Scale, 0 for a human, +1 and up for bigger"),
+        row('#side = "heroes"', "who fights together (default: the combatant's own name)"),
+        row('#gifts = ["High Pain Threshold"]', "gifts the rules read: High/Low Pain Threshold (F-DC), "
+                                                "Combat Reflexes (F-INIT-2)" + (", Ambidextrous" if atari else "")),
+        row('#track = "pawn"', "F-WND-7: an NPC pawn's short track (Hurt, then out of the battle)"),
+        "",
+        row("[attributes]", "an attribute left out is " + _level(options, options.missing_attribute).strip('"')),
+    ]
+    if atari:
+        lines += [
+            row(f"Health = {fair}", "AI-WND-1: picks the wound chart (boxes and damage thresholds)"),
+            row(f"Strength = {fair}", "AI-DMG-1: basic damage = Strength + weapon + Scale"),
+            row(f"Agility = {fair}", "AI-INIT-1: initiative is the mean of Perception, Agility, Intuition"),
+            row(f"Perception = {fair}"),
+            row(f"Intuition = {fair}"),
+            row(f"Will = {fair}", "AI-WILL-1: willpower against wound penalties"),
+            row(f"#Initiative = {fair}", "AI-INIT-1: overrides the derived initiative"),
+        ]
+    else:
+        lines += [
+            row(f"Strength = {fair}", "F-DMG-1: offensive damage factor"),
+            row(f'"Damage Capacity" = {fair}', "F-DMG-2: defensive damage factor"),
+            row(f"Agility = {fair}", "F-INIT, PH-3: initiative and dodging"),
+            row(f"Perception = {fair}"),
+        ]
+    skill = _level(options, 1)
+    lines += [
+        "",
+        row("[skills]", "a skill left out rolls at " + _level(options, options.unlisted_skill).strip('"')),
+        row(f"Sword = {skill}"),
+    ]
+    if atari:
+        lines += [row(f'"Sword Parry" = {skill}', "AI-ATK: a skill named with `parry` parries"),
+                  row(f"#Dodge = {fair}", "AI-ATK: a skill named with `dodge` dodges (without one: "
+                                                 + _level(options, options.unlisted_skill).strip('"') + ")")]
+    else:
+        lines += [row(f"#Dodge = {fair}", "F-RNG-2: avoids a shot (default: Agility)"),
+                  row(f"#Bow = {fair}", "F-RNG: a ranged skill")]
+    lines += [
+        "",
+        "[combat]",
+        row('attack = "Sword"', "the skill a blow rolls"),
+        row('defend = "Sword Parry"' if atari else 'defend = "Sword"',
+            "the avoidance (a name with `dodge` dodges)" if atari else "the trait that defends (default: attack)"),
+        row('#ranged = "Bow"', "F-RNG: the skill a shot rolls (default: attack)"),
+        row('#dodge = "Dodge"', "F-RNG-2: the trait that avoids a shot"),
+        "",
+        "[weapon]",
+        row('name = "sword"'),
+        row("damage = 2", "F-DMG-1: size + sharp + magic (a sword +2, a dagger +0, a greatsword +3)"),
+        row("#blunt_heavy = false", "F-DMG-5: a blunt heavy weapon halves armor (option)"),
+        row("#muscle_powered = true", "false: a gun or crossbow, Strength not added"),
+        row('#ranged = "thrown"', "F-RNG-2: thrown or propelled, how a shot with it is dodged"),
+        row("#tech = 0", "F-TECH: its tech level on the Scale track"),
+    ]
+    if atari:
+        lines += [row("#light = false", "AI-MULTI-ATK: a small light weapon allows two attacks"),
+                  row("#two_handed = false")]
+    lines += [
+        "",
+        "[armor]",
+        row('name = "leather"'),
+        row("protection = 1", "F-DMG-2: +1 leather, +2 heavy leather or chain, +3 plate"),
+        row("#tech = 0", "F-TECH: its tech level on the Scale track"),
+        "",
+        row("#[shield]", "F-MOD-4: a shield adds to the defense"),
+        row('#size = "medium"', "small, medium or large"),
+        "",
+        row("#[wounds]", "this fighter's own boxes (default: the rules'" + (", or Health's chart)" if atari else ")")),
+        row(f"#boxes = {list(options.wound_boxes)}", "Scratch, Hurt, Very Hurt, Incapacitated, Near Death"),
+    ]
+    if atari:
+        lines += ["", row("#[off_hand]", "AI-MULTI-ATK: a weapon in the other hand"),
+                  row('#name = "dagger"'), row("#damage = 0"), row("#light = true")]
+    return lines
+
+
+def _fate_template(name: str, options: RuleOptions) -> list[str]:
+    average, fair = _level(options, 0), _level(options, 1)
+    return [
+        row(f"name = {json.dumps(name)}", "as the fight shows it (`fudge join --as` gives another)"),
+        row('kind = "pc"', "pc, npc or major"),
+        row("fate_points = 3", "FT-PTS: +1 to a roll each"),
+        row('#side = "heroes"', "who fights together (default: the combatant's own name)"),
+        "",
+        row("[skills]", "a skill left out rolls at " + _level(options, options.unlisted_skill).strip('"')),
+        row(f"Swords = {fair}"),
+        row(f"Alertness = {average}", "FT-INIT: orders turns"),
+        row(f"Tactics = {average}", "FT-INIT: breaks ties"),
+        "",
+        row("[aspects]", "FT-PTS: an aspect and its check boxes (a reroll each)"),
+        row("Brave = 1"),
+        "",
+        "[combat]",
+        row('attack = "Swords"', "the skill an exchange or attack rolls"),
+        row('#defend = "Swords"', "the skill that defends in turns (default: attack)"),
+        "",
+        row("[fate_weapon]", "FT-ARMS: superior +1 (dramatic); a rating under arms = \"simple\""),
+        row('name = "sword"', "a name from the simple table, or give a rating"),
+        row("#rating = 2", f"FT-SIMPLE: 0..{options.arms_rating_limit}"),
+        row('#attributes = ["AP"]', "FT-ADV-2: AP, APx2, Flex, Vicious, Vcsx2, Locking"),
+        "",
+        row("[fate_armor]"),
+        row('name = "leather"', "a name from the simple table, or give a rating"),
+        row("#rating = 1", f"FT-SIMPLE: 0..{options.arms_rating_limit}"),
+        row("#type = 1", "FT-ADV-1: armor type 0..8 under arms = \"advanced\""),
+    ]
+
+
+@sheet_app.command("check")
+def check(
+    sheet: Annotated[Path, typer.Argument(help="The sheet (TOML).")],
+    rules: RulesOpt = "fudge",
+    house: HouseOpt = None,
+) -> None:
+    """Check a sheet as `fudge join` would, and show how the rules read it.
+
+    Errors are the one line `fudge join` gives. A valid sheet shows its traits and levels, the damage
+    factors (F-DMG), the wound track, Atari Isev's derived traits (AI-INIT-1, AI-DMG-1) or Fate's
+    boxes, aspects and arms. Nothing is stored."""
+    from engine.odds import setup
+    from engine.sheets import parse_sheet, unlisted_combat_traits
+
+    with guard():
+        rules_name, options = house_rules(rules, house)
+        parsed = parse_sheet(read_file(sheet, "sheet"), str(sheet))
+        state, names = setup(rules_name, options, [(parsed.model_dump(mode="json"), str(sheet))])
+        warnings = unlisted_combat_traits(parsed, state.options, state.ladder, str(sheet))
+        who = state.combatants[names[0].lower()]
+        lines = [f"{sheet}: a valid sheet under {rules_name}", ""] + reading(state, who)
+        lines += [f"warning: {w}" for w in warnings]
+        echo("\n".join(safe(line) for line in lines), lines=True)
+
+
+def reading(state: FightState, who: Combatant) -> list[str]:
+    """What the rules read of one combatant, section by section."""
+    sheet, opts = who.fighter.sheet, state.options
+    points = "fate points" if opts.ruleset == "fate" else "fudge points"
+    side = f", side {sheet.side}" if sheet.side else ""
+    lines = [f"{who.name} ({sheet.kind}{side}, scale {sheet.scale:+d}, {points} {who.fudge_points})"]
+    if sheet.gifts:
+        lines.append(f"gifts: {', '.join(sheet.gifts)}")
+    lines.append("")
+    lines += _traits(state, who)
+    if opts.ruleset == "fate":
+        return lines + _fate(state, who)
+    lines += _damage(state, who)
+    lines += _track(state, who)
+    if opts.ruleset == "atari-isev":
+        lines += _atari(state, who)
+    return lines
+
+
+def _traits(state: FightState, who: Combatant) -> list[str]:
+    ladder, opts, sheet = state.ladder, state.options, who.fighter.sheet
+    roles: dict[str, list[str]] = {}
+    combat = sheet.combat
+    for role in ("attack", "defend", "ranged", "dodge"):
+        trait = getattr(combat, role, None) if combat else None
+        if trait:
+            roles.setdefault(who.fighter.trait(trait, opts)[0].lower(), []).append(role)
+    rows = [(k, v, "attribute") for k, v in who.fighter.attributes.items()]
+    rows += [(k, v, "skill") for k, v in who.fighter.skills.items()]
+    width = max((len(k) for k, _, _ in rows), default=5)
+    lines = ["traits (C-LAD)"]
+    for key, value, kind in rows:
+        plus = "+" if key in who.fighter.plus else ""
+        used = f"  [{', '.join(roles[key.lower()])}]" if key.lower() in roles else ""
+        lines.append(f"  {key:<{width}}  {ladder.name(value)}{plus} ({value:+d}) {kind}{used}")
+    for role in ("attack", "defend", "ranged", "dodge"):
+        trait = getattr(combat, role, None) if combat else None
+        if trait and who.fighter.trait(trait, opts)[2] != "sheet":
+            _, level, source = who.fighter.trait(trait, opts)
+            lines.append(f"  {trait}: not on the sheet, rolls at the default {ladder.name(level)} "
+                         f"as a {'missing attribute' if source == 'missing attribute' else 'skill'} [{role}] (C-ACT-1)")
+    if not combat:
+        lines.append("  no [combat] table: a blow names no skill (give attack = SKILL)")
+    return lines + [""]
+
+
+def _damage(state: FightState, who: Combatant) -> list[str]:
+    from engine import damage
+
+    opts, fighter, sheet = state.options, who.fighter, who.fighter.sheet
+    if opts.ruleset == "atari-isev":
+        from engine.atari_rules import basic_damage, protection, weapon_of
+
+        weapon = weapon_of(fighter, None)
+        out = ["damage (AI-DMG-1)",
+               f"  basic damage  {basic_damage(fighter, weapon, opts):+d}  Strength, {weapon.name} {weapon.damage:+d}, "
+               f"Scale {sheet.scale:+d}"]
+        if sheet.off_hand is not None:
+            out.append(f"  off hand      {basic_damage(fighter, sheet.off_hand, opts):+d}  {sheet.off_hand.name}")
+        armor = f"{sheet.armor.name} {sheet.armor.protection:+d}" if sheet.armor else "no armor +0"
+        out.append(f"  protection    {protection(fighter):+d}  {armor}, Scale {sheet.scale:+d}")
+        return out + [""]
+    weapon = sheet.weapon
+    strength = fighter.trait("Strength", opts)[1]
+    offense = damage.offensive_factor(fighter, opts)
+    what = (f"{weapon.name} {weapon.damage:+d}" if weapon else f"no weapon {damage.NO_WEAPON:+d}")
+    uses_strength = weapon is None or weapon.muscle_powered
+    out = ["damage factors (F-DMG)",
+           f"  offensive  {offense:+d}  = {'Strength ' + format(strength, '+d') + ', ' if uses_strength else ''}"
+           f"Scale {sheet.scale:+d}, {what}"]
+    armor = sheet.armor.protection if sheet.armor else 0
+    parts = [f"Scale {sheet.scale:+d}", f"{sheet.armor.name if sheet.armor else 'no armor'} {armor:+d}"]
+    if opts.dc_in_defense:
+        parts.insert(0, f"Damage Capacity {fighter.trait('Damage Capacity', opts)[1]:+d}")
+    out.append(f"  defensive  {damage.defensive_factor(fighter, fighter, opts):+d}  = {', '.join(parts)}")
+    if sheet.shield:
+        out.append(f"  shield     {sheet.shield.size} (F-MOD-4: to the defense roll)")
+    if opts.damage_capacity != "modifier":
+        out.append(f"  Damage Capacity as {opts.damage_capacity} (F-DC)")
+    if opts.damage_system == "min_mid_max":
+        out.append("  damage rolled min-mid-max (F-MMM)")
+    return out + [""]
+
+
+def _track(state: FightState, who: Combatant) -> list[str]:
+    from engine.atari import acting_wound
+    from engine.atari_rules import health_chart
+    from engine.tracks import DamageCapacityTrack, is_pawn, track_of
+    from engine.wounds import LEVELS, Mark
+    from engine.state import replace
+
+    opts, sheet = state.options, who.fighter.sheet
+    thresholds = opts.wound_thresholds
+    if opts.wound_chart == "health" and not sheet.wounds:
+        thresholds = health_chart(who.fighter.trait("Health", opts)[1]).thresholds
+    kind = "an NPC pawn's (F-WND-7)" if is_pawn(sheet) else \
+        "on Damage Capacity (F-WND-8)" if isinstance(who.track, DamageCapacityTrack) else \
+        "the sheet's own boxes" if sheet.wounds else \
+        "Health's chart (AI-WND-1)" if opts.wound_chart == "health" else "the rules' boxes (F-WND-2)"
+    out = [f"wound track, {kind}"]
+    if isinstance(who.track, DamageCapacityTrack):
+        out += _capacity_track(state, who)
+    else:
+        cells = []
+        for level, row in enumerate(who.track.boxes, start=1):
+            marked = replace(who, track=track_of(who.fighter, who.boxes, (Mark(level, 1),), opts))
+            effect = "no actions" if not marked.track.can_act else f"{acting_wound(state, marked)[1]:+d}"
+            cells.append(f"{LEVELS[level]} {'[ ]' * len(row)} {effect}" if row else f"{LEVELS[level]} (no box)")
+        out += ["  " + "  ".join(cells[:3]), "  " + "  ".join(cells[3:])]
+    bands = []
+    for index, low in enumerate(thresholds):
+        high = thresholds[index + 1] - 1 if index + 1 < len(thresholds) else None
+        span = f"{low}" if high == low else f"{low}-{high}" if high is not None else f"{low}+"
+        bands.append(f"{span} {LEVELS[index + 1]}")
+    out.append(f"  damage {', '.join(bands)} (F-DMG-4" + (", AI-WND-1)" if opts.wound_chart == "health" else ")"))
+    return out + [""]
+
+
+def _capacity_track(state: FightState, who: Combatant) -> list[str]:
+    """F-WND-8: the level and penalty after each hit worse than a Scratch, until no actions are left."""
+    from engine.atari import acting_wound
+    from engine.state import replace
+    from engine.tracks import track_of
+    from engine.wounds import HURT, LEVELS, Mark
+
+    opts = state.options
+    out = [f"  Damage Capacity {state.ladder.name(who.track.capacity)} ({who.track.capacity:+d}), a level lower "
+           f"per hit worse than a Scratch (three Scratches: a hit)"]
+    steps = []
+    for hits in range(1, 12):
+        track = track_of(who.fighter, who.boxes, tuple(Mark(HURT, seq) for seq in range(1, hits + 1)), opts)
+        hit = replace(who, track=track)
+        effect = "no actions" if not track.can_act else f"{acting_wound(state, hit)[1]:+d}"
+        steps.append(f"{hits} hit{'s' if hits > 1 else ''}: {LEVELS[track.level]} {effect}")
+        if not track.can_act:
+            break
+    return out + ["  " + ", ".join(steps[i:i + 3]) for i in range(0, len(steps), 3)]
+
+
+def _atari(state: FightState, who: Combatant) -> list[str]:
+    from engine.atari import skill_like
+    from engine.atari_rules import derived_initiative
+
+    opts, fighter = state.options, who.fighter
+    name, level = derived_initiative(fighter, opts)
+    combat = fighter.sheet.combat
+    dodge = skill_like(who, "dodge", "Dodge", state)
+    parry = skill_like(who, "parry", (combat.defend or combat.attack) if combat else "Brawling", state)
+    ladder = state.ladder
+    return ["derived (Atari Isev)",
+            f"  initiative  {ladder.name(level)} ({level:+d})  {'from the sheet' if 'sheet' in name else 'mean of Perception, Agility, Intuition'} (AI-INIT-1)",
+            f"  dodge       {ladder.name(dodge[1])} ({dodge[1]:+d})  {dodge[0]} (AI-ATK)",
+            f"  parry       {ladder.name(parry[1])} ({parry[1]:+d})  {parry[0]} (AI-ATK)",
+            ""]
+
+
+def _fate(state: FightState, who: Combatant) -> list[str]:
+    from engine import fate
+
+    opts = state.options
+    boxes = dict(zip(("Clipped", "Hurt", "Injured"), opts.fate_boxes))
+    out = ["boxes (FT-TRACK-1)",
+           "  " + "  ".join(f"{k} {'[ ]' * n}" for k, n in boxes.items()) + "  Taken Out [ ]"]
+    aspects = who.fighter.sheet.aspects
+    if aspects:
+        out += ["", "aspects (FT-PTS)"] + [f"  {a} {'[ ]' * n}" for a, n in aspects.items()]
+    out += ["", f"arms (FT-ARMS, {opts.arms})"]
+    sheet = who.fighter.sheet
+    if opts.arms == "dramatic":
+        out.append(f"  weapon {sheet.fate_weapon.name if sheet.fate_weapon else 'none'}, "
+                   f"armor {sheet.fate_armor.name if sheet.fate_armor else 'none'} (superior arms: +1 by the GM)")
+    else:
+        out.append(f"  weapon {sheet.fate_weapon.name if sheet.fate_weapon else 'none'} {fate.weapon_rating(who):+d}, "
+                   f"armor {sheet.fate_armor.name if sheet.fate_armor else 'none'} {fate.armor_rating(who):+d}")
+    return out + [""]
+
+
+@sheet_app.command("schema")
+def schema(
+    house: Annotated[bool, typer.Option("--house", help="The house-rules file's schema, not the sheet's.")] = False,
+) -> None:
+    """Print the JSON Schema of a sheet file, or with --house of a house-rules file.
+
+    Made from the models the files are read with; schemas/ in the source holds both, for editors
+    (README: Sheets)."""
+    with guard():
+        echo(schema_text(house), nl=False, lines=True)
+
+
+def schema_text(house: bool) -> str:
+    return json.dumps(house_schema() if house else sheet_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+# What each field of a sheet means, in a GM's words: the schema's descriptions (editors show them on hover).
+SHEET_WORDS = {
+    "name": "the combatant's name, as the fight shows it (`fudge join --as` gives another)",
+    "kind": "pc, npc (no fudge points unless given) or major (a major NPC)",
+    "side": "who fights together (default: the combatant's own name)",
+    "scale": "F-DMG: Strength and Mass Scale, 0 for a human",
+    "fudge_points": "C-FP-1: the fudge-point pool (default: the rules' for a PC, none for an NPC)",
+    "attributes": "attribute = level: a ladder name (Fair, Good...) or a signed number",
+    "skills": "skill = level: a ladder name (Fair, Good...) or a signed number",
+    "gifts": "gifts the rules read: High/Low Pain Threshold (F-DC), Combat Reflexes (F-INIT-2), Ambidextrous (AI)",
+    "combat": "the traits a blow, a defense, a shot and a dodge roll",
+    "weapon": "F-DMG-1: the weapon in hand",
+    "armor": "F-DMG-2: the armor worn",
+    "shield": "F-MOD-4: a shield",
+    "wounds": "this fighter's own wound boxes (default: the rules')",
+    "track": "F-WND-7: `pawn` for an NPC pawn's short track",
+    "off_hand": "AI-MULTI-ATK: a weapon in the other hand",
+    "aspects": "FT-PTS: aspect = number of check boxes (a reroll each)",
+    "fate_weapon": "FT-ARMS: a Fate weapon, by name from the simple table or with a rating",
+    "fate_armor": "FT-ARMS: Fate armor, by name from the simple table or with a rating",
+    "attack": "the skill a blow rolls",
+    "defend": "the trait that defends (default: attack); under Atari Isev a name with `dodge` dodges",
+    "ranged": "F-RNG: the skill a shot rolls (default: attack); on a weapon: thrown or propelled",
+    "dodge": "F-RNG-2: the trait that avoids a shot (default: Dodge, else Agility)",
+    "protection": "F-DMG-2: +1 leather, +2 heavy leather or chain, +3 plate",
+    "blunt_heavy": "F-DMG-5: a blunt heavy weapon halves armor (option)",
+    "muscle_powered": "false: a gun or crossbow, Strength is not added",
+    "tech": "F-TECH: its tech level on the Scale track (GM-set)",
+    "light": "AI-MULTI-ATK: a small light weapon (dagger, fist) allows two attacks",
+    "two_handed": "held in both hands",
+    "size": "small, medium or large",
+    "boxes": "boxes for Scratch, Hurt, Very Hurt, Incapacitated, Near Death",
+    "rating": "FT-SIMPLE: a rating 0..4 (a house rule raises the limit)",
+    "type": "FT-ADV-1: armor type 0..8 (arms = \"advanced\")",
+}
+
+
+def editor_ready(node: Any, words: dict[str, str] | None = None) -> Any:
+    """A schema as a TOML editor reads it: TOML has no null, so `null` choices and defaults go; a field
+    without a description takes the GM's words for it."""
+    if isinstance(node, list):
+        return [editor_ready(item, words) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: editor_ready(v, words) for k, v in node.items() if not (k == "default" and v is None)}
+    choices = [c for c in out.get("anyOf", ()) if c != {"type": "null"}]
+    if "anyOf" in out:
+        if len(choices) == 1:
+            del out["anyOf"]
+            out = {**choices[0], **out}
+        else:
+            out["anyOf"] = choices
+    if words and isinstance(out.get("properties"), dict):
+        for key, field in out["properties"].items():
+            if isinstance(field, dict) and "description" not in field and key in words:
+                field["description"] = words[key]
+    return out
+
+
+def sheet_schema() -> dict[str, Any]:
+    """The sheet model's schema, with `fate_points` (read as `fudge_points`, C-FP-4) beside it."""
+    from engine.sheets import Sheet
+
+    schema = editor_ready(Sheet.model_json_schema(), SHEET_WORDS)
+    schema["properties"]["fate_points"] = {"type": "integer", "minimum": 0, "title": "Fate Points",
+                                           "description": "C-FP-4: the fudge-point pool under its Fate name "
+                                                          "(give it or fudge_points, not both)"}
+    schema["not"] = {"required": ["fate_points", "fudge_points"]}
+    return {"$schema": SCHEMA_DIALECT, **schema,
+            "title": "fudge character sheet",
+            "description": "A character sheet for `fudge join` (levels are ladder names or signed numbers)."}
+
+
+def house_schema() -> dict[str, Any]:
+    """The options' schema as a house file writes them: `extends` and `name` beside them, `ladder` as a name or a
+    [ladder] table, named wound tables, every option optional."""
+    from engine.options import PRESETS, WOUND_BOXES, WOUND_THRESHOLDS, RuleOptions
+
+    schema = editor_ready(RuleOptions.model_json_schema())
+    props = schema["properties"]
+    props["ladder"] = {"anyOf": [props["ladder"], {
+        "type": "object", "additionalProperties": {"type": "integer"},
+        "description": "C-LAD-1: a house ladder, `Name = value` for each level, one step apart"}],
+        "description": props["ladder"].get("description", "")}
+    for key, names in (("wound_thresholds", WOUND_THRESHOLDS), ("wound_boxes", WOUND_BOXES)):
+        props[key] = {"anyOf": [props[key], {"enum": list(names)}], "description": props[key].get("description", "")}
+    schema["properties"] = {
+        "extends": {"enum": list(PRESETS), "description": "the preset these house rules start from"},
+        "name": {"type": "string", "minLength": 1, "description": "the house rules' name, as `fudge status` shows it"},
+        **props}
+    schema.pop("required", None)
+    return {"$schema": SCHEMA_DIALECT, **schema, "title": "fudge house rules",
+            "description": "House rules for `fudge new --house`: a preset (extends) and the options it changes."}

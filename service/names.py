@@ -1,0 +1,164 @@
+"""Names as a GM types them at the table: any case, a unique beginning ("grok" for "Grok the Orc").
+
+A command is written with the full names the fight knows before it is decided (`canonical`), so
+its log never depends on how a name was abbreviated: an old log replays as it did, and a log
+written today replays the same whatever fighters join later. Which of a command's fields name a
+combatant is marked on the command models (engine.command_base.CombatantName); a field left
+unmarked is never touched, and tests/test_names.py makes every text field of every command say
+which it is.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_origin
+
+from pydantic import BaseModel
+
+from engine.command_base import NAMES_A_COMBATANT
+from engine.errors import InputError
+
+if TYPE_CHECKING:  # a usage error's "did you mean" (cli.main) reads `one_of` without loading the engine's state
+    from engine.state import Combatant, FightState
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def matching(known: Sequence[str], typed: str) -> list[str]:
+    """The names `typed` may mean: the one it spells (in any case), else every one it begins."""
+    wanted = typed.strip().lower()
+    if not wanted:
+        return []
+    whole = [name for name in known if name.lower() == wanted]
+    return whole or [name for name in known if name.lower().startswith(wanted)]
+
+
+def close_to(known: Sequence[str], typed: str, most: int = 3) -> list[str]:
+    """Names like `typed` but not begun by it: a slip of the fingers ("brinhild", "grk" for Grok the Orc).
+
+    Each name is compared whole, word by word, and by as many letters as were typed (difflib's ratio,
+    0.6 or more), so a short misspelt beginning finds a long name.
+    """
+    from difflib import SequenceMatcher
+
+    wanted = typed.strip().lower()
+    scored = []
+    for name in known:
+        lower = name.lower()
+        parts = {lower, lower[:len(wanted)], *lower.split()}
+        score = max(SequenceMatcher(None, wanted, part).ratio() for part in parts if part)
+        if score >= 0.6:
+            scored.append((-score, name))
+    return [name for _, name in sorted(scored)[:most]]
+
+
+def one_of(names: Sequence[str]) -> str:
+    """`A`, `A or B`, `A, B or C`."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def pick(known: Sequence[str], typed: str, unknown: Callable[[list[str]], str]) -> str:
+    """The one name `typed` means; refused when it could be several (they are listed), or none
+    (`unknown` says so, given the close names to suggest)."""
+    found = matching(known, typed)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise InputError(f"{typed.strip()!r} could be {one_of(found)}: type more of the name")
+    raise InputError(unknown(close_to(known, typed)))
+
+
+def resolve(state: FightState, typed: str) -> str:
+    """The full name of the combatant `typed` means in this fight (InputError if none or several)."""
+    known = [who.name for who in state.combatants.values()]
+
+    def unknown(close: list[str]) -> str:
+        if not known:
+            return f"no combatant {typed!r} in {state.name}: nobody has joined yet (`fudge join SHEET`)"
+        if close:
+            return f"no combatant {typed!r} in {state.name}: did you mean {one_of(close)}? (combatants: {', '.join(known)})"
+        return f"no combatant {typed!r} in {state.name}; combatants: {', '.join(known)}"
+
+    return pick(known, typed, unknown)
+
+
+def find(state: FightState, typed: str) -> Combatant | None:
+    """The combatant `typed` means, or None when it means none or several (no error: for lookups
+    whose caller reports a missing name its own way)."""
+    found = matching([who.name for who in state.combatants.values()], typed)
+    return state.find(found[0]) if len(found) == 1 else None
+
+
+def canonical(state: FightState, command: Model) -> Model:
+    """`command` with the full name in every field that names a combatant (any depth: a Fate action's
+    target, a `--magic` pair, a list of foes); the same command when every name was already full."""
+    return rename(command, lambda typed: resolve(state, typed))
+
+
+def rename(model: Model, name: Callable[[str], str]) -> Model:
+    """`model` with `name(typed)` in each field marked as naming a combatant, at any depth."""
+    changes = {}
+    for field, info in type(model).model_fields.items():
+        value = getattr(model, field)
+        new = _value(value, info.annotation, name, NAMES_A_COMBATANT in info.metadata)
+        if new != value:
+            changes[field] = new
+    return model.model_copy(update=changes) if changes else model
+
+
+def _value(value: Any, annotation: Any, name: Callable[[str], str], marked: bool = False) -> Any:
+    if value is None:
+        return None
+    if marked and isinstance(value, str):
+        return name(value)
+    if isinstance(value, BaseModel):
+        return rename(value, name)
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Annotated:
+        return _value(value, args[0], name, NAMES_A_COMBATANT in args[1:])
+    if origin in (Union, types.UnionType):
+        present = [arg for arg in args if arg is not type(None)]
+        return _value(value, present[0], name) if len(present) == 1 else value
+    if origin is tuple and isinstance(value, tuple):
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_value(item, args[0], name) for item in value)
+        return tuple(_value(item, arg, name) for item, arg in zip(value, args))
+    return value
+
+
+def current_actor(state: FightState) -> Combatant | None:
+    """Who has the turn: the actor `fudge next` gave it to (phases, rolled initiative), or the next in
+    Fate's Alertness order (FT-INIT); None when the rules have no turns or none is given yet."""
+    if state.turn is not None:
+        return state.combatants.get(state.turn.combatant)
+    if state.options.initiative == "alertness" and state.fate_order:
+        from engine.fate import next_actor
+
+        return next_actor(state)
+    return None
+
+
+def no_turn(state: FightState, usage: str) -> str:
+    """Why no one acts by default, and how to name both (`usage`: the two-name form)."""
+    kind = state.options.initiative
+    if kind == "alertness":
+        why = ("`fudge fate round` orders the round (FT-INIT)" if not state.fate_order
+               else f"round {state.round} is over; `fudge fate round` starts the next")
+    elif kind == "none":
+        why = "these rules give no turns (F-INIT-1)"
+    elif not state.initiative and not state.ranked:
+        why = "`fudge round` rolls initiative, then `fudge next` gives the first turn"
+    else:
+        why = "`fudge next` gives the next turn"
+    return f"nobody has the turn: {why}; or name both: `{usage}`"
+
+
+def actor_and_target(state: FightState, typed: Sequence[str], usage: str) -> tuple[str, str]:
+    """`TARGET` alone (the actor who has the turn acts on him) or `ACTOR TARGET`, as typed."""
+    if len(typed) == 2:
+        return typed[0], typed[1]
+    actor = current_actor(state)
+    if actor is None:
+        raise InputError(no_turn(state, usage))
+    return actor.name, typed[0]
