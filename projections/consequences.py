@@ -421,9 +421,7 @@ def _phase_order(state: FightState) -> str:
         name = state.combatants[slot.combatant].name
         if name not in names:
             names.append(name)
-    everyone = {who.name for key, who in state.combatants.items() if key in state.initiative and who.track.can_act}
-    return "; ".join(f"{PHASE_NAME[phase]} {'everyone' if len(names) > 1 and set(names) == everyone else ', '.join(names)}"
-                     for phase, names in phases.items())
+    return "; ".join(f"{PHASE_NAME[phase]} {', '.join(names)}" for phase, names in phases.items())
 
 
 def _when(state: FightState, phase: int) -> str:

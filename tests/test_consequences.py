@@ -171,9 +171,9 @@ def test_PH_1_PH_2_CT_BARTER_the_order_and_each_turn_in_phases() -> None:
     by = dict(zip(captions, steps))
     round_1 = next(s for c, s in by.items() if c.startswith("Round 1"))
     assert round_1 == [("round", "round 1 begins"),
-                       ("order", "order: + Brynhild, Leroy; 0 everyone; - everyone; -- everyone")]
+                       ("order", "order: + Brynhild, Leroy; 0 Brynhild, Leroy, Theodora; - Brynhild, Leroy, Theodora; -- Brynhild, Leroy, Theodora")]
     assert by["Leroy trades his first + to raise the other to ++ (CT-BARTER-1)"] == [
-        ("order", "order: ++ Leroy; + Brynhild; 0 everyone; - everyone; -- everyone")]
+        ("order", "order: ++ Leroy; + Brynhild; 0 Brynhild, Leroy, Theodora; - Brynhild, Leroy, Theodora; -- Brynhild, Leroy, Theodora")]
     assert by["Phase ++: Brynhild (Good Agility) acts before Leroy (Fair)"] == [
         ("turn", "Brynhild's turn (phase ++)")]
     assert by["Brynhild's axe swings at Leroy"] == [("wound", "Leroy is Hurt: -1 to every roll")]
@@ -190,7 +190,9 @@ def test_PC_DICE_PH_3_phases_classic_from_the_house_file_says_the_order_and_whos
         fights.execute("fight", join(name))
     rolled = said(fights, cmd.StartRound())
     assert rolled[0] == ("round", "round 1 begins")
-    assert rolled[1][0] == "order" and rolled[1][1].startswith("order: ") and rolled[1][1].endswith("-- everyone")
+    assert rolled[1][0] == "order" and rolled[1][1].startswith("order: ")
+    last = rolled[1][1].rsplit("; ", 1)[-1]  # PH-1: everyone acts in --
+    assert last.startswith("-- ") and set(last[3:].split(", ")) == {"Leroy", "Theodora", "Brynhild"}
     turn = said(fights, cmd.NextTurn())
     state = fights.state("fight")
     assert state.options.initiative == "phases-classic"

@@ -166,7 +166,7 @@ def test_cli_PH_2_CT_TABLE_round_rolls_entered_initiative_dice(table: Any) -> No
         "   6  Ann rolls initiative +2: + + 0 0 - -",
         "   7  Bob rolls initiative +0: + + + +",
         "   8  Cid rolls initiative +0: 0 + - 0",
-        "  → order: + everyone; 0 Ann, Cid; - Ann, Cid; -- everyone",  # PH-1, PH-2: who acts in each phase
+        "  → order: + Ann, Bob, Cid; 0 Ann, Cid; - Ann, Cid; -- Ann, Bob, Cid",  # PH-1, PH-2: who acts in each phase
     ]
     status = json.loads(table("status", "--json").stdout)
     assert status["round"] == 1 and status["phase"] is None
@@ -188,7 +188,7 @@ def test_cli_CT_BARTER_5_barter_card_and_status(table: Any) -> None:
     table("round", "--dice", "Ann=+ + 0 0 - -", "--dice", "Bob=+ + + +", "--dice", "Cid=0 + - 0")
     assert table("barter", "ann", "--trade", "1", "--raise", "2").stdout == (
         "   9  Ann trades die 1 to raise die 2: + → ++\n"
-        "  → order: ++ Ann; + Bob, Cid; 0 Ann, Cid; - Ann, Cid; -- everyone\n")
+        "  → order: ++ Ann; + Bob, Cid; 0 Ann, Cid; - Ann, Cid; -- Ann, Bob, Cid\n")
     table("barter", "Bob", "--trade", "1", "--raise", "2")
     refused_cli(table, "barter", "Bob", "--trade", "3", "--lower", "4",
                 message="these rules allow no downgrades (crunch_downgrades = false, CT-BARTER-4)")
