@@ -29,6 +29,7 @@ DEFAULT_STORE = "fudge.db"
 
 class Settings:
     store_path: Path = Path(DEFAULT_STORE)
+    session: Fights | None = None  # `fudge play`: one service for every command of the session (cli.play)
 
 
 settings = Settings()
@@ -214,7 +215,14 @@ def open_store() -> SqliteStore:
 
 
 def service(store: SqliteStore | None = None) -> Fights:
-    """The service on the store, keeping `fudge status`'s read model (cli.views) with every command."""
+    """The service on the store, keeping `fudge status`'s read model (cli.views) with every command.
+
+    Inside `fudge play` every command gets the session's service: its states stay cached between
+    commands (each checked against the log's last event before it is used, service.fights).
+    """
+    kept = settings.session
+    if store is None and kept is not None and getattr(kept.store, "path", None) == settings.store_path:
+        return kept
     from cli.views import STATUS
     from service.fights import Fights
 
