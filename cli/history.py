@@ -12,7 +12,7 @@ import typer
 from cli import exits, render
 from cli.context import echo, echo_json, fail, fight_name, guard, read_file, service, within_log, write_file
 from cli.damaged import readable
-from cli.outcome import JsonOpt, json_of, report, said_of, show_consequences
+from cli.outcome import JsonOpt, json_of, report, said_of, show_consequences, undone_of
 from engine import commands as cmd
 from engine.errors import InputError
 from engine.wounds import LEVELS
@@ -45,16 +45,16 @@ def undo(
         name = fight_name(fights, fight)
         before = fights.state(name)
         outcomes = fights.undo_to(name, to) if to is not None else [fights.execute(name, cmd.Undo())]
-        log = fights.log(name)
+        log = undone_of(fights, name)
         if as_json and len(outcomes) > 1:  # one document: the undos' events, each one's consequences
-            reports = [json_of(outcome, said_of(was, outcome, lambda: log))
+            reports = [json_of(outcome, said_of(was, outcome, log))
                        for was, outcome in zip([before, *(o.state for o in outcomes)], outcomes)]
             echo_json({"events": [e for r in reports for e in r["events"]],
                        "consequences": [c for r in reports for c in r["consequences"]],
                        "board": reports[-1]["board"]}, indent=2)
             return
         for outcome in outcomes:
-            report(before, outcome, as_json, lambda: log)
+            report(before, outcome, as_json, log)
             before = outcome.state
 
 
@@ -66,7 +66,7 @@ def redo(fight: FightOpt = None, as_json: JsonOpt = False) -> None:
         name = fight_name(fights, fight)
         before = fights.state(name)
         outcome = fights.execute(name, cmd.Redo())
-        report(before, outcome, as_json, lambda: fights.log(name))
+        report(before, outcome, as_json, undone_of(fights, name))
 
 
 @app.command()

@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # the rest is imported when a command shows its result: `fudg
     from engine.state import FightState
     from events.envelope import Recorded
     from projections.consequences import Consequence
-    from service.fights import Outcome, UnusedDice
+    from service.fights import Fights, Outcome, UnusedDice
 
 JsonOpt = Annotated[bool, typer.Option(
     "--json", help="Print the events appended, their consequences and the board after them, as JSON.")]
@@ -27,11 +27,12 @@ ARROW = "  → "
 
 
 def report(before: FightState | None, outcome: Outcome, as_json: bool = False,
-           log: Callable[[], Sequence[Recorded]] | None = None, events: Sequence[Recorded] | None = None,
+           log: Callable[[Sequence[Recorded]], Sequence[Recorded]] | None = None,
+           events: Sequence[Recorded] | None = None,
            gone: Mapping[int, int] | None = None) -> None:
     """Show one command's result. `before`: the state the command was decided on (None: nothing to
-    compare, as for a new fight or a branch); `log()`: the fight's log, read when an undo or a redo
-    must say what it took back or brought back; `events`: what to list under `--json` when the
+    compare, as for a new fight or a branch); `log(records)`: the records an undo or a redo among
+    `records` took back or brought back (`undone_of`), read when it must say what they were; `events`: what to list under `--json` when the
     command wrote more than its own events (an import), and `gone` which of them are voided."""
     from cli import render
 
@@ -71,17 +72,33 @@ def json_of(outcome: Outcome, said: Sequence[Consequence], events: Sequence[Reco
 
 
 def said_of(before: FightState | None, outcome: Outcome,
-            log: Callable[[], Sequence[Recorded]] | None) -> list[Consequence]:
+            log: Callable[[Sequence[Recorded]], Sequence[Recorded]] | None) -> list[Consequence]:
     """The consequences of `outcome` after `before` (none without `before`)."""
-    from events import models as ev
-    from projections.consequences import consequences, touched
+    from projections.consequences import consequences, named_commands
 
     if before is None:
         return []
-    undone: list[Recorded] = []
-    if log is not None and any(isinstance(r.event, (ev.CommandUndone, ev.CommandRedone)) for r in outcome.records):
-        undone = touched(log(), outcome.records)
+    undone: Sequence[Recorded] = []
+    if log is not None and named_commands(outcome.records):
+        undone = log(outcome.records)
     return consequences(before, outcome.state, outcome.records, undone)
+
+
+def undone_of(fights: Fights, name: str) -> Callable[[Sequence[Recorded]], list[Recorded]]:
+    """The records an undo or a redo names, read from the store by their command's id: a few rows,
+    not the whole log (an undo takes the time of one command)."""
+    def read(records: Sequence[Recorded]) -> list[Recorded]:
+        from events.envelope import load
+        from projections.consequences import named_commands
+
+        out = []
+        for command in named_commands(records):
+            seqs = fights.store.command_seqs(name, command)
+            if seqs:  # one command's events are contiguous: the rows back from its last
+                rows = fights.store.rows_back(name, max(seqs), len(seqs))
+                out += [load(row.body) for row in rows if row.command == command]
+        return sorted(out, key=lambda r: r.seq)
+    return read
 
 
 def show_consequences(said: Iterable[Consequence], lines: Iterable[str] = ()) -> None:

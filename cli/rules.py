@@ -10,7 +10,7 @@ import typer
 
 from cli import render, rule_texts
 from cli.context import echo, fight_name, guard, house_rules, service, settings
-from cli.outcome import said_of, show_consequences
+from cli.outcome import said_of, show_consequences, undone_of
 from engine.dice import parse_faces
 from engine.errors import InputError
 from engine.options import PRESETS, RuleOptions, option_rule, resolve
@@ -136,7 +136,7 @@ def demo(
             lines = [render.line(record.event, outcome.state, record.seq) for record in outcome.records]
             for record, line in zip(outcome.records, lines):
                 echo(f"{record.seq:>4}  {line}")
-            show_consequences(said_of(before, outcome, lambda: fights.log(fight)), lines)
+            show_consequences(said_of(before, outcome, undone_of(fights, fight)), lines)
         state = fights.state(fight)
         echo("-- status")
         echo(render.status_text(state), lines=True)

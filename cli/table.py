@@ -15,7 +15,7 @@ from engine import commands as cmd
 from engine.errors import InputError
 from engine.wounds import LEVEL_BY_NAME, LEVELS
 from events import models as ev
-from cli.outcome import JsonOpt, report
+from cli.outcome import JsonOpt, report, undone_of
 from service.names import actor_and_target, canonical, matching, resolve
 from service.fights import Fights, Outcome
 
@@ -105,7 +105,7 @@ def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, comm
         if not unlisted:
             check_traits(state, command, can_insist=unlisted is not None)
         outcome = fights.execute(name, command, dice_input(dice_names(state, dice)), command_id)
-        report(state, outcome, as_json, lambda: fights.log(name))
+        report(state, outcome, as_json, undone_of(fights, name))
         for line in expired_declarations(state, outcome):
             echo(f"warning: {line}", err=True)
 

@@ -54,17 +54,23 @@ def consequences(before: FightState, after: FightState, records: Sequence[Record
 def touched(log: Iterable[Recorded] | Mapping[str, Sequence[Recorded]], records: Sequence[Recorded]) -> list[Recorded]:
     """The records of the commands an undo or a redo in `records` voids or brings back (A-UNDO-1), from
     the log, or from the log's records by command id (a reader of the whole log builds that once)."""
-    wanted = set()
-    for record in records:
-        if isinstance(record.event, ev.CommandUndone):
-            wanted.add(record.event.target)
-        elif isinstance(record.event, ev.CommandRedone):
-            wanted.add(record.event.restores)
+    wanted = set(named_commands(records))
     if not wanted:
         return []
     if isinstance(log, Mapping):
         return sorted((r for command in wanted for r in log.get(command, ())), key=lambda r: r.seq)
     return [r for r in log if r.command in wanted]
+
+
+def named_commands(records: Sequence[Recorded]) -> list[str]:
+    """The ids of the commands an undo or a redo in `records` voids or brings back."""
+    out = []
+    for record in records:
+        if isinstance(record.event, ev.CommandUndone):
+            out.append(record.event.target)
+        elif isinstance(record.event, ev.CommandRedone):
+            out.append(record.event.restores)
+    return out
 
 
 # --- undo and redo (A-UNDO-1) -----------------------------------------------------------------------
@@ -176,7 +182,10 @@ def _results(before: FightState, after: FightState, records: Sequence[Recorded])
         was, now = before.actions.get(action), after.actions.get(action)
         if was is None or now is None or was.resolution == now.resolution:
             continue
-        old, new = before.events.get(was.resolution), after.events.get(now.resolution)
+        try:
+            old, new = before.events.get(was.resolution), after.events.get(now.resolution)
+        except LookupError:  # an event left in the log by a state that cannot read it: no line, not a failure
+            continue
         if old is None or new is None:
             continue
         if isinstance(new, ev.FateResolved) and isinstance(old, ev.FateResolved):
