@@ -389,7 +389,7 @@ def roll(
 @app.command(name="round")
 def round_(
     surprised: Annotated[Optional[list[str]], typer.Option(
-        "--surprised", metavar="NAME", help="This combatant is surprised (repeat) [PH-5]", rich_help_panel=PHASES)] = None,
+        "--surprised", "-s", metavar="NAME", help="This combatant is surprised (repeat) [PH-5]", rich_help_panel=PHASES)] = None,
     initiative_bonus: Annotated[Optional[list[str]], typer.Option(
         "--initiative-bonus", metavar="NAME=N", help="A surprise bonus to NAME's initiative roll (repeat) [F-INIT-2]",
         rich_help_panel=FUDGE)] = None,
@@ -419,10 +419,10 @@ def round_(
 def barter(
     combatant: Annotated[str, typer.Argument(help="Whose dice.")],
     trade: Annotated[list[int], typer.Option(
-        "--trade", metavar="DIE", help="Number of a die traded in (1 = first die): once for crunch, twice for classic bartering.")],
-    raise_: Annotated[Optional[int], typer.Option("--raise", metavar="DIE", help="Number of the die raised one face.")] = None,
+        "--trade", "-t", metavar="DIE", help="Number of a die traded in (1 = first die): once for crunch, twice for classic bartering.")],
+    raise_: Annotated[Optional[int], typer.Option("--raise", "-r", metavar="DIE", help="Number of the die raised one face.")] = None,
     lower: Annotated[Optional[int], typer.Option(
-        "--lower", metavar="DIE", help="Number of the die lowered one face [CT-BARTER-4]")] = None,
+        "--lower", "-l", metavar="DIE", help="Number of the die lowered one face [CT-BARTER-4]")] = None,
     fight: FightOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
