@@ -31,12 +31,12 @@ from fractions import Fraction
 from typing import Any
 
 from engine import commands as cmd
-from engine import fate as fate_rules
 from engine.decide import decide
 from engine.errors import RuleError
 from engine.odds import outcome_of
 from engine.odds_fate import FATE_LEVELS
 from engine.state import Combatant, FightState, replace
+from engine.turns import current_actor, still_fights as standing
 from engine.weighing import add_chance, apply, every_roll
 from engine.wounds import LEVELS
 
@@ -81,22 +81,6 @@ def percent(chance: Fraction) -> str:
     if text == "100.0%" and chance < 1:
         return ">99.9%"
     return text
-
-
-def current_actor(state: FightState) -> Combatant | None:
-    """Who has the turn: the phase or ranked order's actor, or under Fate's turns the next in its order."""
-    if state.turn is not None:
-        return state.combatants.get(state.turn.combatant)
-    if state.options.ruleset == "fate" and state.fate_order:
-        return fate_rules.next_actor(state)
-    return None
-
-
-def standing(state: FightState, who: Combatant) -> bool:
-    """Still in the fight: able to act (F-WND-1), not knocked out (F-STUN-1), not Taken Out (FT-OUT)."""
-    if state.options.ruleset == "fate":
-        return not who.track.dead and not fate_rules.is_taken_out(fate_rules.marks_of(state, who))
-    return who.track.can_act and who.out is None
 
 
 def foes_standing(state: FightState, attacker: Combatant) -> list[Combatant]:

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.initiative import PHASE_NAME
 from engine.state import Combatant, FightState
+from engine.turns import still_fights
 from engine.wounds import LEVELS
 from events import models as ev
 from events.envelope import Recorded
@@ -326,14 +327,6 @@ def _harm(view: dict[str, Any]) -> tuple[Any, ...]:
 
 # --- out of the fight, and the fight's end ------------------------------------------------------------------
 
-def _standing_in(state: FightState, who: Combatant) -> bool:
-    """Whether `who` still fights: able to act (F-WND-1, F-STUN-1, F-WND-7), or not Taken Out in Fate."""
-    if state.options.ruleset != "fate":
-        return who.track.can_act
-    from engine.fate import is_taken_out
-    return not who.track.dead and not is_taken_out(state.fate_marks.get(who.key, ()))
-
-
 def _why_out(state: FightState, who: Combatant) -> str:
     if state.options.ruleset == "fate" and not who.track.dead:
         return "Taken Out"
@@ -348,7 +341,7 @@ def _standing(before: FightState, after: FightState) -> list[Consequence]:
         was = before.combatants.get(key)
         if was is None:
             continue
-        still, stood = _standing_in(after, now), _standing_in(before, was)
+        still, stood = still_fights(after, now), still_fights(before, was)
         if now.track.dead and not was.track.dead:
             how = " (the GM's ruling)" if now.killed_by is not None and was.killed_by is None else ""
             out.append(Consequence("out", f"{now.name} is dead{how}"))
@@ -362,7 +355,7 @@ def _standing(before: FightState, after: FightState) -> list[Consequence]:
 def _sides_standing(state: FightState) -> dict[str, list[str]]:
     sides: dict[str, list[str]] = {}
     for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
-        if _standing_in(state, who):
+        if still_fights(state, who):
             sides.setdefault(who.side, []).append(who.name)
     return sides
 
