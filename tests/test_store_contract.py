@@ -38,9 +38,10 @@ def rows(first: int, command: str, count: int = 1, kind: str = "note") -> list[R
 class Backend:
     """A store under test, and how to open it again (a new connection, or the same object)."""
 
-    def __init__(self, kind: str, tmp_path: Path) -> None:
+    def __init__(self, kind: str, tmp_path: Path, url: str | None = None) -> None:
         self.kind = kind
         self.path = tmp_path / "contract.db"
+        self.url = url
         self.opened: list[Any] = []
         self.store = self.open()
 
@@ -49,6 +50,10 @@ class Backend:
             if self.opened:
                 return self.opened[0]
             store: Any = MemoryStore()
+        elif self.kind == "postgresql":
+            from store.postgres import PostgresStore
+
+            store = PostgresStore(self.url or "")
         else:
             store = SqliteStore(self.path)
         self.opened.append(store)
@@ -56,13 +61,14 @@ class Backend:
 
     def close(self) -> None:
         for store in self.opened:
-            if isinstance(store, SqliteStore):
+            if hasattr(store, "close"):
                 store.close()
 
 
-@pytest.fixture(params=["sqlite", "memory"])
+@pytest.fixture(params=["sqlite", "memory", "postgresql"])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    opened = Backend(request.param, tmp_path)
+    url = request.getfixturevalue("pg_url") if request.param == "postgresql" else None
+    opened = Backend(request.param, tmp_path, url)
     yield opened
     opened.close()
 
@@ -296,7 +302,7 @@ class TestDeclaredAbilities:
                 "set_setting", "legacy_secrets", "forget_legacy_secrets", "path"} <= DECLARED
         for name in DECLARED:
             assert hasattr(backend.store, name), name
-        assert backend.store.path == (backend.path if backend.kind == "sqlite" else None)
+        assert backend.store.path == (backend.path if backend.kind == "sqlite" else None)  # postgresql: no file
 
     def test_A_LOG_1_rows_from_a_seq_on_in_order(self, backend: Backend) -> None:
         store = backend.store
