@@ -28,7 +28,7 @@ DEFAULT_STORE = "fudge.db"
 
 
 class Settings:
-    store_path: Path = Path(DEFAULT_STORE)
+    store_path: Path | str = Path(DEFAULT_STORE)  # a store file, or a postgresql:// URL
 
 
 settings = Settings()
@@ -60,10 +60,12 @@ def configure_logging(verbose: int) -> None:
     log.threshold, log.setup = level, setup
 
 
-def store_path(option: Path | None) -> Path:
-    if option is not None:
-        return option
-    return Path(os.environ.get("FUDGE_STORE") or DEFAULT_STORE)
+def store_path(option: Path | str | None) -> Path | str:
+    """The store `--store` or $FUDGE_STORE names: a file's path, or a `postgresql://` URL kept as it is."""
+    from store.base import is_url
+
+    given = option if option is not None else (os.environ.get("FUDGE_STORE") or DEFAULT_STORE)
+    return given if is_url(given) else Path(given)
 
 
 def echo(text: str, err: bool = False, nl: bool = True, lines: bool = False, styled: bool = True) -> None:
@@ -208,9 +210,21 @@ def house_rules(rules: str, house: Path | None) -> tuple[str, Any]:
 
 
 def open_store() -> SqliteStore:
+    return store_at(settings.store_path)
+
+
+def store_at(target: Path | str) -> Any:
+    """The store at a path (SQLite) or a `postgresql://` URL (store.postgres; the GM is $FUDGE_GM, else
+    the connection's role)."""
+    from store.base import is_url
+
+    if is_url(target):
+        from store.postgres import PostgresStore
+
+        return PostgresStore(str(target), gm=os.environ.get("FUDGE_GM") or None)
     from store.sqlite import SqliteStore
 
-    return SqliteStore(settings.store_path)
+    return SqliteStore(target)
 
 
 def service(store: SqliteStore | None = None) -> Fights:

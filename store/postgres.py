@@ -95,11 +95,6 @@ VISIBLE = "(owner = %(gm)s OR id IN (SELECT fight FROM shares WHERE gm = %(gm)s)
 T = TypeVar("T")
 
 
-def is_url(text: str | Path | None) -> bool:
-    """A PostgreSQL connection URL (`postgresql://...` or `postgres://...`), not a store file's path."""
-    return isinstance(text, str) and text.startswith(("postgresql://", "postgres://"))
-
-
 def shown(url: str) -> str:
     """The URL without its password, for messages."""
     return re.sub(r"^(\w+://[^:/@]*):[^@/]*@", r"\1:***@", url)
@@ -146,7 +141,8 @@ class PostgresStore:
                 return work(db)
         except (errors.UniqueViolation, errors.SerializationFailure, errors.DeadlockDetected) as exc:
             raise Conflict(f"{CONFLICT} ({_first_line(exc)})") from None
-        except psycopg.OperationalError as exc:
+        except (psycopg.OperationalError, psycopg.DataError, psycopg.IntegrityError, psycopg.InternalError,
+                errors.InsufficientPrivilege) as exc:  # the server, the GM's rights or a value: not a defect
             raise StoreError(f"the store {self.where}: {_first_line(exc)}; nothing was written") from None
 
     def close(self) -> None:
