@@ -93,6 +93,9 @@ class EventStore(Protocol):
     def setting(self, key: str) -> str | None: ...
     def set_setting(self, key: str, value: str) -> None: ...
 
+    # --- following a fight another process writes (a live view of the table) -------------------------
+    def wait_for_change(self, name: str, seq: int, timeout: float) -> int: ...  # last seq once past `seq`, or at timeout
+
 
 def is_url(target: object) -> bool:
     """A PostgreSQL connection URL (`postgresql://...`, store.postgres), not a store file's path."""

@@ -120,6 +120,20 @@ class PostgresStore:
             raise StoreError(f"{self.where} has store schema {self._version}; this version reads {STORE_SCHEMA}")
         self.gm = gm or self._run(lambda db: db.execute("SELECT current_user").fetchone()[0])
 
+    @classmethod
+    def pooled(cls, url: str, gm: str | None = None, size: int = 4) -> PostgresStore:
+        """A store whose every call borrows a connection from a pool of `size` (psycopg_pool): for a
+        process that serves many commands (a table's session, `fudge serve`). `close` closes the pool."""
+        from psycopg_pool import ConnectionPool
+
+        pool = ConnectionPool(url, min_size=1, max_size=size, kwargs={"autocommit": True}, open=False)
+        try:
+            pool.open(wait=True, timeout=30)
+        except Exception as exc:  # the pool's own timeout, or the server refusing
+            pool.close()
+            raise StoreError(f"cannot reach the store {shown(url)}: {_first_line(exc)}") from None
+        return cls(url, gm, pool)
+
     # --- connections ------------------------------------------------------------------------
     @contextmanager
     def _db(self) -> Iterator[psycopg.Connection[Any]]:
@@ -146,6 +160,8 @@ class PostgresStore:
             raise StoreError(f"the store {self.where}: {_first_line(exc)}; nothing was written") from None
 
     def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
         if self._connection is not None:
             self._connection.close()
 

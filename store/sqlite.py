@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +79,7 @@ CREATE TABLE IF NOT EXISTS views (
 MIGRATIONS: dict[str, tuple[str, str]] = {"1": ("2", SNAPSHOTS + VIEWS)}
 
 FUDGE_TABLES = frozenset({"meta", "fights", "events", "commands", "secrets", "snapshots", "views"})
+POLL = 0.1  # seconds between two reads of a fight followed by `wait_for_change`
 SEQ_MAX = 2**62  # past any log's end; a number the GM types may be larger than SQLite's integers
 
 # What an SQLite error code (its primary part) says about the store file or the machine.
@@ -292,6 +294,17 @@ class SqliteStore:
         fight = self._id(name)
         rows = self._fetch("SELECT seq, hash FROM events WHERE fight = ? ORDER BY seq DESC LIMIT 1", (fight,))
         return (int(rows[0][0]), rows[0][1]) if rows else (0, "0" * 64)
+
+    def wait_for_change(self, name: str, seq: int, timeout: float) -> int:
+        """The fight's last seq once it is past `seq`, or as it is after `timeout` seconds: a file has no
+        notifications, so its last seq is read every POLL seconds (store.postgres listens instead)."""
+        deadline = time.monotonic() + max(timeout, 0.0)
+        while True:
+            last = self.last_seq(name)
+            left = deadline - time.monotonic()
+            if last > seq or left <= 0:
+                return last
+            time.sleep(min(POLL, left))
 
     def has_command(self, name: str, command: str) -> bool:
         fight = self._id(name)
