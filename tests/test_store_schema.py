@@ -16,7 +16,7 @@ from engine import commands as cmd
 from engine.audit import verify
 from events.envelope import load
 from events.rows import Row
-from store.base import FightInfo, StoreError
+from store.base import StoreError
 from store.sqlite import STORE_SCHEMA, SqliteStore
 from tests.conftest import make_fights
 
