@@ -70,12 +70,12 @@ class Server:
                         "-o", f"-k {self.folder} -c listen_addresses='' -c fsync=off -c max_connections=100", "start")
 
     def stop(self) -> None:
-        if self.started:
-            try:
+        try:
+            if self.started and (self.data / "postmaster.pid").exists():
                 self._as_server(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
-            finally:
-                self.started = False
-        shutil.rmtree(self.folder, ignore_errors=True)
+        finally:
+            self.started = False
+            shutil.rmtree(self.folder, ignore_errors=True)
 
     def url(self, database: str = "postgres", user: str = "fudge") -> str:
         return f"postgresql://{user}@/{database}?host={self.folder}"
@@ -88,10 +88,3 @@ class Server:
         with psycopg.connect(self.url(), autocommit=True) as db:
             db.execute(f"CREATE DATABASE {name} TEMPLATE template0")
         return self.url(name)
-
-    def role(self, name: str) -> None:
-        """A login role (a GM who connects as themselves)."""
-        import psycopg
-
-        with psycopg.connect(self.url(), autocommit=True) as db:
-            db.execute(f"CREATE ROLE {name} LOGIN SUPERUSER")
