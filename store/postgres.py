@@ -115,6 +115,7 @@ class PostgresStore:
         self._pool = pool
         self._connection: psycopg.Connection[Any] | None = None
         self._secrets: SecretFile | None = None
+        self._ids: dict[str, int] = {}
         self._version = self._run(self._schema_version)
         if self._version > int(STORE_SCHEMA):
             raise StoreError(f"{self.where} has store schema {self._version}; this version reads {STORE_SCHEMA}")
@@ -201,10 +202,15 @@ class PostgresStore:
 
     # --- the log ------------------------------------------------------------------------------
     def _id(self, name: str) -> int:
+        """The fight's row id, once looked up: a fight is never renamed, deleted nor unshared, so a fight
+        this GM saw stays theirs to see (one query less for every read of a command)."""
+        if name in self._ids:
+            return self._ids[name]
         found = self._rows(f"SELECT id FROM fights WHERE name = %(name)s AND {VISIBLE}", {"name": name, "gm": self.gm})
         if not found:
             raise UnknownFight(f"no fight named {name!r} in {self.where}; `fudge fights` lists them")
-        return int(found[0][0])
+        self._ids[name] = int(found[0][0])
+        return self._ids[name]
 
     def fights(self) -> list[FightInfo]:
         found = self._rows(f"SELECT name, fight_id, parent, fork_seq, created_at FROM fights WHERE {VISIBLE} "

@@ -44,8 +44,9 @@ def _server_user() -> str | None:
 class Server:
     """One server; `database()` gives each test a fresh, empty database's URL."""
 
-    def __init__(self, bin_dir: Path) -> None:
+    def __init__(self, bin_dir: Path, durable: bool = False) -> None:
         self.bin = bin_dir
+        self.durable = durable  # fsync on (a benchmark); off for the tests, whose server is thrown away
         self.user = _server_user()
         self.folder = Path(tempfile.mkdtemp(prefix="fudge-pg-"))  # short: a socket path has ~100 bytes
         self.data = self.folder / "data"
@@ -67,7 +68,8 @@ class Server:
                         "--no-sync", "-E", "UTF8", "--locale", "C")
         self.started = True
         self._as_server(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "server.log"), "-w",
-                        "-o", f"-k {self.folder} -c listen_addresses='' -c fsync=off -c max_connections=100", "start")
+                        "-o", f"-k {self.folder} -c listen_addresses='' -c fsync={'on' if self.durable else 'off'} "
+                              "-c max_connections=100", "start")
 
     def stop(self) -> None:
         try:
