@@ -219,7 +219,11 @@ def store_at(target: Path | str) -> Any:
     from store.base import is_url
 
     if is_url(target):
-        from store.postgres import PostgresStore
+        try:
+            from store.postgres import PostgresStore
+        except ImportError as exc:
+            raise StoreError(f"a postgresql:// store needs psycopg ({exc}): "
+                             "pip install 'fudge-combat[postgres]', or give a store file") from None
 
         return PostgresStore(str(target), gm=os.environ.get("FUDGE_GM") or None)
     from store.sqlite import SqliteStore

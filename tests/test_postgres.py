@@ -80,7 +80,7 @@ def test_A_LOG_1_two_GMs_run_their_own_fights_and_share_a_third(club: tuple[GM, 
     # bob rolls with dice he enters: the fight's dice seed is in alice's secrets file, not his
     no_seed = bob("exchange", "Snorri", "Brynhild", ok=False)
     assert "not among this machine's secrets" in no_seed.stderr
-    bob("exchange", "Snorri", "Brynhild", "--dice", "snorri=+ + 0 0", "--dice", "brynhild=- 0 0 0")
+    bob("exchange", "Snorri", "Brynhild", "--dice", "snorri=0 0 0 0", "--dice", "brynhild=0 0 0 0")  # entered dice, all blank
     alice("exchange", "Snorri", "Brynhild", "--fight", "arena")  # alice rolls with her seed
 
     # the current fight is each GM's: bob's is arena, alice's is still the last she made
@@ -110,14 +110,14 @@ def test_A_LOG_1_a_fight_moves_from_sqlite_to_the_server_and_back_byte_for_byte(
     alice("new", "duel", store=laptop)
     alice("join", SHEETS / "snorri.toml", store=laptop)
     alice("join", SHEETS / "brynhild.toml", store=laptop)
-    alice("exchange", "Snorri", "Brynhild", store=laptop)
+    alice("exchange", "Snorri", "Brynhild", "--dice", "snorri=0 0 0 0", "--dice", "brynhild=0 0 0 0", store=laptop)
     alice("branch", "what-if", store=laptop)
     rows = {name: SqliteStore(laptop).read(name) for name in ("duel", "what-if")}
 
     out = alice("store", "copy", laptop, alice.url).stdout
     assert out.count("hash chain verified in both stores") == 2
     assert "verified" in alice("verify", "duel").stdout  # on the server, with the seed from her secrets
-    alice("exchange", "Snorri", "Brynhild", "--fight", "duel")  # the fight goes on, on the server
+    alice("exchange", "Snorri", "Brynhild", "--fight", "duel")  # the fight goes on, on the server, with her seed
     again = alice("store", "copy", laptop, alice.url, "--fight", "duel", ok=False)
     assert again.returncode != 0 and "already holds another fight named duel" in again.stderr
 
