@@ -184,7 +184,11 @@ class PostgresStore:
             db.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK,))
             version = self._schema_version(db)
             while version < int(STORE_SCHEMA):
-                db.execute(MIGRATIONS[version])  # type: ignore[call-overload]
+                try:
+                    db.execute(MIGRATIONS[version])  # type: ignore[call-overload]
+                except errors.DuplicateTable as exc:  # a table of the same name, in a database that is not ours
+                    raise StoreError(f"{self.where} is not a fudge store ({_first_line(exc)}): fudge leaves it as "
+                                     "it is; give another database") from None
                 version += 1
                 db.execute("INSERT INTO meta VALUES ('store_schema', %s) "
                            "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (str(version),))

@@ -128,3 +128,20 @@ def test_a_postgresql_store_of_a_newer_schema_is_refused(pg_url: str) -> None:
         db.execute("UPDATE meta SET value = '99' WHERE key = 'store_schema'")
     with pytest.raises(StoreError, match="store schema 99; this version reads 1"):
         PostgresStore(pg_url)
+
+
+def test_a_database_that_is_not_a_fudge_store_is_refused_untouched(pg_url: str) -> None:
+    import psycopg
+
+    from store.postgres import PostgresStore
+
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        db.execute("CREATE TABLE fights (who TEXT)")
+        db.execute("INSERT INTO fights VALUES ('the club bowling league')")
+    store = PostgresStore(pg_url, gm="alice")
+    assert store.fights() == []  # no stamp: read as an empty store, its own table never read
+    with pytest.raises(StoreError, match="is not a fudge store"):
+        store.set_setting("current", "x")
+    with psycopg.connect(pg_url) as db:
+        assert db.execute("SELECT * FROM fights").fetchall() == [("the club bowling league",)]
+        assert db.execute("SELECT to_regclass('meta')").fetchone() == (None,)
