@@ -142,3 +142,22 @@ def test_share_on_a_store_file_and_an_unreachable_server_are_one_line(tmp_path: 
     gone = fudge("fights", store=f"postgresql://fudge:secret@/none?host={tmp_path}/nowhere", cwd=folder)
     assert gone.returncode != 0 and gone.stderr.startswith("error: cannot reach the store postgresql://fudge:***@")
     assert "secret" not in gone.stderr and "Traceback" not in gone.stderr and len(gone.stderr.splitlines()) == 1
+
+
+def test_FUDGE_STORE_names_the_server_as_well_as_a_file(pg_url: str, tmp_path: Path) -> None:
+    import os
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
+    env.update(PYTHONPATH=str(ROOT), FUDGE_STORE=pg_url, FUDGE_GM="carol", FUDGE_KEY_FILE=str(tmp_path / "key"),
+               FUDGE_SECRETS_FILE=str(tmp_path / "secrets.db"), NO_COLOR="1")
+    for args in (["new", "by-env"], ["fights"]):
+        done = subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True, text=True, env=env,
+                              cwd=tmp_path, timeout=120)
+        assert done.returncode == 0, done.stderr
+    assert "by-env" in done.stdout
+    assert not (tmp_path / "fudge.db").exists()  # no file store was made beside it
+    from store.postgres import PostgresStore
+
+    assert [f.name for f in PostgresStore(pg_url, gm="carol").fights()] == ["by-env"]
+    assert PostgresStore(pg_url, gm="carol").owner("by-env") == "carol"
