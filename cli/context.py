@@ -29,6 +29,7 @@ DEFAULT_STORE = "fudge.db"
 
 class Settings:
     store_path: Path | str = Path(DEFAULT_STORE)  # a store file, or a postgresql:// URL
+    session: Fights | None = None  # `fudge play`: one service for every command of the session (cli.play)
 
 
 settings = Settings()
@@ -209,13 +210,13 @@ def house_rules(rules: str, house: Path | None) -> tuple[str, Any]:
     return resolve(rules, text, str(house) if house else "house rules")
 
 
-def open_store() -> SqliteStore:
-    return store_at(settings.store_path)
+def open_store(pooled: bool = False) -> SqliteStore:
+    return store_at(settings.store_path, pooled)
 
 
-def store_at(target: Path | str) -> Any:
+def store_at(target: Path | str, pooled: bool = False) -> Any:
     """The store at a path (SQLite) or a `postgresql://` URL (store.postgres; the GM is $FUDGE_GM, else
-    the connection's role)."""
+    the connection's role; `pooled`: a pool of connections, for a process that runs many commands)."""
     from store.base import is_url
 
     if is_url(target):
@@ -225,14 +226,23 @@ def store_at(target: Path | str) -> Any:
             raise StoreError(f"a postgresql:// store needs psycopg ({exc}): "
                              "pip install 'fudge-combat[postgres]', or give a store file") from None
 
-        return PostgresStore(str(target), gm=os.environ.get("FUDGE_GM") or None)
+        gm = os.environ.get("FUDGE_GM") or None
+        return PostgresStore.pooled(str(target), gm) if pooled else PostgresStore(str(target), gm)
     from store.sqlite import SqliteStore
 
     return SqliteStore(target)
 
 
 def service(store: SqliteStore | None = None) -> Fights:
-    """The service on the store, keeping `fudge status`'s read model (cli.views) with every command."""
+    """The service on the store, keeping `fudge status`'s read model (cli.views) with every command.
+
+    Inside `fudge play` every command gets the session's service: its states stay cached between
+    commands (each checked against the log's last event before it is used, service.fights).
+    """
+    kept = settings.session
+    if store is None and kept is not None and (getattr(kept.store, "path", None) or getattr(kept.store, "url", None)
+                                               ) == settings.store_path:
+        return kept
     from cli.views import STATUS
     from service.fights import Fights
 

@@ -26,6 +26,7 @@ except ImportError:  # pragma: no cover
 COMMANDS: dict[str, str] = {
     **dict.fromkeys(("new", "use", "fights", "join", "status", "initiative"), "fight"),
     "sheet": "sheet",
+    "play": "play",
     **dict.fromkeys(("declare", "exchange", "attack", "roll", "round", "barter", "next", "order", "hold", "intend",
                      "spend", "kill", "shoot"), "table"),
     **dict.fromkeys(("melee", "story"), "melee"),
@@ -42,7 +43,8 @@ COMMANDS: dict[str, str] = {
 }
 
 # The help groups commands by what a GM is doing (module by module).
-PANELS = {"fight": "Fights and combatants", "sheet": "Fights and combatants", "table": "At the table", "melee": "At the table",
+PANELS = {"fight": "Fights and combatants", "sheet": "Fights and combatants", "play": "At the table",
+          "table": "At the table", "melee": "At the table",
           "recovery": "After the blows", "atari": "Atari Isev", "fate": "Fate", "history": "History and audit",
           "rules": "Rules and demos", "odds": "Odds and simulation", "sim": "Odds and simulation",
           "secrets": "History and audit", "club": "A club's server"}

@@ -79,6 +79,8 @@ def sim(
     executor: Annotated[str, typer.Option("--executor", metavar="KIND", help="process (local) or dask (a cluster, with --scheduler).")] = "process",
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (--executor dask).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    engine: Annotated[bool, typer.Option(
+        "--engine", help="Play every fight through the engine, also the duels a faster path plays (the same results).")] = False,
 ) -> None:
     """Play N complete fights automatically and report win/draw rates (95% Wilson intervals), rounds and
     final wounds. Each fight's dice come from the master seed and its index: a seed gives the same result
@@ -92,7 +94,7 @@ def sim(
         rules_name, options = house_rules(rules, house)
         policies = policy or ["plain"]
         setup = Setup(rules_name, options.model_dump(mode="json"), entrants(sheets, side or [], policies),
-                      policies[0] if len(policies) == 1 else "plain", max_rounds)
+                      policies[0] if len(policies) == 1 else "plain", max_rounds, fast=not engine)
         shown = policies[0] if len(policies) == 1 else "/".join(policies)
         master = seed if seed is not None else secrets.randbelow(2**63)
         jobs = jobs or (os.cpu_count() or 1)

@@ -23,10 +23,10 @@ from engine.errors import RuleError
 from events import models as ev
 from events.envelope import GENESIS, Recorded, chain_hash, load, load_all
 from engine.history import voided
-from projections.fold import replay
+from projections.fold import fold, replay
 from engine.state import FightState
 from service import history
-from service.caches import Caches, named
+from service.caches import VOIDING_TYPES, Caches, named
 from service.dice import DRAW_TYPES, DiceInput, UnusedDice, dice_source, unused_dice
 from service.secrets import Keeper
 from service.step import step
@@ -127,6 +127,10 @@ class Fights:
         cached = self._cache.get(name)
         if cached is not None and tail == (cached.last_seq, cached.last_hash):
             return cached
+        caught_up = self._caught_up(name, cached) if cached is not None and tail[0] > cached.last_seq else None
+        if caught_up is not None:
+            self._cache[name] = caught_up
+            return caught_up
         found = self._from_snapshot(name, *tail)
         if found is not None:
             loaded = _Loaded(None, named(found[0], name), tail[1], tail[0], found[1])
@@ -135,6 +139,24 @@ class Fights:
             loaded = _Loaded(records, named(state, name), tail[1], tail[0])
         self._cache[name] = loaded
         return loaded
+
+    def _caught_up(self, name: str, cached: _Loaded) -> _Loaded | None:
+        """The cached state with the events another writer appended since folded onto it (a session
+        that lives on, `fudge play`, while another `fudge` writes the same fight); None if it cannot be.
+
+        The log is append-only and hash-chained: the row at the cached seq with the cached hash means
+        the log up to it is the one the state was folded from. A new event that voids something needs
+        the whole log (A-UNDO-2 may reach back): then the state is read as if nothing were cached.
+        """
+        rows = self.store.rows_from(name, cached.last_seq)
+        if not rows or (rows[0].seq, rows[0].hash) != (cached.last_seq, cached.last_hash) or any(
+                row.type in VOIDING_TYPES for row in rows[1:]):
+            return None
+        with paused_gc():
+            new = load_all(row.body for row in rows[1:])
+            state = named(fold(new, cached.state), name)
+        records = cached.records + new if cached.records is not None else None
+        return _Loaded(records, state, rows[-1].hash, rows[-1].seq, cached.snapshot_seq)
 
     def _from_snapshot(self, name: str, seq: int, last_hash: str) -> tuple[FightState, int] | None:
         """The state from the fight's snapshot and the events after it (service.caches), if usable."""

@@ -10,7 +10,7 @@ from typing import Any
 from engine.errors import InputError
 from sim.parallel import executor_for, simulate
 from sim.rulesets import view_of
-from sim.runner import LightSession, Setup, check_setup, fight_seed, keep, play, sides_of
+from sim.runner import Setup, check_setup, keep, opening_of, sides_of, simulate_range
 from sim.stats import Summary, samples, summarize
 from service.fights import Fights
 
@@ -36,15 +36,18 @@ def run_batch(setup: Setup, seed: int, n: int, *, jobs: int = 1, executor: str =
     if keep_k < 0:
         raise InputError("--keep must be 0 or more")
     check_setup(setup)
-    probe = play(LightSession(fight_seed(seed, 0)), setup)
+    probe = opening_of(setup).state  # the fighters joined; worker processes forked from here inherit it
     sides = sides_of(probe)
     if len(sides) < 2:
         raise InputError("everyone is on one side: give the sheets different sides (--side A --side B)")
     fights = store() if keep_k and store is not None else None
     if fights is not None and any(f.name.startswith(f"{prefix}-{seed}-") for f in fights.store.fights()):
         raise InputError(f"fights named {prefix}-{seed}-* are already in the store: pick another --name")
+    played = simulate_range(setup, seed, 0, 1)  # fight 0 first: a setup the driver cannot play is refused
+    if progress:                                  # before any work; the workers play the others
+        progress(1)
     with executor_for(executor, jobs, scheduler) as pool:
-        results = simulate(setup, seed, n, jobs, pool, progress)
+        results = played + simulate(setup, seed, n, pool, progress, first=1)
     names = [c.name for c in sorted(probe.combatants.values(), key=lambda c: c.joined_seq)]
     batch = Batch(seed, summarize(results, sides, names, view_of(probe).levels))
     if fights is not None:  # each kept fight is written whole; the fight at the table stays current

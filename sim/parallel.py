@@ -13,10 +13,11 @@ import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import InputError
-from sim.runner import FightResult, Opening, Setup, simulate_range
+from sim.runner import FightResult, Setup, opening_of, simulate_range
 
 Progress = Callable[[int], None]
 
@@ -36,41 +37,62 @@ def chunks(n: int, jobs: int, size: int | None = None) -> list[tuple[int, int]]:
     return [(start, min(n, start + size)) for start in range(0, n, size)]
 
 
-def run_serial(setup: Setup, master: int, n: int, progress: Progress | None = None) -> list[FightResult]:
+def ranges(n: int, jobs: int, first: int = 0, size: int | None = None) -> list[tuple[int, int]]:
+    """`chunks` of the fights first..n-1 (the fights before `first` were played already)."""
+    return [(start + first, stop + first) for start, stop in chunks(n - first, jobs, size)] if n > first else []
+
+
+def run_serial(setup: Setup, master: int, n: int, progress: Progress | None = None,
+               first: int = 0) -> list[FightResult]:
+    """Fights first..n-1 in this process."""
     out: list[FightResult] = []
-    opening = Opening.of(setup)  # once for the run: the ranges are only for progress reports
+    opening = opening_of(setup)  # once for the run: the ranges are only for progress reports
     try:
-        for start, stop in chunks(n, 1, size=max(1, min(500, n // 50 or 1))):
+        for start, stop in ranges(n, 1, first, size=max(1, min(500, n // 50 or 1))):
             out.extend(simulate_range(setup, master, start, stop, opening))
             if progress:
                 progress(stop - start)
     except KeyboardInterrupt:
-        raise Interrupted(len(out), n) from None
+        raise Interrupted(first + len(out), n) from None
     return out
 
 
 def run_on(executor: Executor, setup: Setup, master: int, n: int, jobs: int,
-           progress: Progress | None = None) -> list[FightResult]:
-    """Submit every range to the executor; gather the results in index order."""
+           progress: Progress | None = None, first: int = 0) -> list[FightResult]:
+    """Submit the ranges of fights first..n-1 to the executor; gather the results in index order."""
     parts: dict[int, list[FightResult]] = {}
     try:
         with _interrupts_held():  # the workers are started here: born with Ctrl-C held, then ignoring it
-            futures: dict[Future[list[FightResult]], tuple[int, int]] = {
-                executor.submit(simulate_range, setup, master, start, stop): (start, stop)
-                for start, stop in chunks(n, jobs)}
+            futures: dict[Future[list[tuple[Any, ...]]], tuple[int, int]] = {
+                executor.submit(rows_of_range, setup, master, start, stop): (start, stop)
+                for start, stop in ranges(n, jobs, first)}
         for future in as_completed(futures):
             start, stop = futures[future]
-            parts[start] = future.result()
+            parts[start] = [FightResult._make(row) for row in future.result()]
             if progress:
                 progress(stop - start)
     except KeyboardInterrupt:
-        raise Interrupted(sum(len(part) for part in parts.values()), n) from None
+        raise Interrupted(first + sum(len(part) for part in parts.values()), n) from None
     return [result for start in sorted(parts) for result in parts[start]]
 
 
+def rows_of_range(setup: Setup, master: int, start: int, stop: int) -> list[tuple[Any, ...]]:
+    """A range's results as plain tuples: what a worker sends back (pickled far faster than named tuples)."""
+    return [tuple(result) for result in simulate_range(setup, master, start, stop)]
+
+
+@dataclass(frozen=True)
+class Pool:
+    """Where the ranges run, and how many run at once there: what the ranges are cut by (`chunks`)."""
+
+    executor: Executor
+    slots: int
+
+
 @contextmanager
-def executor_for(kind: str, jobs: int, scheduler: str | None) -> Iterator[Executor | None]:
-    """None for one local job (run in this process); local processes; or a Dask cluster's executor."""
+def executor_for(kind: str, jobs: int, scheduler: str | None) -> Iterator[Pool | None]:
+    """None for one local job (run in this process); `jobs` local processes; or a Dask cluster, whose
+    slots are its workers' threads, whatever `jobs` says (a bigger cluster gets more ranges)."""
     if kind == "dask":
         try:
             from distributed import Client
@@ -83,7 +105,7 @@ def executor_for(kind: str, jobs: int, scheduler: str | None) -> Iterator[Execut
         except (OSError, TimeoutError) as exc:
             raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
         try:
-            yield client.get_executor()
+            yield Pool(client.get_executor(), cluster_slots(client))
         finally:
             client.close()
         return
@@ -99,11 +121,20 @@ def executor_for(kind: str, jobs: int, scheduler: str | None) -> Iterator[Execut
     before = set(multiprocessing.active_children())
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_the_parent)
     try:
-        yield pool
+        yield Pool(pool, jobs)
     except BaseException:
         _stop(pool, before)
         raise
     pool.shutdown(wait=True)
+
+
+def cluster_slots(client: Any) -> int:
+    """The threads of a Dask cluster's workers (at least 1: a cluster still starting has none yet)."""
+    try:
+        threads = client.nthreads()
+    except (OSError, TimeoutError):
+        return 1
+    return max(1, sum(threads.values()))
 
 
 @contextmanager
@@ -140,11 +171,12 @@ def _stop(pool: ProcessPoolExecutor, before: set[Any]) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
-def simulate(setup: Setup, master: int, n: int, jobs: int = 1, executor: Executor | None = None,
-             progress: Progress | None = None) -> list[FightResult]:
-    if executor is None:
-        return run_serial(setup, master, n, progress)
-    return run_on(executor, setup, master, n, jobs, progress)
+def simulate(setup: Setup, master: int, n: int, pool: Pool | None = None,
+             progress: Progress | None = None, first: int = 0) -> list[FightResult]:
+    """Fights first..n-1, in this process or on the pool."""
+    if pool is None:
+        return run_serial(setup, master, n, progress, first)
+    return run_on(pool.executor, setup, master, n, pool.slots, progress, first)
 
 
-__all__: list[Any] = ["simulate", "executor_for", "chunks", "Interrupted"]
+__all__: list[Any] = ["simulate", "executor_for", "chunks", "Interrupted", "Pool"]

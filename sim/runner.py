@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from engine import commands as cmd
 from engine.decide import decide, decider_of
@@ -30,12 +31,11 @@ from engine.dice import EnteredDice, SeededDice, commitment
 from engine.errors import InputError, RuleError
 from engine.ranked import SYSTEMS as RANKED
 from events.envelope import Recorded
-from projections.fold import fold, replay
 from engine.state import Combatant, FightState, replace
 from service.dice import next_draw
 from service.fights import Fights
 from service.step import step
-from sim import DEFAULT_MAX_ROUNDS
+from sim import DEFAULT_MAX_ROUNDS, fast, fast_fate
 from sim.policies import POLICIES, Policy, foes
 from sim.rulesets import reading, view_of
 from store.memory import MemoryStore
@@ -61,10 +61,14 @@ class Setup:
     entrants: tuple[Entrant, ...]
     policy: str = "plain"
     max_rounds: int = DEFAULT_MAX_ROUNDS
+    fast: bool = True  # False: every fight through the engine, even one the fast path takes (`--engine`)
 
 
-@dataclass(frozen=True, slots=True)
-class FightResult:
+class FightResult(NamedTuple):
+    """What a fight's statistics read. A named tuple: a run makes one per fight and sends them back from its
+    workers as plain tuples (`sim.parallel`), where a dataclass pickled one by one cost a quarter of a
+    fast run."""
+
     index: int
     winner: int | None  # index in `sides`; None: a draw (everyone out, or the round cap)
     rounds: int
@@ -461,17 +465,49 @@ def result_of(index: int, state: FightState) -> FightResult:
 
 
 def simulate_one(setup: Setup, master: int, index: int, opening: Opening | None = None) -> FightResult:
+    """Fight `index` played by the engine (whatever the setup)."""
     return result_of(index, play(LightSession(fight_seed(master, index), opening), setup))
+
+
+def simulate_fast(duel: fast.Duel | fast_fate.FateDuel, master: int, index: int) -> FightResult:
+    """Fight `index` played by a fast path (`sim.fast`, `sim.fast_fate`): the same result as `simulate_one`."""
+    winner, rounds, levels = duel.play(fight_seed(master, index))
+    return FightResult(index, winner, rounds, levels)
+
+
+def fast_plan(setup: Setup, opening: Opening) -> fast.Duel | fast_fate.FateDuel | None:
+    """The fast path that takes this setup, if one does (each checks what it was proven on)."""
+    if not setup.fast:
+        return None
+    return fast.plan(setup, opening) or fast_fate.plan(setup, opening)
 
 
 def simulate_range(setup: Setup, master: int, start: int, stop: int,
                    opening: Opening | None = None) -> list[FightResult]:
-    """Fights start..stop-1: the unit of work a process, or a cluster's worker, runs.
+    """Fights start..stop-1: the unit of work a process, or a cluster's worker, runs. A setup the fast
+    path was proven on (`sim.fast.plan`) is played by it, any other by the engine.
 
-    `opening`: the setup's `Opening`, when the caller runs several ranges in one thread (it is
-    decided and folded once per range otherwise; its state is not shared between threads)."""
-    opening = opening or Opening.of(setup)
+    `opening`: the setup's `Opening`, when the caller has it (else this thread's, `opening_of`)."""
+    opening = opening or opening_of(setup)
+    duel = fast_plan(setup, opening)
+    if duel is not None:
+        return [simulate_fast(duel, master, index) for index in range(start, stop)]
     return [simulate_one(setup, master, index, opening) for index in range(start, stop)]
+
+
+_openings = threading.local()
+
+
+def opening_of(setup: Setup) -> Opening:
+    """The setup's `Opening`, decided and folded once per thread for the last setup it ran: a worker runs
+    many ranges of one run. Per thread, because folding from a state is not safe across threads (its
+    persistent maps share one dict between versions: `engine.pmap`)."""
+    kept = getattr(_openings, "last", None)
+    if kept is not None and kept[0] == setup:
+        return kept[1]  # type: ignore[no-any-return]
+    opening = Opening.of(setup)
+    _openings.last = (setup, opening)
+    return opening
 
 
 def keep(fights: Fights, setup: Setup, master: int, index: int, name: str) -> FightState:
@@ -486,7 +522,7 @@ def keep(fights: Fights, setup: Setup, master: int, index: int, name: str) -> Fi
     """
     seed = fight_seed(master, index)
     scratch = Fights(MemoryStore(), clock=fights.clock, new_id=derived_ids(seed), random_bytes=derived_bytes(seed))
-    state = play(ServiceSession(scratch, name), setup, name)
+    play(ServiceSession(scratch, name), setup, name)
     scratch.random_bytes = fights.random_bytes
     scratch.reveal_seed(name)
     return fights.copy_in(scratch, name).state

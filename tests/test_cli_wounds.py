@@ -64,7 +64,7 @@ def test_F_STUN_bad_input_is_one_line_and_writes_nothing(fudge: Fudge) -> None: 
     before = fudge.written()
     assert "unknown wound level" in fudge.fails("exchange", "snorri", "brynhild", *ROUND_1, "--pull", "snorri=Bruised")
     assert "NAME=LEVEL" in fudge.fails("exchange", "snorri", "brynhild", *ROUND_1, "--pull", "Scratch")
-    assert "not in this exchange" in fudge.fails("exchange", "snorri", "brynhild", *ROUND_1, "--stun", "odin")
+    assert "no combatant 'odin' in duel" in fudge.fails("exchange", "snorri", "brynhild", *ROUND_1, "--stun", "odin")
     assert "say who heals" in fudge.fails("heal", "brynhild")
     assert "nobody has a wound" in fudge.fails("rest")
     assert fudge.written() == before

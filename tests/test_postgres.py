@@ -161,3 +161,21 @@ def test_FUDGE_STORE_names_the_server_as_well_as_a_file(pg_url: str, tmp_path: P
 
     assert [f.name for f in PostgresStore(pg_url, gm="carol").fights()] == ["by-env"]
     assert PostgresStore(pg_url, gm="carol").owner("by-env") == "carol"
+
+
+def test_a_play_session_on_the_server_tells_the_story_it_tells_on_a_file(pg_server: Any, tmp_path: Path) -> None:
+    """`fudge play` (one process, a pool of connections on a server) under each preset's script: the same
+    output, line for line, as on a SQLite file (every die typed; ids and receipts masked)."""
+    from tests.test_play import SCRIPTS, masked
+
+    for preset, script in SCRIPTS.items():
+        folder = tmp_path / preset
+        folder.mkdir()
+        on_file = fudge("play", store=folder / "fudge.db", input=script, cwd=ROOT,
+                        key=folder / "file.key", env={"FUDGE_SECRETS_FILE": str(folder / "file.secrets")})
+        on_server = fudge("play", store=pg_server.database(), input=script, cwd=ROOT, key=folder / "server.key",
+                          env={"FUDGE_GM": preset, "FUDGE_SECRETS_FILE": str(folder / "server.secrets"),
+                               "XDG_STATE_HOME": str(folder / "state")})
+        assert on_server.returncode == on_file.returncode == 0, on_server.stderr
+        assert on_server.stderr == on_file.stderr
+        assert masked(on_server.stdout) == masked(on_file.stdout)

@@ -456,3 +456,53 @@ def test_a_policy_per_sheet(tmp_path: Path) -> None:
     unknown = fudge(tmp_path, "sim", *sheets("snorri", "brynhild"), "-n", "10", "--policy", "plain",
                     "--policy", "berserk")
     assert unknown.exit_code != 0 and "unknown policy 'berserk'" in unknown.stderr
+
+
+def test_a_thread_decides_a_setups_opening_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker runs many ranges of one run: the opening (start and joins, decided and folded) is made
+    once per thread and setup, not once per range; another setup gets its own."""
+    from sim import runner
+
+    made = []
+    real = Opening.of.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(runner.Opening, "of", classmethod(lambda cls, setup: made.append(setup) or real(cls, setup)))
+    monkeypatch.setattr(runner, "_openings", runner.threading.local())
+    setup = setup_for("fudge-phases")
+    first = simulate_range(setup, 3, 0, 2)
+    assert simulate_range(setup_for("fudge-phases"), 3, 2, 4) and len(made) == 1
+    assert simulate_range(setup, 3, 0, 2) == first
+    simulate_range(setup_for("atari-isev"), 3, 0, 1)
+    assert len(made) == 2
+
+
+def test_dask_ranges_follow_the_clusters_threads() -> None:
+    """With Dask the run is cut by the cluster's threads, not by --jobs: three threads, three slots."""
+    distributed = pytest.importorskip("distributed")
+    from sim.parallel import executor_for, simulate
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=3, processes=False,
+                                  dashboard_address=None) as cluster:
+        with executor_for("dask", 1, cluster.scheduler_address) as pool:
+            assert pool is not None and pool.slots == 3
+            setup = setup_for("fudge")
+            assert simulate(setup, 6, 30, pool) == run_serial(setup, 6, 30)
+    assert len(chunks(240, 3)) == 24 and len(chunks(240, 1)) == 8
+
+
+@pytest.mark.parametrize("n, jobs", [(1, 1), (9, 1), (9, 2)])
+def test_the_first_fight_is_played_once(n: int, jobs: int) -> None:
+    """`run_batch` plays fight 0 itself (to refuse a setup it cannot play before any work) and the pool the
+    rest: every fight once, in index order, each counted once by the progress report."""
+    from sim.batch import run_batch
+    from sim.parallel import ranges
+    from sim.rulesets import view_of
+
+    setup = setup_for("fudge-phases")
+    done: list[int] = []
+    batch = run_batch(setup, 12, n, jobs=jobs, progress=done.append)
+    serial = run_serial(setup, 12, n)
+    opening = Opening.of(setup).state
+    names = [c.name for c in sorted(opening.combatants.values(), key=lambda c: c.joined_seq)]
+    assert batch.summary == summarize(serial, ["Leroy", "Brynhild"], names, view_of(opening).levels)
+    assert sum(done) == n
+    assert [i for a, b in ranges(n, jobs, first=1) for i in range(a, b)] == list(range(1, n))

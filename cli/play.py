@@ -1,0 +1,347 @@
+"""`fudge play`: a session at the table in one process, the board redrawn after every command.
+
+A line is a `fudge` command without the `fudge`, parsed by the same Typer app (one grammar, one set
+of help texts), or a table shorthand (`SHORTHANDS`, `?`, `q`; `a TARGET` and `n` read the fight's
+rules: cli.shorthands). One process for the whole session: the commands and the fight's state
+stay loaded, so a command costs its own work, not Python's start-up and a read of the fight
+(`context.settings.session`). A bad line is one `error:` line, and the session goes on.
+
+On a terminal the prompt is prompt_toolkit's (completion, history per store: cli.play_prompt);
+otherwise stdin is a script, one command a line, echoed after the prompt it would have had.
+"""
+
+from __future__ import annotations
+
+import difflib
+import shlex
+import sys
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+from cli import context
+from cli.context import echo
+from cli.shorthands import USAGE, Refused, attack_words, current_actor, next_words
+from cli.terminal import safe
+from engine.errors import RuleError
+from store.base import StoreError
+
+if TYPE_CHECKING:
+    from engine.state import FightState
+
+app = typer.Typer()
+
+SHORTHANDS = {"n": "next", "u": "undo", "r": "redo"}
+LEAVE = ("q", "quit", "exit")
+HELP = ("?", "help")
+NO_FIGHT = "no current fight: `new NAME --rules PRESET` starts one, `use NAME` picks one"
+
+
+class Leave(Exception):
+    """`q`: the GM leaves the session."""
+
+
+@app.command()
+def play(
+    ctx: typer.Context,
+    fight: Annotated[Optional[str], typer.Argument(
+        help="The fight to play; it becomes the current fight (default: the current one).")] = None,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="A script on stdin stops at the first line that fails, with that line's exit status "
+                         "(without it: exit status 0, as a session at the table goes on).")] = False,
+) -> None:
+    """Play a fight in one session: fudge's commands without `fudge`, the board after each.
+
+    Shorthands: n (next), a TARGET (the current actor's blow), u / r (undo / redo), ? (help), q (leave).
+
+    When stdin is not a terminal it is a script, one command a line: `fudge play duel < round.txt`.
+    """
+    verbose = int((ctx.parent.params if ctx.parent else {}).get("verbose") or 0)
+    with context.guard():  # a store that cannot be opened: its one line, before any session
+        session = Session(verbose)
+    try:
+        if fight is not None:
+            code = session.run(shlex.join(["use", fight]))
+            if code:
+                raise typer.Exit(code)
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            from cli.play_prompt import interactive
+
+            interactive(session)
+            return
+        code = scripted(session, sys.stdin, strict)
+    finally:
+        session.close()
+    if code:
+        raise typer.Exit(code)
+
+
+def scripted(session: Session, lines: Any, strict: bool = False) -> int:
+    """Each line as the GM would type it, after its prompt; blank lines and `#` comments are skipped.
+
+    The exit status is 0 (the session goes on past a failed line, as at the table); with `strict`
+    the first failing line ends it with its own status.
+    """
+    session.board()
+    for raw in lines:
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        echo(session.prompt() + line)
+        try:
+            code = session.run(line)
+        except Leave:
+            break
+        if code and strict:
+            return code
+        session.after()
+    return 0
+
+
+def board_after(state: FightState, tail: tuple[int, str]) -> None:
+    """Draw the board after a command as `fudge status` shows it (cli/board.py), with the receipt of the
+    log's last event (`tail`: its seq and hash), the number `undo --to` and `branch --at` take: the one
+    place that says what the session draws."""
+    import sys
+
+    from cli import board
+    from cli.views import board_shown, board_width, show
+
+    show(board_shown(board.board_lines(state, board_width(sys.stdout)), *tail))
+
+
+class Session:
+    """One store, one warm service, the click commands built once each, the board as last drawn."""
+
+    def __init__(self, verbose: int = 0) -> None:
+        self.store_path = context.settings.store_path
+        self.prefix = ["--store", str(self.store_path), *["-v"] * verbose]  # the callback sets them again each line
+        self.fights = context.service(context.open_store(pooled=True))  # a server's store: a pool of connections
+        context.settings.session = self.fights
+        self.groups: dict[str, Any] = {}
+        self.shown: Any = ()  # (fight, its last event) the board shows; None: no current fight
+        self.state: FightState | None = None  # the state the board shows (completion reads it)
+        self.ran: str | None = None  # the command the last line ran to its end (None: it failed, or ran none)
+
+    def close(self) -> None:
+        context.settings.session = None
+        if getattr(self.fights.store, "url", None):  # a server's pool of connections
+            self.fights.store.close()
+
+    # --- a line ------------------------------------------------------------------------
+    def run(self, line: str) -> int:
+        """Run one line; its exit status (0: done). `q` raises Leave; nothing else leaves the session."""
+        self.ran = None
+        try:
+            words = self.expand(split(line))
+            code = self.invoke(words) if words else 0
+            self.ran = words[0] if words and not code else None
+            return code
+        except Refused as refused:
+            echo(f"error: {refused}", err=True)
+            return refused.code
+        except Leave:
+            raise
+        except Exception as exc:  # a defect of the session itself: one line, as for a command's
+            return defect(exc)
+
+    def expand(self, words: list[str]) -> list[str]:
+        """The command a line stands for: `fudge` dropped, shorthands spelled out; `?` and `q` handled here."""
+        if words[:1] == ["fudge"]:
+            words = words[1:]
+        if not words:
+            return []
+        head, rest = words[0], words[1:]
+        if head in LEAVE and not rest:
+            raise Leave
+        if head in HELP:
+            if not rest:
+                echo(help_text(), lines=True)
+                return []
+            return [*rest, "--help"]
+        if head == "n" and self.current() and not {"--fight", "-f"} & set(rest):
+            expanded = next_words(self.current_state(), rest)
+            if expanded[0] != "next":
+                echo(f"  ({shlex.join(expanded)})")
+            return expanded
+        if head in SHORTHANDS:
+            return [SHORTHANDS[head], *rest]
+        if head == "a":
+            expanded = attack_words(self.current_state(), rest)
+            echo(f"  ({shlex.join(expanded)})")
+            return expanded
+        if head == "play":
+            raise Refused("already playing: type the commands without `fudge` (? lists them)", USAGE)
+        return words
+
+    def invoke(self, words: list[str]) -> int:
+        """Run a command through the Typer app, in this process, as `fudge --store STORE WORDS...` would."""
+        from cli import main
+
+        head = words[0]
+        if head not in main.COMMANDS:
+            raise Refused(unknown_command(head), USAGE)
+        context.settings.session = self.fights
+        try:
+            self.group(head).main(args=[*self.prefix, *words], prog_name="fudge", standalone_mode=True)
+        except SystemExit as stop:
+            return exit_status(stop.code)
+        except KeyboardInterrupt:
+            echo("error: interrupted: nothing more was done", err=True)
+            return 130
+        except Exception as exc:  # a defect: its one line, as `fudge` alone prints it, and the session goes on
+            return defect(exc)
+        return 0
+
+    def group(self, name: str) -> Any:
+        """The click group of `fudge` holding the command `name` alone: built once, as `fudge NAME` builds it."""
+        if name not in self.groups:
+            from cli import main
+
+            saved, main.app.named = main.app.named, name
+            try:
+                self.groups[name] = typer.main.get_command(main.app)
+            finally:
+                main.app.named = saved
+        return self.groups[name]
+
+    def command(self, words: list[str]) -> Any:
+        """The click command a line's first words name (`attack`, `fate exchange`), or None."""
+        from cli import main
+
+        if not words or words[0] not in main.COMMANDS:
+            return None
+        found = self.group(words[0]).commands.get(words[0])
+        sub = getattr(found, "commands", None)
+        if sub is not None and len(words) > 1:
+            return sub.get(words[1], found)
+        return found
+
+    # --- the board -----------------------------------------------------------------------
+    def current(self) -> str | None:
+        with refusing():
+            return self.fights.store.setting("current")
+
+    def current_state(self) -> FightState:
+        name = self.current()
+        if not name:
+            raise Refused(NO_FIGHT)
+        with refusing():
+            return self.fights.state(name)
+
+    def after(self) -> None:
+        """The board after a line: after every command that ran (but `status`, which printed the fight),
+        and whenever the fight moved. A line that failed, or ran no command (`?`), changed nothing:
+        the board above still holds."""
+        self.board(force=self.ran not in (None, "status"))
+
+    def board(self, force: bool = False) -> None:
+        """Draw the board if the fight moved (or another became current) since it was last drawn, or if forced.
+
+        The state is the service's, kept from the command that wrote it; one query of the log's last
+        event says it still holds.
+        """
+        try:
+            name = self.current()
+            shown = (name, self._tail(name)) if name else None
+            if shown == self.shown and not force:
+                return
+            self.shown, self.state = shown, None
+            if name is None:
+                echo(NO_FIGHT)
+                return
+            from cli.damaged import readable
+
+            with refusing(), readable(self.fights, name):
+                self.state = self.fights.state(name)
+            board_after(self.state, shown[1])
+        except Refused as refused:
+            echo(f"error: {refused}", err=True)
+        except Exception as exc:  # a defect in drawing the board: its line, and the session goes on
+            defect(exc)
+
+    def _tail(self, name: str) -> tuple[int, str]:
+        with refusing():
+            return self.fights.store.tail(name)
+
+    def prompt(self) -> str:
+        """`duel> `, or `duel Kara> ` when Kara has the turn: who `a TARGET` would make attack."""
+        state = self.state
+        if state is None:
+            return "> "
+        actor = current_actor(state)
+        return safe(f"{state.name}{' ' + actor.name if actor else ''}> ")
+
+
+@contextmanager
+def refusing() -> Iterator[None]:
+    """An error of the fight, the store or the machine as a Refused line (as `context.guard` makes it one)."""
+    try:
+        yield
+    except (RuleError, StoreError) as exc:
+        raise Refused(str(exc)) from None
+    except Exception as exc:
+        line = context.edge_message(exc)
+        if line is None:
+            raise
+        raise Refused(line) from None
+
+
+def split(line: str) -> list[str]:
+    try:
+        return shlex.split(line)
+    except ValueError as exc:
+        raise Refused(f"cannot read the line ({str(exc).lower()}): close the quote", USAGE) from None
+
+
+def defect(exc: Exception) -> int:
+    """A defect's one line, as `fudge` alone prints it (cli.main.last_resort); its exit status."""
+    from cli import main
+
+    try:
+        main.last_resort(exc)
+    except SystemExit as stop:
+        if stop.code == 141:  # the reader of stdout is gone: nobody sees the session any more
+            raise
+        return exit_status(stop.code)
+    except Exception:  # noqa: BLE001 - FUDGE_TRACEBACK=1 asked for the traceback
+        echo(traceback.format_exc(), err=True, lines=True)
+    return main.INTERNAL_ERROR
+
+
+def exit_status(code: Any) -> int:
+    if code is None:
+        return 0
+    return code if isinstance(code, int) else 1
+
+
+def unknown_command(word: str) -> str:
+    from cli import main
+
+    known = [*main.COMMANDS, *SHORTHANDS, "a", *HELP, *LEAVE]
+    close = difflib.get_close_matches(word, known, n=3, cutoff=0.6)
+    meant = f": did you mean {' or '.join(close)}?" if close else ""
+    return f"no command {word!r}{meant} (? lists the commands and shorthands)"
+
+
+def help_text() -> str:
+    from cli import main
+
+    panels: dict[str, list[str]] = {}
+    for name, module in main.COMMANDS.items():
+        if name != "play":
+            panels.setdefault(main.PANELS[module], []).append(name)
+    lines = ["Commands, as `fudge COMMAND` takes them without `fudge` (`COMMAND --help` or `? COMMAND` for one):"]
+    lines += [f"  {panel}: {' '.join(names)}" for panel, names in panels.items()]
+    lines += ["Shorthands:",
+              "  n                  next: the next actor's turn (Fate's turns: fate round, once all have acted)",
+              "  a TARGET [OPTIONS] the current actor attacks TARGET: attack under turns, exchange in",
+              "                     simultaneous rounds (the only foe standing), fate attack or fate exchange",
+              "  a FIGHTER TARGET   the same, naming who attacks",
+              "  u, r               undo, redo",
+              "  ?, ? COMMAND       this help, a command's help",
+              "  q, Ctrl-D          leave; Ctrl-C cancels the line being typed; Tab completes"]
+    return "\n".join(lines)

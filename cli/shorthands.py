@@ -1,0 +1,127 @@
+"""`fudge play`'s table shorthands `a` and `n`: the command they stand for under the fight's rules.
+
+Pure functions of the fight's state (no store, no output), so each ruleset's reading is tested
+on its own; cli.play prints what they spelled out and runs it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.state import Combatant, FightState
+
+USAGE = 2  # click's exit status for a line it cannot parse
+
+
+class Refused(Exception):
+    """A line the session itself refuses (an unknown command, `a` with nobody's turn): one line, and an exit status."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def able(state: FightState, who: Combatant) -> bool:
+    """Still in the fight: not taken out (Fate), not incapacitated, knocked out or killed."""
+    if state.options.ruleset == "fate":
+        from engine.fate import is_taken_out, marks_of
+
+        return not who.track.dead and not is_taken_out(marks_of(state, who))
+    return who.track.can_act and who.out is None and who.killed_by is None
+
+
+def current_actor(state: FightState) -> Combatant | None:
+    """Whose turn it is: the turn `next` gave, or Fate's next in Alertness order; None in simultaneous rounds."""
+    if state.turn is not None:
+        return state.combatants.get(state.turn.combatant)
+    if state.options.initiative == "alertness" and state.fate_order:
+        from engine.fate import next_actor
+
+        return next_actor(state)
+    return None
+
+
+def find(state: FightState, typed: str) -> Combatant:
+    """A combatant by name or unique prefix, in any case."""
+    key = typed.strip().lower()
+    if key in state.combatants:
+        return state.combatants[key]
+    found = [who for name, who in state.combatants.items() if name.startswith(key)]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise Refused(f"{typed!r} could be {' or '.join(who.name for who in found)}: type more of the name", USAGE)
+    names = ", ".join(who.name for who in state.combatants.values()) or "nobody has joined yet"
+    raise Refused(f"no combatant {typed!r} in {state.name}; combatants: {names}", USAGE)
+
+
+def attack_words(state: FightState, words: list[str]) -> list[str]:
+    """`a [FIGHTER] TARGET [OPTIONS]` as the command the fight's rules resolve a blow with.
+
+    Turns (phases, rolled initiative, Atari Isev, Fate's turns): the current actor attacks
+    (`attack`, `fate attack`). Simultaneous rounds (Fudge, Fate's exchanges) have no current actor:
+    the fighter is named, or is the only one standing against the target; the two fight one
+    exchange (`exchange`, or `fate exchange` with each acting against the other).
+    """
+    names: list[str] = []
+    for word in words:
+        if word.startswith("-") or len(names) == 2:
+            break
+        names.append(word)
+    options = words[len(names):]
+    if not names:
+        raise Refused("`a TARGET` names whom the current actor attacks (`a FIGHTER TARGET` names both)", USAGE)
+    target = find(state, names[-1])
+    opts = state.options
+    turns = opts.pace in ("alternating", "turn")
+    if opts.pace in ("story", "scene"):
+        command = "`story NAME TRAIT`" if opts.pace == "story" else "`fate scene NAME>FOE ...`"
+        raise Refused(f"no blows one at a time at the {opts.pace} pace: {command} rolls for it")
+    if len(names) == 2:
+        actor = find(state, names[0])
+    elif turns:
+        found = current_actor(state)
+        if found is None:
+            raise Refused(nobody_has_the_turn(state))
+        actor = found
+    else:
+        foes = [who for who in state.combatants.values() if who.side != target.side and able(state, who)]
+        if len(foes) != 1:
+            standing = f"{len(foes)} foes of {target.name} stand" if foes else f"nobody stands against {target.name}"
+            raise Refused(f"simultaneous rounds have no current actor and {standing}: "
+                          f"name who fights, `a FIGHTER {target.name}`")
+        actor = foes[0]
+    if actor.key == target.key:
+        whose = f"it is {actor.name}'s turn" if len(names) == 1 else f"{actor.name} is named twice"
+        raise Refused(f"{whose}: `a TARGET` names whom {actor.name} attacks", USAGE)
+    command = blow(state)
+    if command == ["fate", "exchange"]:
+        return [*command, f"{actor.name}>{target.name}", f"{target.name}>{actor.name}", *options]
+    return [*command, actor.name, target.name, *options]
+
+
+def blow(state: FightState) -> list[str]:
+    """The command a blow is under the fight's rules: an attack in turns, an exchange in simultaneous rounds."""
+    turns = state.options.pace in ("alternating", "turn")
+    if state.options.ruleset == "fate":
+        return ["fate", "attack" if turns else "exchange"]
+    return ["attack" if turns else "exchange"]
+
+
+def next_words(state: FightState, rest: list[str]) -> list[str]:
+    """`n`: `next`; in Fate's turns, which pass by acting (FT-INIT), a new round once everyone has acted."""
+    if state.options.initiative != "alertness":
+        return ["next", *rest]
+    actor = current_actor(state)
+    if actor is not None:
+        raise Refused(f"it is {actor.name}'s turn: Fate's turns pass by acting, `a TARGET` (FT-INIT)")
+    return ["fate", "round", *rest]
+
+
+def nobody_has_the_turn(state: FightState) -> str:
+    if state.options.initiative == "alertness":
+        return "nobody has the turn: `fate round` orders a new round by Alertness (FT-INIT)"
+    if state.options.initiative == "none":
+        return "these rules have no turn order (the GM says who attacks, F-PACE-3): `a FIGHTER TARGET`"
+    return "nobody has the turn: `n` gives the next actor the turn (`round` first, if none is rolled)"

@@ -1,0 +1,368 @@
+"""A fast path for the commonest simulated fight: a Fudge duel at simultaneous pace, restated in plain Python.
+
+Why: a duel played through the engine costs about 600 µs, spread over the generality the engine
+needs at the table (frozen pydantic events, a fold per command, every option checked at every
+blow). A duel between two sheets under the `fudge` preset needs little of it: two 4dF rolls per
+round, a comparison, a damage factor read on the thresholds, a box marked. This module plays that
+duel with the engine's own dice (the same HMAC-SHA256 draws of `engine.dice.derive_faces`, in the
+same order, from the same fight seed and stream as `sim.runner.LightSession`), so a fight gives
+the same winner, rounds and final wounds whichever path plays it.
+
+It takes only what it was proven on (`plan`): the options it reads, the options the engine reads
+once at the opening (each fighter's traits and factors come from the engine itself), and options a
+two-fighter exchange never reads; every other option at its default; two combatants on two sides,
+each on a plain box track; the policies `plain` and `reckless`, and `sensible` for a fighter with
+no point to spend (in a duel it then does what `plain` does). Anything else is played by the
+engine. tests/test_sim_fast.py plays thousands of fights both ways, inside and just outside these
+bounds. Kept fights (`--keep`) are always played again by the engine, through the service.
+
+Rules restated here, each as the engine states it: F-PACE-2 (one exchange a round), F-MEL-1 and
+F-MEL-2 (opposed results, the relative degree), F-HIT-1 (the least result that hits), F-MOD-1
+(the worst wound's penalty), F-MOD-3 (the foe's shield), F-MOD-4 (weapon size), F-MOD-6 and
+F-TAC-1 (all-out offense, postures), F-NPC-1 (static NPCs), F-FANCY-2 (plus levels), F-DMG-3,
+F-DMG-4, F-GRAZE, F-DROLL (damage and its roll), F-WND-3, F-WND-5, F-WND-6 (the track), F-WND-1
+(who can act).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from engine.damage import defensive_factor, limited_roll, offensive_factor
+from engine.melee_mods import weapon_size_modifiers
+from engine.options import RuleOptions
+from engine.settle import min_hit_for
+from engine.sides import shield_value
+from engine.state import Combatant
+from engine.wounding import tech_difference
+from engine.wounds import INCAPACITATED, LEVELS, NEAR_DEATH, SCRATCH, VERY_HURT, Track
+
+# Every option of `RuleOptions` is in exactly one of these (tests/test_sim_fast.py checks it); an option
+# added later is in none, and a fight that sets it to anything but its default goes to the engine.
+FIXED: dict[str, Any] = {  # must have this value
+    "ruleset": "fudge", "pace": "simultaneous", "initiative": "none", "dice": "generated",
+    "damage_system": "factors", "damage_capacity": "modifier", "dc_track": False,
+    "death_three_levels": False, "death_needs_incapacitated": False, "bartering": "none",
+    "spares_as_points": False, "phase_declaration": "open",
+}
+READ = frozenset({  # read here, any value
+    "min_hit", "shield_values", "weapon_size", "npc_static", "plus_levels", "tactics",
+    "all_out_offense_skill", "all_out_offense_damage", "all_out_loser_bonus",
+    "wound_thresholds", "graze_table", "graze_cap", "damage_roll", "graze_damage_roll", "relative_degree_weight",
+    "wound_boxes", "wound_penalties", "scratch_cap", "death_rule",
+})
+AT_OPENING = frozenset({  # read by the engine when the fighters join and when the plan is made, any value
+    "ladder", "ladder_levels", "attributes", "missing_attribute", "unlisted_skill", "default_fudge_points",
+    "npc_fudge_points", "wound_chart", "dc_in_defense", "blunt_heavy_halves_armor", "tech_scale",
+})
+UNREAD = frozenset({  # never read by a two-fighter exchange without declarations of defense, intents or points
+    "dice_substitutes", "default_difficulty", "unaware_difficulty", "all_out_defense_skill", "advantage_penalty",
+    "still_ticking_cost_near_death", "crunch_table", "crunch_single_plus_trade", "crunch_downgrades",
+    "duplicates_act", "initiative_trait", "initiative_order_trait", "propelled_dodge_penalty",
+    "ranged_shield_values", "mmm_factor_steps", "mmm_rd_steps", "mmm_deep_penalty", "death_protects",
+    "head_blow_knockout", "healing_skill", "natural_healing_roll", "healing_trait", "damage_capacity_step",
+    "dc_track_terrible", "multi_penalty", "max_foes", "sweeping_blow", "npc_group_roll", "all_out_exposure",
+    "story_modifier_limit", "speed_trait", "initiative_every", "initiative_traits", "combat_reflexes_bonus",
+    "hasty_initiative", "hasty_penalty", "graze_max_damage", "off_hand_penalty", "second_attack_delay",
+    "sweep_penalty", "sweep_foes_avoid", "heroic_difficulty", "heroic_penalty", "fate_boxes", "arms",
+    "arms_rating_limit", "fate_injury_days", "fate_recovery", "fate_medicine",
+})
+POLICIES = frozenset({"plain", "reckless", "sensible"})  # sensible: only for a fighter without points
+
+
+def options_eligible(options: RuleOptions) -> bool:
+    """The options are ones the fast path was proven on (see the module's docstring)."""
+    default = _DEFAULTS
+    for name in type(options).model_fields:
+        value = getattr(options, name)
+        if name in FIXED:
+            if value != FIXED[name]:
+                return False
+        elif name not in READ and name not in AT_OPENING and name not in UNREAD:
+            if value != getattr(default, name):
+                return False
+    return True
+
+
+_DEFAULTS = RuleOptions()
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One fighter of a duel, everything constant over the fight worked out by the engine's own functions."""
+
+    name: str
+    level: int  # attack trait level and the modifiers every blow brings (foe's shield, weapon size, all-out)
+    plus: bool  # F-FANCY-2: the attack trait is written with a plus level
+    static: bool  # F-NPC-1: no roll
+    posture: int  # F-TAC-1: offense = result + posture, defense = result - posture
+    offense: bool  # F-MOD-6: all-out offense declared every round
+    penalties: tuple[int, ...]  # F-MOD-1: the wound penalty at each track level able to act
+    rows: tuple[int, ...]  # boxes per wound level, Scratch first
+    min_hit: int  # F-HIT-1: the least result that hits the foe
+    factor: int  # F-DMG-3: damage factor against the foe
+
+
+@dataclass(frozen=True, slots=True)
+class Duel:
+    """A duel the fast path plays: both sides and the options it reads."""
+
+    first: Side
+    second: Side
+    max_rounds: int
+    postures: bool
+    offense_damage: int
+    loser_bonus: int
+    thresholds: tuple[int, ...]
+    graze_table: tuple[int, int]
+    graze_cap: int
+    damage_roll: str
+    graze_damage_roll: bool
+    weight: int
+    scratch_cap: bool
+    gm_death: bool
+
+    def play(self, seed: bytes) -> tuple[int | None, int, tuple[str, str]]:
+        return play(self, seed)
+
+
+def plan(setup: Any, opening: Any) -> Duel | None:
+    """The duel to play fast, or None when any part of the setup is outside what this path was proven on."""
+    state = opening.state
+    options = state.options
+    if not options_eligible(options) or len(setup.entrants) != 2 or len(state.combatants) != 2:
+        return None
+    first, second = sorted(state.combatants.values(), key=lambda c: c.joined_seq)
+    if first.side == second.side:
+        return None
+    policies = [entrant.policy or setup.policy for entrant in setup.entrants]
+    for who, policy in zip((first, second), policies):
+        if not _fighter_eligible(who, policy):
+            return None
+    reckless = [policy == "reckless" for policy in policies]
+    return Duel(_side(state, first, second, reckless[0]), _side(state, second, first, reckless[1]),
+                setup.max_rounds, options.tactics == "postures", options.all_out_offense_damage,
+                options.all_out_loser_bonus, tuple(options.wound_thresholds), tuple(options.graze_table),
+                options.graze_cap, options.damage_roll, options.graze_damage_roll, options.relative_degree_weight,
+                options.scratch_cap, options.death_rule == "gm")
+
+
+def _fighter_eligible(who: Combatant, policy: str) -> bool:
+    sheet = who.fighter.sheet
+    track = who.track
+    return (policy in POLICIES and (policy != "sensible" or who.fudge_points <= 0)
+            and sheet.track == "boxes" and type(track) is Track and not track.dead and track.out is None
+            and track.level == 0 and not who.marks and who.out is None and who.killed_by is None
+            and who.stunned is None and not who.stuns and not who.locations and len(who.boxes) == NEAR_DEATH)
+
+
+def _side(state: Any, who: Combatant, foe: Combatant, reckless: bool) -> Side:
+    """`engine.sides.side_for` for an exchange (both roles `attack`), less what changes from blow to blow."""
+    options = state.options
+    combat = who.fighter.sheet.combat
+    trait, level, _ = who.fighter.trait(combat.attack if combat else "Brawling", options)
+    level -= shield_value(foe, options)  # F-MOD-3: the foe's shield (an exchange is an attack both ways)
+    level += sum(m.value for m in weapon_size_modifiers(state, who, foe))  # F-MOD-4
+    posture, offense = 0, False
+    if reckless and options.tactics == "postures":
+        posture = 2
+    elif reckless:
+        offense = True
+        level += options.all_out_offense_skill
+    tech = tech_difference(who.fighter, foe.fighter, options)
+    factor = (offensive_factor(who.fighter, options) - defensive_factor(foe.fighter, who.fighter, options)
+              + (tech or 0))
+    return Side(who.name, level, trait in who.fighter.plus, options.npc_static and who.fighter.sheet.kind == "npc",
+                posture, offense, _penalties(options, who.track.pain), tuple(who.boxes),
+                min_hit_for(state, who, foe, None), factor)
+
+
+def _penalties(options: RuleOptions, pain: int) -> tuple[int, ...]:
+    """`Track.penalty` at each level a fighter can still act at (F-MOD-1, F-DC pain threshold)."""
+    out = [0]
+    for level in range(SCRATCH, INCAPACITATED):
+        penalty = options.wound_penalties[min(level, VERY_HURT) - 1]
+        if penalty and pain:
+            penalty = min(0, penalty + pain)
+        out.append(penalty)
+    return tuple(out)
+
+
+# --- the dice ---------------------------------------------------------------------------------------
+# `engine.dice.derive_faces`: face i of draw d is read from HMAC-SHA256(seed, "stream:d:block"), a byte of
+# 255 rejected, byte % 3 - 1 taken. HMAC (RFC 2104) of a key of at most 64 bytes hashes the key padded
+# to 64 bytes and xored with 0x36 before the message, and with 0x5c before that inner digest: both
+# padded keys are hashed once per fight here (`Dice`), and each draw copies them (`hmac.digest` pads and
+# hashes the key again at every call). tests/test_sim_fast.py checks every draw of many streams against
+# `derive_faces`, rejected bytes included.
+
+_INNER = bytes(byte ^ 0x36 for byte in range(256))
+_OUTER = bytes(byte ^ 0x5C for byte in range(256))
+REJECTED = 100  # the face of a byte of 255: any sum holding it is out of the range of real faces
+_FACE = tuple(byte % 3 - 1 for byte in range(255)) + (REJECTED,)
+
+
+class Dice:
+    """A fight's generated dice: the sum of each draw's Fudge faces, draws numbered from 0."""
+
+    __slots__ = ("inner", "outer", "prefix", "seed")
+
+    def __init__(self, seed: bytes, stream: str) -> None:
+        if len(seed) > 64:
+            raise ValueError("a fight seed is at most one SHA-256 block")
+        key = seed.ljust(64, b"\0")
+        self.inner = hashlib.sha256(key.translate(_INNER))
+        self.outer = hashlib.sha256(key.translate(_OUTER))
+        self.prefix = stream.encode() + b":"
+        self.seed = seed
+
+    def block(self, draw: int, block: int) -> bytes:
+        inner = self.inner.copy()
+        inner.update(b"%s%d:%d" % (self.prefix, draw, block))
+        outer = self.outer.copy()
+        outer.update(inner.digest())
+        return outer.digest()
+
+    def total(self, draw: int, count: int) -> int:
+        """The sum of `derive_faces(seed, stream, draw, count)`."""
+        inner = self.inner.copy()  # `block(draw, 0)`, written out: this is most of a fight's time
+        inner.update(b"%s%d:0" % (self.prefix, draw))
+        outer = self.outer.copy()
+        outer.update(inner.digest())
+        digest = outer.digest()
+        if count == 4:  # the action roll: four bytes, unless one of them is rejected
+            face = _FACE
+            total = face[digest[0]] + face[digest[1]] + face[digest[2]] + face[digest[3]]
+            if total < REJECTED - 4:
+                return total
+        total = taken = block = 0
+        while True:
+            for byte in digest:
+                if byte != 255:
+                    total += _FACE[byte]
+                    taken += 1
+                    if taken == count:
+                        return total
+            block += 1
+            digest = self.block(draw, block)
+
+
+# --- the fight -------------------------------------------------------------------------------------
+
+def stream_of(seed: bytes) -> str:
+    """The dice stream of the fight with this seed: the first id `sim.runner.derived_ids` gives, cut as
+    `sim.runner.LightSession.start` cuts it."""
+    return hashlib.sha256(seed + b":id:0").hexdigest()[:12]
+
+
+def play(duel: Duel, seed: bytes) -> tuple[int | None, int, tuple[str, str]]:
+    """(winner: 0, 1 or None for a draw; rounds; each fighter's final wound) of the fight with this seed."""
+    dice = Dice(seed, stream_of(seed))
+    a, b = duel.first, duel.second
+    filled = ([0] * len(a.rows), [0] * len(b.rows))
+    levels = [0, 0]  # each track's level: the highest marked row, DEAD (6) once dead
+    draw = rounds = 0
+    while rounds < duel.max_rounds:
+        rounds += 1  # F-PACE-2: every exchange of a duel starts a round
+        even = rounds >= 2 and rounds % 2 == 0
+        if a.static:
+            roll_a = 0
+        else:
+            roll_a = dice.total(draw, 4)
+            draw += 1
+        if b.static:
+            roll_b = 0
+        else:
+            roll_b = dice.total(draw, 4)
+            draw += 1
+        result_a = a.level + roll_a + a.penalties[levels[0]] + (a.plus and even)
+        result_b = b.level + roll_b + b.penalties[levels[1]] + (b.plus and even)
+        hits: list[tuple[Side, int, int, int]] = []  # attacker, defender index, relative degree, bonus
+        if duel.postures:  # F-TAC-4: each side's offense against the other's defense
+            rd = result_a + a.posture - (result_b - b.posture)
+            if rd >= 1 and result_a + a.posture >= a.min_hit:
+                hits.append((a, 1, rd, 0))
+            rd = result_b + b.posture - (result_a - a.posture)
+            if rd >= 1 and result_b + b.posture >= b.min_hit:
+                hits.append((b, 0, rd, 0))
+        else:  # F-MEL-2, F-MOD-6
+            rd = result_a - result_b
+            if rd == 0:
+                if a.offense != b.offense:  # one all-out attacker ties: he loses
+                    winner, loser, result = (b, 0, result_b) if a.offense else (a, 1, result_a)
+                    if result >= winner.min_hit:
+                        hits.append((winner, loser, 0, duel.loser_bonus))
+            else:
+                winner, loser, result, beaten = (a, 1, result_a, b) if rd > 0 else (b, 0, result_b, a)
+                if result >= winner.min_hit:
+                    bonus = (duel.offense_damage if winner.offense else 0) + (duel.loser_bonus if beaten.offense else 0)
+                    hits.append((winner, loser, abs(rd), bonus))
+        for attacker, defender, rd, bonus in hits:
+            own, foe = (roll_a, roll_b) if defender == 1 else (roll_b, roll_a)
+            level, draw = _strike(duel, attacker, rd, bonus, own, foe, dice, draw)
+            if level > 0 and levels[defender] != 6:
+                rows = (a, b)[defender].rows
+                levels[defender] = _place(duel, rows, filled[defender], level)
+        if levels[0] >= INCAPACITATED or levels[1] >= INCAPACITATED:
+            break
+    able = (levels[0] < INCAPACITATED, levels[1] < INCAPACITATED)
+    winner = None if able[0] == able[1] else (0 if able[0] else 1)
+    return winner, rounds, (LEVELS[levels[0]], LEVELS[levels[1]])
+
+
+def _strike(duel: Duel, attacker: Side, rd: int, bonus: int, attack_roll: int, defense_roll: int,
+            dice: Dice, draw: int) -> tuple[int, int]:
+    """`engine.wounding.strike` under the `factors` system: (the wound level, the next draw)."""
+    factor = attacker.factor
+    graze = rd == 1
+    mode = duel.damage_roll
+    roll: int | None = None
+    parity = 0
+    if mode != "none" and (not graze or duel.graze_damage_roll):
+        if mode == "parity":
+            parity = (attack_roll % 2 == 0) - (defense_roll % 2 == 0)
+        else:
+            roll = dice.total(draw, 1 if mode.startswith("1dF") else 4)
+            draw += 1
+    if graze:  # F-GRAZE-1, F-GRAZE-2, F-GRAZE-3
+        scratch_at, hurt_at = duel.graze_table
+        level = 0 if factor < scratch_at else 1 if factor < hurt_at else 2
+        if bonus > 0:
+            level += 1
+        moved = roll if roll is not None else (parity or None)
+        if moved is not None:
+            level += (moved > 0) - (moved < 0)
+        return max(0, min(level, duel.graze_cap)), draw
+    calculated = rd * duel.weight + factor + bonus + parity
+    if mode == "4dF_limited":
+        damage = limited_roll(calculated, roll) if roll is not None else max(0, calculated)
+    elif mode in ("4dF_free", "1dF_damage") and roll is not None:
+        damage = max(0, calculated + roll)
+    else:
+        damage = max(0, calculated)
+    level = 0
+    for index, lowest in enumerate(duel.thresholds, start=1):  # F-DMG-4, as `level_for_damage`
+        if damage >= lowest:
+            level = index
+    if mode == "1dF_level" and roll is not None and level > 0:
+        level = max(0, min(level + roll, NEAR_DEATH))
+    return level, draw
+
+
+def _place(duel: Duel, rows: tuple[int, ...], filled: list[int], level: int) -> int:
+    """`engine.wounds.place` on a track held as marked boxes per row: the track's level after the mark."""
+    top = len(rows)
+    ceiling = VERY_HURT if (level == SCRATCH and duel.scratch_cap) else top
+    for row in range(min(level, top), ceiling + 1):
+        if filled[row - 1] < rows[row - 1]:
+            filled[row - 1] += 1
+            break
+    else:
+        if not (ceiling < top or duel.gm_death):
+            return 6  # F-WND-6: no open box kills
+    for row in range(top, 0, -1):
+        if filled[row - 1]:
+            return row
+    return 0

@@ -1,0 +1,99 @@
+"""`fudge play` on a terminal (a pty, driven by pexpect): Tab completion, Ctrl-C, Ctrl-D, the history.
+
+The GM's keys as a terminal sends them: Tab completes as readline does, Ctrl-C drops the line
+being typed (nothing of it runs, the session goes on), Ctrl-D leaves with exit status 0, and the
+lines run are kept in the store's history for the next session (Up recalls them).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli.play_prompt import history_file
+from store.sqlite import SqliteStore
+from tests.processes import ROOT, fudge
+
+pexpect = pytest.importorskip("pexpect")
+
+
+def spawn(db: Path, *args: str) -> Any:
+    """`fudge --store DB play ARGS` on a pty of 40 x 120, as tests.processes runs a command otherwise."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
+    env.update({"PYTHONPATH": str(ROOT), "FUDGE_KEY_FILE": str(db.parent / "snapshot.key"),
+                "FUDGE_SECRETS_FILE": str(db.parent / "secrets.db"), "XDG_STATE_HOME": str(db.parent / "state"),
+                "NO_COLOR": "1", "TERM": "xterm",
+                "PROMPT_TOOLKIT_NO_CPR": "1"})  # a pty under test does not answer cursor-position requests
+    return pexpect.spawn(sys.executable, ["-m", "cli.main", "--store", str(db), "play", *args], env=env, cwd=str(ROOT),
+                         encoding="utf-8", timeout=60, dimensions=(40, 120))
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    store = tmp_path / "fudge.db"
+    for args in (("new", "duel"), ("join", "examples/sheets/snorri.toml"), ("join", "examples/sheets/brynhild.toml")):
+        assert fudge(*args, store=store, cwd=ROOT).returncode == 0
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))  # where the session keeps the history
+    return store
+
+
+def test_tab_completes_ctrl_c_cancels_the_line_ctrl_d_leaves(db: Path) -> None:
+    child = spawn(db, "duel")
+    child.expect("duel>")
+    child.send("rol\t")
+    child.expect("roll")  # the command
+    child.send(" sn\t")
+    child.expect("Snorri")  # a combatant
+    child.send(" Sw\t")
+    child.expect("Sword")  # his trait
+    child.send(" --v\t")
+    child.expect("--vs")  # an option of `roll`
+    child.send(" Fair -d '0 0 0 0'\r")
+    child.expect("Snorri rolls Sword: 0 0 0 0")
+    child.expect(r"receipt \d+:")  # the board, redrawn
+    child.expect("duel>")
+    events = SqliteStore(db).last_seq("duel")
+
+    child.send("undo")
+    child.send("\x03")  # Ctrl-C: the line is dropped
+    child.expect("duel>")
+    child.send("fights\r")  # the session goes on
+    child.expect(rf"\* duel: {events} events")
+    child.expect("duel>")
+
+    child.send("\x04")  # Ctrl-D leaves
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    types = [row.type for row in SqliteStore(db).read("duel")]
+    assert len(types) == events and "undo" not in types  # nothing of the cancelled line ran
+
+    kept = history_file(db).read_text()
+    assert "roll Snorri Sword --vs Fair -d '0 0 0 0'" in kept and "fights" in kept and "undo" not in kept
+
+
+def test_the_next_session_on_the_store_recalls_its_history(db: Path) -> None:
+    first = spawn(db)
+    first.expect("duel>")
+    first.send("fights\r")
+    first.expect(r"\* duel: 3 events")
+    first.expect("duel>")
+    first.send("\x04")
+    first.expect(pexpect.EOF)
+    first.close()
+    assert first.exitstatus == 0
+
+    second = spawn(db)
+    second.expect("duel>")
+    second.send("\x1b[A")  # Up: the last line of the last session
+    second.expect("fights")
+    second.send("\r")
+    second.expect(r"\* duel: 3 events")
+    second.send("\x04")
+    second.expect(pexpect.EOF)
+    second.close()
+    assert second.exitstatus == 0
