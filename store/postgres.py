@@ -7,7 +7,9 @@ the fights they own or that were shared with them. Settings (the current fight) 
 are the caches (a snapshot or view is under its GM's own key). A GM's secrets and snapshot key stay
 in the GM's own files (store.secrets, store.snapshots): the database never holds them.
 
-Fight names are unique on the server (a club's fights have one name each, whoever runs them).
+Fight names are unique on the server (a club's fights have one name each, whoever runs them). GMs who
+log in as roles of their own are held to their fights by row-level security too (schema 2), whatever SQL
+they run; GMs who share one role and name themselves with FUDGE_GM, by fudge's queries alone.
 Every append ends with `pg_notify('fudge', ...)`, sent at its commit: `wait_for_change` listens.
 """
 
@@ -30,7 +32,7 @@ from store.secrets import SecretFile
 from store.snapshots import Snapshot
 from store.views import View
 
-STORE_SCHEMA = "1"
+STORE_SCHEMA = "2"
 CHANNEL = "fudge"
 SEQ_MAX = 2**62
 LOCK = 0x66756467  # the advisory lock taken while the tables are made or migrated ("fudg")
@@ -87,6 +89,31 @@ CREATE TABLE views (
     mac TEXT NOT NULL,
     PRIMARY KEY (fight, gm, name)
 );
+""",
+    # 2: row-level security for GMs who log in as their own roles. The role that made the tables owns them
+    # and is not bound by it (a club whose GMs share one role and name themselves with FUDGE_GM relies on
+    # fudge's own queries); any other role sees and writes only its own fights and those shared with it,
+    # whatever SQL it runs. `shares` keeps the fight's owner, so its policy need not read `fights`.
+    1: """
+ALTER TABLE shares ADD COLUMN owner TEXT;
+UPDATE shares SET owner = (SELECT owner FROM fights WHERE fights.id = shares.fight);
+ALTER TABLE shares ALTER COLUMN owner SET NOT NULL;
+ALTER TABLE fights ENABLE ROW LEVEL SECURITY;
+ALTER TABLE shares ENABLE ROW LEVEL SECURITY;
+ALTER TABLE events ENABLE ROW LEVEL SECURITY;
+ALTER TABLE commands ENABLE ROW LEVEL SECURITY;
+ALTER TABLE snapshots ENABLE ROW LEVEL SECURITY;
+ALTER TABLE views ENABLE ROW LEVEL SECURITY;
+ALTER TABLE settings ENABLE ROW LEVEL SECURITY;
+CREATE POLICY gm_shares ON shares USING (gm = current_user OR owner = current_user) WITH CHECK (owner = current_user);
+CREATE POLICY gm_fights ON fights
+    USING (owner = current_user OR id IN (SELECT fight FROM shares WHERE gm = current_user))
+    WITH CHECK (owner = current_user);
+CREATE POLICY gm_events ON events USING (fight IN (SELECT id FROM fights));
+CREATE POLICY gm_commands ON commands USING (fight IN (SELECT id FROM fights));
+CREATE POLICY gm_snapshots ON snapshots USING (gm = current_user AND fight IN (SELECT id FROM fights));
+CREATE POLICY gm_views ON views USING (gm = current_user AND fight IN (SELECT id FROM fights));
+CREATE POLICY gm_settings ON settings USING (gm = current_user);
 """,
 }
 assert len(MIGRATIONS) == int(STORE_SCHEMA)
@@ -283,10 +310,9 @@ class PostgresStore:
                 if db.execute("SELECT 1 FROM commands WHERE fight = %s AND command = ANY(%s)",
                               (fight, list(spans))).fetchone():
                     raise DuplicateCommand(f"that command was already applied to {name}")
-                with db.cursor() as cursor:
-                    with cursor.copy("COPY events (fight, seq, command, type, body, hash) FROM STDIN") as copy:
-                        for r in rows:
-                            copy.write_row((fight, r.seq, r.command, r.type, r.body, r.hash))
+                with db.cursor() as cursor:  # INSERT, not COPY: COPY is refused under row-level security
+                    cursor.executemany("INSERT INTO events VALUES (%s, %s, %s, %s, %s, %s)",
+                                       [(fight, r.seq, r.command, r.type, r.body, r.hash) for r in rows])
                     cursor.executemany("INSERT INTO commands VALUES (%s, %s, %s, %s)",
                                        [(fight, c, min(s), max(s)) for c, s in spans.items()])
                     if snapshot is not None:
@@ -329,7 +355,8 @@ class PostgresStore:
                 owner = db.execute("SELECT owner FROM fights WHERE id = %s", (fight,)).fetchone()[0]
                 if owner != self.gm:
                     raise StoreError(f"{name} is {owner}'s fight: only its owner shares it")
-                db.execute("INSERT INTO shares VALUES (%s, %s) ON CONFLICT DO NOTHING", (fight, gm))
+                db.execute("INSERT INTO shares (fight, gm, owner) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                           (fight, gm, owner))
         self._run(write)
 
     def shared_with(self, name: str) -> list[str]:

@@ -179,3 +179,61 @@ def test_a_play_session_on_the_server_tells_the_story_it_tells_on_a_file(pg_serv
         assert on_server.returncode == on_file.returncode == 0, on_server.stderr
         assert on_server.stderr == on_file.stderr
         assert masked(on_server.stdout) == masked(on_file.stdout)
+
+
+def test_GMs_who_log_in_as_their_own_roles_cannot_read_each_others_fights_even_in_SQL(pg_server: Any) -> None:
+    """Row-level security (store schema 2): a GM's role sees and writes, whatever SQL it runs, only the
+    fights it owns and those shared with it, and only its own settings and caches."""
+    import itertools
+
+    import psycopg
+
+    from events.rows import Row
+    from store.base import FightInfo, StoreError
+    from store.postgres import PostgresStore
+
+    url = pg_server.database()
+    PostgresStore(url).set_setting("made-by", "the club")  # the club's admin role makes the tables
+    suffix = url.split("@/", 1)[1].split("?")[0]  # the database's name: roles are the whole server's
+    alice_role, bob_role = f"alice_{suffix}", f"bob_{suffix}"
+    with psycopg.connect(url, autocommit=True) as db:
+        for role in (alice_role, bob_role):
+            db.execute(f"CREATE ROLE {role} LOGIN")
+            db.execute(f"GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA public TO {role}")
+            db.execute(f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {role}")
+    alice_url, bob_url = (url.replace("fudge@", f"{role}@") for role in (alice_role, bob_role))
+    alice, bob = PostgresStore(alice_url), PostgresStore(bob_url)
+    assert (alice.gm, bob.gm) == (alice_role, bob_role)  # no FUDGE_GM: the role is the GM
+    counter = itertools.count()
+
+    def rows(first: int, count: int = 1) -> list[Row]:
+        command = f"c{next(counter)}"
+        return [Row(seq, command, "note", "{}", f"{seq:064x}") for seq in range(first, first + count)]
+
+    alice.append("crypt", 0, rows(1, 3), create=FightInfo("crypt", "id-crypt"))
+    alice.set_setting("current", "crypt")
+    bob.append("tavern", 0, rows(1), create=FightInfo("tavern", "id-tavern"))
+    bob.set_setting("current", "tavern")
+    with psycopg.connect(bob_url, autocommit=True) as db:
+        assert db.execute("SELECT name FROM fights").fetchall() == [("tavern",)]
+        assert db.execute("SELECT count(*) FROM events").fetchone() == (1,)
+        assert db.execute("SELECT gm, value FROM settings").fetchall() == [(bob_role, "tavern")]
+        (crypt,) = rows_in(url, "SELECT id FROM fights WHERE name = 'crypt'")[0]  # as the club's admin
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
+            db.execute("INSERT INTO events VALUES (%s, 4, 'forged', 'note', '{}', 'h')", (crypt,))
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
+            db.execute("INSERT INTO shares VALUES (%s, %s, %s)", (crypt, bob_role, alice_role))
+    with pytest.raises(StoreError, match="no fight named 'crypt'"):
+        bob.read("crypt")
+    with pytest.raises(StoreError, match="already exists"):
+        bob.append("crypt", 0, rows(1), create=FightInfo("crypt", "other"))
+    alice.share("crypt", bob_role)
+    with psycopg.connect(bob_url, autocommit=True) as db:
+        assert sorted(db.execute("SELECT name FROM fights").fetchall()) == [("crypt",), ("tavern",)]
+        assert db.execute("SELECT count(*) FROM events").fetchone() == (4,)
+    bob.append("crypt", 3, rows(4))  # a shared fight is written by both
+    assert [r.seq for r in alice.read("crypt")] == [1, 2, 3, 4]
+    with pytest.raises(StoreError, match="only its owner shares it"):
+        bob.share("crypt", "carol")
+    with psycopg.connect(alice_url, autocommit=True) as db:
+        assert db.execute("SELECT name FROM fights").fetchall() == [("crypt",)]  # bob's tavern stays his

@@ -126,7 +126,7 @@ def test_a_postgresql_store_of_a_newer_schema_is_refused(pg_url: str) -> None:
     PostgresStore(pg_url, gm="alice").set_setting("current", "x")
     with PostgresStore(pg_url)._db() as db:
         db.execute("UPDATE meta SET value = '99' WHERE key = 'store_schema'")
-    with pytest.raises(StoreError, match="store schema 99; this version reads 1"):
+    with pytest.raises(StoreError, match="store schema 99; this version reads 2"):
         PostgresStore(pg_url)
 
 
@@ -145,3 +145,29 @@ def test_a_database_that_is_not_a_fudge_store_is_refused_untouched(pg_url: str) 
     with psycopg.connect(pg_url) as db:
         assert db.execute("SELECT * FROM fights").fetchall() == [("the club bowling league",)]
         assert db.execute("SELECT to_regclass('meta')").fetchone() == (None,)
+
+
+def test_the_oldest_postgresql_schema_is_migrated_by_its_first_write(pg_url: str) -> None:
+    """Schema 1 (no row-level security, shares without their fight's owner) with a fight shared: the first
+    write brings it to schema 2, the share kept and its owner filled in."""
+    import psycopg
+
+    from store.postgres import MIGRATIONS, STORE_SCHEMA as PG_SCHEMA, PostgresStore
+
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        db.execute(MIGRATIONS[0])  # type: ignore[arg-type]
+        db.execute("INSERT INTO meta VALUES ('store_schema', '1')")
+        db.execute("INSERT INTO fights (owner, name, fight_id, created_at) VALUES ('alice', 'crypt', 'id', 'then')")
+        db.execute("INSERT INTO events VALUES (1, 1, 'c1', 'note', '{}', 'h1')")
+        db.execute("INSERT INTO shares VALUES (1, 'bob')")
+    bob = PostgresStore(pg_url, gm="bob")
+    assert [f.name for f in bob.fights()] == ["crypt"]  # read as it is: nothing written
+    with psycopg.connect(pg_url) as db:
+        assert db.execute("SELECT value FROM meta").fetchall() == [("1",)]
+    bob.set_setting("current", "crypt")
+    with psycopg.connect(pg_url) as db:
+        assert db.execute("SELECT value FROM meta").fetchall() == [(PG_SCHEMA,)] == [("2",)]
+        assert db.execute("SELECT fight, gm, owner FROM shares").fetchall() == [(1, "bob", "alice")]
+        assert db.execute("SELECT relname FROM pg_class WHERE relrowsecurity ORDER BY relname").fetchall() == [
+            ("commands",), ("events",), ("fights",), ("settings",), ("shares",), ("snapshots",), ("views",)]
+    assert bob.read("crypt")[0].hash == "h1" and bob.setting("current") == "crypt"
