@@ -111,8 +111,8 @@ def build(path: Path, name: str, events: int, durable: bool = False) -> tuple[in
     while store.last_seq(name) < events:
         step += 1
         a, b = fighters[step % 3], fighters[(step + 1) % 3]
-        # Undo, redo and fudge-point spends void events: each one replays the whole log in the
-        # writer (O(events)), so they are kept to about one command in twelve.
+        # Undo, redo and fudge-point spends void events: about one command in twelve (they once
+        # replayed the whole log; engine.rewind and service.step.refolded answer them now).
         if step % 61 == 0:
             done = run(cmd.Undo()) and run(cmd.Undo()) and run(cmd.Redo())
         elif step % 41 == 0:
@@ -437,7 +437,7 @@ def main() -> None:
         (f"one trait roll appended to the {count:,}-event fight (in-process)", f"{roll_s * 1000:.0f} ms",
          "folds only its new events"),
         (f"one undo or redo on the {count:,}-event fight (in-process)", f"{voiding_s * 1000:.0f} ms",
-         "replays the log held in memory"),
+         "from the undo history (engine.rewind), no replay"),
         (f"appends, durable (synchronous=FULL), {sum(durable_kinds.values())} commands, {durable} events",
          f"{durable_s:.1f} s", f"{sum(durable_kinds.values()) / durable_s:,.0f} commands/s, "
          f"{durable / durable_s:,.0f} events/s"),

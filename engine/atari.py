@@ -74,12 +74,8 @@ def unbalanced(state: FightState, who: Combatant) -> list[ev.Modifier]:
 
 
 def avoidances_used(state: FightState, who: Combatant) -> int:
-    used = 0
-    for event in state.events.values():
-        if (isinstance(event, ev.ExchangeResolved) and event.round == state.round and event.avoidance
-                and event.sides[1].combatant.lower() == who.key):
-            used += len(event.sides) - 1 if event.avoidance in (*AVOIDING, "dodge-parry") else 0
-    return used
+    """AI-ATK: the avoidances `who` has used this round (the fold counts them: FightState.index)."""
+    return state.index.get(("avoided", who.key, state.round), 0)
 
 
 def avoidance_budget(decl: ev.Declaration) -> int:
@@ -351,7 +347,7 @@ def heroic(state: FightState, c: cmd.HeroicAvoidance, dice: Dice) -> list[Any]:
     if not isinstance(mark, ev.WoundMarked) or mark.combatant.lower() != who.key:
         raise RuleError(f"event {target} is not a wound {who.name} took")
     rolled_with = f"Agility (heroic avoidance, blow {mark.action})"
-    if any(isinstance(e, ev.ActionResolved) and e.trait == rolled_with for e in state.events.values()):
+    if ("heroic", rolled_with) in state.index:
         raise RuleError(f"{who.name} already rolled with that blow (AI-HEROIC)")
     action = next_action(state)
     out: list[Any] = [ev.EventsVoided(seqs=(target,), reason=f"{who.name} rolls with the blow (AI-HEROIC)")]

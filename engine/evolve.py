@@ -60,7 +60,7 @@ def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
 
 def _round_started(s: FightState, r: Recorded, e: ev.RoundStarted) -> FightState:
     return replace(s, round=e.round, declarations={}, sealed={}, fought=frozenset(), forfeits=frozenset(),
-                   round_starts=s.round_starts + (r.seq,),
+                   round_starts=with_item(s.round_starts, len(s.round_starts), r.seq),
                    initiative={}, turn=None, slot_start=0, pending={},
                    round_declarations={k: d for k, (n, d) in s.pending.items() if n == e.round},
                    ranked=s.ranked if (s.options.initiative == "opposed"

@@ -28,7 +28,7 @@ Readings taken:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from engine.dice import Dice
@@ -145,8 +145,7 @@ def marks_for_hits(state: Any, action: int, hits: Sequence[ev.Hit], sides: Seque
     adjustment_dice = AdjustmentDice(action, dice, reuse)
     options = state.options
     by_name = {side.combatant.lower(): side for side in sides}
-    starts = [seq for seq in state.round_starts if seq <= action]
-    round_start = action if new_round else (starts[-1] if starts else 0)
+    round_start = action if new_round else round_start_at(state.round_starts, action)
     round_number = state.round + (1 if new_round else 0)
     out: list[Any] = []
     pending: dict[str, list[Mark]] = {}
@@ -194,6 +193,19 @@ def marks_for_hits(state: Any, action: int, hits: Sequence[ev.Hit], sides: Seque
             out.append(ev.StunMarked(action=action, combatant=who.name, effect="knocked_out", round=round_number,
                                      dealt=hit.level, notes=("F-STUN-3: a Good blow to the head",)))
     return out
+
+
+def round_start_at(starts: Mapping[int, int], action: int) -> int:
+    """The seq of the latest RoundStarted at or before `action` (0: none), by bisection: the starts are
+    in order, and a blow re-resolved long after its round looks back without reading every round."""
+    low, high = 0, len(starts)
+    while low < high:
+        middle = (low + high) // 2
+        if starts[middle] <= action:
+            low = middle + 1
+        else:
+            high = middle
+    return starts[low - 1] if low else 0
 
 
 def points_kept(state: Any, action: int, replaced: Collection[int]) -> dict[tuple[str, str], tuple[bool, bool]]:

@@ -7,7 +7,7 @@ about the log's history, not about the fight's state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from engine.errors import RuleError
 from events import models as ev
@@ -55,25 +55,33 @@ def redo_target(log: Sequence[Recorded], voided: dict[int, int]) -> tuple[str, s
 
 
 def voided(log: Sequence[Recorded]) -> dict[int, int]:
-    """seq -> seq of the effective event that voided it.
+    """seq -> seq of the effective event that voided it."""
+    by_command: dict[str, list[int]] | None = None  # built at the first undo or redo met
+
+    def seqs_of(command: str) -> Iterable[int]:
+        nonlocal by_command
+        if by_command is None:
+            by_command = {}
+            for each in log:
+                by_command.setdefault(each.command, []).append(each.seq)
+        return by_command.get(command, ())
+
+    return voided_by([record for record in log if type(record.event) in _VOIDING], seqs_of)
+
+
+def voided_by(voiding: Sequence[Recorded], seqs_of: Callable[[str], Iterable[int]]) -> dict[int, int]:
+    """`voided` from the log's voiding records alone (in log order) and the seqs of a command's events:
+    a replay from a store reads these two and not the whole log first.
 
     Walks backwards: a voiding event counts only if nothing later voided it,
     so a redo (which voids an undo) brings the undone command back.
     """
-    by_command: dict[str, list[int]] | None = None  # built at the first undo or redo met
     out: dict[int, int] = {}
-    for record in reversed(log):
+    for record in reversed(voiding):
         event = record.event
-        if type(event) not in _VOIDING or record.seq in out:
+        if record.seq in out:
             continue
-        if isinstance(event, ev.EventsVoided):
-            targets: Iterable[int] = event.seqs
-        else:  # CommandUndone, CommandRedone
-            if by_command is None:
-                by_command = {}
-                for each in log:
-                    by_command.setdefault(each.command, []).append(each.seq)
-            targets = by_command.get(event.target, ())
+        targets: Iterable[int] = event.seqs if isinstance(event, ev.EventsVoided) else seqs_of(event.target)
         for seq in targets:
             out.setdefault(seq, record.seq)
     return out

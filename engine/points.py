@@ -86,15 +86,11 @@ def beyond_points(resolution: Any, roll: Any) -> bool:
 
 def latest(state: FightState, who: Combatant, blow_use: bool) -> int:
     """The fighter's latest roll (or blow taken) in force: what a point is spent on when none is named."""
-    kind = ev.WoundMarked if blow_use else ev.DiceRolled
-    for seq in sorted(state.events, reverse=True):
-        event = state.events[seq]
-        if isinstance(event, kind):
-            if isinstance(event, ev.DiceRolled) and (event.purpose == "damage" or harm.is_adjustment_roll(event)):
-                continue  # no use spends on a damage roll (luck and skill refuse it): aim at the action roll
-            owner = event.combatant if isinstance(event, ev.WoundMarked) else event.roller
-            if owner.lower() == who.key:
-                return seq
+    # No use spends on a damage roll (luck and skill refuse it): aim at the action roll. The fold keeps
+    # the newest of each (FightState.index), so this is one read, not a scan of the fight's events.
+    seq = state.index.get(("blow" if blow_use else "action roll", who.key))
+    if seq is not None:
+        return seq  # type: ignore[no-any-return]
     raise RuleError(f"{who.name} has no {'blow taken' if blow_use else 'roll'} to spend a point on")
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from engine.initiative import Initiative
 from engine.ladder import Ladder, ladder_of
 from engine.options import RuleOptions
-from engine.pmap import PMap
+from engine.pmap import EventMap, PMap
 from engine.sheets import Fighter
 from engine.wounds import Mark, Track, empty_track
 from events import models as ev
@@ -85,7 +85,7 @@ class FightState:
     revealed: tuple[str, ...] = ()
     last_seq: int = 0
     round: int = 0
-    combatants: Mapping[str, Combatant] = field(default_factory=dict)
+    combatants: Mapping[str, Combatant] = field(default_factory=dict)  # a PMap once large (evolving.with_item)
     declarations: Mapping[str, ev.Declaration] = field(default_factory=dict)
     sealed: Mapping[str, tuple[str, int]] = field(default_factory=dict)  # key -> (seal, seq)
     fought: frozenset[str] = frozenset()
@@ -94,8 +94,17 @@ class FightState:
     initiative: Mapping[str, Initiative] = field(default_factory=dict)
     turn: Turn | None = None
     actions: Mapping[int, Action] = field(default_factory=PMap)
-    events: Mapping[int, Any] = field(default_factory=PMap)  # seq -> effective event of an action
-    round_starts: tuple[int, ...] = ()  # seqs of RoundStarted (F-DEATH-2: the level a round began at)
+    events: Mapping[int, Any] = field(default_factory=EventMap)  # seq -> effective event of an action
+    # seqs of RoundStarted by their order (0, 1, ...) (F-DEATH-2: the level a round began at); a map that
+    # becomes persistent as it grows (evolving.with_item), not a tuple copied at every round (quadratic)
+    round_starts: Mapping[int, int] = field(default_factory=dict)
+    # Indexes of `events`, kept by the fold (engine.evolving.remember) so that a command reads one entry
+    # where it scanned every event of the fight.
+    # One map, not one field each (a fold's draft copies every field, per command in the simulator):
+    # ("roll" | "action roll" | "blow", combatant key) -> the newest DiceRolled, DiceRolled a fudge point
+    # may aim at, WoundMarked; ("avoided", defender, round) -> AI-ATK avoidances used; ("heroic", trait)
+    # -> the seq of an AI-HEROIC roll with a blow.
+    index: Mapping[tuple[Any, ...], int] = field(default_factory=dict)
     # --- rolled initiative and atari isev ---
     ranked: Mapping[str, ev.InitiativeRanked] = field(default_factory=dict)  # F-INIT-2, AI-INIT-2
     slot_start: int = 0  # seq of the first turn at the current initiative total (simultaneous ties)

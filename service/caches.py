@@ -3,12 +3,14 @@ models (store.views), written in a command's append transaction and read back on
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 from events import models as ev
-from events.envelope import load_all
+from engine.pmap import EventMap
+from engine.rewind import UNKNOWN, History, apply
+from events.envelope import Recorded, load, load_all
 from projections.fold import fold
 from engine.state import FightState
 from store import snapshots, views
@@ -16,6 +18,7 @@ from store.base import EventStore
 from store.bulk import paused_gc
 from store.log import log
 from store.views import ReadModel
+from service.step import by_command, following, refolded
 
 VOIDING_TYPES = frozenset(kind.model_fields["type"].default for kind in ev.VOIDING)
 
@@ -26,6 +29,19 @@ def named(state: FightState, name: str) -> FightState:
     return state if not state.name or state.name == name else replace(state, name=name)
 
 
+def log_reader(store: EventStore, name: str) -> Callable[[int], Any]:
+    """How a state reads an action's event it left in the log (engine.pmap.EventMap): the row of that
+    seq, parsed. The log is append-only, so the event at a seq never changes."""
+
+    def read(seq: int) -> Any:
+        rows = store.rows_back(name, seq, 1)
+        if not rows or rows[0].seq != seq:
+            raise LookupError(f"{name} has no event {seq}")
+        return load(rows[0].body).event
+
+    return read
+
+
 class Caches:
     """A store's snapshots and views of its fights, under this user's key (`EventStore.snapshot_key`):
     a store without a key keeps none, and every read folds the log."""
@@ -34,12 +50,14 @@ class Caches:
         self.store = store
         self.read_models = tuple(read_models)  # views stored with every append (store.views)
 
-    def state_at(self, name: str, seq: int, last_hash: str) -> tuple[FightState, int] | None:
-        """(the state, the snapshot's seq) from the fight's snapshot and the events after it, if that is
-        the same as a replay; None if not.
+    def state_at(self, name: str, seq: int, last_hash: str) -> tuple[FightState, History, int] | None:
+        """(the state, its undo history, the snapshot's seq) from the fight's snapshot and the events
+        after it, if that is the same as a replay; None if not.
 
-        Events after the snapshot are folded onto it unless one of them voids something: then
-        the whole log is replayed (A-UNDO-2 may reach back before the snapshot).
+        The commands after the snapshot are folded onto it as they were when appended
+        (`catch_up`): undos and redos answered from the history it carries (engine.rewind), a fudge
+        point's void folded again from it (service.step.refolded). Where the history does not
+        reach (A-UNDO-2 may reach back before it), None: the whole log is replayed.
         """
         if seq == 0:
             return None
@@ -49,16 +67,31 @@ class Caches:
             return None
         rows = self.store.rows_from(name, snap.seq)
         if not rows or (rows[0].seq, rows[0].hash) != (snap.seq, snap.hash) or (rows[-1].seq, rows[-1].hash) != (
-                seq, last_hash) or any(row.type in VOIDING_TYPES for row in rows[1:]):
+                seq, last_hash):
             return None
         with paused_gc():
-            state = snapshots.unpack(snap, self.store.fight(name).fight_id, snap.seq, snap.hash, key)
-            if not isinstance(state, FightState):
+            found = snapshots.unpack(snap, self.store.fight(name).fight_id, snap.seq, snap.hash, key)
+            if not (isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], FightState)
+                    and isinstance(found[0].events, EventMap) and isinstance(found[1], History)):
                 return None
-            return fold(load_all(row.body for row in rows[1:]), state), snap.seq
+            state, done = found
+            state.events.read_from(log_reader(self.store, name))
+            after = load_all(row.body for row in rows[1:])
+
+            def since(seq: int, upto: int) -> list[Recorded]:
+                if seq > snap.seq:
+                    return [record for record in after if seq <= record.seq < upto]
+                return load_all(row.body for row in self.store.rows_from(name, seq) if row.seq < upto)
+
+            for records in by_command(after):
+                caught = catch_up(state, done, records, lambda seq, upto=records[0].seq: since(seq, upto))
+                if caught is None:
+                    return None
+                state, done = caught
+            return state, done, snap.seq
 
     def of(self, name: str, state: FightState, seq: int, last_hash: str,
-           fight_id: str | None = None, since: int | None = None) -> dict[str, Any]:
+           fight_id: str | None = None, since: int | None = None, done: History = UNKNOWN) -> dict[str, Any]:
         """`snapshot=` and `views=` for the store's append, when the store keeps them.
 
         The read models (store.views) are stored at every append: each is a small view of the
@@ -80,8 +113,30 @@ class Caches:
             out["views"] = tuple(view for model in self.read_models
                                  if (view := _view(model, state, fight_id, seq, last_hash, key)))
         if snapshot_due:
-            out["snapshot"] = snapshots.pack(state, fight_id, seq, last_hash, key)
+            out["snapshot"] = snapshots.pack((state, done), fight_id, seq, last_hash, key)
         return out
+
+
+def catch_up(state: FightState, done: History, records: list[Recorded],
+             since: Callable[[int], Sequence[Recorded]]) -> tuple[FightState, History] | None:
+    """One stored command folded onto a snapshot's state, as `service.step.tracked_step` did it when it
+    was appended; None when that needs the log (an undo or redo the history does not answer as the log
+    did)."""
+    event = records[0].event
+    if isinstance(event, (ev.CommandUndone, ev.CommandRedone)):
+        top = (done.done[-1].command if done.done else None) if isinstance(event, ev.CommandUndone) else (
+            done.undone[-1][0] if done.undone else None)
+        if event.target != top or len(records) != 1:
+            return None
+        if isinstance(event, ev.CommandUndone):
+            after, redo = apply(state, done.done[-1], records[-1].seq)
+            return after, done.undid(records[0].command, redo)
+        after, back = apply(state, done.undone[-1][1], records[-1].seq)
+        return after, done.redid(back)
+    if any(isinstance(record.event, ev.VOIDING) for record in records):
+        return refolded(state, done, records, since)
+    after = fold(records, state)
+    return after, following(done, state, records, after, False)
 
 
 def _view(model: ReadModel, state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes) -> Any:

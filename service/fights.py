@@ -22,14 +22,16 @@ from engine.dice import EnteredDice, commitment
 from engine.errors import RuleError
 from events import models as ev
 from events.envelope import GENESIS, Recorded, chain_hash, load, load_all
-from engine.history import voided
+from engine.history import voided, voided_by
+from engine.pmap import EventMap, Reader
+from engine.rewind import FOUNDED, UNKNOWN, History
 from projections.fold import fold, replay
-from engine.state import FightState
+from engine.state import FightState, replace
 from service import history
-from service.caches import VOIDING_TYPES, Caches, named
+from service.caches import VOIDING_TYPES, Caches, log_reader, named
 from service.dice import DRAW_TYPES, DiceInput, UnusedDice, dice_source, unused_dice
 from service.secrets import Keeper
-from service.step import step
+from service.step import step, tracked_step
 from store.base import EventStore, FightInfo, Row, SecretBox, StoreError
 from store.bulk import paused_gc
 from store.log import log
@@ -75,6 +77,7 @@ class _Loaded:
     last_hash: str
     last_seq: int = 0
     snapshot_seq: int | None = None  # the event the store's valid snapshot is at (None: none known)
+    done: History = UNKNOWN  # what an undo or redo takes back (engine.rewind), kept in the snapshot too
 
 
 class Fights:
@@ -133,10 +136,9 @@ class Fights:
             return caught_up
         found = self._from_snapshot(name, *tail)
         if found is not None:
-            loaded = _Loaded(None, named(found[0], name), tail[1], tail[0], found[1])
+            loaded = _Loaded(None, named(found[0], name), tail[1], tail[0], found[2], found[1])
         else:
-            records, state = self.replayed(name, tail[0])  # the rows up to the tail read: one consistent log
-            loaded = _Loaded(records, named(state, name), tail[1], tail[0])
+            loaded = _Loaded(None, named(self._replay(name, tail[0]), name), tail[1], tail[0])
         self._cache[name] = loaded
         return loaded
 
@@ -155,10 +157,37 @@ class Fights:
         with paused_gc():
             new = load_all(row.body for row in rows[1:])
             state = named(fold(new, cached.state), name)
-        records = cached.records + new if cached.records is not None else None
-        return _Loaded(records, state, rows[-1].hash, rows[-1].seq, cached.snapshot_seq)
+        # What an undo takes back is known only for the commands this service wrote (engine.rewind):
+        # after another writer's, an undo reads the log.
+        return _Loaded(None, state, rows[-1].hash, rows[-1].seq, cached.snapshot_seq, UNKNOWN)
 
-    def _from_snapshot(self, name: str, seq: int, last_hash: str) -> tuple[FightState, int] | None:
+    def _replay(self, name: str, upto: int) -> FightState:
+        """The state folded from the store's log to `upto`, as `replay` folds it, without holding the log:
+        the voiding rows are read first (A-UNDO-2: which events count), then each body is parsed and
+        folded in turn, and the actions' events are left in the log (engine.pmap.EventMap), read back
+        one by one when a command asks for one. Why: a replay's memory no longer grows with the log's
+        text and every event of it (bench/README.md, growth)."""
+        read = log_reader(self.store, name)
+        with paused_gc():
+            voiding = load_all(row.body for row in self.store.rows_of_types(name, VOIDING_TYPES, upto))
+            gone = voided_by(voiding, lambda command: self.store.command_seqs(name, command, upto))
+            start = FightState(events=EventMap(reader=Reader(read, keep=False)))
+            records = (record for record in self._records_of(name, upto) if record.seq not in gone)
+            state = fold(records, start)
+        state.events.read_from(read)  # the commands folded from now on keep their events
+        return replace(state, last_seq=upto) if upto else state
+
+    def _records_of(self, name: str, upto: int, page: int = 1024) -> Iterator[Recorded]:
+        """The log's records to `upto`, read and parsed a page at a time (a replay holds one page)."""
+        seq = 1
+        while seq <= upto:
+            rows = self.store.bodies_page(name, seq, page, upto)
+            yield from load_all(body for _, body in rows)
+            if len(rows) < page:
+                return
+            seq = rows[-1][0] + 1
+
+    def _from_snapshot(self, name: str, seq: int, last_hash: str) -> tuple[FightState, History, int] | None:
         """The state from the fight's snapshot and the events after it (service.caches), if usable."""
         return self.caches.state_at(name, seq, last_hash)
 
@@ -167,6 +196,11 @@ class Fights:
         if loaded.records is None:
             loaded.records = self.log(name, loaded.last_seq)
         return loaded.records
+
+    def _since(self, name: str, seq: int) -> list[Recorded]:
+        """The log from `seq` on (what a fudge point's void folds again: service.step.refolded)."""
+        with paused_gc():
+            return load_all(row.body for row in self.store.rows_from(name, seq))
 
     def _newest_first(self, name: str, loaded: _Loaded) -> Iterator[Recorded]:
         """The records that can carry a draw, newest first, parsed as they are reached (the dice want
@@ -234,7 +268,7 @@ class Fights:
             self.keeper.put(fight_id, seals)
         self.store.append(name, 0, [*prefix, *rows],
                           create=FightInfo(name, fight_id, parent=parent, fork_seq=fork_seq, created_at=self.clock()),
-                          **self.caches.of(name, after, rows[-1].seq, rows[-1].hash, fight_id))
+                          **self.caches.of(name, after, rows[-1].seq, rows[-1].hash, fight_id, done=FOUNDED))
         if current:
             self.store.set_setting("current", name)
         return Outcome(tuple(new), after)
@@ -264,17 +298,21 @@ class Fights:
             return self._records(state.fight_id or self._log_of(name, loaded)[0].fight, last_seq + 1,
                                  loaded.last_hash, command_id or self.new_id(), command, events)
 
-        new, after, whole = step(decide, state, command, source, lambda: self._log_of(name, loaded), record)
+        new, after, whole, done = tracked_step(decide, state, loaded.done, command, source,
+                                               lambda: self._log_of(name, loaded), record, lambda seq: self._since(name, seq))
         rows = self._rows(new)
-        everything = whole if whole is not None else (loaded.records + new if loaded.records is not None else None)
+        # A replayed state starts a snapshot (a read could not fold past what it voided); an undo or
+        # redo answered from the history is folded past like any command (service.caches.catch_up).
         caches = self.caches.of(name, after, rows[-1].seq, rows[-1].hash,
-                                since=None if whole is not None else loaded.snapshot_seq)
+                                since=None if whole is not None else loaded.snapshot_seq, done=done)
         if secrets:
             self.keeper.put(new[0].fight, secrets)
         self.store.append(name, last_seq, rows, **caches)
         log.info("command appended", fight=name, command=type(command).__name__, events=len(new))
-        self._cache[name] = _Loaded(everything, after, rows[-1].hash, rows[-1].seq,
-                                    rows[-1].seq if "snapshot" in caches else loaded.snapshot_seq)
+        # The log is not kept: a warm service's memory does not grow with the fight, and a command that
+        # needs the log (a fudge point's void) reads it again.
+        self._cache[name] = _Loaded(None, after, rows[-1].hash, rows[-1].seq,
+                                    rows[-1].seq if "snapshot" in caches else loaded.snapshot_seq, done)
         return Outcome(tuple(new), after, unused=unused)
 
     def _dice(self, name: str, state: FightState, newest_first: Iterable[Recorded], given: DiceInput) -> EnteredDice:
@@ -284,11 +322,17 @@ class Fights:
     def undo_to(self, name: str, seq: int) -> list[Outcome]:
         outcomes = []
         while True:
-            records = self._log_of(name, self._load(name))
-            try:
-                _, first = undoing.undo_target(records, voided(records))
-            except RuleError:
-                break
+            loaded = self._load(name)
+            if loaded.done.knows_undo():  # the history names the command an undo voids (engine.rewind)
+                if not loaded.done.done:
+                    break
+                first = loaded.done.done[-1].first
+            else:
+                records = self._log_of(name, loaded)
+                try:
+                    _, first = undoing.undo_target(records, voided(records))
+                except RuleError:
+                    break
             if first <= seq:
                 break
             outcomes.append(self.execute(name, cmd.Undo()))

@@ -75,6 +75,9 @@ class EventStore(Protocol):
     def bodies(self, name: str, upto: int | None = None) -> list[str]: ...  # the bodies of `read`, alone
     def rows_from(self, name: str, seq: int) -> list[Row]: ...  # the rows from `seq` on, in order
     def rows_back(self, name: str, seq: int, limit: int) -> list[Row]: ...  # up to `limit` rows at or before `seq`, newest first
+    def bodies_page(self, name: str, seq: int, limit: int, upto: int | None = None) -> list[tuple[int, str]]: ...
+    def rows_of_types(self, name: str, types: Iterable[str], upto: int | None = None) -> list[Row]: ...  # in order
+    def command_seqs(self, name: str, command: str, upto: int | None = None) -> list[int]: ...  # one command's events
     def last_seq(self, name: str) -> int: ...
     def tail(self, name: str) -> tuple[int, str]: ...  # (last seq, its hash); (0, GENESIS) when empty
     def has_command(self, name: str, command: str) -> bool: ...

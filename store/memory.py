@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from events.rows import Row
@@ -52,6 +53,17 @@ class MemoryStore:
         rows = self._rows[name]
         end = min(max(seq, 0), len(rows))
         return rows[max(end - max(limit, 0), 0):end][::-1]
+
+    def bodies_page(self, name: str, seq: int, limit: int, upto: int | None = None) -> list[tuple[int, str]]:
+        rows = [row for row in self.read(name, upto) if row.seq >= seq]
+        return [(row.seq, row.body) for row in rows[:max(limit, 0)]]
+
+    def rows_of_types(self, name: str, types: Iterable[str], upto: int | None = None) -> list[Row]:
+        kinds = set(types)
+        return [row for row in self.read(name, upto) if row.type in kinds]
+
+    def command_seqs(self, name: str, command: str, upto: int | None = None) -> list[int]:
+        return [row.seq for row in self.read(name, upto) if row.command == command]
 
     def last_seq(self, name: str) -> int:
         self.fight(name)

@@ -31,11 +31,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.pmap import EventMap
 from store.log import log
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("engine", "events", "projections")
 _VERSION: list[str] = []
+# The layout of a snapshot's body, part of its version: a snapshot of another format is ignored (the state
+# is folded from the log), never misread. 2: the events of the actions are left in the log (keys only).
+FORMAT = "2"
 
 
 def code_version() -> str:
@@ -43,7 +47,7 @@ def code_version() -> str:
     if not _VERSION:
         import pydantic
 
-        _VERSION.append(source_digest(SOURCES, f"{sys.version}|{pydantic.VERSION}"))
+        _VERSION.append(source_digest(SOURCES, f"{FORMAT}|{sys.version}|{pydantic.VERSION}"))
     return _VERSION[0]
 
 
@@ -177,7 +181,9 @@ def _mac(key: bytes, fight_id: str, seq: int, last_hash: str, version: str, body
 
 def pack(state: Any, fight_id: str, seq: int, last_hash: str, key: bytes) -> Snapshot:
     version = code_version()
-    body = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    out = io.BytesIO()
+    StatePickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(state)
+    body = out.getvalue()
     return Snapshot(seq, last_hash, version, body, _mac(key, fight_id, seq, last_hash, version, body))
 
 
@@ -192,6 +198,17 @@ def unpack(snapshot: Snapshot | None, fight_id: str, seq: int, last_hash: str, k
     except Exception as error:  # noqa: BLE001  (a snapshot is a cache: any failure means "rebuild")
         log.warning("snapshot not used: the state is folded from the log", fight=fight_id, reason=str(error))
         return None
+
+
+class StatePickler(pickle.Pickler):
+    """Pickles a state with its action events left in the log (`EventMap.logged_keys`): the events are
+    the bulk of a long fight's state, and the log holds them already; the service gives the unpickled
+    state a reader for them (service.caches). Format 2."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is EventMap:
+            return obj.logged_keys()
+        return NotImplemented
 
 
 # The packages whose classes a fight's state is made of, and the builtins pickle may name for them.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 
 from events.rows import Row
@@ -284,6 +285,31 @@ class SqliteStore:
         rows = self._fetch("SELECT body FROM events WHERE fight = ? AND seq <= ? ORDER BY seq",
                            (fight, _seq(upto)))
         return [body for (body,) in rows]
+
+    def bodies_page(self, name: str, seq: int, limit: int, upto: int | None = None) -> list[tuple[int, str]]:
+        """(seq, body) of up to `limit` rows from `seq` on (to `upto`): a long log read a page at a time,
+        so that a replay holds one page of text, not the whole log's."""
+        return self._fetch("SELECT seq, body FROM events WHERE fight = ? AND seq >= ? AND seq <= ? ORDER BY seq "
+                           "LIMIT ?", (self._id(name), _seq(seq), _seq(upto), _seq(limit)))
+
+    def rows_of_types(self, name: str, types: Iterable[str], upto: int | None = None) -> list[Row]:
+        """The rows of these event types, in order (the few voiding events a replay looks for first)."""
+        kinds = sorted(types)
+        rows = self._fetch(
+            f"SELECT seq, command, type, body, hash FROM events WHERE fight = ? AND seq <= ? "
+            f"AND type IN ({', '.join('?' * len(kinds))}) ORDER BY seq", (self._id(name), _seq(upto), *kinds))
+        return [Row(*row) for row in rows]
+
+    def command_seqs(self, name: str, command: str, upto: int | None = None) -> list[int]:
+        """The seqs of one command's events, read within the span the commands table gives."""
+        fight = self._id(name)
+        span = self.db.execute("SELECT first_seq, last_seq FROM commands WHERE fight = ? AND command = ?",
+                               (fight, command)).fetchone()
+        if span is None:
+            return []
+        rows = self.db.execute("SELECT seq FROM events WHERE fight = ? AND seq BETWEEN ? AND ? AND seq <= ? "
+                               "AND command = ? ORDER BY seq", (fight, span[0], span[1], _seq(upto), command))
+        return [seq for (seq,) in rows]
 
     def last_seq(self, name: str) -> int:
         fight = self._id(name)

@@ -121,12 +121,8 @@ def attack(state: FightState, c: cmd.FateAttack, dice: Dice) -> list[Any]:
 
 def _latest_roll(state: FightState, who: Combatant, target: int | None) -> tuple[int, ev.DiceRolled]:
     if target is None:
-        for seq in sorted(state.events, reverse=True):
-            event = state.events[seq]
-            if isinstance(event, ev.DiceRolled) and event.roller.lower() == who.key:
-                target = seq
-                break
-        else:
+        target = state.index.get(("roll", who.key))  # the newest, kept by the fold (FightState.index)
+        if target is None:
             raise RuleError(f"{who.name} has no roll to change")
     event = state.events.get(target)
     if not isinstance(event, ev.DiceRolled) or event.roller.lower() != who.key:
