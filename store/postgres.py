@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -277,6 +277,26 @@ class PostgresStore:
     def rows_back(self, name: str, seq: int, limit: int) -> list[Row]:
         return self._events(name, "seq <= %(seq)s", {"seq": _seq(seq), "limit": max(0, _seq(limit))},
                             "seq DESC LIMIT %(limit)s")
+
+    def bodies_page(self, name: str, seq: int, limit: int, upto: int | None = None) -> list[tuple[int, str]]:
+        """(seq, body) of up to `limit` rows from `seq` on (to `upto`): a long log read a page at a time."""
+        return [(int(s), b) for s, b in self._rows(
+            "SELECT seq, body FROM events WHERE fight = %(fight)s AND seq >= %(seq)s AND seq <= %(upto)s "
+            "ORDER BY seq LIMIT %(limit)s",
+            {"fight": self._id(name), "seq": _seq(seq), "upto": _seq(upto), "limit": max(0, _seq(limit))})]
+
+    def rows_of_types(self, name: str, types: Iterable[str], upto: int | None = None) -> list[Row]:
+        """The rows of these event types, in order."""
+        return self._events(name, "seq <= %(upto)s AND type = ANY(%(types)s)",
+                            {"upto": _seq(upto), "types": sorted(types)})
+
+    def command_seqs(self, name: str, command: str, upto: int | None = None) -> list[int]:
+        """The seqs of one command's events, read within the span the commands table gives."""
+        found = self._rows(
+            "SELECT e.seq FROM commands c JOIN events e ON e.fight = c.fight AND e.seq BETWEEN c.first_seq AND c.last_seq "
+            "WHERE c.fight = %(fight)s AND c.command = %(command)s AND e.command = %(command)s AND e.seq <= %(upto)s "
+            "ORDER BY e.seq", {"fight": self._id(name), "command": command, "upto": _seq(upto)})
+        return [int(seq) for (seq,) in found]
 
     def last_seq(self, name: str) -> int:
         found = self._rows("SELECT coalesce(max(seq), 0) FROM events WHERE fight = %(fight)s", {"fight": self._id(name)})

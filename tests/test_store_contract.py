@@ -317,6 +317,25 @@ class TestDeclaredAbilities:
         with pytest.raises(UnknownFight):
             store.rows_from("nobody", 1)
 
+    def test_A_LOG_1_pages_types_and_one_commands_events(self, backend: Backend) -> None:
+        """bodies_page, rows_of_types and command_seqs: what a long replay and undo read, the same on every backend."""
+        store = backend.store
+        store.append("duel", 0, rows(1, "start", 1, "fight_started"), create=FightInfo("duel", "id"))
+        store.append("duel", 1, rows(2, "c2", 3, "note"))
+        store.append("duel", 4, rows(5, "c3", 2, "undone"))
+        every = store.read("duel")
+        assert store.bodies_page("duel", 2, 3) == [(r.seq, r.body) for r in every[1:4]]
+        assert store.bodies_page("duel", 5, 99) == [(r.seq, r.body) for r in every[4:]]
+        assert store.bodies_page("duel", 1, 99, upto=2) == [(r.seq, r.body) for r in every[:2]]
+        assert store.bodies_page("duel", 3, 0) == [] and store.bodies_page("duel", 7, 5) == []
+        assert store.rows_of_types("duel", ["undone", "fight_started"]) == [every[0], every[4], every[5]]
+        assert store.rows_of_types("duel", {"undone"}, upto=5) == [every[4]]
+        assert store.rows_of_types("duel", ["nothing"]) == []
+        assert store.command_seqs("duel", "c2") == [2, 3, 4] and store.command_seqs("duel", "c2", upto=3) == [2, 3]
+        assert store.command_seqs("duel", "never") == []
+        with pytest.raises(UnknownFight):
+            store.command_seqs("nobody", "c2")
+
     def test_wait_for_change_returns_once_another_writer_appends(self, backend: Backend) -> None:
         """What a live view of the table (`fudge serve`) waits on: SQLite polls, PostgreSQL listens."""
         import threading
