@@ -128,7 +128,7 @@ def demo(
             fight, number = f"{base}-{number}", number + 1
         label, options = resolve(chosen.rules, chosen.house)
         fights.new(fight, label, options.model_dump(mode="json"))
-        echo(f"== {fight}: {chosen.summary}; store {settings.store_path}")
+        echo(f"== {fight}: {chosen.summary}; store {getattr(fights.store, 'where', settings.store_path)}")
         for caption, command, dice in chosen.steps:
             before = fights.state(fight)
             outcome = fights.execute(fight, command, _dice(dice))

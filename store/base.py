@@ -95,3 +95,11 @@ class EventStore(Protocol):
     def forget_legacy_secrets(self) -> None: ...
     def setting(self, key: str) -> str | None: ...
     def set_setting(self, key: str, value: str) -> None: ...
+
+    # --- following a fight another process writes (a live view of the table) -------------------------
+    def wait_for_change(self, name: str, seq: int, timeout: float) -> int: ...  # last seq once past `seq`, or at timeout
+
+
+def is_url(target: object) -> bool:
+    """A PostgreSQL connection URL (`postgresql://...`, store.postgres), not a store file's path."""
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))

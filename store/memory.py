@@ -74,6 +74,11 @@ class MemoryStore:
         rows = self._rows[name]
         return (rows[-1].seq, rows[-1].hash) if rows else (0, "0" * 64)
 
+    def wait_for_change(self, name: str, seq: int, timeout: float) -> int:
+        """The last seq at once: no other process writes a store in memory (a thread that does appends
+        before or after, never while this runs)."""
+        return self.last_seq(name)
+
     def has_command(self, name: str, command: str) -> bool:
         self.fight(name)
         return command in self._commands.get(name, set())
