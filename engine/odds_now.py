@@ -35,6 +35,7 @@ from engine.decide import decide
 from engine.errors import RuleError
 from engine.odds import outcome_of
 from engine.odds_fate import FATE_LEVELS
+from engine.sides import combatant
 from engine.state import Combatant, FightState, replace
 from engine.turns import current_actor, still_fights as standing
 from engine.weighing import add_chance, apply, every_roll
@@ -88,14 +89,6 @@ def foes_standing(state: FightState, attacker: Combatant) -> list[Combatant]:
     return [c for c in state.combatants.values() if c.side != attacker.side and standing(state, c)]
 
 
-def _find(state: FightState, name: str) -> Combatant:
-    found = state.find(name)
-    if found is None:
-        names = ", ".join(c.name for c in state.combatants.values()) or "nobody has joined yet"
-        raise RuleError(f"no combatant {name!r} in {state.name}; combatants: {names}")
-    return found
-
-
 def command_now(state: FightState, attacker: Combatant, target: Combatant,
                 reveals: Sequence[cmd.Reveal] = ()) -> tuple[str, Any]:
     """The command of the attacker's next action on the target under the fight's ruleset and pace."""
@@ -126,13 +119,13 @@ def odds_now(state: FightState, attacker: str | None, target: str,
     """The exact chances of `attacker`'s next action on `target` (attacker None: whoever has the turn).
 
     `budget`: the most rolls of the action to weigh (each a run of `decide`), else `Costly` is raised."""
-    foe = _find(state, target)
+    foe = combatant(state, target)
     if attacker is None:
         actor = current_actor(state)
         if actor is None:
             raise RuleError("nobody has the turn: name the attacker (`fudge odds --fight ATTACKER TARGET`)")
     else:
-        actor = _find(state, attacker)
+        actor = combatant(state, attacker)
     if foe.key == actor.key:
         whose = " (the one with the turn)" if attacker is None else ""
         raise RuleError(f"the attacker{whose} and the target are both {actor.name}: name another target")

@@ -27,7 +27,7 @@ from psycopg import errors
 
 from events.rows import Row
 from store import snapshots
-from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight
+from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight, checked_append
 from store.secrets import SecretFile
 from store.snapshots import Snapshot
 from store.views import View
@@ -320,13 +320,7 @@ class PostgresStore:
             with db.transaction():
                 fight = self._create(db, name, create) if create is not None else self._locked(db, name)
                 last = db.execute("SELECT coalesce(max(seq), 0) FROM events WHERE fight = %s", (fight,)).fetchone()[0]
-                if last != expected_last_seq:
-                    raise Conflict(CONFLICT)
-                if [r.seq for r in rows] != list(range(expected_last_seq + 1, expected_last_seq + 1 + len(rows))):
-                    raise StoreError("rows out of sequence")
-                spans: dict[str, list[int]] = {}
-                for row in rows:
-                    spans.setdefault(row.command, []).append(row.seq)
+                spans = checked_append(last, expected_last_seq, rows)
                 if db.execute("SELECT 1 FROM commands WHERE fight = %s AND command = ANY(%s)",
                               (fight, list(spans))).fetchone():
                     raise DuplicateCommand(f"that command was already applied to {name}")

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from events.rows import Row
-from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight
+from store.base import Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight, checked_append
 from store import snapshots
 from store.secrets import SecretFile
 from store.snapshots import Snapshot
@@ -356,13 +356,7 @@ class SqliteStore:
                            (name, create.fight_id, create.parent, create.fork_seq, create.created_at))
             fight = self._id(name)
             last = db.execute("SELECT max(seq) FROM events WHERE fight = ?", (fight,)).fetchone()[0] or 0
-            if last != expected_last_seq:
-                raise Conflict(CONFLICT)
-            if [r.seq for r in rows] != list(range(expected_last_seq + 1, expected_last_seq + 1 + len(rows))):
-                raise StoreError("rows out of sequence")
-            spans: dict[str, list[int]] = {}
-            for row in rows:
-                spans.setdefault(row.command, []).append(row.seq)
+            spans = checked_append(last, expected_last_seq, rows)
             for command in spans:
                 if db.execute("SELECT 1 FROM commands WHERE fight = ? AND command = ?",
                               (fight, command)).fetchone():
