@@ -6,6 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from cli.outcome import JsonOpt
 from cli.table import CommandIdOpt, DiceOpt, FightOpt, run
 from engine import commands as cmd
 
@@ -19,9 +20,10 @@ def willpower(
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """A Will roll; each level above Fair lowers the effective wound status for the scene [AI-WILL-1]."""
-    run(fight, lambda f, n, s: cmd.Willpower(combatant=combatant, mod=mod), dice, command_id)
+    run(fight, lambda f, n, s: cmd.Willpower(combatant=combatant, mod=mod), dice, command_id, as_json=as_json)
 
 
 @app.command(name="resist-spell")
@@ -31,9 +33,10 @@ def resist_spell(
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Both roll Will; caster >= target: full effect, else reduced by the difference [AI-WILL-2]."""
-    run(fight, lambda f, n, s: cmd.ResistSpell(caster=caster, target=target), dice, command_id)
+    run(fight, lambda f, n, s: cmd.ResistSpell(caster=caster, target=target), dice, command_id, as_json=as_json)
 
 
 @app.command()
@@ -44,6 +47,7 @@ def heroic(
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """The wound drops one level; an Agility roll vs Fair: -2 next round, or prone on a failure [AI-HEROIC]."""
-    run(fight, lambda f, n, s: cmd.HeroicAvoidance(combatant=combatant, target=wound), dice, command_id)
+    run(fight, lambda f, n, s: cmd.HeroicAvoidance(combatant=combatant, target=wound), dice, command_id, as_json=as_json)

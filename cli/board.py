@@ -24,6 +24,7 @@ from typing import Any
 from cli.style import Line, ansi, plain
 from cli.terminal import safe
 from engine.state import Combatant, FightState
+from engine.turns import current_actor, still_fights
 from engine.wounds import LEVELS
 
 NAME, SIDE, LEVEL = 16, 10, 17  # columns of line 1, after the two of the turn mark
@@ -37,7 +38,8 @@ def board_lines(state: FightState, width: int = 80) -> list[Line]:
     """The board as lines of segments, none wider than `width` columns."""
     order = turn_order(state)
     done = acted(state)
-    current = current_actor(state)
+    actor = current_actor(state)
+    current = actor.key if actor is not None else None
     lines = [header(state, current)]
     columns = widths(width)
     for key in order:
@@ -78,18 +80,6 @@ def turn_order(state: FightState) -> list[str]:
     joined = sorted(state.combatants, key=lambda key: state.combatants[key].joined_seq)
     seen = dict.fromkeys(key for key in first + joined if key in state.combatants)
     return list(seen)
-
-
-def current_actor(state: FightState) -> str | None:
-    """Whose turn it is: the turn taken (`fudge next`), or Fate's next in the Alertness order."""
-    if state.turn is not None and state.turn.combatant in state.combatants:
-        return state.turn.combatant
-    if state.options.initiative == "alertness" and state.fate_order:
-        from engine.fate import next_actor
-
-        who = next_actor(state)
-        return who.key if who is not None else None
-    return None
 
 
 def acted(state: FightState) -> dict[str, str]:
@@ -303,18 +293,10 @@ def footer(state: FightState) -> list[Line]:
     if not state.combatants:
         return [[("no combatants yet: `fudge join SHEET` adds one", "dim")]]
     sides = {who.side for who in state.combatants.values()}
-    standing = {who.side for who in state.combatants.values() if standing_in(state, who)}
+    standing = {who.side for who in state.combatants.values() if still_fights(state, who)}
     if len(sides) > 1 and len(standing) == 1 and not (state.ended_through == state.last_seq):
         return [[(f"only {safe(standing.pop())}'s side is standing", "turn")]]
     return []
-
-
-def standing_in(state: FightState, who: Combatant) -> bool:
-    if state.options.ruleset == "fate":
-        from engine.fate import is_taken_out, marks_of
-
-        return not who.track.dead and not is_taken_out(marks_of(state, who))
-    return who.track.can_act
 
 
 # --- widths ---------------------------------------------------------------------------------------

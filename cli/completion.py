@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from cli.context import store_path
+from cli.context import store_at, store_path
 from store.base import StoreError
 
 
@@ -35,13 +35,11 @@ def complete(kind: str, ctx: Any, incomplete: str) -> list[Any]:
 
 
 def _words(kind: str, ctx: Any) -> list[str]:
-    from store.sqlite import SqliteStore
-
     given = ctx.find_root().params.get("store")
-    path = store_path(Path(given) if given else None)
-    if not path.is_file():
+    path = store_path(given or None)
+    if isinstance(path, Path) and not path.is_file():
         return []  # no store yet: nothing to complete, and none is made
-    store = SqliteStore(path)
+    store = store_at(path)
     try:
         if kind == "fights":
             return [fight.name for fight in store.fights()]

@@ -28,7 +28,7 @@ DEFAULT_STORE = "fudge.db"
 
 
 class Settings:
-    store_path: Path = Path(DEFAULT_STORE)
+    store_path: Path | str = Path(DEFAULT_STORE)  # a store file, or a postgresql:// URL
     session: Fights | None = None  # `fudge play`: one service for every command of the session (cli.play)
 
 
@@ -61,10 +61,12 @@ def configure_logging(verbose: int) -> None:
     log.threshold, log.setup = level, setup
 
 
-def store_path(option: Path | None) -> Path:
-    if option is not None:
-        return option
-    return Path(os.environ.get("FUDGE_STORE") or DEFAULT_STORE)
+def store_path(option: Path | str | None) -> Path | str:
+    """The store `--store` or $FUDGE_STORE names: a file's path, or a `postgresql://` URL kept as it is."""
+    from store.base import is_url
+
+    given = option if option is not None else (os.environ.get("FUDGE_STORE") or DEFAULT_STORE)
+    return given if is_url(given) else Path(given)
 
 
 def echo(text: str, err: bool = False, nl: bool = True, lines: bool = False, styled: bool = True) -> None:
@@ -208,10 +210,27 @@ def house_rules(rules: str, house: Path | None) -> tuple[str, Any]:
     return resolve(rules, text, str(house) if house else "house rules")
 
 
-def open_store() -> SqliteStore:
+def open_store(pooled: bool = False) -> SqliteStore:
+    return store_at(settings.store_path, pooled)
+
+
+def store_at(target: Path | str, pooled: bool = False) -> Any:
+    """The store at a path (SQLite) or a `postgresql://` URL (store.postgres; the GM is $FUDGE_GM, else
+    the connection's role; `pooled`: a pool of connections, for a process that runs many commands)."""
+    from store.base import is_url
+
+    if is_url(target):
+        try:
+            from store.postgres import PostgresStore
+        except ImportError as exc:
+            raise StoreError(f"a postgresql:// store needs psycopg ({exc}): "
+                             "pip install 'fudge-combat[postgres]', or give a store file") from None
+
+        gm = os.environ.get("FUDGE_GM") or None
+        return PostgresStore.pooled(str(target), gm) if pooled else PostgresStore(str(target), gm)
     from store.sqlite import SqliteStore
 
-    return SqliteStore(settings.store_path)
+    return SqliteStore(target)
 
 
 def service(store: SqliteStore | None = None) -> Fights:
@@ -221,7 +240,8 @@ def service(store: SqliteStore | None = None) -> Fights:
     commands (each checked against the log's last event before it is used, service.fights).
     """
     kept = settings.session
-    if store is None and kept is not None and getattr(kept.store, "path", None) == settings.store_path:
+    if store is None and kept is not None and (getattr(kept.store, "path", None) or getattr(kept.store, "url", None)
+                                               ) == settings.store_path:
         return kept
     from cli.views import STATUS
     from service.fights import Fights

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from cli.gm_inputs import choices
+from cli.outcome import JsonOpt
 from cli.table import CommandIdOpt, DiceOpt, FightOpt, run, two_names
 from engine import commands as cmd
 from engine.errors import InputError
@@ -138,12 +139,13 @@ def exchange(
     outnumbering: OutnumberOpt = None, flanking: FlankOpt = None, surrounding: SurroundOpt = None,
     superior_weapon: WeaponOpt = None, superior_armor: ArmorOpt = None, mobile: MobileOpt = False,
     dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """An exchange: all declare, all roll once, each compared with whom they oppose [FT-PACE, FT-OUT, FT-MULTI]."""
     run(fight, lambda f, n, s: cmd.FateExchange(
         actions=actions(s, who, skill, defensive, non_combat, unaware, maneuver, needs, maneuver_kind, non_lethal),
         mods=mods_of(s, mod, position, outnumbering, flanking, surrounding, superior_weapon, superior_armor),
-        mobile=mobile), dice, command_id)
+        mobile=mobile), dice, command_id, as_json=as_json)
 
 
 @fate_app.command()
@@ -155,18 +157,20 @@ def scene(
     maneuver: ManeuverOpt = None, needs: NeedsOpt = None, non_lethal: NonLethalOpt = None, mod: GmOpt = None,
     position: PositionOpt = None, outnumbering: OutnumberOpt = None,
     dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """A scene: one roll each for the whole fight; paired sub-fights, or the total difference [FT-PACE, FT-SCENE]."""
     run(fight, lambda f, n, s: cmd.FateScene(
         actions=actions(s, who, skill, defensive, non_combat, None, maneuver, needs, None, non_lethal),
         mods=mods_of(s, mod, position, outnumbering, None, None, None, None),
-        mode="total" if total else "paired"), dice, command_id)
+        mode="total" if total else "paired"), dice, command_id, as_json=as_json)
 
 
 @fate_app.command(name="round")
-def round_(dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None) -> None:
+def round_(dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
+           as_json: JsonOpt = False) -> None:
     """A new round of turns: everyone rolls Alertness; ties go to Tactics, then the combat skill [FT-INIT]."""
-    run(fight, lambda f, n, s: cmd.FateRound(), dice, command_id)
+    run(fight, lambda f, n, s: cmd.FateRound(), dice, command_id, as_json=as_json)
 
 
 @fate_app.command()
@@ -186,6 +190,7 @@ def attack(
     mod: GmOpt = None, position: PositionOpt = None, outnumbering: OutnumberOpt = None, flanking: FlankOpt = None,
     surrounding: SurroundOpt = None, superior_weapon: WeaponOpt = None, superior_armor: ArmorOpt = None,
     mobile: MobileOpt = False, dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """A turn: the actor attacks, the defender rolls defence; a clip counts on the next attack roll only [FT-PACE]."""
     if needs not in NEEDS:
@@ -200,7 +205,7 @@ def attack(
             defense=cmd.FateAction(combatant=defender, skill=defense, non_combat=non_combat, unaware=unaware),
             mods=mods_of(state, mod, position, outnumbering, flanking, surrounding, superior_weapon, superior_armor),
             mobile=mobile)
-    run(fight, build, dice, command_id)
+    run(fight, build, dice, command_id, as_json=as_json)
 
 
 @fate_app.command()
@@ -211,10 +216,11 @@ def aspect(
     roll_seq: Annotated[Optional[int], typer.Option(
         "--roll", metavar="SEQ", help="Event number of the roll (default: the latest).")] = None,
     dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Check an aspect box to reroll a roll of the latest exchange (both rolls stay in the log) [FT-PTS]."""
     run(fight, lambda f, n, s: cmd.CheckAspect(combatant=combatant, aspect=name, box=box, target=roll_seq),
-        dice, command_id)
+        dice, command_id, as_json=as_json)
 
 
 @fate_app.command()
@@ -223,10 +229,11 @@ def point(
     roll_seq: Annotated[Optional[int], typer.Option(
         "--roll", metavar="SEQ", help="Event number of the roll (default: the latest).")] = None,
     fight: FightOpt = None, command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """A fate point for +1 to a roll (the same as `fudge spend NAME skill --shift +1`) [FT-PTS]."""
     run(fight, lambda f, n, s: cmd.SpendPoint(combatant=combatant, use="skill", shift=1, target=roll_seq),
-        None, command_id)
+        None, command_id, as_json=as_json)
 
 
 @fate_app.command()
@@ -237,14 +244,15 @@ def recover(
     light: Annotated[bool, typer.Option("--light", help="Light activity instead of rest (fate_recovery = \"long\").")] = False,
     mod: Annotated[int, typer.Option("--mod", help="GM modifier to the medicine roll.")] = 0,
     dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """One Injured box heals: a week, a day less per MoS of a medicine roll vs Fair [FT-HEAL-1]."""
     run(fight, lambda f, n, s: cmd.RecoverInjury(
         combatant=combatant, healer=by, skill_level=s.ladder.parse(level) if level is not None else None,
-        activity="light" if light else "rest", mod=mod), dice, command_id)
+        activity="light" if light else "rest", mod=mod), dice, command_id, as_json=as_json)
 
 
 @app.command(name="end-scene")
-def end_scene(fight: FightOpt = None, command_id: CommandIdOpt = None) -> None:
+def end_scene(fight: FightOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
     """The scene ends: clipped, hurt and taken-out boxes clear; injuries stay (non-lethal ones heal) [FT-TRACK-3]."""
-    run(fight, lambda f, n, s: cmd.EndScene(), None, command_id)
+    run(fight, lambda f, n, s: cmd.EndScene(), None, command_id, as_json=as_json)

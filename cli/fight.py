@@ -9,6 +9,7 @@ import typer
 
 from cli.context import (echo, echo_json, fight_name, fight_named, guard, house_rules, open_store, read_file, service,
                          within_log)
+from cli.outcome import JsonOpt, report, said_of, show_consequences
 from cli.views import Shown, board_shown, board_width, show, stored_output, with_receipt
 from engine import commands as cmd
 
@@ -27,12 +28,16 @@ def new(
     rules: Annotated[str, typer.Option(
         "--rules", "-r", metavar="PRESET", help="Preset: see `fudge rules`.")] = "fudge",
     house: Annotated[Optional[Path], typer.Option("--house", help="House-rules TOML: extends a preset, overrides options.")] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Start a fight and make it current. Its resolved rules are fixed in its first event."""
     with guard():
         rules_name, options = house_rules(rules, house)
         fights = service()
-        fights.new(name, rules_name, options.model_dump(mode="json"))
+        outcome = fights.new(name, rules_name, options.model_dump(mode="json"))
+        if as_json:
+            report(None, outcome, as_json)
+            return
         echo(f"fight {name} started under {rules_name}; it is now the current fight")
 
 
@@ -72,6 +77,7 @@ def join(
     as_name: Annotated[Optional[str], typer.Option(
         "--as", metavar="NAME", help="Join under another name (a second thug).")] = None,
     fight: FightOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """A combatant joins the fight from a sheet file; the sheet is copied into the log."""
     from engine.sheets import parse_sheet, unlisted_combat_traits
@@ -84,10 +90,16 @@ def join(
         warnings = unlisted_combat_traits(parsed, state.options, state.ladder, str(sheet), as_name)
         outcome = fights.execute(name, cmd.Join(sheet=parsed.model_dump(mode="json"), source=sheet.name,
                                                 name=as_name, side=side))
+        if as_json:
+            report(state, outcome, as_json)
+            for warning in warnings:
+                echo(f"warning: {warning}", err=True)
+            return
         joined = outcome.records[-1].event
         echo(f"{joined.combatant} joins {name} (side {joined.side})")
         for warning in warnings:
             echo(f"  warning: {warning}")
+        show_consequences(said_of(state, outcome, None))
 
 
 @app.command()

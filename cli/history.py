@@ -12,11 +12,15 @@ import typer
 from cli import exits, render
 from cli.context import echo, echo_json, fail, fight_name, guard, read_file, service, within_log, write_file
 from cli.damaged import readable
+from cli.outcome import JsonOpt, json_of, report, said_of, show_consequences, undone_of
 from engine import commands as cmd
 from engine.errors import InputError
 from engine.wounds import LEVELS
 from events.receipt import parse as parse_receipt, receipt
 from engine.history import voided
+from engine.state import FightState
+from events.envelope import Recorded
+from projections.consequences import Consequence, consequences, touched
 from projections.fold import evolve_all
 
 if TYPE_CHECKING:
@@ -33,26 +37,36 @@ FightOpt = Annotated[Optional[str], typer.Option(
 def undo(
     to: Annotated[Optional[int], typer.Option("--to", metavar="SEQ", help="Undo every command after this event.")] = None,
     fight: FightOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Void the last command in force (A-UNDO-1): appended, never deleted."""
     with guard():
         fights = service()
         name = fight_name(fights, fight)
+        before = fights.state(name)
         outcomes = fights.undo_to(name, to) if to is not None else [fights.execute(name, cmd.Undo())]
+        log = undone_of(fights, name)
+        if as_json and len(outcomes) > 1:  # one document: the undos' events, each one's consequences
+            reports = [json_of(outcome, said_of(was, outcome, log))
+                       for was, outcome in zip([before, *(o.state for o in outcomes)], outcomes)]
+            echo_json({"events": [e for r in reports for e in r["events"]],
+                       "consequences": [c for r in reports for c in r["consequences"]],
+                       "board": reports[-1]["board"]}, indent=2)
+            return
         for outcome in outcomes:
-            for record in outcome.records:
-                echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
+            report(before, outcome, as_json, log)
+            before = outcome.state
 
 
 @app.command()
-def redo(fight: FightOpt = None) -> None:
+def redo(fight: FightOpt = None, as_json: JsonOpt = False) -> None:
     """Restore the most recently undone command."""
     with guard():
         fights = service()
         name = fight_name(fights, fight)
+        before = fights.state(name)
         outcome = fights.execute(name, cmd.Redo())
-        for record in outcome.records:
-            echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
+        report(before, outcome, as_json, undone_of(fights, name))
 
 
 @app.command()
@@ -60,12 +74,16 @@ def branch(
     name: Annotated[str, typer.Argument(help="Name of the new fight.")],
     at: Annotated[Optional[int], typer.Option("--at", metavar="SEQ", help="Fork after this event (default: the last).")] = None,
     fight: FightOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Start a new fight from another's history up to an event (A-BRANCH-1); it becomes current."""
     with guard():
         fights = service()
         parent = fight_name(fights, fight)
         outcome = fights.branch(parent, name, at)
+        if as_json:  # the branch's own event: the events before it are the parent's
+            report(None, outcome, as_json)
+            return
         echo(f"{name} branches from {parent} at event {outcome.records[0].event.fork_seq}; it is now current")
 
 
@@ -96,18 +114,52 @@ def replay(
 def _replay(fights: Fights, name: str, to: int | None, step: bool, as_json: bool) -> None:
     records = fights.log(name, to)
     gone = voided(records)
-    for record, state in evolve_all(records):
+    said = Said(records)
+    for index, (record, state) in enumerate(evolve_all(records)):
         if as_json:
             echo_json({"seq": record.seq, "type": record.event.type, "voided": record.seq in gone,
                        "state": render.status_json(state)}, sort_keys=True)
             continue
         mark = " (voided)" if record.seq in gone else ""
-        echo(f"{record.seq:>4}  {render.line(record.event, state)}{mark}")
+        line = said.line(record, state)
+        echo(f"{record.seq:>4}  {line}{mark}")
         wounds = ", ".join(f"{c.name} {LEVELS[c.track.level]}" for c in state.combatants.values())
         if wounds:
             echo(f"        {wounds}")
+        show_consequences(*said.after(index, state))
         if step and sys.stdin.isatty():
             input()
+
+
+class Said:
+    """The consequences of each command of a log, read as the log is folded once (A-REPLAY-1): at a
+    command's last event, from the state after the command before it to the state after it."""
+
+    def __init__(self, records: list[Recorded]) -> None:
+        self.records = records
+        self.by_command: dict[str, list[Recorded]] = {}
+        for record in records:
+            self.by_command.setdefault(record.command, []).append(record)
+        self.before = FightState()
+        self.first = 0  # the index of the current command's first event
+        self.lines: list[str] = []  # the current command's event lines
+
+    def line(self, record: Recorded, state: FightState) -> str:
+        """The event's line (`render.line`), kept so its consequences do not say it again."""
+        self.lines.append(render.line(record.event, state))
+        return self.lines[-1]
+
+    def after(self, index: int, state: FightState) -> tuple[list[Consequence], list[str]]:
+        """The consequences to show after event `index` (none unless it ends its command), and the
+        command's event lines."""
+        records = self.records
+        if index + 1 < len(records) and records[index + 1].command == records[index].command:
+            return [], []
+        mine = records[self.first:index + 1]
+        said = consequences(self.before, state, mine, touched(self.by_command, mine))
+        lines, self.lines = self.lines, []
+        self.before, self.first = state, index + 1
+        return said, lines
 
 
 @app.command(name="log")
@@ -126,9 +178,11 @@ def log_(
             if as_json:
                 echo_json(render.log_json(records, gone), indent=2)
                 return
-            for record, state in evolve_all(records):  # each line read as of its event, as `replay` reads it
+            said = Said(records)
+            for index, (record, state) in enumerate(evolve_all(records)):  # each line as of its event, as `replay`
                 mark = f"  [voided by {gone[record.seq]}]" if record.seq in gone else ""
-                echo(f"{record.seq:>4} {record.command[:8]}  {render.line(record.event, state)}{mark}")
+                echo(f"{record.seq:>4} {record.command[:8]}  {said.line(record, state)}{mark}")
+                show_consequences(*said.after(index, state))
 
 
 VERIFY_FAILED = exits.VERIFY_FAILED  # `fudge verify` found the log altered (exit 1: any other error)
@@ -195,21 +249,29 @@ def export(
 def import_(
     source: Annotated[Path, typer.Argument(help="A file written by `fudge export`.")],
     as_name: Annotated[str, typer.Option("--as", metavar="FIGHT", help="Name of the imported fight.")],
+    as_json: JsonOpt = False,
 ) -> None:
     """Import an exported log as a new fight (its hash chain is checked first)."""
     with guard():
         lines = read_file(source, "log").splitlines()
         fights = service()
-        fights.import_(lines, as_name)
+        outcome = fights.import_(lines, as_name)
+        if as_json:  # every event the store now holds for it: the imported ones and the new seed's
+            import dataclasses
+
+            records = fights.log(as_name)
+            outcome = dataclasses.replace(outcome, state=fights.state(as_name))  # under the name given to it
+            report(None, outcome, as_json, events=records, gone=voided(records))
+            return
         echo(f"imported {source} as {as_name}")
 
 
 @app.command(name="reveal-seed")
-def reveal_seed(fight: FightOpt = None) -> None:
+def reveal_seed(fight: FightOpt = None, as_json: JsonOpt = False) -> None:
     """Publish the dice seeds (A-FAIR-1) so `verify` re-derives every generated roll; a new seed is committed."""
     with guard():
         fights = service()
         name = fight_name(fights, fight)
+        before = fights.state(name)
         outcome = fights.reveal_seed(name)
-        for record in outcome.records:
-            echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
+        report(before, outcome, as_json)

@@ -41,6 +41,7 @@ COMMANDS: dict[str, str] = {
     "report": "report",
     "sim": "sim",
     "secrets": "secrets",
+    **dict.fromkeys(("store", "share"), "club"),
 }
 
 # The help groups commands by what a GM is doing (module by module).
@@ -48,7 +49,8 @@ PANELS = {"fight": "Fights and combatants", "sheet": "Fights and combatants", "p
           "table": "At the table", "melee": "At the table",
           "recovery": "After the blows", "atari": "Atari Isev", "fate": "Fate", "history": "History and audit",
           "rules": "Rules and demos", "odds": "Odds and simulation", "sim": "Odds and simulation",
-          "secrets": "History and audit", "serve": "For the players", "report": "For the players"}
+          "secrets": "History and audit", "club": "A club's server", "serve": "For the players",
+          "report": "For the players"}
 
 
 class _Fudge(typer.Typer):
@@ -307,8 +309,8 @@ app = _Fudge(
 
 @app.callback()
 def main(
-    store: Annotated[Optional[Path], typer.Option(
-        "--store", help="SQLite store file (default: $FUDGE_STORE or ./fudge.db).")] = None,
+    store: Annotated[Optional[str], typer.Option(
+        "--store", help="SQLite store file or postgresql:// URL (default: $FUDGE_STORE or ./fudge.db).")] = None,
     verbose: Annotated[int, typer.Option("--verbose", "-v", count=True, help="More logs on stderr (-vv: debug).")] = 0,
     version: Annotated[bool, typer.Option(
         "--version", is_eager=True, callback=_show_version, help="Show fudge's version and exit.")] = False,

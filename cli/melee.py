@@ -7,6 +7,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from cli.gm_inputs import FoeModOpt, MagicOpt, parse_foe_mods, parse_magic
+from cli.outcome import JsonOpt
 from cli.table import CommandIdOpt, DiceOpt, FightOpt, level_of, run
 from engine import commands as cmd
 from service.fights import Fights
@@ -35,6 +36,7 @@ def melee(
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """A lone fighter against several foes: one roll compared with each foe's (F-MULTI-1, F-MULTI-2,
     F-MULTI-3, F-MULTI-4, F-MULTI-5, F-MULTI-6, F-MULTI-7).
@@ -46,7 +48,7 @@ def melee(
                          sweep_penalty=sweep_penalty, ignore=tuple(ignore or ()), max_foes=max_foes, mod=mod,
                          magic=parse_magic(magic), min_hit=level_of(fights, name, min_hit),
                          reveals=fights.reveals(state, [lone, *foes]), foe_mods=parse_foe_mods(foe_mod))
-    run(fight, build, dice, command_id)
+    run(fight, build, dice, command_id, as_json=as_json)
 
 
 @app.command()
@@ -60,7 +62,8 @@ def story(
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """A story element's roll (pace = "story", F-PACE-1): the result is recorded; the GM narrates the outcome."""
     run(fight, lambda f, n, s: cmd.StoryRoll(combatant=combatant, trait=trait, mod=mod, median=median,
-                                             element=element), dice, command_id)
+                                             element=element), dice, command_id, as_json=as_json)

@@ -119,7 +119,7 @@ class Session:
     def __init__(self, verbose: int = 0) -> None:
         self.store_path = context.settings.store_path
         self.prefix = ["--store", str(self.store_path), *["-v"] * verbose]  # the callback sets them again each line
-        self.fights = context.service()
+        self.fights = context.service(context.open_store(pooled=True))  # a server's store: a pool of connections
         context.settings.session = self.fights
         self.groups: dict[str, Any] = {}
         self.shown: Any = ()  # (fight, its last event) the board shows; None: no current fight
@@ -128,6 +128,8 @@ class Session:
 
     def close(self) -> None:
         context.settings.session = None
+        if getattr(self.fights.store, "url", None):  # a server's pool of connections
+            self.fights.store.close()
 
     # --- a line ------------------------------------------------------------------------
     def run(self, line: str) -> int:

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from cli.outcome import JsonOpt
 from cli.table import CommandIdOpt, DiceOpt, FightOpt, level_of, run, wound_level
 from engine import commands as cmd
 from service.fights import Fights
@@ -14,9 +15,9 @@ app = typer.Typer()
 
 
 @app.command(name="end")
-def end_battle(fight: FightOpt = None, command_id: CommandIdOpt = None) -> None:
+def end_battle(fight: FightOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
     """End the battle: Scratches are erased (F-HEAL-1), stun marks and knockouts clear (F-STUN-1)."""
-    run(fight, lambda f, n, s: cmd.EndBattle(), None, command_id)
+    run(fight, lambda f, n, s: cmd.EndBattle(), None, command_id, as_json=as_json)
 
 
 @app.command()
@@ -28,10 +29,11 @@ def wound(
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """The GM's ruling: a wound from outside the blows, marked as a blow's wound is (F-WND-3)."""
     run(fight, lambda f, n, s: cmd.GmWound(combatant=combatant, level=wound_level(level), reason=reason),
-        dice, command_id)
+        dice, command_id, as_json=as_json)
 
 
 @app.command()
@@ -42,9 +44,10 @@ def rest(
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Rest: Scratches are erased (F-HEAL-1); each week heals every wound one level (F-HEAL-3)."""
-    run(fight, lambda f, n, s: cmd.Rest(combatants=tuple(combatants or ()), weeks=weeks), dice, command_id)
+    run(fight, lambda f, n, s: cmd.Rest(combatants=tuple(combatants or ()), weeks=weeks), dice, command_id, as_json=as_json)
 
 
 @app.command()
@@ -60,8 +63,9 @@ def heal(
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """A healing skill roll (F-HEAL-2): Good heals every wound one level, Great two, Superb three."""
     def build(fights: Fights, name: str, state: Any) -> cmd.Heal:
         return cmd.Heal(patient=patient, healer=by, skill_level=level_of(fights, name, level), skill=skill, mod=mod)
-    run(fight, build, dice, command_id)
+    run(fight, build, dice, command_id, as_json=as_json)

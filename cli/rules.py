@@ -10,6 +10,7 @@ import typer
 
 from cli import render, rule_texts
 from cli.context import echo, fight_name, guard, house_rules, service, settings
+from cli.outcome import said_of, show_consequences, undone_of
 from engine.dice import parse_faces
 from engine.errors import InputError
 from engine.options import PRESETS, RuleOptions, option_rule, resolve
@@ -127,12 +128,15 @@ def demo(
             fight, number = f"{base}-{number}", number + 1
         label, options = resolve(chosen.rules, chosen.house)
         fights.new(fight, label, options.model_dump(mode="json"))
-        echo(f"== {fight}: {chosen.summary}; store {settings.store_path}")
+        echo(f"== {fight}: {chosen.summary}; store {getattr(fights.store, 'where', settings.store_path)}")
         for caption, command, dice in chosen.steps:
+            before = fights.state(fight)
             outcome = fights.execute(fight, command, _dice(dice))
             echo(f"-- {caption}")
-            for record in outcome.records:
-                echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
+            lines = [render.line(record.event, outcome.state, record.seq) for record in outcome.records]
+            for record, line in zip(outcome.records, lines):
+                echo(f"{record.seq:>4}  {line}")
+            show_consequences(said_of(before, outcome, undone_of(fights, fight)), lines)
         state = fights.state(fight)
         echo("-- status")
         echo(render.status_text(state), lines=True)

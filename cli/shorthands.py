@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.turns import current_actor, still_fights
+
 if TYPE_CHECKING:
     from engine.state import Combatant, FightState
 
@@ -22,38 +24,15 @@ class Refused(Exception):
         self.code = code
 
 
-def able(state: FightState, who: Combatant) -> bool:
-    """Still in the fight: not taken out (Fate), not incapacitated, knocked out or killed."""
-    if state.options.ruleset == "fate":
-        from engine.fate import is_taken_out, marks_of
-
-        return not who.track.dead and not is_taken_out(marks_of(state, who))
-    return who.track.can_act and who.out is None and who.killed_by is None
-
-
-def current_actor(state: FightState) -> Combatant | None:
-    """Whose turn it is: the turn `next` gave, or Fate's next in Alertness order; None in simultaneous rounds."""
-    if state.turn is not None:
-        return state.combatants.get(state.turn.combatant)
-    if state.options.initiative == "alertness" and state.fate_order:
-        from engine.fate import next_actor
-
-        return next_actor(state)
-    return None
-
-
 def find(state: FightState, typed: str) -> Combatant:
-    """A combatant by name or unique prefix, in any case."""
-    key = typed.strip().lower()
-    if key in state.combatants:
-        return state.combatants[key]
-    found = [who for name, who in state.combatants.items() if name.startswith(key)]
-    if len(found) == 1:
-        return found[0]
-    if found:
-        raise Refused(f"{typed!r} could be {' or '.join(who.name for who in found)}: type more of the name", USAGE)
-    names = ", ".join(who.name for who in state.combatants.values()) or "nobody has joined yet"
-    raise Refused(f"no combatant {typed!r} in {state.name}; combatants: {names}", USAGE)
+    """A combatant by name or unique prefix, in any case, as every command reads names (service.names)."""
+    from engine.errors import InputError
+    from service.names import resolve
+
+    try:
+        return state.combatants[resolve(state, typed).lower()]
+    except InputError as exc:
+        raise Refused(str(exc), USAGE) from None
 
 
 def attack_words(state: FightState, words: list[str]) -> list[str]:
@@ -86,7 +65,7 @@ def attack_words(state: FightState, words: list[str]) -> list[str]:
             raise Refused(nobody_has_the_turn(state))
         actor = found
     else:
-        foes = [who for who in state.combatants.values() if who.side != target.side and able(state, who)]
+        foes = [who for who in state.combatants.values() if who.side != target.side and still_fights(state, who)]
         if len(foes) != 1:
             standing = f"{len(foes)} foes of {target.name} stand" if foes else f"nobody stands against {target.name}"
             raise Refused(f"simultaneous rounds have no current actor and {standing}: "

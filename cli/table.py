@@ -15,8 +15,7 @@ from engine import commands as cmd
 from engine.errors import InputError
 from engine.wounds import LEVEL_BY_NAME, LEVELS
 from events import models as ev
-from engine.dice import format_faces
-from service.dice import UnusedDice
+from cli.outcome import JsonOpt, report, undone_of
 from service.names import actor_and_target, canonical, matching, resolve
 from service.fights import Fights, Outcome
 
@@ -61,32 +60,6 @@ def wound_level(text: str) -> int:
     return level
 
 
-def show(fights: Fights, name: str, outcome: Outcome) -> None:
-    if outcome.replayed:
-        echo("already applied (same --command-id): nothing written")
-        return
-    for record in outcome.records:
-        echo(f"{record.seq:>4}  {render.line(record.event, outcome.state, record.seq)}")
-        for note in default_notes(record.event, outcome.state):
-            echo(f"      {note}")
-    for unused in outcome.unused:
-        echo(unused_line(unused))
-
-
-def unused_line(unused: UnusedDice) -> str:
-    """Typed dice the command did not roll: shown, so the GM sees which of his dice did not count."""
-    faces = ", ".join(getattr(f, "typed", None) or (format_faces(f) if all(-1 <= x <= 1 for x in f)
-                                                    else " ".join(str(x) for x in f)) for f in unused.faces)
-    if unused.roller == "(unnamed)":
-        why = f"not needed: {unused.used} roll(s) took dice typed without a name" if unused.used else \
-            "no roll took dice typed without a name"
-    elif unused.rolled:
-        why = f"not needed: {unused.roller} rolled only {', '.join(unused.rolled)}"
-    else:
-        why = f"not needed: {unused.roller} rolled nothing in this command"
-    return f"unused dice: {unused.roller} {faces} ({why})"
-
-
 # The trait names a GM types, by the field naming whose trait it is (C-ACT-1); a Fate action's is its
 # `skill` (`fudge fate exchange --skill NAME=SKILL`, `fudge fate attack --skill`, `--defense`).
 TYPED_TRAITS = (("combatant", "trait"), ("opponent", "opponent_trait"), ("shooter", "skill"), ("target", "dodge"),
@@ -117,29 +90,10 @@ def check_traits(state: Any, command: Any, can_insist: bool = False) -> None:
                 raise InputError(f"{who.name} has no trait {name!r}: did you mean {' or '.join(meant)}?{insist}")
 
 
-def default_notes(event: Any, state: Any) -> list[str]:
-    """A line for each trait a roll took at the rules' default because the sheet lacks it (C-ACT-1)."""
-    if not isinstance(event, (ev.ActionResolved, ev.StoryRolled)):
-        return []
-    rolled = [(event.combatant, event.trait)]
-    if isinstance(event, ev.ActionResolved) and event.opponent is not None and event.opponent_trait is not None:
-        rolled.append((event.opponent, event.opponent_trait))
-    out = []
-    for name, trait in rolled:
-        who = state.find(name)
-        if who is None or trait == "situational":
-            continue
-        _, level, source = who.fighter.trait(trait, state.options)
-        if source == "sheet":
-            continue
-        kind = "attribute" if source == "missing attribute" else "skill"
-        out.append(f"{who.name} has no {trait} {kind}: rolled at the default {state.ladder.name(level)} (C-ACT-1)")
-    return out
-
-
 def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, command_id: Optional[str] = None,
-        unlisted: bool | None = None) -> None:
-    """Build the command, check it, decide and show it; `unlisted` is roll's --unlisted (None: no such option).
+        unlisted: bool | None = None, as_json: bool = False) -> None:
+    """Build the command, check it, decide and show it (`cli.outcome.report`, as JSON with `as_json`);
+    `unlisted` is roll's --unlisted (None: no such option).
 
     Names typed short or in another case are written in full before the command is decided
     (service.names): the log holds what the fight knows, not what was typed."""
@@ -151,7 +105,7 @@ def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, comm
         if not unlisted:
             check_traits(state, command, can_insist=unlisted is not None)
         outcome = fights.execute(name, command, dice_input(dice_names(state, dice)), command_id)
-        show(fights, name, outcome)
+        report(state, outcome, as_json, undone_of(fights, name))
         for line in expired_declarations(state, outcome):
             echo(f"warning: {line}", err=True)
 
@@ -227,6 +181,7 @@ def declare(
         rich_help_panel=FUDGE)] = None,
     dice: DiceOpt = None,
     fight: FightOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Declare a stance for the coming round (sealed declarations stay secret until the blow).
 
@@ -245,14 +200,15 @@ def declare(
             if sealed:
                 raise InputError("a rolled posture is public: it cannot be --sealed (F-TAC-3)")
             run(fight, lambda f, n, s: cmd.Declare(combatant=combatant, declaration=declaration,
-                                                   posture_roll=True, posture_die=posture_die), dice)
+                                                   posture_roll=True, posture_die=posture_die), dice, as_json=as_json)
             return
         if dice:
             raise InputError("--dice goes with --posture-roll: a declaration rolls nothing else")
         fights = service()
         name = fight_name(fights, fight)
-        outcome = fights.declare(name, resolve(fights.state(name), combatant), declaration, sealed)
-        show(fights, name, outcome)
+        before = fights.state(name)
+        outcome = fights.declare(name, resolve(before, combatant), declaration, sealed)
+        report(before, outcome, as_json)
 
 
 @app.command()
@@ -281,6 +237,7 @@ def exchange(
     speed_contest: SpeedOpt = False,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """A simultaneous opposed round between two fighters (F-PACE-2, F-MEL)."""
     two_names(fighters, "[FIRST] SECOND")
@@ -299,7 +256,7 @@ def exchange(
                             stun=tuple(stun or ()), pull=tuple(pulls), head=tuple(head or ()), magic=parse_magic(magic),
                             targeting=targeting(fights, name, aim, aim_at, called, need_rd, otherwise, affects,
                                                 speed_contest))
-    run(fight, build, dice, command_id)
+    run(fight, build, dice, command_id, as_json=as_json)
 
 
 @app.command()
@@ -349,6 +306,7 @@ def attack(
     speed_contest: SpeedOpt = False,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """A directed attack: the target only defends (F-PACE-3); in phase order when initiative is on."""
     two_names(fighters, "[ATTACKER] TARGET")
@@ -377,7 +335,7 @@ def attack(
                           magic=parse_magic(magic),
                           targeting=targeting(fights, name, aim, aim_at, called, need_rd, otherwise, affects,
                                               speed_contest))
-    run(fight, build, dice, command_id)
+    run(fight, build, dice, command_id, as_json=as_json)
 
 
 def foes_avoid(given: list[str], further: int) -> tuple[str | None, ...]:
@@ -412,6 +370,7 @@ def roll(
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Any other action roll: unopposed against a difficulty, or opposed.
 
@@ -424,13 +383,13 @@ def roll(
         return cmd.RollTrait(combatant=combatant, trait=trait, difficulty=level_of(fights, name, vs),
                              opponent=opposed, opponent_trait=opposed_trait, mod=mod, opponent_mod=opposed_mod,
                              advantage=advantage, free=free, median=median)
-    run(fight, build, dice, command_id, unlisted)
+    run(fight, build, dice, command_id, unlisted, as_json=as_json)
 
 
 @app.command(name="round")
 def round_(
     surprised: Annotated[Optional[list[str]], typer.Option(
-        "--surprised", metavar="NAME", help="This combatant is surprised (repeat) [PH-5]", rich_help_panel=PHASES)] = None,
+        "--surprised", "-s", metavar="NAME", help="This combatant is surprised (repeat) [PH-5]", rich_help_panel=PHASES)] = None,
     initiative_bonus: Annotated[Optional[list[str]], typer.Option(
         "--initiative-bonus", metavar="NAME=N", help="A surprise bonus to NAME's initiative roll (repeat) [F-INIT-2]",
         rich_help_panel=FUDGE)] = None,
@@ -440,6 +399,7 @@ def round_(
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Start a round; roll everyone's initiative: phase dice (PH-2, CT-TABLE) or 4dF + trait (F-INIT-2, AI-INIT-2)."""
     def build(fights: Fights, name: str, state: Any) -> cmd.StartRound:
@@ -452,18 +412,19 @@ def round_(
                 raise InputError(f"--initiative-bonus takes NAME=N, e.g. ann=2; got {item!r}") from None
         return cmd.StartRound(surprised=tuple(surprised or ()), initiative_bonus=tuple(bonuses),
                               automatic=tuple(automatic or ()))
-    run(fight, build, dice, command_id)
+    run(fight, build, dice, command_id, as_json=as_json)
 
 
 @app.command()
 def barter(
     combatant: Annotated[str, typer.Argument(help="Whose dice.")],
     trade: Annotated[list[int], typer.Option(
-        "--trade", metavar="DIE", help="Number of a die traded in (1 = first die): once for crunch, twice for classic bartering.")],
-    raise_: Annotated[Optional[int], typer.Option("--raise", metavar="DIE", help="Number of the die raised one face.")] = None,
+        "--trade", "-t", metavar="DIE", help="Number of a die traded in (1 = first die): once for crunch, twice for classic bartering.")],
+    raise_: Annotated[Optional[int], typer.Option("--raise", "-r", metavar="DIE", help="Number of the die raised one face.")] = None,
     lower: Annotated[Optional[int], typer.Option(
-        "--lower", metavar="DIE", help="Number of the die lowered one face [CT-BARTER-4]")] = None,
+        "--lower", "-l", metavar="DIE", help="Number of the die lowered one face [CT-BARTER-4]")] = None,
     fight: FightOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Barter initiative dice: crunch trades a + die to raise (or lower) another one face (CT-BARTER-1,
     CT-BARTER-2, CT-BARTER-3, CT-BARTER-4); classic trades two dice, one a +, to move a third one level
@@ -477,15 +438,16 @@ def barter(
         return cmd.Barter(combatant=combatant, trade=trade[0] - 1, alter=alter - 1,  # type: ignore[operator]
                           direction=1 if raise_ is not None else -1,
                           second_trade=trade[1] - 1 if len(trade) > 1 else None)
-    run(fight, build)
+    run(fight, build, as_json=as_json)
 
 
 @app.command(name="next")
-def next_(fight: FightOpt = None) -> None:
+def next_(fight: FightOpt = None, as_json: JsonOpt = False) -> None:
     """Move to the next actor in initiative order (PH-1, PH-3; F-INIT-2, AI-INIT-2); then the odds of his
     blow on each foe standing (`fudge odds --fight TARGET` weighs one)."""
-    run(fight, lambda f, n, s: cmd.NextTurn())
-    offer_odds(fight)
+    run(fight, lambda f, n, s: cmd.NextTurn(), as_json=as_json)
+    if not as_json:  # --json prints one document: the odds are `fudge odds --fight`'s
+        offer_odds(fight)
 
 
 def offer_odds(fight: Optional[str]) -> None:
@@ -511,15 +473,16 @@ def offer_odds(fight: Optional[str]) -> None:
 def order(
     names: Annotated[list[str], typer.Argument(help="Tied combatants, first to act first.")],
     fight: FightOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """The GM orders combatants tied on the determinant, for this round (PH-3)."""
-    run(fight, lambda f, n, s: cmd.OrderTies(order=tuple(names)))
+    run(fight, lambda f, n, s: cmd.OrderTies(order=tuple(names)), as_json=as_json)
 
 
 @app.command()
-def hold(fight: FightOpt = None) -> None:
+def hold(fight: FightOpt = None, as_json: JsonOpt = False) -> None:
     """The current actor holds the action until the others in the phase have acted (PH-4 open)."""
-    run(fight, lambda f, n, s: cmd.HoldAction())
+    run(fight, lambda f, n, s: cmd.HoldAction(), as_json=as_json)
 
 
 @app.command()
@@ -528,9 +491,10 @@ def intend(
     what: Annotated[Optional[str], typer.Argument(help="What the combatant will do this phase.")] = None,
     attack: Annotated[Optional[str], typer.Option("--attack", metavar="NAME", help="Declare an attack on this combatant.")] = None,
     fight: FightOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Declare this phase's action, slowest first, under phase_declaration = "structured" (PH-4)."""
-    run(fight, lambda f, n, s: cmd.DeclareIntent(combatant=combatant, what=what or "", target=attack))
+    run(fight, lambda f, n, s: cmd.DeclareIntent(combatant=combatant, what=what or "", target=attack), as_json=as_json)
 
 
 @app.command()
@@ -543,6 +507,7 @@ def spend(
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Spend a fudge point, or a spare initiative die: the action is re-resolved and its old consequences
     voided (they stay in the log) [C-FP-2].
@@ -571,7 +536,7 @@ def spend(
             raise InputError("--shift is +1 or -1")
         return cmd.SpendPoint(combatant=combatant, use=use, target=roll_seq,  # type: ignore[arg-type]
                               shift=int(shift) if shift is not None else None)  # type: ignore[arg-type]
-    run(fight, build, dice, command_id)
+    run(fight, build, dice, command_id, as_json=as_json)
 
 
 @app.command()
@@ -579,9 +544,10 @@ def kill(
     combatant: Annotated[str, typer.Argument(help="Who dies.")],
     reason: Annotated[str, typer.Option("--reason", metavar="TEXT", help="Why, for the audit.")] = "",
     fight: FightOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """The GM's ruling that a combatant is dead (F-WND-6 with death_rule = "gm")."""
-    run(fight, lambda f, n, s: cmd.Kill(combatant=combatant, reason=reason))
+    run(fight, lambda f, n, s: cmd.Kill(combatant=combatant, reason=reason), as_json=as_json)
 
 
 @app.command()
@@ -613,6 +579,7 @@ def shoot(
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """A ranged attack (F-RNG): unopposed at an unaware target, dodged by an aware one, or shot back at."""
     two_names(fighters, "[SHOOTER] TARGET")
@@ -626,4 +593,4 @@ def shoot(
                          shoot_back=shoot_back, back_difficulty=level_of(fights, name, back_difficulty),
                          burst=burst, burst_bonus=burst_bonus, mod=mod, defense_mod=defense_mod,
                          skill=skill, dodge=dodge)
-    run(fight, build, dice, command_id)
+    run(fight, build, dice, command_id, as_json=as_json)

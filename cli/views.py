@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cli import style
-from cli.context import store_path
+from cli.context import store_at, store_path
 from cli.terminal import json_text
 from events.receipt import receipt
 from store import snapshots, views
@@ -181,7 +181,7 @@ def shown_from_argv(argv: list[str]) -> Shown | None:
     if not command:
         return None
     try:
-        store = SqliteStore(store_path(Path(given["store"]) if "store" in given else None))
+        store = store_at(store_path(given.get("store")))
         try:
             return stored_output(store, given.get("fight"), "json" in given, "long" in given,
                                  board_width(sys.stdout))

@@ -42,6 +42,16 @@ def limited_roll(calculated: int, roll: int) -> int:
     return max(0, min(calculated + roll, 1))
 
 
+def rolled_damage(calculated: int, roll: int | None, mode: str) -> int:
+    """F-DROLL: the damage of a blow from its calculated damage and the damage roll (None: none rolled),
+    as the damage-roll option reads them (`1dF_level` shifts the level instead: the damage is as calculated)."""
+    if mode == "4dF_limited":
+        return limited_roll(calculated, roll) if roll is not None else max(0, calculated)
+    if mode in ("4dF_free", "1dF_damage") and roll is not None:
+        return max(0, calculated + roll)
+    return max(0, calculated)
+
+
 @dataclass(frozen=True, slots=True)
 class Blow:
     """How a hit became a wound: every number on the way, for the log."""

@@ -31,12 +31,13 @@ from fractions import Fraction
 from typing import Any
 
 from engine import commands as cmd
-from engine import fate as fate_rules
 from engine.decide import decide
 from engine.errors import RuleError
 from engine.odds import outcome_of
 from engine.odds_fate import FATE_LEVELS
+from engine.sides import combatant
 from engine.state import Combatant, FightState, replace
+from engine.turns import current_actor, still_fights as standing
 from engine.weighing import add_chance, apply, every_roll
 from engine.wounds import LEVELS
 
@@ -83,33 +84,9 @@ def percent(chance: Fraction) -> str:
     return text
 
 
-def current_actor(state: FightState) -> Combatant | None:
-    """Who has the turn: the phase or ranked order's actor, or under Fate's turns the next in its order."""
-    if state.turn is not None:
-        return state.combatants.get(state.turn.combatant)
-    if state.options.ruleset == "fate" and state.fate_order:
-        return fate_rules.next_actor(state)
-    return None
-
-
-def standing(state: FightState, who: Combatant) -> bool:
-    """Still in the fight: able to act (F-WND-1), not knocked out (F-STUN-1), not Taken Out (FT-OUT)."""
-    if state.options.ruleset == "fate":
-        return not who.track.dead and not fate_rules.is_taken_out(fate_rules.marks_of(state, who))
-    return who.track.can_act and who.out is None
-
-
 def foes_standing(state: FightState, attacker: Combatant) -> list[Combatant]:
     """The likely targets of an attacker: everyone of another side still standing, in join order."""
     return [c for c in state.combatants.values() if c.side != attacker.side and standing(state, c)]
-
-
-def _find(state: FightState, name: str) -> Combatant:
-    found = state.find(name)
-    if found is None:
-        names = ", ".join(c.name for c in state.combatants.values()) or "nobody has joined yet"
-        raise RuleError(f"no combatant {name!r} in {state.name}; combatants: {names}")
-    return found
 
 
 def command_now(state: FightState, attacker: Combatant, target: Combatant,
@@ -142,13 +119,13 @@ def odds_now(state: FightState, attacker: str | None, target: str,
     """The exact chances of `attacker`'s next action on `target` (attacker None: whoever has the turn).
 
     `budget`: the most rolls of the action to weigh (each a run of `decide`), else `Costly` is raised."""
-    foe = _find(state, target)
+    foe = combatant(state, target)
     if attacker is None:
         actor = current_actor(state)
         if actor is None:
             raise RuleError("nobody has the turn: name the attacker (`fudge odds --fight ATTACKER TARGET`)")
     else:
-        actor = _find(state, attacker)
+        actor = combatant(state, attacker)
     if foe.key == actor.key:
         whose = " (the one with the turn)" if attacker is None else ""
         raise RuleError(f"the attacker{whose} and the target are both {actor.name}: name another target")

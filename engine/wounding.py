@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.damage import blow, defensive_factor, limited_roll, needs_damage_roll, offensive_factor
+from engine.damage import blow, defensive_factor, needs_damage_roll, offensive_factor, rolled_damage
 from engine.options import RuleOptions
 from engine.sheets import Fighter
 from engine.wounds import NEAR_DEATH, UNDAMAGED, level_for_damage
@@ -131,12 +131,7 @@ def strike(attacker: Fighter, defender: Fighter, names: tuple[str, str], relativ
     if weight != 1:
         record["rd_weight"] = weight
     calculated = relative_degree * weight + factor + bonus + parity
-    if mode == "4dF_limited":
-        damage = limited_roll(calculated, roll) if roll is not None else max(0, calculated)
-    elif mode in ("4dF_free", "1dF_damage") and roll is not None:
-        damage = max(0, calculated + roll)
-    else:
-        damage = max(0, calculated)
+    damage = rolled_damage(calculated, roll, mode)
     level = level_for_damage(damage, options.wound_thresholds)
     if mode == "1dF_level" and roll is not None and level > UNDAMAGED:
         shifted = max(UNDAMAGED, min(level + roll, NEAR_DEATH))

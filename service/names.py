@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from engine.command_base import NAMES_A_COMBATANT
 from engine.errors import InputError
+from engine.turns import current_actor
 
 if TYPE_CHECKING:  # a usage error's "did you mean" (cli.main) reads `one_of` without loading the engine's state
     from engine.state import Combatant, FightState
@@ -125,18 +126,6 @@ def _value(value: Any, annotation: Any, name: Callable[[str], str], marked: bool
             return tuple(_value(item, args[0], name) for item in value)
         return tuple(_value(item, arg, name) for item, arg in zip(value, args))
     return value
-
-
-def current_actor(state: FightState) -> Combatant | None:
-    """Who has the turn: the actor `fudge next` gave it to (phases, rolled initiative), or the next in
-    Fate's Alertness order (FT-INIT); None when the rules have no turns or none is given yet."""
-    if state.turn is not None:
-        return state.combatants.get(state.turn.combatant)
-    if state.options.initiative == "alertness" and state.fate_order:
-        from engine.fate import next_actor
-
-        return next_actor(state)
-    return None
 
 
 def no_turn(state: FightState, usage: str) -> str:

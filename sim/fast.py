@@ -30,7 +30,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from engine.damage import defensive_factor, limited_roll, offensive_factor
+from engine.damage import defensive_factor, offensive_factor, rolled_damage
 from engine.melee_mods import weapon_size_modifiers
 from engine.options import RuleOptions
 from engine.settle import min_hit_for
@@ -336,12 +336,7 @@ def _strike(duel: Duel, attacker: Side, rd: int, bonus: int, attack_roll: int, d
             level += (moved > 0) - (moved < 0)
         return max(0, min(level, duel.graze_cap)), draw
     calculated = rd * duel.weight + factor + bonus + parity
-    if mode == "4dF_limited":
-        damage = limited_roll(calculated, roll) if roll is not None else max(0, calculated)
-    elif mode in ("4dF_free", "1dF_damage") and roll is not None:
-        damage = max(0, calculated + roll)
-    else:
-        damage = max(0, calculated)
+    damage = rolled_damage(calculated, roll, mode)
     level = 0
     for index, lowest in enumerate(duel.thresholds, start=1):  # F-DMG-4, as `level_for_damage`
         if damage >= lowest:

@@ -42,6 +42,19 @@ class FightInfo:
 CONFLICT = "the fight changed since you read it (another command was appended): run the command again"
 
 
+def checked_append(last: int, expected_last_seq: int, rows: list[Row]) -> dict[str, list[int]]:
+    """What every store checks inside an append's transaction: the log still ends where the command read
+    it (else Conflict) and the rows follow it in order; the seqs each command id appends."""
+    if last != expected_last_seq:
+        raise Conflict(CONFLICT)
+    if [r.seq for r in rows] != list(range(expected_last_seq + 1, expected_last_seq + 1 + len(rows))):
+        raise StoreError("rows out of sequence")
+    spans: dict[str, list[int]] = {}
+    for row in rows:
+        spans.setdefault(row.command, []).append(row.seq)
+    return spans
+
+
 @dataclass(frozen=True, slots=True)
 class Secret:
     fight: str  # the fight id whose event committed the seed or sealed the declaration
@@ -95,3 +108,11 @@ class EventStore(Protocol):
     def forget_legacy_secrets(self) -> None: ...
     def setting(self, key: str) -> str | None: ...
     def set_setting(self, key: str, value: str) -> None: ...
+
+    # --- following a fight another process writes (a live view of the table) -------------------------
+    def wait_for_change(self, name: str, seq: int, timeout: float) -> int: ...  # last seq once past `seq`, or at timeout
+
+
+def is_url(target: object) -> bool:
+    """A PostgreSQL connection URL (`postgresql://...`, store.postgres), not a store file's path."""
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from events.rows import Row
-from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight
+from store.base import DuplicateCommand, FightInfo, StoreError, UnknownFight, checked_append
 from store.secrets import MemorySecrets
 from store.snapshots import Snapshot
 from store.views import View
@@ -74,6 +74,11 @@ class MemoryStore:
         rows = self._rows[name]
         return (rows[-1].seq, rows[-1].hash) if rows else (0, "0" * 64)
 
+    def wait_for_change(self, name: str, seq: int, timeout: float) -> int:
+        """The last seq at once: no other process writes a store in memory (a thread that does appends
+        before or after, never while this runs)."""
+        return self.last_seq(name)
+
     def has_command(self, name: str, command: str) -> bool:
         self.fight(name)
         return command in self._commands.get(name, set())
@@ -86,13 +91,10 @@ class MemoryStore:
         else:
             self.fight(name)
         current = self._rows.get(name, [])
-        if len(current) != expected_last_seq:
-            raise Conflict(CONFLICT)
+        spans = checked_append(len(current), expected_last_seq, rows)
         known = self._commands.get(name, set())
-        if any(row.command in known for row in rows):
+        if known & spans.keys():
             raise DuplicateCommand(f"that command was already applied to {name}")
-        if [r.seq for r in rows] != list(range(expected_last_seq + 1, expected_last_seq + 1 + len(rows))):
-            raise StoreError("rows out of sequence")
         if create is not None:
             self._fights[name] = create
         self._rows[name] = current + list(rows)

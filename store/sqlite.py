@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 from collections.abc import Iterable
 from typing import Any
 
 from events.rows import Row
-from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight
+from store.base import Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight, checked_append
 from store import snapshots
 from store.secrets import SecretFile
 from store.snapshots import Snapshot
 from store.views import View
 
-STORE_SCHEMA = "1"
+STORE_SCHEMA = "2"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -72,7 +73,14 @@ CREATE TABLE IF NOT EXISTS views (
 """
 
 
+# The schema, version by version: MIGRATIONS[v] takes a store at version v to v + 1. Schema 1 (the first
+# stores) had no table for the caches; they were made by the first append that stored one. Schema 2 has
+# them from the start. A store is migrated by its first write, in that write's own transaction's stead
+# (a read never writes: an older store is read as it is, caches missing meaning "fold the log").
+MIGRATIONS: dict[str, tuple[str, str]] = {"1": ("2", SNAPSHOTS + VIEWS)}
+
 FUDGE_TABLES = frozenset({"meta", "fights", "events", "commands", "secrets", "snapshots", "views"})
+POLL = 0.1  # seconds between two reads of a fight followed by `wait_for_change`
 SEQ_MAX = 2**62  # past any log's end; a number the GM types may be larger than SQLite's integers
 
 # What an SQLite error code (its primary part) says about the store file or the machine.
@@ -148,6 +156,7 @@ class SqliteStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._secrets: SecretFile | None = None
+        self.version = STORE_SCHEMA  # the file's schema, once read (`_adopt`)
         if self.path.is_dir():
             raise StoreError(f"the store {self.path} is a folder: name a store file (--store FILE)")
         has_file = _has_file(self.path)
@@ -199,14 +208,15 @@ class SqliteStore:
             listed = ", ".join(sorted(tables - FUDGE_TABLES)[:3] or sorted(tables)[:3])
             raise StoreError(f"{self.path} is an SQLite database but not a fudge store (its tables: {listed}); "
                              "fudge leaves it as it is: give another --store file")
-        if version is not None and version != STORE_SCHEMA:
+        self.version = version or STORE_SCHEMA
+        if version is not None and version != STORE_SCHEMA and version not in MIGRATIONS:
             raise StoreError(f"{self.path} has store schema {version}; this version reads {STORE_SCHEMA}")
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
         if version is None:  # the tables and the stamp together: a kill leaves both or neither
             try:
-                db.executescript(f"BEGIN IMMEDIATE;{SCHEMA}"
+                db.executescript(f"BEGIN IMMEDIATE;{SCHEMA}{SNAPSHOTS}{VIEWS}"
                                  f"INSERT OR IGNORE INTO meta VALUES ('store_schema', '{STORE_SCHEMA}');COMMIT;")
             except BaseException:
                 _rollback(db)
@@ -214,6 +224,18 @@ class SqliteStore:
 
     def _meta(self, key: str) -> str | None:
         return _meta(self.db, key)
+
+    def _migrate(self) -> None:
+        """Bring an older store to this schema before its first write, one step per transaction."""
+        while self.version in MIGRATIONS:
+            target, script = MIGRATIONS[self.version]
+            try:
+                self.db.executescript(f"BEGIN IMMEDIATE;{script}"
+                                      f"UPDATE meta SET value = '{target}' WHERE key = 'store_schema';COMMIT;")
+            except sqlite3.Error as exc:
+                _rollback(self.db)
+                raise self._unwritten(exc) from None
+            self.version = self._meta("store_schema") or target
 
     def close(self) -> None:
         self._db.close()
@@ -299,6 +321,17 @@ class SqliteStore:
         rows = self._fetch("SELECT seq, hash FROM events WHERE fight = ? ORDER BY seq DESC LIMIT 1", (fight,))
         return (int(rows[0][0]), rows[0][1]) if rows else (0, "0" * 64)
 
+    def wait_for_change(self, name: str, seq: int, timeout: float) -> int:
+        """The fight's last seq once it is past `seq`, or as it is after `timeout` seconds: a file has no
+        notifications, so its last seq is read every POLL seconds (store.postgres listens instead)."""
+        deadline = time.monotonic() + max(timeout, 0.0)
+        while True:
+            last = self.last_seq(name)
+            left = deadline - time.monotonic()
+            if last > seq or left <= 0:
+                return last
+            time.sleep(min(POLL, left))
+
     def has_command(self, name: str, command: str) -> bool:
         fight = self._id(name)
         return self.db.execute("SELECT 1 FROM commands WHERE fight = ? AND command = ?",
@@ -307,6 +340,7 @@ class SqliteStore:
     def append(self, name: str, expected_last_seq: int, rows: list[Row], *,
                create: FightInfo | None = None, snapshot: Snapshot | None = None, views: tuple[View, ...] = ()) -> None:
         self._materialize()
+        self._migrate()
         db = self.db
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -322,13 +356,7 @@ class SqliteStore:
                            (name, create.fight_id, create.parent, create.fork_seq, create.created_at))
             fight = self._id(name)
             last = db.execute("SELECT max(seq) FROM events WHERE fight = ?", (fight,)).fetchone()[0] or 0
-            if last != expected_last_seq:
-                raise Conflict(CONFLICT)
-            if [r.seq for r in rows] != list(range(expected_last_seq + 1, expected_last_seq + 1 + len(rows))):
-                raise StoreError("rows out of sequence")
-            spans: dict[str, list[int]] = {}
-            for row in rows:
-                spans.setdefault(row.command, []).append(row.seq)
+            spans = checked_append(last, expected_last_seq, rows)
             for command in spans:
                 if db.execute("SELECT 1 FROM commands WHERE fight = ? AND command = ?",
                               (fight, command)).fetchone():
@@ -423,6 +451,7 @@ class SqliteStore:
 
     def set_setting(self, key: str, value: str) -> None:
         self._materialize()
+        self._migrate()
         try:
             self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
         except sqlite3.Error as exc:

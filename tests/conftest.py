@@ -131,3 +131,25 @@ def without_odds(text: str) -> str:
     """A command's output without the `odds: ...` lines `fudge next` ends with (tests/test_odds_now.py
     holds those): what the command did."""
     return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("odds: "))
+
+
+@pytest.fixture(scope="session")
+def pg_server(request: pytest.FixtureRequest) -> Any:
+    """A throwaway PostgreSQL server for the session (tests/pgserver.py), stopped by a finalizer even when a
+    test fails; the tests that need it skip, saying why, only where no server binary exists."""
+    from tests.pgserver import Server, binaries
+
+    found = binaries()
+    if found is None:
+        pytest.skip("no PostgreSQL server binary (initdb, pg_ctl): install postgresql or set FUDGE_PG_BIN")
+    pytest.importorskip("psycopg", reason="psycopg is not installed: pip install 'psycopg[binary]'")
+    server = Server(found)
+    request.addfinalizer(server.stop)
+    server.start()
+    return server
+
+
+@pytest.fixture
+def pg_url(pg_server: Any) -> str:
+    """A fresh, empty database on the session's server."""
+    return str(pg_server.database())

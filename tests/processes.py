@@ -11,20 +11,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def fudge(*args: str, store: Path, key: Path | None = None, input: str | None = None,
+def fudge(*args: str, store: Path | str, key: Path | None = None, input: str | None = None,
           env: dict[str, str] | None = None, cwd: Path | None = None,
           timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """`fudge --store STORE ARGS...` as a separate process; `key` is the snapshot key file (default:
-    `key.bin` beside the store, made by the first command that writes)."""
+    `key.bin` beside the store, made by the first command that writes). A store may be a `postgresql://` URL:
+    then `cwd` is the GM's folder (their key, secrets and state)."""
+    if isinstance(store, str):
+        assert cwd is not None, "a store on a server: give the GM's folder as cwd"
+    folder = store.parent if isinstance(store, Path) else cwd
+    assert folder is not None
     environment = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
     environment.update({
         "PYTHONPATH": str(ROOT),
-        "FUDGE_KEY_FILE": str(key if key is not None else store.parent / "snapshot.key"),
-        "XDG_STATE_HOME": str(store.parent / "state"),
+        "FUDGE_KEY_FILE": str(key if key is not None else folder / "snapshot.key"),
+        "XDG_STATE_HOME": str(folder / "state"),
         "NO_COLOR": "1",
         "COLUMNS": "100",
     })
     environment.update(env or {})
     return subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), *args],
                           capture_output=True, text=True, input=input, env=environment,
-                          cwd=cwd or store.parent, timeout=timeout)
+                          cwd=cwd or folder, timeout=timeout)

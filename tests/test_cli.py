@@ -262,9 +262,13 @@ def test_A_REPLAY_1_replay_shows_each_event_and_stops_as_of(duel: Fudge) -> None
     duel("exchange", "snorri", "brynhild", "-d", "snorri=+ 0 0 0", "-d", "brynhild=- 0 0 0", "-d", "snorri=- - 0 0")
     duel("undo")
     text = duel("replay", "duel").stdout
-    numbered = [line for line in text.splitlines() if not line.startswith("        ")]
+    numbered = [line for line in text.splitlines() if not line.startswith(("        ", "  → "))]
     assert [int(line.split()[0]) for line in numbered] == list(range(1, 11))
     assert sum(line.endswith("(voided)") for line in numbered) == 6  # the undone exchange: seq 4..9
+    said = [line for line in text.splitlines() if line.startswith("  → ")]  # under each command, what it did
+    assert said == ["  → Brynhild is Hurt: -1 to every roll",  # "round 1 begins" is its event's line already
+                    "  → undid Snorri's exchange with Brynhild, seq 4-9", "  → back before round 1",
+                    "  → Brynhild is Undamaged: no penalty"]
     steps = [json.loads(line) for line in duel("replay", "duel", "--json", "--to", "9").stdout.splitlines()]
     assert [s["seq"] for s in steps] == list(range(1, 10))
     brynhild = [next(c for c in s["state"]["combatants"] if c["name"] == "Brynhild") for s in steps[2:]]

@@ -1,4 +1,4 @@
-"""The SQLite store under crashes and concurrent writers (A-LOG-1, A-VERIFY-1).
+"""The SQLite and PostgreSQL stores under crashes and concurrent writers (A-LOG-1, A-VERIFY-1).
 
 (a) A writer killed with SIGKILL in the middle of a stream of commands leaves
     a valid log: `verify` passes and every command is fully there or fully
@@ -8,6 +8,9 @@
     is lost or duplicated. Deterministic: both read, then meet at a barrier
     inside `append`, then both append with the same expected sequence number.
 (c) A retried command id is applied once.
+
+Every test runs on a SQLite file and on a throwaway PostgreSQL server (tests/pgserver.py): `target`
+is the file's path or the database's URL.
 """
 
 from __future__ import annotations
@@ -51,26 +54,44 @@ from engine import commands as cmd
 from engine.errors import RuleError
 from events.models import Declaration
 from service.fights import Fights
-from store.sqlite import SqliteStore
 
-path, fight, seed, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+target, fight, seed, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 rng = random.Random(seed)
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))  # stdout is our pipe
-store = SqliteStore(path)
 written = 0
 current = ""
 
 
-def statement(sql: str) -> None:
+def statement(sql) -> None:
     # Every statement of a transaction takes a moment, so a random kill often lands inside one.
     time.sleep(0.002)
-    if mode == "torn" and written == 3 and sql.startswith("INSERT INTO commands"):
+    if mode == "torn" and written == 3 and str(sql).startswith("INSERT INTO commands"):
         # The command's events are inserted, its COMMIT is not: wait here to be killed.
         print("inside", current, flush=True)
         time.sleep(120)
 
 
-store.db.set_trace_callback(statement)
+if target.startswith("postgresql://"):
+    import psycopg
+
+    from store.postgres import PostgresStore
+
+    def traced(method):
+        def run(self, query, *args, **kwargs):
+            statement(query)
+            return method(self, query, *args, **kwargs)
+        return run
+
+    for name in ("execute", "executemany"):
+        setattr(psycopg.Cursor, name, traced(getattr(psycopg.Cursor, name)))
+        if name == "execute":
+            setattr(psycopg.Connection, name, traced(getattr(psycopg.Connection, name)))
+    store = PostgresStore(target)
+else:
+    from store.sqlite import SqliteStore
+
+    store = SqliteStore(target)
+    store.db.set_trace_callback(statement)
 fights = Fights(store)
 while True:
     pick = rng.random()
@@ -95,8 +116,37 @@ while True:
 '''
 
 
-def set_up(path: Path, name: str) -> Fights:
-    fights = make_fights(SqliteStore(path))
+def open_store(target: Path | str) -> Any:
+    """The store at a file's path (SQLite) or a database's URL (PostgreSQL)."""
+    if isinstance(target, str):
+        from store.postgres import PostgresStore
+
+        return PostgresStore(target)
+    return SqliteStore(target)
+
+
+def query(target: Path | str, sql: str, params: tuple[Any, ...]) -> list[Any]:
+    """A query on the store's own tables (`?` for each parameter), beside the store's code."""
+    if isinstance(target, str):
+        import psycopg
+
+        with psycopg.connect(target) as pg:
+            return pg.execute(sql.replace("?", "%s"), params).fetchall()  # type: ignore[arg-type]
+    with sqlite3.connect(target) as db:
+        found = db.execute(sql, params).fetchall()
+    db.close()
+    return found
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    if request.param == "postgresql":
+        return str(request.getfixturevalue("pg_url"))
+    return tmp_path / "store.db"
+
+
+def set_up(path: Path | str, name: str) -> Fights:
+    fights = make_fights(open_store(path))
     fights.new(name, "fudge", _options())
     for who in ("snorri", "brynhild"):
         sheet = parse_sheet((SHEETS / f"{who}.toml").read_text(), f"{who}.toml")
@@ -108,15 +158,14 @@ def _options() -> dict[str, Any]:
     return resolve("fudge")[1].model_dump(mode="json")
 
 
-def command_spans_match_events(path: Path, name: str) -> int:
+def command_spans_match_events(path: Path | str, name: str) -> int:
     """Every command in the `commands` table has exactly its span of events, and no event lacks one."""
-    with sqlite3.connect(path) as db:
-        (fight,) = db.execute("SELECT id FROM fights WHERE name = ?", (name,)).fetchone()
-        events: dict[str, list[int]] = {}
-        for seq, command in db.execute("SELECT seq, command FROM events WHERE fight = ? ORDER BY seq", (fight,)):
-            events.setdefault(command, []).append(seq)
-        spans = {command: (first, last) for command, first, last in
-                 db.execute("SELECT command, first_seq, last_seq FROM commands WHERE fight = ?", (fight,))}
+    ((fight,),) = query(path, "SELECT id FROM fights WHERE name = ?", (name,))
+    events: dict[str, list[int]] = {}
+    for seq, command in query(path, "SELECT seq, command FROM events WHERE fight = ? ORDER BY seq", (fight,)):
+        events.setdefault(command, []).append(seq)
+    spans = {command: (first, last) for command, first, last in
+             query(path, "SELECT command, first_seq, last_seq FROM commands WHERE fight = ?", (fight,))}
     assert spans.keys() == events.keys()
     for command, seqs in events.items():
         first, last = spans[command]
@@ -126,9 +175,9 @@ def command_spans_match_events(path: Path, name: str) -> int:
     return len(all_seqs)
 
 
-def check_after_crash(path: Path, name: str) -> list[Row]:
+def check_after_crash(path: Path | str, name: str) -> list[Row]:
     """verify passes, commands are whole, and the store takes a new command at once (no lock left)."""
-    store = SqliteStore(path)
+    store = open_store(path)
     rows = store.read(name)
     report = verify(rows)
     assert report.ok, report.problems
@@ -140,7 +189,7 @@ def check_after_crash(path: Path, name: str) -> list[Row]:
     return rows
 
 
-def writer(script: Path, path: Path, attempt: int, mode: str) -> subprocess.Popen[str]:
+def writer(script: Path, path: Path | str, attempt: int, mode: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, str(script), str(path), "crash", str(attempt), mode],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})  # the project, installed or not
@@ -152,10 +201,10 @@ def kill(process: subprocess.Popen[str]) -> None:
     assert process.returncode == -signal.SIGKILL
 
 
-def test_A_LOG_1_a_writer_killed_with_SIGKILL_leaves_a_valid_log(tmp_path: Path) -> None:
+def test_A_LOG_1_a_writer_killed_with_SIGKILL_leaves_a_valid_log(tmp_path: Path, target: Path | str) -> None:
     """A-LOG-1, A-VERIFY-1: kill -9 at random moments of a stream of commands, five times;
     each time the log verifies, every command is whole, and the writer had made progress."""
-    path = tmp_path / "crash.db"
+    path = target
     set_up(path, "crash").store.close()  # type: ignore[attr-defined]
     script = tmp_path / "writer.py"
     script.write_text(WRITER)
@@ -174,14 +223,15 @@ def test_A_LOG_1_a_writer_killed_with_SIGKILL_leaves_a_valid_log(tmp_path: Path)
         count = len(rows) + 1  # and the check's own join
 
 
-def test_A_LOG_1_a_writer_killed_inside_its_transaction_leaves_no_trace_of_that_command(tmp_path: Path) -> None:
+def test_A_LOG_1_a_writer_killed_inside_its_transaction_leaves_no_trace_of_that_command(
+        tmp_path: Path, target: Path | str) -> None:
     """A-LOG-1: killed after inserting a command's events but before COMMIT: the command is absent, all of it."""
-    path = tmp_path / "torn.db"
+    path = target
     set_up(path, "crash").store.close()  # type: ignore[attr-defined]
     script = tmp_path / "writer.py"
     script.write_text(WRITER)
     for attempt in range(2):
-        before = SqliteStore(path).read("crash")
+        before = open_store(path).read("crash")
         process = writer(script, path, attempt, "torn")
         try:
             assert process.stdout is not None
@@ -195,21 +245,22 @@ def test_A_LOG_1_a_writer_killed_inside_its_transaction_leaves_no_trace_of_that_
         assert rows[: len(before)] == before
         assert torn not in {r.command for r in rows}
         assert len({r.command for r in rows[len(before):]}) == 3  # the three commands before it, whole
-        with sqlite3.connect(path) as db:
-            assert db.execute("SELECT count(*) FROM commands WHERE command = ?", (torn,)).fetchone()[0] == 0
+        assert query(path, "SELECT count(*) FROM commands WHERE command = ?", (torn,)) == [(0,)]
 
 
 # --- two writers ------------------------------------------------------------------
 
-def _race(path: str, name: str, barrier: Any, command_id: str, faces: str, results: Any) -> None:
+def _race(path: Path | str, name: str, barrier: Any, command_id: str, faces: str, results: Any) -> None:
     """A child process: read the fight, decide, meet the other writer, then append."""
+    store = open_store(path)
+    append = store.append
 
-    class HeldStore(SqliteStore):
-        def append(self, *args: Any, **kwargs: Any) -> None:
-            barrier.wait(timeout=60)
-            super().append(*args, **kwargs)
+    def held(*args: Any, **kwargs: Any) -> None:
+        barrier.wait(timeout=60)
+        append(*args, **kwargs)
 
-    fights = Fights(HeldStore(path))
+    store.append = held
+    fights = Fights(store)
     given = DiceInput(by_roller={"snorri": [tuple(int(f) for f in faces.split(","))]})
     try:
         fights.execute(name, cmd.RollTrait(combatant="Snorri", trait="Sword", difficulty=1), given,
@@ -221,11 +272,11 @@ def _race(path: str, name: str, barrier: Any, command_id: str, faces: str, resul
         results.put((command_id, "error", repr(exc)))
 
 
-def race(path: Path, name: str, writers: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
+def race(path: Path | str, name: str, writers: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
     context = multiprocessing.get_context("spawn")
     barrier = context.Barrier(len(writers))
     results = context.Queue()
-    processes = [context.Process(target=_race, args=(str(path), name, barrier, command_id, faces, results))
+    processes = [context.Process(target=_race, args=(path, name, barrier, command_id, faces, results))
                  for command_id, faces in writers]
     for process in processes:
         process.start()
@@ -236,15 +287,15 @@ def race(path: Path, name: str, writers: list[tuple[str, str]]) -> list[tuple[st
     return sorted(outcomes, key=lambda o: o[1])
 
 
-def test_A_LOG_1_two_processes_append_from_one_read_one_gets_the_conflict(tmp_path: Path) -> None:
-    path = tmp_path / "race.db"
+def test_A_LOG_1_two_processes_append_from_one_read_one_gets_the_conflict(target: Path | str) -> None:
+    path = target
     set_up(path, "race")
-    before = SqliteStore(path).read("race")
+    before = open_store(path).read("race")
     outcomes = race(path, "race", [("writer-a", "1,0,0,0"), ("writer-b", "-1,0,0,0")])
     assert [o[1] for o in outcomes] == ["conflict", "ok"], outcomes
     assert CONFLICT_TEXT in outcomes[0][2]
     winner, loser = outcomes[1][0], outcomes[0][0]
-    rows = SqliteStore(path).read("race")
+    rows = open_store(path).read("race")
     assert rows[: len(before)] == before  # nothing lost
     new = rows[len(before):]
     assert {r.command for r in new} == {winner} and len(new) == 2  # the winner's roll, once; no trace of the loser
@@ -252,49 +303,49 @@ def test_A_LOG_1_two_processes_append_from_one_read_one_gets_the_conflict(tmp_pa
     assert verify(rows).ok
     assert command_spans_match_events(path, "race") == len(rows)
     # the loser runs its command again on the new state, and it goes through
-    again = make_fights(SqliteStore(path)).execute(
+    again = make_fights(open_store(path)).execute(
         "race", cmd.RollTrait(combatant="Snorri", trait="Sword", difficulty=1), dice("snorri=0 0 0 0"),
         command_id=loser)
-    assert not again.replayed and len(SqliteStore(path).read("race")) == len(rows) + 2
+    assert not again.replayed and len(open_store(path).read("race")) == len(rows) + 2
 
 
-def test_A_LOG_1_the_same_command_sent_twice_at_once_is_applied_once(tmp_path: Path) -> None:
+def test_A_LOG_1_the_same_command_sent_twice_at_once_is_applied_once(target: Path | str) -> None:
     """(b)+(c): a retried command racing its first attempt: one applies it, the other is refused."""
-    path = tmp_path / "retry-race.db"
+    path = target
     set_up(path, "race")
-    before = len(SqliteStore(path).read("race"))
+    before = len(open_store(path).read("race"))
     outcomes = race(path, "race", [("same-id", "1,0,0,0"), ("same-id", "1,0,0,0")])
     assert [o[1] for o in outcomes] == ["conflict", "ok"], outcomes
-    retried = make_fights(SqliteStore(path)).execute(
+    retried = make_fights(open_store(path)).execute(
         "race", cmd.RollTrait(combatant="Snorri", trait="Sword", difficulty=1), dice("snorri=+ 0 0 0"),
         command_id="same-id")
     assert retried.replayed and retried.records == ()
-    rows = SqliteStore(path).read("race")
+    rows = open_store(path).read("race")
     assert len(rows) == before + 2 and [r.command for r in rows].count("same-id") == 2
     assert verify(rows).ok
 
 
-def test_A_LOG_1_a_retried_command_id_is_applied_once(tmp_path: Path) -> None:
+def test_A_LOG_1_a_retried_command_id_is_applied_once(target: Path | str) -> None:
     """(c): the first attempt committed but its caller never heard back; the retry writes nothing."""
-    path = tmp_path / "retry.db"
+    path = target
     fights = set_up(path, "fight")
     roll = cmd.RollTrait(combatant="Snorri", trait="Sword", difficulty=1)
     first = fights.execute("fight", roll, dice("snorri=+ 0 0 0"), command_id="table-7")
     assert not first.replayed and len(first.records) == 2
-    rows = SqliteStore(path).read("fight")
-    for retry in (fights, make_fights(SqliteStore(path))):  # the same shell, and a new process's shell
+    rows = open_store(path).read("fight")
+    for retry in (fights, make_fights(open_store(path))):  # the same shell, and a new process's shell
         outcome = retry.execute("fight", roll, dice("snorri=+ 0 0 0"), command_id="table-7")
         assert outcome.replayed and outcome.records == ()
         assert outcome.state == fights.state("fight")
-    assert SqliteStore(path).read("fight") == rows
-    assert SqliteStore(path).has_command("fight", "table-7")
+    assert open_store(path).read("fight") == rows
+    assert open_store(path).has_command("fight", "table-7")
 
 
-def test_A_LOG_1_a_duplicate_command_id_never_reaches_the_log_twice(tmp_path: Path) -> None:
+def test_A_LOG_1_a_duplicate_command_id_never_reaches_the_log_twice(target: Path | str) -> None:
     """Below the shell, the store itself refuses a command id it already holds (a second line of defence)."""
-    path = tmp_path / "dup.db"
+    path = target
     fights = set_up(path, "fight")
-    store = SqliteStore(path)
+    store = open_store(path)
     last = store.read("fight")[-1]
     forged = Row(last.seq + 1, last.command, last.type, last.body, last.hash)
     with pytest.raises(Exception, match="already applied"):

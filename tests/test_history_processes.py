@@ -127,7 +127,10 @@ def session(run: Run, tmp: Path) -> list[tuple[int, str, str]]:
     assert checked(run, "duel", seen) == grazed
     ok("redo")
     assert checked(run, "duel", seen) == spent
-    assert len(ok("undo", "--to", "11").splitlines()) == 2  # the spend, then the exchange: as after the roll
+    undone = ok("undo", "--to", "11").splitlines()  # the spend, then the exchange: as after the roll
+    assert len([line for line in undone if not line.startswith("  → ")]) == 2
+    assert [line.split(",")[0] for line in undone if line.startswith("  → undid")] == [
+        "  → undid Snorri's fudge point (skill)", "  → undid Snorri's exchange with Brynhild"]
     assert checked(run, "duel", seen) == {"Snorri": ("Undamaged", 2), "Brynhild": ("Very Hurt", 0)}
     refused("undo", "--to", "11", why="nothing after event 11 to undo")
     ok("redo")  # the latest undo voided the exchange: it is restored; the spend stays undone

@@ -21,6 +21,7 @@ from engine import commands as cmd
 from engine.command_base import NAMES_A_COMBATANT
 from engine.errors import InputError, RuleError
 from engine.options import resolve as resolve_rules
+from engine import turns
 from engine.state import Combatant, FightState
 from events.envelope import load
 from projections.fold import replay
@@ -237,7 +238,7 @@ def test_nobody_has_the_turn_without_turns_and_the_message_says_how_to_name_both
     start(fights)
     joined(fights, "Ann", "Bob")
     state = fights.state("fight")
-    assert names.current_actor(state) is None
+    assert turns.current_actor(state) is None
     with pytest.raises(InputError, match=r"nobody has the turn: these rules give no turns \(F-INIT-1\); "
                                          r"or name both: `fudge exchange A B`"):
         names.actor_and_target(state, ["bob"], "fudge exchange A B")

@@ -166,6 +166,7 @@ def test_cli_PH_2_CT_TABLE_round_rolls_entered_initiative_dice(table: Any) -> No
         "   6  Ann rolls initiative +2: + + 0 0 - -",
         "   7  Bob rolls initiative +0: + + + +",
         "   8  Cid rolls initiative +0: 0 + - 0",
+        "  → order: + Ann, Bob, Cid; 0 Ann, Cid; - Ann, Cid; -- Ann, Bob, Cid",  # PH-1, PH-2: who acts in each phase
     ]
     status = json.loads(table("status", "--json").stdout)
     assert status["round"] == 1 and status["phase"] is None
@@ -186,7 +187,8 @@ def test_cli_CT_BARTER_5_barter_card_and_status(table: Any) -> None:
     setup_fight(table)
     table("round", "--dice", "Ann=+ + 0 0 - -", "--dice", "Bob=+ + + +", "--dice", "Cid=0 + - 0")
     assert table("barter", "ann", "--trade", "1", "--raise", "2").stdout == (
-        "   9  Ann trades die 1 to raise die 2: + → ++\n")
+        "   9  Ann trades die 1 to raise die 2: + → ++\n"
+        "  → order: ++ Ann; + Bob, Cid; 0 Ann, Cid; - Ann, Cid; -- Ann, Bob, Cid\n")
     table("barter", "Bob", "--trade", "1", "--raise", "2")
     refused_cli(table, "barter", "Bob", "--trade", "3", "--lower", "4",
                 message="these rules allow no downgrades (crunch_downgrades = false, CT-BARTER-4)")
@@ -227,7 +229,7 @@ def test_cli_PH_1_F_PACE_3_next_and_attack_in_phase_order(table: Any) -> None:
     table("barter", "Ann", "--trade", "1", "--raise", "2")
     refused_cli(table, "attack", "Ann", "Bob", "--dice", "Ann=0 0 0 0", "--dice", "Bob=0 0 0 0",
                 message="no one's turn yet: `fudge round` rolls initiative, `fudge next` gives the first turn")
-    assert without_odds(table("next").stdout) == "  10  phase ++: Ann acts\n"
+    assert without_odds(table("next").stdout) == "  10  phase ++: Ann acts\n  → Ann's turn (phase ++)\n"
     refused_cli(table, "barter", "Bob", "--trade", "1", "--raise", "2",
                 message="bartering ends when the round's first turn is taken")
     refused_cli(table, "attack", "Bob", "Ann", "--dice", "Bob=0 0 0 0", "--dice", "Ann=0 0 0 0",
@@ -238,12 +240,12 @@ def test_cli_PH_1_F_PACE_3_next_and_attack_in_phase_order(table: Any) -> None:
                 message="Ann already acted in phase ++; `fudge next` moves on")
     status = json.loads(table("status", "--json").stdout)
     assert (status["phase"], status["turn"]) == ("++", "Ann")
-    assert without_odds(table("next").stdout).endswith("phase +: Bob acts (tied with Cid: GM orders)\n")
+    assert without_odds(table("next").stdout).endswith("phase +: Bob acts (tied with Cid: GM orders)\n  → Bob's turn (phase +)\n")
     status = json.loads(table("status", "--json").stdout)
     assert (status["phase"], status["turn"]) == ("+", "Bob")
     for _ in range(7):  # +: Cid; 0: Ann, Cid; -: Ann, Cid; --: Ann, Bob
         table("next")
-    assert without_odds(table("next").stdout).endswith("phase --: Cid acts (tied with Bob: GM orders)\n")
+    assert without_odds(table("next").stdout).endswith("phase --: Cid acts (tied with Bob: GM orders)\n  → Cid's turn (phase --)\n")
     refused_cli(table, "next", message="round 1 is over: `fudge round` starts the next one")
     assert table("verify", "x").exit_code == 0
 

@@ -539,18 +539,19 @@ def test_cli_PH_3_PH_4_CT_SPARE_order_intend_and_spare(fudge: Any) -> None:
     for name in ("ann", "bob", "cid"):
         fudge("join", str(fudge.dir / f"{name}.toml"))
     fudge("round", "--dice", "Ann=+ 0 0 - -", "--dice", "Bob=+ 0 0 0", "--dice", "Cid=+ - - -")
-    assert fudge("order", "Cid", "Bob").stdout == "   9  the GM orders the ties this round: Cid, Bob\n"
-    assert without_odds(fudge("next").stdout) == "  10  phase +: Bob declares\n"
+    assert fudge("order", "Cid", "Bob").stdout == ("   9  the GM orders the ties this round: Cid, Bob\n"
+                                                   "  → order: + Ann, Cid, Bob; 0 Ann, Bob; - Ann, Cid; -- Ann, Cid, Bob\n")
+    assert without_odds(fudge("next").stdout) == "  10  phase +: Bob declares\n  → Bob's turn to declare (phase +)\n"
     before = SqliteStore(fudge.db).last_seq("x")
     wrong = fudge("intend", "Ann", "--attack", "Bob", ok=False)
     assert wrong.exit_code != 0 and wrong.stderr.startswith("error: it is Bob's turn to declare in phase +")
     assert SqliteStore(fudge.db).last_seq("x") == before
     assert fudge("intend", "Bob", "--attack", "Ann").stdout == "  11  phase +: Bob declares: attack Ann\n"
-    assert without_odds(fudge("next").stdout) == "  12  phase +: Cid declares\n"
+    assert without_odds(fudge("next").stdout) == "  12  phase +: Cid declares\n  → Cid's turn to declare (phase +)\n"
     fudge("intend", "Cid", "watches the door")
-    assert without_odds(fudge("next").stdout) == "  14  phase +: Ann declares\n"
+    assert without_odds(fudge("next").stdout) == "  14  phase +: Ann declares\n  → Ann's turn to declare (phase +)\n"
     fudge("intend", "Ann", "--attack", "Bob")
-    assert without_odds(fudge("next").stdout) == "  16  phase +: Ann resolves\n"
+    assert without_odds(fudge("next").stdout) == "  16  phase +: Ann resolves\n  → Ann's turn to resolve (phase +)\n"
     fudge("attack", "Ann", "Bob", "--dice", "Ann=0 0 0 0", "--dice", "Bob=+ 0 0 0")
     fudge("next")  # +: Cid resolves
     assert fudge("roll", "Cid", "Perception", "--dice", "0 0 0 0").stdout.endswith(
@@ -577,5 +578,5 @@ def test_cli_PH_4_hold(fudge: Any) -> None:
     wrong = fudge("attack", "Ann", "Bob", "--dice", "Ann=0 0 0 0", "--dice", "Bob=0 0 0 0", ok=False)
     assert wrong.stderr == "error: Ann holds the action until the others in phase + have acted; `fudge next` moves on (PH-4)\n"
     assert SqliteStore(fudge.db).last_seq("y") == before
-    assert without_odds(fudge("next").stdout) == "   9  phase +: Bob acts\n"
-    assert without_odds(fudge("next").stdout) == "  10  phase +: Ann acts\n"
+    assert without_odds(fudge("next").stdout) == "   9  phase +: Bob acts\n  → Bob's turn (phase +)\n"
+    assert without_odds(fudge("next").stdout) == "  10  phase +: Ann acts\n  → Ann's turn (phase +)\n"

@@ -386,6 +386,7 @@ def test_cli_PC_DICE_PC_BARTER_4_the_house_file_end_to_end(table: Any) -> None:
         "   6  Ann rolls initiative +3: + + + +, fixed -",
         "   7  Bob rolls initiative +1: + + - (surprised)",
         "   8  Cid rolls initiative -2: +, discards die 1",
+        "  → order: + Ann; 0 Bob; - Ann; -- Ann, Bob, Cid",  # PC-DICE: Bob's surprise drops + to 0 (PH-5)
     ]
     refused_cli(table, "barter", "Bob", "--trade", "1", "--raise", "2",
                 message="classic bartering trades two dice (PC-BARTER-1): give --trade twice")
@@ -395,6 +396,7 @@ def test_cli_PC_DICE_PC_BARTER_4_the_house_file_end_to_end(table: Any) -> None:
         "   9  Ann trades in die 1 (+)",
         "  10  Ann trades in die 2 (+)",
         "  11  Ann raises die 3: + → ++",
+        "  → order: ++ Ann; + Ann; 0 Bob; - Ann; -- Ann, Bob, Cid",
     ]
     table("barter", "Bob", "--trade", "1", "--trade", "3", "--raise", "2")
     card = [line.rstrip() for line in table("initiative").stdout.splitlines()]
@@ -427,10 +429,10 @@ def test_cli_PC_DICE_PC_BARTER_4_the_house_file_end_to_end(table: Any) -> None:
     assert ann["dice"][4] == {"face": "-", "traded": False, "locked": False, "fixed": True}
     assert status["combatants"][2]["initiative"]["dice"] == [
         {"face": "+", "traded": False, "locked": False, "discarded": True}]
-    assert without_odds(table("next").stdout) == "  15  phase ++: Ann acts\n"
+    assert without_odds(table("next").stdout) == "  15  phase ++: Ann acts\n  → Ann's turn (phase ++)\n"
     table("attack", "Ann", "Cid", "--dice", "Ann=+ + 0 0", "--dice", "Cid=0 - 0 0")
-    assert without_odds(table("next").stdout).endswith("phase +: Ann acts\n")
-    assert without_odds(table("next").stdout).endswith("phase +: Bob acts\n")
+    assert without_odds(table("next").stdout).endswith("phase +: Ann acts\n  → Ann's turn (phase +)\n")
+    assert without_odds(table("next").stdout).endswith("phase +: Bob acts\n  → Bob's turn (phase +)\n")
     assert table("verify", "x").exit_code == 0
 
 

@@ -41,9 +41,9 @@ join examples/sheets/leroy.toml --side watch
 join examples/sheets/theodora.toml --side watch
 join examples/sheets/brynhild.toml --side raiders
 a leroy
-round --surprised theodora -d "leroy=+ + 0 -" -d "theodora=+ 0 0 -" -d "brynhild=+ + + - 0"
-barter leroy --trade 1 --raise 2
-barter brynhild --trade 1 --raise 2
+round -s th -d "leroy=+ + 0 -" -d "theodora=+ 0 0 -" -d "brynhild=+ + + - 0"
+barter l -t 1 -r 2
+barter b --trade 1 --raise 2
 n
 a leroy -d "brynhild=+ 0 + 0" -d "leroy=0 0 - 0"
 n

@@ -1,7 +1,8 @@
 """The store contract (A-LOG-1, A-LOG-2), run against every backend.
 
 One class of tests, parametrized over the embedded SQLite store (a real file
-in tmp_path) and the in-memory store, in the style of the `eventsourcing`
+in tmp_path), the in-memory store and PostgreSQL (a throwaway server, one
+connection or a pool: tests/pgserver.py), in the style of the `eventsourcing`
 library's shared store test suite: whatever passes for one passes for the
 other. Every refusal is checked to write nothing: no rows, no command ids,
 no secrets, no fight.
@@ -9,6 +10,7 @@ no secrets, no fight.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,9 +40,10 @@ def rows(first: int, command: str, count: int = 1, kind: str = "note") -> list[R
 class Backend:
     """A store under test, and how to open it again (a new connection, or the same object)."""
 
-    def __init__(self, kind: str, tmp_path: Path) -> None:
+    def __init__(self, kind: str, tmp_path: Path, url: str | None = None) -> None:
         self.kind = kind
         self.path = tmp_path / "contract.db"
+        self.url = url
         self.opened: list[Any] = []
         self.store = self.open()
 
@@ -49,6 +52,10 @@ class Backend:
             if self.opened:
                 return self.opened[0]
             store: Any = MemoryStore()
+        elif self.kind.startswith("postgresql"):
+            from store.postgres import PostgresStore
+
+            store = PostgresStore.pooled(self.url or "") if self.kind.endswith("pool") else PostgresStore(self.url or "")
         else:
             store = SqliteStore(self.path)
         self.opened.append(store)
@@ -56,13 +63,14 @@ class Backend:
 
     def close(self) -> None:
         for store in self.opened:
-            if isinstance(store, SqliteStore):
+            if hasattr(store, "close"):
                 store.close()
 
 
-@pytest.fixture(params=["sqlite", "memory"])
+@pytest.fixture(params=["sqlite", "memory", "postgresql", "postgresql-pool"])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    opened = Backend(request.param, tmp_path)
+    url = request.getfixturevalue("pg_url") if request.param.startswith("postgresql") else None
+    opened = Backend(request.param, tmp_path, url)
     yield opened
     opened.close()
 
@@ -292,11 +300,11 @@ class TestDeclaredAbilities:
     """The abilities the service uses beyond the log itself, each declared by `EventStore`."""
 
     def test_both_backends_have_every_declared_ability(self, backend: Backend) -> None:
-        assert {"rows_from", "rows_back", "snapshot", "view", "snapshot_key", "user_secrets", "setting",
+        assert {"rows_from", "rows_back", "wait_for_change", "snapshot", "view", "snapshot_key", "user_secrets", "setting",
                 "set_setting", "legacy_secrets", "forget_legacy_secrets", "path"} <= DECLARED
         for name in DECLARED:
             assert hasattr(backend.store, name), name
-        assert backend.store.path == (backend.path if backend.kind == "sqlite" else None)
+        assert backend.store.path == (backend.path if backend.kind == "sqlite" else None)  # postgresql: no file
 
     def test_A_LOG_1_rows_from_a_seq_on_in_order(self, backend: Backend) -> None:
         store = backend.store
@@ -308,6 +316,54 @@ class TestDeclaredAbilities:
         assert store.rows_from("duel", 6) == every[5:] and store.rows_from("duel", 7) == []
         with pytest.raises(UnknownFight):
             store.rows_from("nobody", 1)
+
+    def test_A_LOG_1_pages_types_and_one_commands_events(self, backend: Backend) -> None:
+        """bodies_page, rows_of_types and command_seqs: what a long replay and undo read, the same on every backend."""
+        store = backend.store
+        store.append("duel", 0, rows(1, "start", 1, "fight_started"), create=FightInfo("duel", "id"))
+        store.append("duel", 1, rows(2, "c2", 3, "note"))
+        store.append("duel", 4, rows(5, "c3", 2, "undone"))
+        every = store.read("duel")
+        assert store.bodies_page("duel", 2, 3) == [(r.seq, r.body) for r in every[1:4]]
+        assert store.bodies_page("duel", 5, 99) == [(r.seq, r.body) for r in every[4:]]
+        assert store.bodies_page("duel", 1, 99, upto=2) == [(r.seq, r.body) for r in every[:2]]
+        assert store.bodies_page("duel", 3, 0) == [] and store.bodies_page("duel", 7, 5) == []
+        assert store.rows_of_types("duel", ["undone", "fight_started"]) == [every[0], every[4], every[5]]
+        assert store.rows_of_types("duel", {"undone"}, upto=5) == [every[4]]
+        assert store.rows_of_types("duel", ["nothing"]) == []
+        assert store.command_seqs("duel", "c2") == [2, 3, 4] and store.command_seqs("duel", "c2", upto=3) == [2, 3]
+        assert store.command_seqs("duel", "never") == []
+        with pytest.raises(UnknownFight):
+            store.command_seqs("nobody", "c2")
+
+    def test_wait_for_change_returns_once_another_writer_appends(self, backend: Backend) -> None:
+        """What a live view of the table (`fudge serve`) waits on: SQLite polls, PostgreSQL listens."""
+        import threading
+
+        store = backend.store
+        store.append("duel", 0, rows(1, "start"), create=FightInfo("duel", "id"))
+        assert store.wait_for_change("duel", 0, 60) == 1  # already past: no wait
+        assert store.wait_for_change("duel", 1, 0) == 1  # nothing new when the time is up
+        with pytest.raises(UnknownFight):
+            store.wait_for_change("nobody", 0, 0)
+        if backend.kind == "memory":
+            return  # no other process writes a store in memory
+
+        def other_writer() -> None:
+            time.sleep(0.3)  # most often after the waiter began to wait; before it is fine too
+            writer = backend.open()
+            backend.opened.remove(writer)  # closed here, in its own thread
+            try:
+                writer.append("duel", 1, rows(2, "c2", 2))
+            finally:
+                writer.close()
+
+        thread = threading.Thread(target=other_writer)
+        thread.start()
+        try:
+            assert store.wait_for_change("duel", 1, 120) == 3
+        finally:
+            thread.join()
 
     def test_A_LOG_1_rows_back_a_page_newest_first(self, backend: Backend) -> None:
         store = backend.store

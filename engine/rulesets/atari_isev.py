@@ -12,7 +12,7 @@ from engine import atari, stun
 from engine import commands as cmd
 from engine.points import spend
 from engine.rulesets import fudge
-from engine.rulesets.decider import Decider, Handler, one_side_stands
+from engine.rulesets.decider import Decider, Handler, able_to_act
 from events import models as ev
 from engine.state import Combatant, FightState
 
@@ -37,4 +37,4 @@ REFUSALS: dict[type, str] = {
 }
 
 ATARI_ISEV = Decider("atari-isev", "Atari Isev", TABLE, REFUSALS,
-                     one_side_stands(lambda state, who: who.track.can_act))
+                     able_to_act)

@@ -19,7 +19,18 @@ class Decider:
     title: str  # its name in a line to the GM
     table: Mapping[type, Handler]  # a command's type -> what decides it
     refusals: Mapping[type, str]  # a command it lacks -> the line refusing it ({ruleset}: `name`)
-    is_terminal: Callable[[FightState], bool]  # at most one side still fights
+    still_fights: Callable[[FightState, Any], bool]  # a combatant is still in the fight (not out, not Taken Out)
+
+    def is_terminal(self, state: FightState) -> bool:
+        """At most one side still fights: the fight is over (the simulator stops, the GM is told)."""
+        standing = None
+        for who in state.combatants.values():
+            if self.still_fights(state, who):
+                if standing is None:
+                    standing = who.side
+                elif who.side != standing:
+                    return False  # two sides still fight: no need to read the rest
+        return True
 
     def refusal(self, command: Any) -> str:
         """The one line a command this ruleset does not have is refused with: it names the ruleset."""
@@ -34,17 +45,7 @@ class Decider:
         return FightState()
 
 
-def one_side_stands(able: Callable[[FightState, Any], bool]) -> Callable[[FightState], bool]:
-    """`is_terminal` for a ruleset whose fighters `able` tells apart: over once no two sides still fight."""
-
-    def over(state: FightState) -> bool:
-        standing = None
-        for who in state.combatants.values():
-            if able(state, who):
-                if standing is None:
-                    standing = who.side
-                elif who.side != standing:
-                    return False  # two sides still fight: no need to read the rest
-        return True
-
-    return over
+def able_to_act(state: FightState, who: Any) -> bool:
+    """Fudge and Atari Isev: still in the fight while able to act (F-WND-1: not Incapacitated or worse,
+    F-STUN-1: not knocked out, F-WND-6: not killed)."""
+    return who.track.can_act

@@ -19,7 +19,7 @@ from engine.fate import (build_side, check_actions, check_arms, fate_able, is_ta
 from engine.reresolve import Spent, reresolve
 from engine.rolls import roll_event, settle_roll
 from engine.rulesets import fudge, lifecycle, phases
-from engine.rulesets.decider import Decider, Handler, one_side_stands
+from engine.rulesets.decider import Decider, Handler
 from engine.settle import settle_exchange
 from engine.sheets import Sheet
 from engine.sides import able, combatant
@@ -324,4 +324,4 @@ def still_in(state: FightState, who: Combatant) -> bool:
     return not who.track.dead and not is_taken_out(marks_of(state, who))
 
 
-FATE = Decider("fate", "Fate", TABLE, REFUSALS, one_side_stands(still_in))
+FATE = Decider("fate", "Fate", TABLE, REFUSALS, still_in)

@@ -25,7 +25,7 @@ from engine.points import spend
 from engine.ranged import shoot
 from engine.rolls import advantage_events, next_action, roll_event, settle_roll
 from engine.rulesets import lifecycle, phases
-from engine.rulesets.decider import Decider, Handler, one_side_stands
+from engine.rulesets.decider import Decider, Handler, able_to_act
 from engine.settle import settle_exchange, wound_events
 from engine.sides import able, combatant, wound_modifiers
 from engine.story import STORY_ONLY, decide_story
@@ -233,4 +233,4 @@ REFUSALS: dict[type, str] = {
                          "a fudge point (`fudge spend NAME scratch`) halves a blow instead",
 }
 
-FUDGE = Decider("fudge", "Fudge", TABLE, REFUSALS, one_side_stands(lambda state, who: who.track.can_act))
+FUDGE = Decider("fudge", "Fudge", TABLE, REFUSALS, able_to_act)

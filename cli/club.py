@@ -1,0 +1,68 @@
+"""A club's server: `fudge store copy` moves fights between a laptop's SQLite file and a PostgreSQL server,
+`fudge share` lets another GM of the server see and write one of your fights (store.postgres)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Optional
+
+import typer
+
+from cli.context import echo, guard, open_store, store_at, store_path
+
+app = typer.Typer()
+group = typer.Typer(help="Move fights between stores: a SQLite file and a PostgreSQL server.", no_args_is_help=True)
+app.add_typer(group, name="store")
+
+
+@group.command("copy")
+def copy(
+    source: Annotated[str, typer.Argument(metavar="SRC", help="Store to read: a file, or a postgresql:// URL.")],
+    target: Annotated[str, typer.Argument(metavar="DST", help="Store to write: a file, or a postgresql:// URL.")],
+    only: Annotated[Optional[list[str]], typer.Option(
+        "--fight", "-f", metavar="FIGHT", help="Copy this fight (repeatable; default: every fight you see in SRC).")] = None,
+) -> None:
+    """Copy fights row for row (the same bytes, the same hash chain), each verified on both sides.
+
+    A fight DST already holds with the same rows is left as it is; one with other rows is refused. Your
+    dice seeds and sealed declarations stay in your secrets file, keyed by fight id: they serve both stores.
+    """
+    from engine.audit import verify
+    from engine.errors import InputError
+
+    with guard():
+        src, dst = store_at(store_path(source)), store_at(store_path(target))
+        names = only or [info.name for info in src.fights()]
+        if not names:
+            raise InputError(f"{source} holds no fight you can see: nothing to copy")
+        for name in names:
+            info, rows = src.fight(name), src.read(name)
+            checked = verify(rows, info.fight_id)
+            if not checked.ok:
+                seq, why = checked.problems[0]
+                raise InputError(f"{name} does not verify in {source} (event {seq}: {why}); nothing more was copied")
+            if name in {held.name for held in dst.fights()}:
+                if dst.read(name) != rows:
+                    raise InputError(f"{target} already holds another fight named {name}: nothing more was copied")
+                echo(f"{name}: already in {target} ({len(rows)} events, the same rows)")
+                continue
+            dst.append(name, 0, rows, create=info)
+            copied = dst.read(name)
+            if copied != rows or not verify(copied, info.fight_id).ok:
+                raise InputError(f"{name} reads back differently from {target}: check the store")
+            echo(f"{name}: {len(rows)} events copied; hash chain verified in both stores")
+
+
+@app.command()
+def share(
+    fight: Annotated[str, typer.Argument(help="Your fight to share.")],
+    gm: Annotated[str, typer.Option("--with", metavar="GM", help="The GM who may see and write it.")],
+) -> None:
+    """Let another GM of a PostgreSQL server see and write one of your fights (they keep their own dice seeds)."""
+    from engine.errors import InputError
+
+    with guard():
+        store: Any = open_store()
+        if not hasattr(store, "share"):
+            raise InputError("sharing needs a club's server (--store postgresql://...): a store file is one GM's")
+        store.share(fight, gm)
+        echo(f"{fight} is shared with {gm}: `fudge --store ... use {fight}` as {gm} picks it")

@@ -1,0 +1,471 @@
+"""What a command changed, in the GM's words: wounds and their penalties, who is out, whose turn it
+is, a new round, the end of the fight, what an undo took back and what a point bought.
+
+Read from the projections before and after the command (and its records), not from its event types
+alone, so that a command's output, `fudge log`, `fudge replay` and an undo say the same words: an
+undo's wound lines come from the track going back, as a blow's come from it going up.
+
+The state keeps no command ids, so what an undo or a redo took back or brought back is read from the
+records it named (`touched` finds them in the log); without them the line names the command's id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.initiative import PHASE_NAME
+from engine.state import Combatant, FightState
+from engine.turns import still_fights
+from engine.wounds import LEVELS
+from events import models as ev
+from events.envelope import Recorded
+
+
+@dataclass(frozen=True, slots=True)
+class Consequence:
+    """One thing the GM needs to know after a command: `kind` says what (wound, out, fight-over, round,
+    order, turn, undo, redo, points, result, declaration), `text` says it."""
+
+    kind: str
+    text: str
+
+
+def consequences(before: FightState, after: FightState, records: Sequence[Recorded],
+                 undone: Sequence[Recorded] = ()) -> list[Consequence]:
+    """The consequences of the command whose `records` took `before` to `after`.
+
+    `undone`: the records an undo or a redo among `records` voided or brought back (`touched`), read
+    from the log by the caller."""
+    out: list[Consequence] = []
+    out += _history(records, undone, before)
+    out += _rounds(before, after)
+    out += _order(before, after)
+    out += _points(before, after)
+    out += _results(before, after, [*records, *undone])
+    out += _declarations(before, after, records)
+    out += _fate_harm(before, after) if after.options.ruleset == "fate" else _wounds(before, after)
+    out += _standing(before, after)
+    out += _turn(before, after)
+    out += _fight_over(before, after)
+    return out
+
+
+def touched(log: Iterable[Recorded] | Mapping[str, Sequence[Recorded]], records: Sequence[Recorded]) -> list[Recorded]:
+    """The records of the commands an undo or a redo in `records` voids or brings back (A-UNDO-1), from
+    the log, or from the log's records by command id (a reader of the whole log builds that once)."""
+    wanted = set(named_commands(records))
+    if not wanted:
+        return []
+    if isinstance(log, Mapping):
+        return sorted((r for command in wanted for r in log.get(command, ())), key=lambda r: r.seq)
+    return [r for r in log if r.command in wanted]
+
+
+def named_commands(records: Sequence[Recorded]) -> list[str]:
+    """The ids of the commands an undo or a redo in `records` voids or brings back."""
+    out = []
+    for record in records:
+        if isinstance(record.event, ev.CommandUndone):
+            out.append(record.event.target)
+        elif isinstance(record.event, ev.CommandRedone):
+            out.append(record.event.restores)
+    return out
+
+
+# --- undo and redo (A-UNDO-1) -----------------------------------------------------------------------
+
+def _history(records: Sequence[Recorded], undone: Sequence[Recorded], state: FightState) -> list[Consequence]:
+    out = []
+    for record in records:
+        event = record.event
+        if isinstance(event, ev.CommandUndone):
+            kind, verb, command = "undo", "undid", event.target
+        elif isinstance(event, ev.CommandRedone):
+            kind, verb, command = "redo", "redid", event.restores
+        else:
+            continue
+        theirs = [r for r in undone if r.command == command]
+        if not theirs:
+            out.append(Consequence(kind, f"{verb} command {command[:8]}"))
+            continue
+        seqs = f"seq {theirs[0].seq}" if len(theirs) == 1 else f"seq {theirs[0].seq}-{theirs[-1].seq}"
+        out.append(Consequence(kind, f"{verb} {summary(theirs, state)}, {seqs}"))
+    return out
+
+
+def summary(records: Sequence[Recorded], state: FightState) -> str:
+    """A command in a few words, by the event that says most about it (its resolution before its dice)."""
+    events = [r.event for r in records]
+    for kind in _SUMMARY_ORDER:
+        for event in events:
+            if type(event) is kind:
+                return _SUMMARY[kind](event, state)
+    return events[0].type.replace("_", " ") if events else "nothing"
+
+
+def _exchange(e: ev.ExchangeResolved, state: FightState) -> str:
+    first, second = e.sides[0].combatant, e.sides[1].combatant
+    return f"{first}'s exchange with {second}" if e.kind == "exchange" else f"{first}'s attack on {second}"
+
+
+def _fate(e: ev.FateResolved, state: FightState) -> str:
+    names = [s.combatant for s in e.sides]
+    if e.pace == "turn" and len(names) > 1:
+        return f"{names[0]}'s attack on {names[1]}"
+    return f"the {e.pace} of {', '.join(names)}"
+
+
+def _points_word(state: FightState) -> str:
+    return "fate" if state.options.ruleset == "fate" else "fudge"
+
+
+# Its first event type a command holds names it: a point before the resolution it re-resolves, a
+# resolution or a declaration before the dice and the round it opened.
+_SUMMARY: dict[type, Any] = {
+    ev.FudgePointSpent: lambda e, s: f"{e.combatant}'s {_points_word(s)} point ({e.use})",
+    ev.AspectChecked: lambda e, s: f"{e.combatant}'s {e.aspect} reroll",
+    ev.SpareDieSpent: lambda e, s: f"{e.combatant}'s spare die",
+    ev.ExchangeResolved: _exchange,
+    ev.ShotResolved: lambda e, s: f"{e.sides[0].combatant}'s shot at {e.target}",
+    ev.MeleeResolved: lambda e, s: f"{e.lone.combatant}'s fight against {', '.join(f.combatant for f in e.foes)}",
+    ev.FateResolved: _fate,
+    ev.ActionResolved: lambda e, s: f"{e.combatant}'s {e.trait} roll",
+    ev.StoryRolled: lambda e, s: f"{e.combatant}'s {e.trait} roll for the story",
+    ev.WillSteeled: lambda e, s: f"{e.combatant}'s willpower",
+    ev.CombatantKilled: lambda e, s: f"the GM's ruling that {e.combatant} is dead",
+    ev.WoundMarked: lambda e, s: f"the wound to {e.combatant}",
+    ev.StunMarked: lambda e, s: f"the stun to {e.combatant}",
+    ev.BattleEnded: lambda e, s: "the end of the battle",
+    ev.FateSceneEnded: lambda e, s: f"the end of scene {e.scene}",
+    ev.WoundsHealed: lambda e, s: f"{e.combatant}'s healing",
+    ev.InjuryRecovered: lambda e, s: f"{e.combatant}'s recovery",
+    ev.FateTurnOrder: lambda e, s: f"round {e.round}'s order",
+    ev.Declared: lambda e, s: f"{e.combatant}'s declaration",
+    ev.DeclarationSealed: lambda e, s: f"{e.combatant}'s sealed declaration",
+    ev.IntentDeclared: lambda e, s: f"{e.combatant}'s declaration in phase {PHASE_NAME[e.phase]}",
+    ev.RoundStarted: lambda e, s: f"the start of round {e.round}",
+    ev.TiesOrdered: lambda e, s: "the GM's order of ties",
+    ev.TurnTaken: lambda e, s: f"{e.combatant}'s turn",
+    ev.DieBartered: lambda e, s: f"{e.combatant}'s barter",
+    ev.DieTraded: lambda e, s: f"{e.combatant}'s barter",
+    ev.ActionHeld: lambda e, s: f"{e.combatant}'s held action",
+    ev.CombatantJoined: lambda e, s: f"{e.combatant} joining",
+    ev.CommandUndone: lambda e, s: "an undo",
+    ev.CommandRedone: lambda e, s: "a redo",
+}
+_SUMMARY_ORDER = tuple(_SUMMARY)
+
+
+# --- points and what they bought (C-FP-2, FT-PTS) -----------------------------------------------------
+
+def _points(before: FightState, after: FightState) -> list[Consequence]:
+    out = []
+    for key, now in after.combatants.items():
+        was = before.combatants.get(key)
+        if was is not None and was.fudge_points != now.fudge_points:
+            count = now.fudge_points
+            out.append(Consequence("points", f"{now.name} has {count} {_points_word(after)} point"
+                                             f"{'' if count == 1 else 's'} left"))
+    return out
+
+
+def _results(before: FightState, after: FightState, records: Sequence[Recorded]) -> list[Consequence]:
+    """An action re-resolved (a point, a reroll, or an undo of one): its result now, and before."""
+    actions = []
+    for record in records:
+        action = getattr(record.event, "action", None)
+        if isinstance(action, int) and action not in actions:
+            actions.append(action)
+    out = []
+    for action in actions:
+        was, now = before.actions.get(action), after.actions.get(action)
+        if was is None or now is None or was.resolution == now.resolution:
+            continue
+        try:
+            old, new = before.events.get(was.resolution), after.events.get(now.resolution)
+        except LookupError:  # an event left in the log by a state that cannot read it: no line, not a failure
+            continue
+        if old is None or new is None:
+            continue
+        if isinstance(new, ev.FateResolved) and isinstance(old, ev.FateResolved):
+            out += _fate_results(old, new, before, after)
+        else:
+            out.append(Consequence("result", f"now {_result(new, after)} (was {_result(old, before)})"))
+    return out
+
+
+def _fate_results(old: ev.FateResolved, new: ev.FateResolved, before: FightState,
+                  after: FightState) -> list[Consequence]:
+    """FT-PTS: the contests a point or a reroll changed, each on its own line."""
+    was = {(c.attacker, c.defender): c for c in old.contests}
+    now = {(c.attacker, c.defender): c for c in new.contests}
+    out = []
+    for pair, contest in now.items():
+        earlier = was.get(pair)
+        if earlier is None:
+            out.append(Consequence("result", f"now {_contest(contest, after)}"))
+        elif earlier != contest:
+            out.append(Consequence("result", f"now {_contest(contest, after)} (was {_contest(earlier, before)})"))
+    out += [Consequence("result", f"no longer {_contest(c, before)}") for pair, c in was.items() if pair not in now]
+    return out
+
+
+def _contest(c: ev.FateContest, state: FightState) -> str:
+    from engine.fate_tables import OUTCOME_NAME
+    name = state.ladder.name
+    what = f"maneuver: {c.maneuver}" if c.maneuver else OUTCOME_NAME.get(c.outcome, "no effect")
+    return f"{c.attacker} {name(c.attacker_result)} vs {c.defender} {name(c.defender_result)}: {what}"
+
+
+def _result(event: Any, state: FightState) -> str:
+    name = state.ladder.name
+    if isinstance(event, ev.ActionResolved):
+        verdict = "succeeds" if event.success else "fails"
+        return f"{event.combatant}'s {event.trait} {name(event.result)}: {verdict}"
+    if isinstance(event, (ev.ExchangeResolved, ev.ShotResolved)):
+        sides = " vs ".join(f"{s.combatant} {name(s.result) if s.result is not None else '-'}" for s in event.sides)
+        return f"{sides}: {event.outcome}"
+    if isinstance(event, ev.MeleeResolved):
+        return f"{event.lone.combatant} {name(event.lone.result) if event.lone.result is not None else '-'}: " \
+               f"{event.outcome}"
+    if isinstance(event, ev.FateResolved):
+        return "; ".join(_contest(c, state) for c in event.contests) or "nobody is affected"
+    if isinstance(event, ev.StoryRolled):
+        return f"{event.combatant}'s {event.trait} {name(event.result)}"
+    return event.type.replace("_", " ")
+
+
+# --- declarations (A-SEAL-1, F-TAC-1) -------------------------------------------------------------------
+
+def _declarations(before: FightState, after: FightState, records: Sequence[Recorded]) -> list[Consequence]:
+    revealed = {r.event.combatant.lower(): r.event.declaration for r in records
+                if isinstance(r.event, ev.DeclarationRevealed)}
+    out = []
+    for key in before.sealed:
+        if key in after.sealed or key not in after.combatants:
+            continue
+        name = after.combatants[key].name
+        if key in revealed:
+            out.append(Consequence("declaration", f"{name}'s sealed declaration was {_stance(revealed[key])}"))
+        elif after.round > before.round:
+            out.append(Consequence("declaration", f"{name}'s sealed declaration expired unused (F-TAC-1)"))
+    return out
+
+
+def _stance(d: ev.Declaration) -> str:
+    return f"all-out {d.all_out}" if d.all_out else f"posture {d.posture:+d}" if d.posture is not None else "normal"
+
+
+# --- wounds (F-WND, F-MOD-1, AI-WILL-1, F-STUN-1) ---------------------------------------------------------
+
+def _wounds(before: FightState, after: FightState) -> list[Consequence]:
+    from engine import stun
+    from engine.atari import acting_wound
+
+    out = []
+    for key, now in after.combatants.items():
+        was = before.combatants.get(key)
+        if was is None or (was.track is now.track and was.stunned == now.stunned
+                           and before.will_relief.get(key) == after.will_relief.get(key)):
+            continue
+        level, acting = now.track.level, acting_wound(after, now)
+        if not now.track.can_act:
+            if was.track.level != level and not was.track.can_act and not now.track.dead:
+                out.append(Consequence("wound", f"{now.name} is {LEVELS[level]}, still out of the fight"))
+        elif level != was.track.level or acting != acting_wound(before, was):
+            relief = f" (acts as {LEVELS[acting[0]]}, willpower)" if acting[0] != level else ""
+            penalty = f"{acting[1]:+d} to every roll" if acting[1] else "no penalty"
+            out.append(Consequence("wound", f"{now.name} is {_level_word(level)}{relief}: {penalty}"))
+        effect = stun.effect(after, now)
+        if effect and effect != stun.effect(before, was):
+            until = f" until round {now.stunned[1]}" if now.stunned else ""
+            out.append(Consequence("wound", f"{now.name} is {stun.LABEL[effect]}{until} (F-STUN-1)"))
+    return out
+
+
+def _level_word(level: int) -> str:
+    """A wound level after "is": Brynhild is Hurt, is Scratched."""
+    return "Scratched" if LEVELS[level] == "Scratch" else LEVELS[level]
+
+
+def _fate_harm(before: FightState, after: FightState) -> list[Consequence]:
+    """FT-TRACK-3: the boxes a fighter has marked, and the penalties they bring."""
+    from engine.fate import is_taken_out, penalty_view
+    from engine.fate_tables import BOXES, OUTCOME_NAME
+
+    out = []
+    for key, now in after.combatants.items():
+        marks = after.fate_marks.get(key, ())
+        was = before.combatants.get(key)
+        if was is None or before.fate_marks.get(key, ()) == marks or is_taken_out(marks):
+            continue
+        view = penalty_view(after, now)
+        if _harm(view) == _harm(penalty_view(before, was)):
+            continue  # re-marked as it was (a point re-resolved the exchange the marks came from)
+        boxes = {m.box for m in marks}
+        worst = next((OUTCOME_NAME[b] for b in reversed(BOXES) if b in boxes), None)
+        bits = []
+        if view["next_action"]:
+            bits.append(f"{view['next_action']:+d} to the next "
+                        f"{'attack' if after.options.pace == 'turn' else 'roll'}")
+        if view["scene"]:
+            bits.append(f"{view['scene']:+d} to every roll this scene")
+        if view["hurt_narrative"]:
+            bits.append("-1 where the GM says, this scene")
+        if view["beyond_scene"]:
+            bits.append(f"{view['beyond_scene']:+d} until healed")
+        state = f"is {worst}" if worst else "is unharmed"
+        out.append(Consequence("wound", f"{now.name} {state}: {', '.join(bits) or 'no penalty'}"))
+    return out
+
+
+def _harm(view: dict[str, Any]) -> tuple[Any, ...]:
+    return (view["boxes"], view["next_action"], view["scene"], view["beyond_scene"], view["hurt_narrative"])
+
+
+# --- out of the fight, and the fight's end ------------------------------------------------------------------
+
+def _why_out(state: FightState, who: Combatant) -> str:
+    if state.options.ruleset == "fate" and not who.track.dead:
+        return "Taken Out"
+    if who.track.out:
+        return who.track.out
+    return LEVELS[who.track.level]
+
+
+def _standing(before: FightState, after: FightState) -> list[Consequence]:
+    out = []
+    for key, now in after.combatants.items():
+        was = before.combatants.get(key)
+        if was is None:
+            continue
+        still, stood = still_fights(after, now), still_fights(before, was)
+        if now.track.dead and not was.track.dead:
+            how = " (the GM's ruling)" if now.killed_by is not None and was.killed_by is None else ""
+            out.append(Consequence("out", f"{now.name} is dead{how}"))
+        elif stood and not still:
+            out.append(Consequence("out", f"{now.name} is out of the fight ({_why_out(after, now)})"))
+        elif still and not stood:
+            out.append(Consequence("out", f"{now.name} is back in the fight"))
+    return out
+
+
+def _sides_standing(state: FightState) -> dict[str, list[str]]:
+    sides: dict[str, list[str]] = {}
+    for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
+        if still_fights(state, who):
+            sides.setdefault(who.side, []).append(who.name)
+    return sides
+
+
+def _fight_over(before: FightState, after: FightState) -> list[Consequence]:
+    """At most one side still fights (the rulesets' `is_terminal`): the GM ends the battle."""
+    if after.ended_through == after.last_seq and after.ended_through != before.ended_through:
+        return []  # this command ended the battle
+    was, now = _sides_standing(before), _sides_standing(after)
+    end = "`fudge end-scene` ends the scene" if after.options.ruleset == "fate" else "`fudge end` ends the battle"
+    if len(was) >= 2 and len(now) <= 1:
+        if not now:
+            return [Consequence("fight-over", f"nobody is standing: {end}")]
+        side, names = next(iter(now.items()))
+        who = f"{side}'s side" if side in names else f"side {side} ({', '.join(names)})"
+        return [Consequence("fight-over", f"only {who} is standing: {end}")]
+    if len(was) <= 1 and len(now) >= 2 and before.combatants.keys() == after.combatants.keys():
+        return [Consequence("fight-over", f"the fight goes on: {len(now)} sides are standing")]
+    return []
+
+
+# --- rounds, order and turns (PH-1, PH-3, F-INIT-2, AI-INIT-2, FT-INIT) ----------------------------------------
+
+def _rounds(before: FightState, after: FightState) -> list[Consequence]:
+    out = []
+    if after.round > before.round:
+        out.append(Consequence("round", f"round {after.round} begins"))
+    elif after.round < before.round:
+        out.append(Consequence("round", f"back in round {after.round}" if after.round else "back before round 1"))
+    if after.options.ruleset == "fate" and after.fate_scene != before.fate_scene:
+        out.append(Consequence("round", f"scene {after.fate_scene} begins" if after.fate_scene > before.fate_scene
+                               else f"back in scene {after.fate_scene}"))
+    return out
+
+
+def _order(before: FightState, after: FightState) -> list[Consequence]:
+    """A new order: rolled totals, Fate's Alertness order, or the phase cards after a roll or a barter."""
+    if after.ranked and after.ranked != before.ranked:
+        totals: dict[int, list[str]] = {}
+        for key, rolled in sorted(after.ranked.items(), key=lambda item: after.combatants[item[0]].joined_seq):
+            totals.setdefault(rolled.total, []).append(after.combatants[key].name)
+        together = " together" if after.options.ruleset == "atari-isev" else ""  # AI-INIT-2: equal totals
+        order = ", ".join(f"{' and '.join(names)} {total:+d}{together if len(names) > 1 else ''}"
+                          for total, names in sorted(totals.items(), reverse=True))
+        return [Consequence("order", f"order: {order}")]
+    if after.fate_order and after.fate_order != before.fate_order:
+        return [Consequence("order", "order: " + ", ".join(after.combatants[k].name for k in after.fate_order))]
+    if after.initiative and _cards(after) != _cards(before):
+        return [Consequence("order", f"order: {_phase_order(after)}")]
+    return []
+
+
+def _cards(state: FightState) -> dict[str, Any]:
+    return {key: (i.dice, i.tie_rank, i.surprised, i.bonus) for key, i in state.initiative.items()}
+
+
+def _phase_order(state: FightState) -> str:
+    from engine.phase_order import slots
+
+    phases: dict[int, list[str]] = {}
+    for slot in slots(state):
+        if slot.step == "declare":
+            continue
+        names = phases.setdefault(slot.phase, [])
+        name = state.combatants[slot.combatant].name
+        if name not in names:
+            names.append(name)
+    return "; ".join(f"{PHASE_NAME[phase]} {', '.join(names)}" for phase, names in phases.items())
+
+
+def _when(state: FightState, phase: int) -> str:
+    return f"initiative {phase:+d}" if state.options.initiative in ("opposed", "ranked") else f"phase {PHASE_NAME[phase]}"
+
+
+def _turn(before: FightState, after: FightState) -> list[Consequence]:
+    if after.options.ruleset == "fate" and after.options.initiative == "alertness":
+        return _fate_turn(before, after)
+    now, was = after.turn, before.turn
+    if now is None or now.step == "held" or (was is not None and (now.round, now.phase, now.combatant, now.index,
+                                                                    now.step) == (was.round, was.phase, was.combatant,
+                                                                                  was.index, was.step)):
+        if now is not None and now.acted and not (was is not None and was.acted) and _last_turn(after):
+            return [Consequence("turn", f"round {after.round}'s turns are all taken: `fudge round` starts the next")]
+        return []
+    name = after.combatants[now.combatant].name
+    verb = {"declare": " to declare", "resolve": " to resolve"}.get(now.step, "")
+    return [Consequence("turn", f"{name}'s turn{verb} ({_when(after, now.phase)})")]
+
+
+def _last_turn(state: FightState) -> bool:
+    """Nobody able acts after the current turn this round."""
+    turn = state.turn
+    if turn is None:
+        return False
+    if state.options.initiative in ("opposed", "ranked"):
+        from engine.ranked import turn_order
+        keys = [key for _, key, _ in turn_order(state)]
+    else:
+        from engine.phase_order import slots
+        keys = [slot.combatant for slot in slots(state)]
+    return not any(state.combatants[key].track.can_act for key in keys[turn.index + 1:])
+
+
+def _fate_turn(before: FightState, after: FightState) -> list[Consequence]:
+    from engine.fate import next_actor
+
+    now = next_actor(after) if after.fate_order else None
+    was = next_actor(before) if before.fate_order else None
+    if now is not None and (was is None or was.key != now.key or after.fate_order != before.fate_order):
+        return [Consequence("turn", f"{now.name}'s turn (Alertness order)")]
+    if now is None and was is not None and after.fate_order:
+        return [Consequence("turn", f"round {after.round}'s turns are all taken: `fudge fate round` starts the next")]
+    return []
