@@ -64,6 +64,11 @@ def test_html_report_tells_the_story_escaped_and_offline(fight: Path, tmp_path: 
         assert f"<h2>{heading}</h2>" in page
     assert "<h3>Before the first round</h3>" in page and "<h3>Round 2</h3>" in page
     assert re.search(r"<li class=\"undone\">.*?undone by event", page)  # the undone exchange, struck through
+    # the words of what commands did (projections.consequences): the undo, and what the fudge point changed
+    assert '<span class="cons c-undo">undid &lt;i&gt;Grok&lt;/i&gt; &amp; &quot;Co&quot;&#x27;s exchange with Brynhild' in page
+    spent = re.search(r'<section id="points">.*?</section>', page, re.S)
+    assert spent is not None and "luck" in spent.group(0)
+    assert "hits Brynhild: Very Hurt (was &lt;i&gt;Grok&lt;/i&gt; &amp; &quot;Co&quot; Poor" in spent.group(0)
     assert page.count('<svg class="chart"') == 2 and page.count("<polyline") == 2
     assert "Branches of this fight: <b>what-if</b> (after event 8)" in page
     assert "events verified: hash chain intact, rules agree" in page
@@ -139,12 +144,13 @@ def test_each_command_gets_the_words_of_its_consequences(fight: Path, monkeypatc
 
     asked = []
 
-    def consequences(before: Any, after: Any, records: list[Any]) -> list[Consequence]:
+    def consequences(before: Any, after: Any, records: list[Any], undone: Any = ()) -> list[Consequence]:
         asked.append((before.round, after.round, [r.seq for r in records]))
         return [Consequence("round", f"<round {after.round}>")] if after.round != before.round else []
 
     stand_in = types.ModuleType("projections.consequences")
     stand_in.consequences = consequences  # type: ignore[attr-defined]
+    stand_in.touched = lambda log, records: []  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "projections.consequences", stand_in)
     records = Fights(SqliteStore(fight)).log("skirmish")
     story = steps(records)

@@ -107,10 +107,10 @@ def fairness_words(row: counts.Fairness) -> str:
 
 
 def outcome(facts: Facts) -> str:
-    from cli.board import standing_in
+    from engine.turns import still_fights
 
-    standing = [who.name for who in facts.state.combatants.values() if standing_in(facts.state, who)]
-    fallen = [who.name for who in facts.state.combatants.values() if not standing_in(facts.state, who)]
+    standing = [who.name for who in facts.state.combatants.values() if still_fights(facts.state, who)]
+    fallen = [who.name for who in facts.state.combatants.values() if not still_fights(facts.state, who)]
     rounds = facts.state.round
     words = f"{len(facts.records)} events" if not rounds else f"{rounds} rounds" if rounds != 1 else "1 round"
     if fallen:

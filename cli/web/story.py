@@ -5,7 +5,7 @@ Shared by the live board (its last commands) and the report (all of them, round 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from cli import render
 from engine.history import voided
@@ -32,13 +32,14 @@ class Step:
         return bool(self.lines) and all(by is not None for _, _, by in self.lines)
 
 
-def consequences_of(before: FightState, after: FightState, records: Sequence[Recorded]) -> list[tuple[str, str]]:
-    """The words of what a command did (projections.consequences), as (kind, text)."""
-    try:
-        from projections.consequences import consequences
-    except ImportError:  # pragma: no cover - the projection lands separately
-        return []
-    return [(str(c.kind), str(c.text)) for c in consequences(before, after, list(records))]
+def consequences_of(before: FightState, after: FightState, records: Sequence[Recorded],
+                    log: Mapping[str, Sequence[Recorded]]) -> list[tuple[str, str]]:
+    """The words of what a command did (projections.consequences), as (kind, text); an undo's or a redo's
+    read with the records it took back or brought back (`log`: the log's records by command id)."""
+    from projections.consequences import consequences, touched
+
+    undone = touched(log, records)
+    return [(c.kind, c.text) for c in consequences(before, after, list(records), undone)]
 
 
 def walk(records: Sequence[Recorded], start: int = 0,
@@ -81,11 +82,11 @@ def steps(records: Sequence[Recorded], keep: int | None = None,
     if out:
         out[-1].after = state
     by_command: dict[str, list[Recorded]] = {}
-    for record in records[start:]:
+    for record in records:  # the whole log: an undo among the last commands may name an older one
         by_command.setdefault(record.command, []).append(record)
     for step in out:
         if step.before is not None and step.after is not None:
-            step.consequences = consequences_of(step.before, step.after, by_command[step.command])
+            step.consequences = consequences_of(step.before, step.after, by_command[step.command], by_command)
     return out
 
 
