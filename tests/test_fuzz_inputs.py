@@ -8,6 +8,7 @@ real processes. `FUDGE_FUZZ_SCALE=50` runs the long profile (tests/fuzzing.py).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import shutil
@@ -217,7 +218,8 @@ def argvs(draw: st.DrawFn, folder: str) -> list[str]:
 @fuzz(150)
 @given(st.data())
 def test_any_command_line_exits_cleanly_and_a_refusal_writes_nothing(data: st.DataObject) -> None:
-    with fresh_store() as store:
+    # in the store's folder: `export -o show` or `report -o x` drawn at random write there, not in the checkout
+    with fresh_store() as store, contextlib.chdir(store.parent):
         argv = data.draw(argvs(str(store.parent)))
         before = dump(store)
         if run(store, *argv).exit_code != 0:
