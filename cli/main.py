@@ -37,6 +37,8 @@ COMMANDS: dict[str, str] = {
                     "history"),
     **dict.fromkeys(("rules", "demo"), "rules"),
     "odds": "odds",
+    "serve": "serve",
+    "report": "report",
     "sim": "sim",
     "secrets": "secrets",
     **dict.fromkeys(("store", "share"), "club"),
@@ -47,7 +49,8 @@ PANELS = {"fight": "Fights and combatants", "sheet": "Fights and combatants", "p
           "table": "At the table", "melee": "At the table",
           "recovery": "After the blows", "atari": "Atari Isev", "fate": "Fate", "history": "History and audit",
           "rules": "Rules and demos", "odds": "Odds and simulation", "sim": "Odds and simulation",
-          "secrets": "History and audit", "club": "A club's server"}
+          "secrets": "History and audit", "club": "A club's server", "serve": "For the players",
+          "report": "For the players"}
 
 
 class _Fudge(typer.Typer):

@@ -1,0 +1,90 @@
+"""`fudge serve`: the board in the players' browsers, read-only, updated as the GM plays.
+
+Starlette and uvicorn (the `serve` extra) are imported when the command runs: no other command pays for them.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import secrets
+import socket
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from cli.context import echo, fight_named, guard, open_store
+from engine.errors import InputError
+
+app = typer.Typer()
+
+LOOPBACK_NAMES = ("localhost", "ip6-localhost")
+
+
+def loopback(host: str) -> bool:
+    """Is `host` this machine alone? A name other than localhost counts as the network."""
+    if host.lower() in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def bound(host: str, port: int) -> socket.socket:
+    """A listening socket, bound here so a port in use is one clear error (and port 0 picks a free one)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
+                         "try another --port or --host") from None
+    sock.listen(64)
+    return sock
+
+
+@app.command()
+def serve(
+    fight: Annotated[Optional[str], typer.Option(
+        "--fight", "-f", metavar="FIGHT", help="Fight to show (default: the current one, followed as it changes).")] = None,
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port (0: any free one).")] = 8000,
+    host: Annotated[str, typer.Option(
+        "--host", help="Address to listen on; other than localhost, the page is served under a secret path.")]
+        = "127.0.0.1",
+    large: Annotated[bool, typer.Option("--large", help="Large type, for a TV across the table.")] = False,
+) -> None:
+    """A read-only web page of the board for the players: turn order, wounds, points and the last commands,
+    updated within a second of any command. Nothing on it can change the fight."""
+    with guard():
+        try:
+            import uvicorn
+
+            from cli.web.app import create_app
+        except ImportError as exc:
+            raise InputError(f"`fudge serve` needs {exc.name}: pip install 'fudge-combat[serve]'") from None
+        from service.fights import Fights
+
+        fights = Fights(open_store())  # no read model kept: the server never writes
+        name = fight_named(fights.store, fight) if fight else None
+        if name is None:
+            fights.current()  # no current fight: say so now, not in the players' browsers
+        prefix = ""
+        if not loopback(host):
+            prefix = "/" + secrets.token_urlsafe(16)
+            echo(f"warning: serving to the network on {host}: anyone who can reach it and has the address below "
+                 "can read the fight (never change it); share the address with the table only", err=True)
+        servers: list[uvicorn.Server] = []
+        web = create_app(fights, name, prefix, large, stopping=lambda: any(server.should_exit for server in servers))
+        sock = bound(host, port)
+        shown = sock.getsockname()
+        where = f"[{shown[0]}]" if ":" in shown[0] else shown[0]
+        echo(f"the board of {name or 'the current fight'} at http://{where}:{shown[1]}{prefix}/ "
+             "(Ctrl-C stops)")
+        sys.stdout.flush()
+        # Ctrl-C: the players' streams end at their next poll (`stopping`), well within the grace period
+        server = uvicorn.Server(uvicorn.Config(web, log_level="warning", lifespan="off", timeout_graceful_shutdown=3))
+        servers.append(server)
+        server.run(sockets=[sock])

@@ -1,0 +1,391 @@
+"""The after-action report of a fight, as one self-contained HTML file or as Markdown for a forum post.
+
+Self-contained: the CSS is inline, the charts are SVG written here (a step line per combatant, wound level
+against event number, rounds marked): the file opens offline, mailed or posted, with nothing to fetch.
+Every text from the log is escaped (html.escape; in Markdown, the characters that would make markup).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from html import escape
+
+from cli.web.html import CSS
+from cli.web.story import Step, branch_of, steps, walk
+from engine.audit import Report as Verified
+from engine.history import voided
+from engine.state import FightState
+from events import models as ev
+from events.envelope import Recorded
+from events.receipt import receipt
+from projections import report as counts
+from store.base import FightInfo
+
+FACE = {-1: "-", 0: "0", 1: "+"}
+VERDICT_P = 0.01  # below this p-value the faces are called unlikely for fair dice
+
+
+@dataclass
+class Facts:
+    """Everything a report shows, computed once for both formats."""
+
+    name: str
+    state: FightState
+    records: list[Recorded]
+    verified: Verified
+    branches: list[FightInfo] = field(default_factory=list)
+    story: list[Step] = field(default_factory=list)
+    rolls: list[counts.Roll] = field(default_factory=list)
+    luck: dict[str, tuple[int, float]] = field(default_factory=dict)
+    fairness: list[counts.Fairness] = field(default_factory=list)
+    spent: list[counts.Spent] = field(default_factory=list)
+    tracks: list[counts.Track] = field(default_factory=list)
+    head_receipt: str = ""  # the receipt of the log's last event (A-VERIFY-1)
+
+
+def facts(name: str, state: FightState, records: list[Recorded], hashes: Sequence[str], verified: Verified,
+          branches: list[FightInfo]) -> Facts:
+    out = Facts(name, state, records, verified, branches)
+    walked = list(walk(records))  # the log's states, walked once for the story, the rolls and the points
+    out.story = steps(records, walked=walked)
+    out.rolls = counts.rolls(records, walked)
+    out.luck = counts.luck_by_roller(out.rolls)
+    out.fairness = counts.fairness(out.rolls)
+    out.spent = counts.spent(records, walked)
+    out.tracks = counts.tracks(records)
+    out.head_receipt = receipt(records[-1].seq, hashes[-1]) if records else ""
+    return out
+
+
+def rounds_of(story: list[Step]) -> list[tuple[int, list[Step]]]:
+    """The commands grouped by round: an undo that takes the fight back a round stays in the round it undid."""
+    out: list[tuple[int, list[Step]]] = []
+    for step in story:
+        if not out or step.round > out[-1][0]:
+            out.append((step.round, []))
+        out[-1][1].append(step)
+    return out
+
+
+def round_title(number: int, rounds: bool = True) -> str:
+    """A group's heading; a fight without rounds (Fate's exchanges and scenes) is one group."""
+    return f"Round {number}" if number else "Before the first round" if rounds else "The fight"
+
+
+def percent(value: float) -> str:
+    return f"{value * 100:.0f}%"
+
+
+def seeds(records: Sequence[Recorded]) -> tuple[list[tuple[int, str]], list[tuple[int, str, str]]]:
+    """(seq, commitment) of every seed committed, and (seq, commitment, seed) of every seed revealed (A-FAIR-1)."""
+    committed, revealed = [], []
+    for record in records:
+        event = record.event
+        if isinstance(event, (ev.FightStarted, ev.BranchStarted, ev.SeedCommitted)):
+            committed.append((record.seq, event.seed_commitment))
+        elif isinstance(event, ev.SeedRevealed):
+            revealed.append((record.seq, event.seed_commitment, event.seed))
+    return committed, revealed
+
+
+def verify_words(name: str, verified: Verified) -> str:
+    """What `fudge verify` says of the log."""
+    if not verified.ok:
+        seq, why = verified.problems[0]
+        return f"DOES NOT VERIFY: event {seq}: {why}"
+    dice = f"{verified.rolls_checked} generated rolls re-derived from revealed seeds"
+    if verified.rolls_unchecked:
+        dice += f", {verified.rolls_unchecked} await `fudge reveal-seed`"
+    return f"{verified.events} events verified: hash chain intact, rules agree; {dice}"
+
+
+def fairness_words(row: counts.Fairness) -> str:
+    if row.dice < 30:
+        return "too few dice to judge"
+    return "consistent with fair dice" if row.p_value >= VERDICT_P else f"unlikely for fair dice (p < {VERDICT_P})"
+
+
+def outcome(facts: Facts) -> str:
+    from engine.turns import still_fights
+
+    standing = [who.name for who in facts.state.combatants.values() if still_fights(facts.state, who)]
+    fallen = [who.name for who in facts.state.combatants.values() if not still_fights(facts.state, who)]
+    rounds = facts.state.round
+    words = f"{len(facts.records)} events" if not rounds else f"{rounds} rounds" if rounds != 1 else "1 round"
+    if fallen:
+        words += f"; out of the fight: {', '.join(fallen)}"
+    if standing:
+        words += f"; standing: {', '.join(standing)}"
+    return words
+
+
+# --- the wound chart (SVG) ---------------------------------------------------------------------------
+
+CHART_W, CHART_H, LEFT, BOTTOM, TOP, RIGHT = 640, 190, 96, 22, 10, 12
+
+
+def round_marks(records: Sequence[Recorded]) -> list[tuple[int, int]]:
+    gone = voided(records)
+    return [(r.seq, r.event.round) for r in records
+            if isinstance(r.event, ev.RoundStarted) and r.seq not in gone]
+
+
+def chart_svg(track: counts.Track, first: int, last: int, marks: list[tuple[int, int]]) -> str:
+    """A step line of one combatant's wound level against the event number, rounds as dashed lines."""
+    top_level = len(track.levels) - 1
+    span = max(1, last - first)
+    width, height = CHART_W - LEFT - RIGHT, CHART_H - TOP - BOTTOM
+
+    def x(seq: int) -> float:
+        return round(LEFT + (seq - first) * width / span, 1)
+
+    def y(level: int) -> float:
+        return round(TOP + (top_level - level) * height / top_level, 1)
+
+    parts = [f'<svg class="chart" viewBox="0 0 {CHART_W} {CHART_H}" role="img" '
+             f'aria-label="{escape(track.name)}: wound level by event" xmlns="http://www.w3.org/2000/svg">']
+    for level, label in enumerate(track.levels):
+        parts.append(f'<line class="grid" x1="{LEFT}" x2="{CHART_W - RIGHT}" y1="{y(level)}" y2="{y(level)}"/>'
+                     f'<text class="axis" x="{LEFT - 6}" y="{y(level) + 4}" text-anchor="end">{escape(label)}</text>')
+    for seq, number in marks:
+        parts.append(f'<line class="round" x1="{x(seq)}" x2="{x(seq)}" y1="{TOP}" y2="{TOP + height}"/>'
+                     f'<text class="axis" x="{x(seq) + 3}" y="{CHART_H - 6}">R{number}</text>')
+    points: list[str] = []
+    for index, (seq, level) in enumerate(track.points):
+        if index:
+            points.append(f"{x(seq)},{y(track.points[index - 1][1])}")
+        points.append(f"{x(seq)},{y(level)}")
+    if track.points:
+        points.append(f"{x(last)},{y(track.points[-1][1])}")
+    parts.append(f'<polyline class="wound" points="{" ".join(points)}"/>')
+    for seq, level in track.points[1:]:
+        parts.append(f'<circle class="dot" cx="{x(seq)}" cy="{y(level)}" r="3.5"><title>event {seq}: '
+                     f"{escape(track.levels[level])}</title></circle>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+REPORT_CSS = CSS + """
+main { max-width: 64rem; } section { margin-bottom: 1.2rem; }
+table { border-collapse: collapse; width: 100%; font-size: 0.92rem; } .scroll { overflow-x: auto; }
+th, td { text-align: left; padding: 0.25rem 0.5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+.chart { width: 100%; height: auto; max-width: 40rem; display: block; }
+.chart .grid { stroke: var(--line); stroke-width: 1; } .chart .round { stroke: var(--dim); stroke-dasharray: 3 4; }
+.chart .axis { fill: var(--dim); font-size: 11px; font-family: system-ui, sans-serif; }
+.chart .wound { fill: none; stroke: var(--w3); stroke-width: 2.5; } .chart .dot { fill: var(--w3); }
+.bar { display: inline-block; height: 0.7em; background: var(--accent); border-radius: 2px; vertical-align: middle; }
+.undone td, tr.undone { color: var(--dim); text-decoration: line-through; }
+.trust { font-size: 0.9rem; } .trust code { overflow-wrap: anywhere; }
+.verdict-bad { color: var(--w3); font-weight: 700; } .verdict-ok { color: var(--ok); }
+h3 { font-size: 1rem; margin: 0.8rem 0 0.3rem; }
+"""
+
+
+def html_report(facts: Facts) -> str:
+    name = escape(facts.name)
+    out = [f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+           f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+           f'<meta name="color-scheme" content="light dark"><title>{name}: after-action report</title>'
+           f"<style>{REPORT_CSS}</style></head><body><main>",
+           f"<h1>{name}: after-action report</h1>",
+           f"<p>{escape(facts.state.rules)} · {escape(outcome(facts))}</p>"]
+    out += branches_html(facts)
+    out += charts_html(facts)
+    out += story_html(facts)
+    out += luck_html(facts)
+    out += fairness_html(facts)
+    out += spent_html(facts)
+    out += trust_html(facts)
+    out.append("</main></body></html>")
+    return "\n".join(out)
+
+
+def branches_html(facts: Facts) -> list[str]:
+    lines = []
+    started = branch_of(facts.records)
+    if started is not None:
+        lines.append(f"<p>A branch of <b>{escape(started.parent)}</b> after its event {started.fork_seq}: "
+                     "the events before are the parent's, shared.</p>")
+    children = [f"<b>{escape(info.name)}</b> (after event {info.fork_seq})" for info in facts.branches]
+    if children:
+        lines.append(f"<p>Branches of this fight: {', '.join(children)}.</p>")
+    return lines
+
+
+def charts_html(facts: Facts) -> list[str]:
+    if not facts.records:
+        return []
+    first, last = facts.records[0].seq, facts.records[-1].seq
+    marks = round_marks(facts.records)
+    out = ['<section id="wounds"><h2>Wounds over time</h2>']
+    for track in facts.tracks:
+        out.append(f"<h3>{escape(track.name)}</h3>{chart_svg(track, first, last, marks)}")
+    out.append("</section>")
+    return out
+
+
+def story_html(facts: Facts) -> list[str]:
+    out = ['<section id="story"><h2>The story</h2><div class="events">']
+    grouped = rounds_of(facts.story)
+    for number, round_steps in grouped:
+        out.append(f"<h3>{round_title(number, len(grouped) > 1)}</h3><ol>")
+        for step in round_steps:
+            cls = ' class="undone"' if step.undone else ""
+            parts = []
+            for seq, text, by in step.lines:
+                mark = f" (undone by event {by})" if by is not None else ""
+                parts.append(f'<span class="ev"><span class="seq">{seq}</span>{escape(text)}{escape(mark)}</span>')
+            parts += [f'<span class="cons c-{escape(kind)}">{escape(text)}</span>' for kind, text in step.consequences]
+            out.append(f"<li{cls}>{''.join(parts)}</li>")
+        out.append("</ol>")
+    out.append("</div></section>")
+    return out
+
+
+def luck_html(facts: Facts) -> list[str]:
+    out = ['<section id="luck"><h2>Luck</h2>',
+           "<p>Each roll's luck is its percentile in the exact distribution of its dice "
+           "(P(lower) + P(same)/2: 50% is an average roll). A combatant's luck index is the mean over his rolls "
+           "in force.</p>",
+           '<div class="scroll"><table><tr><th>Roller</th><th class="num">Rolls</th><th class="num">Luck index</th>'
+           "<th></th></tr>"]
+    for who, (number, index) in sorted(facts.luck.items()):
+        out.append(f'<tr><td>{escape(who)}</td><td class="num">{number}</td><td class="num">{percent(index)}</td>'
+                   f'<td><span class="bar" style="width:{index * 8:.2f}rem"></span></td></tr>')
+    out.append('</table></div><h3>Every roll</h3><div class="scroll"><table><tr><th class="num">Event</th>'
+               '<th class="num">Round</th><th>Roller</th><th>For</th><th>Dice</th><th class="num">Total</th>'
+               '<th class="num">Luck</th><th>Source</th></tr>')
+    for roll in facts.rolls:
+        cls = ' class="undone"' if roll.voided else ""
+        dice = " ".join(FACE.get(face, str(face)) for face in roll.faces) if roll.fudge_dice else \
+            " ".join(str(face) for face in roll.faces)
+        luck = percent(float(roll.luck)) if roll.luck is not None else "–"
+        source = "typed" if roll.source == "entered" else roll.source
+        out.append(f'<tr{cls}><td class="num">{roll.seq}</td><td class="num">{roll.round}</td>'
+                   f"<td>{escape(roll.roller)}</td><td>{escape(roll.purpose)}</td><td>{escape(dice)}</td>"
+                   f'<td class="num">{sum(roll.faces):+d}</td><td class="num">{luck}</td><td>{source}</td></tr>')
+    out.append("</table></div></section>")
+    return out
+
+
+def fairness_html(facts: Facts) -> list[str]:
+    out = ['<section id="fairness"><h2>Dice fairness</h2>',
+           "<p>Each Fudge die should show -, blank and + a third of the time each. Pearson's chi-square against "
+           "1/3 each (2 degrees of freedom, p = exp(-χ²/2)): a small p says faces this uneven are rare with "
+           "fair dice. Every die thrown counts, undone or not.</p>",
+           '<div class="scroll"><table><tr><th>Roller</th><th>Dice</th><th class="num">Faces</th>'
+           '<th class="num">−</th><th class="num">blank</th><th class="num">+</th><th class="num">χ²</th>'
+           '<th class="num">p</th><th>Verdict</th></tr>']
+    for row in facts.fairness:
+        who = "whole table" if row.roller == "all" else row.roller
+        source = "typed" if row.source == "entered" else "generated"
+        verdict = fairness_words(row)
+        cls = "verdict-bad" if verdict.startswith("unlikely") else "verdict-ok"
+        out.append(f"<tr><td>{escape(who)}</td><td>{source}</td><td class=\"num\">{row.dice}</td>"
+                   + "".join(f'<td class="num">{n}</td>' for n in row.counts)
+                   + f'<td class="num">{row.chi_square:.2f}</td><td class="num">{row.p_value:.3f}</td>'
+                   f'<td class="{cls}">{verdict}</td></tr>')
+    if not facts.fairness:
+        out.append('<tr><td colspan="9">no Fudge dice rolled</td></tr>')
+    out.append("</table></div></section>")
+    return out
+
+
+def changed(facts: Facts, command: str) -> str:
+    """What the command that spent a point did: its consequences, else its events' lines."""
+    step = next((s for s in facts.story if s.command == command), None)
+    if step is None:
+        return ""
+    words = [text for _, text in step.consequences] or [text for _, text, _ in step.lines[1:]]
+    return "; ".join(words)
+
+
+def spent_html(facts: Facts) -> list[str]:
+    points = "fate" if facts.state.options.ruleset == "fate" else "fudge"
+    out = [f'<section id="points"><h2>{points.capitalize()} points spent</h2>']
+    if not facts.spent:
+        out.append(f"<p>No {points} point spent.</p></section>")
+        return out
+    out.append('<div class="scroll"><table><tr><th class="num">Event</th><th>Who</th><th>Use</th>'
+               '<th class="num">On event</th><th class="num">Cost</th><th>What it changed</th></tr>')
+    for item in facts.spent:
+        cls = ' class="undone"' if item.voided else ""
+        out.append(f'<tr{cls}><td class="num">{item.seq}</td><td>{escape(item.combatant)}</td>'
+                   f'<td>{escape(item.use)}</td><td class="num">{item.target}</td><td class="num">{item.cost}</td>'
+                   f"<td>{escape(changed(facts, item.command))}</td></tr>")
+    out.append("</table></div></section>")
+    return out
+
+
+def trust_html(facts: Facts) -> list[str]:
+    committed, revealed = seeds(facts.records)
+    words = verify_words(facts.name, facts.verified)
+    cls = "verdict-ok" if facts.verified.ok else "verdict-bad"
+    out = ['<footer class="trust"><h2>Trust</h2>',
+           f'<p class="{cls}">{escape(words)}</p>',
+           f"<p>Head receipt: <code>{escape(facts.head_receipt)}</code>. Whoever holds the log (or imports its "
+           "export: <code>fudge export</code>, <code>fudge import</code>) checks it with "
+           f"<code>fudge verify {escape(facts.name)} --head {escape(facts.head_receipt)}</code>.</p><ul>"]
+    for seq, commitment in committed:
+        out.append(f"<li>event {seq}: dice seed committed <code>{escape(commitment)}</code></li>")
+    for seq, commitment, seed in revealed:
+        out.append(f"<li>event {seq}: seed revealed <code>{escape(seed)}</code> (commitment "
+                   f"<code>{escape(commitment[:16])}…</code>)</li>")
+    if not revealed:
+        out.append("<li>no seed revealed yet: `fudge reveal-seed` lets anyone re-derive the generated dice</li>")
+    out.append("</ul></footer>")
+    return out
+
+
+# --- Markdown -----------------------------------------------------------------------------------------
+
+MARKUP = set("\\`*_[]|~")  # inline markup; every line starts with words of ours, so - + # . at a line start cannot occur
+
+
+def md(text: str) -> str:
+    """Text from the log, safe in Markdown: the characters that make markup or tables are escaped, HTML too."""
+    out = "".join("\\" + char if char in MARKUP else char for char in text)
+    return escape(out, quote=False).replace("\n", " ")
+
+
+def md_report(facts: Facts) -> str:
+    lines = [f"## {md(facts.name)}: after-action report", "", f"{md(facts.state.rules)} · {md(outcome(facts))}", ""]
+    started = branch_of(facts.records)
+    if started is not None:
+        lines += [f"A branch of **{md(started.parent)}** after its event {started.fork_seq}.", ""]
+    lines += ["| Combatant | Wounds | Rolls | Luck | Points spent |", "|---|---|---:|---:|---:|"]
+    spent_by: dict[str, int] = {}
+    for item in facts.spent:
+        if not item.voided:
+            spent_by[item.combatant] = spent_by.get(item.combatant, 0) + item.cost
+    for track in facts.tracks:
+        number, index = facts.luck.get(track.name, (0, 0.0))
+        level = track.levels[track.points[-1][1]] if track.points else track.levels[0]
+        lines.append(f"| {md(track.name)} | {md(level)} | {number} | {percent(index) if number else '–'} | "
+                     f"{spent_by.get(track.name, 0)} |")
+    lines.append("")
+    grouped = rounds_of(facts.story)
+    for number, round_steps in grouped:
+        lines.append(f"**{round_title(number, len(grouped) > 1)}**")
+        lines.append("")
+        for step in round_steps:
+            for seq, text, by in step.lines:
+                shown = f"~~{md(text)}~~ (undone by event {by})" if by is not None else md(text)
+                lines.append(f"- {seq}: {shown}")
+            lines += [f"  - → {md(text)}" for _, text in step.consequences]
+        lines.append("")
+    lines += ["| Dice | − | blank | + | χ² | p |", "|---|---:|---:|---:|---:|---:|"]
+    for row in facts.fairness:
+        who = "whole table" if row.roller == "all" else md(row.roller)
+        source = "typed" if row.source == "entered" else "generated"
+        lines.append(f"| {who}, {source} | {row.counts[0]} | {row.counts[1]} | {row.counts[2]} | "
+                     f"{row.chi_square:.2f} | {row.p_value:.3f} |")
+    lines += ["", f"Verify: {md(verify_words(facts.name, facts.verified))}. Receipt `{facts.head_receipt}`."]
+    committed, revealed = seeds(facts.records)
+    if committed:
+        lines.append(f"Seed committed at event {committed[0][0]}: `{committed[0][1]}`"
+                     + (f"; revealed at event {revealed[-1][0]}: `{revealed[-1][2]}`." if revealed else
+                        "; not revealed yet."))
+    return "\n".join(lines) + "\n"
