@@ -101,13 +101,18 @@ def undone_of(fights: Fights, name: str) -> Callable[[Sequence[Recorded]], list[
     return read
 
 
-def show_consequences(said: Iterable[Consequence], lines: Iterable[str] = ()) -> None:
-    """The consequences under the command's event lines, but for one an event line already begins with
-    in the same words ("round 2 begins" under `fudge round`): `--json` keeps them all."""
+def unsaid(said: Iterable[Consequence], lines: Iterable[str] = ()) -> list[Consequence]:
+    """The consequences an event line of the command does not already begin with in the same words
+    ("round 2 begins" under `fudge round`): what is shown under the lines, here, in the browser and
+    in a report (`--json` keeps them all)."""
     shown = tuple(lines)
-    for consequence in said:
-        if not any(line.startswith(consequence.text) for line in shown):
-            echo(f"{ARROW}{consequence.text}")
+    return [c for c in said if not any(line.startswith(c.text) for line in shown)]
+
+
+def show_consequences(said: Iterable[Consequence], lines: Iterable[str] = ()) -> None:
+    """The consequences under the command's event lines, but for those the lines already say."""
+    for consequence in unsaid(said, lines):
+        echo(f"{ARROW}{consequence.text}")
 
 
 def unused_line(unused: UnusedDice) -> str:

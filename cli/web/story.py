@@ -36,10 +36,12 @@ def consequences_of(before: FightState, after: FightState, records: Sequence[Rec
                     log: Mapping[str, Sequence[Recorded]]) -> list[tuple[str, str]]:
     """The words of what a command did (projections.consequences), as (kind, text); an undo's or a redo's
     read with the records it took back or brought back (`log`: the log's records by command id)."""
+    from cli.outcome import unsaid
     from projections.consequences import consequences, touched
 
     undone = touched(log, records)
-    return [(c.kind, c.text) for c in consequences(before, after, list(records), undone)]
+    said = consequences(before, after, list(records), undone)
+    return [(c.kind, c.text) for c in unsaid(said, (render.line(r.event, after, r.seq) for r in records))]
 
 
 def walk(records: Sequence[Recorded], start: int = 0,
