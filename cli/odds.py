@@ -172,6 +172,7 @@ def fight_odds(names: list[str], as_json: bool) -> None:
     """`--fight [FIGHT] [ATTACKER] TARGET`: two names are the attacker and the target when the first is a
     combatant of the current fight, else the fight and the target."""
     from engine.odds_now import current_actor, odds_now
+    from service.names import find, resolve
     from store.base import StoreError
 
     if not 1 <= len(names) <= 3:
@@ -184,13 +185,15 @@ def fight_odds(names: list[str], as_json: bool) -> None:
             current = fights.state(fights.current())
         except StoreError:
             current = None
-        if current is None or current.find(names[0]) is None:
+        if current is None or find(current, names[0]) is None:
             fight, attacker = names[0], None
     name = fight_name(fights, fight)
     state = fights.state(name)
+    target = resolve(state, names[-1])  # names as every command reads them: any case, a unique prefix
+    attacker = resolve(state, attacker) if attacker is not None else None
     actor = state.find(attacker) if attacker is not None else current_actor(state)
-    reveals = fights.reveals(state, [who.name for who in (actor, state.find(names[-1])) if who is not None])
-    result = odds_now(state, attacker, names[-1], reveals)
+    reveals = fights.reveals(state, [who.name for who in (actor, state.find(target)) if who is not None])
+    result = odds_now(state, attacker, target, reveals)
     if as_json:
         echo_json(now_json(name, result), indent=2)
     else:

@@ -13,6 +13,7 @@ otherwise stdin is a script, one command a line, echoed after the prompt it woul
 from __future__ import annotations
 
 import difflib
+from pathlib import Path
 import shlex
 import sys
 import traceback
@@ -101,6 +102,13 @@ def scripted(session: Session, lines: Any, strict: bool = False) -> int:
     return 0
 
 
+def odds_in_fight(words: list[str]) -> bool:
+    """`odds TARGET` (or `odds ATTACKER TARGET`) at the table: the odds of the next blow in this fight,
+    as `fudge odds --fight` weighs them; `odds A.toml B.toml`, two sheets, stays the sheets' odds."""
+    names = [word for word in words if not word.startswith("-")]
+    return "--fight" not in words and bool(names) and not any(Path(name).is_file() for name in names)
+
+
 def board_after(state: FightState, tail: tuple[int, str]) -> None:
     """Draw the board after a command as `fudge status` shows it (cli/board.py), with the receipt of the
     log's last event (`tail`: its seq and hash), the number `undo --to` and `branch --at` take: the one
@@ -175,6 +183,10 @@ class Session:
             return expanded
         if head == "play":
             raise Refused("already playing: type the commands without `fudge` (? lists them)", USAGE)
+        if head == "odds" and odds_in_fight(rest):
+            expanded = ["odds", "--fight", *rest]
+            echo(f"  ({shlex.join(expanded)})")
+            return expanded
         return words
 
     def invoke(self, words: list[str]) -> int:

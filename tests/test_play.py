@@ -283,3 +283,27 @@ def test_a_store_that_cannot_be_opened_is_one_error_before_any_session(tmp_path:
     assert done.returncode == 1
     assert done.stderr.splitlines() == [f"error: the store {folder} is a folder: name a store file (--store FILE)"]
     assert done.stdout == ""
+
+
+def test_odds_of_the_next_blow_at_the_table(tmp_path: Path) -> None:
+    """`odds TARGET` in play is `fudge odds --fight TARGET`: the actor's next blow as the fight stands;
+    `odds A.toml B.toml` stays the odds between two sheets."""
+    script = """\
+new watch --rules fudge-phases
+join examples/sheets/leroy.toml --side watch
+join examples/sheets/brynhild.toml --side raiders
+round -d "leroy=+ + 0 -" -d "brynhild=+ + + - 0"
+n
+odds le
+odds examples/sheets/snorri.toml examples/sheets/brynhild.toml
+"""
+    done = play(tmp_path, script, "--strict")
+    assert done.returncode == 0, done.stderr
+    assert "  (odds --fight le)" in done.stdout
+    in_fight = fudge("odds", "--fight", "Leroy", store=tmp_path / "fudge.db", cwd=ROOT)
+    assert in_fight.returncode == 0, in_fight.stderr
+    said = in_fight.stdout.strip().splitlines()[0]
+    assert said.startswith("Brynhild hits Leroy ") and said in done.stdout  # the same line, one-shot or at the table
+    sheets = fudge("odds", "examples/sheets/snorri.toml", "examples/sheets/brynhild.toml",
+                   store=tmp_path / "fudge.db", cwd=ROOT)
+    assert sheets.returncode == 0 and sheets.stdout in done.stdout  # two sheets: not the fight
