@@ -111,6 +111,9 @@ class EventStore(Protocol):
 
     # --- following a fight another process writes (a live view of the table) -------------------------
     def wait_for_change(self, name: str, seq: int, timeout: float) -> int: ...  # last seq once past `seq`, or at timeout
+    # True where the store itself wakes `wait_for_change` (PostgreSQL's LISTEN/NOTIFY) and may be waited
+    # on from a thread of its own; False where it would poll (a file has no notifications).
+    notifies: bool
 
 
 def is_url(target: object) -> bool:

@@ -16,6 +16,8 @@ class MemoryStore:
     """The log, caches and settings in dicts. Without `snapshot_key` (the default: a simulation's scratch
     store, most tests) it keeps no caches, so the service folds the log as SQLite without a key would."""
 
+    notifies = False  # one process: nobody else appends to wait for
+
     path: Path | None = None
 
     def __init__(self, snapshot_key: bytes | None = None) -> None:

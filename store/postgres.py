@@ -136,6 +136,7 @@ class PostgresStore:
     runs many commands (a table's session, a server); without one, the store keeps one connection."""
 
     path: Path | None = None  # no store file: messages name `where`
+    notifies = True  # an append's NOTIFY wakes `wait_for_change` (LISTEN on a connection of its own)
 
     def __init__(self, url: str, gm: str | None = None, pool: Any = None) -> None:
         self.url, self.where = url, shown(url)

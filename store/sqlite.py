@@ -153,6 +153,8 @@ class SqliteStore:
     database of something else is refused and left untouched.
     """
 
+    notifies = False  # a file has no notifications: `wait_for_change` polls it
+
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._secrets: SecretFile | None = None

@@ -237,3 +237,36 @@ def test_GMs_who_log_in_as_their_own_roles_cannot_read_each_others_fights_even_i
         bob.share("crypt", "carol")
     with psycopg.connect(alice_url, autocommit=True) as db:
         assert db.execute("SELECT name FROM fights").fetchall() == [("crypt",)]  # bob's tavern stays his
+
+
+def test_the_live_board_is_woken_by_the_servers_notification(pg_url: str, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """`fudge serve` on a server follows the fight through LISTEN/NOTIFY: a stream waiting for a change is
+    woken by the append's commit, not by a poll (both are set far beyond the test's wait)."""
+    import asyncio
+    import threading
+
+    pytest.importorskip("starlette", reason="the serve extra is not installed: pip install '.[serve]'")
+    from cli.context import store_at
+    from cli.web import app
+    from service.fights import Fights
+
+    alice = GM("alice", pg_url, tmp_path / "alice")
+    alice("new", "duel")
+    alice("join", SHEETS / "snorri.toml")
+    alice("join", SHEETS / "brynhild.toml")
+    monkeypatch.setenv("FUDGE_GM", "alice")
+    store = store_at(pg_url)
+    assert store.notifies
+    board = app.Board(Fights(store), "duel")
+    board.poll()
+    seq = store.last_seq("duel")
+    monkeypatch.setattr(app, "WAIT", 120.0)
+    monkeypatch.setattr(app, "POLL", 120.0)
+    woken = threading.Event()
+    waiting = threading.Thread(target=lambda: (asyncio.run(board.changed()), woken.set()), daemon=True)
+    waiting.start()
+    alice("exchange", "snorri", "brynhild")
+    assert woken.wait(60), "the append's NOTIFY did not wake the board"
+    assert store.last_seq("duel") > seq
+    assert board.poll()["seq"] == store.last_seq("duel")  # and the page is rebuilt at the new event

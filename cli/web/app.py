@@ -3,7 +3,9 @@
 Why polling the store: commands are separate processes writing one SQLite file, with no channel to
 the server. The store's tail (last seq and hash, one indexed row) is read every POLL seconds; when it
 moves, the board is rebuilt and sent to every open page. A poll costs one small query, so a command
-shows on the players' screens within about a second, whoever wrote it.
+shows on the players' screens within about a second, whoever wrote it. A store that notifies
+(PostgreSQL: every append sends a NOTIFY) is waited on instead, in a worker thread: the page moves
+as soon as the command commits, and an idle fight costs the server no queries.
 
 Everything runs on the event loop's thread: the SQLite connection is used by one thread only, and a
 rebuild (a replay of the fight's log) is short next to the poll interval.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator, Callable
 from html import escape
 from typing import TYPE_CHECKING
@@ -33,6 +36,7 @@ if TYPE_CHECKING:
     from service.fights import Fights
 
 POLL = 0.3  # seconds between two reads of the store's tail
+WAIT = 1.0  # seconds a stream waits on a notifying store before it checks for a closed page or Ctrl-C
 SHOWN = 8  # commands listed under the board
 HEARTBEAT = 15.0  # seconds: a comment line keeps proxies and phones from closing an idle stream
 
@@ -74,6 +78,19 @@ class Board:
             self.payload = self.build(name, seq)
             self.tail = (name, seq, digest)
         return self.payload
+
+    async def changed(self) -> None:
+        """Until the fight may have changed: the store's notification where it sends one (store.postgres,
+        LISTEN/NOTIFY, woken by the append's commit), else one POLL."""
+        store = self.fights.store
+        if store.notifies and self.tail is not None and self.tail[1] >= 0:
+            name, seq, _ = self.tail
+            try:
+                await asyncio.to_thread(store.wait_for_change, name, seq, WAIT)
+                return
+            except StoreError:
+                pass  # the store cannot be read now: the next poll says so on the page
+        await asyncio.sleep(POLL)
 
     def build(self, name: str, seq: int) -> dict[str, object]:
         state = self.fights.state(name)
@@ -118,8 +135,9 @@ def create_app(fights: Fights, fight: str | None = None, prefix: str = "", large
                 elif idle >= HEARTBEAT:
                     idle = 0.0
                     yield ": still here\n\n"
-                await asyncio.sleep(POLL)
-                idle += POLL
+                started = time.monotonic()
+                await board.changed()
+                idle += time.monotonic() - started
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
