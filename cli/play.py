@@ -25,7 +25,7 @@ import typer
 
 from cli import context
 from cli.context import echo
-from cli.shorthands import USAGE, Refused, attack_words, current_actor, next_words
+from cli.shorthands import USAGE, Refused, attack_words, current_actor, next_words, odds_words
 from cli.terminal import safe
 from engine.errors import RuleError
 from store.base import StoreError
@@ -184,7 +184,7 @@ class Session:
         if head == "play":
             raise Refused("already playing: type the commands without `fudge` (? lists them)", USAGE)
         if head == "odds" and odds_in_fight(rest):
-            expanded = ["odds", "--fight", *rest]
+            expanded = odds_words(self.current_state(), rest)
             echo(f"  ({shlex.join(expanded)})")
             return expanded
         return words

@@ -43,14 +43,29 @@ def attack_words(state: FightState, words: list[str]) -> list[str]:
     the fighter is named, or is the only one standing against the target; the two fight one
     exchange (`exchange`, or `fate exchange` with each acting against the other).
     """
+    names, options = leading_names(words)
+    if not names:
+        raise Refused("`a TARGET` names whom the current actor attacks (`a FIGHTER TARGET` names both)", USAGE)
+    actor, target = striker(state, names)
+    command = blow(state)
+    if command == ["fate", "exchange"]:
+        return [*command, f"{actor.name}>{target.name}", f"{target.name}>{actor.name}", *options]
+    return [*command, actor.name, target.name, *options]
+
+
+def leading_names(words: list[str]) -> tuple[list[str], list[str]]:
+    """The one or two names a shorthand starts with, and the options after them."""
     names: list[str] = []
     for word in words:
         if word.startswith("-") or len(names) == 2:
             break
         names.append(word)
-    options = words[len(names):]
-    if not names:
-        raise Refused("`a TARGET` names whom the current actor attacks (`a FIGHTER TARGET` names both)", USAGE)
+    return names, words[len(names):]
+
+
+def striker(state: FightState, names: list[str]) -> tuple[Combatant, Combatant]:
+    """Who strikes whom for `a` and `odds`: both named, or the target alone and the striker the current
+    actor (turns) or the only foe standing against the target (simultaneous rounds)."""
     target = find(state, names[-1])
     opts = state.options
     turns = opts.pace in ("alternating", "turn")
@@ -73,11 +88,15 @@ def attack_words(state: FightState, words: list[str]) -> list[str]:
         actor = foes[0]
     if actor.key == target.key:
         whose = f"it is {actor.name}'s turn" if len(names) == 1 else f"{actor.name} is named twice"
-        raise Refused(f"{whose}: `a TARGET` names whom {actor.name} attacks", USAGE)
-    command = blow(state)
-    if command == ["fate", "exchange"]:
-        return [*command, f"{actor.name}>{target.name}", f"{target.name}>{actor.name}", *options]
-    return [*command, actor.name, target.name, *options]
+        raise Refused(f"{whose}, and a fighter does not strike himself: name whom {actor.name} attacks", USAGE)
+    return actor, target
+
+
+def odds_words(state: FightState, words: list[str]) -> list[str]:
+    """`odds [FIGHTER] TARGET`: `odds --fight` for the blow `a` would strike, with the striker named."""
+    names, options = leading_names(words)
+    actor, target = striker(state, names)
+    return ["odds", "--fight", actor.name, target.name, *options]
 
 
 def blow(state: FightState) -> list[str]:

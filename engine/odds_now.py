@@ -50,7 +50,7 @@ class Chance:
 
     attacker: str
     target: str
-    lands: Fraction  # a graze or a hit (Fate: the contest won)
+    lands: Fraction  # a graze or a hit (Fate: the contest won by 1 or more; a tie is Scratched, no effect: FT-OUT)
     serious: Fraction  # the target marked Hurt or worse by this action
     out: Fraction  # the target no longer standing after it (out of the fight or dead)
 
@@ -160,6 +160,7 @@ def _weigh(state: FightState, command: Any, kind: str, actor: Combatant, foe: Co
            budget: int | None) -> NowOdds:
     fate = state.options.ruleset == "fate"
     serious_at = (FATE_LEVELS if fate else LEVELS).index(SERIOUS)
+    effect_at = FATE_LEVELS.index("Clipped") if fate else 0  # FT-OUT: a margin of 0 (Scratched) does nothing
     runs = [0]
 
     def run(dice: Any) -> list[Any]:
@@ -180,7 +181,7 @@ def _weigh(state: FightState, command: Any, kind: str, actor: Combatant, foe: Co
         after = apply(state, events)
         for a, d in pairs:
             blows = [b for b in outcome.blows if b[0].lower() == a and b[1].lower() == d]
-            if blows:
+            if any(level >= effect_at for *_, level in blows):
                 lands[(a, d)] += chance
             if any(level >= serious_at for *_, level in blows):
                 serious[(a, d)] += chance

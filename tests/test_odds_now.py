@@ -141,13 +141,18 @@ def test_fate_exchange_is_the_sheet_odds_both_ways(fights: Fights) -> None:
     joined(fights, name, cyrus, finn)
     found = odds_now(fights.state(name), "Cyrus", "Finn")
     from_sheet = from_sheets("fate", cyrus, finn)
-    assert found.fate and [c.lands for c in found.chances] == [dict(from_sheet.hits)[n] for n in ("Cyrus", "Finn")]
+    # A contest won by 0 is Scratched, no effect (FT-OUT): a tie is nobody's win, whatever the sheet odds list.
+    tie = dict(dict(from_sheet.wounds)["Finn"])["Scratched"]
+    assert tie == dict(dict(from_sheet.wounds)["Cyrus"])["Scratched"] > 0
+    assert found.fate and [c.lands for c in found.chances] == [dict(from_sheet.hits)[n] - tie for n in ("Cyrus", "Finn")]
+    assert sum(c.lands for c in found.chances) + tie == 1  # one roll each: Cyrus wins, Finn wins, or a tie
     assert found.line().startswith("Cyrus beats Finn ")
 
 
 def test_fate_attack_in_turns_is_the_hand_count(fights: Fights) -> None:
     """FT-PACE turn, FT-OUT: Cyrus (Swords Good, +2 on fate11) attacks Guard-A (Swords Fair, +1, who defends
-    with it); a margin of 0 or more wins the contest: 2 + X - (1 + Y) >= 0, counted over 6561 pairs."""
+    with it); a margin of 1 or more has an effect (0 is Scratched, nothing): 2 + X - (1 + Y) >= 1, counted
+    over 6561 pairs."""
     name = start(fights, rules="fate", pace="turn", initiative="alertness")
     guard = _example("guard")
     joined(fights, name, _example("cyrus"))
@@ -155,7 +160,7 @@ def test_fate_attack_in_turns_is_the_hand_count(fights: Fights) -> None:
     fights.execute(name, cmd.FateRound(), dice("cyrus=++++", "guard-a=----"))
     found = odds_now(fights.state(name), None, "guard-a")
     assert found.kind == "attack" and found.in_turn and found.fate
-    assert (found.chances[0].attacker, found.chances[0].lands) == ("Cyrus", by_hand(2))
+    assert (found.chances[0].attacker, found.chances[0].lands) == ("Cyrus", by_hand(1))
 
 
 def test_out_of_turn_and_refusals(fights: Fights) -> None:

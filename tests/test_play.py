@@ -136,12 +136,12 @@ ERRORS = {
     "fudge": ["error: no command 'exchnage': did you mean exchange? (? lists the commands and shorthands)",
               "error: no combatant 'nobody' in duel; combatants: Snorri, Brynhild"],
     "fudge-phases": ["error: nobody has the turn: `n` gives the next actor the turn (`round` first, if none is rolled)"],
-    "phases-classic": ["error: it is Brynhild's turn: `a TARGET` names whom Brynhild attacks",
+    "phases-classic": ["error: it is Brynhild's turn, and a fighter does not strike himself: name whom Brynhild attacks",
                        "error: Brynhild already acted in phase ++; `fudge next` moves on"],
     "atari-isev": ["error: round 1 is over: `fudge round` starts the next one"],
     "fate": ["error: 'guard' could be Guard-A or Guard-B: type more of the name",
              "error: nobody has the turn: `fate round` orders a new round by Alertness (FT-INIT)",
-             "error: it is Cyrus's turn: `a TARGET` names whom Cyrus attacks",
+             "error: it is Cyrus's turn, and a fighter does not strike himself: name whom Cyrus attacks",
              "error: it is Cyrus's turn: Fate's turns pass by acting, `a TARGET` (FT-INIT)"],
 }
 
@@ -299,7 +299,7 @@ odds examples/sheets/snorri.toml examples/sheets/brynhild.toml
 """
     done = play(tmp_path, script, "--strict")
     assert done.returncode == 0, done.stderr
-    assert "  (odds --fight le)" in done.stdout
+    assert "  (odds --fight Brynhild Leroy)" in done.stdout  # the striker named, as `a le` would strike
     in_fight = fudge("odds", "--fight", "Leroy", store=tmp_path / "fudge.db", cwd=ROOT)
     assert in_fight.returncode == 0, in_fight.stderr
     said = in_fight.stdout.strip().splitlines()[0]

@@ -15,7 +15,7 @@ from prompt_toolkit.document import Document
 
 from cli import context, play
 from cli.demos import join, join_as
-from cli.shorthands import Refused, attack_words
+from cli.shorthands import Refused, attack_words, odds_words
 from cli.play_prompt import Completions, current_word, history_file
 from engine import commands as cmd
 from engine.options import resolve
@@ -78,7 +78,7 @@ def test_PH_1_under_phases_the_current_actor_attacks_and_before_a_turn_nobody_do
     state = fights.state(name)
     assert state.turn is not None and state.turn.combatant == "brynhild"  # phase +: Good Agility first
     assert attack_words(state, ["ler", "--mod", "-1"]) == ["attack", "Brynhild", "Leroy", "--mod", "-1"]
-    with pytest.raises(Refused, match="it is Brynhild's turn: `a TARGET` names whom Brynhild attacks"):
+    with pytest.raises(Refused, match="it is Brynhild's turn, and a fighter does not strike himself: name whom Brynhild attacks"):
         attack_words(state, ["brynhild"])
 
 
@@ -117,6 +117,16 @@ def test_a_has_no_meaning_at_a_story_or_scene_pace() -> None:
     fights, name = fight("fate", join("cyrus"), join_as("guard", "Guard-A"), house=scene)
     with pytest.raises(Refused, match="scene pace: `fate scene"):
         attack_words(fights.state(name), ["guard-a"])
+
+
+def test_odds_weigh_the_blow_a_would_strike() -> None:
+    """`odds TARGET` names the striker `a TARGET` would make strike: in simultaneous rounds the only foe
+    standing (a Fate exchange, a Fudge duel), so `odds --fight` is never left without an attacker."""
+    fights, name = fight("fate", join("cyrus"), join_as("guard", "Guard-A"))
+    assert odds_words(fights.state(name), ["guard-a"]) == ["odds", "--fight", "Cyrus", "Guard-A"]
+    assert odds_words(fights.state(name), ["g", "c", "--json"]) == ["odds", "--fight", "Guard-A", "Cyrus", "--json"]
+    fights, name = duel("fudge")
+    assert odds_words(fights.state(name), ["sn"]) == ["odds", "--fight", "Brynhild", "Snorri"]
 
 
 def test_names_are_any_case_and_unique_prefixes_an_ambiguous_one_lists_the_candidates() -> None:
