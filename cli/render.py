@@ -149,7 +149,8 @@ def _declaration(state: FightState, who: Combatant) -> str | None:
         return "sealed"
     declared = state.declarations.get(who.key)
     if declared is None:
-        return None
+        coming = state.pending.get(who.key)  # declared before the roll of the round it is for (AI-WAIT)
+        return f"for round {coming[0]}: {declaration_text(coming[1])}" if coming is not None else None
     if declared.all_out:
         return f"all-out {declared.all_out}"
     if declared.posture is not None:

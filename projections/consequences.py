@@ -364,6 +364,8 @@ def _fight_over(before: FightState, after: FightState) -> list[Consequence]:
     """At most one side still fights (the rulesets' `is_terminal`): the GM ends the battle."""
     if after.ended_through == after.last_seq and after.ended_through != before.ended_through:
         return []  # this command ended the battle
+    if before.combatants.keys() != after.combatants.keys():
+        return []  # someone joined or a join was undone: no side fell or rose
     was, now = _sides_standing(before), _sides_standing(after)
     end = "`fudge end-scene` ends the scene" if after.options.ruleset == "fate" else "`fudge end` ends the battle"
     if len(was) >= 2 and len(now) <= 1:
@@ -372,7 +374,7 @@ def _fight_over(before: FightState, after: FightState) -> list[Consequence]:
         side, names = next(iter(now.items()))
         who = f"{side}'s side" if side in names else f"side {side} ({', '.join(names)})"
         return [Consequence("fight-over", f"only {who} is standing: {end}")]
-    if len(was) <= 1 and len(now) >= 2 and before.combatants.keys() == after.combatants.keys():
+    if len(was) <= 1 and len(now) >= 2:
         return [Consequence("fight-over", f"the fight goes on: {len(now)} sides are standing")]
     return []
 

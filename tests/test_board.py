@@ -157,6 +157,17 @@ def test_F_TAC_2_a_sealed_declaration_shows_as_sealed_only(fudge: Any) -> None:
     assert "all-out offense" in text.splitlines()[snorri + 1]
 
 
+def test_AI_WAIT_a_declaration_for_the_coming_round_shows_before_its_roll(fudge: Any) -> None:
+    """Atari Isev declares before `fudge round` (AI-WAIT, AI-POS): the board shows it then, for its round."""
+    assert fudge("new", "t", "--rules", "atari-isev").exit_code == 0
+    for sheet in ("max", "cutthroat"):
+        assert fudge("join", f"examples/sheets/{sheet}.toml").exit_code == 0
+    assert fudge("declare", "max", "--posture", "1").exit_code == 0
+    assert fudge("declare", "cut", "--wait", "1").exit_code == 0
+    text = fudge("status").stdout
+    assert "for round 1: posture +1" in text and "for round 1: hurry +1" in text, text
+
+
 def test_F_WND_1_the_board_says_who_is_out_of_the_fight(fudge: Any) -> None:
     """F-WND-1, FT-TRACK-2: Incapacitated (Fudge) and Taken Out (Fate) are shown as out of the fight."""
     fudge("demo", "fudge-phases")

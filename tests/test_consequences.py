@@ -370,3 +370,15 @@ def test_F_WND_1_F_WND_4_random_sessions_every_change_of_level_is_said(steps: li
                 assert now.name in outs
             if now.track.can_act and level == was.track.level:
                 assert now.name not in wounds or "Stunned" in wounds[now.name]
+
+
+def test_A_UNDO_1_undoing_a_join_says_no_side_fell() -> None:
+    """A join undone before the first blow takes a side away; nobody fell, so nothing says a side is left
+    standing or that `fudge end` ends the battle."""
+    fights = make_fights()
+    start(fights, "fight", "fudge")
+    fights.execute("fight", join("snorri"))
+    before = fights.execute("fight", join("brynhild")).state
+    undo = fights.execute("fight", cmd.Undo())
+    said = consequences(before, undo.state, undo.records, touched(fights.log("fight"), undo.records))
+    assert [c.kind for c in said if c.kind == "undo"] and not [c for c in said if c.kind == "fight-over"], said
