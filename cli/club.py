@@ -7,7 +7,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from cli.context import echo, guard, open_store, store_at, store_path
+from cli.context import echo, fight_named, guard, open_store, store_at, store_path
 
 app = typer.Typer()
 group = typer.Typer(help="Move fights between stores: a SQLite file and a PostgreSQL server.", no_args_is_help=True)
@@ -31,7 +31,7 @@ def copy(
 
     with guard():
         src, dst = store_at(store_path(source)), store_at(store_path(target))
-        names = only or [info.name for info in src.fights()]
+        names = [fight_named(src, typed) for typed in only] if only else [info.name for info in src.fights()]
         if not names:
             raise InputError(f"{source} holds no fight you can see: nothing to copy")
         for name in names:
@@ -64,5 +64,6 @@ def share(
         store: Any = open_store()
         if not hasattr(store, "share"):
             raise InputError("sharing needs a club's server (--store postgresql://...): a store file is one GM's")
+        fight = fight_named(store, fight)
         store.share(fight, gm)
         echo(f"{fight} is shared with {gm}: `fudge --store ... use {fight}` as {gm} picks it")

@@ -353,6 +353,7 @@ def help_text() -> str:
               "  a TARGET [OPTIONS] the current actor attacks TARGET: attack under turns, exchange in",
               "                     simultaneous rounds (the only foe standing), fate attack or fate exchange",
               "  a FIGHTER TARGET   the same, naming who attacks",
+              "  odds TARGET        the exact chances of that blow, as the fight stands (odds --fight)",
               "  u, r               undo, redo",
               "  ?, ? COMMAND       this help, a command's help",
               "  q, Ctrl-D          leave; Ctrl-C cancels the line being typed; Tab completes"]

@@ -171,3 +171,16 @@ def test_the_oldest_postgresql_schema_is_migrated_by_its_first_write(pg_url: str
         assert db.execute("SELECT relname FROM pg_class WHERE relrowsecurity ORDER BY relname").fetchall() == [
             ("commands",), ("events",), ("fights",), ("settings",), ("shares",), ("snapshots",), ("views",)]
     assert bob.read("crypt")[0].hash == "h1" and bob.setting("current") == "crypt"
+
+
+def test_store_copy_reads_fight_names_as_every_command_does(tmp_path: Path) -> None:
+    """`fudge store copy --fight` takes a name in any case or its unique beginning, with did-you-mean."""
+    from tests.processes import ROOT, fudge
+
+    laptop, other = tmp_path / "laptop.db", tmp_path / "other.db"
+    assert fudge("new", "Crypt-Raid", store=laptop).returncode == 0
+    assert fudge("join", str(ROOT / "examples" / "sheets" / "snorri.toml"), store=laptop).returncode == 0
+    done = fudge("store", "copy", str(laptop), str(other), "--fight", "crypt", store=laptop)
+    assert done.returncode == 0 and done.stdout.startswith("Crypt-Raid: "), done.stderr
+    missed = fudge("store", "copy", str(laptop), str(other), "--fight", "cript-raid", store=laptop)
+    assert missed.returncode == 1 and "did you mean Crypt-Raid?" in missed.stderr
