@@ -476,6 +476,12 @@ SHEET_WORDS = {
     "boxes": "boxes for Scratch, Hurt, Very Hurt, Incapacitated, Near Death",
     "rating": "FT-SIMPLE: a rating 0..4 (a house rule raises the limit)",
     "type": "FT-ADV-1: armor type 0..8 (arms = \"advanced\")",
+    # Words for a field of one model only (`Model.field`), where the same name means another thing.
+    "Weapon.name": "the weapon's name, as the log shows it (a sword, an axe)",
+    "Armor.name": "the armor's name, as the log shows it",
+    "FateWeapon.name": "the weapon's name: under simple arms, a name from the table gives its rating",
+    "FateArmor.name": "the armor's name: under simple arms, a name from the table gives its rating",
+    "FateWeapon.attributes": "FT-ADV-2: its advanced attributes, a list such as [\"AP\", \"Flex\"]",
 }
 
 
@@ -496,8 +502,9 @@ def editor_ready(node: Any, words: dict[str, str] | None = None) -> Any:
             out["anyOf"] = choices
     if words and isinstance(out.get("properties"), dict):
         for key, field in out["properties"].items():
-            if isinstance(field, dict) and "description" not in field and key in words:
-                field["description"] = words[key]
+            said = words.get(f"{out.get('title')}.{key}", words.get(key))
+            if isinstance(field, dict) and "description" not in field and said is not None:
+                field["description"] = said
     return out
 
 

@@ -202,3 +202,13 @@ def test_the_template_names_every_field_of_its_ruleset() -> None:
     assert set(Sheet.model_fields) <= every
     assert {"aspects", "fate_weapon", "fate_armor", "fate_points"} <= keys["fate"]
     assert "off_hand" in keys["atari-isev"] and "off_hand" not in keys["fudge"]
+
+
+def test_a_field_name_shared_by_two_models_is_described_for_each() -> None:
+    """`name` is the combatant's on a sheet and the weapon's on a weapon: an editor shows each its own words."""
+    schema = json.loads(schema_text(house=False))
+    defs = schema["$defs"]
+    assert "combatant" in schema["properties"]["name"]["description"]
+    assert defs["Weapon"]["properties"]["name"]["description"].startswith("the weapon's name")
+    assert defs["FateArmor"]["properties"]["name"]["description"].startswith("the armor's name")
+    assert "list" in defs["FateWeapon"]["properties"]["attributes"]["description"]
