@@ -278,10 +278,26 @@ def _wounds(before: FightState, after: FightState) -> list[Consequence]:
             relief = f" (acts as {LEVELS[acting[0]]}, willpower)" if acting[0] != level else ""
             penalty = f"{acting[1]:+d} to every roll" if acting[1] else "no penalty"
             out.append(Consequence("wound", f"{now.name} is {_level_word(level)}{relief}: {penalty}"))
+        else:
+            out += _boxes_marked(was, now, acting[1])
         effect = stun.effect(after, now)
         if effect and effect != stun.effect(before, was):
             until = f" until round {now.stunned[1]}" if now.stunned else ""
             out.append(Consequence("wound", f"{now.name} is {stun.LABEL[effect]}{until} (F-STUN-1)"))
+    return out
+
+
+def _boxes_marked(was: Combatant, now: Combatant, penalty: int) -> list[Consequence]:
+    """A box marked that leaves the level as it was (F-WND-3: a Scratch on a Very Hurt fighter): said, so
+    the GM does not read the log's "wounded: Very Hurt" as a blow that made her so."""
+    rows, old = getattr(now.track, "boxes", ()), getattr(was.track, "boxes", ())
+    out = []
+    for index, (row, before) in enumerate(zip(rows, old)):
+        marked, had = sum(box is not None for box in row), sum(box is not None for box in before)
+        if marked > had:
+            still = f"{penalty:+d} to every roll" if penalty else "no penalty"
+            out.append(Consequence("wound", f"{now.name} marks a {LEVELS[index + 1]} box ({marked} of {len(row)}), "
+                                            f"still {LEVELS[now.track.level]}: {still}"))
     return out
 
 

@@ -382,3 +382,13 @@ def test_A_UNDO_1_undoing_a_join_says_no_side_fell() -> None:
     undo = fights.execute("fight", cmd.Undo())
     said = consequences(before, undo.state, undo.records, touched(fights.log("fight"), undo.records))
     assert [c.kind for c in said if c.kind == "undo"] and not [c for c in said if c.kind == "fight-over"], said
+
+
+def test_F_WND_3_a_box_marked_below_the_level_is_said_with_the_level_kept() -> None:
+    """F-WND-3: a Scratch on a Very Hurt fighter marks a Scratch box; the level stays Very Hurt. The GM is
+    told the box and the level kept, not left to read "wounded: Very Hurt" as a blow that made her so."""
+    fights = duel()
+    fights.execute("fight", cmd.GmWound(combatant="Brynhild", level=3, reason="a fall"))
+    found = said(fights, cmd.Exchange(first="snorri", second="brynhild"),
+                 "snorri=- - 0 0", "brynhild=- 0 0 0", "snorri=0 0 0 0")
+    assert ("wound", "Brynhild marks a Scratch box (1 of 3), still Very Hurt: -2 to every roll") in found, found
