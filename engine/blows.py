@@ -113,8 +113,9 @@ def alternating_all_out(state: FightState, attacker: Combatant, target: Combatan
     defends at -2 on this turn (option all_out_exposure = "no_defense": not at all)."""
     declared = {**state.round_declarations, **declarations_after(state, c.reveals)}.get(attacker.key)
     if attacker.key in state.forfeits or (declared is not None and declared.all_out == "defense"):
-        raise RuleError(f"{attacker.name} chose all-out defense this round and forfeits the attack (F-MOD-8); "
-                        f"`fudge round` starts the next round")
+        then = ("another fighter attacks" if state.options.initiative == "none"
+                else "`fudge next` passes the turn")
+        raise RuleError(f"{attacker.name} chose all-out defense this round and forfeits the attack (F-MOD-8); {then}")
     defense: tuple[ev.Modifier, ...] = ()
     if target.key in state.forfeits and target.key not in state.declarations and target.key not in state.round_declarations:
         # the all-out defense lasts the round: every defense gets it, not only the first

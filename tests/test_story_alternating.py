@@ -149,7 +149,7 @@ def test_F_MOD_8_all_out_defense_forfeits_the_attack_that_round(fights: Fights) 
     alternating(fights)
     fights.execute("fight", cmd.StartRound())
     fights.execute("fight", cmd.Declare(combatant="Bob", declaration=ev.Declaration(all_out="defense")))
-    refused(fights, cmd.Attack(attacker="Bob", target="Ann"), "forfeits")  # before he is attacked
+    refused(fights, cmd.Attack(attacker="Bob", target="Ann"), r"forfeits the attack \(F-MOD-8\); another fighter attacks")  # before he is attacked
     done = attack(fights, "Ann", "Bob", "0000", "0000")
     assert ("all-out defense", 2) in [(m.name, m.value) for m in done.sides[1].modifiers]
     refused(fights, cmd.Attack(attacker="Bob", target="Ann"), "forfeits")  # and after
