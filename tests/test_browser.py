@@ -100,7 +100,10 @@ def test_the_board_follows_commands_written_by_another_process(browser: Any, fig
         assert browser.find_element("tag name", "body").get_attribute("data-seq") != seq
         assert "round 2 begins" in browser.find_element("id", "events").text
         said = [element.text for element in browser.find_elements("css selector", "#events .cons")]
-        assert "Brynhild is out of the fight (Near Death)" in said, said  # what the command did, in words
+        assert said[0].startswith("only ") and "side is standing: `fudge end` ends the battle" in said[0], said
+        events = browser.find_element("id", "events").text  # what the command did, in words: the event line
+        assert "Brynhild is out of the fight (Near Death)" in events  # says it, so no consequence repeats it
+        assert not [line for line in said if line == "Brynhild is out of the fight (Near Death)"], said
         assert not_blank(shot(browser, tmp_path, "board.png"))
         browser.set_window_size(390, 844)  # a phone: the board wraps, nothing wider than the screen
         width = browser.execute_script("return document.documentElement.scrollWidth")
