@@ -18,7 +18,8 @@ from cli.gm_inputs import choices
 from cli.outcome import JsonOpt
 from cli.table import CommandIdOpt, DiceOpt, FightOpt, run, two_names
 from engine import commands as cmd
-from engine.errors import InputError
+from engine.decide import decider_of
+from engine.errors import InputError, RuleError
 from service.names import actor_and_target, resolve
 
 app = typer.Typer()
@@ -198,6 +199,8 @@ def attack(
     two_names(fighters, "[ATTACKER] DEFENDER")
 
     def build(fights: Any, name: str, state: Any) -> cmd.FateAttack:
+        if cmd.FateAttack not in decider_of(state).table:  # say so before looking for whose turn it is
+            raise RuleError(decider_of(state).refusal(cmd.FateAttack))
         attacker, defender = actor_and_target(state, fighters, "fudge fate attack ATTACKER DEFENDER")
         return cmd.FateAttack(
             attack=cmd.FateAction(combatant=attacker, target=defender, skill=skill, maneuver=maneuver,

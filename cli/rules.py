@@ -151,4 +151,4 @@ def demo(
 
         report = verify(fights.store.read(fight))
         echo(f"-- verify {fight}: {'ok' if report.ok else report.problems[0]} ({report.events} events)")
-        echo("try: " + " | ".join(tries))
+        echo("try: " + "; ".join(tries))

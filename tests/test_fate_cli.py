@@ -96,3 +96,12 @@ def test_FT_INIT_FT_SIMPLE_the_example_house_files_set_up(fudge: Fudge) -> None:
     out = fudge("fate", "exchange", "Cyrus>Guard-A", "Guard-A", "--dice", "cyrus=+ 0 0 0",
                 "--dice", "guard-a=0 0 0 0").stdout
     assert "MoS 2 + weapon 2 - armor 1 (FT-SIMPLE)" in out
+
+
+def test_FT_PACE_a_fate_attack_on_a_fudge_fight_says_it_is_a_fate_command(fudge: Fudge) -> None:
+    """One name or two, `fudge fate attack` on a Fudge fight is refused as a Fate command, not as a missing turn."""
+    fudge("new", "duel")
+    fudge("join", SHEETS / "snorri.toml")
+    fudge("join", SHEETS / "brynhild.toml")
+    for names in (("bry",), ("snorri", "brynhild")):
+        assert "`fudge fate attack` is a Fate command: this fight runs fudge rules" in fudge.fails("fate", "attack", *names)

@@ -33,10 +33,12 @@ class Decider:
         return True
 
     def refusal(self, command: Any) -> str:
-        """The one line a command this ruleset does not have is refused with: it names the ruleset."""
-        line = self.refusals.get(type(command))
+        """The one line a command this ruleset does not have is refused with: it names the ruleset.
+        `command` is the command, or its class (asked before the command can be built)."""
+        kind = command if isinstance(command, type) else type(command)
+        line = self.refusals.get(kind)
         if line is None:
-            return f"the {self.title} rules have no {type(command).__name__} command"
+            return f"the {self.title} rules have no {kind.__name__} command"
         return line.format(ruleset=self.name)
 
     @staticmethod
