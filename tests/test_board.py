@@ -157,14 +157,18 @@ def test_F_TAC_2_a_sealed_declaration_shows_as_sealed_only(fudge: Any) -> None:
     assert "all-out offense" in text.splitlines()[snorri + 1]
 
 
-def test_AI_WAIT_a_declaration_for_the_coming_round_shows_before_its_roll(fudge: Any) -> None:
-    """Atari Isev declares before `fudge round` (AI-WAIT, AI-POS): the board shows it then, for its round."""
-    assert fudge("new", "t", "--rules", "atari-isev").exit_code == 0
-    for sheet in ("max", "cutthroat"):
-        assert fudge("join", f"examples/sheets/{sheet}.toml").exit_code == 0
-    assert fudge("declare", "max", "--posture", "1").exit_code == 0
-    assert fudge("declare", "cut", "--wait", "1").exit_code == 0
-    text = fudge("status").stdout
+def test_AI_WAIT_a_declaration_for_the_coming_round_shows_before_its_roll(tmp_path: Path) -> None:
+    """Atari Isev declares before `fudge round` (AI-WAIT, AI-POS): the board shows it then, for its round,
+    from the stored view a later process reads (each command its own process, a snapshot key present)."""
+    from tests.processes import ROOT, fudge as process
+
+    store = tmp_path / "fudge.db"
+    steps = [("new", "t", "--rules", "atari-isev"), ("join", str(ROOT / "examples/sheets/max.toml")),
+             ("join", str(ROOT / "examples/sheets/cutthroat.toml")), ("declare", "max", "--posture", "1"),
+             ("declare", "cut", "--wait", "1")]
+    for args in steps:
+        assert process(*args, store=store).returncode == 0, args
+    text = process("status", store=store).stdout
     assert "for round 1: posture +1" in text and "for round 1: hurry +1" in text, text
 
 
