@@ -67,6 +67,12 @@ def render_board(state: FightState, width: int = 80, colour: bool = False) -> st
 def turn_order(state: FightState) -> list[str]:
     """Combatant keys in the order they act this round: phase order (PH-1), rolled totals (F-INIT-2,
     AI-INIT-2), Fate's Alertness order (FT-INIT); join order for the rest and where there is none."""
+    joined = sorted(state.combatants, key=lambda key: state.combatants[key].joined_seq)
+    return list(dict.fromkeys(acting_first(state) + joined))
+
+
+def acting_first(state: FightState) -> list[str]:
+    """The keys `turn_order` puts before join order (those with a place in this round's order)."""
     from engine.phase_order import phased, slots
     from engine.ranked import turn_order as ranked_order
 
@@ -77,9 +83,7 @@ def turn_order(state: FightState) -> list[str]:
         first = [key for _, key, _ in ranked_order(state)]
     elif state.options.initiative == "alertness":
         first = list(state.fate_order)
-    joined = sorted(state.combatants, key=lambda key: state.combatants[key].joined_seq)
-    seen = dict.fromkeys(key for key in first + joined if key in state.combatants)
-    return list(seen)
+    return list(dict.fromkeys(key for key in first if key in state.combatants))
 
 
 def acted(state: FightState) -> dict[str, str]:
@@ -290,12 +294,17 @@ def extras(state: FightState, who: Combatant) -> list[str]:
 
 def footer(state: FightState) -> list[Line]:
     """The fight's state in words when it says something: no one joined, or one side left standing."""
+    return footer_of(state, {who.side for who in state.combatants.values()},
+                     {who.side for who in state.combatants.values() if still_fights(state, who)})
+
+
+def footer_of(state: FightState, sides: set[str], standing: set[str]) -> list[Line]:
+    """`footer` from the sides joined and the sides with someone still fighting (cli.status_view keeps
+    each combatant's)."""
     if not state.combatants:
         return [[("no combatants yet: `fudge join SHEET` adds one", "dim")]]
-    sides = {who.side for who in state.combatants.values()}
-    standing = {who.side for who in state.combatants.values() if still_fights(state, who)}
     if len(sides) > 1 and len(standing) == 1 and not (state.ended_through == state.last_seq):
-        return [[(f"only {safe(standing.pop())}'s side is standing", "turn")]]
+        return [[(f"only {safe(next(iter(standing)))}'s side is standing", "turn")]]
     return []
 
 

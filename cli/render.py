@@ -63,34 +63,47 @@ def wound_json(state: FightState, who: Combatant) -> dict[str, Any]:
 
 
 def status_json(state: FightState) -> dict[str, Any]:
+    out = status_json_head(state)
+    out["combatants"] = [combatant_json(state, who) for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)]
+    return status_json_tail(state, out)
+
+
+def status_json_head(state: FightState) -> dict[str, Any]:
+    """`status_json`'s keys before the combatants (cli.status_view keeps each combatant's part apart)."""
     turn = state.turn
-    out = {
+    return {
         "fight": state.name,
         "rules": state.rules,
         "round": state.round,
         "phase": phase_label(state, turn.phase) if turn else None,
         "turn": state.combatants[turn.combatant].name if turn else None,
         "last_seq": state.last_seq,
-        "combatants": [
-            {
-                "name": who.name,
-                "side": who.side,
-                **wound_json(state, who),
-                "fudge_points": who.fudge_points,
-                "boxes": boxes_json(who),
-                "declaration": _declaration(state, who),
-                "initiative": (ranked_json(state, who) if state.options.initiative in ("opposed", "ranked")
-                               else initiative_json(state, who)),
-                **({"locations": locations_json(who)} if who.locations else {}),
-                **aftermath_json(state, who),
-                **(fate_status_json(state, who) if state.options.ruleset == "fate" else {}),
-            }
-            for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)
-        ],
     }
+
+
+def status_json_tail(state: FightState, out: dict[str, Any]) -> dict[str, Any]:
+    """The keys after the combatants."""
+    turn = state.turn
     if turn is not None and turn.step != "act":
         out["step"] = turn.step  # PH-4 `structured`
     return out
+
+
+def combatant_json(state: FightState, who: Combatant) -> dict[str, Any]:
+    """One combatant in `status_json`."""
+    return {
+        "name": who.name,
+        "side": who.side,
+        **wound_json(state, who),
+        "fudge_points": who.fudge_points,
+        "boxes": boxes_json(who),
+        "declaration": _declaration(state, who),
+        "initiative": (ranked_json(state, who) if state.options.initiative in ("opposed", "ranked")
+                       else initiative_json(state, who)),
+        **({"locations": locations_json(who)} if who.locations else {}),
+        **aftermath_json(state, who),
+        **(fate_status_json(state, who) if state.options.ruleset == "fate" else {}),
+    }
 
 
 def locations_json(who: Combatant) -> dict[str, dict[str, str | None]]:
@@ -206,37 +219,47 @@ def status_text(state: FightState) -> str:
 
 
 def _status_lines(state: FightState) -> list[str]:
+    lines = status_head_lines(state)
+    for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
+        lines.extend(combatant_text_lines(state, who))
+    return lines
+
+
+def status_head_lines(state: FightState) -> list[str]:
+    """The status text's lines before the combatants' (unescaped)."""
     lines = [f"{state.name} ({state.rules}) round {state.round}, last event {state.last_seq}"]
     if state.turn:
         step = {"declare": " (declares)", "resolve": " (resolves)", "held": " (holds)"}.get(state.turn.step, "")
         lines.append(f"turn: {state.combatants[state.turn.combatant].name} in phase {phase_label(state, state.turn.phase)}{step}")
     if state.options.ruleset == "fate":
-        from cli import fate_render
         lines[0] += f", scene {state.fate_scene}, pace {state.options.pace}"
-        for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
-            lines.append(f"  {who.name} ({who.side})")
-            lines.extend(fate_render.status_lines(state, who))
-        return lines
-    for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
-        from engine.atari import acting_wound
-        acts_as, penalty = acting_wound(state, who)  # AI-WILL-1: what his rolls use
-        level = LEVELS[who.track.level] + (f" (acts as {LEVELS[acts_as]}, willpower)"
-                                           if acts_as != who.track.level else "")
-        boxes = "  ".join(
-            f"{BOX_LEVELS[i]} " + "".join("[ ]" if b is None else f"[{'x' if b == i + 1 else LEVELS[b][0]}]" for b in row)
-            for i, row in enumerate(who.track.boxes))
-        declared = _declaration(state, who)
-        shown = f" {penalty:+d}" if penalty and who.track.can_act else "" if who.track.can_act else " (cannot act)"
-        lines.append(f"  {who.name} ({who.side}): {level}{shown}, "
-                     f"fudge points {who.fudge_points}{f', declared {declared}' if declared else ''}")
-        lines.append(f"    {boxes}")
-        if who.locations:
-            lines.append("    parts: " + ", ".join(
-                f"{part} {LOCATION_LEVELS[level]}{f' (-1 {affects})' if affects and level >= 2 else ''}"
-                for part, (level, affects) in sorted(who.locations.items())))
-        lines.extend(line for line in [aftermath_text(state, who)] if line)
-        lines.extend(card(state, who))
-        lines.extend(ranked_line(state, who))
+    return lines
+
+
+def combatant_text_lines(state: FightState, who: Combatant) -> list[str]:
+    """One combatant's lines of the status text (unescaped)."""
+    if state.options.ruleset == "fate":
+        from cli import fate_render
+        return [f"  {who.name} ({who.side})", *fate_render.status_lines(state, who)]
+    from engine.atari import acting_wound
+    acts_as, penalty = acting_wound(state, who)  # AI-WILL-1: what his rolls use
+    level = LEVELS[who.track.level] + (f" (acts as {LEVELS[acts_as]}, willpower)"
+                                       if acts_as != who.track.level else "")
+    boxes = "  ".join(
+        f"{BOX_LEVELS[i]} " + "".join("[ ]" if b is None else f"[{'x' if b == i + 1 else LEVELS[b][0]}]" for b in row)
+        for i, row in enumerate(who.track.boxes))
+    declared = _declaration(state, who)
+    shown = f" {penalty:+d}" if penalty and who.track.can_act else "" if who.track.can_act else " (cannot act)"
+    lines = [f"  {who.name} ({who.side}): {level}{shown}, "
+             f"fudge points {who.fudge_points}{f', declared {declared}' if declared else ''}",
+             f"    {boxes}"]
+    if who.locations:
+        lines.append("    parts: " + ", ".join(
+            f"{part} {LOCATION_LEVELS[level]}{f' (-1 {affects})' if affects and level >= 2 else ''}"
+            for part, (level, affects) in sorted(who.locations.items())))
+    lines.extend(line for line in [aftermath_text(state, who)] if line)
+    lines.extend(card(state, who))
+    lines.extend(ranked_line(state, who))
     return lines
 
 

@@ -10,7 +10,9 @@ computed from the fight as before.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import json
 import sqlite3
 import sys
 from pathlib import Path
@@ -40,11 +42,44 @@ def version() -> str:
 
 
 def build(state: Any) -> dict[str, Any]:
-    from cli import board, render
+    """The view of `state`: its text (cli.render.status_text), JSON (`status_json`), board
+    (cli.board.board_lines at 80 columns) and traits, built one combatant at a time (cli.status_view)."""
+    from cli import status_view
 
-    return {"text": render.status_text(state), "json": render.status_json(state),
-            "board": [[[text, kind] for text, kind in line] for line in board.board_lines(state, BOARD_WIDTH)],
-            "traits": traits(state)}
+    return status_view.build(state)
+
+
+def pack(state: Any, fight_id: str, seq: int, last_hash: str, key: bytes, stored: views.View | None,
+         memo: dict[str, Any]) -> tuple[views.View, ...]:
+    """The view's rows for an append: its head, and the combatants' parts that changed (cli.status_view)."""
+    from cli import status_view
+
+    return status_view.pack(state, fight_id, seq, last_hash, key, stored, memo, version())
+
+
+PART = "status/"  # a combatant's part of the stored view: PART + his key
+
+
+def digest(body: str) -> str:
+    """What the head pins a part's row by."""
+    return hashlib.blake2b(body.encode(), digest_size=16).hexdigest()
+
+
+def assemble(head: dict[str, Any], parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The whole view (what `build` gives) from its head and its combatants' parts in join order: the
+    text's lines, the JSON's keys with "combatants" among them, the board's header, its order (indexes
+    in join order of those acting first, then join order) and footer."""
+    text = "\n".join([*head["text"], *(line for part in parts for line in part["text"])])
+    data = dict(head["json"])
+    data["combatants"] = [part["json"] for part in parts]
+    first = head["first"]
+    rest = set(first)
+    lines = [[list(segment) for segment in head["board"]]]
+    for index in [*first, *(index for index in range(len(parts)) if index not in rest)]:
+        lines += parts[index]["board"]
+    lines += [[list(segment) for segment in line] for line in head["footer"]]
+    return {"text": text, "json": data, "board": lines,
+            "traits": {part["json"]["name"]: part["traits"] for part in parts}}
 
 
 class Shown:
@@ -69,12 +104,12 @@ def traits(state: Any) -> dict[str, list[str]]:
     """Each combatant in join order, with the traits a roll may name (the sheet's, and the ruleset's
     attributes): what the shell completes (cli.completion), kept in the view so a <TAB> loads no engine.
     Sorted: a sheet read from its file and the same sheet read back from the log list them in other orders."""
-    return {who.name: list(dict.fromkeys([*sorted(who.fighter.sheet.skills), *sorted(who.fighter.sheet.attributes),
-                                          *state.options.attributes]))
-            for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)}
+    from cli.status_view import trait_names
+
+    return {who.name: trait_names(state, who) for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)}
 
 
-STATUS = views.ReadModel("status", build, version)
+STATUS = views.ReadModel("status", build, version, pack)
 
 
 def show(shown: Shown) -> None:
@@ -121,12 +156,35 @@ def _stored(store: SqliteStore, fight: str | None) -> tuple[dict[str, Any], int,
         fight_id = store.fight(name).fight_id
         seq, last_hash = store.tail(name)
         data = views.unpack(store.view(name, STATUS.name), fight_id, seq, last_hash, version(), key)
+        data = _with_parts(store, name, data)
     except StoreError:
         return None
     if not (isinstance(data, dict) and isinstance(data.get("text"), str) and "json" in data
             and _is_board(data.get("board"))):
         return None
     return data, seq, last_hash
+
+
+def _with_parts(store: SqliteStore, name: str, head: Any) -> dict[str, Any] | None:
+    """The whole view from its head and the parts it pins by digest; None if one is missing or other."""
+    listed = head.get("parts") if isinstance(head, dict) else None
+    if not isinstance(listed, list):
+        return None
+    parts = []
+    for entry in listed:
+        if not (isinstance(entry, list) and len(entry) == 2 and all(isinstance(x, str) for x in entry)):
+            return None
+        row = store.view(name, PART + entry[0])
+        if row is None or row.version != version() or digest(row.body) != entry[1]:
+            return None
+        try:
+            parts.append(json.loads(row.body))
+        except ValueError:
+            return None
+    try:
+        return assemble(head, parts)
+    except (KeyError, TypeError, IndexError, AttributeError):
+        return None
 
 
 def _is_board(lines: Any) -> bool:

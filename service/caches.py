@@ -14,7 +14,7 @@ from events.envelope import Recorded, load, load_all
 from projections.fold import fold
 from engine.state import FightState
 from store import snapshots, views
-from store.base import EventStore
+from store.base import EventStore, StoreError
 from store.bulk import paused_gc
 from store.log import log
 from store.views import ReadModel
@@ -49,6 +49,7 @@ class Caches:
     def __init__(self, store: EventStore, read_models: Sequence[ReadModel] = ()) -> None:
         self.store = store
         self.read_models = tuple(read_models)  # views stored with every append (store.views)
+        self.memos: dict[str, dict[str, Any]] = {model.name: {} for model in self.read_models}  # ReadModel.pack's
 
     def state_at(self, name: str, seq: int, last_hash: str) -> tuple[FightState, History, int] | None:
         """(the state, its undo history, the snapshot's seq) from the fight's snapshot and the events
@@ -111,7 +112,8 @@ class Caches:
         out: dict[str, Any] = {}
         if self.read_models:
             out["views"] = tuple(view for model in self.read_models
-                                 if (view := _view(model, state, fight_id, seq, last_hash, key)))
+                                 for view in _view(self.store, name, model, state, fight_id, seq, last_hash, key,
+                                                   self.memos[model.name]))
         if snapshot_due:
             out["snapshot"] = snapshots.pack((state, done), fight_id, seq, last_hash, key)
         return out
@@ -139,11 +141,22 @@ def catch_up(state: FightState, done: History, records: list[Recorded],
     return after, following(done, state, records, after, False)
 
 
-def _view(model: ReadModel, state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes) -> Any:
-    """A read model's view of the new state; a view that cannot be built is not stored (the query then
+def _view(store: EventStore, name: str, model: ReadModel, state: FightState, fight_id: str, seq: int,
+          last_hash: str, key: bytes, memo: dict[str, Any]) -> tuple[views.View, ...]:
+    """A read model's rows for the new state; a view that cannot be built is not stored (the query then
     computes it from the fight, as for any stale view), and never fails the command that was decided."""
     try:
-        return views.pack(model, state, fight_id, seq, last_hash, key)
+        if model.pack is not None:
+            return model.pack(state, fight_id, seq, last_hash, key, _stored(store, name, model.name), memo)
+        return (views.pack(model, state, fight_id, seq, last_hash, key),)
     except Exception as error:  # noqa: BLE001 - a view is a cache: the log is what must be written
         log.warning("read model not stored", view=model.name, error=repr(error))
+        return ()
+
+
+def _stored(store: EventStore, name: str, view: str) -> views.View | None:
+    """The view's row as stored, if any (none yet: the fight is being created by this append)."""
+    try:
+        return store.view(name, view)
+    except StoreError:
         return None

@@ -41,6 +41,10 @@ class ReadModel:
     name: str
     build: Callable[[Any], Any]
     version: Callable[[], str]
+    # A view stored as several rows, of which an append writes those that changed: `pack(state, fight_id,
+    # seq, last_hash, key, stored, memo)` gives them (`stored`: the view's row as the store holds it, or
+    # None; `memo`: a dict the writer keeps for this model between appends).
+    pack: Callable[[Any, str, int, str, bytes, View | None, dict[str, Any]], tuple[View, ...]] | None = None
 
 
 def _mac(key: bytes, fight_id: str, view: str, seq: int, last_hash: str, version: str, body: str) -> str:
@@ -49,9 +53,13 @@ def _mac(key: bytes, fight_id: str, view: str, seq: int, last_hash: str, version
 
 
 def pack(model: ReadModel, state: Any, fight_id: str, seq: int, last_hash: str, key: bytes) -> View:
-    version = model.version()
     body = json.dumps(model.build(state), separators=(",", ":"), ensure_ascii=False)  # key order kept: it is shown
-    return View(model.name, seq, last_hash, version, body, _mac(key, fight_id, model.name, seq, last_hash, version, body))
+    return sealed(model.name, body, fight_id, seq, last_hash, model.version(), key)
+
+
+def sealed(name: str, body: str, fight_id: str, seq: int, last_hash: str, version: str, key: bytes) -> View:
+    """The row of view `name` holding `body` (JSON), at the fight's event `seq`."""
+    return View(name, seq, last_hash, version, body, _mac(key, fight_id, name, seq, last_hash, version, body))
 
 
 def unpack(view: View | None, fight_id: str, seq: int, last_hash: str, version: str, key: bytes) -> Any | None:

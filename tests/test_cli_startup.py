@@ -157,10 +157,10 @@ def test_a_view_that_cannot_be_built_never_fails_the_command(fudge: Any, monkeyp
     fudge("new", "duel")
     fudge("join", "snorri.toml")
 
-    def broken(state: Any) -> Any:
+    def broken(*args: Any) -> Any:
         raise ValueError("a view that cannot be built")
 
-    monkeypatch.setattr("cli.render.status_text", broken)
+    monkeypatch.setattr("cli.render.combatant_text_lines", broken)
     seq = SqliteStore(fudge.db).last_seq("duel")
     fudge("join", "brynhild.toml")
     assert SqliteStore(fudge.db).last_seq("duel") > seq

@@ -1,0 +1,221 @@
+"""`fudge status`'s view (cli.views) one combatant at a time: each combatant's part kept while nothing
+it reads changes, so that a command re-renders, and stores, only the combatants it changed.
+
+A fight's roster only grows: a long fight has every fighter who ever joined (978 by the 100,000th
+event of bench/growth.py's fight), and rendering them all took about 30 µs each at every command.
+The state is immutable (a change replaces a field or a map entry, never mutates one), so a part
+rendered from a combatant is still right for a later state whose every input to it is the same
+object: the combatant itself, his entries in the maps below, the rule options, and the few
+fight-wide values a part reads (the round for a stun's end, Fate's order, whose turn it is and
+who has acted). `Roster.update` finds what changed between the state it last rendered and the
+new one by identity, through each map's own record of its changes where it keeps one
+(engine.pmap.PMap.changes_since), and re-renders those combatants only.
+
+Stored, the view is a head (the lines before and after the combatants, and each part's name and
+digest, in join order) and one row a combatant (`status/<key>`): an append writes the head and
+the parts whose digest changed. The head's MAC pins every part's digest, so a part row from
+another state or edited by hand does not match and the view is computed from the fight instead.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from cli import board, render
+from cli.terminal import safe
+from cli.views import PART, assemble, digest
+from engine.pmap import PMap
+from engine.state import Combatant, FightState
+from engine.turns import current_actor, still_fights
+from store import views
+from store.views import View
+
+STATUS_NAME = "status"  # cli.views.STATUS's name
+
+WIDTH = 80  # the board's width in the stored view
+
+# The state's maps keyed by combatant whose entries a combatant's part reads (cli.render, cli.board).
+BY_COMBATANT = ("combatants", "initiative", "ranked", "declarations", "sealed", "pending", "round_declarations",
+                "will_relief", "fate_marks", "fate_aspects")
+_ABSENT = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One combatant's lines of the status text, entry of its JSON, two board lines and traits."""
+
+    key: str
+    data: dict[str, Any]
+    body: str  # `data` as stored
+    digest: str
+    listed: str  # [key, digest] as the head lists it
+    side: str
+    standing: bool  # still in the fight (the board's footer)
+    stunned: bool  # a stun's end depends on the round
+    joined: int
+
+
+def render_part(state: FightState, who: Combatant, current: bool, done: str | None) -> Part:
+    first, second = board.combatant_lines(state, who, current, done, board.widths(WIDTH))
+    data = {"text": [safe(line) for line in render.combatant_text_lines(state, who)],
+            "json": render.combatant_json(state, who),
+            "board": [[[text, kind] for text, kind in board.clip(line, WIDTH)] for line in (first, second)],
+            "traits": trait_names(state, who)}
+    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    pinned = digest(body)
+    return Part(who.key, data, body, pinned, json.dumps([who.key, pinned], ensure_ascii=False), who.side, still_fights(state, who), who.stunned is not None,
+                who.joined_seq)
+
+
+def trait_names(state: FightState, who: Combatant) -> list[str]:
+    """The traits a roll may name (the sheet's, and the ruleset's attributes), sorted: a sheet read from
+    its file and the same sheet read back from the log list them in other orders."""
+    return list(dict.fromkeys([*sorted(who.fighter.sheet.skills), *sorted(who.fighter.sheet.attributes),
+                               *state.options.attributes]))
+
+
+def changed_keys(old: Any, new: Any) -> set[Any]:
+    """The keys whose value is not the same object in `new` as in `old`."""
+    if old is new:
+        return set()
+    if type(old) is PMap and type(new) is PMap:
+        changes = new.changes_since(old)
+        if changes is not None:
+            return set(changes)
+    return {key for key in old.keys() | new.keys() if old.get(key, _ABSENT) is not new.get(key, _ABSENT)}
+
+
+class Roster:
+    """The parts of one fight's status view, as of the last state rendered."""
+
+    def __init__(self) -> None:
+        self.state: FightState | None = None
+        self.parts: dict[str, Part] = {}
+        self.joined: list[str] = []  # keys in join order
+        self.current: str | None = None
+        self.done: dict[str, str] = {}
+        self.rendered: list[str] = []  # the keys of the parts rendered again, in turn (cli.status_view.pack)
+
+    def update(self, state: FightState) -> None:
+        actor = current_actor(state)
+        current = actor.key if actor is not None else None
+        done = board.acted(state)
+        dirty = self._dirty(state, current, done)
+        if dirty is None:
+            self.parts, dirty = {}, set(state.combatants)
+        reorder = not self.joined and bool(state.combatants)
+        for key in dirty:
+            who = state.combatants.get(key)
+            if who is None:
+                reorder |= self.parts.pop(key, None) is not None
+                continue
+            before = self.parts.get(key)
+            reorder |= before is None or before.joined != who.joined_seq
+            self.parts[key] = render_part(state, who, key == current, done.get(key))
+        self.rendered += dirty
+        if reorder:
+            self.joined = sorted(self.parts, key=lambda key: self.parts[key].joined)
+        self.state, self.current, self.done = state, current, done
+
+    def _dirty(self, state: FightState, current: str | None, done: dict[str, str]) -> set[str] | None:
+        """The keys whose part may differ from the one kept; None: every part."""
+        before = self.state
+        if before is None or before.options is not state.options:
+            return None
+        dirty: set[str] = set()
+        for name in BY_COMBATANT:
+            dirty |= changed_keys(getattr(before, name), getattr(state, name))
+        dirty |= before.fate_clip ^ state.fate_clip
+        if before.fate_order != state.fate_order:  # the board shows each one's place in it
+            dirty |= {*before.fate_order, *state.fate_order}
+        if before.round != state.round:
+            dirty |= {key for key, part in self.parts.items() if part.stunned}
+        if current != self.current:
+            dirty |= {key for key in (current, self.current) if key is not None}
+        if done != self.done:
+            dirty |= {key for key in done.keys() | self.done.keys() if done.get(key) != self.done.get(key)}
+        return dirty
+
+    def in_order(self) -> list[Part]:
+        return [self.parts[key] for key in self.joined]
+
+    def head(self, state: FightState) -> dict[str, Any]:
+        """What the view shows besides the parts: the text's first lines, the JSON's keys, the board's
+        header and footer, and the board's order (indexes of join order acting first)."""
+        order = [self.joined.index(key) for key in board.acting_first(state)]
+        parts = self.in_order()
+        return {"text": [safe(line) for line in render.status_head_lines(state)],
+                "json": render.status_json_tail(state, {**render.status_json_head(state), "combatants": None}),
+                "board": board.clip(board.header(state, self.current), WIDTH),
+                "footer": [board.clip(line, WIDTH) for line in board.footer_of(
+                    state, {part.side for part in parts}, {part.side for part in parts if part.standing})],
+                "first": order}
+
+
+_ROSTERS: OrderedDict[str, Roster] = OrderedDict()  # by fight id: the fights this process shows
+_LOCK = threading.Lock()
+KEPT = 8
+RENDERED = 1 << 16  # a long session's roster starts again after this many parts rendered
+
+
+def roster(state: FightState) -> Roster:
+    """The fight's parts brought up to `state` (call under `_LOCK`)."""
+    found = _ROSTERS.pop(state.fight_id, None)
+    if found is None or len(found.rendered) > RENDERED:  # a new one: every writer writes every part again
+        found = Roster()
+    _ROSTERS[state.fight_id] = found
+    while len(_ROSTERS) > KEPT:
+        _ROSTERS.popitem(last=False)
+    try:
+        found.update(state)
+    except BaseException:
+        del _ROSTERS[state.fight_id]  # half updated: the next one starts again
+        raise
+    return found
+
+
+def build(state: FightState) -> dict[str, Any]:
+    with _LOCK:
+        kept = roster(state)
+        return assemble(kept.head(state), [part.data for part in kept.in_order()])
+
+
+@dataclass(slots=True)
+class Written:
+    """What one writer (a service's caches) last stored of a fight's view."""
+
+    roster: Roster
+    rendered: int  # len(roster.rendered) then
+    head: tuple[int, str, str]  # (seq, hash, MAC) of the head
+    digests: dict[str, str]  # key -> digest of each part row as written
+
+
+def pack(state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes, stored: View | None,
+         memo: dict[str, Any], version: str) -> tuple[View, ...]:
+    """The head at `seq`, and the parts whose row does not hold them yet. When the head the store holds
+    is the one this writer stored last (`memo`: what it remembers, kept by its service), the part rows
+    are as it wrote them: only the parts rendered again since are compared. Otherwise (another
+    process wrote, or none yet, as for a one-shot command) every part is written, as the whole view
+    was: a part row edited by hand is mended by the next command."""
+    with _LOCK:
+        kept = roster(state)
+        last = memo.get(fight_id)
+        if last is None or last.roster is not kept or stored is None or last.head != (stored.seq, stored.hash, stored.mac):
+            last = Written(kept, 0, (0, "", ""), {})
+            candidates: Any = kept.parts
+        else:
+            candidates = set(kept.rendered[last.rendered:])
+        changed = [kept.parts[k] for k in candidates if k in kept.parts and last.digests.get(k) != kept.parts[k].digest]
+        head = json.dumps(kept.head(state), separators=(",", ":"), ensure_ascii=False)
+        listing = ",".join(part.listed for part in kept.in_order())
+        rows = (views.sealed(STATUS_NAME, f'{head[:-1]},"parts":[{listing}]}}', fight_id, seq, last_hash, version, key),
+                *(views.sealed(PART + part.key, part.body, fight_id, seq, last_hash, version, key) for part in changed))
+        for part in changed:
+            last.digests[part.key] = part.digest
+        last.rendered, last.head = len(kept.rendered), (seq, last_hash, rows[0].mac)
+        memo[fight_id] = last
+        return rows
