@@ -100,6 +100,10 @@ for _ in range(int(sys.argv[2])):
 print(json.dumps(times))
 """
 
+EVENTS = PRELUDE + """from store.sqlite import SqliteStore
+print(SqliteStore(sys.argv[1]).last_seq("long"))
+"""
+
 PAIR = PRELUDE + """from store.sqlite import SqliteStore
 from service.fights import Fights
 state = Fights(SqliteStore(sys.argv[1])).state("long")
@@ -134,7 +138,10 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,100000", help="fight lengths, in events")
     parser.add_argument("--runs", type=int, default=3, help="children per figure and checkout")
     parser.add_argument("--steps", type=int, default=5, help="appends, undos and redos timed in each latency child")
+    parser.add_argument("--latency-runs", type=int, default=1, help="latency children per checkout, in turns")
     parser.add_argument("--fights", type=Path, help="a folder of fights built before (f<size>.db), reused")
+    parser.add_argument("--only", choices=("all", "latency", "command"), default="all",
+                        help="measure only the warm-service latencies, or only those and the command")
     args = parser.parse_args()
     roots = {"old": args.old.resolve(), "new": args.new.resolve()}
     sizes = [int(size) for size in args.sizes.split(",")]
@@ -156,7 +163,7 @@ def main() -> None:
                 copies[label] = Path(folder) / f"{label}-{size}.db"
                 shutil.copy(built, copies[label])
             samples: dict[str, dict[str, list[Any]]] = {label: {} for label in roots}
-            for run in range(args.runs):
+            for run in range(args.runs if args.only == "all" else 0):
                 order = list(roots) if run % 2 == 0 else list(roots)[::-1]
                 for label in order:
                     got = child(roots[label], REPLAY, str(copies[label]), "time", env=no_key)
@@ -164,6 +171,10 @@ def main() -> None:
                     got = child(roots[label], REPLAY, str(copies[label]), "rss", env=no_key)
                     samples[label].setdefault("rss", []).append(got["rss"])
                     samples[label]["events"] = [got["events"]]
+            for label in roots:
+                samples[label].setdefault("replay", [float("nan")])
+                samples[label].setdefault("rss", [0])
+                samples[label].setdefault("events", [child(roots[label], EVENTS, str(copies[label]), env=no_key)])
             for label in roots:  # each checkout's own key and snapshot, a warm-up command writing it
                 env = {**base, "FUDGE_KEY_FILE": str(Path(folder) / label / "snapshot.key")}
                 samples[label]["env"] = [env]
@@ -171,17 +182,21 @@ def main() -> None:
                 samples[label]["argv"] = [["--store", str(copies[label]), "attack", a, b, "--fight", "long",
                                            "--dice", f"{a}=----", "--dice", f"{b}=++++"]]
                 command(roots[label], samples[label]["argv"][0], env)
-            for run in range(args.runs):
+            for run in range(args.runs if args.only != "latency" else 0):
                 order = list(roots) if run % 2 == 0 else list(roots)[::-1]
                 for label in order:
                     seconds, rss = command(roots[label], samples[label]["argv"][0], samples[label]["env"][0])
                     samples[label].setdefault("command", []).append(seconds)
                     samples[label].setdefault("command_rss", []).append(rss)
             for label in roots:
-                got = child(roots[label], LATENCY, str(copies[label]), str(args.steps),
-                            env=samples[label]["env"][0])
-                for key, values in got.items():
-                    samples[label][key] = values
+                samples[label].setdefault("command", [float("nan")])
+                samples[label].setdefault("command_rss", [0])
+            for run in range(args.latency_runs):  # each child's median kept; the median of those shown
+                for label in (list(roots) if run % 2 == 0 else list(roots)[::-1]):
+                    got = child(roots[label], LATENCY, str(copies[label]), str(args.steps),
+                                env=samples[label]["env"][0])
+                    for key, values in got.items():
+                        samples[label].setdefault(key, []).append(statistics.median(values))
             for label in roots:
                 s = samples[label]
                 results[(label, size)] = {

@@ -1,0 +1,148 @@
+"""`fudge status`'s view kept one combatant at a time (cli.status_view) is the view rendered whole.
+
+The parts are kept while the state's inputs to them are the same objects; these tests walk fights
+forwards and back, and a service storing the view through random commands (undo and redo among
+them, two writers taking turns), and compare the kept view, and the stored one, with a full render
+of the same state (cli.render, cli.board) after every command.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cli import board, render, status_view, views
+from engine import commands as cmd
+from engine.errors import RuleError
+from engine.state import replace
+from events.envelope import load
+from events.models import Declaration
+from projections.fold import fold
+from service.fights import Fights
+from service.step import by_command
+from store.sqlite import SqliteStore
+from tests.fuzzing import fuzz
+from tests.test_stored_rows import old_logs
+
+
+def whole(state: Any) -> dict[str, Any]:
+    """The view as rendered whole: every combatant, nothing kept."""
+    return {"text": render.status_text(state), "json": render.status_json(state),
+            "board": [[[text, kind] for text, kind in line] for line in board.board_lines(state, 80)],
+            "traits": views.traits(state)}
+
+
+def test_the_kept_view_is_the_whole_render_after_every_command_of_each_recorded_fight_forwards_and_back() -> None:
+    walked = 0
+    for rows in old_logs():
+        states = []
+        state = None
+        for records in by_command([load(row["body"]) for row in rows]):
+            state = fold(records, state) if state is not None else fold(records)
+            states.append(state)
+        for state in [*states, *reversed(states[:-1])]:  # back again: maps return to earlier versions
+            assert views.build(state) == whole(state)
+            walked += 1
+    assert walked > 100
+
+
+def sheet(name: str, number: int) -> dict[str, Any]:
+    return {"name": name, "kind": "pc", "fudge_points": 3,
+            "attributes": {"Strength": "Good", "Damage Capacity": "Fair", "Perception": "Fair"},
+            "skills": {"Sword": ["Fair", "Good", "Great"][number % 3]},
+            "combat": {"attack": "Sword", "defend": "Sword"},
+            "weapon": {"name": "sword", "damage": 1 + number % 2}}
+
+
+OPS = st.lists(st.tuples(st.sampled_from(["join", "exchange", "exchange", "round", "declare", "roll", "spend",
+                                          "undo", "redo", "writer"]),
+                         st.integers(0, 1000), st.integers(0, 1000)), min_size=5, max_size=30)
+
+
+def run(tmp_path: Path, crowd: int, ops: list[tuple[str, int, int]]) -> int:
+    """The ops through two services storing the view; after each command, the stored view (read as
+    `fudge status` reads it) is the whole render of the state the command ended at."""
+    db = tmp_path / "fight.db"
+    db.unlink(missing_ok=True)
+    writers = [Fights(SqliteStore(db), read_models=(views.STATUS,)) for _ in range(2)]
+    writers[0].new("duel", "fudge", {})
+    names: list[str] = []
+    checked = 0
+    writer = 0
+
+    def execute(command: Any) -> None:
+        nonlocal checked
+        try:
+            state = writers[writer].execute("duel", command).state
+        except RuleError:
+            return
+        store = SqliteStore(db)
+        try:
+            stored = views.stored_status(store, "duel")
+        finally:
+            store.close()
+        assert stored == json.loads(json.dumps(whole(state)))
+        checked += 1
+
+    for number in range(crowd):
+        names.append(f"F{number}")
+        execute(cmd.Join(sheet=sheet(names[-1], number), source="test"))
+    for op, a, b in ops:
+        if op == "writer":
+            writer = 1 - writer
+        elif op == "join" or not names:
+            names.append(f"F{len(names)}")
+            execute(cmd.Join(sheet=sheet(names[-1], len(names)), source="test"))
+        elif op == "exchange" and len(names) > 1:
+            first, second = names[a % len(names)], names[b % len(names)]
+            if first != second:
+                execute(cmd.Exchange(first=first, second=second))
+        elif op == "round":
+            execute(cmd.StartRound())
+        elif op == "declare":
+            execute(cmd.Declare(combatant=names[a % len(names)], declaration=Declaration(all_out="offense")))
+        elif op == "roll":
+            execute(cmd.RollTrait(combatant=names[a % len(names)], trait="Perception", difficulty=1))
+        elif op == "spend":
+            execute(cmd.SpendPoint(combatant=names[a % len(names)], use="luck"))
+        elif op == "undo":
+            execute(cmd.Undo())
+        elif op == "redo":
+            execute(cmd.Redo())
+    for fights in writers:
+        fights.store.close()
+    return checked
+
+
+@fuzz(15)
+@given(ops=OPS)
+def test_the_stored_view_is_the_whole_render_after_every_command(tmp_path_factory: Any, ops: list[Any]) -> None:
+    assert run(tmp_path_factory.mktemp("view"), 0, ops) >= 1
+
+
+def test_a_roster_past_a_small_map_keeps_its_view_through_undo_and_redo(tmp_path: Path) -> None:
+    """70 combatants: the state's roster is a persistent map (engine.evolving.SMALL), whose changes
+    the kept view reads through `PMap.changes_since`, undos included."""
+    ops = [(op, a, a + 1) for a, op in enumerate(["exchange", "round", "exchange", "undo", "undo", "redo",
+                                                  "writer", "exchange", "declare", "roll", "spend", "undo",
+                                                  "writer", "round", "exchange", "redo", "join", "undo"])]
+    assert run(tmp_path, 70, ops) >= 80
+
+
+def test_a_roster_renders_nothing_again_for_the_same_state_and_everyone_when_the_rules_change() -> None:
+    rows = max(old_logs(), key=lambda rows: len(rows))
+    state = None
+    for records in by_command([load(row["body"]) for row in rows]):
+        state = fold(records, state) if state is not None else fold(records)
+    assert state is not None and len(state.combatants) >= 2
+    kept = status_view.Roster()
+    kept.update(state)
+    assert sorted(kept.rendered) == sorted(state.combatants)
+    kept.update(replace(state, name="renamed"))  # the header only
+    assert sorted(kept.rendered) == sorted(state.combatants)
+    kept.update(replace(state, options=state.options.model_copy()))
+    assert sorted(kept.rendered) == sorted([*state.combatants, *state.combatants])
