@@ -312,6 +312,8 @@ def footer_of(state: FightState, sides: set[str], standing: set[str]) -> list[Li
 
 def cells(text: str) -> int:
     """Columns a text takes: East Asian wide and full-width characters take two."""
+    if text.isascii():  # most of a board: one column a character, without a lookup for each
+        return len(text)
     return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
 
 

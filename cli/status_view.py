@@ -14,12 +14,14 @@ new one by identity, through each map's own record of its changes where it keeps
 Stored, the view is a head (the lines before and after the combatants, and each part's name and
 digest, in join order) and one row a combatant (`status/<key>`): an append writes the head and
 the parts whose digest changed. The head's MAC pins every part's digest, so a part row from
-another state or edited by hand does not match and the view is computed from the fight instead.
+another state or edited by hand does not match and the view is computed from the fight instead;
+a part row carries no MAC of its own (it would add nothing to the digest the head pins).
 """
 
 from __future__ import annotations
 
-import json
+from json import JSONEncoder
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -42,6 +44,7 @@ WIDTH = 80  # the board's width in the stored view
 BY_COMBATANT = ("combatants", "initiative", "ranked", "declarations", "sealed", "pending", "round_declarations",
                 "will_relief", "fate_marks", "fate_aspects")
 _ABSENT = object()
+_JSON = JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # as store.views writes a view: key order kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,9 +68,9 @@ def render_part(state: FightState, who: Combatant, current: bool, done: str | No
             "json": render.combatant_json(state, who),
             "board": [[[text, kind] for text, kind in board.clip(line, WIDTH)] for line in (first, second)],
             "traits": trait_names(state, who)}
-    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    body = _JSON.encode(data)
     pinned = digest(body)
-    return Part(who.key, data, body, pinned, json.dumps([who.key, pinned], ensure_ascii=False), who.side, still_fights(state, who), who.stunned is not None,
+    return Part(who.key, data, body, pinned, f'[{encode_basestring(who.key)},"{pinned}"]', who.side, still_fights(state, who), who.stunned is not None,
                 who.joined_seq)
 
 
@@ -210,10 +213,10 @@ def pack(state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes,
         else:
             candidates = set(kept.rendered[last.rendered:])
         changed = [kept.parts[k] for k in candidates if k in kept.parts and last.digests.get(k) != kept.parts[k].digest]
-        head = json.dumps(kept.head(state), separators=(",", ":"), ensure_ascii=False)
+        head = _JSON.encode(kept.head(state))
         listing = ",".join(part.listed for part in kept.in_order())
         rows = (views.sealed(STATUS_NAME, f'{head[:-1]},"parts":[{listing}]}}', fight_id, seq, last_hash, version, key),
-                *(views.sealed(PART + part.key, part.body, fight_id, seq, last_hash, version, key) for part in changed))
+                *(View(PART + part.key, seq, last_hash, version, part.body, "") for part in changed))
         for part in changed:
             last.digests[part.key] = part.digest
         last.rendered, last.head = len(kept.rendered), (seq, last_hash, rows[0].mac)
