@@ -170,20 +170,20 @@ def _with_parts(store: SqliteStore, name: str, head: Any) -> dict[str, Any] | No
     listed = head.get("parts") if isinstance(head, dict) else None
     if not isinstance(listed, list):
         return None
-    parts = []
+    rows = store.views_under(name, PART)
+    bodies = []
+    code = version()
     for entry in listed:
         if not (isinstance(entry, list) and len(entry) == 2 and all(isinstance(x, str) for x in entry)):
             return None
-        row = store.view(name, PART + entry[0])
-        if row is None or row.version != version() or digest(row.body) != entry[1]:
+        row = rows.get(PART + entry[0])
+        if row is None or row.version != code or digest(row.body) != entry[1]:
             return None
-        try:
-            parts.append(json.loads(row.body))
-        except ValueError:
-            return None
+        bodies.append(row.body)
     try:
-        return assemble(head, parts)
-    except (KeyError, TypeError, IndexError, AttributeError):
+        parts = json.loads(f"[{','.join(bodies)}]")  # one parse: each body is one JSON value (its digest checked)
+        return assemble(head, parts) if len(parts) == len(bodies) else None
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None
 
 

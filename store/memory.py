@@ -119,6 +119,10 @@ class MemoryStore:
         self.fight(name)
         return self._views.get((name, view))
 
+    def views_under(self, name: str, prefix: str) -> dict[str, View]:
+        self.fight(name)
+        return {view: row for (fight, view), row in self._views.items() if fight == name and view.startswith(prefix)}
+
     # --- secrets and settings ------------------------------------------------------------------
     def user_secrets(self) -> MemorySecrets:
         """The secrets of this store's fights, in memory like the store."""

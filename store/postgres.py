@@ -414,6 +414,12 @@ class PostgresStore:
                            {"fight": self._id(name), "gm": self.gm, "view": view})
         return View(view, *found[0]) if found else None
 
+    def views_under(self, name: str, prefix: str) -> dict[str, View]:
+        found = self._rows("SELECT name, seq, hash, version, body, mac FROM views WHERE fight = %(fight)s "
+                           "AND gm = %(gm)s AND left(name, length(%(prefix)s)) = %(prefix)s",
+                           {"fight": self._id(name), "gm": self.gm, "prefix": prefix})
+        return {row[0]: View(*row) for row in found}
+
     # --- the GM's secrets (their own file) and settings (their own rows) -------------------------------
     def user_secrets(self) -> SecretFile:
         if self._secrets is None:

@@ -421,6 +421,16 @@ class SqliteStore:
             return None
         return View(view, *row) if row else None
 
+    def views_under(self, name: str, prefix: str) -> dict[str, View]:
+        """The fight's views whose name starts with `prefix`, in one query (a view stored in parts)."""
+        try:
+            rows = self.db.execute("SELECT name, seq, hash, version, body, mac FROM views WHERE fight = ? "
+                                   "AND name >= ? AND substr(name, 1, ?) = ?",
+                                   (self._id(name), prefix, len(prefix), prefix)).fetchall()
+        except sqlite3.OperationalError:  # a store written before read models: no table yet
+            return {}
+        return {row[0]: View(*row) for row in rows}
+
     def snapshot_key(self, create: bool = False) -> bytes | None:
         """The HMAC key of snapshots: this user's, kept outside the store (see `store.snapshots`)."""
         return snapshots.local_key(create)

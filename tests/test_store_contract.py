@@ -397,6 +397,21 @@ class TestDeclaredAbilities:
         with pytest.raises(UnknownFight):
             store.snapshot("nobody")
 
+    def test_the_views_under_a_name_are_read_together(self, backend: Backend) -> None:
+        """A view stored in parts (cli.status_view): the parts are read in one query, each as stored,
+        none of another fight's nor of another name."""
+        store = keyed(backend)
+        store.append("duel", 0, rows(1, "start"), create=FightInfo("duel", "id"))
+        store.append("other", 0, rows(1, "start"), create=FightInfo("other", "id2"))
+        parts = {name: View(name, 1, "h1", "v", f'"{name}"', "") for name in ("status/kara", "status/o'k %_")}
+        store.append("duel", 1, rows(2, "c2"), views=(View("status", 1, "h1", "v", "{}", "m"), *parts.values(),
+                                                      View("statuses", 1, "h1", "v", "{}", "m")))
+        store.append("other", 1, rows(2, "c2"), views=(View("status/grok", 1, "h1", "v", "{}", ""),))
+        assert store.views_under("duel", "status/") == parts
+        assert store.views_under("duel", "nothing/") == {}
+        with pytest.raises(UnknownFight):
+            store.views_under("nobody", "status/")
+
     def test_a_store_without_a_key_keeps_no_caches_and_the_service_folds(self) -> None:
         """A memory store without a key (a simulation's scratch store) gets neither snapshots nor views."""
         store = MemoryStore()
