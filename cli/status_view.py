@@ -24,7 +24,7 @@ from json import JSONEncoder
 from json.encoder import encode_basestring  # type: ignore[attr-defined]
 import atexit
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,6 +104,23 @@ class Inputs:
             setattr(self, name, getattr(state, name))
 
 
+class Sides:
+    """The sides of a set of parts, kept as parts come and go (a long fight may have a side each)."""
+
+    def __init__(self) -> None:
+        self.count: Counter[str] = Counter()
+        self.named: set[str] = set()
+
+    def add(self, side: str) -> None:
+        self.count[side] += 1
+        self.named.add(side)
+
+    def take(self, side: str) -> None:
+        self.count[side] -= 1
+        if not self.count[side]:
+            self.named.discard(side)
+
+
 class Roster:
     """The parts of one fight's status view, as of the last state rendered."""
 
@@ -111,29 +128,46 @@ class Roster:
         self.inputs: Inputs | None = None  # of the state last rendered
         self.parts: dict[str, Part] = {}
         self.joined: list[str] = []  # keys in join order
+        self.index: dict[str, int] = {}  # key -> place in join order
+        self.listed: list[str] = []  # each part's entry in the head's list, in join order
+        self.sides = Sides()  # the parts' sides, and those of the ones still fighting (the footer)
+        self.standing = Sides()
         self.current: str | None = None
         self.done: dict[str, str] = {}
         self.rendered: list[str] = []  # the keys of the parts rendered again, in turn (cli.status_view.pack)
 
     def update(self, state: FightState) -> None:
+        """Render again the parts whose inputs changed; what is kept of the others is brought up to
+        date in the size of the change (an append on a long fight does nothing per combatant)."""
         actor = current_actor(state)
         current = actor.key if actor is not None else None
         done = board.acted(state)
         dirty = self._dirty(state, current, done)
         if dirty is None:
-            self.parts, dirty = {}, set(state.combatants)
+            self.parts, self.sides, self.standing, dirty = {}, Sides(), Sides(), set(state.combatants)
         reorder = not self.joined and bool(state.combatants)
         for key in dirty:
+            before = self.parts.pop(key, None)
+            if before is not None:
+                self.sides.take(before.side)
+                if before.standing:
+                    self.standing.take(before.side)
             who = state.combatants.get(key)
             if who is None:
-                reorder |= self.parts.pop(key, None) is not None
+                reorder |= before is not None
                 continue
-            before = self.parts.get(key)
-            reorder |= before is None or before.joined != who.joined_seq
-            self.parts[key] = render_part(state, who, key == current, done.get(key))
+            part = self.parts[key] = render_part(state, who, key == current, done.get(key))
+            self.sides.add(part.side)
+            if part.standing:
+                self.standing.add(part.side)
+            reorder |= before is None or before.joined != part.joined
+            if not reorder:
+                self.listed[self.index[key]] = part.listed
         self.rendered += dirty
         if reorder:
             self.joined = sorted(self.parts, key=lambda key: self.parts[key].joined)
+            self.index = {key: index for index, key in enumerate(self.joined)}
+            self.listed = [self.parts[key].listed for key in self.joined]
         self.inputs, self.current, self.done = Inputs(state), current, done
 
     def _dirty(self, state: FightState, current: str | None, done: dict[str, str]) -> set[str] | None:
@@ -161,14 +195,12 @@ class Roster:
     def head(self, state: FightState) -> dict[str, Any]:
         """What the view shows besides the parts: the text's first lines, the JSON's keys, the board's
         header and footer, and the board's order (indexes of join order acting first)."""
-        order = [self.joined.index(key) for key in board.acting_first(state)]
-        parts = self.in_order()
         return {"text": [safe(line) for line in render.status_head_lines(state)],
                 "json": render.status_json_tail(state, {**render.status_json_head(state), "combatants": None}),
                 "board": board.clip(board.header(state, self.current), WIDTH),
                 "footer": [board.clip(line, WIDTH) for line in board.footer_of(
-                    state, {part.side for part in parts}, {part.side for part in parts if part.standing})],
-                "first": order}
+                    state, self.sides.named, self.standing.named)],
+                "first": [self.index[key] for key in board.acting_first(state)]}
 
 
 _ROSTERS: OrderedDict[str, Roster] = OrderedDict()  # by fight id: the fights this process shows
@@ -230,7 +262,7 @@ def pack(state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes,
             candidates = set(kept.rendered[last.rendered:])
         changed = [kept.parts[k] for k in candidates if k in kept.parts and last.digests.get(k) != kept.parts[k].digest]
         head = _JSON.encode(kept.head(state))
-        listing = ",".join(part.listed for part in kept.in_order())
+        listing = ",".join(kept.listed)
         rows = (views.sealed(STATUS_NAME, f'{head[:-1]},"parts":[{listing}]}}', fight_id, seq, last_hash, version, key),
                 *(View(PART + part.key, seq, last_hash, version, part.body, "") for part in changed))
         for part in changed:
