@@ -35,6 +35,7 @@ from engine.pmap import PMap
 from engine.state import Combatant, FightState
 from engine.turns import current_actor, still_fights
 from store import views
+from store.base import StoreError
 from store.views import View
 
 STATUS_NAME = "status"  # cli.views.STATUS's name
@@ -245,28 +246,41 @@ class Written:
     digests: dict[str, str]  # key -> digest of each part row as written
 
 
-def pack(state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes, stored: View | None,
+def pack(state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes, store: Any, name: str,
          memo: dict[str, Any], version: str) -> tuple[View, ...]:
     """The head at `seq`, and the parts whose row does not hold them yet. When the head the store holds
     is the one this writer stored last (`memo`: what it remembers, kept by its service), the part rows
     are as it wrote them: only the parts rendered again since are compared. Otherwise (another
-    process wrote, or none yet, as for a one-shot command) every part is written, as the whole view
-    was: a part row edited by hand is mended by the next command."""
+    process wrote, or none yet, as for a one-shot command) the part rows are read in one query and
+    each part whose row differs is written (a row edited by hand is mended by the next command):
+    writing every part, 978 rows, took 20 ms where reading them takes 5."""
     with _LOCK:
         kept = roster(state)
         last = memo.get(fight_id)
+        stored = _read(lambda: store.view(name, STATUS_NAME), None)
         if last is None or last.roster is not kept or stored is None or last.head != (stored.seq, stored.hash, stored.mac):
+            held = _read(lambda: store.views_under(name, PART), {})
             last = Written(kept, 0, (0, "", ""), {})
-            candidates: Any = kept.parts
+            changed = [part for part in kept.parts.values()
+                       if (row := held.get(PART + part.key)) is None or (row.version, row.body) != (version, part.body)]
+            last.digests = {part.key: part.digest for part in kept.parts.values()}
         else:
-            candidates = set(kept.rendered[last.rendered:])
-        changed = [kept.parts[k] for k in candidates if k in kept.parts and last.digests.get(k) != kept.parts[k].digest]
+            changed = [kept.parts[k] for k in set(kept.rendered[last.rendered:])
+                       if k in kept.parts and last.digests.get(k) != kept.parts[k].digest]
+            for part in changed:
+                last.digests[part.key] = part.digest
         head = _JSON.encode(kept.head(state))
         listing = ",".join(kept.listed)
         rows = (views.sealed(STATUS_NAME, f'{head[:-1]},"parts":[{listing}]}}', fight_id, seq, last_hash, version, key),
                 *(View(PART + part.key, seq, last_hash, version, part.body, "") for part in changed))
-        for part in changed:
-            last.digests[part.key] = part.digest
         last.rendered, last.head = len(kept.rendered), (seq, last_hash, rows[0].mac)
         memo[fight_id] = last
         return rows
+
+
+def _read(read: Any, default: Any) -> Any:
+    """What the store holds, or `default` for a fight this append creates."""
+    try:
+        return read()
+    except StoreError:
+        return default

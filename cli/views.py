@@ -49,12 +49,12 @@ def build(state: Any) -> dict[str, Any]:
     return status_view.build(state)
 
 
-def pack(state: Any, fight_id: str, seq: int, last_hash: str, key: bytes, stored: views.View | None,
+def pack(state: Any, fight_id: str, seq: int, last_hash: str, key: bytes, store: Any, name: str,
          memo: dict[str, Any]) -> tuple[views.View, ...]:
     """The view's rows for an append: its head, and the combatants' parts that changed (cli.status_view)."""
     from cli import status_view
 
-    return status_view.pack(state, fight_id, seq, last_hash, key, stored, memo, version())
+    return status_view.pack(state, fight_id, seq, last_hash, key, store, name, memo, version())
 
 
 PART = "status/"  # a combatant's part of the stored view: PART + his key

@@ -14,7 +14,7 @@ from events.envelope import Recorded, load, load_all
 from projections.fold import fold
 from engine.state import FightState
 from store import snapshots, views
-from store.base import EventStore, StoreError
+from store.base import EventStore
 from store.bulk import paused_gc
 from store.log import log
 from store.views import ReadModel
@@ -147,16 +147,9 @@ def _view(store: EventStore, name: str, model: ReadModel, state: FightState, fig
     computes it from the fight, as for any stale view), and never fails the command that was decided."""
     try:
         if model.pack is not None:
-            return model.pack(state, fight_id, seq, last_hash, key, _stored(store, name, model.name), memo)
+            return model.pack(state, fight_id, seq, last_hash, key, store, name, memo)
         return (views.pack(model, state, fight_id, seq, last_hash, key),)
     except Exception as error:  # noqa: BLE001 - a view is a cache: the log is what must be written
         log.warning("read model not stored", view=model.name, error=repr(error))
         return ()
 
-
-def _stored(store: EventStore, name: str, view: str) -> views.View | None:
-    """The view's row as stored, if any (none yet: the fight is being created by this append)."""
-    try:
-        return store.view(name, view)
-    except StoreError:
-        return None

@@ -42,9 +42,9 @@ class ReadModel:
     build: Callable[[Any], Any]
     version: Callable[[], str]
     # A view stored as several rows, of which an append writes those that changed: `pack(state, fight_id,
-    # seq, last_hash, key, stored, memo)` gives them (`stored`: the view's row as the store holds it, or
-    # None; `memo`: a dict the writer keeps for this model between appends).
-    pack: Callable[[Any, str, int, str, bytes, View | None, dict[str, Any]], tuple[View, ...]] | None = None
+    # seq, last_hash, key, store, name, memo)` gives them (`store` and `name`: where the fight's rows are
+    # read; `memo`: a dict the writer keeps for this model between appends).
+    pack: Callable[[Any, str, int, str, bytes, Any, str, dict[str, Any]], tuple[View, ...]] | None = None
 
 
 def _mac(key: bytes, fight_id: str, view: str, seq: int, last_hash: str, version: str, body: str) -> str:
