@@ -6,6 +6,12 @@ no fold, so `fudge status` on a long fight takes about as long as `import pydant
 the fight's last event and by a digest of the code that builds it (the engine, events,
 projections and command-line sources, Python and pydantic): whatever does not match is
 computed from the fight as before.
+
+It is built and stored one combatant at a time (cli.status_view): a head row (`status`: the lines
+before and after the combatants, and each combatant's part by key and digest) and a row per
+combatant (`status/<key>`), so that an append on a long fight renders and writes only the
+combatants it changed. Read back, the parts are checked against the digests the head's MAC covers
+and assembled into the same data (`assemble`).
 """
 
 from __future__ import annotations

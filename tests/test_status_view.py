@@ -146,3 +146,32 @@ def test_a_roster_renders_nothing_again_for_the_same_state_and_everyone_when_the
     assert sorted(kept.rendered) == sorted(state.combatants)
     kept.update(replace(state, options=state.options.model_copy()))
     assert sorted(kept.rendered) == sorted([*state.combatants, *state.combatants])
+
+
+def test_a_warm_writer_stores_the_head_and_only_the_parts_a_command_changed(tmp_path: Path) -> None:
+    """The point of the parts: an append on a long fight writes what it changed, not every fighter;
+    a writer that did not store the head it finds (another process wrote) compares every row."""
+    db = tmp_path / "fight.db"
+    fights = Fights(SqliteStore(db), read_models=(views.STATUS,))
+    fights.new("duel", "fudge", {})
+    for number in range(12):
+        fights.execute("duel", cmd.Join(sheet=sheet(f"F{number}", number), source="test"))
+    written: list[list[str]] = []
+    append = fights.store.append
+
+    def spy(*args: Any, **kwargs: Any) -> None:
+        written.append([view.name for view in kwargs.get("views", ())])
+        append(*args, **kwargs)
+
+    fights.store.append = spy  # type: ignore[method-assign]
+    fights.execute("duel", cmd.Declare(combatant="F3", declaration=Declaration(all_out="offense")))
+    assert written[-1] == ["status", "status/f3"]
+    other = Fights(SqliteStore(db), read_models=(views.STATUS,))
+    other.store.append = spy  # type: ignore[method-assign]
+    other.execute("duel", cmd.Declare(combatant="F5", declaration=Declaration(all_out="offense")))
+    assert written[-1] == ["status", "status/f5"]  # its rows read and compared: the rest are as it would write
+    fights.execute("duel", cmd.Declare(combatant="F7", declaration=Declaration(all_out="offense")))
+    assert written[-1] == ["status", "status/f7"]  # the head is not its own: it compares again
+    store = SqliteStore(db)
+    assert views.stored_status(store, "duel") == json.loads(json.dumps(whole(fights.state("duel"))))
+    store.close()
