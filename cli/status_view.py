@@ -20,12 +20,12 @@ a part row carries no MAC of its own (it would add nothing to the digest the hea
 
 from __future__ import annotations
 
-from json import JSONEncoder
-from json.encoder import encode_basestring  # type: ignore[attr-defined]
 import atexit
 import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
+from json import JSONEncoder
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from cli import board, render

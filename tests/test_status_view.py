@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 
 from cli import board, render, status_view, views
 from engine import commands as cmd
+from engine.commands_fate import FateAction, FateExchange, FateRound
 from engine.errors import RuleError
+from engine.options import resolve
 from engine.state import replace
 from events.envelope import load
 from events.models import Declaration
@@ -58,26 +60,29 @@ def sheet(name: str, number: int) -> dict[str, Any]:
             "weapon": {"name": "sword", "damage": 1 + number % 2}}
 
 
-OPS = st.lists(st.tuples(st.sampled_from(["join", "exchange", "exchange", "round", "declare", "roll", "spend",
-                                          "undo", "redo", "writer"]),
+OPS = st.lists(st.tuples(st.sampled_from(["join", "exchange", "exchange", "attack", "attack", "fate", "fate", "round",
+                                          "round", "next", "next", "declare", "roll", "spend", "willpower", "wound",
+                                          "kill", "end", "undo", "redo", "writer"]),
                          st.integers(0, 1000), st.integers(0, 1000)), min_size=5, max_size=30)
 
 
-def run(tmp_path: Path, crowd: int, ops: list[tuple[str, int, int]]) -> int:
+def run(tmp_path: Path, crowd: int, ops: list[tuple[str, int, int]], rules: str = "fudge") -> int:
     """The ops through two services storing the view; after each command, the stored view (read as
     `fudge status` reads it) is the whole render of the state the command ended at."""
     db = tmp_path / "fight.db"
     db.unlink(missing_ok=True)
     writers = [Fights(SqliteStore(db), read_models=(views.STATUS,)) for _ in range(2)]
-    writers[0].new("duel", "fudge", {})
+    label, options = resolve(rules)
+    writers[0].new("duel", label, options.model_dump(mode="json"))
     names: list[str] = []
     checked = 0
     writer = 0
+    latest: list[Any] = [None]
 
     def execute(command: Any) -> None:
         nonlocal checked
         try:
-            state = writers[writer].execute("duel", command).state
+            state = latest[0] = writers[writer].execute("duel", command).state
         except RuleError:
             return
         store = SqliteStore(db)
@@ -97,18 +102,39 @@ def run(tmp_path: Path, crowd: int, ops: list[tuple[str, int, int]]) -> int:
         elif op == "join" or not names:
             names.append(f"F{len(names)}")
             execute(cmd.Join(sheet=sheet(names[-1], len(names)), source="test"))
-        elif op == "exchange" and len(names) > 1:
+        elif op in ("exchange", "attack", "fate") and len(names) > 1:
             first, second = names[a % len(names)], names[b % len(names)]
-            if first != second:
+            turn = latest[0].turn if latest[0] is not None else None
+            if op == "attack" and turn is not None:  # in turn: the actor attacks
+                first = latest[0].combatants[turn.combatant].name
+            if first == second:
+                continue
+            if op == "exchange":
                 execute(cmd.Exchange(first=first, second=second))
+            elif op == "attack":
+                execute(cmd.Attack(attacker=first, target=second))
+            else:
+                execute(FateExchange(actions=(FateAction(combatant=first, target=second),
+                                              FateAction(combatant=second, target=first))))
         elif op == "round":
             execute(cmd.StartRound())
+            execute(FateRound())
         elif op == "declare":
             execute(cmd.Declare(combatant=names[a % len(names)], declaration=Declaration(all_out="offense")))
         elif op == "roll":
             execute(cmd.RollTrait(combatant=names[a % len(names)], trait="Perception", difficulty=1))
         elif op == "spend":
             execute(cmd.SpendPoint(combatant=names[a % len(names)], use="luck"))
+        elif op == "next":
+            execute(cmd.NextTurn())
+        elif op == "willpower":
+            execute(cmd.Willpower(combatant=names[a % len(names)]))
+        elif op == "wound":
+            execute(cmd.GmWound(combatant=names[a % len(names)], level=1 + b % 4, reason="a fall"))
+        elif op == "kill":
+            execute(cmd.Kill(combatant=names[a % len(names)]))
+        elif op == "end":
+            execute(cmd.EndBattle())
         elif op == "undo":
             execute(cmd.Undo())
         elif op == "redo":
@@ -118,10 +144,11 @@ def run(tmp_path: Path, crowd: int, ops: list[tuple[str, int, int]]) -> int:
     return checked
 
 
-@fuzz(15)
-@given(ops=OPS)
-def test_the_stored_view_is_the_whole_render_after_every_command(tmp_path_factory: Any, ops: list[Any]) -> None:
-    assert run(tmp_path_factory.mktemp("view"), 0, ops) >= 1
+@fuzz(20)
+@given(ops=OPS, rules=st.sampled_from(["fudge", "fudge-phases", "atari-isev", "fate"]))
+def test_the_stored_view_is_the_whole_render_after_every_command(tmp_path_factory: Any, ops: list[Any],
+                                                                  rules: str) -> None:
+    assert run(tmp_path_factory.mktemp("view"), 2, ops, rules) >= 2
 
 
 def test_a_roster_past_a_small_map_keeps_its_view_through_undo_and_redo(tmp_path: Path) -> None:
