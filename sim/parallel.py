@@ -74,37 +74,40 @@ def run_on(executor: Executor, setup: Setup, master: int, n: int, jobs: int,
            progress: Progress | None = None, first: int = 0, share: bool = False) -> list[FightResult]:
     """Submit the ranges of fights first..n-1 to the executor; gather the results in index order.
 
-    `share`: this process plays ranges too, instead of waiting. The ranges are all submitted, in index
-    order, and the workers take them from the front; this process goes through them in the same order
-    and plays each one it can still cancel (no worker has taken it), so every range is played once,
-    by whoever is free first."""
+    `share`: this process is one of the `jobs` and plays ranges too, instead of waiting. The ranges are
+    taken in index order by whoever is free: the executor's workers are kept two ranges ahead each (one
+    to play, one to take next), this process plays the next range left, then tops them up again. Ranges
+    shrink as the run goes on (`chunks`), so the two a worker holds are never shorter than the one
+    played here meanwhile. (Ranges are never taken back from the executor: cancelling a submitted
+    future can break the pool's shutdown after Ctrl-C, Python 3.11.)"""
     parts: dict[int, list[FightResult]] = {}
+    todo = deque(ranges(n, jobs, first))
+    ahead = 2 * (jobs - 1) if share else len(todo)
+    waiting: dict[Future[list[tuple[Any, ...]]], tuple[int, int]] = {}
+
+    def send() -> None:
+        while todo and len(waiting) < ahead:
+            start, stop = todo.popleft()
+            waiting[executor.submit(rows_of_range, setup, master, start, stop)] = (start, stop)
+
+    def gather(future: Future[list[tuple[Any, ...]]]) -> None:
+        start, stop = waiting.pop(future)
+        parts[start] = [FightResult._make(row) for row in future.result()]
+        if progress:
+            progress(stop - start)
+
     try:
         with _interrupts_held():  # the workers are started here: born with Ctrl-C held, then ignoring it
-            futures: dict[Future[list[tuple[Any, ...]]], tuple[int, int]] = {
-                executor.submit(rows_of_range, setup, master, start, stop): (start, stop)
-                for start, stop in ranges(n, jobs, first)}
-        waiting = dict(futures)
-
-        def gather(future: Future[list[tuple[Any, ...]]]) -> None:
-            start, stop = waiting.pop(future)
-            parts[start] = [FightResult._make(row) for row in future.result()]
+            send()
+        opening = opening_of(setup) if share else None
+        while todo:
+            start, stop = todo.popleft()
+            parts[start] = simulate_range(setup, master, start, stop, opening)
             if progress:
                 progress(stop - start)
-
-        if share:
-            opening = opening_of(setup)
-            taken: deque[Future[list[tuple[Any, ...]]]] = deque()  # by a worker, in index order
-            for future, (start, stop) in futures.items():
-                if not future.cancel():
-                    taken.append(future)
-                    continue
-                del waiting[future]
-                parts[start] = simulate_range(setup, master, start, stop, opening)
-                if progress:
-                    progress(stop - start)
-                while taken and taken[0].done():
-                    gather(taken.popleft())
+            for done in [future for future in waiting if future.done()]:
+                gather(done)
+            send()
         for future in as_completed(list(waiting)):
             gather(future)
     except KeyboardInterrupt:

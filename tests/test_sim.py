@@ -135,46 +135,28 @@ def test_chunks_cover_every_index_once() -> None:
     assert sizes[0] == 2000 and max(sizes[-4:]) <= 20000 // 128 and len(sizes) <= 40
 
 
-def test_this_process_plays_the_ranges_no_worker_took() -> None:
-    """With `share`, this process plays every range still waiting for a worker (here the only worker is
-    busy with another task until the end) and none a worker has taken (here an executor that runs each
-    range as it is submitted): every fight once, the results those of one process."""
+def test_this_process_plays_ranges_beside_the_workers() -> None:
+    """With `share`, this process is one of the jobs: a worker gets the first ranges, this process plays
+    the next one left while the worker plays, and so on; every range is played once, by one of them, and
+    the results are those of one process."""
     import threading
-    from concurrent.futures import Executor, Future, ThreadPoolExecutor
+    from concurrent.futures import ThreadPoolExecutor
 
     setup = setup_for("fudge")
     serial = run_serial(setup, 9, 300)
-    played: list[tuple[int, int]] = []
-    where: set[int] = set()
+    played: list[tuple[int, int, int]] = []
     real = simulate_range
 
     def counted(setup: Setup, master: int, start: int, stop: int, opening: Any = None) -> list[FightResult]:
-        played.append((start, stop))
-        where.add(threading.get_ident())
+        played.append((start, stop, threading.get_ident()))
         return real(setup, master, start, stop, opening)
 
-    release = threading.Event()
-    with ThreadPoolExecutor(max_workers=1) as busy, pytest.MonkeyPatch.context() as patch:
+    with ThreadPoolExecutor(max_workers=1) as worker, pytest.MonkeyPatch.context() as patch:
         patch.setattr("sim.parallel.simulate_range", counted)
-        busy.submit(release.wait, 60)  # the worker is busy (a minute at most, should this process wait)
-        try:
-            assert run_on(busy, setup, 9, 300, jobs=2, share=True) == serial
-        finally:
-            release.set()
-    assert played == chunks(300, 2) and where == {threading.get_ident()}
-
-    class AtOnce(Executor):
-        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
-            future: Future[Any] = Future()
-            future.set_running_or_notify_cancel()
-            future.set_result(fn(*args, **kwargs))
-            return future
-
-    played.clear()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("sim.parallel.simulate_range", counted)
-        assert run_on(AtOnce(), setup, 9, 300, jobs=2, share=True) == serial
-    assert played == chunks(300, 2)  # each once, by rows_of_range in the "worker", none again here
+        assert run_on(worker, setup, 9, 300, jobs=2, share=True) == serial
+    assert sorted((start, stop) for start, stop, _ in played) == chunks(300, 2)  # each once
+    here = {(start, stop) for start, stop, thread in played if thread == threading.get_ident()}
+    assert here and chunks(300, 2)[0] not in here and chunks(300, 2)[2] in here  # the worker got 0 and 1
 
 
 def _parent_mark() -> object:
