@@ -14,10 +14,11 @@ For each preset its demo pair duels (as `bench/sim.py`), sides one and two, `--s
   the sheets, the opening, the statistics): serial whatever `--jobs`, so the command's speed-up is
   at most (start-up + work) / (start-up + work / 2), printed as *bound*;
 - *run*: `sim.batch.run_batch` in this process (everything the command does after its imports),
-  `jobs=1` and `jobs=2` in turns, best wall clock, and the CPU of this process and of the worker;
-- *Dask*: the same `run_batch` with `executor="dask"` on a `distributed.LocalCluster` of two worker
-  processes of one thread each (started once, one warm-up run per preset), against `jobs=1` in this
-  process; CPU: this process and the two workers (`Client.run`).
+  `jobs=1` and `jobs=2` in turns, best wall clock, and the CPU of this process and of its worker;
+- *Dask*: then, a `distributed.LocalCluster` of two worker processes of one thread each is started
+  (its scheduler runs in this process, so nothing else is measured while it runs), one warm-up run
+  per preset, and `run_batch` with `executor="dask"` against `jobs=1` in turns; CPU: this process and
+  the two workers (`Client.run`).
 Wall-clock speed-ups need two idle cores: the load average is printed at the start and at the end.
 """
 
@@ -114,6 +115,12 @@ def on_dask(setup: Setup, n: int, client: Any, address: str) -> tuple[float, flo
     return wall, own, sum(client.run(time.process_time).values()) - before
 
 
+def row(preset: str, path: str, n: int, one: tuple[float, ...], other: tuple[float, ...]) -> str:
+    wall, own, workers = other
+    return (f"| {preset} ({path}) | {n:,} | {one[0]:.2f} s ({one[1]:.2f}) | {wall:.2f} s ({own:.2f} + {workers:.2f}) "
+            f"| **{one[0] / wall:.2f}x** |")
+
+
 def main() -> None:
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("distributed").setLevel(logging.ERROR)
@@ -129,74 +136,63 @@ def main() -> None:
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, Python "
           f"{sys.version.split()[0]}, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the start; "
           f"best of {args.repeat}, in turns\n", flush=True)
-    cluster = client = None
-    if not args.no_dask:
+    setups = {preset: setup_for(preset) for preset in args.presets}
+    paths = {preset: "fast" if fast_plan(setup, opening_of(setup)) is not None else "engine"
+             for preset, setup in setups.items()}
+    cli_rows, run_rows, dask_rows = [], [], []
+    with tempfile.TemporaryDirectory() as scratch_dir:
+        scratch = Path(scratch_dir)
+        for preset, setup in setups.items():
+            start = in_turns({"one": lambda: command(preset, 1, 1, scratch)[:3]}, args.repeat)["one"]
+            for n in args.n:
+                outputs: dict[int, bytes] = {}
+
+                def run_command(jobs: int) -> tuple[float, ...]:
+                    wall, own, workers, out = command(preset, n, jobs, scratch)
+                    outputs[jobs] = out
+                    return wall, own, workers
+
+                got = in_turns({"one": lambda: run_command(1), "two": lambda: run_command(2)}, args.repeat)
+                assert outputs[1] == outputs[2], f"{preset}: --jobs 1 and --jobs 2 print different results"
+                one, two = got["one"], got["two"]
+                work = one[1] - start[1]  # CPU of the fights and their statistics, beyond a one-fight run
+                bound = (start[1] + work) / (start[1] + work / 2)
+                cli_rows.append(f"| {preset} ({paths[preset]}) | {n:,} | {start[0]:.2f} s ({start[1]:.2f}) | "
+                                f"{one[0]:.2f} s ({one[1]:.2f}) | {two[0]:.2f} s ({two[1]:.2f} + {two[2]:.2f}) | "
+                                f"**{one[0] / two[0]:.2f}x** | {bound:.2f}x |")
+                print(cli_rows[-1], flush=True)
+                if not args.no_run:
+                    got = in_turns({"one": lambda: batch(setup, n, jobs=1), "two": lambda: batch(setup, n, jobs=2)},
+                                   args.repeat)
+                    run_rows.append(row(preset, paths[preset], n, got["one"], got["two"]))
+                    print(run_rows[-1], flush=True)
+    if not args.no_dask:  # after the rest: the cluster's scheduler runs in this process and its CPU counts here
         os.environ["DASK_LOGGING__DISTRIBUTED"] = "error"  # the cluster's workers too: no lines per worker
         from distributed import Client, LocalCluster
 
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
-        client = Client(cluster)
-    cli_rows, run_rows = [], []
-    try:
-        with tempfile.TemporaryDirectory() as scratch_dir:
-            scratch = Path(scratch_dir)
-            for preset in args.presets:
-                setup = setup_for(preset)
-                path = "fast" if fast_plan(setup, opening_of(setup)) is not None else "engine"
-                start = in_turns({"one": lambda: command(preset, 1, 1, scratch)[:3]}, args.repeat)["one"]
-                if client is not None:
-                    batch(setup, min(2000, max(args.n)), executor="dask", scheduler=cluster.scheduler_address)  # warm-up
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+                Client(cluster) as client:
+            for preset, setup in setups.items():
+                batch(setup, min(2000, max(args.n)), executor="dask", scheduler=cluster.scheduler_address)  # warm-up
                 for n in args.n:
-                    outputs: dict[int, bytes] = {}
-
-                    def run_command(jobs: int) -> tuple[float, ...]:
-                        wall, own, workers, out = command(preset, n, jobs, scratch)
-                        outputs[jobs] = out
-                        return wall, own, workers
-
-                    got = in_turns({"one": lambda: run_command(1), "two": lambda: run_command(2)}, args.repeat)
-                    assert outputs[1] == outputs[2], f"{preset}: --jobs 1 and --jobs 2 print different results"
-                    one, two = got["one"], got["two"]
-                    work = one[1] - start[1]  # CPU of the fights and their statistics, beyond a one-fight run
-                    bound = (start[1] + work) / (start[1] + work / 2)
-                    cli_rows.append(f"| {preset} ({path}) | {n:,} | {start[0]:.2f} s ({start[1]:.2f}) | "
-                                    f"{one[0]:.2f} s ({one[1]:.2f}) | {two[0]:.2f} s ({two[1]:.2f} + {two[2]:.2f}) | "
-                                    f"**{one[0] / two[0]:.2f}x** | {bound:.2f}x |")
-                    print(cli_rows[-1], flush=True)
-                    if args.no_run and client is None:
-                        continue
-                    runs: dict[str, Callable[[], tuple[float, ...]]] = {"one": lambda: batch(setup, n, jobs=1)}
-                    if not args.no_run:
-                        runs["two"] = lambda: batch(setup, n, jobs=2)
-                    if client is not None:
-                        runs["dask"] = lambda: on_dask(setup, n, client, cluster.scheduler_address)
-                    got = in_turns(runs, args.repeat)
-                    one = got["one"]
-                    cells = [f"| {preset} ({path}) | {n:,} | {one[0]:.2f} s ({one[1]:.2f}) |"]
-                    for key in ("two", "dask"):
-                        if key in got:
-                            wall, own, workers = got[key]
-                            cells.append(f" {wall:.2f} s ({own:.2f} + {workers:.2f}) | **{one[0] / wall:.2f}x** |")
-                        else:
-                            cells.append(" | |")
-                    run_rows.append("".join(cells))
-                    print(run_rows[-1], flush=True)
-    finally:
-        if client is not None:
-            client.close()
-            cluster.close()
+                    got = in_turns({"one": lambda: batch(setup, n, jobs=1),
+                                    "dask": lambda: on_dask(setup, n, client, cluster.scheduler_address)}, args.repeat)
+                    dask_rows.append(row(preset, paths[preset], n, got["one"], got["dask"]))
+                    print(dask_rows[-1], flush=True)
     load = os.getloadavg()
     print("\nThe command, `fudge sim SHEETS -r PRESET -n N --seed 7 --json`, fresh processes; wall clock "
           "(CPU seconds: the command's process + its worker):\n")
     print("| preset (path) | n | start-up: `-n 1` | `--jobs 1` | `--jobs 2` | speed-up | bound |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     print("\n".join(cli_rows))
-    if run_rows:
-        print("\n`sim.batch.run_batch` in one process (after the imports); wall clock (CPU seconds: this "
-              "process + its workers):\n")
-        print("| preset (path) | n | `jobs=1` | `jobs=2` | speed-up | Dask, 2 workers x 1 thread | speed-up |")
-        print("|---|---:|---:|---:|---:|---:|---:|")
-        print("\n".join(run_rows))
+    for rows, title, other in ((run_rows, "this process's workers", "`jobs=2`"),
+                               (dask_rows, "the cluster's two workers, one thread each", "Dask")):
+        if rows:
+            print(f"\n`sim.batch.run_batch` (the run, after the imports) in this process, `jobs=1`, against "
+                  f"{other}; wall clock (CPU seconds: this process + {title}):\n")
+            print(f"| preset (path) | n | `jobs=1` | {other} | speed-up |")
+            print("|---|---:|---:|---:|---:|")
+            print("\n".join(rows))
     print(f"\nload average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the end")
 
 
