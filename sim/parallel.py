@@ -147,7 +147,7 @@ def executor_for(kind: str, jobs: int, scheduler: str | None) -> Iterator[Pool |
         except (OSError, TimeoutError) as exc:
             raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
         try:
-            yield Pool(client.get_executor(), cluster_slots(client))
+            yield Pool(client.get_executor(pure=False), cluster_slots(client))
         finally:
             client.close()
         return
