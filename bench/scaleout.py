@@ -4,6 +4,7 @@ of two worker processes against one process; a markdown table to paste into benc
     .venv/bin/python bench/scaleout.py                          # every preset, -n 20000, best of 3
     .venv/bin/python bench/scaleout.py -n 20000 100000 --presets fudge fate --repeat 5
     .venv/bin/python bench/scaleout.py --no-dask                # the command line and run_batch only
+    .venv/bin/python bench/scaleout.py --old /tmp/sim-old -n 20000   # another checkout's command beside this one's
 
 For each preset its demo pair duels (as `bench/sim.py`), sides one and two, `--seed 7 --json`:
 - *command*: `python -m cli.main sim ... -n N --jobs 1` and `--jobs 2` as fresh processes, in turns
@@ -69,16 +70,16 @@ def setup_for(preset: str) -> Setup:
     return Setup(label, options.model_dump(mode="json"), tuple(entrants))
 
 
-def command(preset: str, n: int, jobs: int, scratch: Path) -> tuple[float, float, float, bytes]:
-    """(wall seconds, CPU of the command's process, CPU of its workers, its stdout)."""
+def command(preset: str, n: int, jobs: int, scratch: Path, root: Path = ROOT) -> tuple[float, float, float, bytes]:
+    """(wall seconds, CPU of the command's process, CPU of its workers, its stdout), the code of `root`."""
     sheets = [str(ROOT / "examples" / "sheets" / f"{name}.toml") for name in DUELS[preset]]
     sides = [arg for side in SIDES for arg in ("--side", side)]
     argv = [sys.executable, "-c", COMMAND, "--store", str(scratch / "fudge.db"), "sim", *sheets, "-r", preset,
             *sides, "-n", str(n), "--seed", "7", "--json", "--jobs", str(jobs)]
     env = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
-    env.update(PYTHONPATH=str(ROOT), SCALEOUT_CPU=str(scratch / "cpu"), FUDGE_KEY_FILE=str(scratch / "key"))
+    env.update(PYTHONPATH=str(root), SCALEOUT_CPU=str(scratch / "cpu"), FUDGE_KEY_FILE=str(scratch / "key"))
     started = time.perf_counter()
-    done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, check=True)
+    done = subprocess.run(argv, cwd=root, env=env, capture_output=True, check=True)
     wall = time.perf_counter() - started
     own, workers = map(float, (scratch / "cpu").read_text().split())
     return wall, own, workers, done.stdout
@@ -121,6 +122,41 @@ def row(preset: str, path: str, n: int, one: tuple[float, ...], other: tuple[flo
             f"| **{one[0] / wall:.2f}x** |")
 
 
+def side_by_side(old: Path, presets: list[str], counts: list[int], repeat: int) -> None:
+    """The command with `--jobs 1` and `--jobs 2` from another checkout's root and from this one, the four
+    in turns, best wall clock of each; every run prints the same bytes."""
+    load = os.getloadavg()
+    print(f"old {old}, new {ROOT}; load average {load[0]:.2f} at the start; best of {repeat}, in turns\n")
+    rows = []
+    with tempfile.TemporaryDirectory() as scratch_dir:
+        scratch = Path(scratch_dir)
+        for preset in presets:
+            for n in counts:
+                outputs: set[bytes] = set()
+
+                def run(root: Path, jobs: int) -> tuple[float, ...]:
+                    wall, own, workers, out = command(preset, n, jobs, scratch, root)
+                    outputs.add(out)
+                    return wall, own, workers
+
+                got = in_turns({(label, jobs): (lambda root=root, jobs=jobs: run(root, jobs))
+                                for label, root in (("old", old), ("new", ROOT)) for jobs in (1, 2)}, repeat)
+                assert len(outputs) == 1, f"{preset}: the runs print different results"
+                cells = [f"| {preset} | {n:,} |"]
+                for label in ("old", "new"):
+                    one, two = got[(label, 1)], got[(label, 2)]
+                    cells.append(f" {one[0]:.2f} s ({one[1]:.2f}) | {two[0]:.2f} s ({two[1]:.2f} + {two[2]:.2f}) | "
+                                 f"**{one[0] / two[0]:.2f}x** |")
+                rows.append("".join(cells))
+                print(rows[-1], flush=True)
+    load = os.getloadavg()
+    print("\n| preset | n | old `--jobs 1` | old `--jobs 2` | old speed-up | new `--jobs 1` | new `--jobs 2` "
+          "| new speed-up |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("\n".join(rows))
+    print(f"\nload average {load[0]:.2f} at the end")
+
+
 def main() -> None:
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("distributed").setLevel(logging.ERROR)
@@ -131,7 +167,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each measure, in turns (the best counts)")
     parser.add_argument("--no-dask", action="store_true", help="no Dask cluster")
     parser.add_argument("--no-run", action="store_true", help="the command line only (no run_batch in this process)")
+    parser.add_argument("--old", type=Path, help="another checkout's root: its command beside this one's, in turns")
     args = parser.parse_args()
+    if args.old:
+        side_by_side(args.old.resolve(), args.presets, args.n, args.repeat)
+        return
     load = os.getloadavg()
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, Python "
           f"{sys.version.split()[0]}, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the start; "
