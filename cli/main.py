@@ -16,6 +16,23 @@ from typer.models import CommandInfo, TyperInfo
 from cli import context, exits, views
 from cli.params import FudgeCommand, FudgeGroup
 
+
+def _no_pydantic_plugins() -> None:
+    """fudge uses no pydantic plugin, but pydantic looks for them when it builds its first schema: its loader
+    imports `importlib.metadata` (and with it `email`, `zipfile`, `csv`...) and reads the entry points of
+    every installed package, about 15 ms of CPU, the most of what a command's first validation costs
+    (bench/README.md, target 4). A loader that finds none takes its place, as
+    `PYDANTIC_DISABLE_PLUGINS=__all__` would but without the import. Should pydantic move its loader, this
+    entry is never looked up and plugins are looked for as before: slower, never wrong."""
+    import types
+
+    loader = types.ModuleType("pydantic.plugin._loader", _no_pydantic_plugins.__doc__)
+    loader.get_plugins = lambda: ()  # type: ignore[attr-defined]
+    sys.modules.setdefault(loader.__name__, loader)
+
+
+_no_pydantic_plugins()
+
 try:  # Typer vendors click since 0.22; before, it raised click's own exceptions
     from typer._click import exceptions as click_errors
 except ImportError:  # pragma: no cover
