@@ -74,8 +74,10 @@ def check_traits(state: Any, command: Any, can_insist: bool = False) -> None:
     from engine.sheets import likely_typo
 
     parts = [command]
-    for value in (getattr(command, field) for field in type(command).model_fields):
-        parts += [item for item in (value if isinstance(value, tuple) else (value,)) if isinstance(item, cmd.FateAction)]
+    if type(command).__module__ == "engine.commands_fate":  # its FateActions name traits too (naming the class
+        for value in (getattr(command, field) for field in type(command).model_fields):  # loads Fate's commands)
+            parts += [item for item in (value if isinstance(value, tuple) else (value,))
+                      if isinstance(item, cmd.FateAction)]
     for part in parts:
         for whose, field in TYPED_TRAITS:
             name = getattr(part, field, None)

@@ -6,6 +6,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict
 
+from events.models import Declaration
+
 
 class CommandModel(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
@@ -25,3 +27,11 @@ class NamesACombatant:
 
 NAMES_A_COMBATANT = NamesACombatant()
 CombatantName = Annotated[str, NAMES_A_COMBATANT]
+
+
+class Reveal(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+    combatant: CombatantName
+    declaration: Declaration
+    salt: str
+

@@ -230,3 +230,32 @@ def test_status_from_the_view_loads_no_model_and_no_engine(fudge: Any) -> None:
         assert not any(name == "rich" or name.startswith("rich.") for name in _modules_after(plain, env)), plain
     attack = _modules_after(["attack", "snorri", "snorri", "--dice", "snorri=0000"], env)  # refused, but parsed
     assert "cli.table" in attack and not attack & {"cli.fate", "cli.odds", "cli.sim", "cli.history", "cli.rules"}
+
+
+OTHER_RULESETS = {"engine.atari", "engine.atari_rules", "engine.rulesets.atari_isev", "engine.fate", "engine.fate_tables",
+                  "engine.rulesets.fate", "engine.commands_fate", "cli.fate_render"}
+
+
+def test_a_fudge_attack_loads_neither_the_other_rulesets_nor_the_commands_it_does_not_name(fudge: Any) -> None:
+    """A one-shot command pays for what it uses: a Fudge fight's `attack` loads no Fate or Atari Isev rules,
+    only the command classes it names (the blows, and the fight's own for undo and redo), and not pydantic's
+    plugin loader (`importlib.metadata`). The same store's Atari Isev fight loads Atari Isev's rules."""
+    fudge("new", "duel")
+    fudge("join", "snorri.toml")
+    fudge("join", "brynhild.toml")
+    env = {k: v for k, v in os.environ.items() if k != "FORCE_COLOR"}
+    env["FUDGE_STORE"] = str(fudge.db)
+    before = SqliteStore(fudge.db).last_seq("duel")
+    attack = _modules_after(["attack", "snorri", "brynhild", "-d", "snorri=0 0 0 0", "-d", "brynhild=0 0 0 0"], env)
+    assert SqliteStore(fudge.db).last_seq("duel") > before  # decided and appended, not refused
+    assert {"engine.rulesets.fudge", "engine.commands_blows", "pydantic.main"} <= attack
+    assert not attack & OTHER_RULESETS
+    assert not attack & {"engine.commands_round", "engine.commands_rolls", "engine.commands_aftermath",
+                         "engine.commands_union", "importlib.metadata"}
+
+    fudge("new", "isev", "--rules", "atari-isev")
+    fudge("join", "snorri.toml")
+    fudge("join", "brynhild.toml")
+    fudge("round", "-d", "snorri=0 0 0 0", "-d", "brynhild=0 0 0 0")
+    isev = _modules_after(["attack", "snorri", "brynhild", "-d", "snorri=0 0 0 0", "-d", "brynhild=0 0 0 0"], env)
+    assert {"engine.atari", "engine.rulesets.atari_isev"} <= isev
