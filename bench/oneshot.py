@@ -160,21 +160,32 @@ class Checkout:
         return cpu_of(self.argv, self.env, self.root)
 
 
-# What `fudge attack` builds on, one layer at a time (run from the newer checkout's root).
+# What `fudge attack` builds on, one layer at a time (run from the newer checkout's root). `cli.main` takes the
+# place of pydantic's plugin loader (it imports importlib.metadata and reads every package's entry points);
+# the rows marked so do the same.
+NO_PLUGINS = ("import sys, types\nloader = types.ModuleType('pydantic.plugin._loader')\n"
+              "loader.get_plugins = lambda: ()\nsys.modules['pydantic.plugin._loader'] = loader\n")
+ONE_MODEL = "import pydantic\nclass One(pydantic.BaseModel):\n    x: int\nOne(x=1)\n"
 LADDER = {
     "`python -c pass`": "pass",
     '`python -c "import pydantic, typer"`': "import pydantic, typer",
     "`import pydantic, typer` + the standard library the command uses (sqlite3, pickle, hmac, json, random...)":
         "import pydantic, typer, sqlite3, pickle, hmac, hashlib, json, random, secrets, logging, tempfile",
+    "`import pydantic, typer` + one pydantic model class, its schema deferred (never validated)":
+        "import pydantic, typer\nclass One(pydantic.BaseModel, defer_build=True):\n    x: int",
     "`import pydantic, typer` + one pydantic model class, validated once (no Typer run)":
-        "import pydantic, typer\nclass One(pydantic.BaseModel):\n    x: int\nOne(x=1)",
+        "import typer\n" + ONE_MODEL,
+    "the same, without pydantic's plugin loader (as `fudge` runs)": NO_PLUGINS + "import typer\n" + ONE_MODEL,
     "a Typer program of one command with one option, run": TYPER_PROGRAM,
-    "the same + one pydantic model class, validated once": "import pydantic\nclass One(pydantic.BaseModel):\n"
-        "    x: int\nOne(x=1)\n" + TYPER_PROGRAM,
-    "the same + `import events.models` (the event models, schemas deferred)": "import events.models\n" + TYPER_PROGRAM,
-    "the same + `engine.commands` (the command models)": "import events.models, engine.commands\n" + TYPER_PROGRAM,
-    "the same + every module `fudge attack` imports (none run)":
-        "import cli.table, engine.decide, service.fights, store.sqlite\n" + TYPER_PROGRAM,
+    "the same, without pydantic's plugin loader": NO_PLUGINS + TYPER_PROGRAM,
+    "the same + one pydantic model class, validated once": NO_PLUGINS + ONE_MODEL + TYPER_PROGRAM,
+    "the same + `import events.models` (the event models, schemas deferred)":
+        NO_PLUGINS + "import events.models\n" + TYPER_PROGRAM,
+    "the same + every command class (`engine.commands.Command`)":
+        NO_PLUGINS + "import events.models\nfrom engine.commands import Command\n" + TYPER_PROGRAM,
+    "the same + every module `fudge attack` imports, without the command classes it does not name (none run)":
+        NO_PLUGINS + "import cli.table, engine.decide, engine.rulesets.fudge, service.fights, store.sqlite\n"
+        + TYPER_PROGRAM,
 }
 
 
