@@ -11,7 +11,9 @@ of the child (user + system, `os.wait4`), not the wall clock: the machine is sha
 floors run in turns, the order reversed every run, after one warm-up run of each; the table gives the
 median and the minimum. The floors: `python -c pass`, `python -c "import pydantic, typer"` (the
 target's yardstick) and a Typer program of one command with one option, run (Typer coerces every
-option through a pydantic `TypeAdapter`, so it loads pydantic's model machinery).
+option through a pydantic `TypeAdapter`, so it loads pydantic's model machinery). `--ladder` adds what
+`fudge attack` builds on, layer by layer, ending with its modules imported twice: as they are, and with
+every pydantic model standing for a plain class (the floor the design's first step would reach).
 
 `--profile` runs `fudge attack` under a CPU-time sampler (`signal.setitimer(ITIMER_PROF)`: a sample
 every tick of CPU the process uses; this kernel ticks every 4 ms, hence many runs) and sorts each
@@ -165,6 +167,30 @@ class Checkout:
 # the rows marked so do the same.
 NO_PLUGINS = ("import sys, types\nloader = types.ModuleType('pydantic.plugin._loader')\n"
               "loader.get_plugins = lambda: ()\nsys.modules['pydantic.plugin._loader'] = loader\n")
+ATTACK_MODULES = ("import cli.main, cli.table, engine.decide, engine.rulesets.fudge, service.fights, store.sqlite\n"
+                  "from engine import commands as cmd\ncmd.Attack, cmd.Undo\n")
+# The design's step 1 measured from below: the project's modules imported with pydantic's names standing for
+# plain classes and no-op decorators, so no model class is built by pydantic (a msgspec Struct class, the
+# design's derived type, is created in about 20 us; this stand-in in less). Enough to import, not to run.
+PLAIN_MODELS = """import types
+class Plain:
+    model_fields = {}
+    def __init_subclass__(cls, **config):
+        names = cls.__dict__.get("__annotations__", {})
+        cls.model_fields = {name: types.SimpleNamespace(default=cls.__dict__.get(name)) for name in names}
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+def decorator(*args, **options):
+    return args[0] if args and callable(args[0]) and not options else (lambda function: function)
+class Adapter:
+    def __init__(self, *args, **options):
+        pass
+for name, value in dict(BaseModel=Plain, ConfigDict=dict, Field=lambda *a, **k: k.get("default", a[0] if a else None),
+                        TypeAdapter=Adapter, field_validator=decorator, model_validator=decorator,
+                        model_serializer=decorator, SerializerFunctionWrapHandler=object,
+                        ValidationError=ValueError).items():
+    setattr(pydantic, name, value)
+"""
 ONE_MODEL = "import pydantic\nclass One(pydantic.BaseModel):\n    x: int\nOne(x=1)\n"
 LADDER = {
     "`python -c pass`": "pass",
@@ -186,6 +212,10 @@ LADDER = {
     "the same + every module `fudge attack` imports, without the command classes it does not name (none run)":
         NO_PLUGINS + "import cli.table, engine.decide, engine.rulesets.fudge, service.fights, store.sqlite\n"
         + TYPER_PROGRAM,
+    "`import pydantic, typer` + every module `fudge attack` imports and the command classes it names (Typer not run)":
+        NO_PLUGINS + "import pydantic, typer\n" + ATTACK_MODULES,
+    "the same, every pydantic model a plain class (a stand-in: pydantic's model machinery never loaded)":
+        "import pydantic, typer\n" + PLAIN_MODELS + ATTACK_MODULES,
 }
 
 
