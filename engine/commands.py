@@ -46,6 +46,7 @@ def __dir__() -> list[str]:
 
 
 V = TypeVar("V")
+_MISSING = object()
 
 
 class ByCommand(Mapping[type, V]):
@@ -58,12 +59,17 @@ class ByCommand(Mapping[type, V]):
 
     def __init__(self, by_name: Mapping[str, V]) -> None:
         self.by_name: dict[str, V] = dict(by_name)
+        self._by_class: dict[type, V] = {}  # the classes looked up so far: a dict's speed from the second time
 
     def __getitem__(self, kind: type) -> V:
+        found = self._by_class.get(kind, _MISSING)
+        if found is not _MISSING:
+            return found  # type: ignore[return-value]
         name = getattr(kind, "__name__", None)
         if name not in self.by_name or _command(name) is not kind:  # a class of that name elsewhere is not it
             raise KeyError(kind)
-        return self.by_name[name]
+        value = self._by_class[kind] = self.by_name[name]
+        return value
 
     def __iter__(self) -> Iterator[type]:
         return (_command(name) for name in self.by_name)

@@ -28,9 +28,15 @@ class _Deciders(Mapping[str, Decider]):
 
     MODULES = {"fudge": ("fudge", "FUDGE"), "atari-isev": ("atari_isev", "ATARI_ISEV"), "fate": ("fate", "FATE")}
 
+    def __init__(self) -> None:
+        self.loaded: dict[str, Decider] = {}
+
     def __getitem__(self, name: str) -> Decider:
-        module, attribute = self.MODULES[name]
-        return getattr(importlib.import_module(f"engine.rulesets.{module}"), attribute)  # type: ignore[no-any-return]
+        decider = self.loaded.get(name)
+        if decider is None:  # once a process: `decide` asks at every command
+            module, attribute = self.MODULES[name]
+            decider = self.loaded[name] = getattr(importlib.import_module(f"engine.rulesets.{module}"), attribute)
+        return decider
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.MODULES)
