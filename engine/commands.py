@@ -71,6 +71,12 @@ class ByCommand(Mapping[type, V]):
         value = self._by_class[kind] = self.by_name[name]
         return value
 
+    def get(self, kind: type, default: Any = None) -> Any:  # `decide` asks at every command: no exception raised
+        found = self._by_class.get(kind, _MISSING)
+        if found is not _MISSING:
+            return found
+        return self[kind] if kind in self else default
+
     def __iter__(self) -> Iterator[type]:
         return (_command(name) for name in self.by_name)
 
