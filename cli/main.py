@@ -20,7 +20,7 @@ from cli.params import FudgeCommand, FudgeGroup
 def _no_pydantic_plugins() -> None:
     """fudge uses no pydantic plugin, but pydantic looks for them when it builds its first schema: its loader
     imports `importlib.metadata` (and with it `email`, `zipfile`, `csv`...) and reads the entry points of
-    every installed package, about 15 ms of CPU, the most of what a command's first validation costs
+    every installed package, 15 to 25 ms of CPU, nearly all of what a command's first validation costs
     (bench/README.md, target 4). A loader that finds none takes its place, as
     `PYDANTIC_DISABLE_PLUGINS=__all__` would but without the import. Should pydantic move its loader, this
     entry is never looked up and plugins are looked for as before: slower, never wrong."""
