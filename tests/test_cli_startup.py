@@ -259,3 +259,24 @@ def test_a_fudge_attack_loads_neither_the_other_rulesets_nor_the_commands_it_doe
     fudge("round", "-d", "snorri=0 0 0 0", "-d", "brynhild=0 0 0 0")
     isev = _modules_after(["attack", "snorri", "brynhild", "-d", "snorri=0 0 0 0", "-d", "brynhild=0 0 0 0"], env)
     assert {"engine.atari", "engine.rulesets.atari_isev"} <= isev
+
+
+def test_a_one_shot_command_freezes_what_its_imports_made_and_a_runner_in_process_does_not(fudge: Any) -> None:
+    """The program (`fudge ...`) imports its command's module with the cyclic collector paused, then leaves
+    what the import made out of every later collection (`gc.freeze`), the collector on again for what the
+    command makes. Called by a test's runner, in a process that goes on, the app changes neither."""
+    import gc
+
+    fudge("new", "duel")
+    env = {k: v for k, v in os.environ.items() if k != "FORCE_COLOR"}
+    env["FUDGE_STORE"] = str(fudge.db)
+    code = ("import gc, sys\nfrom cli.main import app\nsys.argv = ['fudge', *sys.argv[1:]]\nfrozen = gc.get_freeze_count()\n"
+            "try:\n    app()\nexcept SystemExit:\n    pass\nprint(frozen, gc.get_freeze_count(), gc.isenabled(), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, "log"], capture_output=True, text=True, env=env, cwd=ROOT,
+                          check=True)
+    before, after, enabled = done.stderr.split()[-3:]
+    assert int(before) == 0 and int(after) > 10_000 and enabled == "True"
+
+    frozen = gc.get_freeze_count()
+    assert "duel" in fudge("log").stdout
+    assert gc.get_freeze_count() == frozen and gc.isenabled()
