@@ -167,8 +167,10 @@ class Checkout:
 # the rows marked so do the same.
 NO_PLUGINS = ("import sys, types\nloader = types.ModuleType('pydantic.plugin._loader')\n"
               "loader.get_plugins = lambda: ()\nsys.modules['pydantic.plugin._loader'] = loader\n")
-ATTACK_MODULES = ("import cli.main, cli.table, engine.decide, engine.rulesets.fudge, service.fights, store.sqlite\n"
-                  "from engine import commands as cmd\ncmd.Attack, cmd.Undo\n")
+# As `fudge attack` imports them: `cli.main`, then the command's module with the collector paused and frozen after.
+ATTACK_MODULES = ("import gc, cli.main\ngc.disable()\n"
+                  "import cli.table, engine.decide, engine.rulesets.fudge, service.fights, store.sqlite\n"
+                  "from engine import commands as cmd\ncmd.Attack, cmd.Undo\ngc.freeze()\ngc.enable()\n")
 # The design's step 1 measured from below: the project's modules imported with pydantic's names standing for
 # plain classes and no-op decorators, so no model class is built by pydantic (a msgspec Struct class, the
 # design's derived type, is created in about 20 us; this stand-in in less). Enough to import, not to run.
