@@ -11,7 +11,9 @@ of the child (user + system, `os.wait4`), not the wall clock: the machine is sha
 floors run in turns, the order reversed every run, after one warm-up run of each; the table gives the
 median and the minimum. The floors: `python -c pass`, `python -c "import pydantic, typer"` (the
 target's yardstick) and a Typer program of one command with one option, run (Typer coerces every
-option through a pydantic `TypeAdapter`, so it loads pydantic's model machinery).
+option through a pydantic `TypeAdapter`, so it loads pydantic's model machinery). `--ladder` adds what
+`fudge attack` builds on, layer by layer, ending with its modules imported twice: as they are, and with
+every pydantic model standing for a plain class (the floor the design's first step would reach).
 
 `--profile` runs `fudge attack` under a CPU-time sampler (`signal.setitimer(ITIMER_PROF)`: a sample
 every tick of CPU the process uses; this kernel ticks every 4 ms, hence many runs) and sorts each
@@ -87,6 +89,7 @@ CENSUS = """import atexit, dataclasses, gc, json, sys
 @atexit.register
 def count():
     import pydantic
+    gc.unfreeze()  # what a command froze (cli.main._imported) is out of gc.get_objects' sight until then
     project = ("cli", "engine", "events", "projections", "store", "service")
     objects = gc.get_objects()
     used = {type(o) for o in objects}
@@ -160,21 +163,62 @@ class Checkout:
         return cpu_of(self.argv, self.env, self.root)
 
 
-# What `fudge attack` builds on, one layer at a time (run from the newer checkout's root).
+# What `fudge attack` builds on, one layer at a time (run from the newer checkout's root). `cli.main` takes the
+# place of pydantic's plugin loader (it imports importlib.metadata and reads every package's entry points);
+# the rows marked so do the same.
+NO_PLUGINS = ("import sys, types\nloader = types.ModuleType('pydantic.plugin._loader')\n"
+              "loader.get_plugins = lambda: ()\nsys.modules['pydantic.plugin._loader'] = loader\n")
+# As `fudge attack` imports them: `cli.main`, then the command's module with the collector paused and frozen after.
+ATTACK_MODULES = ("import gc, cli.main\ngc.disable()\n"
+                  "import cli.table, engine.decide, engine.rulesets.fudge, service.fights, store.sqlite\n"
+                  "from engine import commands as cmd\ncmd.Attack, cmd.Undo\ngc.freeze()\ngc.enable()\n")
+# The design's step 1 measured from below: the project's modules imported with pydantic's names standing for
+# plain classes and no-op decorators, so no model class is built by pydantic (a msgspec Struct class, the
+# design's derived type, is created in about 20 us; this stand-in in less). Enough to import, not to run.
+PLAIN_MODELS = """import types
+class Plain:
+    model_fields = {}
+    def __init_subclass__(cls, **config):
+        names = cls.__dict__.get("__annotations__", {})
+        cls.model_fields = {name: types.SimpleNamespace(default=cls.__dict__.get(name)) for name in names}
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+def decorator(*args, **options):
+    return args[0] if args and callable(args[0]) and not options else (lambda function: function)
+class Adapter:
+    def __init__(self, *args, **options):
+        pass
+for name, value in dict(BaseModel=Plain, ConfigDict=dict, Field=lambda *a, **k: k.get("default", a[0] if a else None),
+                        TypeAdapter=Adapter, field_validator=decorator, model_validator=decorator,
+                        model_serializer=decorator, SerializerFunctionWrapHandler=object,
+                        ValidationError=ValueError).items():
+    setattr(pydantic, name, value)
+"""
+ONE_MODEL = "import pydantic\nclass One(pydantic.BaseModel):\n    x: int\nOne(x=1)\n"
 LADDER = {
     "`python -c pass`": "pass",
     '`python -c "import pydantic, typer"`': "import pydantic, typer",
     "`import pydantic, typer` + the standard library the command uses (sqlite3, pickle, hmac, json, random...)":
         "import pydantic, typer, sqlite3, pickle, hmac, hashlib, json, random, secrets, logging, tempfile",
+    "`import pydantic, typer` + one pydantic model class, its schema deferred (never validated)":
+        "import pydantic, typer\nclass One(pydantic.BaseModel, defer_build=True):\n    x: int",
     "`import pydantic, typer` + one pydantic model class, validated once (no Typer run)":
-        "import pydantic, typer\nclass One(pydantic.BaseModel):\n    x: int\nOne(x=1)",
+        "import typer\n" + ONE_MODEL,
+    "the same, without pydantic's plugin loader (as `fudge` runs)": NO_PLUGINS + "import typer\n" + ONE_MODEL,
     "a Typer program of one command with one option, run": TYPER_PROGRAM,
-    "the same + one pydantic model class, validated once": "import pydantic\nclass One(pydantic.BaseModel):\n"
-        "    x: int\nOne(x=1)\n" + TYPER_PROGRAM,
-    "the same + `import events.models` (the event models, schemas deferred)": "import events.models\n" + TYPER_PROGRAM,
-    "the same + `engine.commands` (the command models)": "import events.models, engine.commands\n" + TYPER_PROGRAM,
-    "the same + every module `fudge attack` imports (none run)":
-        "import cli.table, engine.decide, service.fights, store.sqlite\n" + TYPER_PROGRAM,
+    "the same, without pydantic's plugin loader": NO_PLUGINS + TYPER_PROGRAM,
+    "the same + one pydantic model class, validated once": NO_PLUGINS + ONE_MODEL + TYPER_PROGRAM,
+    "the same + `import events.models` (the event models, schemas deferred)":
+        NO_PLUGINS + "import events.models\n" + TYPER_PROGRAM,
+    "the same + every command class (`engine.commands.Command`)":
+        NO_PLUGINS + "import events.models\nfrom engine.commands import Command\n" + TYPER_PROGRAM,
+    "the same + every module `fudge attack` imports, without the command classes it does not name (none run)":
+        NO_PLUGINS + "import cli.table, engine.decide, engine.rulesets.fudge, service.fights, store.sqlite\n"
+        + TYPER_PROGRAM,
+    "`import pydantic, typer` + every module `fudge attack` imports and the command classes it names (Typer not run)":
+        NO_PLUGINS + "import pydantic, typer\n" + ATTACK_MODULES,
+    "the same, every pydantic model a plain class (a stand-in: pydantic's model machinery never loaded)":
+        "import pydantic, typer\n" + PLAIN_MODELS + ATTACK_MODULES,
 }
 
 

@@ -183,7 +183,7 @@ def _all_done(done: str) -> bool:
 
 def fudge_track(state: FightState, who: Combatant) -> tuple[str, str, str, Line]:
     """(out-of-the-fight words, level shown, its kind, boxes) on the Fudge wound track (F-WND)."""
-    from engine.atari import acting_wound
+    from engine.sides import acting_wound
 
     track = who.track
     _, penalty = acting_wound(state, who)
@@ -275,7 +275,7 @@ def extras(state: FightState, who: Combatant) -> list[str]:
     """What else weighs on him: willpower, stun, damage capacity, wounded parts (AI-WILL-1, F-STUN, F-WND-8,
     F-LOC-2)."""
     from cli.render import aftermath_json
-    from engine.atari import acting_wound
+    from engine.sides import acting_wound
     from engine.locations import LOCATION_LEVELS
 
     out = []

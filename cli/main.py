@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -15,6 +16,23 @@ from typer.models import CommandInfo, TyperInfo
 
 from cli import context, exits, views
 from cli.params import FudgeCommand, FudgeGroup
+
+
+def _no_pydantic_plugins() -> None:
+    """fudge uses no pydantic plugin, but pydantic looks for them when it builds its first schema: its loader
+    imports `importlib.metadata` (and with it `email`, `zipfile`, `csv`...) and reads the entry points of
+    every installed package, 15 to 25 ms of CPU, nearly all of what a command's first validation costs
+    (bench/README.md, target 4). A loader that finds none takes its place, as
+    `PYDANTIC_DISABLE_PLUGINS=__all__` would but without the import. Should pydantic move its loader, this
+    entry is never looked up and plugins are looked for as before: slower, never wrong."""
+    import types
+
+    loader = types.ModuleType("pydantic.plugin._loader", _no_pydantic_plugins.__doc__)
+    loader.get_plugins = lambda: ()  # type: ignore[attr-defined]
+    sys.modules.setdefault(loader.__name__, loader)
+
+
+_no_pydantic_plugins()
 
 try:  # Typer vendors click since 0.22; before, it raised click's own exceptions
     from typer._click import exceptions as click_errors
@@ -63,6 +81,7 @@ class _Fudge(typer.Typer):
     """
 
     named: str | None = None  # the command of the command line being run
+    one_shot = False  # run as the program (`fudge ...`), not called by a test's runner or another program
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         completing = _completing()
@@ -77,14 +96,14 @@ class _Fudge(typer.Typer):
             if named is None and "--version" in sys.argv[1:] and plain:
                 context.echo(f"fudge {version()}")  # no command module, no engine: as quick as Python starts
                 return None
-            self.named = named
+            self.named, self.one_shot = named, plain
             kwargs.setdefault("prog_name", "fudge")  # under `python -m cli.main` too: help and completion say fudge
             kwargs.setdefault("complete_var", COMPLETE_VAR)
             return super().__call__(*args, **kwargs)
         except Exception as exc:  # SystemExit and Ctrl-C pass: Typer and the shell handle them
             last_resort(exc)
         finally:
-            self.named = None
+            self.named, self.one_shot = None, False
 
     @property  # type: ignore[override]
     def registered_commands(self) -> list[CommandInfo]:
@@ -110,11 +129,37 @@ class _Fudge(typer.Typer):
         modules = [COMMANDS[self.named]] if self.named in COMMANDS else list(PANELS)
         out = []
         for module in modules:
-            for info in getattr(importlib.import_module(f"cli.{module}").app, kind):
+            name = f"cli.{module}"
+            imported = _imported(name) if self.one_shot else importlib.import_module(name)
+            for info in getattr(imported.app, kind):
                 info.rich_help_panel = info.rich_help_panel or PANELS[module]
                 _plain_help(info)
                 out.append(info)
         return out
+
+
+def _imported(name: str) -> Any:
+    """A command's module, imported with the cyclic garbage collector paused, then frozen out of its sight.
+
+    Importing `cli.table` creates tens of thousands of objects that live as long as the process (modules,
+    classes, functions, pydantic's fields), and Python's collector walked them some forty times while
+    they were made and again after, finding nothing to free: 8 to 12 ms of `fudge attack` by the
+    collector's own clock, 30 to 45 ms less CPU for the whole command measured in turns on a busy
+    machine (the walks also evict the caches; bench/README.md, target 4). `gc.freeze` leaves
+    them out of every later collection, as a server that forks does; the collector then runs as before
+    on what the command itself makes. Only when fudge runs as the program (`_Fudge.one_shot`): a test's
+    runner calling the app in a process that goes on keeps the collector as it was.
+    """
+    if name in sys.modules:
+        return sys.modules[name]
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return importlib.import_module(name)
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
 
 
 def _plain_help(info: CommandInfo | TyperInfo) -> None:

@@ -54,7 +54,7 @@ def _die_json(die: Any) -> dict[str, Any]:
 
 def wound_json(state: FightState, who: Combatant) -> dict[str, Any]:
     """The wound as marked, and the penalty his rolls use (AI-WILL-1: `acts_as` when willpower lightens it)."""
-    from engine.atari import acting_wound
+    from engine.sides import acting_wound
     acts_as, penalty = acting_wound(state, who)
     out: dict[str, Any] = {"wound_level": LEVELS[who.track.level], "penalty": penalty}
     if acts_as != who.track.level:
@@ -241,7 +241,7 @@ def combatant_text_lines(state: FightState, who: Combatant) -> list[str]:
     if state.options.ruleset == "fate":
         from cli import fate_render
         return [f"  {who.name} ({who.side})", *fate_render.status_lines(state, who)]
-    from engine.atari import acting_wound
+    from engine.sides import acting_wound
     acts_as, penalty = acting_wound(state, who)  # AI-WILL-1: what his rolls use
     level = LEVELS[who.track.level] + (f" (acts as {LEVELS[acts_as]}, willpower)"
                                        if acts_as != who.track.level else "")

@@ -331,7 +331,7 @@ def _damage(state: FightState, who: Combatant) -> list[str]:
 
 
 def _track(state: FightState, who: Combatant) -> list[str]:
-    from engine.atari import acting_wound
+    from engine.sides import acting_wound
     from engine.atari_rules import health_chart
     from engine.tracks import DamageCapacityTrack, is_pawn, track_of
     from engine.wounds import LEVELS, Mark
@@ -366,7 +366,7 @@ def _track(state: FightState, who: Combatant) -> list[str]:
 
 def _capacity_track(state: FightState, who: Combatant) -> list[str]:
     """F-WND-8: the level and penalty after each hit worse than a Scratch, until no actions are left."""
-    from engine.atari import acting_wound
+    from engine.sides import acting_wound
     from engine.state import replace
     from engine.tracks import track_of
     from engine.wounds import HURT, LEVELS, Mark

@@ -74,8 +74,12 @@ def check_traits(state: Any, command: Any, can_insist: bool = False) -> None:
     from engine.sheets import likely_typo
 
     parts = [command]
-    for value in (getattr(command, field) for field in type(command).model_fields):
-        parts += [item for item in (value if isinstance(value, tuple) else (value,)) if isinstance(item, cmd.FateAction)]
+    # A Fate command's actions name traits too; only Fate's commands hold them (looking for them in any other
+    # would load Fate's commands for nothing).
+    if type(command).__module__ == "engine.commands_fate":
+        for value in (getattr(command, field) for field in type(command).model_fields):
+            parts += [item for item in (value if isinstance(value, tuple) else (value,))
+                      if isinstance(item, cmd.FateAction)]
     for part in parts:
         for whose, field in TYPED_TRAITS:
             name = getattr(part, field, None)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import commands as cmd
+from engine.commands import ByCommand
 from engine import healing
 from engine.dice import Dice
 from engine.errors import RuleError
@@ -109,8 +110,8 @@ def _heal(state: FightState, c: cmd.Heal, dice: Dice) -> list[Any]:
                                     modifiers=tuple(mods), result=result)]
 
 
-HANDLERS: dict[type, Callable[[FightState, Any, Dice], list[Any]]] = {
-    cmd.EndBattle: _end,
-    cmd.Rest: _rest,
-    cmd.Heal: _heal,
-}
+HANDLERS: ByCommand[Callable[[FightState, Any, Dice], list[Any]]] = ByCommand({
+    "EndBattle": _end,
+    "Rest": _rest,
+    "Heal": _heal,
+})

@@ -22,8 +22,8 @@ from engine.phase_order import check_turn
 from engine.points import latest
 from engine.rolls import DamageDice, damage_roller, next_action, roll_event, settle_roll
 from engine.settle import Settled, min_hit_for, wound_events
-from engine.sides import combatant, with_roll
-from engine.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Mark, Track, build_track
+from engine.sides import acting_wound, combatant, with_roll
+from engine.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, Mark, build_track
 from events import models as ev
 from engine.state import Combatant, FightState
 
@@ -35,24 +35,6 @@ def settle_attack(state: FightState, kind: str, sides: Sequence[ev.Side], min_hi
     """AI-ATK-1, AI-ATK-2, AI-ATK-3: an attack against an avoidance, settled by Atari Isev's rules (the `kind` is always an attack)."""
     fighters = {k: c.fighter for k, c in state.combatants.items()}
     return Settled(*settle(state.options, fighters, sides, min_hits[0], damage_dice))
-
-
-def acting_wound(state: FightState, who: Combatant, track: Track | None = None) -> tuple[int, int]:
-    """F-MOD-1, AI-WILL-1: the wound level that weighs on `who`'s actions, and its penalty.
-
-    The one source of both the wound modifier on his rolls and the level and penalty `status`
-    shows, so the two never disagree. Willpower lowers the level a wound counts as for the
-    scene (the marks stay; not at Near Death). Atari Isev reads the campaign's penalties; the
-    other rulesets the track's own (F-DC pain thresholds, F-WND-8). `track`: the marks that
-    count (the current slot's for a roll, AI-INIT-2); the whole track by default.
-    """
-    track = who.track if track is None else track
-    if state.options.ruleset != "atari-isev":
-        return track.level, track.penalty(state.options)
-    level = track.level
-    relief = state.will_relief.get(who.key, 0)
-    level = max(UNDAMAGED, level - relief) if level < NEAR_DEATH else level
-    return level, state.options.wound_penalties[min(level, VERY_HURT) - 1] if level else 0
 
 
 def wound_penalty(state: FightState, who: Combatant) -> list[ev.Modifier]:

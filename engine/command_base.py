@@ -6,6 +6,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict
 
+from events.models import Declaration
+
 
 class CommandModel(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
@@ -25,3 +27,13 @@ class NamesACombatant:
 
 NAMES_A_COMBATANT = NamesACombatant()
 CombatantName = Annotated[str, NAMES_A_COMBATANT]
+
+
+class Reveal(BaseModel):
+    """A-SEAL-1: a sealed declaration opened with the command it is revealed for (the salt proves the seal).
+    Here beside the base because the round's, the blows' and the rolls' commands all carry them."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+    combatant: CombatantName
+    declaration: Declaration
+    salt: str

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import healing
-from engine.atari_rules import health_chart
 from engine.initiative import Initiative, Intent, card_dice
 from engine.locations import worsen
 from engine.options import RuleOptions
@@ -52,6 +51,8 @@ def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
         points = s.options.npc_fudge_points if sheet.kind == "npc" else s.options.default_fudge_points
     boxes = sheet.wounds.boxes if sheet.wounds else s.options.wound_boxes
     if not sheet.wounds and s.options.wound_chart == "health":
+        from engine.atari_rules import health_chart  # Atari Isev's: loaded by the fights that use it
+
         boxes = health_chart(fighter.trait("Health", s.options)[1]).boxes
     combatant = Combatant(e.combatant, e.side, fighter, points, tuple(boxes),
                           track=track_of(fighter, boxes, (), s.options), joined_seq=r.seq)

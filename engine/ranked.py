@@ -22,7 +22,6 @@ from __future__ import annotations
 from typing import Any
 
 from engine import commands as cmd
-from engine.atari_rules import derived_initiative
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.wounds import build_track, Track
@@ -38,6 +37,8 @@ def initiative_trait(who: Combatant, state: FightState) -> tuple[str, int]:
     """AI-INIT-1 for `ranked`; for `opposed` the first of `initiative_traits` on the sheet, else situational."""
     opts = state.options
     if opts.initiative == "ranked":
+        from engine.atari_rules import derived_initiative  # Atari Isev's: loaded by the fights that rank
+
         return derived_initiative(who.fighter, opts)
     for wanted in opts.initiative_traits:
         for table in (who.fighter.skills, who.fighter.attributes):

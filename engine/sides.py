@@ -19,7 +19,7 @@ from engine.errors import RuleError
 from engine.locations import location_modifiers
 from engine.melee_mods import weapon_size_modifiers
 from engine.options import RuleOptions
-from engine.wounds import LEVELS
+from engine.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Track
 from events import models as ev
 from engine.state import Combatant, FightState
 
@@ -136,3 +136,21 @@ def blow_sides(state: FightState, kind: str, first: Combatant, second: Combatant
     labels = ("GM modifier", "GM modifier") if kind == "exchange" else ("GM modifier", "GM defense modifier")
     return [side_for(state, who, foe, role, declared.get(who.key, NO_DECLARATION), mod, label)
             for who, foe, role, mod, label in zip((first, second), (second, first), roles, mods, labels)]
+
+
+def acting_wound(state: FightState, who: Combatant, track: Track | None = None) -> tuple[int, int]:
+    """F-MOD-1, AI-WILL-1: the wound level that weighs on `who`'s actions, and its penalty.
+
+    The one source of both the wound modifier on his rolls and the level and penalty `status`
+    shows, so the two never disagree. Willpower lowers the level a wound counts as for the
+    scene (the marks stay; not at Near Death). Atari Isev reads the campaign's penalties; the
+    other rulesets the track's own (F-DC pain thresholds, F-WND-8). `track`: the marks that
+    count (the current slot's for a roll, AI-INIT-2); the whole track by default.
+    """
+    track = who.track if track is None else track
+    if state.options.ruleset != "atari-isev":
+        return track.level, track.penalty(state.options)
+    level = track.level
+    relief = state.will_relief.get(who.key, 0)
+    level = max(UNDAMAGED, level - relief) if level < NEAR_DEATH else level
+    return level, state.options.wound_penalties[min(level, VERY_HURT) - 1] if level else 0

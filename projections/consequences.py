@@ -262,7 +262,7 @@ def _stance(d: ev.Declaration) -> str:
 
 def _wounds(before: FightState, after: FightState) -> list[Consequence]:
     from engine import stun
-    from engine.atari import acting_wound
+    from engine.sides import acting_wound
 
     out = []
     for key, now in after.combatants.items():

@@ -6,6 +6,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from engine.wounds import LEVELS
@@ -71,20 +72,25 @@ def median(values: Sequence[int]) -> float:
     return float(ordered[middle]) if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
+_winner, _rounds, _levels = attrgetter("winner"), attrgetter("rounds"), attrgetter("levels")
+
+
 def summarize(results: Sequence[FightResult], sides: Sequence[str], combatants: Sequence[str],
               order: Sequence[str] = LEVELS) -> Summary:
     """`order`: the wound names least hurt first (`sim.rulesets.View.levels`)."""
     n = len(results)
-    winners = Counter(r.winner for r in results)
-    rounds = Counter(r.rounds for r in results)
-    levels = [Counter(r.levels[i] for r in results) for i in range(len(combatants))]
+    winners = Counter(map(_winner, results))  # maps, not generators: a parallel run waits for this part
+    lengths = list(map(_rounds, results))
+    rounds = Counter(lengths)
+    finals = list(map(_levels, results))
+    levels = [Counter(map(itemgetter(i), finals)) for i in range(len(combatants))]
     rank = {name: i for i, name in enumerate(order)}
     return Summary(
         fights=n, sides=tuple(sides), combatants=tuple(combatants),
         wins=tuple(rate_of(winners.get(i, 0), n) for i in range(len(sides))),
         draws=rate_of(winners.get(None, 0), n),
-        mean_rounds=sum(r.rounds for r in results) / n if n else 0.0,
-        median_rounds=median([r.rounds for r in results]),
+        mean_rounds=sum(lengths) / n if n else 0.0,
+        median_rounds=median(lengths),
         rounds=dict(sorted(rounds.items())),
         final_levels=tuple(dict(sorted(c.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0])))
                            for c in levels),

@@ -230,3 +230,53 @@ def test_status_from_the_view_loads_no_model_and_no_engine(fudge: Any) -> None:
         assert not any(name == "rich" or name.startswith("rich.") for name in _modules_after(plain, env)), plain
     attack = _modules_after(["attack", "snorri", "snorri", "--dice", "snorri=0000"], env)  # refused, but parsed
     assert "cli.table" in attack and not attack & {"cli.fate", "cli.odds", "cli.sim", "cli.history", "cli.rules"}
+
+
+OTHER_RULESETS = {"engine.atari", "engine.atari_rules", "engine.rulesets.atari_isev", "engine.fate", "engine.fate_tables",
+                  "engine.rulesets.fate", "engine.commands_fate", "cli.fate_render"}
+
+
+def test_a_fudge_attack_loads_neither_the_other_rulesets_nor_the_commands_it_does_not_name(fudge: Any) -> None:
+    """A one-shot command pays for what it uses: a Fudge fight's `attack` loads no Fate or Atari Isev rules,
+    only the command classes it names (the blows, and the fight's own for undo and redo), and not pydantic's
+    plugin loader (`importlib.metadata`). The same store's Atari Isev fight loads Atari Isev's rules."""
+    fudge("new", "duel")
+    fudge("join", "snorri.toml")
+    fudge("join", "brynhild.toml")
+    env = {k: v for k, v in os.environ.items() if k != "FORCE_COLOR"}
+    env["FUDGE_STORE"] = str(fudge.db)
+    before = SqliteStore(fudge.db).last_seq("duel")
+    attack = _modules_after(["attack", "snorri", "brynhild", "-d", "snorri=0 0 0 0", "-d", "brynhild=0 0 0 0"], env)
+    assert SqliteStore(fudge.db).last_seq("duel") > before  # decided and appended, not refused
+    assert {"engine.rulesets.fudge", "engine.commands_blows", "pydantic.main"} <= attack
+    assert not attack & OTHER_RULESETS
+    assert not attack & {"engine.commands_round", "engine.commands_rolls", "engine.commands_aftermath",
+                         "engine.commands_union", "importlib.metadata"}
+
+    fudge("new", "isev", "--rules", "atari-isev")
+    fudge("join", "snorri.toml")
+    fudge("join", "brynhild.toml")
+    fudge("round", "-d", "snorri=0 0 0 0", "-d", "brynhild=0 0 0 0")
+    isev = _modules_after(["attack", "snorri", "brynhild", "-d", "snorri=0 0 0 0", "-d", "brynhild=0 0 0 0"], env)
+    assert {"engine.atari", "engine.rulesets.atari_isev"} <= isev
+
+
+def test_a_one_shot_command_freezes_what_its_imports_made_and_a_runner_in_process_does_not(fudge: Any) -> None:
+    """The program (`fudge ...`) imports its command's module with the cyclic collector paused, then leaves
+    what the import made out of every later collection (`gc.freeze`), the collector on again for what the
+    command makes. Called by a test's runner, in a process that goes on, the app changes neither."""
+    import gc
+
+    fudge("new", "duel")
+    env = {k: v for k, v in os.environ.items() if k != "FORCE_COLOR"}
+    env["FUDGE_STORE"] = str(fudge.db)
+    code = ("import gc, sys\nfrom cli.main import app\nsys.argv = ['fudge', *sys.argv[1:]]\nfrozen = gc.get_freeze_count()\n"
+            "try:\n    app()\nexcept SystemExit:\n    pass\nprint(frozen, gc.get_freeze_count(), gc.isenabled(), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, "log"], capture_output=True, text=True, env=env, cwd=ROOT,
+                          check=True)
+    before, after, enabled = done.stderr.split()[-3:]
+    assert int(before) == 0 and int(after) > 10_000 and enabled == "True"
+
+    frozen = gc.get_freeze_count()
+    assert "duel" in fudge("log").stdout
+    assert gc.get_freeze_count() == frozen and gc.isenabled()

@@ -214,7 +214,7 @@ def test_AI_INIT_2_rolled_order_turns_and_the_rounds_last_turn() -> None:
 
 
 def test_AI_WILL_1_willpower_says_the_level_the_wounds_now_count_as() -> None:
-    from engine.atari import acting_wound
+    from engine.sides import acting_wound
     from engine.wounds import LEVELS
 
     fights, _ = play(DEMOS["atari-isev"])  # Max ends Very Hurt

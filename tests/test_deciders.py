@@ -66,3 +66,26 @@ def test_F_WND_1_FT_TRACK_3_a_fight_is_over_when_at_most_one_side_still_fights(f
     assert not decider.is_terminal(state)
     fights.execute("fight", cmd.Kill(combatant="Bob", reason="a fall"))
     assert decider.is_terminal(fights.state("fight"))
+
+
+def test_a_table_by_command_name_reads_as_a_table_by_class() -> None:
+    """The deciders' tables are written with the commands' names (building one creates no class) and read
+    by class: a class of the same name that is not the command is not in it."""
+    table = cmd.ByCommand({"Attack": "attack", "Shoot": "shoot"})
+    assert table[cmd.Attack] == "attack" and table.get(cmd.Shoot) == "shoot"
+    assert cmd.Exchange not in table and type("Attack", (), {}) not in table and table.get(None) is None
+    assert list(table) == [cmd.Attack, cmd.Shoot] and len(table) == 2
+
+
+def test_every_command_is_named_where_engine_commands_finds_it() -> None:
+    """`cmd.NAME` finds every command of the union, each from the module `engine.commands` says defines it."""
+    from typing import get_args
+
+    union = get_args(get_args(cmd.Command)[0])
+    assert {kind.__name__ for kind in union} <= set(cmd.MODULES)
+    for name, module in cmd.MODULES.items():
+        value = getattr(cmd, name)
+        if isinstance(value, type):
+            assert value.__module__ == f"engine.commands_{module}", name
+    with pytest.raises(AttributeError):
+        cmd.NoSuchCommand  # noqa: B018

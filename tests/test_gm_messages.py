@@ -167,10 +167,10 @@ def test_ctrl_c_stops_a_parallel_sim_at_once_saying_how_far_it_got(tmp_path: Pat
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
-        while len(_children(process.pid)) < 2 and time.monotonic() < deadline:  # the workers are running
-            time.sleep(0.1)
+        while not _children(process.pid) and time.monotonic() < deadline:  # the worker is running (the
+            time.sleep(0.1)  # sim itself is the other of the two jobs)
         workers = _children(process.pid)
-        assert len(workers) >= 2, "the sim's workers did not start"
+        assert workers, "the sim's worker did not start"
         time.sleep(0.5)
         os.killpg(process.pid, signal.SIGINT)
         sent = time.monotonic()

@@ -10,6 +10,7 @@ textbook ones.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -107,21 +108,81 @@ def test_the_round_cap_makes_a_draw() -> None:
 
 
 def test_same_seed_same_results_whatever_the_jobs() -> None:
-    """The master seed and each fight's index fix its dice: serial, ranges of any size, and two worker
-    processes give the same results in the same order; another seed gives others."""
+    """The master seed and each fight's index fix its dice: serial, ranges of any size, two worker
+    processes, and one worker beside this process give the same results in the same order; another seed
+    gives others."""
     setup = setup_for("fudge", "sensible")
     serial = run_serial(setup, 42, 24)
     with ProcessPoolExecutor(max_workers=2) as pool:
         two = run_on(pool, setup, 42, 24, jobs=2)
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        shared = run_on(pool, setup, 42, 24, jobs=2, share=True)
     ranges = [r for start, stop in chunks(24, 1, size=5) for r in simulate_range(setup, 42, start, stop)]
-    assert serial == two == ranges
+    assert serial == two == shared == ranges
     assert run_serial(setup, 43, 24) != serial
 
 
 def test_chunks_cover_every_index_once() -> None:
-    for n, jobs in ((1, 1), (7, 3), (100, 2), (100001, 4)):
+    """Guided ranges: every index once, in order, no range larger than the one before it nor than 2,000
+    fights, the first ones large and the last ones small, so the jobs finish nearly together."""
+    for n, jobs in ((1, 1), (7, 3), (100, 2), (20000, 2), (100001, 4)):
         parts = chunks(n, jobs)
         assert [i for a, b in parts for i in range(a, b)] == list(range(n))
+        sizes = [b - a for a, b in parts]
+        assert all(later <= earlier for earlier, later in zip(sizes, sizes[1:-1]))  # the last: what is left
+        assert max(sizes) <= 2000
+    sizes = [b - a for a, b in chunks(20000, 2)]
+    assert sizes[0] == 2000 and max(sizes[-4:]) <= 20000 // 128 and len(sizes) <= 40
+
+
+def test_this_process_plays_ranges_beside_the_workers() -> None:
+    """With `share`, this process is one of the jobs: a worker gets the first ranges, this process plays
+    the next one left while the worker plays, and so on; every range is played once, by one of them, and
+    the results are those of one process."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    setup = setup_for("fudge")
+    serial = run_serial(setup, 9, 300)
+    played: list[tuple[int, int, int]] = []
+    real = simulate_range
+
+    def counted(setup: Setup, master: int, start: int, stop: int, opening: Any = None) -> list[FightResult]:
+        played.append((start, stop, threading.get_ident()))
+        return real(setup, master, start, stop, opening)
+
+    with ThreadPoolExecutor(max_workers=1) as worker, pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sim.parallel.simulate_range", counted)
+        assert run_on(worker, setup, 9, 300, jobs=2, share=True) == serial
+    assert sorted((start, stop) for start, stop, _ in played) == chunks(300, 2)  # each once
+    here = {(start, stop) for start, stop, thread in played if thread == threading.get_ident()}
+    assert here and chunks(300, 2)[0] not in here and chunks(300, 2)[2] in here  # the worker got 0 and 1
+
+
+def _parent_mark() -> object:
+    from sim import parallel
+
+    return getattr(parallel, "_mark", None)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork is the start method on Linux only")
+def test_local_workers_start_as_copies_of_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--jobs` workers are forked: they start with this process's modules and state (the run's opening)
+    instead of importing the engine again, whatever Python's default start method."""
+    from sim import parallel
+    from sim.parallel import executor_for
+
+    import multiprocessing
+
+    monkeypatch.setattr(parallel, "_mark", object(), raising=False)
+    default = multiprocessing.get_start_method()
+    multiprocessing.set_start_method("spawn", force=True)  # as if Python's default were not fork
+    try:
+        with executor_for("process", 2, None) as pool:
+            assert pool is not None and pool.slots == 2 and pool.share
+            assert pool.executor.submit(_parent_mark).result() is not None
+    finally:
+        multiprocessing.set_start_method(default, force=True)
 
 
 def test_wilson_interval_textbook_values() -> None:
@@ -275,7 +336,8 @@ def test_cli_text_report(tmp_path: Path) -> None:
 
 
 def test_jobs_zero_is_one_per_core_with_the_same_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`--jobs 0` runs a process per core (two here) and, as any --jobs, gives the one-process results."""
+    """`--jobs 0` runs a process per core (two here: this one and a worker) and, as any --jobs, gives the
+    one-process results."""
     workers: list[int | None] = []
 
     class Counted(ProcessPoolExecutor):
@@ -289,7 +351,7 @@ def test_jobs_zero_is_one_per_core_with_the_same_results(tmp_path: Path, monkeyp
     every = fudge(tmp_path, "sim", *args, "--jobs", "0")
     one = fudge(tmp_path, "sim", *args, "--jobs", "1")
     assert every.exit_code == 0 and one.exit_code == 0, every.output + one.output
-    assert workers == [2]
+    assert workers == [1]  # this process plays too: two processes
     assert json.loads(every.stdout) == json.loads(one.stdout)
 
 
@@ -476,17 +538,25 @@ def test_a_thread_decides_a_setups_opening_once(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_dask_ranges_follow_the_clusters_threads() -> None:
-    """With Dask the run is cut by the cluster's threads, not by --jobs: three threads, three slots."""
+    """With Dask the run is cut by the cluster's threads, not by --jobs: a local cluster of two worker
+    processes of one thread each gets the ranges of two slots whether --jobs says 1 or 5, and the same
+    results as one process."""
     distributed = pytest.importorskip("distributed")
-    from sim.parallel import executor_for, simulate
+    from sim.parallel import executor_for, ranges, simulate
 
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=3, processes=False,
+    setup = setup_for("fudge")
+    serial = run_serial(setup, 6, 3000)
+    assert len({len(ranges(3000, slots)) for slots in (1, 2, 5)}) == 3  # the count says which cut it was
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
-        with executor_for("dask", 1, cluster.scheduler_address) as pool:
-            assert pool is not None and pool.slots == 3
-            setup = setup_for("fudge")
-            assert simulate(setup, 6, 30, pool) == run_serial(setup, 6, 30)
-    assert len(chunks(240, 3)) == 24 and len(chunks(240, 1)) == 8
+        for jobs in (1, 5):
+            with executor_for("dask", jobs, cluster.scheduler_address) as pool:
+                assert pool is not None and pool.slots == 2 and not pool.share
+                sent: list[Any] = []
+                submit = pool.executor.submit
+                pool.executor.submit = lambda fn, *args: sent.append(args) or submit(fn, *args)  # type: ignore[method-assign]
+                assert simulate(setup, 6, 3000, pool) == serial
+                assert [(start, stop) for _, _, start, stop in sent] == ranges(3000, 2)
 
 
 @pytest.mark.parametrize("n, jobs", [(1, 1), (9, 1), (9, 2)])

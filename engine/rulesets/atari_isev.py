@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import partial
 
 from engine import atari, stun
-from engine import commands as cmd
+from engine.commands import ByCommand
 from engine.points import spend
 from engine.rulesets import fudge
 from engine.rulesets.decider import Decider, Handler, able_to_act
@@ -22,19 +22,21 @@ def acting_modifiers(state: FightState, who: Combatant) -> list[ev.Modifier]:
     return atari.wound_penalty(state, who) + atari.unbalanced(state, who) + stun.modifiers(state, who, "act")
 
 
-TABLE: dict[type, Handler] = {
-    **{kind: handler for kind, handler in fudge.TABLE.items() if kind is not cmd.Shoot},
-    cmd.Declare: partial(fudge.declare, atari_isev=True),
-    cmd.RollTrait: partial(fudge.roll_trait, acting=acting_modifiers),
-    cmd.Attack: atari.attack,
-    cmd.SpendPoint: partial(spend, settle=atari.settle_attack),
-    cmd.HeroicAvoidance: atari.heroic,
-}
+TABLE: ByCommand[Handler] = ByCommand({
+    **{name: handler for name, handler in fudge.TABLE.by_name.items() if name != "Shoot"},
+    "Declare": partial(fudge.declare, atari_isev=True),
+    "RollTrait": partial(fudge.roll_trait, acting=acting_modifiers),
+    "Attack": atari.attack,
+    "SpendPoint": partial(spend, settle=atari.settle_attack),
+    "HeroicAvoidance": atari.heroic,
+    "Willpower": atari.willpower,
+    "ResistSpell": atari.resist_spell,
+})
 
-REFUSALS: dict[type, str] = {
+REFUSALS: ByCommand[str] = ByCommand({
     **fudge.FATE_ONLY,
-    cmd.Shoot: "Atari Isev missiles are attacks: `fudge attack A B --ranged thrown|propelled` (AI-RNG)",
-}
+    "Shoot": "Atari Isev missiles are attacks: `fudge attack A B --ranged thrown|propelled` (AI-RNG)",
+})
 
 ATARI_ISEV = Decider("atari-isev", "Atari Isev", TABLE, REFUSALS,
                      able_to_act)

@@ -11,6 +11,7 @@ from functools import partial
 from typing import Any
 
 from engine import commands as cmd
+from engine.commands import ByCommand
 from engine import points
 from engine.dice import Dice
 from engine.errors import RuleError
@@ -298,25 +299,25 @@ def phased(handler: Handler, typed: str) -> Handler:
 NOT_FATE = ("`{typed}` is not used under Fate (FT-PACE): use the Fate commands (`fudge fate exchange`, "
             "`fudge fate scene`, `fudge fate round`/`attack`, `fudge end-scene`)")
 
-TABLE: dict[type, Handler] = {
-    **lifecycle.TABLE,
-    **{kind: phased(handler, PHASES_ONLY[kind.__name__]) for kind, handler in phases.TABLE.items()},
-    cmd.Join: join,
-    cmd.RollTrait: roll,
-    cmd.SpendPoint: partial(spend, fallback=partial(points.spend, settle=settle_exchange)),
-    cmd.FateExchange: exchange,
-    cmd.FateScene: scene,
-    cmd.FateRound: new_round,
-    cmd.FateAttack: attack,
-    cmd.CheckAspect: check_aspect,
-    cmd.EndScene: end_scene,
-    cmd.RecoverInjury: recover,
-}
+TABLE: ByCommand[Handler] = ByCommand({
+    **lifecycle.TABLE.by_name,
+    **{name: phased(handler, PHASES_ONLY[name]) for name, handler in phases.TABLE.by_name.items()},
+    "Join": join,
+    "RollTrait": roll,
+    "SpendPoint": partial(spend, fallback=partial(points.spend, settle=settle_exchange)),
+    "FateExchange": exchange,
+    "FateScene": scene,
+    "FateRound": new_round,
+    "FateAttack": attack,
+    "CheckAspect": check_aspect,
+    "EndScene": end_scene,
+    "RecoverInjury": recover,
+})
 
-REFUSALS: dict[type, str] = {
-    **{getattr(cmd, name): NOT_FATE.format(typed=typed) for name, typed in FUDGE_ONLY.items()},
-    cmd.GmWound: "a Fate fight marks boxes from exchanges (FT-TRACK); a wound level is a Fudge ruling",
-}
+REFUSALS: ByCommand[str] = ByCommand({
+    **{name: NOT_FATE.format(typed=typed) for name, typed in FUDGE_ONLY.items()},
+    "GmWound": "a Fate fight marks boxes from exchanges (FT-TRACK); a wound level is a Fudge ruling",
+})
 
 
 def still_in(state: FightState, who: Combatant) -> bool:

@@ -12,8 +12,9 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from engine import aftermath, atari, stun
+from engine import aftermath, stun
 from engine import commands as cmd
+from engine.commands import ByCommand
 from engine.blows import alternating_all_out, exchange_intents, fight
 from engine.declarations import merged_declaration, round_events
 from engine.dice import Dice, Roll
@@ -65,6 +66,8 @@ def declare(state: FightState, c: cmd.Declare, dice: Dice, *, atari_isev: bool =
     if atari_isev or state.options.initiative in ("opposed", "ranked"):  # AI-WAIT, AI-MULTI-ATK, F-INIT-3
         number = state.round + 1
         declaration = merged_declaration(state.pending.get(who.key), number, declaration)
+        from engine import atari  # Atari Isev's rules: loaded only by a fight that declares so
+
         atari.check_declaration(state, who, declaration, atari_isev)
     elif c.declaration != ev.Declaration(all_out=c.declaration.all_out, posture=c.declaration.posture):
         raise RuleError("waiting, hurrying, hasty attacks and multiple attacks or avoidances are declared before "
@@ -198,39 +201,53 @@ def gm_wound(state: FightState, c: cmd.GmWound, dice: Dice) -> list[Any]:
     return marks
 
 
-TABLE: dict[type, Handler] = {
-    **lifecycle.TABLE,
-    **phases.TABLE,
-    **aftermath.HANDLERS,
-    cmd.Declare: declare,
-    cmd.SealDeclaration: seal,
-    cmd.RollTrait: roll_trait,
-    cmd.Exchange: exchange,
-    cmd.Attack: attack,
-    cmd.Shoot: shoot,
-    cmd.Melee: decide_melee,
-    cmd.StoryRoll: decide_story,
-    cmd.SpendPoint: partial(spend, settle=settle_exchange),
-    cmd.GmWound: gm_wound,
-    cmd.Willpower: atari.willpower,  # AI-WILL-1 and AI-WILL-2 are GM options a Fudge fight may use
-    cmd.ResistSpell: atari.resist_spell,
-}
+def willpower(state: FightState, c: cmd.Willpower, dice: Dice) -> list[Any]:
+    """AI-WILL-1, as Atari Isev decides it: engine.atari is loaded by the fights that use it, not by every one."""
+    from engine import atari
+
+    return atari.willpower(state, c, dice)
+
+
+def resist_spell(state: FightState, c: cmd.ResistSpell, dice: Dice) -> list[Any]:
+    """AI-WILL-2, as Atari Isev decides it (see `willpower`)."""
+    from engine import atari
+
+    return atari.resist_spell(state, c, dice)
+
+
+TABLE: ByCommand[Handler] = ByCommand({
+    **lifecycle.TABLE.by_name,
+    **phases.TABLE.by_name,
+    **aftermath.HANDLERS.by_name,
+    "Declare": declare,
+    "SealDeclaration": seal,
+    "RollTrait": roll_trait,
+    "Exchange": exchange,
+    "Attack": attack,
+    "Shoot": shoot,
+    "Melee": decide_melee,
+    "StoryRoll": decide_story,
+    "SpendPoint": partial(spend, settle=settle_exchange),
+    "GmWound": gm_wound,
+    "Willpower": willpower,  # AI-WILL-1 and AI-WILL-2 are GM options a Fudge fight may use
+    "ResistSpell": resist_spell,
+})
 
 # Fate's commands, and Atari Isev's heroic avoidance: the line each is refused with in this ruleset
-FATE_ONLY: dict[type, str] = {
-    cmd.FateExchange: "`fudge fate exchange` is a Fate command: this fight runs {ruleset} rules",
-    cmd.FateScene: "`fudge fate scene` is a Fate command: this fight runs {ruleset} rules",
-    cmd.FateRound: "`fudge fate round` is a Fate command: this fight runs {ruleset} rules",
-    cmd.FateAttack: "`fudge fate attack` is a Fate command: this fight runs {ruleset} rules",
-    cmd.CheckAspect: "aspects are Fate's (FT-PTS): this fight runs {ruleset}",
-    cmd.EndScene: "`fudge end-scene` ends a Fate scene; this fight runs {ruleset} rules and ends with `fudge end`",
-    cmd.RecoverInjury: "injury recovery is Fate's (FT-HEAL-1): this fight runs {ruleset} rules, "
-                       "which heal with `fudge heal` and `fudge rest`",
+FATE_ONLY: dict[str, str] = {
+    "FateExchange": "`fudge fate exchange` is a Fate command: this fight runs {ruleset} rules",
+    "FateScene": "`fudge fate scene` is a Fate command: this fight runs {ruleset} rules",
+    "FateRound": "`fudge fate round` is a Fate command: this fight runs {ruleset} rules",
+    "FateAttack": "`fudge fate attack` is a Fate command: this fight runs {ruleset} rules",
+    "CheckAspect": "aspects are Fate's (FT-PTS): this fight runs {ruleset}",
+    "EndScene": "`fudge end-scene` ends a Fate scene; this fight runs {ruleset} rules and ends with `fudge end`",
+    "RecoverInjury": "injury recovery is Fate's (FT-HEAL-1): this fight runs {ruleset} rules, "
+                     "which heal with `fudge heal` and `fudge rest`",
 }
-REFUSALS: dict[type, str] = {
+REFUSALS: ByCommand[str] = ByCommand({
     **FATE_ONLY,
-    cmd.HeroicAvoidance: "heroic avoidance is an Atari Isev rule (AI-HEROIC); this fight plays {ruleset}: "
-                         "a fudge point (`fudge spend NAME scratch`) halves a blow instead",
-}
+    "HeroicAvoidance": "heroic avoidance is an Atari Isev rule (AI-HEROIC); this fight plays {ruleset}: "
+                       "a fudge point (`fudge spend NAME scratch`) halves a blow instead",
+})
 
 FUDGE = Decider("fudge", "Fudge", TABLE, REFUSALS, able_to_act)

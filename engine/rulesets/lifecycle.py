@@ -7,6 +7,7 @@ import hashlib
 from typing import Any
 
 from engine import commands as cmd
+from engine.commands import ByCommand
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.rulesets.decider import Handler
@@ -67,11 +68,11 @@ def kill(state: FightState, c: cmd.Kill, dice: Dice) -> list[Any]:
     return [ev.CombatantKilled(combatant=who.name, reason=c.reason)]
 
 
-TABLE: dict[type, Handler] = {
-    cmd.StartFight: start,
-    cmd.StartBranch: branch,
-    cmd.CommitSeed: commit,
-    cmd.RevealSeed: reveal_seed,
-    cmd.Join: join,
-    cmd.Kill: kill,
-}
+TABLE: ByCommand[Handler] = ByCommand({
+    "StartFight": start,
+    "StartBranch": branch,
+    "CommitSeed": commit,
+    "RevealSeed": reveal_seed,
+    "Join": join,
+    "Kill": kill,
+})

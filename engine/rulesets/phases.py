@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import commands as cmd
+from engine.commands import ByCommand
 from engine import ranked
 from engine.dice import Dice
 from engine.errors import RuleError
@@ -121,11 +122,11 @@ def intend(state: FightState, c: cmd.DeclareIntent, dice: Dice) -> list[Any]:
 
 
 
-TABLE: dict[type, Handler] = {
-    cmd.StartRound: start_round,
-    cmd.Barter: barter_dice,
-    cmd.NextTurn: next_turn,
-    cmd.OrderTies: order_ties,
-    cmd.HoldAction: hold,
-    cmd.DeclareIntent: intend,
-}
+TABLE: ByCommand[Handler] = ByCommand({
+    "StartRound": start_round,
+    "Barter": barter_dice,
+    "NextTurn": next_turn,
+    "OrderTies": order_ties,
+    "HoldAction": hold,
+    "DeclareIntent": intend,
+})
