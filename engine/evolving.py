@@ -87,3 +87,10 @@ def _resolved(s: FightState, seq: int, event: ev.ActionResolved) -> dict[str, An
 
 _INDEXES: dict[type, Callable[[FightState, int, Any], dict[str, Any]]] = {
     ev.DiceRolled: _rolled, ev.WoundMarked: _marked, ev.ExchangeResolved: _exchanged, ev.ActionResolved: _resolved}
+
+
+def index_as(kind: type, like: type) -> None:
+    """Index events of `kind` as those of `like`: an event decoded to another class with the same fields
+    (events.decoder's structs, folded by projections.rebuild) feeds the same index."""
+    if like in _INDEXES:
+        _INDEXES[kind] = _INDEXES[like]
