@@ -21,11 +21,11 @@ from functools import lru_cache
 from typing import Any
 
 from engine import evolve as evolving_handlers
-from engine.evolving import index_as, remember, with_item, with_items
+from engine.evolving import SMALL, index_as, remember, with_item, with_items
 from engine.harm import ADJUSTMENT_PURPOSE
 from engine.tracks import is_pawn, pain_of
 from engine.wounds import Mark, Track, build_track, place
-from engine.pmap import EventMap, Reader
+from engine.pmap import LOGGED, EventMap, PMap, Reader
 from engine.state import Action, Draft, FightState, draft_of, freeze, replace
 from events import models as ev
 from events.decoder import Refused, decoder, structs
@@ -40,8 +40,58 @@ READ_ONLY = (ev.DiceRolled, ev.ActionResolved, ev.ExchangeResolved, ev.WoundMark
 Handler = Callable[[Draft, Any, Any], Draft]
 
 
-_SET = {name: FightState.__dict__[name].__set__ for name in ("actions", "events", "index")}  # the slots' setters
+class _Growing(PMap):
+    """A map one rebuild owns and grows in place: `set` changes it and returns it.
+
+    Why: a `PMap` keeps every version it was (each `set` makes a new one and leaves a change in the old),
+    so that any older state stays correct; a fold from scratch keeps none of its states but the last, so
+    the draft's growing maps (actions, events, the indexes, the roster, the round starts) need no older
+    version. Handlers read the newest state only (engine.state.Draft), and `engine.evolving.with_item`
+    sets a PMap in place of copying it. `_settled` turns each back into what the handlers' fold holds."""
+
+    __slots__ = ()
+
+    def set(self, key: Any, value: Any) -> _Growing:
+        self._ref[key] = value
+        return self
+
+
+class _GrowingEvents(EventMap):
+    """`_Growing` for `events`: every value left in the log (`LOGGED`), as an `EventMap` that keeps none."""
+
+    __slots__ = ()
+
+    def set(self, key: Any, value: Any) -> _GrowingEvents:
+        self._ref[key] = LOGGED
+        return self
+
+
+_GROWN = ("actions", "events", "index", "round_starts", "combatants")
+_SET = {name: FightState.__dict__[name].__set__ for name in _GROWN}  # the slots' own setters
 _set_actions, _set_events, _set_index = _SET["actions"], _SET["events"], _SET["index"]
+
+
+def _growing(read: Callable[[int], Any]) -> Draft:
+    draft = draft_of(FightState())
+    for name in _GROWN:
+        _SET[name](draft, _Growing())
+    _set_events(draft, _GrowingEvents(reader=Reader(read, keep=False)))
+    return draft
+
+
+def _settled(draft: Draft) -> Draft:
+    """Each grown map as the handlers' fold leaves it: `actions` a PMap, `events` an EventMap, the others
+    a dict while they are small (engine.evolving.with_item's SMALL), else a PMap."""
+    for name in _GROWN:
+        value = getattr(draft, name)
+        if type(value) is _GrowingEvents:
+            _SET[name](draft, EventMap(value._ref, reader=value._reader))
+        elif type(value) is _Growing:
+            data = value._ref
+            _SET[name](draft, PMap(data) if name == "actions" or len(data) > SMALL else dict(data))
+    return draft
+
+
 _ACTION_SLOTS = tuple(Action.__dict__[name].__set__ for name in ("action", "resolution", "rolls", "consequences"))
 
 
@@ -71,7 +121,7 @@ def _dice_rolled(s: Draft, r: Any, e: Any) -> Draft:
     else:
         _set_index(s, with_item(s.index, ("roll", key), seq))
     _set_actions(s, with_item(actions, action, record))
-    _set_events(s, s.events.set(seq, e))
+    _set_events(s, with_item(s.events, seq, e))
     return s
 
 
@@ -131,14 +181,14 @@ def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callabl
     Every body is validated: decoded to its struct, then given to the fold as that struct where the fold
     takes one, else as pydantic's record; a body the decoder refuses goes to pydantic, which decides
     (and raises if the models refuse it too). The state starts fresh, its `events` leaving every value
-    in the log (read back with `read`), so that no struct enters the state. No name is kept for the
-    start state: its `events` would keep every version the fold makes alive."""
+    in the log (read back with `read`), so that no struct enters the state; its growing maps are grown
+    in place (`_Growing`)."""
     table, taken = handlers()
     wound = next((struct for struct, model in structs().items() if model is ev.WoundMarked))
     table = {**table, wound: _wound_marking({})}
     upcasting = bool(UPCASTERS or ENVELOPE_UPCASTERS)  # an older shape is upcast first, by pydantic's path
     decode = decoder()
-    draft: FightState = draft_of(FightState(events=EventMap(reader=Reader(read, keep=False))))
+    draft = _growing(read)
     last = 0
     for seq, body in rows:
         if seq in gone:
@@ -156,4 +206,4 @@ def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callabl
         event = record.event
         draft = table[type(event)](draft, record, event)
         last = record.seq
-    return freeze(draft, last_seq=last)
+    return freeze(_settled(draft), last_seq=last)

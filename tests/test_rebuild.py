@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine import commands as cmd
 from engine.history import effective
+from engine.pmap import EventMap
 from engine.state import FightState, replace
 from events.envelope import Recorded, load
 from projections.fold import replay
@@ -49,7 +50,11 @@ fights = st.tuples(st.sampled_from(sorted(FIGHTERS)), st.sampled_from(("plain", 
 @given(fights)
 def test_a_rebuilt_fight_equals_the_handlers_fold(fight: tuple) -> None:
     records = records_of(bodies_of(fight_log(*fight)))
-    assert rebuilt(records) == replay(records)
+    state, expected = rebuilt(records), replay(records)
+    assert state == expected
+    kinds = [name for name in FightState.__dataclass_fields__ if name != "events"]
+    assert [type(getattr(state, name)) for name in kinds] == [type(getattr(expected, name)) for name in kinds]
+    assert type(state.events) is EventMap
 
 
 @pytest.mark.parametrize("preset", sorted(FIGHTERS))
