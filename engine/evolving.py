@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.harm import ADJUSTMENT_PURPOSE
-from engine.pmap import PMap
+from engine.pmap import KINDS, PMap
 from engine.state import Action, FightState, replace
 from events import models as ev
 from events.envelope import Recorded
@@ -18,8 +18,8 @@ def with_item(mapping: Mapping[Any, Any], key: Any, value: Any) -> Mapping[Any, 
     state has two combatants); one that has grown past SMALL becomes a `PMap`, whose set is O(1), so
     that a map growing with the fight (the roster, the round starts, the fold's indexes) is never copied
     at every change."""
-    if isinstance(mapping, PMap):  # a PMap, an EventMap (or a map one rebuild grows in place: projections.rebuild)
-        return mapping.set(key, value)
+    if type(mapping) in KINDS:  # a PMap, an EventMap, or a map one rebuild grows in place (projections.rebuild)
+        return mapping.set(key, value)  # type: ignore[attr-defined, no-any-return]
     if len(mapping) >= SMALL:
         return PMap(mapping).set(key, value)
     new = dict(mapping)

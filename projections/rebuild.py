@@ -55,6 +55,16 @@ class _Growing(PMap):
         self._ref[key] = value
         return self
 
+    # Its dict is always its own: read it without PMap's check for an older version.
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self._ref.get(key, default)
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._ref[key]
+
+    def __contains__(self, key: Any) -> bool:
+        return key in self._ref
+
 
 class _GrowingEvents(EventMap):
     """`_Growing` for `events`: every value left in the log (`LOGGED`), as an `EventMap` that keeps none."""
