@@ -6,9 +6,10 @@ Why: a replay from a store (service.fights.Fights._replay) keeps no action's eve
 dropped. Here such a row stays the decoder's struct: validated like the model (same fields, same types,
 same defaults) at about a third of pydantic's cost, and read by the same handlers (`engine.evolve`),
 which only read its fields. The handlers that keep part of an event in the state (a declaration, a
-sheet) or are rare get pydantic's record, as every row did before. A dice roll, about half of a
-fight's rows, is folded by `_dice_rolled` here: the handler's work (`engine.evolve._dice_rolled`,
-`engine.evolving.remember`) written straight onto the fold's draft.
+sheet) or are rare get pydantic's record, as every row did before. A dice roll (about half of a
+fight's rows), an exchange and a wound are folded by handlers of this module: the engine's handler
+(`engine.evolve`) with `engine.evolving.remember` written straight onto the fold's draft, and a wound
+placed on the track the earlier marks built; and the draft's growing maps grow in place (`_Growing`).
 
 tests/test_rebuild.py: the state equals the handlers' fold of pydantic's records, over the golden logs
 and random fights of every ruleset.
@@ -21,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from engine import evolve as evolving_handlers
-from engine.evolving import SMALL, index_as, remember, with_item, with_items
+from engine.evolving import AVOIDANCES, SMALL, index_as, remember, with_item, with_items, without
 from engine.harm import ADJUSTMENT_PURPOSE
 from engine.tracks import is_pawn, pain_of
 from engine.wounds import Mark, Track, build_track, place
@@ -135,6 +136,38 @@ def _dice_rolled(s: Draft, r: Any, e: Any) -> Draft:
     return s
 
 
+def _exchange_resolved(s: Draft, r: Any, e: Any) -> Draft:
+    """engine.evolve._exchange_resolved, its `remember` (and the `_exchanged` index) written onto the draft;
+    the rest as the handler does it, step for step."""
+    seq, action, sides = r.seq, e.action, e.sides
+    actions = s.actions
+    record = actions.get(action)
+    if record is None:
+        record = _action(action, seq, (), ())
+    else:
+        record = _action(record.action, seq, record.rolls, record.consequences)
+    _set_actions(s, with_item(actions, action, record))
+    _set_events(s, with_item(s.events, seq, e))
+    if e.avoidance in AVOIDANCES and len(sides) >= 2:
+        key = ("avoided", sides[1].combatant.lower(), e.round)
+        _set_index(s, with_item(s.index, key, s.index.get(key, 0) + len(sides) - 1))
+    names = [side.combatant.lower() for side in sides]
+    keys = frozenset(names)
+    opened = dict(s.advantage_open)
+    for side, key in zip(sides, names):
+        opened.pop(key, None)
+        if side.declaration.all_out == "defense":
+            foes = [o for o, name in zip(sides, names) if name != key]
+            if foes and all(side.result is not None and o.result is not None and side.result >= o.result
+                            for o in foes):
+                opened[key] = foes[0].combatant.lower()
+    used = {k: v for k, v in s.advantages.items() if k not in keys}
+    turn = replace(s.turn, acted=True) if (s.turn and e.kind == "attack") else s.turn
+    s = evolving_handlers._all_out_turns(s, e)
+    return replace(s, fought=s.fought | keys, advantage_open=opened, advantages=used,  # type: ignore[no-any-return]
+                   declarations=without(s.declarations, *keys), turn=turn)
+
+
 def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
     """engine.evolve._wound_marked for one fold, placing each mark on the track the earlier marks built.
 
@@ -171,6 +204,9 @@ def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
     return wound_marked
 
 
+_OWN: dict[type, Handler] = {ev.DiceRolled: _dice_rolled, ev.ExchangeResolved: _exchange_resolved}
+
+
 @lru_cache(maxsize=1)
 def handlers() -> tuple[dict[type, Handler], frozenset[type]]:
     """The fold's handlers by the type of what it is given (a struct or a model), and the structs it takes."""
@@ -178,7 +214,7 @@ def handlers() -> tuple[dict[type, Handler], frozenset[type]]:
     taken = set()
     for struct, model in structs().items():
         if model in READ_ONLY:
-            table[struct] = _dice_rolled if model is ev.DiceRolled else evolving_handlers.HANDLERS[model]
+            table[struct] = _OWN.get(model) or evolving_handlers.HANDLERS[model]
             index_as(struct, model)
             taken.add(struct)
     return table, frozenset(taken)
