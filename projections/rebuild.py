@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from engine import evolve as evolving_handlers
-from engine.evolving import AVOIDANCES, SMALL, index_as, remember, with_item, with_items, without
+from engine.evolving import AVOIDANCES, SMALL, index_as, with_item, with_items, without
 from engine.harm import ADJUSTMENT_PURPOSE
 from engine.tracks import is_pawn, pain_of
 from engine.wounds import Mark, Track, build_track, place
@@ -183,10 +183,17 @@ def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
         sheet = combatant.fighter.sheet
         if options.dc_track or is_pawn(sheet):
             return evolving_handlers._wound_marked(s, r, e)  # type: ignore[no-any-return]
-        record = s.actions.get(e.action)
-        s = remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
-        combatant = s.combatants[e.combatant.lower()]
-        mark = Mark(e.level, r.seq, e.still_ticking)
+        seq, action, name = r.seq, e.action, e.combatant.lower()
+        actions = s.actions
+        record = actions.get(action)  # remember, with its `_marked` index
+        if record is None:
+            record = _action(action, seq, (), (seq,))
+        else:
+            record = _action(record.action, record.resolution, record.rolls, record.consequences + (seq,))
+        _set_actions(s, with_item(actions, action, record))
+        _set_events(s, with_item(s.events, seq, e))
+        _set_index(s, with_item(s.index, ("blow", name), seq))
+        mark = Mark(e.level, seq, e.still_ticking)
         marks = combatant.marks + (mark,)
         known = built.get(combatant.key)
         if known is not None and known[0] is combatant.marks and known[1] == combatant.boxes and known[2] is options:
