@@ -96,10 +96,11 @@ def _settled(draft: Draft) -> Draft:
     for name in _GROWN:
         value = getattr(draft, name)
         if type(value) is _GrowingEvents:
-            _SET[name](draft, EventMap(value._ref, reader=value._reader))
+            value.__class__ = EventMap  # the same slots: the grown dict is kept, not copied (a replay's peak memory)
+        elif type(value) is _Growing and (name == "actions" or len(value._ref) > SMALL):
+            value.__class__ = PMap
         elif type(value) is _Growing:
-            data = value._ref
-            _SET[name](draft, PMap(data) if name == "actions" or len(data) > SMALL else dict(data))
+            _SET[name](draft, value._ref)
     return draft
 
 

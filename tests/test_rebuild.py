@@ -117,3 +117,15 @@ def test_F_HEAL_1_a_track_healed_between_wounds_is_built_again(between: cmd.Comm
     replayed = fights.replayed("fight")[1]
     assert fights._replay("fight", upto) == replayed
     assert replayed.find("Snorri").marks != ()
+
+
+def test_with_an_upcaster_registered_every_row_goes_through_pydantic(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An older shape is upcast before validation, which only the pydantic path does (events.upcast)."""
+    from events.upcast import UPCASTERS
+
+    records = records_of(bodies_of(fight_log("fudge", "sensible", True, 2)))
+    seen: list[dict] = []
+    monkeypatch.setitem(UPCASTERS, ("dice_rolled", 1), lambda payload: seen.append(payload) or {**payload, "v": 2})
+    assert rebuilt(records) == replay(records)
+    rolls = {r.seq for r in effective(records) if r.event.type == "dice_rolled"}
+    assert len(seen) == len(rolls) > 0
