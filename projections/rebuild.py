@@ -230,7 +230,7 @@ def handlers() -> tuple[dict[type, Handler], frozenset[type]]:
 
 def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callable[[int], Any]) -> FightState:
     """The state folded from a log's rows, (seq, body) in order, leaving out the seqs in `gone` (A-UNDO-2:
-    the events voided, not even decoded), as `projections.fold.replay` folds pydantic's records.
+    the events voided, validated but not folded), as `projections.fold.replay` folds pydantic's records.
 
     Every body is validated: decoded to its struct, then given to the fold as that struct where the fold
     takes one, else as pydantic's record; a body the decoder refuses goes to pydantic, which decides
@@ -245,7 +245,11 @@ def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callabl
     draft = _growing(read)
     last = 0
     for seq, body in rows:
-        if seq in gone:
+        if seq in gone:  # voided: validated all the same, not folded
+            try:
+                decode(body)
+            except Refused:
+                load(body)
             continue
         if upcasting:
             record = load(body)

@@ -92,6 +92,8 @@ def test_a_body_the_decoder_refuses_goes_to_pydantic_which_decides() -> None:
     wrong = bodies[roll].replace(f'"action":{records[roll].event.action},', '"action":"one",')
     with pytest.raises(ValueError):
         rebuild(list(enumerate([*bodies[:roll], wrong], 1)), set(), by_seq.__getitem__)
+    with pytest.raises(ValueError):  # a voided row is not folded, but it is validated
+        rebuild(list(enumerate([*bodies[:roll], wrong], 1)), {roll + 1}, by_seq.__getitem__)
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
