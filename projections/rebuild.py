@@ -7,7 +7,7 @@ dropped. Here such a row stays the decoder's struct: validated like the model (s
 same defaults) at about a third of pydantic's cost, and read by the same handlers (`engine.evolve`),
 which only read its fields. The handlers that keep part of an event in the state (a declaration, a
 sheet) or are rare get pydantic's record, as every row did before. A dice roll (about half of a
-fight's rows), an exchange and a wound are folded by handlers of this module: the engine's handler
+fight's rows), an exchange, a wound and a new round are folded by handlers of this module: the engine's handler
 (`engine.evolve`) with `engine.evolving.remember` written straight onto the fold's draft, and a wound
 placed on the track the earlier marks built; and the draft's growing maps grow in place (`_Growing`).
 
@@ -35,8 +35,10 @@ from events.upcast import ENVELOPE_UPCASTERS, UPCASTERS
 
 # The handlers that read only fields of an event (numbers, strings, the fields of its sides) and keep
 # none of its objects in the state but through `remember`, which leaves them in the log here.
+# A sheet or the options are read from the event's `dict[str, Any]` (the same dict whichever decoder made it).
 READ_ONLY = (ev.DiceRolled, ev.ActionResolved, ev.ExchangeResolved, ev.WoundMarked, ev.RoundStarted,
-             ev.FudgePointSpent, ev.EventsVoided, ev.CommandUndone, ev.CommandRedone)
+             ev.FudgePointSpent, ev.EventsVoided, ev.CommandUndone, ev.CommandRedone, ev.CombatantJoined,
+             ev.FightStarted, ev.BranchStarted, ev.SeedCommitted, ev.SeedRevealed)
 
 Handler = Callable[[Draft, Any, Any], Draft]
 
@@ -169,6 +171,28 @@ def _exchange_resolved(s: Draft, r: Any, e: Any) -> Draft:
                    declarations=without(s.declarations, *keys), turn=turn)
 
 
+_W = {name: FightState.__dict__[name].__set__ for name in FightState.__dataclass_fields__}  # every slot's setter
+
+
+def _round_started(s: Draft, r: Any, e: Any) -> Draft:
+    """engine.evolve._round_started, each field set through its slot (the handler is one `replace` of
+    thirteen fields); every value is worked out from the state before the round, as the handler's are."""
+    number, options, pending, advantages = e.round, s.options, s.pending, s.advantages
+    _W["round_starts"](s, with_item(s.round_starts, len(s.round_starts), r.seq))
+    _W["round_declarations"](s, {k: d for k, (n, d) in pending.items() if n == number})
+    if not (options.initiative == "opposed" and options.initiative_every == "battle"):
+        _W["ranked"](s, {})
+    _W["advantages"](s, {k: v for k, v in advantages.items() if v[2] >= number})
+    _W["round"](s, number)
+    for name in ("declarations", "sealed", "initiative", "pending"):
+        _W[name](s, {})
+    _W["fought"](s, frozenset())
+    _W["forfeits"](s, frozenset())
+    _W["turn"](s, None)
+    _W["slot_start"](s, 0)
+    return s
+
+
 def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
     """engine.evolve._wound_marked for one fold, placing each mark on the track the earlier marks built.
 
@@ -212,7 +236,8 @@ def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
     return wound_marked
 
 
-_OWN: dict[type, Handler] = {ev.DiceRolled: _dice_rolled, ev.ExchangeResolved: _exchange_resolved}
+_OWN: dict[type, Handler] = {ev.DiceRolled: _dice_rolled, ev.ExchangeResolved: _exchange_resolved,
+                              ev.RoundStarted: _round_started}
 
 
 @lru_cache(maxsize=1)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from cli.demos import DEMOS, Demo
 from engine import commands as cmd
 from engine.history import effective
 from engine.pmap import EventMap
@@ -21,7 +22,7 @@ from engine.state import FightState, replace
 from events.envelope import Recorded, load
 from projections.fold import replay
 from projections.rebuild import READ_ONLY, handlers, rebuild
-from tests.test_consequences import duel
+from tests.test_consequences import duel, play as play_demo
 from tests.test_decoder import bodies_of
 from tests.test_fold_draft import FIGHTERS, fight_log
 from tests.test_properties import new_session, play as play_session, session as gm_session
@@ -131,3 +132,26 @@ def test_with_an_upcaster_registered_every_row_goes_through_pydantic(monkeypatch
     assert rebuilt(records) == replay(records)
     rolls = {r.seq for r in effective(records) if r.event.type == "dice_rolled"}
     assert len(seen) == len(rolls) > 0
+
+
+@pytest.mark.parametrize("demo", DEMOS.values(), ids=list(DEMOS))
+def test_every_prefix_of_every_demo_rebuilds_to_the_records_fold(demo: Demo) -> None:
+    """The demos' scripted fights (F-EX's advantages and all-out, phase and rolled initiative, Fate), read
+    from the store as of each of their events: a new round meets every state the others leave."""
+    fights, _ = play_demo(demo)
+    for upto in range(1, fights.store.last_seq("fight") + 1):
+        assert fights._replay("fight", upto) == fights.replayed("fight", upto)[1], upto
+
+
+def test_F_MOD_7_an_advantage_not_used_lapses_at_the_round_after_its_own() -> None:
+    """F-EX to the Perception roll that wins Brynhild her advantage (for round 5), then two new rounds with
+    no blow: it lapses when round 6 begins, in the rebuild as in the handlers' fold."""
+    demo = DEMOS["fudge"]
+    spot = next(i for i, (_, command, _) in enumerate(demo.steps) if getattr(command, "advantage", False))
+    fights, _ = play_demo(replace(demo, steps=demo.steps[: spot + 1]))
+    assert fights.state("fight").advantages
+    for _ in range(2):
+        fights.execute("fight", cmd.StartRound())
+        upto = fights.store.last_seq("fight")
+        assert fights._replay("fight", upto) == fights.replayed("fight", upto)[1]
+    assert not fights.state("fight").advantages
