@@ -157,7 +157,10 @@ def main() -> None:
             built = args.fights / f"f{size}.db" if args.fights else Path(folder) / f"f{size}.db"
             if not built.exists():
                 print(f"building {size:,} events ...", file=sys.stderr)
-                child(roots["new"], BUILD, str(built), str(size), env=no_key)
+                # A key of its own: built with `no_key`, the build made that key and its snapshots, and the
+                # new checkout's "replays" then read them (the old one's code digest refused them).
+                child(roots["new"], BUILD, str(built), str(size),
+                      env={**base, "FUDGE_KEY_FILE": str(Path(folder) / "build" / "snapshot.key")})
             copies = {}
             for label in roots:
                 copies[label] = Path(folder) / f"{label}-{size}.db"

@@ -8,8 +8,9 @@ with `PYTHONPATH=<root>`, so nothing of one checkout is imported by the other. O
 turns (A B A B ..., the order swapped every round) so that load from elsewhere on a shared
 machine hits both alike; each figure is the median over the rounds (or the runs).
 
-- replay: `Fights(store).replayed(name)` of a ~10,000-event fight from SQLite into every
-  projection, median of `--replays` in each child, `--rounds` children per checkout;
+- replay: each checkout's `bench/replay.py` `full` (`Fights(store)._replay` since the derived decoder,
+  `Fights.replayed` before) of a ~10,000-event fight from SQLite into every projection, median of
+  `--replays` in each child, `--rounds` children per checkout;
 - commands: `fudge status` and `fudge attack A B` (dice that always miss) on a ~1,000-event fight,
   fresh processes (`python -m cli.main`), next to `python -c "import pydantic, typer"`, median of
   `--runs`, after one warm-up run of each;

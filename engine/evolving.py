@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.harm import ADJUSTMENT_PURPOSE
-from engine.pmap import EventMap, PMap
+from engine.pmap import KINDS, PMap
 from engine.state import Action, FightState, replace
 from events import models as ev
 from events.envelope import Recorded
@@ -18,7 +18,7 @@ def with_item(mapping: Mapping[Any, Any], key: Any, value: Any) -> Mapping[Any, 
     state has two combatants); one that has grown past SMALL becomes a `PMap`, whose set is O(1), so
     that a map growing with the fight (the roster, the round starts, the fold's indexes) is never copied
     at every change."""
-    if type(mapping) in _PERSISTENT:
+    if type(mapping) in KINDS:  # a PMap, an EventMap, or a map one rebuild grows in place (projections.rebuild)
         return mapping.set(key, value)  # type: ignore[attr-defined, no-any-return]
     if len(mapping) >= SMALL:
         return PMap(mapping).set(key, value)
@@ -39,7 +39,6 @@ def with_items(mapping: Mapping[Any, Any], items: tuple[tuple[Any, Any], ...]) -
 
 
 SMALL = 64
-_PERSISTENT = frozenset({PMap, EventMap})
 
 
 def without(mapping: Mapping[Any, Any], *keys: Any) -> dict[Any, Any]:
@@ -87,3 +86,10 @@ def _resolved(s: FightState, seq: int, event: ev.ActionResolved) -> dict[str, An
 
 _INDEXES: dict[type, Callable[[FightState, int, Any], dict[str, Any]]] = {
     ev.DiceRolled: _rolled, ev.WoundMarked: _marked, ev.ExchangeResolved: _exchanged, ev.ActionResolved: _resolved}
+
+
+def index_as(kind: type, like: type) -> None:
+    """Index events of `kind` as those of `like`: an event decoded to another class with the same fields
+    (events.decoder's structs, folded by projections.rebuild) feeds the same index."""
+    if like in _INDEXES:
+        _INDEXES[kind] = _INDEXES[like]

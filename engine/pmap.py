@@ -34,11 +34,18 @@ class Unbound:
 
 
 _MISSING: Any = Unbound()
+# PMap and each of its subclasses: the maps `engine.evolving.with_item` sets rather than copies (a set of
+# exact types: `isinstance` of an abstract Mapping's subclass takes the slow ABC path for every dict).
+KINDS: set[type] = set()
 MISSING = _MISSING  # a key not bound, in `changes_since`
 
 
 class PMap(Mapping[Any, Any]):
     __slots__ = ("_ref",)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        KINDS.add(cls)
 
     def __init__(self, items: Mapping[Any, Any] | None = None) -> None:
         # Either the shared dict (this version is the newest one read), or (key, value, next):
@@ -144,6 +151,9 @@ class PMap(Mapping[Any, Any]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (PMap, (dict(self._data()),))
+
+
+KINDS.add(PMap)
 
 
 class Logged(Unbound):

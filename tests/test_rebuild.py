@@ -1,0 +1,157 @@
+"""A-REPLAY-1, A-UNDO-2: a replay from scratch through the derived decoder (projections.rebuild) folds the
+state the handlers fold from pydantic's records, event for event.
+
+The logs: whole simulated fights of every preset and policy (exchanges, melees, phase and rolled
+initiative, atari isev, fate, fudge-point spends that void and re-resolve), the golden schema-1 logs,
+and the random GM sessions of tests/test_properties.py through the service (undo, redo, late joins,
+every fudge-point use), where `Fights._replay` (what a command reads without a snapshot) must equal
+`Fights.replayed`.
+"""
+
+from __future__ import annotations
+
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from cli.demos import DEMOS, Demo
+from engine import commands as cmd
+from engine.history import effective
+from engine.pmap import EventMap
+from engine.state import FightState, replace
+from events.envelope import Recorded, load
+from projections.fold import replay
+from projections.rebuild import READ_ONLY, handlers, rebuild
+from tests.test_consequences import duel, play as play_demo
+from tests.test_decoder import bodies_of
+from tests.test_fold_draft import FIGHTERS, fight_log
+from tests.test_properties import new_session, play as play_session, session as gm_session
+from tests.test_stored_rows import old_logs
+
+
+def rebuilt(records: list[Recorded]) -> FightState:
+    """The rebuild of a log given as records: their bodies, the voided seqs left out."""
+    bodies = [record.body() for record in records]
+    kept = {record.seq for record in effective(records)}
+    by_seq = {record.seq: record.event for record in records}
+    state = rebuild(((r.seq, body) for r, body in zip(records, bodies)), {r.seq for r in records} - kept,
+                    by_seq.__getitem__)
+    return replace(state, last_seq=records[-1].seq) if records else state
+
+
+def records_of(bodies: list[str]) -> list[Recorded]:
+    return [load(body) for body in bodies]
+
+
+fights = st.tuples(st.sampled_from(sorted(FIGHTERS)), st.sampled_from(("plain", "sensible", "reckless")),
+                   st.booleans(), st.integers(0, 10_000))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fights)
+def test_a_rebuilt_fight_equals_the_handlers_fold(fight: tuple) -> None:
+    records = records_of(bodies_of(fight_log(*fight)))
+    state, expected = rebuilt(records), replay(records)
+    assert state == expected
+    kinds = [name for name in FightState.__dataclass_fields__ if name != "events"]
+    assert [type(getattr(state, name)) for name in kinds] == [type(getattr(expected, name)) for name in kinds]
+    assert type(state.events) is EventMap
+
+
+@pytest.mark.parametrize("preset", sorted(FIGHTERS))
+def test_every_prefix_of_a_fight_rebuilds_to_the_handlers_fold(preset: str) -> None:
+    """Each cut of the log: the fast handlers meet every state the others leave (a roll before or after
+    its resolution, a wound on a fresh or a marked track)."""
+    records = records_of(bodies_of(fight_log(preset, "reckless", True, 3)))
+    for cut in range(0, len(records) + 1, max(1, len(records) // 40)):
+        assert rebuilt(records[:cut]) == replay(records[:cut]), cut
+
+
+def test_the_golden_logs_rebuild_to_the_handlers_fold() -> None:
+    for log in old_logs():
+        records = records_of([row["body"] for row in log])
+        assert rebuilt(records) == replay(records)
+
+
+def test_the_fold_takes_structs_only_for_the_read_only_handlers() -> None:
+    table, taken = handlers()
+    assert len(taken) == len(READ_ONLY)
+    assert all(type.__name__ in {model.__name__ for model in READ_ONLY} for type in taken)
+
+
+def test_a_body_the_decoder_refuses_goes_to_pydantic_which_decides() -> None:
+    """A lax body (a number written as a string) is the models' to take; a body they refuse raises."""
+    records = records_of(bodies_of(fight_log("fudge", "sensible", False, 1)))
+    bodies = [record.body() for record in records]
+    roll = next(i for i, r in enumerate(records) if r.event.type == "dice_rolled")
+    lax = bodies[roll].replace(f'"action":{records[roll].event.action},', f'"action":"{records[roll].event.action}",')
+    assert lax != bodies[roll]
+    rows = list(enumerate([*bodies[:roll], lax, *bodies[roll + 1:]], 1))
+    by_seq = {record.seq: record.event for record in records}
+    state = rebuild(rows, set(), by_seq.__getitem__)
+    assert state == rebuild(list(enumerate(bodies, 1)), set(), by_seq.__getitem__)
+    wrong = bodies[roll].replace(f'"action":{records[roll].event.action},', '"action":"one",')
+    with pytest.raises(ValueError):
+        rebuild(list(enumerate([*bodies[:roll], wrong], 1)), set(), by_seq.__getitem__)
+    with pytest.raises(ValueError):  # a voided row is not folded, but it is validated
+        rebuild(list(enumerate([*bodies[:roll], wrong], 1)), {roll + 1}, by_seq.__getitem__)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(gm_session)
+def test_a_gm_sessions_replay_from_the_store_equals_the_replayed_log(steps: list) -> None:
+    session = play_session(new_session(), steps)
+    fights, name = session.fights, session.name
+    upto = fights.store.last_seq(name)
+    assert fights._replay(name, upto) == fights.replayed(name)[1]
+
+
+@pytest.mark.parametrize("between", [cmd.Rest(combatants=("Snorri",)), cmd.EndBattle(), cmd.Rest(weeks=2)])
+def test_F_HEAL_1_a_track_healed_between_wounds_is_built_again(between: cmd.CommandModel) -> None:
+    """A wound placed on the track the earlier marks built (projections.rebuild._wound_marking) only while
+    the combatant holds those marks: the end of the battle or a rest between two wounds changes them."""
+    fights = duel()
+    for level in (1, 2, 1):
+        fights.execute("fight", cmd.GmWound(combatant="Snorri", level=level, reason="a bramble"))
+    fights.execute("fight", between)
+    for level in (1, 1, 3):
+        fights.execute("fight", cmd.GmWound(combatant="Snorri", level=level, reason="a fall"))
+    upto = fights.store.last_seq("fight")
+    replayed = fights.replayed("fight")[1]
+    assert fights._replay("fight", upto) == replayed
+    assert replayed.find("Snorri").marks != ()
+
+
+def test_with_an_upcaster_registered_every_row_goes_through_pydantic(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An older shape is upcast before validation, which only the pydantic path does (events.upcast)."""
+    from events.upcast import UPCASTERS
+
+    records = records_of(bodies_of(fight_log("fudge", "sensible", True, 2)))
+    seen: list[dict] = []
+    monkeypatch.setitem(UPCASTERS, ("dice_rolled", 1), lambda payload: seen.append(payload) or {**payload, "v": 2})
+    assert rebuilt(records) == replay(records)
+    rolls = {r.seq for r in effective(records) if r.event.type == "dice_rolled"}
+    assert len(seen) == len(rolls) > 0
+
+
+@pytest.mark.parametrize("demo", DEMOS.values(), ids=list(DEMOS))
+def test_every_prefix_of_every_demo_rebuilds_to_the_records_fold(demo: Demo) -> None:
+    """The demos' scripted fights (F-EX's advantages and all-out, phase and rolled initiative, Fate), read
+    from the store as of each of their events: a new round meets every state the others leave."""
+    fights, _ = play_demo(demo)
+    for upto in range(1, fights.store.last_seq("fight") + 1):
+        assert fights._replay("fight", upto) == fights.replayed("fight", upto)[1], upto
+
+
+def test_F_MOD_7_an_advantage_not_used_lapses_at_the_round_after_its_own() -> None:
+    """F-EX to the Perception roll that wins Brynhild her advantage (for round 5), then two new rounds with
+    no blow: it lapses when round 6 begins, in the rebuild as in the handlers' fold."""
+    demo = DEMOS["fudge"]
+    spot = next(i for i, (_, command, _) in enumerate(demo.steps) if getattr(command, "advantage", False))
+    fights, _ = play_demo(replace(demo, steps=demo.steps[: spot + 1]))
+    assert fights.state("fight").advantages
+    for _ in range(2):
+        fights.execute("fight", cmd.StartRound())
+        upto = fights.store.last_seq("fight")
+        assert fights._replay("fight", upto) == fights.replayed("fight", upto)[1]
+    assert not fights.state("fight").advantages
