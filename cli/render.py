@@ -64,7 +64,8 @@ def wound_json(state: FightState, who: Combatant) -> dict[str, Any]:
 
 def status_json(state: FightState) -> dict[str, Any]:
     out = status_json_head(state)
-    out["combatants"] = [combatant_json(state, who) for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)]
+    out["combatants"] = [combatant_json(state, who)
+                         for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)]
     return status_json_tail(state, out)
 
 

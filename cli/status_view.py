@@ -72,8 +72,8 @@ def render_part(state: FightState, who: Combatant, current: bool, done: str | No
             "traits": trait_names(state, who)}
     body = _JSON.encode(data)
     pinned = digest(body)
-    return Part(who.key, data, body, pinned, f'[{encode_basestring(who.key)},"{pinned}"]', who.side, still_fights(state, who), who.stunned is not None,
-                who.joined_seq)
+    return Part(who.key, data, body, pinned, f'[{encode_basestring(who.key)},"{pinned}"]', who.side,
+                still_fights(state, who), who.stunned is not None, who.joined_seq)
 
 
 def trait_names(state: FightState, who: Combatant) -> list[str]:
@@ -258,7 +258,8 @@ def pack(state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes,
         kept = roster(state)
         last = memo.get(fight_id)
         stored = _read(lambda: store.view(name, STATUS_NAME), None)
-        if last is None or last.roster is not kept or stored is None or last.head != (stored.seq, stored.hash, stored.mac):
+        if (last is None or last.roster is not kept or stored is None
+                or last.head != (stored.seq, stored.hash, stored.mac)):
             held = _read(lambda: store.views_under(name, PART), {})
             last = Written(kept, 0, (0, "", ""), {})
             changed = [part for part in kept.parts.values()
