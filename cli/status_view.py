@@ -288,8 +288,8 @@ def pack(state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes,
             changed = [part for part in kept.parts.values()
                        if (row := held.get(PART + part.key)) is None or (row.version, row.body) != (version, part.body)]
             last.digests = {part.key: part.digest for part in kept.parts.values()}
-            last.pages = {page: digest(row.body) for page, row in _read(lambda: store.views_under(name, PAGE), {}).items()
-                          if row.version == version}
+            pages_held = _read(lambda: store.views_under(name, PAGE), {})
+            last.pages = {page: digest(row.body) for page, row in pages_held.items() if row.version == version}
         else:
             changed = [kept.parts[k] for k in set(kept.rendered[last.rendered:])
                        if k in kept.parts and last.digests.get(k) != kept.parts[k].digest]
