@@ -8,10 +8,12 @@ projections and command-line sources, Python and pydantic): whatever does not ma
 computed from the fight as before.
 
 It is built and stored one combatant at a time (cli.status_view): a head row (`status`: the lines
-before and after the combatants, and each combatant's part by key and digest) and a row per
-combatant (`status/<key>`), so that an append on a long fight renders and writes only the
-combatants it changed. Read back, the parts are checked against the digests the head's MAC covers
-and assembled into the same data (`assemble`).
+before and after the combatants, and each page of the list of parts by name and digest), a row
+per page (`status-pages/<n>`: `PAGE_SIZE` combatants' parts by key and digest, in join order) and
+a row per combatant (`status/<key>`), so that an append on a long fight renders and writes only
+the combatants it changed, their pages and a head whose size grows with the roster by one entry
+per page. Read back, the pages are checked against the digests the head's MAC covers, the parts
+against the digests the pages list, and assembled into the same data (`assemble`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from events.receipt import receipt
 from store import snapshots, views
 from store.base import StoreError
 from store.sqlite import SqliteStore
+from store.views import View
 
 SOURCES = ("engine", "events", "projections", "cli")
 BOARD_WIDTH = 80  # the board the view keeps; a narrower terminal's is computed from the fight
@@ -64,6 +67,8 @@ def pack(state: Any, fight_id: str, seq: int, last_hash: str, key: bytes, store:
 
 
 PART = "status/"  # a combatant's part of the stored view: PART + his key
+PAGE = "status-pages/"  # a page of the head's list of parts: PAGE + its number (from 0)
+PAGE_SIZE = 64  # parts a page lists: an append rewrites one page of about 3 KB, not the whole list
 
 
 def digest(body: str) -> str:
@@ -172,25 +177,35 @@ def _stored(store: SqliteStore, fight: str | None) -> tuple[dict[str, Any], int,
 
 
 def _with_parts(store: SqliteStore, name: str, head: Any) -> dict[str, Any] | None:
-    """The whole view from its head and the parts it pins by digest; None if one is missing or other."""
-    listed = head.get("parts") if isinstance(head, dict) else None
+    """The whole view from its head, the pages it pins by digest and the parts they pin by digest;
+    None if one is missing or other."""
+    try:
+        pages = _pinned(head.get("pages") if isinstance(head, dict) else None, store.views_under(name, PAGE), PAGE)
+        listed = [entry for page in json.loads(f"[{','.join(pages)}]") for entry in page] if pages is not None else None
+        bodies = _pinned(listed, store.views_under(name, PART), PART)
+        if bodies is None:
+            return None
+        parts = json.loads(f"[{','.join(bodies)}]")  # one parse: each body is one JSON value (its digest checked)
+        return assemble(head, parts) if len(parts) == len(bodies) else None
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return None
+
+
+def _pinned(listed: Any, rows: dict[str, View], prefix: str) -> list[str] | None:
+    """The bodies of the rows `listed` names by [name after `prefix`, digest], each checked against its
+    digest and the code that wrote it; None if one is missing or other."""
     if not isinstance(listed, list):
         return None
-    rows = store.views_under(name, PART)
     bodies = []
     code = version()
     for entry in listed:
         if not (isinstance(entry, list) and len(entry) == 2 and all(isinstance(x, str) for x in entry)):
             return None
-        row = rows.get(PART + entry[0])
+        row = rows.get(prefix + entry[0])
         if row is None or row.version != code or digest(row.body) != entry[1]:
             return None
         bodies.append(row.body)
-    try:
-        parts = json.loads(f"[{','.join(bodies)}]")  # one parse: each body is one JSON value (its digest checked)
-        return assemble(head, parts) if len(parts) == len(bodies) else None
-    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
-        return None
+    return bodies
 
 
 def _is_board(lines: Any) -> bool:

@@ -9,6 +9,8 @@ of the same state (cli.render, cli.board) after every command.
 from __future__ import annotations
 
 import json
+import os
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,7 @@ from service.fights import Fights
 from service.step import by_command
 from store.sqlite import SqliteStore
 from tests.fuzzing import fuzz
+from tests.processes import fudge
 from tests.test_stored_rows import old_logs
 
 
@@ -175,15 +178,16 @@ def test_a_roster_renders_nothing_again_for_the_same_state_and_everyone_when_the
     assert sorted(kept.rendered) == sorted([*state.combatants, *state.combatants])
 
 
-def test_a_warm_writer_stores_the_head_and_only_the_parts_a_command_changed(tmp_path: Path) -> None:
-    """The point of the parts: an append on a long fight writes what it changed, not every fighter;
-    a writer that did not store the head it finds (another process wrote) compares every row."""
-    db = tmp_path / "fight.db"
+def crowd(db: Path, size: int) -> Fights:
     fights = Fights(SqliteStore(db), read_models=(views.STATUS,))
     fights.new("duel", "fudge", {})
-    for number in range(12):
+    for number in range(size):
         fights.execute("duel", cmd.Join(sheet=sheet(f"F{number}", number), source="test"))
-    written: list[list[str]] = []
+    return fights
+
+
+def spied(fights: Fights, written: list[list[str]]) -> Fights:
+    """`fights` noting the names of the view rows each append writes."""
     append = fights.store.append
 
     def spy(*args: Any, **kwargs: Any) -> None:
@@ -191,14 +195,97 @@ def test_a_warm_writer_stores_the_head_and_only_the_parts_a_command_changed(tmp_
         append(*args, **kwargs)
 
     fights.store.append = spy  # type: ignore[method-assign]
-    fights.execute("duel", cmd.Declare(combatant="F3", declaration=Declaration(all_out="offense")))
-    assert written[-1] == ["status", "status/f3"]
-    other = Fights(SqliteStore(db), read_models=(views.STATUS,))
-    other.store.append = spy  # type: ignore[method-assign]
-    other.execute("duel", cmd.Declare(combatant="F5", declaration=Declaration(all_out="offense")))
-    assert written[-1] == ["status", "status/f5"]  # its rows read and compared: the rest are as it would write
-    fights.execute("duel", cmd.Declare(combatant="F7", declaration=Declaration(all_out="offense")))
-    assert written[-1] == ["status", "status/f7"]  # the head is not its own: it compares again
+    return fights
+
+
+def offense(fights: Fights, who: str) -> None:
+    fights.execute("duel", cmd.Declare(combatant=who, declaration=Declaration(all_out="offense")))
+
+
+def test_a_warm_writer_stores_the_head_and_only_the_pages_and_parts_a_command_changed(tmp_path: Path) -> None:
+    """The point of the parts and pages: an append on a long fight writes what it changed, not every
+    fighter nor the list of them all; a writer that did not store the head it finds (another process
+    wrote) compares every row."""
+    db = tmp_path / "fight.db"
+    written: list[list[str]] = []
+    fights = spied(crowd(db, 70), written)  # two pages: 64 fighters and 6
+    offense(fights, "F3")
+    assert written[-1] == ["status", "status-pages/0", "status/f3"]
+    other = spied(Fights(SqliteStore(db), read_models=(views.STATUS,)), written)
+    offense(other, "F66")
+    assert written[-1] == ["status", "status-pages/1", "status/f66"]  # its rows read and compared
+    offense(fights, "F7")
+    assert written[-1] == ["status", "status-pages/0", "status/f7"]  # the head is not its own: it compares again
+    offense(fights, "F7")  # refused (declared already): nothing appended
+    fights.execute("duel", cmd.Join(sheet=sheet("F70", 70), source="test"))
+    assert written[-1] == ["status", "status-pages/1", "status/f70"]  # a joiner: the last page only
     store = SqliteStore(db)
+    head = store.view("duel", "status")
+    assert head is not None and len(json.loads(head.body)["pages"]) == 2
     assert views.stored_status(store, "duel") == json.loads(json.dumps(whole(fights.state("duel"))))
     store.close()
+
+
+def test_a_page_or_part_row_edited_by_hand_is_not_shown_and_the_next_command_mends_it(tmp_path: Path) -> None:
+    """The head's MAC pins each page's digest and each page each part's: a row edited, swapped for
+    another state's or removed makes `fudge status` compute the view from the fight, which prints the
+    same; the next command (a fresh process: it reads and compares every row) writes the view again."""
+    db = tmp_path / "fight.db"
+    fights = crowd(db, 66)
+    offense(fights, "F65")
+    state = fights.state("duel")
+    fights.store.close()
+    shown = fudge("status", "--fight", "duel", "--json", store=db, key=Path(os.environ["FUDGE_KEY_FILE"]))
+    assert shown.returncode == 0 and json.loads(shown.stdout) == whole(state)["json"]
+    page_before = views.PAGE + "1"
+    edits = [
+        "UPDATE views SET body = replace(body, 'offense', 'defense') WHERE name = 'status/f65'",
+        f"UPDATE views SET body = replace(body, '\"f64\"', '\"f65\"') WHERE name = '{page_before}'",
+        "UPDATE views SET name = 'status/x' WHERE name = 'status/f2'",
+        f"DELETE FROM views WHERE name = '{page_before}'",
+        "UPDATE views SET body = (SELECT body FROM views WHERE name = 'status-pages/1') WHERE name = 'status-pages/0'",
+    ]
+    for edit in edits:
+        with sqlite3.connect(db) as db_file:
+            assert db_file.execute(edit).rowcount == 1, edit
+        db_file.close()
+        store = SqliteStore(db)
+        assert views.stored_status(store, "duel") is None, edit
+        store.close()
+        again = fudge("status", "--fight", "duel", "--json", store=db, key=Path(os.environ["FUDGE_KEY_FILE"]))
+        assert again.stdout == shown.stdout, edit
+        mender = Fights(SqliteStore(db), read_models=(views.STATUS,))
+        mender.execute("duel", cmd.RollTrait(combatant="F1", trait="Perception", difficulty=1))
+        store = SqliteStore(db)
+        assert views.stored_status(store, "duel") == json.loads(json.dumps(whole(mender.state("duel")))), edit
+        store.close()
+        mender.store.close()
+        shown = fudge("status", "--fight", "duel", "--json", store=db, key=Path(os.environ["FUDGE_KEY_FILE"]))
+
+
+def test_pages_hold_the_parts_in_join_order_and_are_joined_again_only_where_a_part_changed() -> None:
+    """`Roster.paged` splits the head's list of parts into pages of PAGE_SIZE and joins again only the
+    pages a part's entry changed in (an append on a long fight rewrites one page)."""
+    rows = max(old_logs(), key=lambda rows: len(rows))
+    states = []
+    state = None
+    for records in by_command([load(row["body"]) for row in rows]):
+        state = fold(records, state) if state is not None else fold(records)
+        states.append(state)
+    kept = status_view.Roster()
+    for state in states:
+        kept.update(state)
+        pages = kept.paged()
+        entries = [entry for body, _ in pages for entry in json.loads(body)]
+        assert entries == [[part.key, part.digest] for part in kept.in_order()]
+        assert all(len(json.loads(body)) == views.PAGE_SIZE for body, _ in pages[:-1])
+        assert [pinned for _, pinned in pages] == [views.digest(body) for body, _ in pages]
+    kept.listed = [f'["k{index}","d"]' for index in range(3 * views.PAGE_SIZE)]
+    kept.stale = None
+    first = list(kept.paged())
+    kept.listed[views.PAGE_SIZE + 1] = '["changed","d"]'
+    kept.stale = {1}
+    second = kept.paged()
+    assert [second[0], second[2]] == [first[0], first[2]] and second[1] != first[1]
+    kept.listed[0] = '["unseen","d"]'  # a change update() did not note is not joined again: pages are joined lazily
+    assert kept.paged()[0] == first[0]
