@@ -10,6 +10,10 @@ every fudge-point use), where `Fights._replay` (what a command reads without a s
 
 from __future__ import annotations
 
+import json
+import shutil
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -22,6 +26,7 @@ from engine.state import FightState, replace
 from events.envelope import Recorded, load
 from projections.fold import replay
 from projections.rebuild import READ_ONLY, handlers, rebuild
+from tests.processes import ROOT, fudge
 from tests.test_consequences import duel, play as play_demo
 from tests.test_decoder import bodies_of
 from tests.test_fold_draft import FIGHTERS, fight_log
@@ -155,3 +160,56 @@ def test_F_MOD_7_an_advantage_not_used_lapses_at_the_round_after_its_own() -> No
         upto = fights.store.last_seq("fight")
         assert fights._replay("fight", upto) == fights.replayed("fight", upto)[1]
     assert not fights.state("fight").advantages
+
+
+def test_a_command_without_a_snapshot_it_can_use_reads_the_rebuilt_fight_as_a_gm_runs_it(tmp_path: Path) -> None:
+    """A-REPLAY-1, A-UNDO-2, C-FP-2, as a GM runs it: each command its own process on a store file with
+    its snapshot key. A process given another key can use neither the snapshots nor the stored status
+    view (both signed with the first key), so it replays the fight from scratch through the rebuild: it
+    shows the same board and JSON as the first key's processes, the same wounds and points as `fudge
+    replay` (the records' fold), and its next command is decided on that state like any other."""
+    sheets = ROOT / "examples" / "sheets"
+    db, other_key = tmp_path / "fudge.db", tmp_path / "other.key"
+
+    def ok(*args: str, key: Path | None = None) -> str:
+        done = fudge(*args, store=db, key=key)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, (args, done.stdout, done.stderr)
+        return done.stdout
+
+    ok("new", "duel", "--rules", "fudge")
+    ok("join", str(sheets / "snorri.toml"))
+    ok("join", str(sheets / "brynhild.toml"))
+    for _ in range(12):  # past the first snapshot (every 32 events at least)
+        ok("roll", "brynhild", "Perception", "--vs", "Good", "--dice", "0 0 0 0")
+    ok("exchange", "snorri", "brynhild", "--dice", "snorri=+ 0 0 0", "--dice", "brynhild=- 0 0 0",
+       "--dice", "snorri=0 0 0 0")
+    ok("exchange", "snorri", "brynhild", "--dice", "snorri=0 0 0 0", "--dice", "brynhild=+ + + 0",
+       "--dice", "brynhild=0 0 0 0")
+    ok("spend", "snorri", "skill", "--shift", "+1")  # voids the graze: re-resolved
+    ok("undo")
+    ok("redo")
+    ok("undo")
+    assert (db.parent / "snapshot.key").exists()
+
+    for shown in (("status", "--json"), ("status",), ("status", "--long")):
+        assert ok(*shown, key=other_key) == ok(*shown), shown
+    rebuilt_view = json.loads(ok("status", "--json", key=other_key))
+    replayed = json.loads(ok("replay", "duel", "--json").splitlines()[-1])["state"]
+    assert {c["name"]: (c["wound_level"], c["fudge_points"]) for c in rebuilt_view["combatants"]} == {
+        c["name"]: (c["wound_level"], c["fudge_points"]) for c in replayed["combatants"]} == {
+        "Snorri": ("Scratch", 2), "Brynhild": ("Very Hurt", 0)}
+
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    shutil.copy(db, copy / "fudge.db")
+    shutil.copy(db.parent / "snapshot.key", copy / "snapshot.key")
+    roll = ("roll", "snorri", "Strength", "--vs", "Fair", "--dice", "+ 0 0 0", "--json")
+    on_rebuild = json.loads(ok(*roll, key=other_key))
+    on_snapshot = json.loads(fudge(*roll, store=copy / "fudge.db").stdout)
+    assert on_rebuild["consequences"] == on_snapshot["consequences"]
+    assert on_rebuild["board"] == on_snapshot["board"]
+
+    def facts(events: list[dict[str, Any]]) -> list[dict[str, Any]]:  # each event but its command's random id and its time
+        return [{k: v for k, v in event.items() if k not in ("command", "at")} for event in events]
+    assert facts(on_rebuild["events"]) == facts(on_snapshot["events"]) and on_rebuild["events"]
+    assert "hash chain intact, rules agree" in ok("verify", "duel", key=other_key)
