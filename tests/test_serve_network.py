@@ -11,6 +11,7 @@ import socket
 import time
 import urllib.request
 from collections.abc import Iterator
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -239,3 +240,87 @@ def test_an_empty_host_is_refused_in_one_line(tmp_path: Path, host: str) -> None
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.startswith("error: --host is empty: give the address to listen on") and done.stderr.count("\n") == 1
     assert not store.exists()
+
+
+def test_a_full_server_closes_the_slowest_client_or_refuses_the_newcomer() -> None:
+    """The bound itself, on a server in this process with room for 3 connections: a fourth takes the slot of
+    the one that waited longest for its headers; when all 3 are busy answering, the next gets 503 and is
+    closed, and the ones being answered are not touched."""
+    import asyncio
+    import threading
+
+    import uvicorn
+
+    release = threading.Event()
+
+    async def held(scope: Any, receive: Any, send: Any) -> None:  # answers once `release` is set
+        while not release.is_set():
+            await asyncio.sleep(0.05)
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    listening = socket.socket()
+    listening.bind(("127.0.0.1", 0))
+    listening.listen(16)
+    port = listening.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(held, http=net.guarded(3, headers=30.0), log_level="error", lifespan="off"))
+    running = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[listening])), daemon=True)
+    running.start()
+    opened: list[socket.socket] = []
+    try:
+        def connect(request: bytes = b"") -> socket.socket:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+            opened.append(sock)
+            sock.sendall(request)
+            time.sleep(0.3)  # the server has taken it in
+            return sock
+
+        request = f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+        slowest = connect(b"GET / HTTP/1.1\r\nHo")
+        busy = [connect(request), connect(request)]
+        newcomer = connect(request)  # the fourth: the slowest gives way
+        assert wait_closed([slowest], 5.0)[0] == 1
+        refused = connect()  # all three busy: refused at once
+        refused.settimeout(5)
+        said = refused.recv(4096)
+        assert said.startswith(b"HTTP/1.1 503 ") and b"too many connections" in said, said
+        assert closed_by_the_server(refused)
+        release.set()
+        for sock in [*busy, newcomer]:
+            sock.settimeout(5)
+            assert sock.recv(4096).startswith(b"HTTP/1.1 200 ")
+    finally:
+        release.set()
+        server.should_exit = True
+        running.join(timeout=10)
+        for sock in opened:
+            sock.close()
+
+
+def test_the_file_limit_is_raised_to_what_the_server_holds(tmp_path: Path) -> None:
+    """A process started with 256 files (a Mac's default) raises its soft limit to the connections it holds,
+    a batch being accepted and the headroom; the bound then fits in it. A higher limit is left as it is."""
+    import subprocess
+    import sys
+
+    from tests.processes import ROOT
+
+    script = ("import resource\n"
+              "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
+              "resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))\n"
+              "from cli.web import net\n"
+              "files = net.descriptors()\n"
+              "print(files, resource.getrlimit(resource.RLIMIT_NOFILE)[0], net.connection_limit(files))\n"
+              "resource.setrlimit(resource.RLIMIT_NOFILE, (5000, hard))\n"
+              "print(net.descriptors(), resource.getrlimit(resource.RLIMIT_NOFILE)[0])\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    raised, low = done.stdout.splitlines()
+    wanted = net.CONNECTIONS + net.BACKLOG + net.HEADROOM
+    import resource
+
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard != resource.RLIM_INFINITY and hard < wanted:
+        pytest.skip(f"this machine's hard limit ({hard}) is under what the server asks for ({wanted})")
+    assert raised.split() == [str(wanted), str(wanted), str(net.CONNECTIONS)]
+    assert low.split() == ["5000", "5000"]
