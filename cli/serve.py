@@ -94,8 +94,9 @@ def serve(
         echo(f"the board of {name or 'the current fight'} at http://{where}:{shown[1]}{prefix}/ "
              "(Ctrl-C stops)")
         sys.stdout.flush()
-        # Ctrl-C: the players' streams end at their next poll (`stopping`), well within the grace period
-        server = uvicorn.Server(uvicorn.Config(web, http=net.guarded(limit), backlog=net.BACKLOG, log_level="warning",
+        # Ctrl-C: the players' streams end at their next poll (`stopping`), well within the grace period.
+        # uvicorn's warnings are a stranger's malformed requests: not the GM's to read, nor to be flooded with.
+        server = uvicorn.Server(uvicorn.Config(web, http=net.guarded(limit), backlog=net.BACKLOG, log_level="error",
                                                lifespan="off", timeout_graceful_shutdown=3))
         servers.append(server)
         server.run(sockets=[sock])

@@ -133,7 +133,7 @@ def test_a_thousand_slow_clients_do_not_stop_the_board(duel: Path, sockets: list
             except OSError:  # reset: the server closed it
                 break
             time.sleep(1.0)
-        closed, last = wait_closed(sockets, net.HEADERS + 5.0)
+        closed, _ = wait_closed(sockets, net.HEADERS + 5.0)
         assert closed == len(sockets), f"{len(sockets) - closed} of {len(sockets)} slow connections still open"
         assert time.monotonic() - answered < net.HEADERS + 5.0 and opened < 30
         after = descriptors(process.pid)
@@ -194,8 +194,8 @@ def ask(host: str, port: int, path: str, *hosts: str) -> tuple[int, str]:
 def test_a_request_must_name_the_address_served(duel: Path) -> None:
     """On loopback the board answers to localhost, 127.0.0.1 and [::1] at its port, and to nothing else: a
     rebinding page's own name (at the right port, at none), another port, two Hosts or none get 400,
-    "misdirected request", on every path, and nothing of the board."""
-    with served(duel) as (url, _, _):
+    "misdirected request", on every path, and nothing of the board; none of it reaches the GM's terminal."""
+    with served(duel) as (url, _, process):
         host, port = address(url)
         for named in (f"127.0.0.1:{port}", f"localhost:{port}", f"LocalHost:{port}", f"[::1]:{port}"):
             status, body = ask(host, port, "/", named)
@@ -211,6 +211,8 @@ def test_a_request_must_name_the_address_served(duel: Path) -> None:
         for hosts in [(f"127.0.0.1:{port}", "rebind.attacker.example"), ()]:  # HTTP/1.1 itself: exactly one Host
             status, body = ask(host, port, "/", *hosts)
             assert status == 400 and "duel" not in body, (hosts, status, body)
+    errors = process.stderr.read() if process.stderr else ""
+    assert errors == "", errors  # a stranger's requests are not written to the GM's terminal
 
 
 def test_which_hosts_name_a_board_served_to_the_network() -> None:
