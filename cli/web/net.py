@@ -32,8 +32,9 @@ HEADERS = 5.0  # seconds for a request's headers: a browser sends them in its fi
 CONNECTIONS = 256  # connections held at most: a table's phones and a TV use a few each
 BACKLOG = 512  # connections the kernel queues, and the server accepts in one go, before it sees them
 HEADROOM = 64  # file descriptors kept for the store, its server connections, the log and Python itself
+_BUSY = b"too many connections: try again soon\n"
 REFUSED = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\nretry-after: 5\r\n"
-           b"connection: close\r\ncontent-length: 36\r\n\r\ntoo many connections: try again soon\n")
+           b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(_BUSY), _BUSY))
 
 
 def descriptors(wanted: int = CONNECTIONS + BACKLOG + HEADROOM) -> int:
