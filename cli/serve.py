@@ -1,6 +1,8 @@
 """`fudge serve`: the board in the players' browsers, read-only, updated as the GM plays.
 
 Starlette and uvicorn (the `serve` extra) are imported when the command runs: no other command pays for them.
+The server holds against the network it faces (cli.web.net): slow requests are closed, connections and
+streams are bounded, and a Host header that names another server is refused.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ def loopback(host: str) -> bool:
         return False
 
 
-def bound(host: str, port: int) -> socket.socket:
+def bound(host: str, port: int, backlog: int) -> socket.socket:
     """A listening socket, bound here so a port in use is one clear error (and port 0 picks a free one)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -42,7 +44,7 @@ def bound(host: str, port: int) -> socket.socket:
         sock.close()
         raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
                          "try another --port or --host") from None
-    sock.listen(64)
+    sock.listen(backlog)
     return sock
 
 
@@ -52,16 +54,21 @@ def serve(
         "--fight", "-f", metavar="FIGHT", help="Fight to show (default: the current one, followed as it changes).")] = None,
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port (0: any free one).")] = 8000,
     host: Annotated[str, typer.Option(
-        "--host", help="Address to listen on; other than localhost, the page is served under a secret path.")]
+        "--host", help="Address to listen on (requests must name it: no DNS rebinding); other than localhost, "
+                       "the page is served under a secret path.")]
         = "127.0.0.1",
     large: Annotated[bool, typer.Option("--large", help="Large type, for a TV across the table.")] = False,
 ) -> None:
     """A read-only web page of the board for the players: turn order, wounds, points and the last commands,
     updated within a second of any command. Nothing on it can change the fight."""
     with guard():
+        if not host.strip():  # the socket would listen on every address, and say nothing of it
+            raise InputError("--host is empty: give the address to listen on (127.0.0.1: this machine alone; "
+                             "0.0.0.0: every network it is on)")
         try:
             import uvicorn
 
+            from cli.web import net
             from cli.web.app import create_app
         except ImportError as exc:
             raise InputError(f"`fudge serve` needs {exc.name}: pip install 'fudge-combat[serve]'") from None
@@ -77,14 +84,19 @@ def serve(
             echo(f"warning: serving to the network on {host}: anyone who can reach it and has the address below "
                  "can read the fight (never change it); share the address with the table only", err=True)
         servers: list[uvicorn.Server] = []
-        web = create_app(fights, name, prefix, large, stopping=lambda: any(server.should_exit for server in servers))
-        sock = bound(host, port)
+        limit = net.connection_limit(net.descriptors())
+        sock = bound(host, port, net.BACKLOG)
         shown = sock.getsockname()
+        hosts = net.host_rule(host, shown[0], shown[1], loopback(host))
+        web = create_app(fights, name, prefix, large, hosts=hosts, warn=lambda line: echo(line, err=True),
+                         stopping=lambda: any(server.should_exit for server in servers))
         where = f"[{shown[0]}]" if ":" in shown[0] else shown[0]
         echo(f"the board of {name or 'the current fight'} at http://{where}:{shown[1]}{prefix}/ "
              "(Ctrl-C stops)")
         sys.stdout.flush()
-        # Ctrl-C: the players' streams end at their next poll (`stopping`), well within the grace period
-        server = uvicorn.Server(uvicorn.Config(web, log_level="warning", lifespan="off", timeout_graceful_shutdown=3))
+        # Ctrl-C: the players' streams end at their next poll (`stopping`), well within the grace period.
+        # uvicorn's warnings are a stranger's malformed requests: not the GM's to read, nor to be flooded with.
+        server = uvicorn.Server(uvicorn.Config(web, http=net.guarded(limit), backlog=net.BACKLOG, log_level="error",
+                                               lifespan="off", timeout_graceful_shutdown=3))
         servers.append(server)
         server.run(sockets=[sock])

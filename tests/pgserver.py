@@ -67,9 +67,20 @@ class Server:
         self._as_server(str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "fudge",
                         "--no-sync", "-E", "UTF8", "--locale", "C")
         self.started = True
+        self._start()
+
+    def _start(self) -> None:
         self._as_server(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "server.log"), "-w",
                         "-o", f"-k {self.folder} -c listen_addresses='' -c fsync={'on' if self.durable else 'off'} "
                               "-c max_connections=100", "start")
+
+    def halt(self) -> None:
+        """The first half of `pg_ctl restart`: the server stops (fast: every session is cut), its data kept.
+        `resume` is the second half; a test that halts resumes in a `finally`, as the session shares the server."""
+        self._as_server(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        self._start()
 
     def stop(self) -> None:
         try:

@@ -12,23 +12,35 @@ rebuild (a replay of the fight's log) is short next to the poll interval.
 
 `prefix` is "" on localhost, or "/" + a random token when the page is served to the table's network:
 no other path answers (404), so a guest who knows the address of one fight cannot read another.
+
+One watch for all the pages: the first open stream that waits for a change starts it (a notifying store's
+wait, or one poll), every other stream waits on the same one, and it reads the store's tail once for all
+of them: a hundred open pages cost the store what one does. At most STREAMS streams are open at once (the
+next is refused with 503 and its page retries), so streams never take every connection the server holds
+(cli.web.net).
+
+A store that cannot be read now is said on the page in words for a read: a club's server that went away
+(a restart, the network) is "the store is reconnecting" above the last board shown, and the board follows
+the fight again by itself once the server answers; the GM's terminal gets one line each way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from cli.web.html import CSS, board_html, events_html
+from cli.web.net import HostCheck
 from cli.web.story import steps
 from store.base import StoreError
 
@@ -39,37 +51,50 @@ POLL = 0.3  # seconds between two reads of the store's tail
 WAIT = 1.0  # seconds a stream waits on a notifying store before it checks for a closed page or Ctrl-C
 SHOWN = 8  # commands listed under the board
 HEARTBEAT = 15.0  # seconds: a comment line keeps proxies and phones from closing an idle stream
+STREAMS = 64  # open streams at most: a table's phones and a TV, many times over (cli.web.net.CONNECTIONS: 256)
+RECONNECTING = "the store is reconnecting: this page follows the fight again by itself when it answers"
 
 # A few lines of plain JavaScript: the page replaces its live part with what the server sends.
 SCRIPT = """
 const live = document.getElementById("live"), state = document.getElementById("conn");
-const source = new EventSource(location.pathname.replace(/\\/?$/, "/") + "events");
-source.onmessage = (m) => { const d = JSON.parse(m.data); live.innerHTML = d.html; document.title = d.title;
-  document.body.dataset.seq = d.seq; state.textContent = "live · event " + d.seq; };
-source.onerror = () => { state.textContent = "reconnecting…"; };
+function listen() {
+  const source = new EventSource(location.pathname.replace(/\\/?$/, "/") + "events");
+  source.onmessage = (m) => { const d = JSON.parse(m.data); live.innerHTML = d.html; document.title = d.title;
+    document.body.dataset.seq = d.seq; state.textContent = "live · event " + d.seq; };
+  source.onerror = () => { state.textContent = "reconnecting…";  // a refused stream (503) is not retried: retry
+    if (source.readyState === EventSource.CLOSED) setTimeout(listen, 5000); };
+}
+listen();
 if (new URLSearchParams(location.search).has("large")) document.body.classList.add("large");
 """
 
 
 class Board:
-    """The fight's board as HTML, rebuilt when the store's tail moves."""
+    """The fight's board as HTML, rebuilt when the store's tail moves; `warn` gives the GM's terminal a line."""
 
-    def __init__(self, fights: Fights, fight: str | None) -> None:
-        self.fights, self.fight = fights, fight
+    def __init__(self, fights: Fights, fight: str | None, warn: Callable[[str], None] = lambda line: None) -> None:
+        self.fights, self.fight, self.warn = fights, fight, warn
         self.tail: tuple[str, int, str] | None = None
-        self.payload: dict[str, object] = {}
+        self.payload: dict[str, object] = {}  # the last board built
+        self.shown: dict[str, object] = {}  # what the pages show now: that board, or why the store is unread
+        self.trouble: str | None = None  # why the store's server cannot be read now, as the GM was told
+        self.watch: asyncio.Future[None] | None = None  # the one wait for a change that every stream shares
 
     def name(self) -> str:
         return self.fight or self.fights.current()  # without --fight: the current fight, as `fudge use` sets it
 
     def poll(self) -> dict[str, object]:
         """The payload for the page: rebuilt only if the fight or its last event changed. A store that cannot
-        be read now (no current fight any more, a file being replaced) is said on the page, and polled again."""
+        be read now (no current fight any more, a file being replaced, a server restarting) is said on the
+        page, and polled again."""
         try:
-            return self._poll()
+            self.shown = self._poll()
+            if self.trouble is not None:
+                self.trouble = None
+                self.warn("the store answers again: the board follows the fight")
         except StoreError as exc:
-            self.tail = ("", -1, str(exc))  # sent once; a readable store again changes the tail
-            return {"seq": 0, "title": "fudge", "html": f'<p class="status">{escape(str(exc))}</p>'}
+            self.shown = self.unread(exc)
+        return self.shown
 
     def _poll(self) -> dict[str, object]:
         name = self.name()
@@ -79,24 +104,62 @@ class Board:
             self.tail = (name, seq, digest)
         return self.payload
 
+    def unread(self, exc: StoreError) -> dict[str, object]:
+        """The page while the store cannot be read: sent once (the tail changes when it can be read again)."""
+        reason, passing = unreadable(exc)
+        if not passing:
+            self.tail = ("", -1, reason)
+            return {"seq": 0, "title": "fudge", "html": f'<p class="status">{escape(reason)}</p>'}
+        if self.trouble is None:  # one line for the GM when it starts, one when it ends
+            self.warn(f"warning: {reason}; the players' page says the store is reconnecting, "
+                      "and follows the fight again when it answers")
+        self.trouble = reason
+        self.tail = ("", -1, RECONNECTING)
+        last = self.payload or {"seq": 0, "title": "fudge", "html": ""}
+        return {**last, "html": f'<p class="status" role="status">{escape(RECONNECTING)}</p>{last["html"]}'}
+
     async def changed(self) -> None:
-        """Until the fight may have changed: the store's notification where it sends one (store.postgres,
-        LISTEN/NOTIFY, woken by the append's commit), else one POLL."""
+        """Until the fight may have changed and the board has read the store's tail again: one wait shared
+        by every open stream (the first to come starts it; a stream that goes away does not cancel it)."""
+        loop = asyncio.get_running_loop()
+        if self.watch is None or self.watch.done() or self.watch.get_loop() is not loop:
+            self.watch = loop.create_task(self._changed())
+        await asyncio.shield(self.watch)
+
+    async def _changed(self) -> None:
+        """The store's notification where it sends one (store.postgres, LISTEN/NOTIFY, woken by the append's
+        commit), else one POLL; then the tail, read once for every page."""
         store = self.fights.store
+        waited = False
         if store.notifies and self.tail is not None and self.tail[1] >= 0:
             name, seq, _ = self.tail
             try:
                 await asyncio.to_thread(store.wait_for_change, name, seq, WAIT)
-                return
+                waited = True
             except StoreError:
-                pass  # the store cannot be read now: the next poll says so on the page
-        await asyncio.sleep(POLL)
+                pass  # the store cannot be read now: the poll below says so on the page
+        if not waited:
+            await asyncio.sleep(POLL)
+        self.poll()
 
     def build(self, name: str, seq: int) -> dict[str, object]:
         state = self.fights.state(name)
         records = self.fights.log(name, seq)
         html = board_html(state) + "<h2>Last commands</h2>" + events_html(steps(records, keep=SHOWN))
         return {"seq": seq, "title": f"{name} · round {state.round}" if state.round else name, "html": html}
+
+
+def unreadable(exc: StoreError) -> tuple[str, bool]:
+    """Why the store cannot be read, in words for a read, and whether it passes by itself: a club's server
+    that went away (psycopg's OperationalError: a restart, the network, a server starting up). The store's
+    own line is written for every use, a write's included ("nothing was written"): behind a server's error
+    the board says the server's own first line instead."""
+    psycopg = sys.modules.get("psycopg")
+    driver = exc.__cause__ or exc.__context__
+    if psycopg is not None and isinstance(driver, psycopg.Error):
+        line = (str(driver).strip().splitlines() or [type(driver).__name__])[0]
+        return f"the store cannot be read: {line}", isinstance(driver, psycopg.OperationalError)
+    return str(exc), False
 
 
 def page(payload: dict[str, object], large: bool) -> str:
@@ -110,11 +173,25 @@ def page(payload: dict[str, object], large: bool) -> str:
             f"<script>{SCRIPT}</script></body></html>")
 
 
-def create_app(fights: Fights, fight: str | None = None, prefix: str = "", large: bool = False,
-               stopping: Callable[[], bool] = lambda: False) -> Starlette:
-    """The application; `stopping` says the server is shutting down (Ctrl-C): the open streams then end."""
-    board = Board(fights, fight)
+def create_app(fights: Fights, fight: str | None = None, prefix: str = "", large: bool = False, *,
+               hosts: Callable[[str], bool], stopping: Callable[[], bool] = lambda: False,
+               warn: Callable[[str], None] = lambda line: None) -> HostCheck:
+    """The application; `hosts` says which Host headers name this server (cli.web.net.host_rule), `stopping`
+    that the server is shutting down (Ctrl-C): the open streams then end; `warn` writes to the GM."""
+    board = Board(fights, fight, warn)
     board._poll()  # a fight that does not exist fails here, before the server starts
+    streams = 0  # open now
+
+    class Stream(StreamingResponse):
+        """An event stream, counted while it is open, whatever ends it (the page closed, Ctrl-C)."""
+
+        async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+            nonlocal streams
+            streams += 1
+            try:
+                await super().__call__(scope, receive, send)
+            finally:
+                streams -= 1
 
     async def index(request: Request) -> Response:
         return HTMLResponse(page(board.poll(), large), headers={"Cache-Control": "no-store"})
@@ -123,11 +200,15 @@ def create_app(fights: Fights, fight: str | None = None, prefix: str = "", large
         return JSONResponse(board.poll(), headers={"Cache-Control": "no-store"})
 
     async def events(request: Request) -> Response:
+        if streams >= STREAMS:  # counted from here to the stream's start with no await between
+            return PlainTextResponse("too many open boards: this page retries in a moment\n", status_code=503,
+                                     headers={"Retry-After": "5", "Cache-Control": "no-store"})
+
         async def stream() -> AsyncIterator[str]:
             sent = None
             idle = 0.0
+            payload = board.poll()
             while not stopping() and not await request.is_disconnected():
-                payload = board.poll()
                 if board.tail != sent:  # the fight's last event, or the fight followed, changed
                     sent = board.tail
                     idle = 0.0
@@ -137,14 +218,15 @@ def create_app(fights: Fights, fight: str | None = None, prefix: str = "", large
                     yield ": still here\n\n"
                 started = time.monotonic()
                 await board.changed()
+                payload = board.shown
                 idle += time.monotonic() - started
 
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return Stream(stream(), media_type="text/event-stream",
+                      headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     routes = [Route(f"{prefix}/", index, methods=["GET"]),
               Route(f"{prefix}/board.json", board_json, methods=["GET"]),
               Route(f"{prefix}/events", events, methods=["GET"])]
     if prefix:
         routes.append(Route(prefix, index, methods=["GET"]))
-    return Starlette(routes=routes)
+    return HostCheck(Starlette(routes=routes), hosts)
