@@ -5,4 +5,5 @@ What the command line needs before a simulation starts lives here, so that
 """
 
 DEFAULT_MAX_ROUNDS = 50
+MAX_ROUNDS = 10_000  # a fight's records stay in memory while it is played: its length is bounded
 POLICY_NAMES = ("plain", "sensible", "reckless")  # the keys of sim.policies.POLICIES
