@@ -18,7 +18,7 @@ from cli.context import echo, echo_json, fail, guard, house_rules, read_file, se
 from cli.exits import INTERRUPTED
 from cli.terminal import safe
 from engine.errors import InputError
-from sim import DEFAULT_MAX_ROUNDS, POLICY_NAMES
+from sim import DEFAULT_MAX_ROUNDS, JOBS_PER_CPU, MAX_FIGHTS, POLICY_NAMES
 
 if TYPE_CHECKING:
     from sim.parallel import Tls
@@ -68,9 +68,9 @@ def sim(
     rules: Annotated[str, typer.Option(
         "--rules", "-r", metavar="PRESET", help="Preset: see `fudge rules`.")] = "fudge",
     house: Annotated[Optional[Path], typer.Option("--house", help="House-rules TOML: extends a preset.")] = None,
-    n: Annotated[int, typer.Option("-n", help="Number of fights.")] = 100_000,
+    n: Annotated[int, typer.Option("-n", help=f"Number of fights (at most {MAX_FIGHTS:,}).")] = 100_000,
     seed: Annotated[Optional[int], typer.Option("--seed", help="Master seed (default: a random one, printed).")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Parallel processes, 0 for one per core (same results for any number).")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help=f"Parallel processes, 0 for one per core, at most {JOBS_PER_CPU} per CPU (same results for any number).")] = 1,
     policy: Annotated[Optional[list[str]], typer.Option(
         "--policy", metavar="POLICY", help=f"What combatants do: {', '.join(POLICY_NAMES)} (plain); one for all, or one per sheet.")] = None,
     keep_k: Annotated[int, typer.Option("--keep", help="Store this many sample fights (median and extremes).")] = 0,

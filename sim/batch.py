@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import InputError
+from sim import MAX_FIGHTS
 from sim.parallel import Tls, check_pool, executor_for, simulate
 from sim.rulesets import view_of
 from sim.runner import Setup, check_setup, keep, opening_of, sides_of, simulate_range
@@ -26,9 +27,6 @@ def kept_name(prefix: str, seed: int, index: int) -> str:
     return f"{prefix}-{seed}-{index}"
 
 
-# The most fights a run plays: a billion fights pin every rate within +-0.00004 (95%), and take a core
-# about seven hours on the fastest path. The run's memory does not grow with them (`sim.stats.Tally`).
-MAX_FIGHTS = 1_000_000_000
 # The most sample fights a run keeps: each is written whole into the store, to be replayed and audited.
 MAX_KEPT = 1_000
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import InputError
+from sim import JOBS_PER_CPU
 from sim.runner import FightResult, Setup, opening_of, simulate_range
 
 Progress = Callable[[int], None]
@@ -199,12 +200,6 @@ class Pool:
     executor: Executor
     slots: int
     share: bool = False
-
-
-# The most local processes a run starts, per CPU. The results are the same for any --jobs, and more
-# processes than CPUs only take turns on them, each with its own copy of the run's memory; four per CPU
-# still lets a command written for a bigger machine run here (or a CPU count a container under-reports).
-JOBS_PER_CPU = 4
 
 
 def most_jobs() -> int:
