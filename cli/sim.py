@@ -118,8 +118,11 @@ def sim(
             with progress_bar(n, sys.stdout.isatty() and not as_json) as advance:
                 batch = run_batch(setup, master, n, jobs=jobs, executor=executor, scheduler=scheduler,
                                   progress=advance, store=service, keep_k=keep_k, prefix=name, tls=tls)
-        except KeyboardInterrupt as stopped:  # before the fights began (the setup's first fight) or while keeping samples
-            raise fail(f"{stopped_by(stopped)}: no statistics shown", code=INTERRUPTED) from None
+        except KeyboardInterrupt as stopped:  # before or after the fights (the setup's first fight, keeping samples)
+            stop = fail(f"{stopped_by(stopped)}: no statistics shown", code=INTERRUPTED)
+            if jobs > 1 and executor == "process":
+                leave_at_once(INTERRUPTED)
+            raise stop from None
         except Interrupted as stopped:
             stop = fail(f"{stopped_by(stopped)} after {stopped.done} of {stopped.total} fights: no statistics, "
                         f"nothing kept (run again with a smaller -n; --seed {master} plays the same fights)",

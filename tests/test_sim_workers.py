@@ -188,3 +188,24 @@ def test_where_the_kernel_cannot_a_worker_watches_its_parent(tmp_path: Path, met
         parent.wait()
         if worker and running():  # a failure leaves nothing running
             os.kill(worker, signal.SIGKILL)
+
+
+def test_a_worker_killed_from_outside_ends_the_run_in_one_line(tmp_path: Path) -> None:
+    """A worker killed mid-run (the out-of-memory killer, say): the command ends the others, says so in one
+    line (not a defect: exit 1, not 70) and leaves nothing running."""
+    process, mark = start(tmp_path, "-n", "100000000", "--jobs", "3")
+    try:
+        assert wait_for(lambda: len(marked(mark)) == 3, 30), f"the run did not start its workers: {marked(mark)}"
+        time.sleep(0.3)
+        os.kill(min(marked(mark) - {process.pid}), signal.SIGKILL)
+        process.wait(timeout=15)
+        assert wait_for(lambda: not marked(mark), 1.5), f"workers still running: {marked(mark)}"
+    finally:
+        if process.poll() is None:
+            process.kill()
+        for pid in marked(mark):
+            os.kill(pid, signal.SIGKILL)
+        process.wait()
+    stderr = process.stderr.read() if process.stderr else ""
+    assert process.returncode == 1, stderr
+    assert len(stderr.strip().splitlines()) == 1 and "a worker process ended in the middle of the run" in stderr
