@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -14,11 +15,13 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from cli.context import echo, echo_json, fail, guard, house_rules, read_file, service
+from cli.exits import INTERRUPTED
 from cli.terminal import safe
 from engine.errors import InputError
-from sim import DEFAULT_MAX_ROUNDS, POLICY_NAMES
+from sim import DEFAULT_MAX_ROUNDS, JOBS_PER_CPU, MAX_FIGHTS, POLICY_NAMES
 
 if TYPE_CHECKING:
+    from sim.parallel import Tls
     from sim.runner import Entrant
 
 app = typer.Typer()
@@ -65,9 +68,9 @@ def sim(
     rules: Annotated[str, typer.Option(
         "--rules", "-r", metavar="PRESET", help="Preset: see `fudge rules`.")] = "fudge",
     house: Annotated[Optional[Path], typer.Option("--house", help="House-rules TOML: extends a preset.")] = None,
-    n: Annotated[int, typer.Option("-n", help="Number of fights.")] = 100_000,
+    n: Annotated[int, typer.Option("-n", help=f"Number of fights (at most {MAX_FIGHTS:,}).")] = 100_000,
     seed: Annotated[Optional[int], typer.Option("--seed", help="Master seed (default: a random one, printed).")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Parallel processes, 0 for one per core (same results for any number).")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help=f"Parallel processes, 0 for one per core, at most {JOBS_PER_CPU} per CPU (same results for any number).")] = 1,
     policy: Annotated[Optional[list[str]], typer.Option(
         "--policy", metavar="POLICY", help=f"What combatants do: {', '.join(POLICY_NAMES)} (plain); one for all, or one per sheet.")] = None,
     keep_k: Annotated[int, typer.Option("--keep", help="Store this many sample fights (median and extremes).")] = 0,
@@ -77,16 +80,28 @@ def sim(
     name: Annotated[str, typer.Option(
         "--name", metavar="NAME", help="Kept fights are named NAME-SEED-INDEX.")] = "sim",
     executor: Annotated[str, typer.Option("--executor", metavar="KIND", help="process (local) or dask (a cluster, with --scheduler).")] = "process",
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (--executor dask).")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", metavar="ADDRESS", help=(
+        "Dask scheduler address (--executor dask). A scheduler runs any code sent to it: reach it over "
+        "tls:// with the --tls-* certificates, or over tcp:// only on a network where everyone is trusted."))] = None,
+    tls_ca_file: Annotated[Optional[Path], typer.Option(
+        "--tls-ca-file", metavar="PEM", help="The Dask cluster's CA certificate (a tls:// --scheduler).")] = None,
+    tls_cert: Annotated[Optional[Path], typer.Option(
+        "--tls-cert", metavar="PEM", help="This client's certificate, signed by that CA (a tls:// --scheduler).")] = None,
+    tls_key: Annotated[Optional[Path], typer.Option(
+        "--tls-key", metavar="PEM", help="This client's private key (omit if --tls-cert holds it).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
     engine: Annotated[bool, typer.Option(
         "--engine", help="Play every fight through the engine, also the duels a faster path plays (the same results).")] = False,
 ) -> None:
     """Play N complete fights automatically and report win/draw rates (95% Wilson intervals), rounds and
     final wounds. Each fight's dice come from the master seed and its index: a seed gives the same result
-    for any --jobs. --keep K stores K sample fights to replay, audit and branch."""
+    for any --jobs. --keep K stores K sample fights to replay, audit and branch.
+
+    --executor dask runs the fights on a Dask cluster. Its scheduler runs whatever pickled code a client
+    sends it: reach it over TLS (tls://HOST:PORT with --tls-ca-file, --tls-cert, --tls-key) or only on a
+    trusted network."""
     from sim.batch import run_batch
-    from sim.parallel import Interrupted
+    from sim.parallel import Interrupted, WorkerLost
     from sim.runner import Setup
     from sim.stats import render
 
@@ -98,17 +113,27 @@ def sim(
         shown = policies[0] if len(policies) == 1 else "/".join(policies)
         master = seed if seed is not None else secrets.randbelow(2**63)
         jobs = jobs or (os.cpu_count() or 1)
+        tls = certificates(tls_ca_file, tls_cert, tls_key)
         try:
             with progress_bar(n, sys.stdout.isatty() and not as_json) as advance:
                 batch = run_batch(setup, master, n, jobs=jobs, executor=executor, scheduler=scheduler,
-                                  progress=advance, store=service, keep_k=keep_k, prefix=name)
-        except KeyboardInterrupt:  # before the fights began (the setup's first fight) or while keeping samples
-            raise fail("interrupted: no statistics shown", code=130) from None
-        except Interrupted as stopped:
-            stop = fail(f"interrupted after {stopped.done} of {stopped.total} fights: no statistics, nothing "
-                        f"kept (run again with a smaller -n; --seed {master} plays the same fights)", code=130)
+                                  progress=advance, store=service, keep_k=keep_k, prefix=name, tls=tls)
+        except KeyboardInterrupt as stopped:  # before or after the fights (the setup's first fight, keeping samples)
+            stop = fail(f"{stopped_by(stopped)}: no statistics shown", code=INTERRUPTED)
             if jobs > 1 and executor == "process":
-                leave_at_once(130)
+                leave_at_once(INTERRUPTED)
+            raise stop from None
+        except Interrupted as stopped:
+            stop = fail(f"{stopped_by(stopped)} after {stopped.done} of {stopped.total} fights: no statistics, "
+                        f"nothing kept (run again with a smaller -n; --seed {master} plays the same fights)",
+                        code=INTERRUPTED)
+            if jobs > 1 and executor == "process":
+                leave_at_once(INTERRUPTED)
+            raise stop from None
+        except WorkerLost as lost:
+            stop = fail(f"{lost}: no statistics, nothing kept (--seed {master} plays the same fights again)")
+            if executor == "process":
+                leave_at_once(stop.exit_code)
             raise stop from None
         if as_json:
             data = {"rules": rules_name, "policy": policies[0] if len(policies) == 1 else policies, "seed": master,
@@ -122,6 +147,31 @@ def sim(
         for k in batch.kept:
             echo(f"kept {k['fight']} ({k['rounds']} rounds): `fudge replay {k['fight']}`, "
                        f"`fudge verify {k['fight']}`")
+
+
+def stopped_by(stopped: BaseException) -> str:
+    """What stopped the run, for its last line (both exit as interrupted): SIGTERM while workers ran
+    (`sim.parallel.Stopped`), else Ctrl-C."""
+    return "stopped by SIGTERM" if getattr(stopped, "signum", None) == signal.SIGTERM else "interrupted"
+
+
+def certificates(ca: Path | None, cert: Path | None, key: Path | None) -> Tls | None:
+    """The --tls-* files read as PEM text (the certificates a tls:// Dask scheduler checks), or None."""
+    from sim.parallel import Tls
+
+    if ca is None and cert is None and key is None:
+        return None
+    if ca is None or cert is None:
+        raise InputError("a tls:// scheduler needs both --tls-ca-file (the cluster's CA) and --tls-cert (this "
+                         "client's certificate), and --tls-key unless the certificate's file holds the key")
+
+    def pem(path: Path, what: str) -> str:
+        text = read_file(path, what)
+        if "-----BEGIN " not in text:
+            raise InputError(f"{what} {path} is not PEM (no -----BEGIN line): give the PEM file")
+        return text
+
+    return Tls(pem(ca, "TLS CA file"), pem(cert, "TLS certificate"), pem(key, "TLS key") if key else None)
 
 
 def leave_at_once(code: int) -> None:

@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import InputError
-from sim.parallel import executor_for, simulate
+from sim import MAX_FIGHTS
+from sim.parallel import Tls, check_pool, executor_for, simulate
 from sim.rulesets import view_of
 from sim.runner import Setup, check_setup, keep, opening_of, sides_of, simulate_range
-from sim.stats import Summary, samples, summarize
+from sim.stats import Summary, Tally
 from service.fights import Fights
 
 
@@ -26,15 +27,28 @@ def kept_name(prefix: str, seed: int, index: int) -> str:
     return f"{prefix}-{seed}-{index}"
 
 
+# The most sample fights a run keeps: each is written whole into the store, to be replayed and audited.
+MAX_KEPT = 1_000
+
+
+def check_run(n: int, keep_k: int) -> None:
+    """The run's numbers, refused before any work with a line that says the bound."""
+    if not 1 <= n <= MAX_FIGHTS:
+        raise InputError(f"-n must be from 1 to {MAX_FIGHTS:,} fights: a billion pin every rate to within "
+                         f"0.01%; for more, run again with another --seed")
+    if not 0 <= keep_k <= MAX_KEPT:
+        raise InputError(f"--keep must be from 0 to {MAX_KEPT:,}: each kept fight is stored whole")
+
+
 def run_batch(setup: Setup, seed: int, n: int, *, jobs: int = 1, executor: str = "process",
               scheduler: str | None = None, progress: Callable[[int], None] | None = None,
-              store: Callable[[], Fights] | None = None, keep_k: int = 0, prefix: str = "sim") -> Batch:
+              store: Callable[[], Fights] | None = None, keep_k: int = 0, prefix: str = "sim",
+              tls: Tls | None = None) -> Batch:
     """Check the setup (one fight is played first, so a bad one is refused before any work), run `n`
-    fights, summarize them, and keep `keep_k` samples in the store `store()` opens."""
-    if n < 1:
-        raise InputError("-n must be at least 1")
-    if keep_k < 0:
-        raise InputError("--keep must be 0 or more")
+    fights, summarize them as they come (no fight's result is held once counted), and keep `keep_k`
+    samples in the store `store()` opens."""
+    check_run(n, keep_k)
+    check_pool(executor, jobs, scheduler, tls)
     check_setup(setup)
     probe = opening_of(setup).state  # the fighters joined; worker processes forked from here inherit it
     sides = sides_of(probe)
@@ -43,16 +57,17 @@ def run_batch(setup: Setup, seed: int, n: int, *, jobs: int = 1, executor: str =
     fights = store() if keep_k and store is not None else None
     if fights is not None and any(f.name.startswith(f"{prefix}-{seed}-") for f in fights.store.fights()):
         raise InputError(f"fights named {prefix}-{seed}-* are already in the store: pick another --name")
-    played = simulate_range(setup, seed, 0, 1)  # fight 0 first: a setup the driver cannot play is refused
-    if progress:                                  # before any work; the workers play the others
-        progress(1)
-    with executor_for(executor, jobs, scheduler) as pool:
-        results = played + simulate(setup, seed, n, pool, progress, first=1)
     names = [c.name for c in sorted(probe.combatants.values(), key=lambda c: c.joined_seq)]
-    batch = Batch(seed, summarize(results, sides, names, view_of(probe).levels))
+    tally = Tally(len(names), keep_k if fights is not None else 0)
+    tally.add(simulate_range(setup, seed, 0, 1))  # fight 0 first: a setup the driver cannot play is refused
+    if progress:                                    # before any work; the workers play the others
+        progress(1)
+    with executor_for(executor, jobs, scheduler, tls) as pool:
+        simulate(setup, seed, n, pool, progress, first=1, sink=tally.add)
+    batch = Batch(seed, tally.summary(sides, names, view_of(probe).levels))
     if fights is not None:  # each kept fight is written whole; the fight at the table stays current
-        for index in samples(results, keep_k):
+        for index, rounds in tally.samples():
             name = kept_name(prefix, seed, index)
             keep(fights, setup, seed, index, name)
-            batch.kept.append({"fight": name, "index": index, "rounds": results[index].rounds})
+            batch.kept.append({"fight": name, "index": index, "rounds": rounds})
     return batch

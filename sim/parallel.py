@@ -9,112 +9,179 @@ this process plays ranges too: `--jobs 2` is this process and one worker.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
 import pickle
 import signal
 import sys
-from collections import deque
-from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import InputError
+from sim import JOBS_PER_CPU
 from sim.runner import FightResult, Setup, opening_of, simulate_range
 
 Progress = Callable[[int], None]
 
 
+Sink = Callable[[Sequence[tuple[Any, ...]]], None]
+
+
 class Interrupted(Exception):
-    """Ctrl-C during a run: how many of the fights were played when it stopped."""
+    """Ctrl-C (or SIGTERM, `signum`) during a run: how many of the fights were played when it stopped."""
 
-    def __init__(self, done: int, total: int) -> None:
+    def __init__(self, done: int, total: int, signum: int = signal.SIGINT) -> None:
         super().__init__(f"interrupted after {done} of {total} fights")
-        self.done, self.total = done, total
+        self.done, self.total, self.signum = done, total, signum
 
 
-def chunks(n: int, jobs: int, size: int | None = None) -> list[tuple[int, int]]:
+class Stopped(KeyboardInterrupt):
+    """SIGTERM while a run has worker processes: stops it as Ctrl-C does (`_terminate_stops`)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class WorkerLost(Exception):
+    """A worker process ended in the middle of a run (killed from outside, or out of memory)."""
+
+
+def cut(n: int, jobs: int, size: int | None = None) -> Iterator[tuple[int, int]]:
     """Index ranges covering 0..n-1, all of `size` when given. Else guided: each range is a quarter of each
     job's share of what is left (at most 2,000 fights, at least n/(64 jobs)), so the first ranges are
     large (few tasks to send and gather) and the last ones small: whoever runs out of ranges first waits
-    for a small one, not for a sixteenth of the run, and the jobs finish nearly together."""
+    for a small one, not for a sixteenth of the run, and the jobs finish nearly together. Made as they are
+    taken: a run of a billion fights does not hold its half a million ranges."""
     if size is not None:
-        return [(start, min(n, start + size)) for start in range(0, n, size)]
+        yield from ((start, min(n, start + size)) for start in range(0, n, size))
+        return
     least = max(1, n // (jobs * 64))
-    out: list[tuple[int, int]] = []
     start = 0
     while start < n:
         step = min(2000, max(least, -(-(n - start) // (jobs * 4))))
-        out.append((start, min(n, start + step)))
+        yield start, min(n, start + step)
         start += step
-    return out
+
+
+def chunks(n: int, jobs: int, size: int | None = None) -> list[tuple[int, int]]:
+    """`cut`, as a list."""
+    return list(cut(n, jobs, size))
+
+
+def cut_from(n: int, jobs: int, first: int = 0, size: int | None = None) -> Iterator[tuple[int, int]]:
+    """`cut` of the fights first..n-1 (the fights before `first` were played already)."""
+    return ((start + first, stop + first) for start, stop in cut(max(0, n - first), jobs, size))
 
 
 def ranges(n: int, jobs: int, first: int = 0, size: int | None = None) -> list[tuple[int, int]]:
-    """`chunks` of the fights first..n-1 (the fights before `first` were played already)."""
-    return [(start + first, stop + first) for start, stop in chunks(n - first, jobs, size)] if n > first else []
+    """`cut_from`, as a list."""
+    return list(cut_from(n, jobs, first, size))
+
+
+class _Ordered:
+    """The default sink: the results kept, and given back in index order."""
+
+    def __init__(self) -> None:
+        self.parts: dict[int, Sequence[tuple[Any, ...]]] = {}
+
+    def __call__(self, part: Sequence[tuple[Any, ...]]) -> None:
+        if part:
+            self.parts[part[0][0]] = part
+
+    def results(self) -> list[FightResult]:
+        return [FightResult._make(row) for start in sorted(self.parts) for row in self.parts[start]]
 
 
 def run_serial(setup: Setup, master: int, n: int, progress: Progress | None = None,
-               first: int = 0) -> list[FightResult]:
-    """Fights first..n-1 in this process."""
-    out: list[FightResult] = []
+               first: int = 0, sink: Sink | None = None) -> list[FightResult]:
+    """Fights first..n-1 in this process. With `sink`, each range's results go to it and the list
+    returned is empty: nothing is kept (`sim.stats.Tally` counts them)."""
+    kept = _Ordered()
+    put = sink or kept
+    done = first
     opening = opening_of(setup)  # once for the run: the ranges are only for progress reports
     try:
-        for start, stop in ranges(n, 1, first, size=max(1, min(500, n // 50 or 1))):
-            out.extend(simulate_range(setup, master, start, stop, opening))
+        for start, stop in cut_from(n, 1, first, size=max(1, min(500, n // 50 or 1))):
+            put(simulate_range(setup, master, start, stop, opening))
+            done += stop - start
             if progress:
                 progress(stop - start)
-    except KeyboardInterrupt:
-        raise Interrupted(first + len(out), n) from None
-    return out
+    except KeyboardInterrupt as stop:
+        raise Interrupted(done, n, getattr(stop, "signum", signal.SIGINT)) from None
+    return kept.results()
 
 
 def run_on(executor: Executor, setup: Setup, master: int, n: int, jobs: int,
-           progress: Progress | None = None, first: int = 0, share: bool = False) -> list[FightResult]:
-    """Submit the ranges of fights first..n-1 to the executor; gather the results in index order.
+           progress: Progress | None = None, first: int = 0, share: bool = False,
+           sink: Sink | None = None) -> list[FightResult]:
+    """Submit the ranges of fights first..n-1 to the executor; gather the results in index order (or give
+    each range's to `sink` as it comes, in any order, and return an empty list).
 
     `share`: this process is one of the `jobs` and plays ranges too, instead of waiting. The ranges are
     taken in index order by whoever is free: the executor's workers are kept three ranges ahead each (one
     to play, two to take next: with two, a worker whose next range waited on this process's threads for
     the interpreter lock sat idle, 1.71x against 1.83x at 200,000 fast fights), this process plays the
     next range left, then tops them up again. Ranges shrink as the run goes on (`chunks`), so the ranges
-    a worker holds are never shorter than the one played here meanwhile. (Ranges are never taken back from the executor: cancelling a submitted
-    future can break the pool's shutdown after Ctrl-C, Python 3.11.)"""
-    parts: dict[int, list[FightResult]] = {}
-    todo = deque(ranges(n, jobs, first))
-    ahead = 3 * (jobs - 1) if share else len(todo)
+    a worker holds are never shorter than the one played here meanwhile. Without `share`, at most eight
+    ranges per job are out at once, so a long run's futures do not pile up. (Ranges are never taken back
+    from the executor: cancelling a submitted future can break the pool's shutdown after Ctrl-C,
+    Python 3.11.)"""
+    kept = _Ordered()
+    put = sink or kept
+    done = first
+    todo = cut_from(n, jobs, first)
+    ahead = 3 * (jobs - 1) if share else 8 * jobs
     waiting: dict[Future[bytes], tuple[int, int]] = {}
 
-    def send() -> None:
-        while todo and len(waiting) < ahead:
-            start, stop = todo.popleft()
-            waiting[executor.submit(rows_of_range, setup, master, start, stop)] = (start, stop)
+    def send() -> bool:
+        """Top up the ranges out; False once none is left to send."""
+        while len(waiting) < ahead:
+            taken = next(todo, None)
+            if taken is None:
+                return False
+            waiting[executor.submit(rows_of_range, setup, master, *taken)] = taken
+        return True
 
     def gather(future: Future[bytes]) -> None:
+        nonlocal done
         start, stop = waiting.pop(future)
-        parts[start] = [FightResult._make(row) for row in pickle.loads(future.result())]
+        put(pickle.loads(future.result()))
+        done += stop - start
         if progress:
             progress(stop - start)
 
     try:
         with _interrupts_held():  # the workers are started here: born with Ctrl-C held, then ignoring it
-            send()
+            more = send()
         opening = opening_of(setup) if share else None
-        while todo:
-            start, stop = todo.popleft()
-            parts[start] = simulate_range(setup, master, start, stop, opening)
-            if progress:
-                progress(stop - start)
-            for done in [future for future in waiting if future.done()]:
-                gather(done)
-            send()
+        while more:
+            if share:
+                taken = next(todo, None)
+                if taken is None:
+                    break
+                start, stop = taken
+                put(simulate_range(setup, master, start, stop, opening))
+                done += stop - start
+                if progress:
+                    progress(stop - start)
+                for finished in [future for future in waiting if future.done()]:
+                    gather(finished)
+            else:
+                gather(next(as_completed(list(waiting))))
+            more = send()
         for future in as_completed(list(waiting)):
             gather(future)
-    except KeyboardInterrupt:
-        raise Interrupted(first + sum(len(part) for part in parts.values()), n) from None
-    return [result for start in sorted(parts) for result in parts[start]]
+    except KeyboardInterrupt as stop:
+        raise Interrupted(done, n, getattr(stop, "signum", signal.SIGINT)) from None
+    except BrokenExecutor:
+        raise WorkerLost("a worker process ended in the middle of the run (killed, or out of memory?)") from None
+    return kept.results()
 
 
 def rows_of_range(setup: Setup, master: int, start: int, stop: int) -> bytes:
@@ -135,20 +202,65 @@ class Pool:
     share: bool = False
 
 
+def most_jobs() -> int:
+    return JOBS_PER_CPU * (os.cpu_count() or 1)
+
+
+def check_jobs(jobs: int) -> None:
+    """`--jobs` for local processes: 1 (this process) up to `most_jobs`; a refusal says what to give."""
+    if jobs < 1:
+        raise InputError("--jobs must be at least 1, or 0 for one per core")
+    if jobs > most_jobs():
+        raise InputError(f"--jobs {jobs} is more than {most_jobs()} ({JOBS_PER_CPU} per CPU): more processes than "
+                         f"CPUs only wait for them; give --jobs 0 for one per core (the same results for any --jobs)")
+
+
+@dataclass(frozen=True)
+class Tls:
+    """The certificates a Dask client shows and checks over `tls://` (PEM text, as read from the GM's
+    files): the cluster's CA, this client's certificate, and its key (None: in the certificate's file)."""
+
+    ca: str
+    cert: str
+    key: str | None = None
+
+
+def security_of(tls: Tls) -> Any:
+    """Dask's `Security` for a client: mutual TLS against the cluster's CA, and nothing unencrypted. The
+    certificates are given as text (Dask takes text for a string with a line break), and their TLS
+    context is made here, so a bad certificate or a key that does not match it is one line now."""
+    import ssl
+
+    from distributed.security import Security
+
+    security = Security(tls_ca_file=tls.ca, tls_client_cert=tls.cert, tls_client_key=tls.key,
+                        require_encryption=True)
+    try:
+        security.get_connection_args("client")
+    except (ssl.SSLError, ValueError, OSError) as exc:
+        reason = getattr(exc, "reason", None) or str(exc)
+        raise InputError(f"the TLS certificates cannot be used ({reason}): give --tls-ca-file the cluster's CA "
+                         f"certificate, --tls-cert this client's certificate and --tls-key its key (PEM)") from None
+    return security
+
+
 @contextmanager
-def executor_for(kind: str, jobs: int, scheduler: str | None) -> Iterator[Pool | None]:
+def executor_for(kind: str, jobs: int, scheduler: str | None, tls: Tls | None = None) -> Iterator[Pool | None]:
     """None for one local job (run in this process); `jobs` local processes, this one and `jobs - 1`
     workers; or a Dask cluster, whose slots are its workers' threads, whatever `jobs` says (a bigger
-    cluster gets more ranges; this process only sends and gathers)."""
+    cluster gets more ranges; this process only sends and gathers).
+
+    A Dask scheduler runs whatever pickled code its clients send: one reached over `tcp://` must be on a
+    network where everyone is trusted; elsewhere it listens on `tls://` and a client shows a certificate
+    of the cluster's CA (`tls`)."""
+    check_pool(kind, jobs, scheduler, tls)
     if kind == "dask":
+        from distributed import Client
+
+        assert scheduler is not None
+        security = security_of(tls) if tls is not None else None
         try:
-            from distributed import Client
-        except ImportError:
-            raise InputError("--executor dask needs the `distributed` package: pip install 'fudge-combat[dask]'") from None
-        if not scheduler:
-            raise InputError("--executor dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
-        try:
-            client = Client(scheduler, timeout="10s")
+            client = Client(scheduler, timeout="10s", security=security)
         except (OSError, TimeoutError) as exc:
             raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
         try:
@@ -156,24 +268,44 @@ def executor_for(kind: str, jobs: int, scheduler: str | None) -> Iterator[Pool |
         finally:
             client.close()
         return
-    if kind != "process":
-        raise InputError(f"unknown executor {kind!r}: process or dask")
-    if scheduler:
-        raise InputError("--scheduler is for --executor dask")
-    if jobs < 1:
-        raise InputError("--jobs must be at least 1, or 0 for one per core")
     if jobs == 1:
         yield None
         return
     before = set(multiprocessing.active_children())
-    pool = ProcessPoolExecutor(max_workers=jobs - 1, mp_context=start_method(),
-                               initializer=_leave_interrupts_to_the_parent)
-    try:
-        yield Pool(pool, jobs, share=True)
-    except BaseException:
-        _stop(pool, before)
-        raise
-    pool.shutdown(wait=True)
+    with _terminate_stops():
+        pool = ProcessPoolExecutor(max_workers=jobs - 1, mp_context=start_method(),
+                                   initializer=_worker_starts, initargs=(os.getpid(),))
+        try:
+            yield Pool(pool, jobs, share=True)
+            pool.shutdown(wait=True)
+        except BaseException:  # Ctrl-C, SIGTERM, or an error: the workers are ended, not waited for
+            _stop(pool, before)
+            raise
+
+
+def check_pool(kind: str, jobs: int, scheduler: str | None, tls: Tls | None = None) -> None:
+    """The executor's options, refused before any work."""
+    if kind == "dask":
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise InputError("--executor dask needs the `distributed` package: pip install 'fudge-combat[dask]'") from None
+        if not scheduler:
+            raise InputError("--executor dask needs --scheduler ADDRESS (e.g. tls://10.0.0.5:8786, or tcp:// on a "
+                             "trusted network)")
+        if scheduler.startswith("tls://") and tls is None:
+            raise InputError(f"{scheduler} is a TLS scheduler: give --tls-ca-file, --tls-cert and --tls-key "
+                             f"(the cluster's CA, this client's certificate and its key)")
+        if tls is not None and not scheduler.startswith("tls://"):
+            raise InputError(f"--tls-* options are for a tls:// scheduler, not {scheduler}")
+        return
+    if kind != "process":
+        raise InputError(f"unknown executor {kind!r}: process or dask")
+    if scheduler:
+        raise InputError("--scheduler is for --executor dask")
+    if tls is not None:
+        raise InputError("--tls-* options are for --executor dask with a tls:// scheduler")
+    check_jobs(jobs)
 
 
 def start_method() -> Any:
@@ -196,27 +328,91 @@ def cluster_slots(client: Any) -> int:
     return max(1, sum(threads.values()))
 
 
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
 @contextmanager
 def _interrupts_held() -> Iterator[None]:
-    """Ctrl-C held back (not lost) while the pool starts its workers: a worker is forked with the signal
-    blocked, so one that arrives before the worker ignores it cannot raise in the worker; the parent
-    receives it as soon as the submissions are done."""
+    """Ctrl-C and SIGTERM held back (not lost) while the pool starts its workers: a worker is forked with
+    them blocked, so one that arrives before the worker has set its own handling cannot run this
+    process's handler in the worker; the parent receives it as soon as the submissions are done."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
 
 
-def _leave_interrupts_to_the_parent() -> None:
-    """A worker ignores Ctrl-C (the terminal sends it to every process of the group): the parent
-    stops the run and ends the workers, so nobody prints a traceback."""
+@contextmanager
+def _terminate_stops() -> Iterator[None]:
+    """While the workers run, SIGTERM stops the run as Ctrl-C does (`Stopped`, a KeyboardInterrupt): the
+    workers are ended and the command says so, instead of this process vanishing mid-run. Only the main
+    thread may set a handler; elsewhere SIGTERM keeps its default (the workers still die with this
+    process: `_worker_starts`)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise Stopped(signum)
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _worker_starts(parent: int) -> None:
+    """A worker dies with the process that started it, however that one ends, and leaves signals to it.
+
+    The terminal sends Ctrl-C to every process of the group: a worker ignores it; the parent stops the
+    run and ends the workers, so nobody prints a traceback. SIGTERM ends a worker at once (the parent's
+    handler, inherited by the fork, would raise in the middle of the worker's queue). A parent killed
+    outright (SIGKILL) cannot end its workers: on Linux the kernel does (PR_SET_PDEATHSIG); elsewhere a
+    thread waits on the parent's sentinel. Either way, a parent already gone before that was set up is
+    seen by its pid."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held while it was started
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # held while it was started
+    if not _kill_me_with_my_parent():
+        _watch_parent()
+    if os.getppid() != parent:  # the parent died before the kernel or the thread was told to watch it
+        os._exit(1)
+
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def _kill_me_with_my_parent() -> bool:
+    """Ask Linux to SIGKILL this process when the thread that forked it ends (the parent's main thread:
+    ProcessPoolExecutor forks its workers from the thread that submits first). False where it cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0  # type: ignore[no-any-return]
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent() -> None:
+    """A thread that ends this process when the parent's sentinel says it is gone."""
+    from multiprocessing.connection import wait
+
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        wait([parent.sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _stop(pool: ProcessPoolExecutor, before: set[Any]) -> None:
@@ -231,11 +427,11 @@ def _stop(pool: ProcessPoolExecutor, before: set[Any]) -> None:
 
 
 def simulate(setup: Setup, master: int, n: int, pool: Pool | None = None,
-             progress: Progress | None = None, first: int = 0) -> list[FightResult]:
-    """Fights first..n-1, in this process or on the pool."""
+             progress: Progress | None = None, first: int = 0, sink: Sink | None = None) -> list[FightResult]:
+    """Fights first..n-1, in this process or on the pool (`sink`: see `run_serial`)."""
     if pool is None:
-        return run_serial(setup, master, n, progress, first)
-    return run_on(pool.executor, setup, master, n, pool.slots, progress, first, pool.share)
+        return run_serial(setup, master, n, progress, first, sink)
+    return run_on(pool.executor, setup, master, n, pool.slots, progress, first, pool.share, sink)
 
 
-__all__: list[Any] = ["simulate", "executor_for", "chunks", "Interrupted", "Pool"]
+__all__: list[Any] = ["simulate", "executor_for", "chunks", "Interrupted", "Pool", "Tls", "WorkerLost"]

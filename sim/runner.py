@@ -35,7 +35,7 @@ from engine.state import Combatant, FightState, replace
 from service.dice import next_draw
 from service.fights import Fights
 from service.step import step
-from sim import DEFAULT_MAX_ROUNDS, fast, fast_fate
+from sim import DEFAULT_MAX_ROUNDS, MAX_ROUNDS, fast, fast_fate
 from sim.policies import POLICIES, Policy, foes
 from sim.rulesets import reading, view_of
 from store.memory import MemoryStore
@@ -425,8 +425,9 @@ def check_setup(setup: Setup) -> None:
     if setup.options.get("pace") == "story":
         raise InputError("a story-paced fight is narrated by the GM: the simulator plays simultaneous or "
                          "alternating pace")
-    if setup.max_rounds < 1:
-        raise InputError("--max-rounds must be at least 1")
+    if not 1 <= setup.max_rounds <= MAX_ROUNDS:
+        raise InputError(f"--max-rounds must be from 1 to {MAX_ROUNDS:,}: a fight still on after that many "
+                         f"rounds is a draw")
 
 
 def play_opening(session: Session, setup: Setup, name: str = "sim") -> None:

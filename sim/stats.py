@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import attrgetter, itemgetter
-from typing import Any
+from operator import itemgetter
+from typing import Any, NamedTuple
 
 from engine.wounds import LEVELS
 from sim.runner import FightResult
@@ -72,37 +73,97 @@ def median(values: Sequence[int]) -> float:
     return float(ordered[middle]) if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
-_winner, _rounds, _levels = attrgetter("winner"), attrgetter("rounds"), attrgetter("levels")
+_winner, _rounds, _levels = itemgetter(1), itemgetter(2), itemgetter(3)  # `FightResult` fields, or its plain tuple
+
+
+class Tally:
+    """What a run's statistics read, counted as the fights come, in any order, so a run holds no fight's
+    result once counted: its memory does not grow with the number of fights. It counts winners, lengths
+    and final wounds, and with `keep`, for each length, the `keep` lowest-numbered fights of that length:
+    all that `samples` can pick (it takes fights of one length in index order, at most `keep` in all)."""
+
+    def __init__(self, combatants: int, keep: int = 0) -> None:
+        self.fights = 0
+        self.winners: Counter[int | None] = Counter()
+        self.rounds: Counter[int] = Counter()
+        self.levels: list[Counter[str]] = [Counter() for _ in range(combatants)]
+        self.keep = keep
+        self.lowest: dict[int, list[int]] = {}  # rounds -> the `keep` lowest fight indexes, as a max-heap (negated)
+
+    def add(self, results: Sequence[tuple[Any, ...]]) -> None:
+        """Count a range's results (`FightResult`s or their plain tuples)."""
+        self.fights += len(results)
+        self.winners.update(map(_winner, results))  # maps, not generators: a parallel run waits for this part
+        self.rounds.update(map(_rounds, results))
+        finals = list(map(_levels, results))
+        for i, counter in enumerate(self.levels):
+            counter.update(map(itemgetter(i), finals))
+        if self.keep:
+            for result in results:
+                heap = self.lowest.setdefault(result[2], [])
+                if len(heap) < self.keep:
+                    heapq.heappush(heap, -result[0])
+                elif -heap[0] > result[0]:
+                    heapq.heapreplace(heap, -result[0])
+
+    def median(self) -> float:
+        """The median length, read off the counts."""
+        n = self.fights
+        if not n:
+            return 0.0
+        wanted = [(n - 1) // 2, n // 2]  # the middle one, or the two middle ones, of the sorted lengths
+        found: list[int] = []
+        seen = 0
+        for rounds, count in sorted(self.rounds.items()):
+            while wanted and wanted[0] < seen + count:
+                found.append(rounds)
+                wanted.pop(0)
+            seen += count
+        return float(found[0]) if found[0] == found[1] else (found[0] + found[1]) / 2
+
+    def summary(self, sides: Sequence[str], combatants: Sequence[str], order: Sequence[str] = LEVELS) -> Summary:
+        """`order`: the wound names least hurt first (`sim.rulesets.View.levels`)."""
+        n = self.fights
+        rank = {name: i for i, name in enumerate(order)}
+        return Summary(
+            fights=n, sides=tuple(sides), combatants=tuple(combatants),
+            wins=tuple(rate_of(self.winners.get(i, 0), n) for i in range(len(sides))),
+            draws=rate_of(self.winners.get(None, 0), n),
+            mean_rounds=sum(r * c for r, c in self.rounds.items()) / n if n else 0.0,
+            median_rounds=self.median(),
+            rounds=dict(sorted(self.rounds.items())),
+            final_levels=tuple(dict(sorted(c.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0])))
+                               for c in self.levels),
+        )
+
+    def samples(self) -> list[tuple[int, int]]:
+        """(index, rounds) of the `keep` fights worth keeping (`samples`), from the fights counted."""
+        pool = [Pick(-negated, rounds) for rounds, heap in self.lowest.items() for negated in heap]
+        by_index = {pick.index: pick.rounds for pick in pool}
+        return [(index, by_index[index]) for index in samples(pool, self.keep, self.median())]
+
+
+class Pick(NamedTuple):
+    index: int
+    rounds: int
 
 
 def summarize(results: Sequence[FightResult], sides: Sequence[str], combatants: Sequence[str],
               order: Sequence[str] = LEVELS) -> Summary:
     """`order`: the wound names least hurt first (`sim.rulesets.View.levels`)."""
-    n = len(results)
-    winners = Counter(map(_winner, results))  # maps, not generators: a parallel run waits for this part
-    lengths = list(map(_rounds, results))
-    rounds = Counter(lengths)
-    finals = list(map(_levels, results))
-    levels = [Counter(map(itemgetter(i), finals)) for i in range(len(combatants))]
-    rank = {name: i for i, name in enumerate(order)}
-    return Summary(
-        fights=n, sides=tuple(sides), combatants=tuple(combatants),
-        wins=tuple(rate_of(winners.get(i, 0), n) for i in range(len(sides))),
-        draws=rate_of(winners.get(None, 0), n),
-        mean_rounds=sum(lengths) / n if n else 0.0,
-        median_rounds=median(lengths),
-        rounds=dict(sorted(rounds.items())),
-        final_levels=tuple(dict(sorted(c.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0])))
-                           for c in levels),
-    )
+    tally = Tally(len(combatants))
+    tally.add(results)
+    return tally.summary(sides, combatants, order)
 
 
-def samples(results: Sequence[FightResult], k: int) -> list[int]:
+def samples(results: Sequence[FightResult | Pick], k: int, middle: float | None = None) -> list[int]:
     """Indexes of `k` fights worth keeping: the closest to the median length first, then the longest and
-    the shortest (the most extreme), alternating, each fight once."""
+    the shortest (the most extreme), alternating, each fight once. `middle`: the median length of the
+    whole run, when `results` are only the fights that may be picked (`Tally.samples`)."""
     if k <= 0 or not results:
         return []
-    middle = median([r.rounds for r in results])
+    if middle is None:
+        middle = median([r.rounds for r in results])
     near = sorted(results, key=lambda r: (abs(r.rounds - middle), r.index))
     longest = sorted(results, key=lambda r: (-r.rounds, r.index))
     shortest = sorted(results, key=lambda r: (r.rounds, r.index))

@@ -1,0 +1,160 @@
+"""`fudge sim`'s numbers are bounded, and a run's memory does not grow with its fights.
+
+Every number a GM gives `sim` (-n, --jobs, --keep, --max-rounds), negative,
+zero, huge or not a number, gets one line that says the bound and what to do,
+never exit 70. The statistics are counted as the fights come (`sim.stats.Tally`):
+the counts and the sample fights picked are those of the whole list of
+results, which a run no longer holds.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import threading
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sim.runner import FightResult
+from sim.stats import Tally, samples
+from tests.processes import ROOT, fudge
+
+SHEETS = ROOT / "examples" / "sheets"
+DUEL = [str(SHEETS / "snorri.toml"), str(SHEETS / "brynhild.toml"), "--seed", "1", "--json"]
+HUGE = "9999999999999999999999999"
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["-n", HUGE], 1, "-n must be from 1 to 1,000,000,000 fights"),
+    (["-n", "1000000001"], 1, "-n must be from 1 to 1,000,000,000 fights"),
+    (["-n", "0"], 1, "-n must be from 1 to"),
+    (["-n", "-5"], 1, "-n must be from 1 to"),
+    (["-n", "1e3"], 2, "invalid value for '-n'"),
+    (["-n", "2.5"], 2, "invalid value for '-n'"),
+    (["-n", "9" * 5000], 2, "invalid value for '-n'"),  # past Python's limit for a decimal integer
+    (["--jobs", "10000"], 1, "--jobs 10000 is more than"),
+    (["--jobs", HUGE], 1, "give --jobs 0 for one per core"),
+    (["--jobs", "-1"], 1, "--jobs must be at least 1, or 0 for one per core"),
+    (["--jobs", "two"], 2, "invalid value for '--jobs'"),
+    (["--keep", "1001"], 1, "--keep must be from 0 to 1,000"),
+    (["--keep", "-1"], 1, "--keep must be from 0 to 1,000"),
+    (["--max-rounds", HUGE], 1, "--max-rounds must be from 1 to 10,000"),
+    (["--max-rounds", "0"], 1, "--max-rounds must be from 1 to 10,000"),
+], ids=lambda value: value if isinstance(value, str) and len(value) < 30 else None)
+def test_every_number_is_bounded_in_one_line(tmp_path: Path, args: list[str], code: int, message: str) -> None:
+    """Refused before any work: one line on stderr, nothing on stdout, nothing stored, not exit 70."""
+    store = tmp_path / "fights.db"
+    result = fudge("sim", *DUEL, "-n", "5", *args, store=store, timeout=30)
+    assert result.returncode == code, result.stderr
+    assert result.stdout == ""
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_the_jobs_bound_names_this_machines_cpus(tmp_path: Path) -> None:
+    """The most --jobs is four per CPU: the line names the number here, and that many runs."""
+    import os
+
+    most = 4 * (os.cpu_count() or 1)
+    over = fudge("sim", *DUEL, "-n", "5", "--jobs", str(most + 1), store=tmp_path / "fights.db")
+    assert over.returncode == 1 and f"--jobs {most + 1} is more than {most} (4 per CPU)" in over.stderr
+    at = fudge("sim", *DUEL, "-n", str(most), "--jobs", str(most), store=tmp_path / "fights.db")
+    one = fudge("sim", *DUEL, "-n", str(most), store=tmp_path / "fights.db")
+    assert at.returncode == 0, at.stderr
+    assert at.stdout == one.stdout
+
+
+def results_like_a_run(n: int, rng: random.Random) -> list[FightResult]:
+    """Fights with few lengths, so many share one (as a real run's do)."""
+    levels = ("Undamaged", "Hurt", "Incapacitated")
+    return [FightResult(i, rng.choice((0, 1, None)), rng.randint(1, 9),
+                        (rng.choice(levels), rng.choice(levels))) for i in range(n)]
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 40, 301])
+def test_a_tally_in_any_order_counts_what_the_whole_list_does(n: int) -> None:
+    """Ranges counted in any order give the counts, mean and median of the whole list (worked out here
+    with `statistics`), and pick the same sample fights as `samples` over every result, for any --keep."""
+    rng = random.Random(n)
+    results = results_like_a_run(n, rng)
+    parts = [results[i:i + 13] for i in range(0, n, 13)]
+    rng.shuffle(parts)
+    for keep in (0, 1, 2, 3, 5, 17, 1000):
+        tally = Tally(2, keep)
+        for part in parts:
+            tally.add([tuple(r) for r in part])  # as a worker sends them: plain tuples
+        summary = tally.summary(["a", "b"], ["A", "B"])
+        lengths = [r.rounds for r in results]
+        winners = Counter(r.winner for r in results)
+        assert summary.fights == n
+        assert [w.count for w in summary.wins] == [winners[0], winners[1]] and summary.draws.count == winners[None]
+        assert summary.mean_rounds == sum(lengths) / n
+        assert summary.median_rounds == statistics.median(lengths)
+        assert summary.rounds == dict(sorted(Counter(lengths).items()))
+        for i, name in enumerate(("A", "B")):
+            assert summary.final_levels[i] == Counter(r.levels[i] for r in results), name
+        picked = tally.samples()
+        assert [index for index, _ in picked] == samples(results, keep)
+        assert all(results[index].rounds == rounds for index, rounds in picked)
+
+
+class Live(tuple):  # type: ignore[type-arg]
+    """A fight's result that counts how many of its kind are alive, and the most at once."""
+
+    alive = 0
+    most = 0
+    lock = threading.Lock()
+
+    def __new__(cls, row: Any) -> Live:
+        with cls.lock:
+            cls.alive += 1
+            cls.most = max(cls.most, cls.alive)
+        return super().__new__(cls, row)
+
+    def __del__(self) -> None:
+        with Live.lock:
+            Live.alive -= 1
+
+    def __reduce__(self) -> Any:  # sent back from a worker as itself, so the gathered ones count too
+        return Live, (tuple(self),)
+
+
+def fake_range(setup: Any, master: int, start: int, stop: int, opening: Any = None) -> list[Live]:
+    """Results made in no time, so a run of many fights costs only their counting."""
+    return [Live((i, i % 3 if i % 3 < 2 else None, 1 + i % 7, ("Hurt", "Undamaged"))) for i in range(start, stop)]
+
+
+def test_a_long_run_holds_no_fights_it_has_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run counts each range's results and lets them go: of 100,000 fights, at most one range's are alive at
+    once in this process (500 here), and three (two being played by the executor's threads, one being
+    counted; 2,000 each at most) when they come back from an executor; the counts are all the fights'.
+    So a run's memory does not grow with -n (it kept every result before: about 200 bytes a fight, 2 GB
+    for ten million)."""
+    from sim import parallel
+    from sim.batch import run_batch
+    from sim.parallel import run_on
+    from tests.test_sim import setup_for
+
+    monkeypatch.setattr(parallel, "simulate_range", fake_range)
+    monkeypatch.setattr("sim.batch.simulate_range", fake_range)
+    monkeypatch.setattr(parallel, "rows_of_range", lambda setup, master, start, stop:
+                        parallel.pickle.dumps(fake_range(setup, master, start, stop)))
+    n = 100_000
+    setup = setup_for("fudge")
+    Live.most = Live.alive
+    batch = run_batch(setup, 1, n)
+    serial_most = Live.most
+    Live.most = Live.alive
+    tally = Tally(2)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        assert run_on(pool, setup, 1, n, jobs=2, sink=tally.add) == []
+    pooled_most = Live.most
+    assert batch.summary.fights == n and tally.fights == n
+    assert batch.summary.rounds == {1 + k: len(range(k, n, 7)) for k in range(7)}
+    assert [w.count for w in tally.summary(["a", "b"], ["A", "B"]).wins] == [len(range(0, n, 3)), len(range(1, n, 3))]
+    assert serial_most <= 500, serial_most
+    assert pooled_most <= 3 * 2_000, pooled_most
