@@ -242,7 +242,8 @@ def test_a_fight_of_initiative_only_has_a_fairness_table(tmp_path: Path) -> None
                  ("round", "-d", "Snorri=+ 0 0 -", "-d", "Brynhild=0 0 0 0 +")):
         assert fudge(*args, store=store).returncode == 0
     rows = fairness_counts(md_table(md_of(store)))
-    assert rows == {("Snorri", "typed"): (1, 2, 1), ("Brynhild", "typed"): (0, 4, 1), ("whole table", "typed"): (1, 6, 2)}
+    assert rows == {("Snorri", "typed"): (1, 2, 1), ("Brynhild", "typed"): (0, 4, 1),
+                    ("whole table", "typed"): (1, 6, 2)}
     assert "no Fudge dice rolled" not in md_of(store)
 
 
