@@ -2,15 +2,20 @@
 
 Self-contained: the CSS is inline, the charts are SVG written here (a step line per combatant, wound level
 against event number, rounds marked): the file opens offline, mailed or posted, with nothing to fetch.
-Every text from the log is escaped (html.escape; in Markdown, the characters that would make markup).
+Every text from the log is escaped, one function per format: `h` for HTML (html.escape), `md` for Markdown (the
+characters that would make markup, and HTML's); both write control, separator and bidi characters as visible
+escapes first (cli.terminal.safe), so a name cannot recolour a terminal the file is shown on, nor reorder a line.
+Both formats show the same tables, built once (`fairness_table`), and strike out the same events.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
 
+from cli.terminal import safe
 from cli.web.html import CSS
 from cli.web.story import Step, branch_of, steps, walk
 from engine.audit import Report as Verified
@@ -23,7 +28,11 @@ from projections import report as counts
 from store.base import FightInfo
 
 FACE = {-1: "-", 0: "0", 1: "+"}
-VERDICT_P = 0.01  # below this p-value the faces are called unlikely for fair dice
+
+
+def h(text: str) -> str:
+    """Text from the log, safe in HTML: markup escaped, controls shown as escapes (an attribute's quotes too)."""
+    return escape(safe(text))
 
 
 @dataclass
@@ -39,6 +48,8 @@ class Facts:
     rolls: list[counts.Roll] = field(default_factory=list)
     luck: dict[str, tuple[int, float]] = field(default_factory=dict)
     fairness: list[counts.Fairness] = field(default_factory=list)
+    not_fudge: dict[str, int] = field(default_factory=dict)
+    standings: list[counts.Standing] = field(default_factory=list)
     spent: list[counts.Spent] = field(default_factory=list)
     tracks: list[counts.Track] = field(default_factory=list)
     head_receipt: str = ""  # the receipt of the log's last event (A-VERIFY-1)
@@ -52,6 +63,8 @@ def facts(name: str, state: FightState, records: list[Recorded], hashes: Sequenc
     out.rolls = counts.rolls(records, walked)
     out.luck = counts.luck_by_roller(out.rolls)
     out.fairness = counts.fairness(out.rolls)
+    out.not_fudge = counts.not_fudge(out.rolls)
+    out.standings = counts.standings(records)
     out.spent = counts.spent(records, walked)
     out.tracks = counts.tracks(records)
     out.head_receipt = receipt(records[-1].seq, hashes[-1]) if records else ""
@@ -100,23 +113,48 @@ def verify_words(name: str, verified: Verified) -> str:
     return f"{verified.events} events verified: hash chain intact, rules agree; {dice}"
 
 
-def fairness_words(row: counts.Fairness) -> str:
-    if row.dice < 30:
-        return "too few dice to judge"
-    return "consistent with fair dice" if row.p_value >= VERDICT_P else f"unlikely for fair dice (p < {VERDICT_P})"
+FAIRNESS_COLUMNS = ("Roller", "Dice", "Faces", "−", "blank", "+", "χ²", "p", "Verdict")
+FAIRNESS_NUMBERS = range(2, 8)  # the columns of numbers, right-aligned
+FAIRNESS_WORDS = ("Each Fudge die should show -, blank and + a third of the time each. Pearson's chi-square against "
+                  "1/3 each (2 degrees of freedom, p = exp(-χ²/2)): a small p says faces this uneven are rare with "
+                  f"fair dice; under {counts.MIN_DICE} dice it says nothing. Every Fudge die thrown counts, undone or "
+                  "not: actions, blows, luck, sweeps and initiative.")
+
+
+def fairness_table(facts: Facts) -> list[tuple[tuple[str, ...], bool]]:
+    """The fairness table both formats show: each row's cells as plain text (escaped by the format), and
+    whether its verdict says the dice look loaded."""
+    rows = []
+    for row in facts.fairness:
+        who = "whole table" if row.roller == "all" else row.roller
+        source = "typed" if row.source == "entered" else "generated"
+        cells = (who, source, str(row.dice), *(str(n) for n in row.counts), f"{row.chi_square:.2f}",
+                 f"{row.p_value:.3f}", row.verdict)
+        rows.append((cells, row.suspect))
+    return rows
+
+
+def not_fudge_words(facts: Facts) -> str:
+    """The dice thrown that the table does not judge, said (empty when every die was a Fudge die)."""
+    kinds = [f"{number} {'typed substitute roll' if kind == 'typed substitute' else kind}"
+             f"{'s' if number != 1 else ''}" for kind, number in sorted(facts.not_fudge.items())]
+    return f"Not Fudge dice, so not in the table: {', '.join(kinds)}." if kinds else ""
 
 
 def outcome(facts: Facts) -> str:
-    from engine.turns import still_fights
-
-    standing = [who.name for who in facts.state.combatants.values() if still_fights(facts.state, who)]
-    fallen = [who.name for who in facts.state.combatants.values() if not still_fights(facts.state, who)]
+    """Rounds played, and who was out of the fight and who stood as each battle or scene ended."""
     rounds = facts.state.round
     words = f"{len(facts.records)} events" if not rounds else f"{rounds} rounds" if rounds != 1 else "1 round"
-    if fallen:
-        words += f"; out of the fight: {', '.join(fallen)}"
-    if standing:
-        words += f"; standing: {', '.join(standing)}"
+    fate = facts.state.options.ruleset == "fate"
+    several = len(facts.standings) > 1
+    for number, standing in enumerate(facts.standings, start=1):
+        said = ([f"out of the fight: {', '.join(standing.out)}"] if standing.out else []) + \
+            ([f"standing: {', '.join(standing.standing)}"] if standing.standing else [])
+        if several:
+            when = f"ended at event {standing.ended}" if standing.ended is not None else "not ended"
+            words += f" · {'scene' if fate else 'battle'} {number} ({when}): {'; '.join(said) or 'nobody'}"
+        elif said:
+            words += "; " + "; ".join(said)
     return words
 
 
@@ -144,10 +182,10 @@ def chart_svg(track: counts.Track, first: int, last: int, marks: list[tuple[int,
         return round(TOP + (top_level - level) * height / top_level, 1)
 
     parts = [f'<svg class="chart" viewBox="0 0 {CHART_W} {CHART_H}" role="img" '
-             f'aria-label="{escape(track.name)}: wound level by event" xmlns="http://www.w3.org/2000/svg">']
+             f'aria-label="{h(track.name)}: wound level by event" xmlns="http://www.w3.org/2000/svg">']
     for level, label in enumerate(track.levels):
         parts.append(f'<line class="grid" x1="{LEFT}" x2="{CHART_W - RIGHT}" y1="{y(level)}" y2="{y(level)}"/>'
-                     f'<text class="axis" x="{LEFT - 6}" y="{y(level) + 4}" text-anchor="end">{escape(label)}</text>')
+                     f'<text class="axis" x="{LEFT - 6}" y="{y(level) + 4}" text-anchor="end">{h(label)}</text>')
     for seq, number in marks:
         parts.append(f'<line class="round" x1="{x(seq)}" x2="{x(seq)}" y1="{TOP}" y2="{TOP + height}"/>'
                      f'<text class="axis" x="{x(seq) + 3}" y="{CHART_H - 6}">R{number}</text>')
@@ -161,7 +199,7 @@ def chart_svg(track: counts.Track, first: int, last: int, marks: list[tuple[int,
     parts.append(f'<polyline class="wound" points="{" ".join(points)}"/>')
     for seq, level in track.points[1:]:
         parts.append(f'<circle class="dot" cx="{x(seq)}" cy="{y(level)}" r="3.5"><title>event {seq}: '
-                     f"{escape(track.levels[level])}</title></circle>")
+                     f"{h(track.levels[level])}</title></circle>")
     parts.append("</svg>")
     return "".join(parts)
 
@@ -176,7 +214,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .chart .axis { fill: var(--dim); font-size: 11px; font-family: system-ui, sans-serif; }
 .chart .wound { fill: none; stroke: var(--w3); stroke-width: 2.5; } .chart .dot { fill: var(--w3); }
 .bar { display: inline-block; height: 0.7em; background: var(--accent); border-radius: 2px; vertical-align: middle; }
-.undone td, tr.undone { color: var(--dim); text-decoration: line-through; }
+.undone td, tr.undone { color: var(--dim); text-decoration: line-through; } .ev.voided { color: var(--dim); }
 .trust { font-size: 0.9rem; } .trust code { overflow-wrap: anywhere; }
 .verdict-bad { color: var(--w3); font-weight: 700; } .verdict-ok { color: var(--ok); }
 h3 { font-size: 1rem; margin: 0.8rem 0 0.3rem; }
@@ -184,13 +222,13 @@ h3 { font-size: 1rem; margin: 0.8rem 0 0.3rem; }
 
 
 def html_report(facts: Facts) -> str:
-    name = escape(facts.name)
+    name = h(facts.name)
     out = [f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
            f'<meta name="color-scheme" content="light dark"><title>{name}: after-action report</title>'
            f"<style>{REPORT_CSS}</style></head><body><main>",
            f"<h1>{name}: after-action report</h1>",
-           f"<p>{escape(facts.state.rules)} · {escape(outcome(facts))}</p>"]
+           f"<p>{h(facts.state.rules)} · {h(outcome(facts))}</p>"]
     out += branches_html(facts)
     out += charts_html(facts)
     out += story_html(facts)
@@ -206,9 +244,9 @@ def branches_html(facts: Facts) -> list[str]:
     lines = []
     started = branch_of(facts.records)
     if started is not None:
-        lines.append(f"<p>A branch of <b>{escape(started.parent)}</b> after its event {started.fork_seq}: "
+        lines.append(f"<p>A branch of <b>{h(started.parent)}</b> after its event {started.fork_seq}: "
                      "the events before are the parent's, shared.</p>")
-    children = [f"<b>{escape(info.name)}</b> (after event {info.fork_seq})" for info in facts.branches]
+    children = [f"<b>{h(info.name)}</b> (after event {info.fork_seq})" for info in facts.branches]
     if children:
         lines.append(f"<p>Branches of this fight: {', '.join(children)}.</p>")
     return lines
@@ -221,7 +259,7 @@ def charts_html(facts: Facts) -> list[str]:
     marks = round_marks(facts.records)
     out = ['<section id="wounds"><h2>Wounds over time</h2>']
     for track in facts.tracks:
-        out.append(f"<h3>{escape(track.name)}</h3>{chart_svg(track, first, last, marks)}")
+        out.append(f"<h3>{h(track.name)}</h3>{chart_svg(track, first, last, marks)}")
     out.append("</section>")
     return out
 
@@ -234,10 +272,11 @@ def story_html(facts: Facts) -> list[str]:
         for step in round_steps:
             cls = ' class="undone"' if step.undone else ""
             parts = []
-            for seq, text, by in step.lines:
-                mark = f" (undone by event {by})" if by is not None else ""
-                parts.append(f'<span class="ev"><span class="seq">{seq}</span>{escape(text)}{escape(mark)}</span>')
-            parts += [f'<span class="cons c-{escape(kind)}">{escape(text)}</span>' for kind, text in step.consequences]
+            for seq, text, by in step.lines:  # an event voided (undone, or re-resolved by a point) is struck out
+                shown = f"<del>{h(text)}</del> (undone by event {by})" if by is not None else h(text)
+                voided = " voided" if by is not None else ""
+                parts.append(f'<span class="ev{voided}"><span class="seq">{seq}</span>{shown}</span>')
+            parts += [f'<span class="cons c-{h(kind)}">{h(text)}</span>' for kind, text in step.consequences]
             out.append(f"<li{cls}>{''.join(parts)}</li>")
         out.append("</ol>")
     out.append("</div></section>")
@@ -252,7 +291,7 @@ def luck_html(facts: Facts) -> list[str]:
            '<div class="scroll"><table><tr><th>Roller</th><th class="num">Rolls</th><th class="num">Luck index</th>'
            "<th></th></tr>"]
     for who, (number, index) in sorted(facts.luck.items()):
-        out.append(f'<tr><td>{escape(who)}</td><td class="num">{number}</td><td class="num">{percent(index)}</td>'
+        out.append(f'<tr><td>{h(who)}</td><td class="num">{number}</td><td class="num">{percent(index)}</td>'
                    f'<td><span class="bar" style="width:{index * 8:.2f}rem"></span></td></tr>')
     out.append('</table></div><h3>Every roll</h3><div class="scroll"><table><tr><th class="num">Event</th>'
                '<th class="num">Round</th><th>Roller</th><th>For</th><th>Dice</th><th class="num">Total</th>'
@@ -264,32 +303,28 @@ def luck_html(facts: Facts) -> list[str]:
         luck = percent(float(roll.luck)) if roll.luck is not None else "–"
         source = "typed" if roll.source == "entered" else roll.source
         out.append(f'<tr{cls}><td class="num">{roll.seq}</td><td class="num">{roll.round}</td>'
-                   f"<td>{escape(roll.roller)}</td><td>{escape(roll.purpose)}</td><td>{escape(dice)}</td>"
+                   f"<td>{h(roll.roller)}</td><td>{h(roll.purpose)}</td><td>{h(dice)}</td>"
                    f'<td class="num">{sum(roll.faces):+d}</td><td class="num">{luck}</td><td>{source}</td></tr>')
     out.append("</table></div></section>")
     return out
 
 
 def fairness_html(facts: Facts) -> list[str]:
-    out = ['<section id="fairness"><h2>Dice fairness</h2>',
-           "<p>Each Fudge die should show -, blank and + a third of the time each. Pearson's chi-square against "
-           "1/3 each (2 degrees of freedom, p = exp(-χ²/2)): a small p says faces this uneven are rare with "
-           "fair dice. Every die thrown counts, undone or not.</p>",
-           '<div class="scroll"><table><tr><th>Roller</th><th>Dice</th><th class="num">Faces</th>'
-           '<th class="num">−</th><th class="num">blank</th><th class="num">+</th><th class="num">χ²</th>'
-           '<th class="num">p</th><th>Verdict</th></tr>']
-    for row in facts.fairness:
-        who = "whole table" if row.roller == "all" else row.roller
-        source = "typed" if row.source == "entered" else "generated"
-        verdict = fairness_words(row)
-        cls = "verdict-bad" if verdict.startswith("unlikely") else "verdict-ok"
-        out.append(f"<tr><td>{escape(who)}</td><td>{source}</td><td class=\"num\">{row.dice}</td>"
-                   + "".join(f'<td class="num">{n}</td>' for n in row.counts)
-                   + f'<td class="num">{row.chi_square:.2f}</td><td class="num">{row.p_value:.3f}</td>'
-                   f'<td class="{cls}">{verdict}</td></tr>')
+    heads = "".join(f'<th class="num">{h(name)}</th>' if index in FAIRNESS_NUMBERS else f"<th>{h(name)}</th>"
+                    for index, name in enumerate(FAIRNESS_COLUMNS))
+    out = ['<section id="fairness"><h2>Dice fairness</h2>', f"<p>{h(FAIRNESS_WORDS)}</p>",
+           f'<div class="scroll"><table><tr>{heads}</tr>']
+    for cells, suspect in fairness_table(facts):
+        tds = [f'<td class="num">{h(cell)}</td>' if index in FAIRNESS_NUMBERS else f"<td>{h(cell)}</td>"
+               for index, cell in enumerate(cells[:-1])]
+        cls = "verdict-bad" if suspect else "verdict-ok"
+        out.append(f'<tr>{"".join(tds)}<td class="{cls}">{h(cells[-1])}</td></tr>')
     if not facts.fairness:
-        out.append('<tr><td colspan="9">no Fudge dice rolled</td></tr>')
-    out.append("</table></div></section>")
+        out.append(f'<tr><td colspan="{len(FAIRNESS_COLUMNS)}">no Fudge dice rolled</td></tr>')
+    out.append("</table></div>")
+    if facts.not_fudge:
+        out.append(f"<p>{h(not_fudge_words(facts))}</p>")
+    out.append("</section>")
     return out
 
 
@@ -312,9 +347,9 @@ def spent_html(facts: Facts) -> list[str]:
                '<th class="num">On event</th><th class="num">Cost</th><th>What it changed</th></tr>')
     for item in facts.spent:
         cls = ' class="undone"' if item.voided else ""
-        out.append(f'<tr{cls}><td class="num">{item.seq}</td><td>{escape(item.combatant)}</td>'
-                   f'<td>{escape(item.use)}</td><td class="num">{item.target}</td><td class="num">{item.cost}</td>'
-                   f"<td>{escape(changed(facts, item.command))}</td></tr>")
+        out.append(f'<tr{cls}><td class="num">{item.seq}</td><td>{h(item.combatant)}</td>'
+                   f'<td>{h(item.use)}</td><td class="num">{item.target}</td><td class="num">{item.cost}</td>'
+                   f"<td>{h(changed(facts, item.command))}</td></tr>")
     out.append("</table></div></section>")
     return out
 
@@ -324,15 +359,15 @@ def trust_html(facts: Facts) -> list[str]:
     words = verify_words(facts.name, facts.verified)
     cls = "verdict-ok" if facts.verified.ok else "verdict-bad"
     out = ['<footer class="trust"><h2>Trust</h2>',
-           f'<p class="{cls}">{escape(words)}</p>',
-           f"<p>Head receipt: <code>{escape(facts.head_receipt)}</code>. Whoever holds the log (or imports its "
+           f'<p class="{cls}">{h(words)}</p>',
+           f"<p>Head receipt: <code>{h(facts.head_receipt)}</code>. Whoever holds the log (or imports its "
            "export: <code>fudge export</code>, <code>fudge import</code>) checks it with "
-           f"<code>fudge verify {escape(facts.name)} --head {escape(facts.head_receipt)}</code>.</p><ul>"]
+           f"<code>fudge verify {h(facts.name)} --head {h(facts.head_receipt)}</code>.</p><ul>"]
     for seq, commitment in committed:
-        out.append(f"<li>event {seq}: dice seed committed <code>{escape(commitment)}</code></li>")
+        out.append(f"<li>event {seq}: dice seed committed <code>{h(commitment)}</code></li>")
     for seq, commitment, seed in revealed:
-        out.append(f"<li>event {seq}: seed revealed <code>{escape(seed)}</code> (commitment "
-                   f"<code>{escape(commitment[:16])}…</code>)</li>")
+        out.append(f"<li>event {seq}: seed revealed <code>{h(seed)}</code> (commitment "
+                   f"<code>{h(commitment[:16])}…</code>)</li>")
     if not revealed:
         out.append("<li>no seed revealed yet: `fudge reveal-seed` lets anyone re-derive the generated dice</li>")
     out.append("</ul></footer>")
@@ -345,9 +380,19 @@ MARKUP = set("\\`*_[]|~")  # inline markup; every line starts with words of ours
 
 
 def md(text: str) -> str:
-    """Text from the log, safe in Markdown: the characters that make markup or tables are escaped, HTML too."""
-    out = "".join("\\" + char if char in MARKUP else char for char in text)
-    return escape(out, quote=False).replace("\n", " ")
+    """Text from the log, safe in Markdown: controls shown as escapes (a line feed too: one line), the characters
+    that make markup or tables escaped, HTML's too."""
+    out = "".join("\\" + char if char in MARKUP else char for char in safe(text))
+    return escape(out, quote=False)
+
+
+CODE = re.compile(r"[0-9A-Za-z:.+/=-]*")  # what a hash, a receipt or a seed is written with
+
+
+def md_code(text: str) -> str:
+    """A hash or a seed from the log as code; anything else in it (a forged log) as escaped text: a code span
+    cannot escape a backtick, and shows HTML as it is."""
+    return f"`{text}`" if CODE.fullmatch(text) else md(text)
 
 
 def md_report(facts: Facts) -> str:
@@ -376,16 +421,17 @@ def md_report(facts: Facts) -> str:
                 lines.append(f"- {seq}: {shown}")
             lines += [f"  - → {md(text)}" for _, text in step.consequences]
         lines.append("")
-    lines += ["| Dice | − | blank | + | χ² | p |", "|---|---:|---:|---:|---:|---:|"]
-    for row in facts.fairness:
-        who = "whole table" if row.roller == "all" else md(row.roller)
-        source = "typed" if row.source == "entered" else "generated"
-        lines.append(f"| {who}, {source} | {row.counts[0]} | {row.counts[1]} | {row.counts[2]} | "
-                     f"{row.chi_square:.2f} | {row.p_value:.3f} |")
-    lines += ["", f"Verify: {md(verify_words(facts.name, facts.verified))}. Receipt `{facts.head_receipt}`."]
+    lines += ["| " + " | ".join(md(name) for name in FAIRNESS_COLUMNS) + " |",
+              "|" + "|".join("---:" if index in FAIRNESS_NUMBERS else "---" for index in range(len(FAIRNESS_COLUMNS)))
+              + "|"]
+    lines += ["| " + " | ".join(md(cell) for cell in cells) + " |" for cells, _ in fairness_table(facts)]
+    if not facts.fairness:
+        lines.append("| no Fudge dice rolled |" + " |" * (len(FAIRNESS_COLUMNS) - 1))
+    lines += ["", md(FAIRNESS_WORDS)] + ([md(not_fudge_words(facts))] if facts.not_fudge else [])
+    lines += ["", f"Verify: {md(verify_words(facts.name, facts.verified))}. Receipt {md_code(facts.head_receipt)}."]
     committed, revealed = seeds(facts.records)
     if committed:
-        lines.append(f"Seed committed at event {committed[0][0]}: `{committed[0][1]}`"
-                     + (f"; revealed at event {revealed[-1][0]}: `{revealed[-1][2]}`." if revealed else
+        lines.append(f"Seed committed at event {committed[0][0]}: {md_code(committed[0][1])}"
+                     + (f"; revealed at event {revealed[-1][0]}: {md_code(revealed[-1][2])}." if revealed else
                         "; not revealed yet."))
     return "\n".join(lines) + "\n"
