@@ -256,8 +256,6 @@ def test_the_live_board_page_shows_the_forgery_as_text(store: Path) -> None:
     assert page.count("<script") == 1 and "alert(2)" not in page.split("<script>", 1)[1].split("</script>")[0]
 
 
-@pytest.mark.xfail(strict=True, reason="the live board (cli.web.html.step_html) writes the words of a command's "
-                   "consequences HTML-escaped but with their controls raw")
 def test_the_live_board_page_shows_no_raw_control(store: Path) -> None:
     page, _ = board_page(store)
     clean_terminal(page.split("<script>", 1)[0], "board page")

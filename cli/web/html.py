@@ -9,6 +9,7 @@ from __future__ import annotations
 from html import escape
 
 from cli.board import board_lines
+from cli.terminal import safe
 from cli.web.story import Step
 
 # The colours of the kinds (cli.style.STYLES), light and dark (prefers-color-scheme), and the layout:
@@ -50,6 +51,11 @@ body.large h1 { font-size: 2.6vw; } body.large h2 { font-size: 2.2vw; }
 @media (max-width: 40rem) { body { font-size: 15px; } .board .line { font-size: 0.85rem; } main { padding: 0.4rem; } }
 """
 
+def h(text: str) -> str:
+    """Text from the log, safe in HTML: markup escaped, controls shown as escapes (an attribute's quotes too)."""
+    return escape(safe(text))
+
+
 BOARD_WIDTH = 80  # columns of the board's lines, as a terminal shows it: they wrap on a narrower screen
 
 
@@ -59,9 +65,9 @@ def segments_html(line: list[tuple[str, str]]) -> str:
     for text, kind in line:
         words = text.rstrip(" ")
         if kind and words:
-            out.append(f'<span class="k-{escape(kind)}">{escape(words)}</span>{text[len(words):]}')
+            out.append(f'<span class="k-{h(kind)}">{h(words)}</span>{text[len(words):]}')
         else:
-            out.append(escape(text))
+            out.append(h(text))
     return "".join(out)
 
 
@@ -81,9 +87,9 @@ def step_html(step: Step) -> str:
     parts = []
     for seq, text, by in step.lines:
         mark = f" (undone by {by})" if by is not None else ""
-        parts.append(f'<span class="ev"><span class="seq">{seq}</span>{escape(text)}{escape(mark)}</span>')
+        parts.append(f'<span class="ev"><span class="seq">{seq}</span>{h(text)}{h(mark)}</span>')
     for kind, text in step.consequences:
-        parts.append(f'<span class="cons c-{escape(kind)}">{escape(text)}</span>')
+        parts.append(f'<span class="cons c-{h(kind)}">{h(text)}</span>')
     return f"<li{cls}>{''.join(parts)}</li>"
 
 

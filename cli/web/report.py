@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from html import escape
 
 from cli.terminal import safe
-from cli.web.html import CSS
+from cli.web.html import CSS, h
 from cli.web.story import Step, branch_of, steps, walk
 from engine.audit import Report as Verified
 from engine.history import voided
@@ -28,11 +28,6 @@ from projections import report as counts
 from store.base import FightInfo
 
 FACE = {-1: "-", 0: "0", 1: "+"}
-
-
-def h(text: str) -> str:
-    """Text from the log, safe in HTML: markup escaped, controls shown as escapes (an attribute's quotes too)."""
-    return escape(safe(text))
 
 
 @dataclass
