@@ -139,6 +139,11 @@ def edge_message(exc: BaseException) -> str | None:
     if isinstance(exc, sqlite3.Error):
         problem = store_problem(exc)
         return f"the store {settings.store_path}: {problem}" if problem else None
+    if isinstance(exc, UnicodeEncodeError) and exc.reason == "surrogates not allowed":
+        # an argument of bytes that are not UTF-8 (Python keeps them as lone surrogates): it fails where it
+        # is first encoded, the event's bytes, before anything is written
+        byte = ord(exc.object[exc.start]) - 0xDC00 if isinstance(exc.object, str) else 0
+        return f"a value given is not UTF-8 text (byte 0x{byte:02x}): type it in UTF-8; nothing was written"
     pydantic = sys.modules.get("pydantic")
     if pydantic is not None and isinstance(exc, pydantic.ValidationError):  # a value given on the command line
         err = exc.errors()[0]
@@ -261,8 +266,12 @@ def fight_name(fights: Fights, given: str | None) -> str:
 def fight_named(store: Any, typed: str) -> str:
     """The stored fight `typed` names: its name, or (in any case) the one name it begins. Several are
     listed to choose from; none gets the closest names and where the list is."""
+    from service.names import fight_name_problem, shown
     from store.base import UnknownFight
 
+    problem = fight_name_problem(typed)
+    if problem is not None and problem.startswith("is not UTF-8"):  # no store can look it up, no fight has it
+        raise InputError(f"no fight named {shown(typed)}: the name {problem}")
     try:
         store.fight(typed)
         return typed

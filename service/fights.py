@@ -29,6 +29,7 @@ from projections.fold import fold, replay
 from engine.state import FightState, replace
 from service import history
 from service.caches import VOIDING_TYPES, Caches, log_reader, named
+from service.names import check_fight_name
 from service.dice import DRAW_TYPES, DiceInput, UnusedDice, dice_source, unused_dice
 from service.secrets import Keeper
 from service.step import step, tracked_step
@@ -270,6 +271,7 @@ class Fights:
         secrets before its commitment goes to the log: a crash between leaves an unused secret, never
         a commitment without its seed.
         """
+        check_fight_name(name)  # every way a fight is made (new, branch, import) names it through here
         seed, commit, stream = self._seed()
         fight_id = self.new_id()
         command = opening(commit, stream)
@@ -401,6 +403,7 @@ class Fights:
     def copy_in(self, source: Fights, name: str) -> Outcome:
         """Fight `name` of another service (a kept simulation played in memory) written into this store
         in one append, with its secrets not yet revealed; it does not become the current fight."""
+        check_fight_name(name)
         info = source.store.fight(name)
         rows = source.store.read(name)
         state = source.state(name)
