@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -156,14 +157,28 @@ def edge_message(exc: BaseException) -> str | None:
 MAX_FILE = {"sheet": 1 << 20, "house rules": 1 << 20, "log": 64 << 20}
 
 
+FILE_KINDS = {stat.S_IFDIR: "a folder", stat.S_IFIFO: "a named pipe", stat.S_IFSOCK: "a socket",
+              stat.S_IFCHR: "a device", stat.S_IFBLK: "a device"}
+
+
 def read_file(path: Path, what: str) -> str:
     """A file the GM named as UTF-8 text, or a one-line error that names it (and the bound it passes)."""
     limit = MAX_FILE.get(what, 1 << 20)
     try:
-        with path.open("rb") as handle:
-            data = handle.read(limit + 1)
+        # O_NONBLOCK: a named pipe nobody writes would hold the command forever at its open; it is refused
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise InputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    kind = stat.S_IFMT(os.fstat(fd).st_mode)
+    if kind != stat.S_IFREG:
+        os.close(fd)
+        raise InputError(f"cannot read {what} {path}: it is {FILE_KINDS.get(kind, 'not a regular file')}, "
+                         "not a file; give the file itself")
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            data = handle.read(limit + 1)
+        except OSError as exc:
+            raise InputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
     if len(data) > limit:
         raise InputError(f"{what} {path} is larger than {limit >> 20} MiB: is it the right file?")
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
