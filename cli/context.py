@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -139,6 +140,11 @@ def edge_message(exc: BaseException) -> str | None:
     if isinstance(exc, sqlite3.Error):
         problem = store_problem(exc)
         return f"the store {settings.store_path}: {problem}" if problem else None
+    if isinstance(exc, UnicodeEncodeError) and exc.reason == "surrogates not allowed":
+        # an argument of bytes that are not UTF-8 (Python keeps them as lone surrogates): it fails where it
+        # is first encoded, the event's bytes, before anything is written
+        byte = ord(exc.object[exc.start]) - 0xDC00 if isinstance(exc.object, str) else 0
+        return f"a value given is not UTF-8 text (byte 0x{byte:02x}): type it in UTF-8; nothing was written"
     pydantic = sys.modules.get("pydantic")
     if pydantic is not None and isinstance(exc, pydantic.ValidationError):  # a value given on the command line
         err = exc.errors()[0]
@@ -151,14 +157,28 @@ def edge_message(exc: BaseException) -> str | None:
 MAX_FILE = {"sheet": 1 << 20, "house rules": 1 << 20, "log": 64 << 20}
 
 
+FILE_KINDS = {stat.S_IFDIR: "a folder", stat.S_IFIFO: "a named pipe", stat.S_IFSOCK: "a socket",
+              stat.S_IFCHR: "a device", stat.S_IFBLK: "a device"}
+
+
 def read_file(path: Path, what: str) -> str:
     """A file the GM named as UTF-8 text, or a one-line error that names it (and the bound it passes)."""
     limit = MAX_FILE.get(what, 1 << 20)
     try:
-        with path.open("rb") as handle:
-            data = handle.read(limit + 1)
+        # O_NONBLOCK: a named pipe nobody writes would hold the command forever at its open; it is refused
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise InputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    kind = stat.S_IFMT(os.fstat(fd).st_mode)
+    if kind != stat.S_IFREG:
+        os.close(fd)
+        raise InputError(f"cannot read {what} {path}: it is {FILE_KINDS.get(kind, 'not a regular file')}, "
+                         "not a file; give the file itself")
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            data = handle.read(limit + 1)
+        except OSError as exc:
+            raise InputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
     if len(data) > limit:
         raise InputError(f"{what} {path} is larger than {limit >> 20} MiB: is it the right file?")
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -261,8 +281,12 @@ def fight_name(fights: Fights, given: str | None) -> str:
 def fight_named(store: Any, typed: str) -> str:
     """The stored fight `typed` names: its name, or (in any case) the one name it begins. Several are
     listed to choose from; none gets the closest names and where the list is."""
+    from service.names import fight_name_problem, shown
     from store.base import UnknownFight
 
+    problem = fight_name_problem(typed)
+    if problem is not None and problem.startswith("is not UTF-8"):  # no store can look it up, no fight has it
+        raise InputError(f"no fight named {shown(typed)}: the name {problem}")
     try:
         store.fight(typed)
         return typed

@@ -37,7 +37,9 @@ def first_problem(fights: Fights, name: str) -> tuple[int, str] | None:
     from engine.audit import verify
 
     try:
-        report = verify(fights.store.read(name), fights.store.fight(name).fight_id)
+        from service.history import lineage_of
+
+        report = verify(fights.store.read(name), lineage_of(fights.store, name))
     except Exception:  # noqa: BLE001 - the original failure is the one to show
         return None
     return report.problems[0] if report.problems else None

@@ -208,8 +208,14 @@ def verify(
         name = fight_name(fights, chosen(fight, fight_opt))
         from engine.audit import verify as verify_log  # re-runs every decision: only this command needs it
 
+        from service.history import lineage_of
+
         rows = fights.store.read(name)
-        report = verify_log(rows, fights.store.fight(name).fight_id, wanted)
+        if not rows:  # a fight's log holds at least its start: one line, not a count of nothing
+            from service.fights import empty_log
+
+            raise fail(empty_log(name), VERIFY_FAILED)
+        report = verify_log(rows, lineage_of(fights.store, name), wanted)
         if not report.ok:
             seq, why = report.problems[0]
             more = f" (and {len(report.problems) - 1} more)" if len(report.problems) > 1 else ""

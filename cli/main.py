@@ -14,7 +14,7 @@ from typer.core import TyperCommand
 from typer.main import get_command_name
 from typer.models import CommandInfo, TyperInfo
 
-from cli import context, exits, views
+from cli import context, exits, terminal, views
 from cli.params import FudgeCommand, FudgeGroup
 
 
@@ -87,6 +87,8 @@ class _Fudge(typer.Typer):
         completing = _completing()
         named = _named(sys.argv[1:] if completing is None else completing)
         plain = not args and not kwargs and completing is None
+        if plain:  # run as the program: an output that cannot print the board's symbols gets them in ASCII
+            terminal.fit_output_encoding()
         try:
             if named == "status" and plain:
                 shown = views.shown_from_argv(sys.argv[1:])  # the stored read model, if valid: no Typer run

@@ -24,6 +24,12 @@ FATE = "Fate"
 PHASES = "Phase initiative"
 TABLE = "Table dice and identity"  # the dice rolled at the table, the fight acted on
 
+# A whole number typed as an option (a modifier, a count, a level) runs within the bounds of every number a
+# file gives (engine.inputs.MAX_NUMBER), unless its option sets its own: an event number (metavar SEQ) is
+# checked against the log, and a simulation's sizes and seed against what a run can do (cli.sim).
+MAX_NUMBER = 1000
+UNBOUNDED = frozenset({"seed", "n", "jobs", "keep_k", "max_rounds"})
+
 # The label of a value whose parameter does not name one (`metavar=`), by its type.
 BY_TYPE = {int: "N", Path: "FILE"}
 TEXT = "TEXT"
@@ -76,6 +82,12 @@ def plain(param: Any) -> None:
         if given is None:
             param.metavar = BY_TYPE.get(element, TEXT)
         key = param.metavar
+        if (element is int and not param.count and param.min is None and param.max is None
+                and key != "SEQ" and param.name not in UNBOUNDED):
+            param.min, param.max = -MAX_NUMBER, MAX_NUMBER
+            info = getattr(param.type_descriptor, "parameter_info", None)  # what Typer's conversion reads
+            if info is not None and info.min is None and info.max is None:
+                info.min, info.max = -MAX_NUMBER, MAX_NUMBER
     kind = COMPLETES.get(key) if element is not Path else None
     if kind is not None and param._custom_shell_complete is None:
         param._custom_shell_complete = _completer(kind)

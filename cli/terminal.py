@@ -9,8 +9,11 @@ keeps JSON's own escapes (`json_text`).
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
+import sys
+import unicodedata
 from typing import Any
 
 # C0 controls, DEL, C1 controls (U+0085 among them), the line and paragraph separators, the bidi
@@ -62,3 +65,46 @@ def escape_log_values(logger: Any, method: str, event: dict[str, Any]) -> dict[s
         shown = safe(value) if isinstance(value, str) else value
         out[key] = shown if key == "event" or shown is value or shown == value else _Escaped(shown)
     return out
+
+
+# The board's and the log's symbols in ASCII, for an output whose encoding has none of them (LC_ALL=C,
+# PYTHONIOENCODING=latin-1): a box is a bracket, a bar a hash, an arrow an arrow of dashes.
+_ASCII = {
+    "·": "-", "→": "->", "←": "<-", "□": "[ ]", "▢": "[ ]", "■": "[x]", "…": "...", "▶": ">", "◀": "<",
+    "−": "-", "–": "-", "—": "-", "±": "+/-", "×": "x", "χ": "chi", "²": "2", "µ": "u", "⊞": "[+]", "⊟": "[-]",
+    "█": "#", "▉": "#", "▊": "#", "▋": "#", "▌": "#", "▍": "|", "▎": "|", "▏": "|", "‘": "'", "’": "'",
+    "“": '"', "”": '"', "≤": "<=", "≥": ">=", "✓": "v", "✗": "x", "•": "*",
+}
+ASCII_FALLBACK = "fudge-ascii"
+
+
+def _in_ascii(exc: UnicodeError) -> tuple[str, int]:
+    """The codec error handler of an output that cannot encode a character: its ASCII stand-in (the table
+    above, else the letter without its accents, else `?`)."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = []
+    for char in exc.object[exc.start:exc.end]:
+        plain = _ASCII.get(char)
+        if plain is None:
+            plain = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode() or "?"
+        out.append(plain)
+    return "".join(out), exc.end
+
+
+codecs.register_error(ASCII_FALLBACK, _in_ascii)
+
+
+def fit_output_encoding(*streams: Any) -> None:
+    """Each output (default: stdout and stderr) that cannot encode fudge's symbols writes them in ASCII
+    instead of failing on the first one. Text the encoding holds is written as it is."""
+    for stream in streams or (sys.stdout, sys.stderr):
+        try:
+            "".join(_ASCII).encode(getattr(stream, "encoding", None) or "ascii")
+        except (LookupError, UnicodeEncodeError):
+            reconfigure = getattr(stream, "reconfigure", None)
+            if reconfigure is not None:
+                try:
+                    reconfigure(errors=ASCII_FALLBACK)
+                except (ValueError, OSError):  # a stream already closed or detached: nothing to print on
+                    pass

@@ -168,7 +168,7 @@ def _stored(store: SqliteStore, fight: str | None) -> tuple[dict[str, Any], int,
         seq, last_hash = store.tail(name)
         data = views.unpack(store.view(name, STATUS.name), fight_id, seq, last_hash, version(), key)
         data = _with_parts(store, name, data)
-    except StoreError:
+    except (StoreError, UnicodeError):  # UnicodeError: a name typed in bytes that are not UTF-8 (computed: one line)
         return None
     if not (isinstance(data, dict) and isinstance(data.get("text"), str) and "json" in data
             and _is_board(data.get("board"))):

@@ -112,13 +112,33 @@ def _row_problem(row: Row, expected_seq: int) -> str | None:
     return None
 
 
-def check_chain(rows: Sequence[Row], fight_id: str | None = None) -> tuple[list[Recorded], list[Problem]]:
+@dataclass(frozen=True)
+class Lineage:
+    """Whose events a fight's log may hold (A-LOG-2, A-BRANCH-1), as the store records the fight: its own
+    (fight id `fight_id`) from its own first event to the end; before that, only for a branch its parent's
+    up to the fork (`fork_seq`; `parent_hash`, the parent's hash at that event, when the parent can be
+    read), or for an import the imported log's (`fork_seq` with no parent: the imported events). `name`
+    is the fight's name: an import written before the store recorded imports is known by its own first
+    event, the seed committed "imported as" that name."""
+
+    fight_id: str
+    name: str = ""
+    fork_seq: int | None = None
+    branch: bool = False
+    parent_hash: str | None = None
+
+
+def check_chain(rows: Sequence[Row], fight: str | Lineage | None = None) -> tuple[list[Recorded], list[Problem]]:
     """The chain (A-LOG-2): each row's bytes match its hash and link to the previous one; the row's other
-    columns (`command`, `type`) say what its body says; the fight id changes only where a segment starts
-    and, given the fight's own id (`fight_id`), ends as that fight's. Stops at the first problem."""
+    columns (`command`, `type`) say what its body says; the fight id changes only where a segment starts,
+    never back to one it had before, and, given the fight's own id, ends as that fight's; given its whole
+    `Lineage`, every row is the fight's own from its own first event, and its lineage's before it (check_lineage).
+    Stops at the first problem."""
     log: list[Recorded] = []
     prev = GENESIS
     seen: set[str] = set()  # the command ids before the current command
+    ids: set[str] = set()  # the fight ids of the segments before the current one
+    resumed: list[Problem] = []  # where a fight id came back after another's (named after the lineage's own)
     start_seq = 1  # where the current segment of fight ids starts
     for index, row in enumerate(rows, start=1):
         bad = _row_problem(row, index)
@@ -139,15 +159,62 @@ def check_chain(rows: Sequence[Row], fight_id: str | None = None) -> tuple[list[
             if not (new_command and isinstance(record.event, SEGMENT_STARTS)):
                 return log, [(row.seq, "it belongs to another fight (its fight id changes here): "
                                        "events of another fight were put in this one")]
+            ids.add(log[-1].fight)
+            if record.fight in ids and not resumed:  # a lineage runs ancestors first: no fight's events resume
+                resumed = [(row.seq, "its fight id is that of events before another fight's: "
+                                     "events of another fight were put in this one")]
             start_seq = row.seq
         if new_command and log:
             seen.add(log[-1].command)
         prev = row.hash
         log.append(record)
+    fight_id = fight.fight_id if isinstance(fight, Lineage) else fight
     if fight_id is not None and log and log[-1].fight != fight_id:
         return log, [(start_seq, "it belongs to another fight (its fight id is not this fight's): "
                                  "another fight's events were put in this one")]
-    return log, []
+    if isinstance(fight, Lineage):  # its first row not of the lineage, rather than where the splice ends
+        return log, check_lineage(rows, log, fight) or resumed
+    return log, resumed
+
+
+def check_lineage(rows: Sequence[Row], log: Sequence[Recorded], lineage: Lineage) -> list[Problem]:
+    """Every row of an intact chain is of the fight's lineage (A-LOG-2, A-BRANCH-1): the fight's own from
+    its own first event (a fight's start, a branch's start after its parent's prefix, an import's seed
+    after the imported log) to the end, and none of its own before it. Another fight's rows put in
+    place of some (or all) of a fight's, re-hashed into a chain that holds, are named at the first row
+    that is not the fight's own where the store says the fight's own events run."""
+    own = lineage.fight_id
+    first = next((r for r in log if r.fight == own), None)
+    if lineage.fork_seq is not None:
+        start, kind = lineage.fork_seq + 1, (ev.BranchStarted if lineage.branch else ev.SeedCommitted)
+        what = "branch" if lineage.branch else "import"
+        if len(log) < start:
+            return [(len(log), f"the log ends before this fight's own first event ({start}, its {what}'s start): "
+                               "events were removed")]
+        if lineage.parent_hash is not None and rows[start - 2].hash != lineage.parent_hash:
+            return [(start - 1, "its hash is not its parent's at the fork: the events before the branch "
+                                "are not its parent's")]
+    else:
+        start, kind, what = 1, ev.FightStarted, "start"
+        if first is not None and first.seq > 1 and _imported_earlier(first, lineage.name):
+            start, kind = first.seq, ev.SeedCommitted
+    for record in log:
+        mine = record.seq >= start
+        if (record.fight == own) != mine:
+            if mine:
+                return [(record.seq, "it belongs to another fight (its fight id is not this fight's, where "
+                                     "this fight's own events run): another fight's events were put in this one")]
+            return [(record.seq, f"its fight id is this fight's, before this fight's own first event "
+                                 f"({start}, its {what}'s start): the events were moved")]
+    if not isinstance(log[start - 1].event, kind):
+        return [(start, f"this fight's own events start here with no {what} of its own: the event was altered")]
+    return []
+
+
+def _imported_earlier(first: Recorded, name: str) -> bool:
+    """An import stored before imports were recorded in the fight's row: its own events start with the
+    seed committed on import, which says the name it was imported as."""
+    return isinstance(first.event, ev.SeedCommitted) and bool(name) and first.event.reason == f"imported as {name}"
 
 
 def _first_line(exc: BaseException) -> str:
@@ -300,10 +367,13 @@ def _state_after(log: Sequence[Recorded], state: FightState, group: list[Recorde
     return replace(state, last_seq=log[-1].seq)
 
 
-def verify(rows: Sequence[Row], fight_id: str | None = None, head: tuple[int, str] | None = None) -> Report:
-    """Every check, in order: the chain and the rows (and, given `fight_id`, that they are this fight's),
-    the dice, the rules; and, given a receipt `head` (seq, hex digits), that the log still holds it."""
-    log, problems = check_chain(rows, fight_id)
+def verify(rows: Sequence[Row], fight: str | Lineage | None = None, head: tuple[int, str] | None = None) -> Report:
+    """Every check, in order: the chain and the rows (and, given the fight's id or its whole `Lineage`, that
+    they are this fight's), the dice, the rules; and, given a receipt `head` (seq, hex digits), that the
+    log still holds it. A log with no event is a problem: a fight's log holds at least its start."""
+    if not rows:
+        return Report(0, ((0, "the log holds no event: the fight's events were removed from the store"),), 0, 0)
+    log, problems = check_chain(rows, fight)
     checked = unchecked = 0
     if not problems:
         dice_problems, checked, unchecked = check_dice(log)

@@ -8,7 +8,9 @@ name of a megabyte would otherwise cost memory and time on every read of the fig
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from engine.errors import InputError
 
@@ -17,6 +19,15 @@ MAX_ENTRIES = 200  # keys of a table, items of a list: a sheet lists a few dozen
 MAX_TEXT = 200  # characters of a name, a key or any other text
 MAX_NUMBER = 1000  # no rule reads a number (a level, a penalty, a count of days) beyond ±1000
 MAX_BOXES = 20  # boxes of one wound level or aspect: the rules give 1 to 4
+MAX_DIGITS = 4300  # Python's own limit on the digits of an integer read from text (sys.get_int_max_str_digits)
+
+# The same bounds on the models a file is read into, and a stored log read back (a fight's options, a joined
+# sheet): a log re-hashed by someone who can write the store is refused where it passes them, as any
+# other alteration, before a rule allocates a billion boxes. Counts (boxes, days) are checked against
+# the rules' own smaller bounds when a file is read (check_boxes); a stored count is only kept below MAX_NUMBER.
+Number = Annotated[int, Field(ge=-MAX_NUMBER, le=MAX_NUMBER)]
+Count = Annotated[int, Field(ge=0, le=MAX_NUMBER)]
+Text = Annotated[str, Field(max_length=MAX_TEXT)]
 
 
 def load_toml(text: str, source: str) -> dict[str, Any]:
@@ -27,6 +38,9 @@ def load_toml(text: str, source: str) -> dict[str, Any]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{source}: not valid TOML ({exc})") from None
+    except ValueError:  # tomllib reads an integer with int(), which refuses more digits than Python's limit
+        raise InputError(f"{source}: a number has more than {MAX_DIGITS} digits; numbers run from "
+                         f"-{MAX_NUMBER} to {MAX_NUMBER}") from None
     except RecursionError:  # tomllib parses nested arrays and tables recursively
         raise InputError(f"{source}: nested too deeply (at most {MAX_DEPTH} levels of tables and lists)") from None
     _check(data, source, (), 1)
@@ -53,8 +67,14 @@ def _check(value: Any, source: str, where: tuple[str, ...], depth: int) -> None:
         pass
     elif isinstance(value, (int, float)):
         if not (isinstance(value, int) or math.isfinite(value)) or abs(value) > MAX_NUMBER:
-            raise InputError(f"{source}: {key} = {value!r} is out of range; numbers run from "
+            raise InputError(f"{source}: {key} = {_shown(value)} is out of range; numbers run from "
                              f"-{MAX_NUMBER} to {MAX_NUMBER}")
+
+
+def _shown(value: int | float) -> str:
+    """A number as the error line quotes it: a long one by its first digits and its length."""
+    text = repr(value)
+    return text if len(text) <= 24 else f"{text[:12]}... ({len(text)} characters)"
 
 
 def check_boxes(counts: Any, source: str, key: str) -> None:

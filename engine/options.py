@@ -8,12 +8,12 @@ whatever later versions change in their defaults.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from engine.errors import InputError
-from engine.inputs import check_boxes, load_toml, validation_line
+from engine.inputs import MAX_ENTRIES, Count, Number, Text, check_boxes, load_toml, validation_line
 
 
 def _opt(default: Any, rule: str, text: str) -> Any:
@@ -51,7 +51,7 @@ class RuleOptions(BaseModel):
                             "or Fate (FT-OUT, FT-TRACK)")
     ladder: Literal["fudge7", "fate11", "house"] = _opt(
         "fudge7", "C-LAD-2", "trait ladder (house: the levels of `ladder_levels`)")
-    ladder_levels: tuple[tuple[str, int], ...] = _opt(
+    ladder_levels: Annotated[tuple[tuple[Text, Number], ...], Field(max_length=MAX_ENTRIES)] = _opt(
         (), "C-LAD-1", "a house ladder's levels, lowest first (a [ladder] table in house rules)")
     pace: Literal["story", "simultaneous", "alternating", "scene", "exchange", "turn"] = _opt(
         "simultaneous", "F-PACE-2",
@@ -67,44 +67,44 @@ class RuleOptions(BaseModel):
         False, "C-DICE-4", "3d6 (`3d6:4 5 6`) and d% (`d%:57`) may be typed for a 4dF roll, read on the SRD charts")
     dice: Literal["generated", "entered"] = _opt(
         "generated", "C-DICE-3", "generated: rolls not typed with --dice are generated; entered: every roll must be typed")
-    attributes: tuple[str, ...] = _opt(
+    attributes: Annotated[tuple[Text, ...], Field(max_length=MAX_ENTRIES)] = _opt(
         DEFAULT_ATTRIBUTES, "C-ACT-1", "names that are attributes: missing ones are Fair")
-    missing_attribute: int = _opt(0, "C-ACT-1", "level of an attribute not on the sheet")
-    unlisted_skill: int = _opt(-2, "C-ACT-1", "level of a skill not on the sheet (option)")
-    default_difficulty: int = _opt(0, "C-ACT-2", "difficulty of an unopposed roll when none is given")
-    default_fudge_points: int = _opt(0, "C-FP-1", "fudge points of a sheet that gives none")
-    npc_fudge_points: int = _opt(0, "C-FP-1", "fudge points of an NPC's sheet (kind = \"npc\") that gives none")
-    min_hit: int = _opt(-2, "F-HIT-1", "minimum result to hit an equal-Scale foe (Poor)")
-    unaware_difficulty: int = _opt(-2, "F-MEL-3", "difficulty of an attack on an unaware or unable defender")
-    shield_values: tuple[int, int, int] = _opt(
+    missing_attribute: Number = _opt(0, "C-ACT-1", "level of an attribute not on the sheet")
+    unlisted_skill: Number = _opt(-2, "C-ACT-1", "level of a skill not on the sheet (option)")
+    default_difficulty: Number = _opt(0, "C-ACT-2", "difficulty of an unopposed roll when none is given")
+    default_fudge_points: Number = _opt(0, "C-FP-1", "fudge points of a sheet that gives none")
+    npc_fudge_points: Number = _opt(0, "C-FP-1", "fudge points of an NPC's sheet (kind = \"npc\") that gives none")
+    min_hit: Number = _opt(-2, "F-HIT-1", "minimum result to hit an equal-Scale foe (Poor)")
+    unaware_difficulty: Number = _opt(-2, "F-MEL-3", "difficulty of an attack on an unaware or unable defender")
+    shield_values: tuple[Number, Number, Number] = _opt(
         (1, 1, 2), "F-MOD-3", "melee value of a small, medium and large shield")
-    all_out_offense_skill: int = _opt(1, "F-MOD-6", "all-out offense: skill bonus")
-    all_out_offense_damage: int = _opt(1, "F-MOD-6", "all-out offense: damage bonus when it wins")
-    all_out_loser_bonus: int = _opt(2, "F-MOD-6", "damage bonus for beating (or tying) an all-out attacker")
-    all_out_defense_skill: int = _opt(2, "F-MOD-7", "all-out defense: skill bonus")
-    advantage_penalty: int = _opt(-1, "F-MOD-7", "penalty to the foe after a won all-out defense and a successful Perception roll")
+    all_out_offense_skill: Number = _opt(1, "F-MOD-6", "all-out offense: skill bonus")
+    all_out_offense_damage: Number = _opt(1, "F-MOD-6", "all-out offense: damage bonus when it wins")
+    all_out_loser_bonus: Number = _opt(2, "F-MOD-6", "damage bonus for beating (or tying) an all-out attacker")
+    all_out_defense_skill: Number = _opt(2, "F-MOD-7", "all-out defense: skill bonus")
+    advantage_penalty: Number = _opt(-1, "F-MOD-7", "penalty to the foe after a won all-out defense and a successful Perception roll")
     dc_in_defense: bool = _opt(True, "F-DMG-2", "Damage Capacity counts in the defensive factor")
     blunt_heavy_halves_armor: bool = _opt(True, "F-DMG-5", "heavy blunt weapons halve armor (rounded down)")
-    wound_thresholds: tuple[int, int, int, int, int] = _opt(
+    wound_thresholds: tuple[Number, Number, Number, Number, Number] = _opt(
         (1, 3, 5, 7, 9), "F-DMG-4", "lowest damage for Scratch, Hurt, Very Hurt, Incapacitated, Near Death")
-    graze_table: tuple[int, int] = _opt(
+    graze_table: tuple[Number, Number] = _opt(
         (0, 5), "F-GRAZE-1", "lowest damage factor for a Scratch and for a Hurt graze")
-    graze_cap: int = _opt(3, "F-GRAZE-1", "worst level a graze reaches (3 = Very Hurt)")
+    graze_cap: Number = _opt(3, "F-GRAZE-1", "worst level a graze reaches (3 = Very Hurt)")
     damage_roll: Literal["none", "4dF_limited", "1dF_damage", "1dF_level", "parity", "4dF_free"] = _opt(
         "none", "F-DROLL",
         "damage die roll: none; 4dF_limited or 4dF_free added to damage; 1dF_damage added to damage; "
         "1dF_level shifts the wound level; parity: an even action roll adds 1 to its side's factor")
     graze_damage_roll: bool = _opt(
         True, "F-GRAZE-2", "when damage rolls are on, grazes roll too (changing the graze at most one level)")
-    wound_boxes: tuple[int, int, int, int, int] = _opt(
+    wound_boxes: tuple[Count, Count, Count, Count, Count] = _opt(
         (3, 1, 1, 1, 1), "F-WND-2",
         "boxes for Scratch, Hurt, Very Hurt, Incapacitated, Near Death (or realistic, cinematic, epic)")
-    wound_penalties: tuple[int, int, int] = _opt(
+    wound_penalties: tuple[Number, Number, Number] = _opt(
         (0, -1, -2), "F-MOD-1", "penalty when Scratched, Hurt, Very Hurt (only the worst counts)")
     scratch_cap: bool = _opt(True, "F-WND-5", "overflowing Scratches never pass Very Hurt")
     death_rule: Literal["overflow", "gm"] = _opt(
         "overflow", "F-WND-6", "a wound with no open box kills (overflow), or only the GM kills (gm)")
-    still_ticking_cost_near_death: int = _opt(
+    still_ticking_cost_near_death: Number = _opt(
         2, "C-FP-2", "Still Ticking costs this many points when already Near Death")
     crunch_table: Literal["rolled", "rolled_fixed", "fixed"] = _opt(
         "rolled", "CT-TABLE", "initiative dice per determinant level: rolled, rolled and fixed, or fixed phases")
@@ -113,7 +113,7 @@ class RuleOptions(BaseModel):
     crunch_single_plus_trade: bool = _opt(True, "CT-BARTER-3", "a lone + die may be traded")
     crunch_downgrades: bool = _opt(False, "CT-BARTER-4", "a traded + may lower another die")
     duplicates_act: bool = _opt(False, "PH-2", "duplicate initiative faces give extra actions")
-    initiative_trait: str = _opt(
+    initiative_trait: Text = _opt(
         "Agility", "PH-3", "initiative determinant (dice count, and in-phase order unless initiative_order_trait)")
     phase_declaration: Literal["open", "structured"] = _opt(
         "open", "PH-4", "within a phase: declare and resolve at once (open), or all declare slowest first, "
@@ -121,22 +121,22 @@ class RuleOptions(BaseModel):
     # --- phase initiative ---
     spares_as_points: bool = _opt(
         False, "CT-SPARE", "after bartering, each spare initiative die may be spent once this round as +1 to a roll")
-    initiative_order_trait: str = _opt(
+    initiative_order_trait: Text = _opt(
         "", "PH-3", "trait that orders combatants within a phase (empty: the initiative determinant)")
     # --- ranged combat and damage ---
-    propelled_dodge_penalty: int = _opt(
+    propelled_dodge_penalty: Number = _opt(
         -2, "F-RNG-2", "defense modifier against a propelled weapon (bow, gun, beam); the text allows -2 or -3")
-    ranged_shield_values: tuple[int, int, int] = _opt(
+    ranged_shield_values: tuple[Number, Number, Number] = _opt(
         (0, 1, 2), "F-MOD-3", "value against ranged attacks of a small, medium and large shield")
-    relative_degree_weight: int = _opt(
+    relative_degree_weight: Number = _opt(
         1, "F-DMG-4", "how many times the relative degree counts in damage (2 with the `doubled` thresholds)")
     damage_system: Literal["factors", "min_mid_max"] = _opt(
         "factors", "F-MMM", "damage points = RD + factor (F-DMG-3), or a 3d6 read as min/mid/max (F-MMM)")
-    mmm_factor_steps: tuple[int, int, int] = _opt(
+    mmm_factor_steps: tuple[Number, Number, Number] = _opt(
         (0, 3, 6), "F-MMM", "lowest damage factor for a die-reading bonus of 0, +1, +2 (below the first: -1)")
-    mmm_rd_steps: tuple[int, int] = _opt(
+    mmm_rd_steps: tuple[Number, Number] = _opt(
         (4, 6), "F-MMM", "lowest relative degree for a die-reading bonus of +1, +2")
-    mmm_deep_penalty: int | None = _opt(
+    mmm_deep_penalty: Number | None = _opt(
         None, "F-MMM", "damage factor at or below which the factor bonus is -2 instead of -1 (the text suggests -5)")
     tech_scale: bool = _opt(
         True, "F-TECH", "weapon and armor tech levels (sheet `tech`, on the Scale track) add their difference to the factor")
@@ -149,10 +149,10 @@ class RuleOptions(BaseModel):
         "pc_major", "F-DEATH-4", "who F-DEATH-1, F-DEATH-2 protect: PCs and major NPCs (sheet kind), or everyone")
     head_blow_knockout: bool = _opt(
         False, "F-STUN-3", "a winning blow aimed at the head with a Good or better result knocks out")
-    healing_skill: str = _opt("Medicine", "F-HEAL-2", "the skill a healing roll uses")
+    healing_skill: Text = _opt("Medicine", "F-HEAL-2", "the skill a healing roll uses")
     natural_healing_roll: bool = _opt(
         False, "F-HEAL-3", "a week of rest heals a level only with a Constitution roll (Fair/Good/Great)")
-    healing_trait: str = _opt("Constitution", "F-HEAL-3", "the trait rolled for natural healing")
+    healing_trait: Text = _opt("Constitution", "F-HEAL-3", "the trait rolled for natural healing")
     damage_capacity: Literal["modifier", "roll", "gift", "willpower"] = _opt(
         "modifier", "F-DC",
         "how Damage Capacity acts: in the defensive factor (modifier), a DC roll on each hit of Hurt or worse "
@@ -164,50 +164,50 @@ class RuleOptions(BaseModel):
     dc_track_terrible: Literal["minus3", "incapacitated"] = _opt(
         "minus3", "F-WND-8", "a Damage Capacity lowered to Terrible is -3 to all actions, or Incapacitated")
     # --- melee options (F-MULTI, F-NPC, F-MOD-4, F-MOD-8, F-PACE-1) ---
-    multi_penalty: int = _opt(1, "F-MULTI-1", "penalty to a lone fighter per foe beyond the first (epic games: less)")
-    max_foes: int = _opt(6, "F-MULTI-6", "most foes that can attack one fighter at once (a melee may allow fewer)")
+    multi_penalty: Number = _opt(1, "F-MULTI-1", "penalty to a lone fighter per foe beyond the first (epic games: less)")
+    max_foes: Number = _opt(6, "F-MULTI-6", "most foes that can attack one fighter at once (a melee may allow fewer)")
     sweeping_blow: bool = _opt(False, "F-MULTI-4", "a lone fighter may cut through several foes he beat")
     npc_group_roll: bool = _opt(False, "F-MULTI-7", "one 2dF roll by the GM applies to every NPC in a melee")
     npc_static: bool = _opt(False, "F-NPC-1", "an NPC's result is its trait level, with no roll")
     weapon_size: bool = _opt(False, "F-MOD-4", "weapon + shield 2 or more below the foe's: -1 to skill")
     all_out_exposure: Literal["minus2", "no_defense"] = _opt(
         "minus2", "F-MOD-8", "alternating turns: after all-out offense, -2 on defense, or no defense at all")
-    story_modifier_limit: int = _opt(3, "F-PACE-1", "largest story-element modifier the GM may give (either sign)")
+    story_modifier_limit: Number = _opt(3, "F-PACE-1", "largest story-element modifier the GM may give (either sign)")
     plus_levels: bool = _opt(False, "F-FANCY-2", "combat skills may be written as plus levels (`Good+`): +1 every other round")
-    speed_trait: str = _opt("Speed", "F-FANCY-1", "the trait of a speed contest (`--speed-contest`)")
+    speed_trait: Text = _opt("Speed", "F-FANCY-1", "the trait of a speed contest (`--speed-contest`)")
 
     # --- atari isev and rolled initiative ---
     initiative_every: Literal["battle", "round"] = _opt(
         "round", "F-INIT-2", "opposed initiative is rolled once per battle or every round")
-    initiative_traits: tuple[str, ...] = _opt(
+    initiative_traits: Annotated[tuple[Text, ...], Field(max_length=MAX_ENTRIES)] = _opt(
         ("Initiative", "Reflexes", "Speed"), "F-INIT-2",
         "opposed initiative rolls the first of these traits on the sheet (none: a situational roll)")
-    combat_reflexes_bonus: int = _opt(1, "F-INIT-2", "initiative bonus of the gift Combat Reflexes")
-    hasty_initiative: int = _opt(1, "F-INIT-3", "hasty attack: initiative bonus this round")
-    hasty_penalty: int = _opt(-1, "F-INIT-3", "hasty attack: attack and defence penalty this round")
+    combat_reflexes_bonus: Number = _opt(1, "F-INIT-2", "initiative bonus of the gift Combat Reflexes")
+    hasty_initiative: Number = _opt(1, "F-INIT-3", "hasty attack: initiative bonus this round")
+    hasty_penalty: Number = _opt(-1, "F-INIT-3", "hasty attack: attack and defence penalty this round")
     wound_chart: Literal["fixed", "health"] = _opt(
         "fixed", "AI-WND-1", "wound thresholds and boxes: the options' (fixed) or read from Health (AI-WND-1)")
-    graze_max_damage: int = _opt(4, "AI-GRAZE", "an RD +1 blow does at most this many points (atari-isev)")
-    off_hand_penalty: int = _opt(-1, "AI-MULTI-ATK", "off-hand weapon penalty without the gift Ambidextrous")
-    second_attack_delay: int = _opt(3, "AI-MULTI-ATK", "initiative levels between the first and second attack")
-    sweep_penalty: int = _opt(-1, "AI-SWEEP", "multi-strike: penalty on the first foe, one more on each next")
+    graze_max_damage: Number = _opt(4, "AI-GRAZE", "an RD +1 blow does at most this many points (atari-isev)")
+    off_hand_penalty: Number = _opt(-1, "AI-MULTI-ATK", "off-hand weapon penalty without the gift Ambidextrous")
+    second_attack_delay: Number = _opt(3, "AI-MULTI-ATK", "initiative levels between the first and second attack")
+    sweep_penalty: Number = _opt(-1, "AI-SWEEP", "multi-strike: penalty on the first foe, one more on each next")
     sweep_foes_avoid: bool = _opt(
         False, "AI-SWEEP", "a multi-strike's foes keep their free avoidance (seed 000; set by atari-isev); "
                            "false: every foe is hit on Poor, as fights recorded before this option were")
-    heroic_difficulty: int = _opt(0, "AI-HEROIC", "heroic avoidance: Agility difficulty (Fair)")
-    heroic_penalty: int = _opt(-2, "AI-HEROIC", "heroic avoidance: penalty to all actions next round when unbalanced")
+    heroic_difficulty: Number = _opt(0, "AI-HEROIC", "heroic avoidance: Agility difficulty (Fair)")
+    heroic_penalty: Number = _opt(-2, "AI-HEROIC", "heroic avoidance: penalty to all actions next round when unbalanced")
     # --- fate ---
-    fate_boxes: tuple[int, int, int] = _opt(
+    fate_boxes: tuple[Count, Count, Count] = _opt(
         (2, 2, 2), "FT-TRACK-1", "boxes for Clipped, Hurt, Injured (Taken Out is one box)")
     arms: Literal["dramatic", "simple", "advanced"] = _opt(
         "dramatic", "FT-ARMS", "weapons and armor: superior +1 (dramatic), ratings added to the margin (simple), "
                                "armor types and weapon attributes (advanced)")
-    arms_rating_limit: int = _opt(4, "FT-SIMPLE", "highest simple weapon or armor rating a sheet may give")
-    fate_injury_days: int = _opt(7, "FT-HEAL-1", "days an injury from a dangerous source takes to heal")
+    arms_rating_limit: Number = _opt(4, "FT-SIMPLE", "highest simple weapon or armor rating a sheet may give")
+    fate_injury_days: Count = _opt(7, "FT-HEAL-1", "days an injury from a dangerous source takes to heal")
     fate_recovery: Literal["week", "long"] = _opt(
         "week", "FT-HEAL-1", "a medicine roll vs Fair cuts a day per MoS off fate_injury_days (week), or "
                              "2 weeks of rest / 3 of light activity less a day per MoS above Average (long)")
-    fate_medicine: str = _opt("Medicine", "FT-HEAL-1", "the skill an injury's recovery roll uses")
+    fate_medicine: Text = _opt("Medicine", "FT-HEAL-1", "the skill an injury's recovery roll uses")
 
     @model_validator(mode="before")
     @classmethod

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from engine.errors import InputError
-from engine.inputs import check_boxes, load_toml, validation_line
+from engine.inputs import MAX_ENTRIES, Count, Number, Text, check_boxes, load_toml, validation_line
 from engine.ladder import Ladder
 from engine.options import RuleOptions
 
-Level = str | int
+Level = Text | Number
 MAX_LEVEL = 100  # a trait level on any ladder (C-LAD-5 numbers included); Scale carries what is bigger
 
 
@@ -22,27 +22,27 @@ class _Strict(BaseModel):
 
 
 class CombatTraits(_Strict):
-    attack: str
-    defend: str | None = None
-    ranged: str | None = None  # F-RNG: the skill a shot rolls (default: attack)
-    dodge: str | None = None  # F-RNG-2: the trait that avoids a shot (default: Dodge, else Agility)
+    attack: Text
+    defend: Text | None = None
+    ranged: Text | None = None  # F-RNG: the skill a shot rolls (default: attack)
+    dodge: Text | None = None  # F-RNG-2: the trait that avoids a shot (default: Dodge, else Agility)
 
 
 class Weapon(_Strict):
-    name: str = "weapon"
-    damage: int = Field(description="F-DMG-1 weapon value: size + sharp + magic")
+    name: Text = "weapon"
+    damage: Number = Field(description="F-DMG-1 weapon value: size + sharp + magic")
     blunt_heavy: bool = False
     muscle_powered: bool = True
     ranged: Literal["thrown", "propelled"] | None = None  # F-RNG-2: how a shot with it is dodged
-    tech: int | None = None  # F-TECH: its tech level on the Scale track (GM-set)
+    tech: Number | None = None  # F-TECH: its tech level on the Scale track (GM-set)
     light: bool = False  # AI-MULTI-ATK: a small light weapon (dagger, fist) allows two attacks
     two_handed: bool = False
 
 
 class Armor(_Strict):
-    name: str = "armor"
-    protection: int = 0
-    tech: int | None = None  # F-TECH: its tech level on the Scale track (GM-set)
+    name: Text = "armor"
+    protection: Number = 0
+    tech: Number | None = None  # F-TECH: its tech level on the Scale track (GM-set)
 
 
 class Shield(_Strict):
@@ -52,34 +52,34 @@ class Shield(_Strict):
 class FateWeapon(_Strict):
     """FT-SIMPLE, FT-ADV-2: a rating 0..4 (or read from the table by name) and advanced attributes."""
 
-    name: str = "weapon"
-    rating: int | None = None
+    name: Text = "weapon"
+    rating: Number | None = None
     attributes: tuple[Literal["AP", "APx2", "Flex", "Vicious", "Vcsx2", "Locking"], ...] = ()
 
 
 class FateArmor(_Strict):
     """FT-SIMPLE, FT-ADV-1: a rating 0..4 (or read from the table by name); `type` 0..8 for advanced armor."""
 
-    name: str = "armor"
-    rating: int | None = None
-    type: int | None = None
+    name: Text = "armor"
+    rating: Number | None = None
+    type: Number | None = None
 
 
 class WoundOverride(_Strict):
-    boxes: tuple[int, int, int, int, int]
+    boxes: tuple[Count, Count, Count, Count, Count]
 
 
 class Sheet(_Strict):
     """What a sheet file holds. Level values stay as written until a ladder reads them."""
 
-    name: str = Field(min_length=1)
+    name: Text = Field(min_length=1)
     kind: Literal["pc", "npc", "major"] = "pc"
-    side: str | None = None
-    scale: int = 0
-    fudge_points: int | None = Field(default=None, ge=0)
-    attributes: dict[str, Level] = Field(default_factory=dict)
-    skills: dict[str, Level] = Field(default_factory=dict)
-    gifts: tuple[str, ...] = ()
+    side: Text | None = None
+    scale: Number = 0
+    fudge_points: Number | None = Field(default=None, ge=0)
+    attributes: Annotated[dict[Text, Level], Field(max_length=MAX_ENTRIES)] = Field(default_factory=dict)
+    skills: Annotated[dict[Text, Level], Field(max_length=MAX_ENTRIES)] = Field(default_factory=dict)
+    gifts: Annotated[tuple[Text, ...], Field(max_length=MAX_ENTRIES)] = ()
     combat: CombatTraits | None = None
     weapon: Weapon | None = None
     armor: Armor | None = None
@@ -88,7 +88,8 @@ class Sheet(_Strict):
     track: Literal["boxes", "pawn"] = Field(default="boxes", description="F-WND-7: `pawn` for an NPC pawn's track")
     off_hand: Weapon | None = None  # AI-MULTI-ATK: a weapon in the other hand
     # --- fate (FT-PTS, FT-SIMPLE, FT-ADV) ---
-    aspects: dict[str, int] = Field(default_factory=dict, description="FT-PTS: aspect -> number of check boxes")
+    aspects: Annotated[dict[Text, Count], Field(max_length=MAX_ENTRIES)] = Field(
+        default_factory=dict, description="FT-PTS: aspect -> number of check boxes")
     fate_weapon: FateWeapon | None = None
     fate_armor: FateArmor | None = None
 

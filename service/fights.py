@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from itertools import chain
-from typing import Any
+from typing import Any, NoReturn
 
 from engine import commands as cmd
 from engine import history as undoing
@@ -29,6 +29,7 @@ from projections.fold import fold, replay
 from engine.state import FightState, replace
 from service import history
 from service.caches import VOIDING_TYPES, Caches, log_reader, named
+from service.names import check_fight_name
 from service.dice import DRAW_TYPES, DiceInput, UnusedDice, dice_source, unused_dice
 from service.secrets import Keeper
 from service.step import step, tracked_step
@@ -51,6 +52,11 @@ def seal_of(declaration: ev.Declaration, salt: str) -> str:
     from engine.decide import seal_of as seal
 
     return seal(declaration, salt)
+
+
+def empty_log(name: str) -> str:
+    return (f"{name}: the log holds no event: its events were removed from the store; a receipt kept from "
+            f"earlier (`fudge verify {name} --head SEQ:HASH`) names what it held")
 
 
 def utc_now() -> str:
@@ -97,12 +103,17 @@ class Fights:
     # --- reading -----------------------------------------------------------------
     def log(self, name: str, upto: int | None = None) -> list[Recorded]:
         with paused_gc():
-            return load_all(self.store.bodies(name, upto))
+            return load_all(self.store.bodies(name, upto) or self._none(name))
+
+    def _none(self, name: str) -> NoReturn:
+        """A fight the store names with no event in its log (every row deleted under the store's back):
+        one line, not an empty fight nor a defect. A fight's log holds its start from its first append."""
+        raise StoreError(empty_log(name))
 
     def replayed(self, name: str, upto: int | None = None) -> tuple[list[Recorded], FightState]:
         """The log (to `upto`) and the state folded from it: every row parsed and validated, no snapshot."""
         with paused_gc():
-            records = load_all(self.store.bodies(name, upto))
+            records = load_all(self.store.bodies(name, upto) or self._none(name))
             return records, replay(records)
 
     def state(self, name: str, as_of: int | None = None) -> FightState:
@@ -127,6 +138,8 @@ class Fights:
         The log is append-only, so an unchanged last sequence number and hash mean an unchanged log.
         """
         tail = self.store.tail(name)
+        if tail[0] == 0:
+            self._none(name)
         cached = self._cache.get(name)
         if cached is not None and tail == (cached.last_seq, cached.last_hash):
             return cached
@@ -258,6 +271,7 @@ class Fights:
         secrets before its commitment goes to the log: a crash between leaves an unused secret, never
         a commitment without its seed.
         """
+        check_fight_name(name)  # every way a fight is made (new, branch, import) names it through here
         seed, commit, stream = self._seed()
         fight_id = self.new_id()
         command = opening(commit, stream)
@@ -377,16 +391,19 @@ class Fights:
         rows = history.imported_rows(lines)
         with paused_gc():
             state = replay(load_all(row.body for row in rows))
+        # The store records how many events were imported (a fork with no parent): `verify` then knows
+        # the log's first events are another fight's by right, not spliced in (engine.audit.Lineage).
         return self._open_log(name, state, rows, lambda commit, stream: cmd.CommitSeed(
-            seed_commitment=commit, stream=stream, reason=f"imported as {name}"))
+            seed_commitment=commit, stream=stream, reason=f"imported as {name}"), fork_seq=len(rows))
 
     def export(self, name: str) -> list[str]:
         """The fight's rows as JSON lines (service.history.export_lines)."""
-        return history.export_lines(name, self.store.read(name))
+        return history.export_lines(name, self.store.read(name) or self._none(name))
 
     def copy_in(self, source: Fights, name: str) -> Outcome:
         """Fight `name` of another service (a kept simulation played in memory) written into this store
         in one append, with its secrets not yet revealed; it does not become the current fight."""
+        check_fight_name(name)
         info = source.store.fight(name)
         rows = source.store.read(name)
         state = source.state(name)

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from engine.errors import InputError, RuleError
 from events.envelope import canonical, chain_hash
 from events.rows import Row
-from store.base import StoreError
+from store.base import EventStore, StoreError, UnknownFight
+
+if TYPE_CHECKING:
+    from engine.audit import Lineage
 
 
 def fork_point(rows: Sequence[Row], parent: str, at: int | None) -> int:
@@ -66,3 +70,21 @@ def imported_rows(lines: Iterable[str]) -> list[Row]:
         seq, why = report.problems[0]
         raise InputError(f"refusing to import: event {seq}: {why}; nothing was imported")
     return rows
+
+
+def lineage_of(store: EventStore, name: str) -> Lineage:
+    """Whose events the fight's log may hold, as the store records the fight (engine.audit.Lineage): a
+    branch's parent and fork, with the parent's hash at the fork when this GM can read the parent; an
+    import's number of imported events."""
+    from engine.audit import Lineage
+
+    info = store.fight(name)
+    parent_hash = None
+    if info.parent is not None and info.fork_seq:
+        try:
+            upto = store.read(info.parent, info.fork_seq)
+        except UnknownFight:  # a parent this GM cannot see: the branch's own chain is checked alone
+            upto = []
+        if len(upto) == info.fork_seq:
+            parent_hash = upto[-1].hash
+    return Lineage(info.fight_id, name, info.fork_seq, info.parent is not None, parent_hash)

@@ -35,6 +35,42 @@ def matching(known: Sequence[str], typed: str) -> list[str]:
     return whole or [name for name in known if name.lower().startswith(wanted)]
 
 
+MAX_FIGHT_NAME = 64  # characters: a fight's name is typed at the table and shown on every board line
+
+
+def fight_name_problem(name: str) -> str | None:
+    """What makes `name` no name for a fight (None: nothing). A fight's name is typed, shown on every
+    board and in file names and URLs: non-empty, at most MAX_FIGHT_NAME characters, printable (no control
+    character, line break or escape), no space at either end, and text (an argument of bytes that are not
+    UTF-8 reaches Python as lone surrogates)."""
+    if any("\udc80" <= c <= "\udcff" for c in name):
+        return "is not UTF-8 text: type it in UTF-8"
+    if not name.strip():
+        return "is empty: a fight needs a name with a visible character"
+    if len(name) > MAX_FIGHT_NAME:
+        return f"has {len(name)} characters: at most {MAX_FIGHT_NAME}"
+    if not name.isprintable():
+        return "holds a control character or a line break: use letters, digits, spaces and punctuation"
+    if name != name.strip():
+        return "begins or ends with a space"
+    return None
+
+
+def check_fight_name(name: str) -> str:
+    """`name` if it can name a fight (fight_name_problem), else an InputError naming it and the cause."""
+    problem = fight_name_problem(name)
+    if problem is not None:
+        raise InputError(f"the fight name {shown(name)} {problem}")
+    return name
+
+
+def shown(text: str) -> str:
+    """A name as an error line quotes it: quoted, every character that is not printable escaped, and a
+    long one cut (a line names it, it does not carry it)."""
+    quoted = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:MAX_FIGHT_NAME])
+    return f"'{quoted}'" + (f"... ({len(text)} characters)" if len(text) > MAX_FIGHT_NAME else "")
+
+
 def close_to(known: Sequence[str], typed: str, most: int = 3) -> list[str]:
     """Names like `typed` but not begun by it: a slip of the fingers ("brinhild", "grk" for Grok the Orc).
 
@@ -48,7 +84,7 @@ def close_to(known: Sequence[str], typed: str, most: int = 3) -> list[str]:
     for name in known:
         lower = name.lower()
         parts = {lower, lower[:len(wanted)], *lower.split()}
-        score = max(SequenceMatcher(None, wanted, part).ratio() for part in parts if part)
+        score = max((SequenceMatcher(None, wanted, part).ratio() for part in parts if part), default=0.0)
         if score >= 0.6:
             scored.append((-score, name))
     return [name for _, name in sorted(scored)[:most]]

@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from store.base import Secret, StoreError
-from store.log import log
-from store.snapshots import key_file, sync_folder
+from store.snapshots import key_file, private_file_problem, sync_folder
 
 FORMAT = "fudge-secrets"
 FORMAT_VERSION = 1
@@ -78,6 +77,40 @@ class MemorySecrets:
         self._items.clear()
 
 
+def _cause(exc: BaseException) -> str:
+    """An OS or SQLite error in the words a GM acts on: a full disk is named as such."""
+    import errno
+
+    text = str(exc)
+    if getattr(exc, "errno", None) == errno.ENOSPC or "disk is full" in text or "SQLITE_FULL" in text:
+        return "the disk is full (free some space, then run the command again)"
+    return getattr(exc, "strerror", None) or text
+
+
+def _not_private(path: Path) -> str | None:
+    """Why the secrets file at `path` cannot be used (None: it can; made, empty and 0600, when missing): as
+    the snapshot key (store.snapshots), it is a regular file of this user's own, not a link, that no other
+    user can read or write. Opened without following a link and without waiting on a pipe."""
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags, 0o600)
+    except OSError as exc:
+        if os.path.islink(path):
+            return "it is a symbolic link (the file itself must be named)"
+        if os.path.isdir(path):
+            return "it is a folder, not a file"
+        raise
+    try:
+        found = os.fstat(fd)
+    finally:
+        os.close(fd)
+    problem = private_file_problem(found)
+    if problem is None and found.st_mode & 0o077:
+        problem = (f"other users can read or write it (mode {found.st_mode & 0o777:o}, it must be 600): "
+                   f"`chmod 600 {path}`")
+    return problem
+
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS secrets (
     fight TEXT NOT NULL,
@@ -109,17 +142,16 @@ class SecretFile:
         (SQLite gives its journal the same mode)."""
         try:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-            mode = os.fstat(fd).st_mode
-            os.close(fd)
-            if mode & 0o077:
-                log.warning("the secrets file can be read by other users: `chmod 600` it", file=str(path))
+            problem = _not_private(path)
+            if problem is not None:
+                raise StoreError(f"the secrets file {path} is refused: {problem}; it must be a file of your "
+                                 "own only you can read (FUDGE_SECRETS_FILE names another); nothing was read or written")
             db = sqlite3.connect(path, timeout=10.0, isolation_level=None)
             db.execute("PRAGMA synchronous=FULL")
             db.executescript("BEGIN IMMEDIATE;" + SCHEMA + "COMMIT;")
             sync_folder(path.parent)
         except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"cannot open the secrets file {path}: {exc}; set FUDGE_SECRETS_FILE to a "
+            raise StoreError(f"cannot open the secrets file {path}: {_cause(exc)}; set FUDGE_SECRETS_FILE to a "
                              "file you can write") from None
         return db
 
@@ -165,10 +197,15 @@ class SecretFile:
                 result = change(db)
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                if db.in_transaction:  # SQLite rolls back itself on a full disk: a second rollback would fail
+                    try:
+                        db.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass  # the first error says what happened; the transaction is not committed either way
                 raise
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot write the secrets file {self.path or secrets_file()}: {exc}") from None
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot write the secrets file {self.path or secrets_file()}: {_cause(exc)}; "
+                             "nothing was written to it") from None
         return result
 
 
@@ -189,7 +226,7 @@ def loads(text: str, check_seal: Any = None) -> list[Secret]:
             raise ValueError("not a fudge secrets export")
         secrets = [Secret(str(item["fight"]), str(item["key"]), str(item["value"]), bool(item.get("revealed")))
                    for item in data["secrets"]]
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):  # RecursionError: `[` nested past the parser
         raise StoreError("that file is not a `fudge secrets export` (version 1)") from None
     for secret in secrets:
         problem = _problem(secret, check_seal)

@@ -27,6 +27,7 @@ import os
 import io
 import pickle
 import re
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,12 +108,16 @@ def local_key(create: bool = False) -> bytes | None:
 
 def _read_key(path: Path) -> bytes | None:
     """The key in `path`, or None (missing: silently; anything else: one warning saying what to do)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:  # O_NONBLOCK: a named pipe is refused below, not waited on at its open
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         return None
     except OSError as exc:
         return _not_a_key(path, f"it cannot be read ({exc.strerror})")
+    problem = private_file_problem(os.fstat(fd))
+    if problem is not None:
+        os.close(fd)
+        return _not_a_key(path, problem)
     with os.fdopen(fd, "rb") as handle:
         mode = os.fstat(handle.fileno()).st_mode
         text = handle.read(4 * KEY_BYTES)
@@ -121,6 +126,18 @@ def _read_key(path: Path) -> bytes | None:
     if not _KEY_TEXT.fullmatch(text):
         return _not_a_key(path, f"it holds {len(text)} bytes, not a key of {KEY_BYTES} random bytes in hex")
     return bytes.fromhex(text.decode())
+
+
+def private_file_problem(found: os.stat_result) -> str | None:
+    """What makes a file no place for the GM's key or secrets (None: nothing): it must be a regular file
+    (not a folder, a pipe, a device) of this user's own."""
+    kind = stat.S_IFMT(found.st_mode)
+    if kind != stat.S_IFREG:
+        names = {stat.S_IFDIR: "a folder", stat.S_IFIFO: "a named pipe", stat.S_IFSOCK: "a socket"}
+        return f"it is {names.get(kind, 'a device')}, not a file"
+    if hasattr(os, "getuid") and found.st_uid != os.getuid():
+        return f"it belongs to another user (uid {found.st_uid})"
+    return None
 
 
 _WARNED: set[str] = set()
