@@ -381,6 +381,10 @@ class PostgresStore:
         return self._run(read)
 
     # --- the club's admin (`fudge club`) ----------------------------------------------------------
+    def schema_version(self) -> int:
+        """The store schema the server holds now (0: no tables yet)."""
+        return self._run(self._schema_version)
+
     def upgrade(self) -> tuple[int, int]:
         """Make or migrate the tables and give every GM's role this schema's rights, in one transaction:
         the club's admin only. (The schema found, the schema now.)"""
