@@ -268,3 +268,19 @@ def test_the_live_board_is_woken_by_the_servers_notification(pg_url: str, tmp_pa
     assert woken.wait(60), "the append's NOTIFY did not wake the board"
     assert store.last_seq("duel") > seq
     assert board.poll()["seq"] == store.last_seq("duel")  # and the page is rebuilt at the new event
+
+
+def test_fight_names_are_each_GMs_and_a_share_names_a_GM_the_club_knows(club: tuple[GM, GM]) -> None:
+    """Bob's `new crypt` neither fails on nor reveals alice's crypt; shared with him, hers is listed as
+    alice/crypt beside his own; a share with a GM the club does not list is refused in one line."""
+    alice, bob = club
+    alice("new", "crypt")
+    bob("new", "crypt")
+    unknown = alice("share", "crypt", "--with", "nosuchgm", ok=False)
+    assert unknown.returncode == 1 and unknown.stderr.startswith("error: no GM named 'nosuchgm'")
+    assert "fudge club add-gm nosuchgm" in unknown.stderr and len(unknown.stderr.splitlines()) == 1
+    alice("share", "crypt", "--with", "bob")
+    assert bob.fights() == ["alice/crypt", "crypt"] and alice.fights() == ["crypt"]  # in the order made
+    assert "Snorri" in bob("join", SHEETS / "snorri.toml", "--fight", "alice/crypt").stdout
+    assert "Snorri" in alice("status").stdout and "Snorri" not in bob("status", "--fight", "crypt").stdout
+    assert "already exists" in bob("new", "alice/crypt", ok=False).stderr
