@@ -397,7 +397,11 @@ class PostgresStore:
                 if found == int(STORE_SCHEMA):  # nothing to migrate: the rights are given again all the same
                     for (role,) in db.execute("SELECT name FROM gms JOIN pg_roles ON rolname = name").fetchall():
                         self._grant(db, role)
-                db.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC")  # PostgreSQL 15's default, older ones'
+                try:  # PostgreSQL 15's default; older servers let every role make tables beside fudge's
+                    with db.transaction():
+                        db.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
+                except errors.InsufficientPrivilege:
+                    pass  # the schema is not the admin's: its owner decides
             return found
         found = self._run(write)
         self._version = int(STORE_SCHEMA)
