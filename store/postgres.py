@@ -270,7 +270,7 @@ class PostgresStore:
     @contextmanager
     def _transaction(self, db: psycopg.Connection[Any]) -> Iterator[None]:
         """A write's transaction; it notes when its COMMIT is sent (a connection lost then may have written)."""
-        self._attempt.committing = False
+        self._attempt.committing, self._attempt.writing = False, True
         with db.transaction():
             yield
             self._attempt.committing = True
@@ -281,7 +281,7 @@ class PostgresStore:
         A connection lost before anything was committed (a server restarted between two commands of a
         session, or under one) is taken again, once, silently: `work` runs again from its start."""
         for attempt in (1, 2):
-            self._attempt.committing = False
+            self._attempt.committing = self._attempt.writing = False
             try:
                 with self._db(patient=attempt > 1) as db:
                     return work(db)
@@ -289,17 +289,21 @@ class PostgresStore:
                 raise Conflict(f"{CONFLICT} ({_first_line(exc)})") from None
             except psycopg.OperationalError as exc:
                 if not _connection_lost(exc):
-                    raise StoreError(f"the store {self.where}: {_first_line(exc)}; nothing was written") from None
+                    raise StoreError(f"the store {self.where}: {_first_line(exc)}{self._unwritten()}") from None
                 if self._attempt.committing:
                     raise StoreError(f"the connection to the store {self.where} was lost as the command committed "
                                      f"({_first_line(exc)}): `fudge log` shows whether it was written") from None
                 if attempt > 1:
-                    raise StoreError(f"the store {self.where}: {_first_line(exc)}; nothing was written "
+                    raise StoreError(f"the store {self.where}: {_first_line(exc)}{self._unwritten()} "
                                      "(tried twice: is the server up?)") from None
             except (psycopg.DataError, psycopg.IntegrityError, psycopg.InternalError,
                     errors.InsufficientPrivilege) as exc:  # the GM's rights or a value: not a defect
-                raise StoreError(f"the store {self.where}: {_first_line(exc)}; nothing was written") from None
+                raise StoreError(f"the store {self.where}: {_first_line(exc)}{self._unwritten()}") from None
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _unwritten(self) -> str:
+        """What a failed call adds to its line: a write says nothing was written; a read says nothing of writing."""
+        return "; nothing was written" if getattr(self._attempt, "writing", False) else ""
 
     def close(self) -> None:
         if self._listening is not None:
