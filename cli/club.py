@@ -1,5 +1,6 @@
 """A club's server: `fudge store copy` moves fights between a laptop's SQLite file and a PostgreSQL server,
-`fudge share` lets another GM of the server see and write one of your fights (store.postgres)."""
+`fudge share` lets another GM of the server see and write one of your fights, and `fudge club` is the
+admin's: the tables, their migrations and each GM's rights (store.postgres)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from cli.context import echo, fight_named, guard, open_store, store_at, store_pa
 app = typer.Typer()
 group = typer.Typer(help="Move fights between stores: a SQLite file and a PostgreSQL server.", no_args_is_help=True)
 app.add_typer(group, name="store")
+club = typer.Typer(help="The club's admin: a PostgreSQL server's tables and its GMs' rights.", no_args_is_help=True)
+app.add_typer(club, name="club")
 
 
 @group.command("copy")
@@ -67,3 +70,68 @@ def share(
         fight = fight_named(store, fight)
         store.share(fight, gm)
         echo(f"{fight} is shared with {gm}: `fudge --store ... use {fight}` as {gm} picks it")
+
+
+def _server() -> Any:
+    """The store --store names, which must be a club's server."""
+    from engine.errors import InputError
+
+    store: Any = open_store()
+    if not hasattr(store, "add_gm"):
+        raise InputError("`fudge club` sets up a club's server (--store postgresql://...): a store file is one GM's")
+    return store
+
+
+@club.command("init")
+def club_init() -> None:
+    """Make the club's tables (or bring them to this version) and give every GM's role its rights.
+
+    Run it as the club's admin: the PostgreSQL role that is to own the tables. Run again, it changes nothing
+    but the GMs' rights, given again as this version has them.
+    """
+    with guard():
+        found, now = _server().upgrade()
+        echo(f"the club's store is ready (schema {now}" + (f", migrated from schema {found})" if 0 < found < now else ")")
+             + ": `fudge club add-gm NAME` adds each GM")
+
+
+@club.command("upgrade")
+def club_upgrade() -> None:
+    """Migrate the club's tables to this version of fudge, in one transaction (the club's admin only).
+
+    GMs' own roles cannot change the tables: their first write on an older schema asks for this command.
+    """
+    from engine.errors import InputError
+
+    with guard():
+        store = _server()
+        if store.schema_version() == 0:
+            raise InputError(f"{store.where} holds no fudge store yet: `fudge club init` makes one")
+        found, now = store.upgrade()
+        echo(f"the club's store is at schema {now}" + (f" (migrated from schema {found})" if found < now else
+                                                       " already: the GMs' rights were given again"))
+
+
+@club.command("add-gm")
+def club_add_gm(
+    name: Annotated[str, typer.Argument(help="The GM's name: their PostgreSQL role (or their FUDGE_GM).")],
+    role: Annotated[bool, typer.Option(
+        "--role/--no-role", help="Give the GM a login role of their own (default), or list the name alone "
+                                 "(a club whose GMs share one role and name themselves with FUDGE_GM).")] = True,
+) -> None:
+    """Add a GM to the club: their own login role (made if it does not exist) with only a GM's rights.
+
+    Held by row-level security, the role sees and writes only the fights it owns and those shared with it.
+    Give it a password in psql (\\password NAME), or let it log in as the server's authentication says.
+    """
+    from engine.errors import InputError
+
+    with guard():
+        if not name or len(name.encode()) > 63 or not name.isprintable():
+            raise InputError("a GM's name is 1 to 63 bytes of printable text (a PostgreSQL role's name)")
+        made = _server().add_gm(name, role)
+        if not role:
+            echo(f"{name} is one of the club's GMs (no role: they name themselves with FUDGE_GM={name})")
+        else:
+            echo(f"{name} is one of the club's GMs: their role" + (" (made now: LOGIN, no password yet)" if made else "")
+                 + " has a GM's rights")

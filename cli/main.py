@@ -59,7 +59,7 @@ COMMANDS: dict[str, str] = {
     "report": "report",
     "sim": "sim",
     "secrets": "secrets",
-    **dict.fromkeys(("store", "share"), "club"),
+    **dict.fromkeys(("store", "share", "club"), "club"),
 }
 
 # The help groups commands by what a GM is doing (module by module).

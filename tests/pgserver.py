@@ -82,6 +82,11 @@ class Server:
     def resume(self) -> None:
         self._start()
 
+    def restart(self) -> None:
+        """`pg_ctl restart` (fast shutdown: every session is ended, as when a club's admin restarts it)."""
+        self._as_server(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "server.log"), "-w",
+                        "-m", "fast", "restart")
+
     def stop(self) -> None:
         try:
             if self.started and (self.data / "postmaster.pid").exists():

@@ -66,15 +66,16 @@ def test_A_LOG_1_two_GMs_run_their_own_fights_and_share_a_third(club: tuple[GM, 
     assert "Traceback" not in refused.stderr
     written = bob("join", SHEETS / "brynhild.toml", "--fight", "crypt", ok=False)
     assert written.returncode != 0 and "no fight named 'crypt'" in written.stderr
-    taken = bob("new", "crypt", ok=False)  # fight names are the server's: one crypt
-    assert "already exists" in taken.stderr
+    bob("new", "crypt")  # names are each GM's own: alice's crypt is neither refused nor revealed
+    assert bob.fights() == ["tavern", "crypt"] and alice.fights() == ["crypt"]
+    assert "already exists" in bob("new", "crypt", ok=False).stderr  # his own crypt is
 
     alice("new", "arena")  # the shared fight: alice's, shared with bob
     alice("join", SHEETS / "snorri.toml")
     assert "shared with bob" in alice("share", "arena", "--with", "bob").stdout
     not_hers = bob("share", "arena", "--with", "carol", ok=False)
     assert "only its owner shares it" in not_hers.stderr
-    assert bob.fights() == ["tavern", "arena"] and alice.fights() == ["crypt", "arena"]
+    assert bob.fights() == ["tavern", "crypt", "arena"] and alice.fights() == ["crypt", "arena"]
     bob("use", "arena")
     bob("join", SHEETS / "brynhild.toml")  # bob writes the shared fight
     # bob rolls with dice he enters: the fight's dice seed is in alice's secrets file, not his
@@ -95,13 +96,15 @@ def test_A_LOG_1_two_GMs_run_their_own_fights_and_share_a_third(club: tuple[GM, 
     # secrets: each GM's own file; the database holds commitments, never a seed
     kept = {gm.name: dict(sqlite3.connect(gm.folder / "secrets.db").execute("SELECT fight, value FROM secrets"))
             for gm in (alice, bob)}
-    fight_ids = dict(rows_in(alice.url, "SELECT name, fight_id FROM fights"))
-    assert {fight_ids["crypt"], fight_ids["arena"]} <= kept["alice"].keys()
-    assert fight_ids["tavern"] in kept["bob"] and not {fight_ids["crypt"], fight_ids["arena"]} & kept["bob"].keys()
+    fight_ids = {f"{owner}/{name}": fight_id for owner, name, fight_id in rows_in(
+        alice.url, "SELECT owner, name, fight_id FROM fights")}
+    hers = {fight_ids["alice/crypt"], fight_ids["alice/arena"]}
+    assert hers <= kept["alice"].keys() and not hers & kept["bob"].keys()
+    assert {fight_ids["bob/tavern"], fight_ids["bob/crypt"]} <= kept["bob"].keys()
     stored = "\n".join(body for (body,) in rows_in(alice.url, "SELECT body FROM events"))
     assert all(seed not in stored for gm in kept.values() for seed in gm.values())
-    owners = dict(rows_in(alice.url, "SELECT name, owner FROM fights"))
-    assert owners == {"crypt": "alice", "tavern": "bob", "arena": "alice"}
+    owners = sorted(rows_in(alice.url, "SELECT name, owner FROM fights"))
+    assert owners == [("arena", "alice"), ("crypt", "alice"), ("crypt", "bob"), ("tavern", "bob")]
 
 
 def test_A_LOG_1_a_fight_moves_from_sqlite_to_the_server_and_back_byte_for_byte(club: tuple[GM, GM], tmp_path: Path) -> None:
@@ -182,7 +185,7 @@ def test_a_play_session_on_the_server_tells_the_story_it_tells_on_a_file(pg_serv
 
 
 def test_GMs_who_log_in_as_their_own_roles_cannot_read_each_others_fights_even_in_SQL(pg_server: Any) -> None:
-    """Row-level security (store schema 2): a GM's role sees and writes, whatever SQL it runs, only the
+    """Row-level security (store schema 2, held by schema 3's rights): a GM's role sees and writes, whatever SQL it runs, only the
     fights it owns and those shared with it, and only its own settings and caches."""
     import itertools
 
@@ -193,14 +196,11 @@ def test_GMs_who_log_in_as_their_own_roles_cannot_read_each_others_fights_even_i
     from store.postgres import PostgresStore
 
     url = pg_server.database()
-    PostgresStore(url).set_setting("made-by", "the club")  # the club's admin role makes the tables
+    admin = PostgresStore(url)
+    admin.upgrade()  # the club's admin role makes the tables (`fudge club init`)
     suffix = url.split("@/", 1)[1].split("?")[0]  # the database's name: roles are the whole server's
     alice_role, bob_role = f"alice_{suffix}", f"bob_{suffix}"
-    with psycopg.connect(url, autocommit=True) as db:
-        for role in (alice_role, bob_role):
-            db.execute(f"CREATE ROLE {role} LOGIN")
-            db.execute(f"GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA public TO {role}")
-            db.execute(f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {role}")
+    assert admin.add_gm(alice_role) and admin.add_gm(bob_role)  # `fudge club add-gm`: each role made
     alice_url, bob_url = (url.replace("fudge@", f"{role}@") for role in (alice_role, bob_role))
     alice, bob = PostgresStore(alice_url), PostgresStore(bob_url)
     assert (alice.gm, bob.gm) == (alice_role, bob_role)  # no FUDGE_GM: the role is the GM
@@ -225,8 +225,6 @@ def test_GMs_who_log_in_as_their_own_roles_cannot_read_each_others_fights_even_i
             db.execute("INSERT INTO shares VALUES (%s, %s, %s)", (crypt, bob_role, alice_role))
     with pytest.raises(StoreError, match="no fight named 'crypt'"):
         bob.read("crypt")
-    with pytest.raises(StoreError, match="already exists"):
-        bob.append("crypt", 0, rows(1), create=FightInfo("crypt", "other"))
     alice.share("crypt", bob_role)
     with psycopg.connect(bob_url, autocommit=True) as db:
         assert sorted(db.execute("SELECT name FROM fights").fetchall()) == [("crypt",), ("tavern",)]
@@ -270,3 +268,19 @@ def test_the_live_board_is_woken_by_the_servers_notification(pg_url: str, tmp_pa
     assert woken.wait(60), "the append's NOTIFY did not wake the board"
     assert store.last_seq("duel") > seq
     assert board.poll()["seq"] == store.last_seq("duel")  # and the page is rebuilt at the new event
+
+
+def test_fight_names_are_each_GMs_and_a_share_names_a_GM_the_club_knows(club: tuple[GM, GM]) -> None:
+    """Bob's `new crypt` neither fails on nor reveals alice's crypt; shared with him, hers is listed as
+    alice/crypt beside his own; a share with a GM the club does not list is refused in one line."""
+    alice, bob = club
+    alice("new", "crypt")
+    bob("new", "crypt")
+    unknown = alice("share", "crypt", "--with", "nosuchgm", ok=False)
+    assert unknown.returncode == 1 and unknown.stderr.startswith("error: no GM named 'nosuchgm'")
+    assert "fudge club add-gm nosuchgm" in unknown.stderr and len(unknown.stderr.splitlines()) == 1
+    alice("share", "crypt", "--with", "bob")
+    assert bob.fights() == ["alice/crypt", "crypt"] and alice.fights() == ["crypt"]  # in the order made
+    assert "Snorri" in bob("join", SHEETS / "snorri.toml", "--fight", "alice/crypt").stdout
+    assert "Snorri" in alice("status").stdout and "Snorri" not in bob("status", "--fight", "crypt").stdout
+    assert "already exists" in bob("new", "alice/crypt", ok=False).stderr

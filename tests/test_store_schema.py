@@ -126,7 +126,7 @@ def test_a_postgresql_store_of_a_newer_schema_is_refused(pg_url: str) -> None:
     PostgresStore(pg_url, gm="alice").set_setting("current", "x")
     with PostgresStore(pg_url)._db() as db:
         db.execute("UPDATE meta SET value = '99' WHERE key = 'store_schema'")
-    with pytest.raises(StoreError, match="store schema 99; this version reads 2"):
+    with pytest.raises(StoreError, match="store schema 99; this version reads 3"):
         PostgresStore(pg_url)
 
 
@@ -149,7 +149,7 @@ def test_a_database_that_is_not_a_fudge_store_is_refused_untouched(pg_url: str) 
 
 def test_the_oldest_postgresql_schema_is_migrated_by_its_first_write(pg_url: str) -> None:
     """Schema 1 (no row-level security, shares without their fight's owner) with a fight shared: the first
-    write brings it to schema 2, the share kept and its owner filled in."""
+    write brings it to schema 3, the share kept and its owner filled in, its GMs listed."""
     import psycopg
 
     from store.postgres import MIGRATIONS, STORE_SCHEMA as PG_SCHEMA, PostgresStore
@@ -166,10 +166,11 @@ def test_the_oldest_postgresql_schema_is_migrated_by_its_first_write(pg_url: str
         assert db.execute("SELECT value FROM meta").fetchall() == [("1",)]
     bob.set_setting("current", "crypt")
     with psycopg.connect(pg_url) as db:
-        assert db.execute("SELECT value FROM meta").fetchall() == [(PG_SCHEMA,)] == [("2",)]
+        assert db.execute("SELECT value FROM meta").fetchall() == [(PG_SCHEMA,)] == [("3",)]
         assert db.execute("SELECT fight, gm, owner FROM shares").fetchall() == [(1, "bob", "alice")]
         assert db.execute("SELECT relname FROM pg_class WHERE relrowsecurity ORDER BY relname").fetchall() == [
-            ("commands",), ("events",), ("fights",), ("settings",), ("shares",), ("snapshots",), ("views",)]
+            ("commands",), ("events",), ("fights",), ("gms",), ("settings",), ("shares",), ("snapshots",), ("views",)]
+        assert db.execute("SELECT name FROM gms ORDER BY name").fetchall() == [("alice",), ("bob",)]
     assert bob.read("crypt")[0].hash == "h1" and bob.setting("current") == "crypt"
 
 
