@@ -212,7 +212,7 @@ def attack(
 
 
 WhoOpt = Annotated[Optional[str], typer.Argument(
-    metavar="[NAME]", show_default=False, help="Whose turn it is (checked); default: the actor who has it.")]
+    metavar="NAME", show_default=False, help="Whose turn it is (checked); default: the actor who has it.")]
 
 
 @fate_app.command(name="pass")
