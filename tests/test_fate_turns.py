@@ -82,7 +82,7 @@ def three(tmp: Path, house: Path = TURNS, *sheets: str) -> Table:
 def test_FT_INIT_the_json_board_names_the_turn_the_text_board_names_after_every_command(tmp_path: Path) -> None:
     """FT-INIT: before the first round nobody has the turn, on either board; then each command moves it (an
     attack, a pass, a hold, an undo, the round's end, a new round, the end of the scene) and both boards name
-    the same fighter, or both nobody."""
+    the same fighter, or both nobody. The fight replayed from its log is the one played, and verifies."""
     table = three(tmp_path)
     assert table.turn() is None
     steps = [
@@ -99,6 +99,11 @@ def test_FT_INIT_the_json_board_names_the_turn_the_text_board_names_after_every_
     for command, whose in steps:
         table.run(*command)
         assert table.turn() == whose, command
+    # A-REPLAY-1, A-VERIFY-1: the fight folded again from its log says the same; the rules re-decide every
+    # pass and hold the log records
+    last = table.status()["last_seq"]
+    assert json.loads(table.run("status", "--json", "--as-of", last)) == table.status()
+    assert "hash chain intact, rules agree" in table.run("verify")
 
 
 def test_FT_INIT_a_pass_gives_the_turn_to_the_next_and_undo_gives_it_back(tmp_path: Path) -> None:
