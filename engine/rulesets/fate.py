@@ -120,8 +120,8 @@ def attack(state: FightState, c: cmd.FateAttack, dice: Dice) -> list[Any]:
     if state.options.initiative == "alertness":
         actor = _actor(state)
         if actor.key != attacker.key:
-            raise RuleError(f"it is {actor.name}'s turn (FT-INIT), not {attacker.name}'s: he attacks, or "
-                            "`fudge fate pass` or `fudge fate hold` gives his turn up")
+            raise RuleError(f"it is {actor.name}'s turn (FT-INIT), not {attacker.name}'s: {actor.name} attacks, "
+                            "or gives his turn up with `fudge fate pass` or `fudge fate hold`")
     elif state.options.initiative.startswith("phases"):
         if state.turn is None or state.turn.combatant != attacker.key or state.turn.acted:
             raise RuleError(f"it is not {attacker.name}'s turn: `fudge next` gives the next turn (phase initiative)")
