@@ -1,4 +1,4 @@
-"""Fate at the table (FT-*): `fudge fate exchange|scene|round|attack|aspect|recover`, `fudge end-scene`.
+"""Fate at the table (FT-*): `fudge fate exchange|scene|round|attack|pass|hold|aspect|recover`, `fudge end-scene`.
 
 A combatant in an exchange is `NAME` (he only defends, or picks the worst
 attacker, FT-MULTI) or `NAME>TARGET` (he acts against TARGET); `NAME:TARGET`
@@ -16,7 +16,7 @@ import typer
 
 from cli.gm_inputs import choices
 from cli.outcome import JsonOpt
-from cli.table import CommandIdOpt, DiceOpt, FightOpt, run, two_names
+from cli.table import CommandIdOpt, DiceOpt, FightOpt, offer_odds, run, two_names
 from engine import commands as cmd
 from engine.decide import decider_of
 from engine.errors import InputError, RuleError
@@ -209,6 +209,32 @@ def attack(
             mods=mods_of(state, mod, position, outnumbering, flanking, surrounding, superior_weapon, superior_armor),
             mobile=mobile)
     run(fight, build, dice, command_id, as_json=as_json)
+
+
+WhoOpt = Annotated[Optional[str], typer.Argument(
+    metavar="NAME", show_default=False, help="Whose turn it is (checked); default: the actor who has it.")]
+
+
+@fate_app.command(name="pass")
+def pass_(who: WhoOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
+          as_json: JsonOpt = False) -> None:
+    """The actor passes his turn: it is used with no action, and the next in the order has it [FT-INIT]."""
+    give_up(who, False, fight, command_id, as_json)
+
+
+@fate_app.command()
+def hold(who: WhoOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
+         as_json: JsonOpt = False) -> None:
+    """The actor holds his turn: he acts after the next fighter who still has one this round [FT-INIT]."""
+    give_up(who, True, fight, command_id, as_json)
+
+
+def give_up(who: Optional[str], hold: bool, fight: Optional[str], command_id: Optional[str], as_json: bool) -> None:
+    """`fate pass` and `fate hold`: the turn given up, then the odds of the new actor's blow on each foe
+    standing, as `fudge next` offers them."""
+    run(fight, lambda f, n, s: cmd.FatePass(combatant=who, hold=hold), None, command_id, as_json=as_json)
+    if not as_json:  # --json prints one document: the odds are `fudge odds --fight`'s
+        offer_odds(fight)
 
 
 @fate_app.command()

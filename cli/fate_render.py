@@ -58,6 +58,12 @@ def _order(e: ev.FateTurnOrder, ladder: Any) -> str:
     return f"round {e.round}: order by rolled Alertness, then Tactics, then combat skill: {keys}"
 
 
+def _passed(e: ev.FateTurnPassed, ladder: Any) -> str:
+    if e.behind is None:
+        return f"{e.combatant} passes his turn in round {e.round}: it is used with no action (FT-INIT)"
+    return f"{e.combatant} holds his turn in round {e.round}: he acts after {e.behind} (FT-INIT)"
+
+
 def _scene_ended(e: ev.FateSceneEnded, ladder: Any) -> str:
     return f"scene {e.scene} ends: clipped, hurt and taken out clear; injuries stay"
 
@@ -80,6 +86,7 @@ DESCRIBE: dict[type, Callable[[Any, Any], str]] = {
     ev.AspectChecked: _aspect,
     ev.FateTurnOrder: _order,
     ev.FateSceneEnded: _scene_ended,
+    ev.FateTurnPassed: _passed,
     ev.InjuryRecovered: _recovered,
 }
 

@@ -126,7 +126,8 @@ def odds_command(
     keeping their declarations, until one cannot act: who wins, how it ends, and the expected
     number of rounds. `fudge odds --fight Brynhild` weighs the next action of whoever has the
     turn on Brynhild, in the fight as it stands: `Snorri hits Brynhild 58.4% (Hurt or worse
-    31.2%, out 4.1%)`. Nothing is sampled and nothing is written.
+    31.2%, out 4.1%)`; a blow by someone else is weighed as if made now, marked "[out of turn]".
+    Nothing is sampled and nothing is written.
     """
     with guard():
         if in_fight:

@@ -349,7 +349,8 @@ def help_text() -> str:
     lines = ["Commands, as `fudge COMMAND` takes them without `fudge` (`COMMAND --help` or `? COMMAND` for one):"]
     lines += [f"  {panel}: {' '.join(names)}" for panel, names in panels.items()]
     lines += ["Shorthands:",
-              "  n                  next: the next actor's turn (Fate's turns: fate round, once all have acted)",
+              "  n                  next: the next actor's turn (Fate's turns: fate round, once all have had",
+              "                     theirs; fate pass or fate hold gives up a turn)",
               "  a TARGET [OPTIONS] the current actor attacks TARGET: attack under turns, exchange in",
               "                     simultaneous rounds (the only foe standing), fate attack or fate exchange",
               "  a FIGHTER TARGET   the same, naming who attacks",

@@ -70,14 +70,21 @@ def status_json(state: FightState) -> dict[str, Any]:
 
 
 def status_json_head(state: FightState) -> dict[str, Any]:
-    """`status_json`'s keys before the combatants (cli.status_view keeps each combatant's part apart)."""
+    """`status_json`'s keys before the combatants (cli.status_view keeps each combatant's part apart).
+
+    `turn` is whose turn it is under every pace, as the board's header says it (engine.turns): the actor
+    `fudge next` gave it to, or the next in Fate's Alertness order; null where the pace has no turns
+    (simultaneous rounds, Fate's exchanges and scenes) or none is given yet."""
+    from engine.turns import current_actor
+
     turn = state.turn
+    actor = current_actor(state)
     return {
         "fight": state.name,
         "rules": state.rules,
         "round": state.round,
         "phase": phase_label(state, turn.phase) if turn else None,
-        "turn": state.combatants[turn.combatant].name if turn else None,
+        "turn": actor.name if actor is not None else None,
         "last_seq": state.last_seq,
     }
 

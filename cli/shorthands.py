@@ -108,12 +108,18 @@ def blow(state: FightState) -> list[str]:
 
 
 def next_words(state: FightState, rest: list[str]) -> list[str]:
-    """`n`: `next`; in Fate's turns, which pass by acting (FT-INIT), a new round once everyone has acted."""
+    """`n`: `next`; in Fate's turns by Alertness, a new round once everyone has had his turn.
+
+    Under phases `next` moves on after the actor has acted; Fate's turns move on by themselves when he
+    acts (FT-INIT), so `n` typed after a blow from that habit would give up the next fighter's turn
+    unasked. While someone has the turn `n` is refused, naming the commands that give it up
+    (`fate pass`, `fate hold`): giving up a turn is said, never a side effect of `n`."""
     if state.options.initiative != "alertness":
         return ["next", *rest]
     actor = current_actor(state)
     if actor is not None:
-        raise Refused(f"it is {actor.name}'s turn: Fate's turns pass by acting, `a TARGET` (FT-INIT)")
+        raise Refused(f"it is {actor.name}'s turn: Fate's turns move on when he acts, `a TARGET`, or gives it up, "
+                      "`fate pass` or `fate hold` (FT-INIT)")
     return ["fate", "round", *rest]
 
 

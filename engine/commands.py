@@ -26,8 +26,8 @@ MODULES: dict[str, str] = {
     **dict.fromkeys(("RollTrait", "SpendPoint", "Shoot", "Melee", "StoryRoll", "Willpower", "ResistSpell",
                      "HeroicAvoidance"), "rolls"),
     **dict.fromkeys(("Kill", "GmWound", "EndBattle", "Rest", "Heal"), "aftermath"),
-    **dict.fromkeys(("FateAction", "FateMod", "FateExchange", "FateScene", "FateRound", "FateAttack", "CheckAspect",
-                     "EndScene", "RecoverInjury"), "fate"),
+    **dict.fromkeys(("FateAction", "FateMod", "FateExchange", "FateScene", "FateRound", "FateAttack", "FatePass",
+                     "CheckAspect", "EndScene", "RecoverInjury"), "fate"),
     **dict.fromkeys(("Command", "COMMAND_ADAPTER"), "union"),
 }
 

@@ -1,4 +1,4 @@
-"""Fate's commands (seed 004): an exchange, a scene, a round or an attack; aspects, the end of a scene,
+"""Fate's commands (seed 004): an exchange, a scene, a round, an attack or a turn passed; aspects, the end of a scene,
 recovery from an injury."""
 
 from __future__ import annotations
@@ -70,6 +70,15 @@ class FateAttack(CommandModel):
     defense: FateAction
     mods: tuple[FateMod, ...] = ()
     mobile: bool = False
+
+
+class FatePass(CommandModel):
+    """FT-INIT (a reading, engine.fate): the actor passes his turn (used with no action), or holds it to act
+    after the next fighter who still has a turn this round."""
+
+    type: Literal["fate_pass"] = "fate_pass"
+    combatant: CombatantName | None = None  # who the GM says has the turn (checked); None: whoever has it
+    hold: bool = False
 
 
 class CheckAspect(CommandModel):

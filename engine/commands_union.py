@@ -10,8 +10,8 @@ from pydantic import ConfigDict, Field, TypeAdapter
 
 from engine.commands_aftermath import EndBattle, GmWound, Heal, Kill, Rest
 from engine.commands_blows import Attack, Exchange
-from engine.commands_fate import (CheckAspect, EndScene, FateAttack, FateExchange, FateRound, FateScene,
-                                  RecoverInjury)
+from engine.commands_fate import (CheckAspect, EndScene, FateAttack, FateExchange, FatePass, FateRound,
+                                  FateScene, RecoverInjury)
 from engine.commands_fight import CommitSeed, Join, Redo, RevealSeed, StartBranch, StartFight, Undo
 from engine.commands_rolls import (HeroicAvoidance, Melee, ResistSpell, RollTrait, Shoot, SpendPoint, StoryRoll,
                                    Willpower)
@@ -23,7 +23,7 @@ Command = Annotated[
           StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo,
           OrderTies, DeclareIntent, Shoot, HoldAction, Heal, Rest, EndBattle, Willpower, ResistSpell,
           HeroicAvoidance, Melee, StoryRoll, GmWound, FateExchange, FateScene, FateRound, FateAttack, CheckAspect,
-          EndScene, RecoverInjury],
+          EndScene, RecoverInjury, FatePass],
     Field(discriminator="type"),
 ]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command, config=ConfigDict(defer_build=True))

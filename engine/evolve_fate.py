@@ -1,5 +1,5 @@
-"""evolve for Fate's events (seed 004): the exchange's clip, the stress boxes, aspects, the turn order,
-the end of a scene and recovery from an injury."""
+"""evolve for Fate's events (seed 004): the exchange's clip, the stress boxes, aspects, the turn order
+and turns passed or held, the end of a scene and recovery from an injury."""
 
 from __future__ import annotations
 
@@ -44,6 +44,17 @@ def _fate_order(s: FightState, r: Recorded, e: ev.FateTurnOrder) -> FightState:
     return replace(s, round=e.round, fate_order=tuple(n.lower() for n in e.order), fate_acted=frozenset())
 
 
+def _fate_passed(s: FightState, r: Recorded, e: ev.FateTurnPassed) -> FightState:
+    """FT-INIT (a reading, engine.fate): a pass uses the turn as an action would; a hold moves the actor
+    to just after the fighter he waits for, in this round's order only."""
+    key = e.combatant.lower()
+    if e.behind is None:
+        return replace(s, fate_acted=s.fate_acted | {key})
+    order = [k for k in s.fate_order if k != key]
+    order.insert(order.index(e.behind.lower()) + 1, key)
+    return replace(s, fate_order=tuple(order))
+
+
 def _fate_scene_ended(s: FightState, r: Recorded, e: ev.FateSceneEnded) -> FightState:
     """FT-TRACK-3: clipped and hurt last the scene, and Taken Out the fight; FT-HEAL-1: non-lethal
     injuries heal with it. Lethal injuries stay until healed."""
@@ -67,5 +78,6 @@ FATE_HANDLERS: dict[type, Callable[[FightState, Recorded, Any], FightState]] = {
     ev.AspectChecked: _aspect_checked,
     ev.FateTurnOrder: _fate_order,
     ev.FateSceneEnded: _fate_scene_ended,
+    ev.FateTurnPassed: _fate_passed,
     ev.InjuryRecovered: _injury_recovered,
 }

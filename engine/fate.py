@@ -22,11 +22,22 @@ Readings taken where the text leaves room:
   the GM said it needs; below that, the outcome's harm applies as usual.
 - Scene pace, total mode: the difference of the two sides' totals is read on
   the table and marked on every member of the losing side.
+- Turn pace (FT-INIT): 004 8.3 says only "characters act in the order of
+  initiative, each taking an action"; it names no way to give a turn up. A
+  fighter who will not or cannot act may pass: his turn is used with no
+  action, as an action would use it (he still rolls defence when attacked,
+  which is no turn of his). He may instead hold: he acts after the next
+  fighter who still has a turn this round, and may hold again, one place at a
+  time, until nobody is left to act after him; a hold never carries into the
+  next round, whose order is rolled afresh. Holding one place at a time keeps
+  each step the GM's choice at the table ("do you act now?") without a rule
+  the text does not give for interrupting another's turn.
+- A fighter ruled dead has no turn in the order, as one Taken Out has none.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from engine import commands as cmd
@@ -395,9 +406,14 @@ def tie_breaks(state: FightState, who: Combatant) -> tuple[int, int]:
             who.fighter.trait(combat.attack if combat else "Fighting", opts)[1])
 
 
-def next_actor(state: FightState) -> Combatant | None:
+def still_to_act(state: FightState) -> Iterator[Combatant]:
+    """FT-INIT: who still has a turn this round, in order: not acted (or passed), not Taken Out, not dead."""
     for key in state.fate_order:
         who = state.combatants[key]
-        if key not in state.fate_acted and not is_taken_out(marks_of(state, who)):
-            return who
-    return None
+        if key not in state.fate_acted and not who.track.dead and not is_taken_out(marks_of(state, who)):
+            yield who
+
+
+def next_actor(state: FightState) -> Combatant | None:
+    """FT-INIT: whose turn it is in this round's order (None: no order yet, or the round is over)."""
+    return next(still_to_act(state), None)

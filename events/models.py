@@ -657,6 +657,17 @@ class FateTurnOrder(_Event):
     keys: tuple[tuple[int, int, int], ...]
 
 
+class FateTurnPassed(_Event):
+    """FT-INIT (a reading, engine.fate): the actor gives up his turn in this round's order. Passed
+    (`behind` None): the turn is used with no action. Held: he acts after `behind`, the next fighter
+    who still has a turn this round."""
+
+    type: Literal["fate_turn_passed"] = "fate_turn_passed"
+    round: int
+    combatant: str
+    behind: str | None = None
+
+
 class FateSceneEnded(_Event):
     """FT-TRACK-3, FT-HEAL-1: clipped, hurt and taken out clear; injuries stay (non-lethal ones heal)."""
 
@@ -691,6 +702,7 @@ Event = Annotated[
         WoundsHealed, StunMarked, BattleEnded, InitiativeRanked, WillSteeled,
         MeleeResolved, StoryRolled, LocationWounded,
         FateResolved, FateBoxMarked, AspectChecked, FateTurnOrder, FateSceneEnded, InjuryRecovered,
+        FateTurnPassed,
     ],
     Field(discriminator="type"),
 ]

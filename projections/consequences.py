@@ -142,6 +142,7 @@ _SUMMARY: dict[type, Any] = {
     ev.WoundsHealed: lambda e, s: f"{e.combatant}'s healing",
     ev.InjuryRecovered: lambda e, s: f"{e.combatant}'s recovery",
     ev.FateTurnOrder: lambda e, s: f"round {e.round}'s order",
+    ev.FateTurnPassed: lambda e, s: f"{e.combatant}'s {'held' if e.behind else 'passed'} turn",
     ev.Declared: lambda e, s: f"{e.combatant}'s declaration",
     ev.DeclarationSealed: lambda e, s: f"{e.combatant}'s sealed declaration",
     ev.IntentDeclared: lambda e, s: f"{e.combatant}'s declaration in phase {PHASE_NAME[e.phase]}",

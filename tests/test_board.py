@@ -200,6 +200,36 @@ def test_status_long_is_the_full_cards_and_json_is_unchanged(fudge: Any) -> None
     assert "board" not in data and data["turn"] == state.combatants[state.turn.combatant].name
 
 
+def fate_turns(fudge: Any) -> str:
+    """Fate's turn pace (FT-INIT): a round ordered by Alertness, whose first actor passes his turn."""
+    fudge("new", "turns", "--rules", "fate", "--house", str(ROOT / "examples" / "house" / "fate-turns.toml"))
+    join_all(fudge, [("Cyrus", "cyrus", "heroes"), ("Finn", "finn", "heroes"), ("Guard-A", "guard", "guards")])
+    fudge("fate", "round", "--dice", "Cyrus=0 0 0 0", "--dice", "Finn=0 0 0 0", "--dice", "Guard-A=0 0 0 0")
+    fudge("fate", "pass")
+    return "turns"
+
+
+@pytest.mark.parametrize("preset", [*sorted(PRESETS), "fate-turns"])
+def test_the_json_turn_is_the_boards_turn_under_every_pace(fudge: Any, preset: str) -> None:
+    """PH-1, AI-INIT-2, FT-INIT: `status --json` names whose turn it is as the board's header does, under
+    phases, rolled initiative and Fate's turns; null under simultaneous rounds (F-INIT-1) and Fate's
+    exchanges (FT-PACE), which have no turns, as the header names none."""
+    name = (PRESETS.get(preset) or fate_turns)(fudge)
+    state = state_of(fudge, name)
+    header = fudge("status").stdout.splitlines()[0]
+    data = json.loads(fudge("status", "--json").stdout)
+    assert data == json.loads(fudge("status", "--json", "--as-of", str(state.last_seq)).stdout)
+    actor = board.current_actor(state)
+    assert data["turn"] == (actor.name if actor is not None else None)
+    if preset in ("fudge", "fate"):
+        assert data["turn"] is None and "'s turn" not in header
+    else:
+        assert data["turn"] is not None
+        assert f" · {board.fit(data['turn'], board.NAME).rstrip()}'s turn" in header
+    if preset == "fate-turns":
+        assert data["turn"] == "Cyrus" and data["phase"] is None  # Finn passed; the order has no phases
+
+
 def test_the_stored_view_answers_board_and_long_before_typer(fudge: Any) -> None:
     """The read model keeps the board and the long text; both are answered from it, as Typer prints them."""
     name = phased(fudge, ["--rules", "fudge-phases"], CRUNCH)

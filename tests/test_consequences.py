@@ -260,6 +260,26 @@ def test_FT_INIT_fate_turns_say_the_alertness_order_and_whose_turn() -> None:
     assert after_attack[-1] == ("turn", f"{now.name}'s turn (Alertness order)")
 
 
+def test_FT_INIT_a_turn_passed_or_held_says_whose_turn_and_its_undo_names_it() -> None:
+    """FT-INIT: a hold says the new order and whose turn it is; a pass says whose turn comes next, or that the
+    round's turns are all taken; an undo names the pass or the hold it took back, and whose turn it is again."""
+    fights = make_fights()
+    start(fights, "fight", "fate", pace="turn", initiative="alertness")
+    for joined in (join("cyrus"), join("finn")):
+        fights.execute("fight", joined)
+    fights.execute("fight", cmd.FateRound(), dice("cyrus=0000", "finn=0000"))
+    assert said(fights, cmd.FatePass(hold=True)) == [("order", "order: Cyrus, Finn"),
+                                                      ("turn", "Cyrus's turn (Alertness order)")]
+    assert said(fights, cmd.FatePass()) == [("turn", "Finn's turn (Alertness order)")]
+    assert said(fights, cmd.Undo()) == [("undo", "undid Cyrus's passed turn, seq 8"),
+                                        ("turn", "Cyrus's turn (Alertness order)")]
+    assert said(fights, cmd.Undo()) == [("undo", "undid Finn's held turn, seq 7"), ("order", "order: Finn, Cyrus"),
+                                        ("turn", "Finn's turn (Alertness order)")]
+    fights.execute("fight", cmd.FatePass())
+    assert said(fights, cmd.FatePass()) == [
+        ("turn", "round 1's turns are all taken: `fudge fate round` starts the next")]
+
+
 def test_FT_SCENE_at_the_scene_pace_clipped_and_hurt_are_the_GMs_to_apply() -> None:
     fights = make_fights()
     label, options = resolve("fate", 'extends = "fate"\npace = "scene"\n')

@@ -1,7 +1,8 @@
 """A-LOG-1, A-LOG-2: the derived decoder (events.decoder) reads every stored body as the pydantic models do.
 
 The models are the schema; the decoder's structs are generated from them. What must hold:
-- every golden body (schema 1, full) and its compact form (schema 2), and every row of random fights of
+- every golden body (schema 1, full) and its compact form (schema 2), the compact bodies of the types added
+  since (fixtures/schema2_bodies.jsonl), and every row of random fights of
   every ruleset, decodes to a struct with the same value in every field as pydantic's record;
 - a body changed anywhere (a value of another type, a lax form pydantic's JSON mode coerces, an unknown
   field, a field left out) is either refused by the decoder (pydantic then decides), or taken by both
@@ -21,7 +22,7 @@ from events import models as ev
 from events.decoder import Refused, _Deriver, decoder, structs
 from events.envelope import Recorded, load
 from tests.test_fold_draft import FIGHTERS, fight_log
-from tests.test_stored_rows import compact, old_bodies, old_logs
+from tests.test_stored_rows import compact, new_type_bodies, old_bodies, old_logs
 
 
 def same(model: Any, struct: Any) -> bool:
@@ -42,7 +43,7 @@ def bodies_of(log: list[Any]) -> list[str]:
 
 def golden_bodies() -> list[str]:
     logged = [row["body"] for log in old_logs() for row in log]
-    return old_bodies() + logged + [compact(load(body)) for body in old_bodies() + logged]
+    return old_bodies() + logged + [compact(load(body)) for body in old_bodies() + logged] + new_type_bodies()
 
 
 def test_every_golden_body_decodes_to_the_records_values() -> None:

@@ -33,3 +33,12 @@ def test_the_line_of_every_stored_fixture_event(snapshot) -> None:  # type: igno
              for body in bodies for points in ("fudge", "fate")]
     assert len(lines) == 2 * len(bodies)
     assert lines == snapshot(name="describe-every-fixture-event")
+
+
+def test_FT_INIT_a_turn_passed_or_held_says_which_and_after_whom() -> None:
+    """The stored bodies of the types added since schema 1 (fixtures/schema2_bodies.jsonl) have their lines."""
+    from tests.test_stored_rows import new_type_bodies
+
+    lines = [render.describe(load(body).event, FUDGE7, points="fate") for body in new_type_bodies()]
+    assert lines == ["Finn holds his turn in round 1: he acts after Cyrus (FT-INIT)",
+                     "Cyrus passes his turn in round 1: it is used with no action (FT-INIT)"]

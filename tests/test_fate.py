@@ -13,6 +13,7 @@ import pytest
 from engine import commands as cmd
 from engine.audit import verify
 from engine.errors import InputError, RuleError
+from engine.fate import next_actor
 from engine.fate_tables import ARMOR_TYPES, SIMPLE_ARMOR, SIMPLE_WEAPONS, outcome_for
 from engine.ladder import FATE11
 from engine.options import resolve
@@ -563,6 +564,35 @@ def test_FT_INIT_phases_classic_instead(fights: Fights) -> None:
                    dice(f"{actor}=0000", f"{other.lower()}=0000"))
 
 
+def test_FT_INIT_a_pass_uses_the_turn_a_hold_waits_for_the_next_and_the_dead_have_no_turn(fights: Fights) -> None:
+    """FT-INIT (the reading in engine.fate): a pass is the turn used with no roll; a hold puts the actor after
+    the next who still has a turn; only the actor gives his turn up; the last has nobody to wait for; a
+    fighter ruled dead is passed over as one Taken Out is. Under phase initiative the phase commands do it."""
+    name = fate(fights, fighter("Ann", alertness="Great"), fighter("Bob", alertness="Good"),
+                fighter("Cid", alertness="Fair", side="them"), pace="turn", initiative="alertness")
+    refused(fights, name, cmd.FatePass(), match="no order yet: `fudge fate round`")
+    fights.execute(name, cmd.FateRound(), dice("ann=0000", "bob=0000", "cid=0000"))
+    refused(fights, name, cmd.FatePass(combatant="Bob"), match="it is Ann's turn .*not Bob's")
+    held = fights.execute(name, cmd.FatePass(combatant="Ann", hold=True))
+    assert [r.event for r in held.records] == [ev.FateTurnPassed(round=1, combatant="Ann", behind="Bob")]
+    assert held.state.fate_order == ("bob", "ann", "cid")
+    passed = fights.execute(name, cmd.FatePass())
+    assert [r.event for r in passed.records] == [ev.FateTurnPassed(round=1, combatant="Bob")]
+    assert not any(isinstance(r.event, ev.DiceRolled) for r in held.records + passed.records)
+    fights.execute(name, cmd.Kill(combatant="Ann", reason="the GM's ruling"))
+    state = fights.state(name)
+    assert next_actor(state).name == "Cid"  # Ann, dead, is passed over
+    refused(fights, name, cmd.FatePass(hold=True), match="nobody acts after Cid in round 1: he acts .* or passes")
+    fights.execute(name, cmd.FatePass())
+    refused(fights, name, cmd.FatePass(), match="round 1 is over: `fudge fate round` starts the next")
+    phased = start(fights, "phased", "fate", pace="turn", initiative="phases-classic", initiative_trait="Alertness")
+    refused(fights, phased, cmd.FatePass(), match="by phase initiative: .*`fudge next` gives the turn")
+    exchanges = start(fights, "exchanges", "fate")
+    refused(fights, exchanges, cmd.FatePass(hold=True),
+            match='`fudge fate hold` is for pace = "turn"; .*: `fudge fate exchange` rolls each exchange')
+
+
+# --- FT-HEAL-1 --------------------------------------------------------------------------
 # --- FT-HEAL-1 --------------------------------------------------------------------------
 
 def test_FT_HEAL_1_an_injury_takes_a_week_less_a_day_per_mos_of_medicine(fights: Fights) -> None:

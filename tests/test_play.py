@@ -142,7 +142,8 @@ ERRORS = {
     "fate": ["error: 'guard' could be Guard-A or Guard-B: type more of the name",
              "error: nobody has the turn: `fate round` orders a new round by Alertness (FT-INIT)",
              "error: it is Cyrus's turn, and a fighter does not strike himself: name whom Cyrus attacks",
-             "error: it is Cyrus's turn: Fate's turns pass by acting, `a TARGET` (FT-INIT)"],
+             "error: it is Cyrus's turn: Fate's turns move on when he acts, `a TARGET`, or gives it up, "
+             "`fate pass` or `fate hold` (FT-INIT)"],
 }
 
 

@@ -35,6 +35,12 @@ def old_bodies() -> list[str]:
     return [json.loads(line) for line in (FIXTURES / "schema1_bodies.jsonl").read_text().splitlines()]
 
 
+def new_type_bodies() -> list[str]:
+    """`fixtures/schema2_bodies.jsonl`: a compact (schema 2) body of each event type added after the
+    schema-1 fixtures were written, in each shape, as the code that added the type stored it."""
+    return [json.loads(line) for line in (FIXTURES / "schema2_bodies.jsonl").read_text().splitlines()]
+
+
 def old_logs() -> list[list[dict[str, Any]]]:
     logs: dict[int, list[dict[str, Any]]] = {}
     for line in (FIXTURES / "schema1_logs.jsonl").read_text().splitlines():
@@ -75,6 +81,21 @@ def test_schema1_bodies_cover_every_event_type() -> None:
     written = {json.loads(body)["event"]["type"] for body in old_bodies()}
     assert len(written) >= 44
     assert all(json.loads(body)["schema"] == 1 for body in old_bodies())
+
+
+def test_every_event_type_has_a_stored_body_of_either_schema() -> None:
+    """A-LOG-1: a type added since the schema-1 fixtures has a compact body in schema2_bodies.jsonl (FT-INIT's
+    turn passed or held: both shapes), which loads to its record and is written again byte for byte."""
+    from typing import get_args
+
+    every = {kind.model_fields["type"].default for kind in get_args(get_args(ev.Event)[0])}
+    old = {json.loads(body)["event"]["type"] for body in old_bodies()}
+    new = [load(body) for body in new_type_bodies()]
+    assert {record.event.type for record in new} | old == every
+    assert not {record.event.type for record in new} & old
+    assert all(record.schema_version == 2 for record in new)
+    assert [record.body() for record in new] == new_type_bodies()
+    assert {record.event.behind for record in new if isinstance(record.event, ev.FateTurnPassed)} == {None, "Cyrus"}
 
 
 @pytest.mark.parametrize("index", range(len(old_bodies())))

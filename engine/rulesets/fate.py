@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
+from itertools import islice
 from typing import Any
 
 from engine import commands as cmd
@@ -16,7 +17,7 @@ from engine import points
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.fate import (build_side, check_actions, check_arms, fate_able, is_taken_out, marks_of, next_actor,
-                         penalties, resolution, skill_of, tie_breaks)
+                         penalties, resolution, skill_of, still_to_act, tie_breaks)
 from engine.reresolve import Spent, reresolve
 from engine.rolls import roll_event, settle_roll
 from engine.rulesets import fudge, lifecycle, phases
@@ -31,7 +32,23 @@ from engine.state import Action, Combatant, FightState
 def _need_pace(state: FightState, pace: str, what: str) -> None:
     if state.options.pace != pace:
         raise RuleError(f"{what} is for pace = \"{pace}\"; this Fate fight runs at pace \"{state.options.pace}\" "
-                        f"(FT-PACE)")
+                        f"(FT-PACE): {pace_commands(state)}")
+
+
+def pace_commands(state: FightState) -> str:
+    """The commands that play a Fate fight at its pace and initiative: where a refusal sends the GM
+    (FT-PACE, FT-INIT), naming none the fight would refuse in turn."""
+    opts = state.options
+    if opts.pace == "scene":
+        return "`fudge fate scene` rolls the scene, `fudge end-scene` ends it"
+    if opts.pace == "exchange":
+        return "`fudge fate exchange` rolls each exchange, `fudge end-scene` ends the scene"
+    if opts.initiative == "alertness":
+        return ("`fudge fate round` orders a round by Alertness, `fudge fate attack` takes the turn, "
+                "`fudge fate pass` or `fudge fate hold` gives it up, `fudge end-scene` ends the scene")
+    hold = ", `fudge hold` waits for the others in the phase" if opts.phase_declaration == "open" else ""
+    return ("`fudge round` rolls phase initiative, `fudge next` gives the turn, `fudge fate attack` takes it"
+            f"{hold}, `fudge end-scene` ends the scene")
 
 
 def _rolls(state: FightState, actions: Sequence[cmd.FateAction], dice: Dice, action: int,
@@ -81,7 +98,7 @@ def new_round(state: FightState, c: cmd.FateRound, dice: Dice) -> list[Any]:
     """
     _need_pace(state, "turn", "`fudge fate round`")
     if state.options.initiative != "alertness":
-        raise RuleError("this fight orders turns by phase initiative: `fudge round` rolls it")
+        raise RuleError(f"this fight orders turns by phase initiative: {pace_commands(state)}")
     able = [w for w in sorted(state.combatants.values(), key=lambda w: w.joined_seq)
             if not is_taken_out(marks_of(state, w))]
     if not able:
@@ -101,16 +118,14 @@ def attack(state: FightState, c: cmd.FateAttack, dice: Dice) -> list[Any]:
     attacker = fate_able(state, c.attack.combatant)
     defender = fate_able(state, c.defense.combatant)
     if state.options.initiative == "alertness":
-        if not state.fate_order:
-            raise RuleError("no order yet: `fudge fate round` orders the round (FT-INIT)")
-        actor = next_actor(state)
-        if actor is None:
-            raise RuleError(f"round {state.round} is over: `fudge fate round` starts the next")
+        actor = _actor(state)
         if actor.key != attacker.key:
-            raise RuleError(f"it is {actor.name}'s turn (FT-INIT), not {attacker.name}'s")
-    else:
+            raise RuleError(f"it is {actor.name}'s turn (FT-INIT), not {attacker.name}'s: {actor.name} attacks, "
+                            "or gives his turn up with `fudge fate pass` or `fudge fate hold`")
+    elif state.options.initiative.startswith("phases"):
         if state.turn is None or state.turn.combatant != attacker.key or state.turn.acted:
             raise RuleError(f"it is not {attacker.name}'s turn: `fudge next` gives the next turn (phase initiative)")
+    # initiative "none" at the turn pace is no fight's option: it is `fudge odds` weighing a blow out of turn
     actions = (c.attack.model_copy(update={"target": defender.name}), c.defense.model_copy(update={"target": None}))
     check_actions(state, actions, c.mods)
     action = state.last_seq + 1
@@ -118,6 +133,39 @@ def attack(state: FightState, c: cmd.FateAttack, dice: Dice) -> list[Any]:
     sides = [build_side(state, actions[0], c.mods, sum(rolled[0].faces), role="attack", mobile=c.mobile),
              build_side(state, actions[1], c.mods, sum(rolled[1].faces), role="defend", mobile=c.mobile)]
     return [*rolled, *resolution(state, action, "turn", sides)]
+
+
+def _actor(state: FightState) -> Combatant:
+    """FT-INIT: who has the turn in this round's Alertness order, or why nobody has."""
+    if not state.fate_order:
+        raise RuleError("no order yet: `fudge fate round` orders the round (FT-INIT)")
+    actor = next_actor(state)
+    if actor is None:
+        raise RuleError(f"round {state.round} is over: `fudge fate round` starts the next")
+    return actor
+
+
+def pass_turn(state: FightState, c: cmd.FatePass, dice: Dice) -> list[Any]:
+    """FT-INIT (a reading, engine.fate): the actor passes (his turn used with no action) or holds (he acts
+    after the next fighter who still has a turn this round)."""
+    typed = "`fudge fate hold`" if c.hold else "`fudge fate pass`"
+    _need_pace(state, "turn", typed)
+    if state.options.initiative != "alertness":
+        raise RuleError(f"{typed} gives up a turn in Fate's Alertness order; this fight orders turns by phase "
+                        f"initiative: {pace_commands(state)}")
+    actor = _actor(state)
+    if c.combatant is not None:
+        named = combatant(state, c.combatant)
+        if named.key != actor.key:
+            raise RuleError(f"it is {actor.name}'s turn (FT-INIT), not {named.name}'s: only the actor "
+                            "passes or holds")
+    if not c.hold:
+        return [ev.FateTurnPassed(round=state.round, combatant=actor.name)]
+    later = next(islice(still_to_act(state), 1, None), None)
+    if later is None:
+        raise RuleError(f"nobody acts after {actor.name} in round {state.round}: he acts "
+                        f"(`fudge fate attack TARGET`) or passes (`fudge fate pass`)")
+    return [ev.FateTurnPassed(round=state.round, combatant=actor.name, behind=later.name)]
 
 
 def _latest_roll(state: FightState, who: Combatant, target: int | None) -> tuple[int, ev.DiceRolled]:
@@ -290,18 +338,32 @@ def phased(handler: Handler, typed: str) -> Handler:
 
     def guarded(state: FightState, command: Any, dice: Dice) -> list[Any]:
         if not state.options.initiative.startswith("phases"):
-            raise RuleError(NOT_FATE.format(typed=typed))
+            raise RuleError(not_fate(state, typed))
         return handler(state, command, dice)
 
     return guarded
 
 
-NOT_FATE = ("`{typed}` is not used under Fate (FT-PACE): use the Fate commands (`fudge fate exchange`, "
-            "`fudge fate scene`, `fudge fate round`/`attack`, `fudge end-scene`)")
+def refused(typed: str) -> Handler:
+    """A Fudge command Fate leaves out: refused with the commands this fight plays at its pace instead.
+
+    A handler rather than a line of REFUSALS: the line names the fight's own commands, which depend on
+    its pace and initiative, and a refusal line is the same for every fight."""
+
+    def refuse(state: FightState, command: Any, dice: Dice) -> list[Any]:
+        raise RuleError(not_fate(state, typed))
+
+    return refuse
+
+
+def not_fate(state: FightState, typed: str) -> str:
+    return f"`{typed}` is not used under Fate (FT-PACE): use the Fate commands of this fight's pace: " \
+           f"{pace_commands(state)}"
 
 TABLE: ByCommand[Handler] = ByCommand({
     **lifecycle.TABLE.by_name,
     **{name: phased(handler, PHASES_ONLY[name]) for name, handler in phases.TABLE.by_name.items()},
+    **{name: refused(typed) for name, typed in FUDGE_ONLY.items()},
     "Join": join,
     "RollTrait": roll,
     "SpendPoint": partial(spend, fallback=partial(points.spend, settle=settle_exchange)),
@@ -309,13 +371,13 @@ TABLE: ByCommand[Handler] = ByCommand({
     "FateScene": scene,
     "FateRound": new_round,
     "FateAttack": attack,
+    "FatePass": pass_turn,
     "CheckAspect": check_aspect,
     "EndScene": end_scene,
     "RecoverInjury": recover,
 })
 
 REFUSALS: ByCommand[str] = ByCommand({
-    **{name: NOT_FATE.format(typed=typed) for name, typed in FUDGE_ONLY.items()},
     "GmWound": "a Fate fight marks boxes from exchanges (FT-TRACK); a wound level is a Fudge ruling",
 })
 

@@ -239,6 +239,7 @@ FATE_ONLY: dict[str, str] = {
     "FateScene": "`fudge fate scene` is a Fate command: this fight runs {ruleset} rules",
     "FateRound": "`fudge fate round` is a Fate command: this fight runs {ruleset} rules",
     "FateAttack": "`fudge fate attack` is a Fate command: this fight runs {ruleset} rules",
+    "FatePass": "`fudge fate pass` and `fudge fate hold` are Fate commands: this fight runs {ruleset} rules",
     "CheckAspect": "aspects are Fate's (FT-PTS): this fight runs {ruleset}",
     "EndScene": "`fudge end-scene` ends a Fate scene; this fight runs {ruleset} rules and ends with `fudge end`",
     "RecoverInjury": "injury recovery is Fate's (FT-HEAL-1): this fight runs {ruleset} rules, "
