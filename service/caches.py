@@ -49,6 +49,7 @@ class Caches:
         self.store = store
         self.read_models = tuple(read_models)  # views stored with every append (store.views)
         self.memos: dict[str, dict[str, Any]] = {model.name: {} for model in self.read_models}  # ReadModel.pack's
+        self.doubted: dict[str, str] = {}  # fight -> why its snapshot could not be caught up (`replayed`)
 
     def state_at(self, name: str, seq: int, last_hash: str) -> tuple[FightState, History, int] | None:
         """(the state, its undo history, the snapshot's seq) from the fight's snapshot and the events
@@ -80,10 +81,17 @@ class Caches:
             except Exception as error:  # noqa: BLE001 - a snapshot is a cache: any failure means "replay"
                 # Its types and bounds were checked (store.checked); what folding the commands after it
                 # still meets (a forged state whose values contradict each other) is met here, before
-                # any command decides on it: the log is replayed instead.
-                snapshots.ignored("snapshot", name, f"the events after it do not fold onto it "
-                                                    f"({type(error).__name__}: {error})"[:300])
+                # any command decides on it: the log is replayed instead. Which one was at fault, the
+                # snapshot or the log, the replay tells: the warning waits for it (`replayed`).
+                self.doubted[name] = f"the events after it do not fold onto it ({type(error).__name__}: {error})"
                 return None
+
+    def replayed(self, name: str) -> None:
+        """The fight's log was folded without fault where its snapshot's catching up failed: the snapshot
+        was at fault, and is reported as any other not used (a log at fault is reported by the replay)."""
+        reason = self.doubted.pop(name, None)
+        if reason is not None:
+            snapshots.ignored("snapshot", name, reason[:300])
 
     def _caught_up(self, name: str, found: Any, snap: snapshots.Snapshot, rows: Sequence[Any],
                    seq: int) -> tuple[FightState, History, int] | None:

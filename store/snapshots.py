@@ -217,16 +217,13 @@ def ignored(cache: str, fight: str, reason: str) -> None:
 
 def from_row(row: Any, fight: str) -> Snapshot | None:
     """A stored row (seq, hash, version, body, mac) as a `Snapshot`, or None when a column is not of its
-    type (text where a number or bytes belong, a MAC that is not 64 hex digits, an oversized body)."""
+    type (text where a number or bytes belong, an oversized body). Its MAC is checked by `unpack`."""
     seq, last_hash, version, body, mac = row
     if isinstance(body, (bytearray, memoryview)):
         body = bytes(body)
     if not (type(seq) is int and type(last_hash) is str and type(version) is str and type(body) is bytes
             and type(mac) is str):
         ignored("snapshot", fight, "a column is not of its type")
-        return None
-    if not MAC_TEXT.fullmatch(mac):
-        ignored("snapshot", fight, "its MAC is not 64 hex digits")
         return None
     if len(body) > MAX_BODY:
         ignored("snapshot", fight, f"its body is over {MAX_BODY} bytes")
