@@ -27,6 +27,12 @@ the body (the C unpickler hashes a dict's keys with no depth check: a key nested
 thousand tuples deep, 100 KB of pickle, overflows a normal stack); and what it built is walked
 against the state's annotations, for types, cycles and its size as a tree, before anything else
 reads it (store.checked).
+
+What this cannot bound: the C unpickler hashes a dict's keys and a set's items as it builds them,
+and a tuple's hash is not cached, so a key made of one tuple shared twice at each of 40 levels (a
+few hundred bytes, under the right HMAC) takes 2**40 steps inside pickle, before any check runs.
+Only a decoder without shared references (no memo: msgpack, say) closes that; pickle is kept here
+until the state is given such a format.
 """
 
 from __future__ import annotations
