@@ -149,9 +149,11 @@ class Roster:
         current = actor.key if actor is not None else None
         done = board.acted(state)
         dirty = self._dirty(state, current, done)
+        # Every part again (other rules, or another fight under the same id: an imported log keeps its
+        # id): the join order is made again too, even when no part is left to make it from.
+        reorder = dirty is None or not self.joined and bool(state.combatants)
         if dirty is None:
             self.parts, self.sides, self.standing, dirty = {}, Sides(), Sides(), set(state.combatants)
-        reorder = not self.joined and bool(state.combatants)
         for key in dirty:
             before = self.parts.pop(key, None)
             if before is not None:

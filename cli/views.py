@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from cli import style
-from cli.context import store_at, store_path
+from cli.context import configure_logging, store_at, store_path
 from cli.terminal import json_text
 from events.receipt import receipt
 from store import snapshots, views
@@ -135,8 +135,13 @@ def show(shown: Shown) -> None:
 
 
 def stored_status(store: SqliteStore, fight: str | None) -> dict[str, Any] | None:
-    """The status view at the fight's last event, if the store holds a valid one (None: compute it)."""
-    found = _stored(store, fight)
+    """The status view at the fight's last event, if the store holds a valid one (None: compute it). Quiet:
+    the shell's completion reads it, and a warning would land in the middle of the line being typed."""
+    token = snapshots.QUIET.set(True)
+    try:
+        found = _stored(store, fight)
+    finally:
+        snapshots.QUIET.reset(token)
     return found[0] if found is not None else None
 
 
@@ -150,15 +155,22 @@ def stored_output(store: SqliteStore, fight: str | None, as_json: bool, long: bo
     found = _stored(store, fight)
     if found is None:
         return None
-    data, seq, last_hash = found
+    data, seq, last_hash, name = found
     if as_json:
-        return Shown(json_text(data["json"], indent=2), styled=False)
+        try:
+            return Shown(json_text(data["json"], indent=2), styled=False)
+        except (RecursionError, ValueError, TypeError) as error:  # valid JSON nested deeper than it can be written
+            snapshots.ignored("view", name, f"its JSON cannot be written ({type(error).__name__})")
+            return None
     if long:
         return Shown(with_receipt(data["text"], seq, last_hash))
     return board_shown([[(text, kind) for text, kind in line] for line in data["board"]], seq, last_hash)
 
 
-def _stored(store: SqliteStore, fight: str | None) -> tuple[dict[str, Any], int, str] | None:
+def _stored(store: SqliteStore, fight: str | None) -> tuple[dict[str, Any], int, str, str] | None:
+    """The view at the fight's last event: its head under its MAC, the pages and parts it pins, each of
+    the shape `assemble` reads. A view of an older event or of other code is not used; one whose rows do
+    not check or do not make a view is ignored with one warning (store.snapshots.ignored)."""
     try:
         name = fight or store.setting("current")
         key = store.snapshot_key()
@@ -166,29 +178,38 @@ def _stored(store: SqliteStore, fight: str | None) -> tuple[dict[str, Any], int,
             return None
         fight_id = store.fight(name).fight_id
         seq, last_hash = store.tail(name)
-        data = views.unpack(store.view(name, STATUS.name), fight_id, seq, last_hash, version(), key)
-        data = _with_parts(store, name, data)
+        head = views.unpack(store.view(name, STATUS.name), fight_id, seq, last_hash, version(), key, fight=name)
+        if head is None:
+            return None
+        data, why = _with_parts(store, name, head)
     except (StoreError, UnicodeError):  # UnicodeError: a name typed in bytes that are not UTF-8 (computed: one line)
         return None
-    if not (isinstance(data, dict) and isinstance(data.get("text"), str) and "json" in data
-            and _is_board(data.get("board"))):
+    if data is not None and not (isinstance(data.get("text"), str) and isinstance(data.get("json"), dict)
+                                 and _is_board(data.get("board")) and _is_traits(data.get("traits"))):
+        data, why = None, "it is not of a status view's shape"
+    if data is None:
+        snapshots.ignored("view", name, why)
         return None
-    return data, seq, last_hash
+    return data, seq, last_hash, name
 
 
-def _with_parts(store: SqliteStore, name: str, head: Any) -> dict[str, Any] | None:
-    """The whole view from its head, the pages it pins by digest and the parts they pin by digest;
-    None if one is missing or other."""
+def _with_parts(store: SqliteStore, name: str, head: Any) -> tuple[dict[str, Any] | None, str]:
+    """The whole view from its head, the pages it pins by digest and the parts they pin by digest; (None,
+    why) if one is missing or other."""
     try:
         pages = _pinned(head.get("pages") if isinstance(head, dict) else None, store.views_under(name, PAGE), PAGE)
-        listed = [entry for page in json.loads(f"[{','.join(pages)}]") for entry in page] if pages is not None else None
+        if pages is None:
+            return None, "a page of its list of parts is missing or other than its head pins"
+        listed = [entry for page in json.loads(f"[{','.join(pages)}]") for entry in page]
         bodies = _pinned(listed, store.views_under(name, PART), PART)
         if bodies is None:
-            return None
+            return None, "a combatant's part is missing or other than its page pins"
         parts = json.loads(f"[{','.join(bodies)}]")  # one parse: each body is one JSON value (its digest checked)
-        return assemble(head, parts) if len(parts) == len(bodies) else None
-    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
-        return None
+        if len(parts) != len(bodies):
+            return None, "a combatant's part is not one JSON value"
+        return assemble(head, parts), ""
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError) as error:
+        return None, f"its rows do not make a status view ({type(error).__name__})"
 
 
 def _pinned(listed: Any, rows: dict[str, View], prefix: str) -> list[str] | None:
@@ -213,6 +234,12 @@ def _is_board(lines: Any) -> bool:
         isinstance(line, list) and all(isinstance(part, list) and len(part) == 2
                                        and all(isinstance(x, str) for x in part) for part in line)
         for line in lines)
+
+
+def _is_traits(traits: Any) -> bool:
+    """Each combatant's traits, as the shell's completion reads them (cli.completion)."""
+    return isinstance(traits, dict) and all(
+        isinstance(names, list) and all(isinstance(x, str) for x in names) for names in traits.values())
 
 
 def with_receipt(text: str, seq: int, last_hash: str) -> str:
@@ -259,6 +286,7 @@ def shown_from_argv(argv: list[str]) -> Shown | None:
         given[name] = value
     if not command:
         return None
+    configure_logging(0)  # a stored view not used says so on stderr (store.snapshots.ignored), as Typer's run would
     try:
         store = store_at(store_path(given.get("store")))
         try:

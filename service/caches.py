@@ -8,13 +8,12 @@ from dataclasses import replace
 from typing import Any
 
 from events import models as ev
-from engine.pmap import EventMap
 from engine.rewind import UNKNOWN, History, apply
 from events.envelope import Recorded, load, load_all
 from projections.fold import fold
 from engine.state import FightState
 from store import snapshots, views
-from store.base import EventStore
+from store.base import EventStore, StoreError
 from store.bulk import paused_gc
 from store.log import log
 from store.views import ReadModel
@@ -50,6 +49,7 @@ class Caches:
         self.store = store
         self.read_models = tuple(read_models)  # views stored with every append (store.views)
         self.memos: dict[str, dict[str, Any]] = {model.name: {} for model in self.read_models}  # ReadModel.pack's
+        self.doubted: dict[str, str] = {}  # fight -> why its snapshot could not be caught up (`replayed`)
 
     def state_at(self, name: str, seq: int, last_hash: str) -> tuple[FightState, History, int] | None:
         """(the state, its undo history, the snapshot's seq) from the fight's snapshot and the events
@@ -71,25 +71,46 @@ class Caches:
                 seq, last_hash):
             return None
         with paused_gc():
-            found = snapshots.unpack(snap, self.store.fight(name).fight_id, snap.seq, snap.hash, key)
-            if not (isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], FightState)
-                    and isinstance(found[0].events, EventMap) and isinstance(found[1], History)):
+            found = snapshots.unpack(snap, self.store.fight(name).fight_id, snap.seq, snap.hash, key, fight=name)
+            if found is None:
                 return None
-            state, done = found
-            state.events.read_from(log_reader(self.store, name))
-            after = load_all(row.body for row in rows[1:])
+            try:
+                return self._caught_up(name, found, snap, rows, seq)
+            except StoreError:
+                raise  # the store, not the snapshot: the command says so
+            except Exception as error:  # noqa: BLE001 - a snapshot is a cache: any failure means "replay"
+                # Its types and bounds were checked (store.checked); what folding the commands after it
+                # still meets (a forged state whose values contradict each other) is met here, before
+                # any command decides on it: the log is replayed instead. Which one was at fault, the
+                # snapshot or the log, the replay tells: the warning waits for it (`replayed`).
+                self.doubted[name] = f"the events after it do not fold onto it ({type(error).__name__}: {error})"
+                return None
 
-            def since(seq: int, upto: int) -> list[Recorded]:
-                if seq > snap.seq:
-                    return [record for record in after if seq <= record.seq < upto]
-                return load_all(row.body for row in self.store.rows_from(name, seq) if row.seq < upto)
+    def replayed(self, name: str) -> None:
+        """The fight's log was folded without fault where its snapshot's catching up failed: the snapshot
+        was at fault, and is reported as any other not used (a log at fault is reported by the replay)."""
+        reason = self.doubted.pop(name, None)
+        if reason is not None:
+            snapshots.ignored("snapshot", name, reason[:300])
 
-            for records in by_command(after):
-                caught = catch_up(state, done, records, lambda seq, upto=records[0].seq: since(seq, upto))
-                if caught is None:
-                    return None
-                state, done = caught
-            return state, done, snap.seq
+    def _caught_up(self, name: str, found: Any, snap: snapshots.Snapshot, rows: Sequence[Any],
+                   seq: int) -> tuple[FightState, History, int] | None:
+        """The snapshot's (state, history) with the commands after it folded on (`state_at`)."""
+        state, done = found
+        state.events.read_from(log_reader(self.store, name))
+        after = load_all(row.body for row in rows[1:])
+
+        def since(seq: int, upto: int) -> list[Recorded]:
+            if seq > snap.seq:
+                return [record for record in after if seq <= record.seq < upto]
+            return load_all(row.body for row in self.store.rows_from(name, seq) if row.seq < upto)
+
+        for records in by_command(after):
+            caught = catch_up(state, done, records, lambda seq, upto=records[0].seq: since(seq, upto))
+            if caught is None:
+                return None
+            state, done = caught
+        return state, done, snap.seq
 
     def of(self, name: str, state: FightState, seq: int, last_hash: str,
            fight_id: str | None = None, since: int | None = None, done: History = UNKNOWN) -> dict[str, Any]:

@@ -152,6 +152,7 @@ class Fights:
             loaded = _Loaded(None, named(found[0], name), tail[1], tail[0], found[2], found[1])
         else:
             loaded = _Loaded(None, named(self._replay(name, tail[0]), name), tail[1], tail[0])
+            self.caches.replayed(name)
         self._cache[name] = loaded
         return loaded
 

@@ -37,7 +37,7 @@ from store import snapshots
 from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight, checked_append
 from store.secrets import SecretFile
 from store.snapshots import Snapshot
-from store.views import View
+from store.views import View, from_row as view_row
 
 STORE_SCHEMA = "3"
 CHANNEL = "fudge"
@@ -655,19 +655,19 @@ class PostgresStore:
     def snapshot(self, name: str) -> Snapshot | None:
         found = self._rows("SELECT seq, hash, version, body, mac FROM snapshots WHERE fight = %(fight)s AND gm = %(gm)s",
                            {"fight": self._id(name), "gm": self.gm})
-        return Snapshot(found[0][0], found[0][1], found[0][2], bytes(found[0][3]), found[0][4]) if found else None
+        return snapshots.from_row(found[0], name) if found else None
 
     def view(self, name: str, view: str) -> View | None:
         found = self._rows("SELECT seq, hash, version, body, mac FROM views "
                            "WHERE fight = %(fight)s AND gm = %(gm)s AND name = %(view)s",
                            {"fight": self._id(name), "gm": self.gm, "view": view})
-        return View(view, *found[0]) if found else None
+        return view_row(view, found[0], name) if found else None
 
     def views_under(self, name: str, prefix: str) -> dict[str, View]:
         found = self._rows("SELECT name, seq, hash, version, body, mac FROM views WHERE fight = %(fight)s "
                            "AND gm = %(gm)s AND left(name, length(%(prefix)s)) = %(prefix)s",
                            {"fight": self._id(name), "gm": self.gm, "prefix": prefix})
-        return {row[0]: View(*row) for row in found}
+        return {row[0]: view for row in found if (view := view_row(row[0], row[1:], name)) is not None}
 
     # --- the GM's secrets (their own file) and settings (their own rows) -------------------------------
     def user_secrets(self) -> SecretFile:

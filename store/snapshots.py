@@ -16,10 +16,28 @@ else `$XDG_STATE_HOME/fudge/snapshot.key`, else `~/.local/state/fudge/snapshot.k
 file received from someone else (to audit a session, say) carries snapshots under a key this
 machine does not have: they are ignored and the state is folded from the log, which `verify`
 checks. Without a usable key file there are simply no snapshots.
+
+A snapshot is a cache and, like everything read from a store, untrusted: a row any column of which
+is not of its type, fails its HMAC, or does not decode to a fight's state within bounds is ignored,
+with one warning (`ignored`), and the state is folded from the log; the next command writes a new
+one. Even under the right HMAC (a key stolen, or a defect), pickle's bytes are bounded: the body is
+at most `MAX_BODY` bytes; the unpickler names only the classes the state's annotations reach
+(store.checked.classes), never a builtin callable; it runs in a thread whose C stack is sized to
+the body (the C unpickler hashes a dict's keys with no depth check: a key nested a hundred
+thousand tuples deep, 100 KB of pickle, overflows a normal stack); and what it built is walked
+against the state's annotations, for types, cycles and its size as a tree, before anything else
+reads it (store.checked).
+
+What this cannot bound: the C unpickler hashes a dict's keys and a set's items as it builds them,
+and a tuple's hash is not cached, so a key made of one tuple shared twice at each of 40 levels (a
+few hundred bytes, under the right HMAC) takes 2**40 steps inside pickle, before any check runs.
+Only a decoder without shared references (no memo: msgpack, say) closes that; pickle is kept here
+until the state is given such a format.
 """
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import hashlib
 import hmac
@@ -29,6 +47,7 @@ import pickle
 import re
 import stat
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -201,6 +220,40 @@ class Snapshot:
     mac: str
 
 
+MAX_BODY = 8 << 20  # bytes: a 978-fighter fight's state pickles to about 2 MB (its events stay in the log)
+EXPANSION = 16  # items the decoded state may hold, walked as a tree, per byte of body (about 1.4 at most seen)
+STACK_PER_BYTE = 96  # C stack per byte of body for the unpickler's thread (hashing one tuple level takes 64)
+MAC_TEXT = re.compile(r"[0-9a-f]{64}")
+
+_IGNORED: set[tuple[str, str]] = set()
+QUIET = contextvars.ContextVar("quiet", default=False)  # True: a reader that must print nothing (completion)
+
+
+def ignored(cache: str, fight: str, reason: str) -> None:
+    """Say once per process and fight that a stored cache was not used, and why: the command goes on
+    from the log, so this is a warning, never an error."""
+    if (cache, fight) not in _IGNORED and not QUIET.get():
+        _IGNORED.add((cache, fight))
+        log.warning(f"stored {cache} not used: read from the fight's log instead (the next command stores it "
+                    "again)", fight=fight, reason=reason)
+
+
+def from_row(row: Any, fight: str) -> Snapshot | None:
+    """A stored row (seq, hash, version, body, mac) as a `Snapshot`, or None when a column is not of its
+    type (text where a number or bytes belong, an oversized body). Its MAC is checked by `unpack`."""
+    seq, last_hash, version, body, mac = row
+    if isinstance(body, (bytearray, memoryview)):
+        body = bytes(body)
+    if not (type(seq) is int and type(last_hash) is str and type(version) is str and type(body) is bytes
+            and type(mac) is str):
+        ignored("snapshot", fight, "a column is not of its type")
+        return None
+    if len(body) > MAX_BODY:
+        ignored("snapshot", fight, f"its body is over {MAX_BODY} bytes")
+        return None
+    return Snapshot(seq, last_hash, version, body, mac)
+
+
 def _mac(key: bytes, fight_id: str, seq: int, last_hash: str, version: str, body: bytes) -> str:
     head = f"{fight_id}|{seq}|{last_hash}|{version}|".encode()
     return hmac.new(key, head + body, hashlib.sha256).hexdigest()
@@ -214,17 +267,62 @@ def pack(state: Any, fight_id: str, seq: int, last_hash: str, key: bytes) -> Sna
     return Snapshot(seq, last_hash, version, body, _mac(key, fight_id, seq, last_hash, version, body))
 
 
-def unpack(snapshot: Snapshot | None, fight_id: str, seq: int, last_hash: str, key: bytes) -> Any | None:
-    """The state, if the snapshot is of this fight at this very event, by this code, untouched."""
+def unpack(snapshot: Snapshot | None, fight_id: str, seq: int, last_hash: str, key: bytes,
+           fight: str | None = None) -> Any | None:
+    """The (state, history), if the snapshot is of this fight at this very event, by this code, untouched,
+    and decodes to a state within bounds. An older snapshot or one of other code is simply not used; one
+    that fails its MAC or its decoding is ignored with one warning (`fight`: the name it gives)."""
     if snapshot is None or (snapshot.seq, snapshot.hash, snapshot.version) != (seq, last_hash, code_version()):
         return None
-    if not hmac.compare_digest(snapshot.mac, _mac(key, fight_id, seq, last_hash, snapshot.version, snapshot.body)):
+    named = fight or fight_id
+    if not (MAC_TEXT.fullmatch(snapshot.mac) and hmac.compare_digest(
+            snapshot.mac.encode(), _mac(key, fight_id, seq, last_hash, snapshot.version, snapshot.body).encode())):
+        ignored("snapshot", named, "its MAC does not check under this user's key (another user's store, or "
+                "a row edited)")
+        return None
+    if len(snapshot.body) > MAX_BODY:
+        ignored("snapshot", named, f"its body is over {MAX_BODY} bytes")
         return None
     try:
-        return StateUnpickler(io.BytesIO(snapshot.body)).load()
+        found = decode(snapshot.body)
     except Exception as error:  # noqa: BLE001  (a snapshot is a cache: any failure means "rebuild")
-        log.warning("snapshot not used: the state is folded from the log", fight=fight_id, reason=str(error))
+        ignored("snapshot", named, f"it does not decode to a fight's state ({type(error).__name__}: {error})"[:300])
         return None
+    state = found[0]
+    if (state.fight_id, state.last_seq) != (fight_id, seq):
+        ignored("snapshot", named, "it holds another fight or another event")
+        return None
+    return found
+
+
+def decode(body: bytes) -> Any:
+    """The (state, history) a snapshot's body holds, within bounds (see the module's docstring), or an
+    exception saying why not."""
+    from store import checked
+
+    out: list[Any] = []
+
+    def load() -> None:
+        try:
+            out.append(StateUnpickler(io.BytesIO(body)).load())
+        except BaseException as error:  # noqa: BLE001 - handed to the caller's thread
+            out.append(error)
+
+    with _STACK:
+        before = threading.stack_size(max(1 << 20, STACK_PER_BYTE * len(body)) + (8 << 20))
+        try:
+            thread = threading.Thread(target=load, name="snapshot-decode", daemon=True)
+            thread.start()
+        finally:
+            threading.stack_size(before)
+    thread.join()
+    if isinstance(out[0], BaseException):
+        raise out[0]
+    checked.check(out[0], EXPANSION * len(body) + 4096)
+    return out[0]
+
+
+_STACK = threading.Lock()  # the stack size is the process's setting for the next thread started
 
 
 class StatePickler(pickle.Pickler):
@@ -238,23 +336,23 @@ class StatePickler(pickle.Pickler):
         return NotImplemented
 
 
-# The packages whose classes a fight's state is made of, and the builtins pickle may name for them.
-STATE_PACKAGES = ("engine.", "events.", "projections.")
-SAFE_BUILTINS = frozenset({"frozenset", "set", "tuple", "list", "dict", "int", "float", "str", "bytes", "bool"})
-
-
 class StateUnpickler(pickle.Unpickler):
-    """Unpickles a fight's state and nothing else: pickle may name only classes defined in the
-    project's core (state, events, sheets, options) and plain builtin containers. A function
-    (`os.system`, `builtins.eval`, `subprocess.Popen`...) or any other module's class is refused
-    before it can be called, even in a snapshot whose HMAC checks (defence in depth: a stolen key
-    still cannot run code). Looking names up here costs once per class, not per object."""
+    """Unpickles a fight's state and nothing else: pickle may name only the classes the state's
+    annotations reach (store.checked.classes: the core's state, sheets, options and events, the
+    persistent maps). A function (`os.system`, `builtins.eval`, `subprocess.Popen`...), a builtin
+    (`bytes(10**10)` would allocate 10 GB from a few bytes) or any other class is refused before it
+    can be called, even in a snapshot whose HMAC checks (defence in depth: a stolen key still
+    cannot run code). Looking names up here costs once per class, not per object."""
 
     def find_class(self, module: str, name: str) -> Any:
-        if module == "builtins" and name in SAFE_BUILTINS:
-            return super().find_class(module, name)
+        from store import checked
+
         if module.startswith(STATE_PACKAGES) and "." not in name:
             found = super().find_class(module, name)
-            if isinstance(found, type) and found.__module__ == module:
+            if found in checked.classes():
                 return found
         raise pickle.UnpicklingError(f"a snapshot may not name {module}.{name}")
+
+
+# The packages whose classes a fight's state is made of.
+STATE_PACKAGES = ("engine.", "events.", "projections.")

@@ -13,7 +13,7 @@ from store.base import Conflict, DuplicateCommand, FightInfo, StoreError, Unknow
 from store import snapshots
 from store.secrets import SecretFile
 from store.snapshots import Snapshot
-from store.views import View
+from store.views import View, from_row as view_row
 
 STORE_SCHEMA = "2"
 
@@ -391,7 +391,7 @@ class SqliteStore:
                                   (self._id(name),)).fetchone()
         except sqlite3.OperationalError:  # a store written before snapshots: no table yet
             return None
-        return Snapshot(row[0], row[1], row[2], bytes(row[3]), row[4]) if row else None
+        return snapshots.from_row(row, name) if row else None  # a cell edited to another type: None
 
     def rows_from(self, name: str, seq: int) -> list[Row]:
         """The rows from `seq` on (the log after a snapshot, and the snapshot's own event)."""
@@ -419,7 +419,7 @@ class SqliteStore:
                                   (self._id(name), view)).fetchone()
         except sqlite3.OperationalError:  # a store written before read models: no table yet
             return None
-        return View(view, *row) if row else None
+        return view_row(view, row, name) if row else None
 
     def views_under(self, name: str, prefix: str) -> dict[str, View]:
         """The fight's views whose name starts with `prefix`, in one query (a view stored in parts)."""
@@ -429,7 +429,7 @@ class SqliteStore:
                                    (self._id(name), prefix, len(prefix), prefix)).fetchall()
         except sqlite3.OperationalError:  # a store written before read models: no table yet
             return {}
-        return {row[0]: View(*row) for row in rows}
+        return {row[0]: found for row in rows if (found := view_row(row[0], row[1:], name)) is not None}
 
     def snapshot_key(self, create: bool = False) -> bytes | None:
         """The HMAC key of snapshots: this user's, kept outside the store (see `store.snapshots`)."""

@@ -7,6 +7,12 @@ version of the code that builds it, and under an HMAC keyed by this user's snaps
 reader takes it only if all of that still matches; anything else (no view, an older event, other
 code, another user's key, a store from before read models) means "compute it from the fight".
 Reading one needs neither the event models nor the engine; reads never write it.
+
+Like a snapshot, a stored view is untrusted: a row any column of which is not of its type, or
+whose MAC or JSON does not check, is ignored with one warning (store.snapshots.ignored) and the
+view is computed from the fight; the next command stores it again. Its body is at most `MAX_BODY`
+characters, and JSON's decoder is bounded (its nesting by the recursion limit), so a view's
+decoded size is at most a small multiple of that.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from store.snapshots import ignored
 
 FORMAT = 1  # the stored shape below; a reader ignores views of another format
 
@@ -47,6 +55,23 @@ class ReadModel:
     pack: Callable[[Any, str, int, str, bytes, Any, str, dict[str, Any]], tuple[View, ...]] | None = None
 
 
+MAX_BODY = 16 << 20  # characters: the head of a 978-fighter fight's status view is about 40 KB, a part 1 KB
+
+
+def from_row(name: Any, row: Any, fight: str) -> View | None:
+    """A stored row (seq, hash, version, body, mac) of view `name` as a `View`, or None when a column is
+    not of its type (text where a number belongs, an oversized body). Its MAC is checked by `unpack`."""
+    seq, last_hash, version, body, mac = row
+    if not (type(name) is str and type(seq) is int and type(last_hash) is str and type(version) is str
+            and type(body) is str and type(mac) is str):
+        ignored("view", fight, "a column is not of its type")
+        return None
+    if len(body) > MAX_BODY:
+        ignored("view", fight, f"its body is over {MAX_BODY} characters")
+        return None
+    return View(name, seq, last_hash, version, body, mac)
+
+
 def _mac(key: bytes, fight_id: str, view: str, seq: int, last_hash: str, version: str, body: str) -> str:
     head = f"{FORMAT}|{fight_id}|{view}|{seq}|{last_hash}|{version}|".encode()
     return hmac.new(key, head + body.encode(), hashlib.sha256).hexdigest()
@@ -62,13 +87,20 @@ def sealed(name: str, body: str, fight_id: str, seq: int, last_hash: str, versio
     return View(name, seq, last_hash, version, body, _mac(key, fight_id, name, seq, last_hash, version, body))
 
 
-def unpack(view: View | None, fight_id: str, seq: int, last_hash: str, version: str, key: bytes) -> Any | None:
-    """The view's data, if it is of this fight at this very event, by this code, untouched."""
+def unpack(view: View | None, fight_id: str, seq: int, last_hash: str, version: str, key: bytes,
+           fight: str | None = None) -> Any | None:
+    """The view's data, if it is of this fight at this very event, by this code, untouched. An older
+    view or one of other code is simply not used; one that fails its MAC or its JSON is ignored with one
+    warning (`fight`: the name it gives)."""
     if view is None or (view.seq, view.hash, view.version) != (seq, last_hash, version):
         return None
-    if not hmac.compare_digest(view.mac, _mac(key, fight_id, view.name, seq, last_hash, version, view.body)):
+    expected = _mac(key, fight_id, view.name, seq, last_hash, version, view.body)
+    if not (view.mac.isascii() and hmac.compare_digest(view.mac.encode(), expected.encode())):
+        ignored("view", fight or fight_id, "its MAC does not check under this user's key (another user's "
+                "store, or a row edited)")
         return None
     try:
         return json.loads(view.body)
-    except ValueError:
+    except (ValueError, RecursionError) as error:
+        ignored("view", fight or fight_id, f"its body is not JSON ({type(error).__name__})")
         return None

@@ -13,10 +13,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def fudge(*args: str, store: Path | str, key: Path | None = None, input: str | None = None,
           env: dict[str, str] | None = None, cwd: Path | None = None,
-          timeout: float = 120) -> subprocess.CompletedProcess[str]:
+          timeout: float = 120, limit: int | None = None) -> subprocess.CompletedProcess[str]:
     """`fudge --store STORE ARGS...` as a separate process; `key` is the snapshot key file (default:
     `key.bin` beside the store, made by the first command that writes). A store may be a `postgresql://` URL:
-    then `cwd` is the GM's folder (their key, secrets and state)."""
+    then `cwd` is the GM's folder (their key, secrets and state). `limit`: the bytes of address space the
+    process may map (RLIMIT_AS), for a test that what it reads cannot make it allocate without bound."""
     if isinstance(store, str):
         assert cwd is not None, "a store on a server: give the GM's folder as cwd"
     folder = store.parent if isinstance(store, Path) else cwd
@@ -32,4 +33,11 @@ def fudge(*args: str, store: Path | str, key: Path | None = None, input: str | N
     environment.update(env or {})
     return subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), *args],
                           capture_output=True, text=True, input=input, env=environment,
-                          cwd=cwd or folder, timeout=timeout)
+                          cwd=cwd or folder, timeout=timeout,
+                          preexec_fn=None if limit is None else lambda: _limit_memory(limit))
+
+
+def _limit_memory(limit: int) -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))

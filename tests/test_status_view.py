@@ -178,6 +178,20 @@ def test_a_roster_renders_nothing_again_for_the_same_state_and_everyone_when_the
     assert sorted(kept.rendered) == sorted([*state.combatants, *state.combatants])
 
 
+def test_another_fight_under_the_same_id_is_rendered_whole_even_with_no_one_in_it() -> None:
+    """A process keeps each fight's roster by its id, which an imported log keeps: a fight with nobody
+    in it under the id of one with combatants shows no one (the kept join order named parts gone)."""
+    rows = max(old_logs(), key=lambda rows: len(rows))
+    state = None
+    for records in by_command([load(row["body"]) for row in rows]):
+        state = fold(records, state) if state is not None else fold(records)
+    assert state is not None and state.combatants
+    empty = fold(list(by_command([load(row["body"]) for row in rows]))[0])
+    assert not empty.combatants
+    for shown in (state, replace(empty, fight_id=state.fight_id), state):
+        assert views.build(shown) == whole(shown)
+
+
 def crowd(db: Path, size: int) -> Fights:
     fights = Fights(SqliteStore(db), read_models=(views.STATUS,))
     fights.new("duel", "fudge", {})
