@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import sqlite3
+import stat
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -59,7 +60,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
     version TEXT NOT NULL,
     body BLOB NOT NULL,
     mac TEXT NOT NULL
-);
+)
 """
 
 # Read models (store.views): one row per fight and view, replaced by every append.
@@ -73,7 +74,7 @@ CREATE TABLE IF NOT EXISTS views (
     body TEXT NOT NULL,
     mac TEXT NOT NULL,
     PRIMARY KEY (fight, name)
-) WITHOUT ROWID;
+) WITHOUT ROWID
 """
 
 # The schema, version by version: MIGRATIONS[v] takes a store at version v to v + 1. Schema 1 (the first
@@ -86,6 +87,7 @@ SCHEMAS: dict[str, tuple[str, ...]] = {"1": LOG_TABLES, "2": (*LOG_TABLES, SNAPS
 SCHEMA = ";\n".join(SCHEMAS[STORE_SCHEMA]) + ";"  # the whole current schema, as one script
 
 POLL = 0.1  # seconds between two reads of a fight followed by `wait_for_change`
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
 SEQ_MAX = 2**62  # past any log's end; a number the GM types may be larger than SQLite's integers
 BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
@@ -132,6 +134,20 @@ def _signature(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return (found.st_size, found.st_mtime_ns) if found.st_size > 0 else None
+
+
+def _sqlite_header(path: Path) -> bool:
+    """False for a file with bytes that do not begin as every SQLite database does. SQLite itself reads a
+    file of one byte as an empty database, which a first write would then overwrite; an empty file, or one
+    that is not a regular file, is left for SQLite to judge."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return True
+        with path.open("rb") as handle:
+            header = handle.read(len(SQLITE_HEADER))
+    except OSError:
+        return True  # SQLite's own error names the cause
+    return not header or header == SQLITE_HEADER
 
 
 def _seq(value: int | None) -> int:
@@ -246,6 +262,9 @@ class SqliteStore:
     def _open(self) -> sqlite3.Connection:
         """A connection to the file, its schema recognised; nothing is written to the file here. A store
         being begun (`pending`) may create the file; a read never does."""
+        if not _sqlite_header(self.path):
+            raise StoreError(f"{self.path} is not a fudge store (it is not an SQLite database); "
+                             "fudge leaves it as it is: give another --store file")
         uri = f"{self.path.absolute().as_uri()}?mode={'rwc' if self.pending else 'rw'}"
         try:
             db = sqlite3.connect(uri, uri=True, timeout=10.0, isolation_level=None)
@@ -283,7 +302,8 @@ class SqliteStore:
             expected = {**{name: columns for name, columns in newest.items() if name in found}, **_shape(stamp)}
             unlike = sorted(name for name, columns in expected.items() if found.get(name) != columns)
             if unlike:
-                raise self._foreign(f"its table {unlike[0][:40]} does not have the columns of fudge's")
+                raise self._foreign(f"its table {unlike[0]} has other columns than fudge's" if unlike[0] in found
+                                    else f"it has no table {unlike[0]}")
             return stamp
         first = _shape("1")
         begun = set(found) == set(first) and all(found[name] == first[name] for name in found)
