@@ -165,10 +165,12 @@ def _meta(db: sqlite3.Connection, key: str) -> str | None:
 
 def _columns(db: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
     """Each table of a database with the names of its columns, in order (SQLite's own tables left out)."""
-    names = [name for (name,) in db.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite~_%' ESCAPE '~'")]
-    return {name: tuple(column for (column,) in db.execute("SELECT name FROM pragma_table_info(?)", (name,)))
-            for name in names}
+    found: dict[str, tuple[str, ...]] = {}
+    for table, column in db.execute(
+            "SELECT m.name, c.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c "
+            "WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite~_%' ESCAPE '~' ORDER BY m.name, c.cid"):
+        found[table] = (*found.get(table, ()), column)
+    return found
 
 
 @functools.cache
@@ -211,15 +213,16 @@ class SqliteStore:
             raise StoreError(f"the store {self.path} is a folder: name a store file (--store FILE)")
         self.pending = True  # no file, or none with fudge's tables yet: reads go to the placeholder
         self._blank: tuple[int, int] | None = None  # the signature of a file read as not yet begun
-        self._db = self._placeholder()
-        if _signature(self.path) is not None:
-            self._look()
+        found = self._look() if _signature(self.path) is not None else None
+        self._db = found or self._placeholder()
 
     @property
     def db(self) -> sqlite3.Connection:
         """The connection; a store that had no file reads the file as soon as one exists."""
         if self.pending and (seen := _signature(self.path)) is not None and seen != self._blank:
-            self._look()
+            if (found := self._look()) is not None:
+                self._db.close()
+                self._db = found
         return self._db
 
     @staticmethod
@@ -230,17 +233,17 @@ class SqliteStore:
         db.execute("PRAGMA query_only=ON")
         return db
 
-    def _look(self) -> None:
-        """Read the file that exists now, as it is: a fudge store's connection replaces the placeholder;
-        a file with no table yet (an SQLite file another program made empty) leaves it in place."""
+    def _look(self) -> sqlite3.Connection | None:
+        """The file that exists now, read as it is: a fudge store's connection, which then replaces the
+        placeholder; None for a file with no table yet (an SQLite file another program left empty)."""
         signature = _signature(self.path)
         connection = self._open()
         if self.version is None and not _columns(connection):
             connection.close()
             self._blank = signature
-            return
-        self._db.close()
-        self._db, self.pending = connection, False
+            return None
+        self.pending = False
+        return connection
 
     def _materialize(self) -> None:
         """Open (and create) the store file for the first write of a store that had none."""
