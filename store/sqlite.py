@@ -293,7 +293,20 @@ class SqliteStore:
         nothing: another program may have a table `fights`): the version its stamp names, or None for a
         file fudge may begin. That is a file with no table, or one with the first schema's tables alone,
         unstamped and without a fight: a store the first versions began (tables, then the stamp) that a
-        kill stopped between the two. Anything else is another program's database, refused as it is."""
+        kill stopped between the two. Anything else is another program's database, refused as it is.
+
+        Read in one read transaction (a write's own, or one begun here, which writes nothing): the tables
+        and the stamp of one moment, never the tables before a migration another process commits and the
+        stamp after it."""
+        if db.in_transaction:
+            return self._recognised(db)
+        db.execute("BEGIN")
+        try:
+            return self._recognised(db)
+        finally:
+            _rollback(db)
+
+    def _recognised(self, db: sqlite3.Connection) -> str | None:
         found = _columns(db)
         if not found:
             return None

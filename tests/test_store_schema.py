@@ -359,3 +359,82 @@ def test_store_copy_reads_fight_names_as_every_command_does(tmp_path: Path) -> N
     assert done.returncode == 0 and done.stdout.startswith("Crypt-Raid: "), done.stderr
     missed = fudge("store", "copy", str(laptop), str(other), "--fight", "cript-raid", store=laptop)
     assert missed.returncode == 1 and "did you mean Crypt-Raid?" in missed.stderr
+
+
+def _first_writer(path: Path, number: int, start: Any, done: Any) -> None:
+    try:
+        start.wait()
+        store = SqliteStore(path)
+        store.append(f"new-{number}", 0, [Row(1, f"c{number}", "note", "{}", "h")],
+                     create=FightInfo(f"new-{number}", f"id-{number}"))
+        store.set_setting("current", f"new-{number}")
+        done.put("written")
+    except BaseException as exc:  # noqa: BLE001 - reported to the test, which names it
+        done.put(repr(exc))
+
+
+def _reader(path: Path, names: list[str], start: Any, done: Any) -> None:
+    try:
+        start.wait()
+        for _ in range(40):
+            store = SqliteStore(path)
+            assert [f.name for f in store.fights()][: len(names)] == names
+            store.close()
+        done.put("read")
+    except BaseException as exc:  # noqa: BLE001
+        done.put(repr(exc))
+
+
+@pytest.mark.parametrize("start", ["no file", "schema 1, wal", "schema 1, delete"])
+def test_A_LOG_1_processes_that_begin_or_migrate_one_store_at_once_leave_it_whole(tmp_path: Path, start: str) -> None:
+    """Six first writes at the same moment, each its own process, on a path with no file or on an old store,
+    with readers opening it all the while: every write lands, once; the file is made or migrated once and
+    stays whole, and each reader finds a fudge store every time."""
+    import multiprocessing
+
+    path = tmp_path / "store.db"
+    names = [] if start == "no file" else list(old_store(path, "1", start.rpartition(" ")[2]))
+    context = multiprocessing.get_context("fork")
+    begin, done = context.Barrier(9), context.Queue()
+    processes = [context.Process(target=_first_writer, args=(path, n, begin, done)) for n in range(6)]
+    processes += [context.Process(target=_reader, args=(path, names, begin, done)) for _ in range(3)]
+    for process in processes:
+        process.start()
+    results = sorted(done.get(timeout=60) for _ in processes)
+    for process in processes:
+        process.join(timeout=10)
+    assert results == ["read"] * 3 + ["written"] * 6
+    db = sqlite3.connect(path)
+    try:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert db.execute("SELECT value FROM meta WHERE key = 'store_schema'").fetchall() == [(STORE_SCHEMA,)]
+    finally:
+        db.close()
+    store = SqliteStore(path)
+    assert sorted(f.name for f in store.fights()) == sorted([*names, *(f"new-{n}" for n in range(6))])
+    fresh = tmp_path / "fresh.db"
+    SqliteStore(fresh).set_setting("current", "x")
+    assert journal_mode(path) == "wal" and layout_of(path) == layout_of(fresh)
+
+
+def test_a_store_is_recognised_as_it_is_at_one_moment_while_another_process_migrates_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process's first write commits the migration just after this one has read the file's tables:
+    this one's stamp is read in the same read transaction, so it sees the old schema whole (its tables and
+    stamp 1), not the old tables under the new stamp, which would read as another program's database."""
+    path = tmp_path / "old.db"
+    logs = old_store(path, "1")
+    read_tables = sqlite_store._columns
+    migrated: list[str] = []
+
+    def then_migrated(db: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
+        found = read_tables(db)
+        if not migrated:
+            migrated.append("by another")
+            SqliteStore(path).set_setting("current", "log-0")
+        return found
+
+    monkeypatch.setattr(sqlite_store, "_columns", then_migrated)
+    store = SqliteStore(path)
+    assert migrated and store.version == "1" and schema(path) == STORE_SCHEMA
+    assert all(store.read(name) == rows for name, rows in logs.items())
