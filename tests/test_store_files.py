@@ -10,15 +10,16 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from engine.audit import verify
+from service.history import export_lines
 from store.sqlite import STORE_SCHEMA, SqliteStore
 from tests.processes import ROOT, fudge
-from service.history import export_lines
 from tests.test_store_schema import journal_mode, old_logs, old_store, schema, sidecars, stored_schemas, tables
 
 SHEET = str(ROOT / "examples" / "sheets" / "snorri.toml")
@@ -28,10 +29,10 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def one_line(result: object, *words: str) -> str:
+def one_line(result: subprocess.CompletedProcess[str], *words: str) -> str:
     """The single `error:` line of a refused command, checked for what it must say (not exit 70)."""
-    line = result.stderr  # type: ignore[attr-defined]
-    assert result.returncode == 1 and result.stdout == "", (result.returncode, result.stdout, line)  # type: ignore[attr-defined]
+    line = result.stderr
+    assert result.returncode == 1 and result.stdout == "", (result.returncode, result.stdout, line)
     assert line.startswith("error: ") and line.count("\n") == 1 and "Traceback" not in line, line
     assert all(word in line for word in words), line
     return line
@@ -133,7 +134,8 @@ FOREIGN = {
                                            "CREATE TABLE events (what TEXT)", "CREATE TABLE commands (c TEXT)",
                                            "CREATE TABLE secrets (s TEXT)"],
     "a stamp, but fights of its own": ["CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-                                       "INSERT INTO meta VALUES ('store_schema', '2')", "CREATE TABLE fights (who TEXT)"],
+                                       "INSERT INTO meta VALUES ('store_schema', '2')",
+                                       "CREATE TABLE fights (who TEXT)"],
     "a fudge store's tables and one more, unstamped": [*FUDGE_TABLES, "CREATE TABLE bowling (lane INTEGER)"],
     "a people table": ["CREATE TABLE people (id INTEGER, name TEXT)", "INSERT INTO people VALUES (1, 'Ada')"],
 }
