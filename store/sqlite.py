@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import sqlite3
+import stat
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from events.rows import Row
@@ -17,17 +20,19 @@ from store.views import View, from_row as view_row
 
 STORE_SCHEMA = "2"
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS fights (
+# The log's tables, as the first store schema made them (tests/fixtures/store_schema1.sql): one statement each,
+# since a migration runs them inside a write's own transaction (sqlite3's executescript would commit it).
+LOG_TABLES = (
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    """CREATE TABLE IF NOT EXISTS fights (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
     fight_id TEXT NOT NULL,
     parent TEXT,
     fork_seq INTEGER,
     created_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS events (
+)""",
+    """CREATE TABLE IF NOT EXISTS events (
     fight INTEGER NOT NULL REFERENCES fights(id),
     seq INTEGER NOT NULL,
     command TEXT NOT NULL,
@@ -35,16 +40,16 @@ CREATE TABLE IF NOT EXISTS events (
     body TEXT NOT NULL,
     hash TEXT NOT NULL,
     PRIMARY KEY (fight, seq)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS commands (
+) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS commands (
     fight INTEGER NOT NULL REFERENCES fights(id),
     command TEXT NOT NULL,
     first_seq INTEGER NOT NULL,
     last_seq INTEGER NOT NULL,
     PRIMARY KEY (fight, command)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS secrets (key TEXT PRIMARY KEY, value TEXT NOT NULL);  -- emptied: see store.secrets
-"""
+) WITHOUT ROWID""",
+    "CREATE TABLE IF NOT EXISTS secrets (key TEXT PRIMARY KEY, value TEXT NOT NULL)",  # emptied: see store.secrets
+)
 
 # A cache, not part of the log (store.snapshots): one row per fight, replaced as the fight grows.
 SNAPSHOTS = """
@@ -55,7 +60,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
     version TEXT NOT NULL,
     body BLOB NOT NULL,
     mac TEXT NOT NULL
-);
+)
 """
 
 # Read models (store.views): one row per fight and view, replaced by every append.
@@ -69,19 +74,22 @@ CREATE TABLE IF NOT EXISTS views (
     body TEXT NOT NULL,
     mac TEXT NOT NULL,
     PRIMARY KEY (fight, name)
-) WITHOUT ROWID;
+) WITHOUT ROWID
 """
-
 
 # The schema, version by version: MIGRATIONS[v] takes a store at version v to v + 1. Schema 1 (the first
 # stores) had no table for the caches; they were made by the first append that stored one. Schema 2 has
-# them from the start. A store is migrated by its first write, in that write's own transaction's stead
-# (a read never writes: an older store is read as it is, caches missing meaning "fold the log").
-MIGRATIONS: dict[str, tuple[str, str]] = {"1": ("2", SNAPSHOTS + VIEWS)}
+# them from the start. Each stored schema is kept as a golden fixture (tests/fixtures/store_schemaN.sql).
+# A read never writes: an older store is read as it is (caches missing meaning "fold the log"), and its
+# first write migrates it inside that write's own transaction, so a failed write leaves the old file.
+MIGRATIONS: dict[str, tuple[str, tuple[str, ...]]] = {"1": ("2", (SNAPSHOTS, VIEWS))}
+SCHEMAS: dict[str, tuple[str, ...]] = {"1": LOG_TABLES, "2": (*LOG_TABLES, SNAPSHOTS, VIEWS)}
+SCHEMA = ";\n".join(SCHEMAS[STORE_SCHEMA]) + ";"  # the whole current schema, as one script
 
-FUDGE_TABLES = frozenset({"meta", "fights", "events", "commands", "secrets", "snapshots", "views"})
 POLL = 0.1  # seconds between two reads of a fight followed by `wait_for_change`
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
 SEQ_MAX = 2**62  # past any log's end; a number the GM types may be larger than SQLite's integers
+BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 # What an SQLite error code (its primary part) says about the store file or the machine.
 PROBLEMS = {
@@ -105,6 +113,11 @@ def store_problem(exc: sqlite3.Error) -> str | None:
     return f"{problem} ({exc})" if problem and str(exc) not in problem else problem
 
 
+def _code(exc: sqlite3.Error) -> int | None:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code & 0xFF if isinstance(code, int) else None
+
+
 def _rollback(db: sqlite3.Connection) -> None:
     """End a failed transaction; SQLite has already ended one a full disk interrupted."""
     if db.in_transaction:
@@ -114,12 +127,27 @@ def _rollback(db: sqlite3.Connection) -> None:
             pass  # the error that stopped the transaction is the one to report
 
 
-def _has_file(path: Path) -> bool:
-    """A store file with something in it (an empty file is a store not yet begun)."""
+def _signature(path: Path) -> tuple[int, int] | None:
+    """The file's size and modification time; None: no file, or an empty one (a store not yet begun)."""
     try:
-        return path.stat().st_size > 0
+        found = path.stat()
     except OSError:
-        return False
+        return None
+    return (found.st_size, found.st_mtime_ns) if found.st_size > 0 else None
+
+
+def _sqlite_header(path: Path) -> bool:
+    """False for a file with bytes that do not begin as every SQLite database does. SQLite itself reads a
+    file of one byte as an empty database, which a first write would then overwrite; an empty file, or one
+    that is not a regular file, is left for SQLite to judge."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return True
+        with path.open("rb") as handle:
+            header = handle.read(len(SQLITE_HEADER))
+    except OSError:
+        return True  # SQLite's own error names the cause
+    return not header or header == SQLITE_HEADER
 
 
 def _seq(value: int | None) -> int:
@@ -135,22 +163,42 @@ def _meta(db: sqlite3.Connection, key: str) -> str | None:
     return row[0] if row else None
 
 
-def _unfinished(db: sqlite3.Connection, tables: set[str]) -> bool:
-    """A store that older versions began and a kill stopped before its stamp: fudge's tables, no fight."""
-    if not tables <= FUDGE_TABLES or "fights" not in tables:
-        return False
+def _columns(db: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
+    """Each table of a database with the names of its columns, in order (SQLite's own tables left out)."""
+    found: dict[str, tuple[str, ...]] = {}
+    for table, column in db.execute(
+            "SELECT m.name, c.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c "
+            "WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite~_%' ESCAPE '~' ORDER BY m.name, c.cid"):
+        found[table] = (*found.get(table, ()), column)
+    return found
+
+
+@functools.cache
+def _shape(version: str) -> dict[str, tuple[str, ...]]:
+    """The tables and columns of a store schema, as its statements make them."""
+    db = sqlite3.connect(":memory:")
     try:
-        return db.execute("SELECT count(*) FROM fights").fetchone()[0] == 0
-    except sqlite3.Error:
-        return False
+        for statement in SCHEMAS[version]:
+            db.execute(statement)
+        return _columns(db)
+    finally:
+        db.close()
+
+
+def _run(db: sqlite3.Connection, statements: Iterable[str]) -> None:
+    """Statements inside the transaction that is open (sqlite3's executescript would commit it first)."""
+    for statement in statements:
+        db.execute(statement)
 
 
 class SqliteStore:
     """Append-only: rows are inserted, never updated or deleted.
 
     A store file is made by the first write, never by a read: until then (no file, or an empty
-    one) the store reads as empty from a read-only placeholder. A file that is an SQLite
-    database of something else is refused and left untouched.
+    one) the store reads as empty from a read-only placeholder. Reading a file never changes it: no
+    journal mode is set, no table made, no schema migrated before a write; the first write does all
+    that in its own transaction (`_writing`). A file that is an SQLite database of something else,
+    recognised by its tables' columns, is refused and left untouched.
     """
 
     notifies = False  # a file has no notifications: `wait_for_change` polls it
@@ -158,18 +206,23 @@ class SqliteStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._secrets: SecretFile | None = None
-        self.version = STORE_SCHEMA  # the file's schema, once read (`_adopt`)
+        self.version: str | None = STORE_SCHEMA  # the file's schema, once read (`_recognise`); None: not begun
+        self._ready = False  # this connection has checked (or made, or migrated) the schema inside a write
+        self._wal = False  # the file is known to be in write-ahead-log mode (set by the first write)
         if self.path.is_dir():
             raise StoreError(f"the store {self.path} is a folder: name a store file (--store FILE)")
-        has_file = _has_file(self.path)
-        self.pending = not has_file  # no file yet: the first write makes it (or another process does)
-        self._db = self._placeholder() if self.pending else self._open()
+        self.pending = True  # no file, or none with fudge's tables yet: reads go to the placeholder
+        self._blank: tuple[int, int] | None = None  # the signature of a file read as not yet begun
+        found = self._look() if _signature(self.path) is not None else None
+        self._db = found or self._placeholder()
 
     @property
     def db(self) -> sqlite3.Connection:
         """The connection; a store that had no file reads the file as soon as one exists."""
-        if self.pending and _has_file(self.path):
-            self._materialize()
+        if self.pending and (seen := _signature(self.path)) is not None and seen != self._blank:
+            if (found := self._look()) is not None:
+                self._db.close()
+                self._db = found
         return self._db
 
     @staticmethod
@@ -180,6 +233,18 @@ class SqliteStore:
         db.execute("PRAGMA query_only=ON")
         return db
 
+    def _look(self) -> sqlite3.Connection | None:
+        """The file that exists now, read as it is: a fudge store's connection, which then replaces the
+        placeholder; None for a file with no table yet (an SQLite file another program left empty)."""
+        signature = _signature(self.path)
+        connection = self._open()
+        if self.version is None and not _columns(connection):
+            connection.close()
+            self._blank = signature
+            return None
+        self.pending = False
+        return connection
+
     def _materialize(self) -> None:
         """Open (and create) the store file for the first write of a store that had none."""
         if self.pending:
@@ -187,57 +252,135 @@ class SqliteStore:
             self._db.close()
             self._db, self.pending = connection, False
 
-    def _open(self) -> sqlite3.Connection:
+    def _unbegin(self) -> None:
+        """After a first write that failed: a file still without tables reads from the placeholder again."""
         try:
-            db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+            blank = not _columns(self._db)
+        except sqlite3.Error:
+            return
+        if blank:
+            self._db.close()
+            self._db, self.pending, self._blank = self._placeholder(), True, _signature(self.path)
+
+    def _open(self) -> sqlite3.Connection:
+        """A connection to the file, its schema recognised; nothing is written to the file here. A store
+        being begun (`pending`) may create the file; a read never does."""
+        if not _sqlite_header(self.path):
+            raise StoreError(f"{self.path} is not a fudge store (it is not an SQLite database); "
+                             "fudge leaves it as it is: give another --store file")
+        uri = f"{self.path.absolute().as_uri()}?mode={'rwc' if self.pending else 'rw'}"
+        try:
+            db = sqlite3.connect(uri, uri=True, timeout=10.0, isolation_level=None)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the store {self.path}: {store_problem(exc) or exc}") from None
         try:
-            self._adopt(db)
+            db.execute("PRAGMA synchronous=FULL")  # settings of this connection: neither touches the file
+            db.execute("PRAGMA foreign_keys=ON")
+            self.version = self._recognise(db)
         except sqlite3.Error as exc:
             db.close()
+            if _code(exc) == sqlite3.SQLITE_NOTADB:
+                raise StoreError(f"{self.path} is not a fudge store (it is not an SQLite database); "
+                                 "fudge leaves it as it is: give another --store file") from None
             raise StoreError(f"cannot open the store {self.path}: {store_problem(exc) or exc}") from None
         except BaseException:
             db.close()
             raise
         return db
 
-    def _adopt(self, db: sqlite3.Connection) -> None:
-        """Check the file is a fudge store (or empty) before anything is written to it, then set it up."""
-        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        version = _meta(db, "store_schema") if "meta" in tables else None
-        if version is None and tables and not _unfinished(db, tables):
-            listed = ", ".join(sorted(tables - FUDGE_TABLES)[:3] or sorted(tables)[:3])
-            raise StoreError(f"{self.path} is an SQLite database but not a fudge store (its tables: {listed}); "
-                             "fudge leaves it as it is: give another --store file")
-        self.version = version or STORE_SCHEMA
-        if version is not None and version != STORE_SCHEMA and version not in MIGRATIONS:
-            raise StoreError(f"{self.path} has store schema {version}; this version reads {STORE_SCHEMA}")
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
-        db.execute("PRAGMA foreign_keys=ON")
-        if version is None:  # the tables and the stamp together: a kill leaves both or neither
+    def _recognise(self, db: sqlite3.Connection) -> str | None:
+        """The file's store schema, recognised by its tables and their columns (a table's name alone says
+        nothing: another program may have a table `fights`): the version its stamp names, or None for a
+        file fudge may begin. That is a file with no table, or one with the first schema's tables alone,
+        unstamped and without a fight: a store the first versions began (tables, then the stamp) that a
+        kill stopped between the two. Anything else is another program's database, refused as it is.
+
+        Read in one read transaction (a write's own, or one begun here, which writes nothing): the tables
+        and the stamp of one moment, never the tables before a migration another process commits and the
+        stamp after it."""
+        if db.in_transaction:
+            return self._recognised(db)
+        db.execute("BEGIN")
+        try:
+            return self._recognised(db)
+        finally:
+            _rollback(db)
+
+    def _recognised(self, db: sqlite3.Connection) -> str | None:
+        found = _columns(db)
+        if not found:
+            return None
+        newest = _shape(STORE_SCHEMA)
+        if found.get("meta") == newest["meta"] and (stamp := _meta(db, "store_schema")) is not None:
+            if stamp not in SCHEMAS:
+                raise StoreError(f"{self.path} has store schema {stamp[:20]}; this version reads {STORE_SCHEMA}: "
+                                 "a newer fudge wrote it, read it with that version")
+            expected = {**{name: columns for name, columns in newest.items() if name in found}, **_shape(stamp)}
+            unlike = sorted(name for name, columns in expected.items() if found.get(name) != columns)
+            if unlike:
+                raise self._foreign(f"its table {unlike[0]} has other columns than fudge's" if unlike[0] in found
+                                    else f"it has no table {unlike[0]}")
+            return stamp
+        first = _shape("1")
+        begun = set(found) == set(first) and all(found[name] == first[name] for name in found)
+        if begun and db.execute("SELECT count(*) FROM fights").fetchone()[0] == 0:
+            return None
+        listed = ", ".join(name[:40] for name in sorted(found)[:3]) + (", ..." if len(found) > 3 else "")
+        raise self._foreign(f"its tables: {listed}")
+
+    def _foreign(self, why: str) -> StoreError:
+        return StoreError(f"{self.path} is an SQLite database but not a fudge store ({why}); "
+                          "fudge leaves it as it is: give another --store file")
+
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """One write, all or nothing: the file made if it has none, and inside the write's own transaction
+        its schema made or migrated to this version's (`_prepare`). A failure at any step leaves the file
+        as it was. The file goes to write-ahead-log mode after its first write has committed: a switch
+        that changes the file's header, so never made by a read nor before the write is known to succeed."""
+        self._materialize()
+        db = self.db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if _code(exc) in BUSY:
+                raise Conflict(f"the store is busy ({exc}); run the command again") from None
+            raise self._unwritten(exc) from None
+        try:
+            self._prepare(db)
+            yield db
+            db.execute("COMMIT")
+            self.version, self._ready = STORE_SCHEMA, True
+        except BaseException as exc:
+            _rollback(db)
+            if self.version is None:
+                self._unbegin()
+            if isinstance(exc, sqlite3.Error) and store_problem(exc):
+                raise self._unwritten(exc) from None
+            raise
+        if not self._wal:
             try:
-                db.executescript(f"BEGIN IMMEDIATE;{SCHEMA}{SNAPSHOTS}{VIEWS}"
-                                 f"INSERT OR IGNORE INTO meta VALUES ('store_schema', '{STORE_SCHEMA}');COMMIT;")
-            except BaseException:
-                _rollback(db)
-                raise
+                self._wal = db.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
+            except sqlite3.OperationalError:
+                pass  # another process reads it at this moment: the next write switches it
+
+    def _prepare(self, db: sqlite3.Connection) -> None:
+        """Inside a write's transaction, the schema as this version writes it: made in a file not yet begun,
+        migrated step by step from an older one. Read again here, since another process may have begun or
+        migrated the file since this one opened it."""
+        if self._ready:
+            return
+        version = self._recognise(db)
+        if version is None:
+            _run(db, SCHEMAS[STORE_SCHEMA])
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('store_schema', ?)", (STORE_SCHEMA,))
+        while version in MIGRATIONS:
+            version, statements = MIGRATIONS[version]
+            _run(db, statements)
+            db.execute("UPDATE meta SET value = ? WHERE key = 'store_schema'", (version,))
 
     def _meta(self, key: str) -> str | None:
         return _meta(self.db, key)
-
-    def _migrate(self) -> None:
-        """Bring an older store to this schema before its first write, one step per transaction."""
-        while self.version in MIGRATIONS:
-            target, script = MIGRATIONS[self.version]
-            try:
-                self.db.executescript(f"BEGIN IMMEDIATE;{script}"
-                                      f"UPDATE meta SET value = '{target}' WHERE key = 'store_schema';COMMIT;")
-            except sqlite3.Error as exc:
-                _rollback(self.db)
-                raise self._unwritten(exc) from None
-            self.version = self._meta("store_schema") or target
 
     def close(self) -> None:
         self._db.close()
@@ -341,16 +484,7 @@ class SqliteStore:
 
     def append(self, name: str, expected_last_seq: int, rows: list[Row], *,
                create: FightInfo | None = None, snapshot: Snapshot | None = None, views: tuple[View, ...] = ()) -> None:
-        self._materialize()
-        self._migrate()
-        db = self.db
-        try:
-            db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            if exc.sqlite_errorcode & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-                raise Conflict(f"the store is busy ({exc}); run the command again") from None
-            raise self._unwritten(exc) from None
-        try:
+        with self._writing() as db:
             if create is not None:
                 if db.execute("SELECT 1 FROM fights WHERE name = ?", (name,)).fetchone():
                     raise StoreError(f"a fight named {name!r} already exists; pick another name")
@@ -373,12 +507,6 @@ class SqliteStore:
                 db.execute(VIEWS)
                 db.executemany("INSERT OR REPLACE INTO views VALUES (?,?,?,?,?,?,?)",
                                [(fight, v.name, v.seq, v.hash, v.version, v.body, v.mac) for v in views])
-            db.execute("COMMIT")
-        except BaseException as exc:
-            _rollback(db)
-            if isinstance(exc, sqlite3.Error) and store_problem(exc):
-                raise self._unwritten(exc) from None
-            raise
 
     def _unwritten(self, exc: sqlite3.Error) -> StoreError:
         """A write the file or the machine refused (full disk, read-only file): nothing of it was stored."""
@@ -447,26 +575,15 @@ class SqliteStore:
 
     def forget_legacy_secrets(self) -> None:
         """Deletes the store's own secrets, overwriting their bytes (secure_delete) and the write-ahead log."""
+        self._materialize()
         self.db.execute("PRAGMA secure_delete=ON")
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-            self.db.execute("DELETE FROM secrets")
-            self.db.execute("COMMIT")
-        except sqlite3.OperationalError as exc:
-            if self.db.in_transaction:
-                self.db.execute("ROLLBACK")
-            raise Conflict(f"the store is busy ({exc}); run the command again") from None
+        with self._writing() as db:
+            db.execute("DELETE FROM secrets")
         self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def setting(self, key: str) -> str | None:
         return self._meta(key)
 
     def set_setting(self, key: str, value: str) -> None:
-        self._materialize()
-        self._migrate()
-        try:
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
-        except sqlite3.Error as exc:
-            if not store_problem(exc):
-                raise
-            raise self._unwritten(exc) from None
+        with self._writing() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
