@@ -279,7 +279,7 @@ def _named(argv: list[str]) -> str | None:
 class _OneLineErrors(FudgeGroup):
     """A usage error is one line on stderr, as every other error is: what is wrong, and where help is.
 
-    Typer shows it as a panel of four lines (usage, hint, and the message boxed); the README promises
+    Typer shows it as a panel of four lines (usage, hint, and the message boxed); docs/table.md promises
     `error: ...` and a non-zero exit (2, click's code for usage errors).
     """
 
