@@ -21,8 +21,8 @@ from cli.params import FudgeCommand, FudgeGroup
 def _no_pydantic_plugins() -> None:
     """fudge uses no pydantic plugin, but pydantic looks for them when it builds its first schema: its loader
     imports `importlib.metadata` (and with it `email`, `zipfile`, `csv`...) and reads the entry points of
-    every installed package, 15 to 25 ms of CPU, nearly all of what a command's first validation costs
-    (bench/README.md, target 4). A loader that finds none takes its place, as
+    every installed package, nearly all of what a command's first validation costs (bench/README.md,
+    target 4). A loader that finds none takes its place, as
     `PYDANTIC_DISABLE_PLUGINS=__all__` would but without the import. Should pydantic move its loader, this
     entry is never looked up and plugins are looked for as before: slower, never wrong."""
     import types
@@ -145,9 +145,9 @@ def _imported(name: str) -> Any:
 
     Importing `cli.table` creates tens of thousands of objects that live as long as the process (modules,
     classes, functions, pydantic's fields), and Python's collector walked them some forty times while
-    they were made and again after, finding nothing to free: 8 to 12 ms of `fudge attack` by the
-    collector's own clock, 30 to 45 ms less CPU for the whole command measured in turns on a busy
-    machine (the walks also evict the caches; bench/README.md, target 4). `gc.freeze` leaves
+    they were made and again after, finding nothing to free; measured in turns, the whole command saves
+    more CPU than the collector's own clock shows (the walks also evict the caches; bench/README.md,
+    target 4). `gc.freeze` leaves
     them out of every later collection, as a server that forks does; the collector then runs as before
     on what the command itself makes. Only when fudge runs as the program (`_Fudge.one_shot`): a test's
     runner calling the app in a process that goes on keeps the collector as it was.
@@ -279,7 +279,7 @@ def _named(argv: list[str]) -> str | None:
 class _OneLineErrors(FudgeGroup):
     """A usage error is one line on stderr, as every other error is: what is wrong, and where help is.
 
-    Typer shows it as a panel of four lines (usage, hint, and the message boxed); the README promises
+    Typer shows it as a panel of four lines (usage, hint, and the message boxed); docs/table.md promises
     `error: ...` and a non-zero exit (2, click's code for usage errors).
     """
 

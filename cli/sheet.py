@@ -430,7 +430,7 @@ def schema(
     """Print the JSON Schema of a sheet file, or with --house of a house-rules file.
 
     Made from the models the files are read with; schemas/ in the source holds both, for editors
-    (README: Sheets)."""
+    (docs/sheets.md)."""
     with guard():
         echo(schema_text(house), nl=False, lines=True)
 

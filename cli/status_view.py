@@ -1,8 +1,8 @@
 """`fudge status`'s view (cli.views) one combatant at a time: each combatant's part kept while nothing
 it reads changes, so that a command re-renders, and stores, only the combatants it changed.
 
-A fight's roster only grows: a long fight has every fighter who ever joined (978 by the 100,000th
-event of bench/growth.py's fight), and rendering them all took about 30 µs each at every command.
+A fight's roster only grows: a long fight has every fighter who ever joined (bench/growth.py's fight
+has hundreds), and rendering them all at every command cost a command more the longer the fight.
 The state is immutable (a change replaces a field or a map entry, never mutates one), so a part
 rendered from a combatant is still right for a later state whose every input to it is the same
 object: the combatant itself, his entries in the maps below, the rule options, and the few
@@ -14,7 +14,7 @@ new one by identity, through each map's own record of its changes where it keeps
 Stored, the view is a head (the lines before and after the combatants, and each page's name and
 digest), one row a page (`status-pages/<n>`: the names and digests of `PAGE_SIZE` parts, in join
 order) and one row a combatant (`status/<key>`): an append writes the head and the pages and
-parts whose digest changed. Listing every part in the head made it about 42 KB at 978 fighters,
+parts whose digest changed. Listing every part in the head made it grow with the roster,
 joined, MAC'd and written at every append; pages keep it to one entry per 64 fighters. The head's
 MAC pins every page's digest and each page every part's, so a page or part row from another state
 or edited by hand does not match and the view is computed from the fight instead; those rows
@@ -229,9 +229,9 @@ class Roster:
 
 _ROSTERS: OrderedDict[str, Roster] = OrderedDict()  # by fight id: the fights this process shows
 _LOCK = threading.Lock()
-# Dropped as the process exits: freed there, before the interpreter's teardown, they cost a few ms; left
-# to the teardown, which collects what is still alive, a 978-fighter roster added about 80 ms of CPU to
-# a one-shot command (bench/growth.py).
+# Dropped as the process exits: freed there, before the interpreter's teardown, they cost little; left
+# to the teardown, which collects what is still alive, a long fight's roster cost a one-shot command
+# far more (bench/growth.py).
 atexit.register(_ROSTERS.clear)
 KEPT = 8
 RENDERED = 1 << 16  # a long session's roster starts again after this many parts rendered
@@ -277,8 +277,8 @@ def pack(state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes,
     the page and part rows are as it wrote them: only the parts rendered again since, and the pages'
     digests, are compared. Otherwise (another process wrote, or none yet, as for a one-shot command)
     the part rows and the page rows are read in one query each and each row that differs is written
-    (a row edited by hand is mended by the next command): writing every part, 978 rows, took 20 ms
-    where reading them takes 5."""
+    (a row edited by hand is mended by the next command): writing every part costs several times
+    reading them."""
     with _LOCK:
         kept = roster(state)
         last = memo.get(fight_id)

@@ -2,8 +2,8 @@
 
 Output is built as lines of segments, `(text, kind)`: the text escaped already (cli.terminal.safe),
 the kind a word for what it is ("hit", "wound3", "out", "turn"...), never a colour. Plain output joins
-the texts; coloured output asks rich to draw them. rich costs about 50 ms to import, so it is imported
-only when colour is wanted: a pipe, a test or NO_COLOR never loads it.
+the texts; coloured output asks rich to draw them. rich is slow to import next to a plain command's start-up
+(bench/README.md, the board and colour), so it is imported only when colour is wanted: a pipe, a test or NO_COLOR never loads it.
 
 Colour is wanted when the stream is a terminal, NO_COLOR is unset or empty and TERM is not `dumb`
 (https://no-color.org); FORCE_COLOR (set and not empty) wants it anywhere.

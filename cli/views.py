@@ -68,7 +68,7 @@ def pack(state: Any, fight_id: str, seq: int, last_hash: str, key: bytes, store:
 
 PART = "status/"  # a combatant's part of the stored view: PART + his key
 PAGE = "status-pages/"  # a page of the head's list of parts: PAGE + its number (from 0)
-PAGE_SIZE = 64  # parts a page lists: an append rewrites one page of about 3 KB, not the whole list
+PAGE_SIZE = 64  # parts a page lists: an append rewrites one page, not the whole list
 
 
 def digest(body: str) -> str:

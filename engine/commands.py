@@ -2,8 +2,8 @@
 
 One name space, `engine.commands` (`cmd.Attack`), over the modules that define the classes by theme: a
 class is created when it is first named, with the others of its module. Creating a pydantic class costs
-about a third of a millisecond even with its schema deferred, and a one-shot command names a handful of
-the 42 (bench/README.md, target 4). The deciders' tables are keyed by the classes' names (`ByCommand`) for the
+time even with its schema deferred, and a one-shot command names a handful of them (bench/README.md,
+target 4). The deciders' tables are keyed by the classes' names (`ByCommand`) for the
 same reason. `Command`, the union of them all, and its `COMMAND_ADAPTER` create every class.
 """
 

@@ -183,8 +183,8 @@ class EventMap(PMap):
     """`FightState.events` (seq -> the event of an action): a `PMap` whose values may stay in the log.
 
     Why: a fight's state holds every action's events (a fudge point may re-resolve any roll, C-FP-2),
-    so a snapshot that pickled them grew with the fight (1.1 s and 262 MiB to read one of a
-    100,000-event fight) and so did a replay's memory. A snapshot keeps only the keys
+    so a snapshot that pickled them grew with the fight, and so did the time and memory to read one
+    (bench/README.md, growth) and a replay's memory. A snapshot keeps only the keys
     (`logged_keys`); a replay from a store may keep none of the values (`Reader.keep`): a value not
     held is `LOGGED` and is read, when a command asks for it, through the reader the service gives
     (`read_from`: the event of that seq in the fight's log, which is immutable). The engine only reads

@@ -215,8 +215,8 @@ def draft_of(state: FightState) -> Draft:
     """A draft copy of `state` for one fold to change (`state` is left as it was).
 
     Speed: the simulator folds every command's few events on their own, so this copy is paid per
-    command; the fields are read in one call and written through the slots' own setters (about a third
-    of a field-by-field copy, bench/README.md)."""
+    command; the fields are read in one call and written through the slots' own setters (cheaper than a
+    field-by-field copy, bench/README.md)."""
     draft = object.__new__(Draft)
     for write, value in zip(_STATE_SLOTS, _read_state(state)):
         write(draft, value)

@@ -4,9 +4,9 @@
 Why: a replay from a store (service.fights.Fights._replay) keeps no action's event in memory (its
 `events` map holds `LOGGED`), so for most rows the record pydantic builds is read for a few fields and
 dropped. Here such a row stays the decoder's struct: validated like the model (same fields, same types,
-same defaults) at about a third of pydantic's cost, and read by the same handlers (`engine.evolve`),
+same defaults) at a fraction of pydantic's cost, and read by the same handlers (`engine.evolve`),
 which only read its fields. The handlers that keep part of an event in the state (a declaration, a
-sheet) or are rare get pydantic's record, as every row did before. A dice roll (about half of a
+sheet) or are rare get pydantic's record, as every row did before. A dice roll (the commonest of a
 fight's rows), an exchange, a wound and a new round are folded by handlers of this module: the engine's handler
 (`engine.evolve`) with `engine.evolving.remember` written straight onto the fold's draft, and a wound
 placed on the track the earlier marks built; and the draft's growing maps grow in place (`_Growing`).
@@ -197,7 +197,7 @@ def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
     """engine.evolve._wound_marked for one fold, placing each mark on the track the earlier marks built.
 
     Why: the handler rebuilds a combatant's track from all its marks at every wound (engine.tracks.track_of:
-    `build_track`, a fold of `place` from an empty track), about 40% of its cost. `built` keeps, for each
+    `build_track`, a fold of `place` from an empty track), a large share of its cost. `built` keeps, for each
     combatant, the marks last placed and the track they built; when the combatant still holds those marks
     (the same tuple), on the same boxes and options, placing the new mark on that track is `build_track`
     of all of them by its definition. A pawn's or a damage-capacity track goes through the handler."""

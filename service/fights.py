@@ -181,8 +181,8 @@ class Fights:
         folded in turn (projections.rebuild: the derived decoder's structs where the fold only reads an
         event), and the actions' events are left in the log (engine.pmap.EventMap), read back one by one
         when a command asks for one. Why: a replay's memory no longer grows with the log's text and every
-        event of it (bench/README.md, growth), and a replay from scratch is 3x the eventsourcing peer
-        (bench/README.md, replay from scratch against the peer)."""
+        event of it (bench/README.md, growth), and a replay from scratch outpaces the eventsourcing
+        peer's (bench/README.md, replay from scratch against the peer)."""
         from projections.rebuild import rebuild  # the derived decoder: only a replay from scratch needs it
 
         read = log_reader(self.store, name)

@@ -7,7 +7,7 @@ What the command line needs before a simulation starts lives here, so that
 DEFAULT_MAX_ROUNDS = 50
 MAX_ROUNDS = 10_000  # a fight's records stay in memory while it is played: its length is bounded
 # The most fights a run plays: a billion fights pin every rate to within 0.01% (95%), and take a core
-# about seven hours on the fastest path. The run's memory does not grow with them (`sim.stats.Tally`).
+# hours on the fastest path. The run's memory does not grow with them (`sim.stats.Tally`).
 MAX_FIGHTS = 1_000_000_000
 # The most local processes a run starts, per CPU. The results are the same for any --jobs, and more
 # processes than CPUs only take turns on them, each with its own copy of the run's memory; four per CPU

@@ -1,6 +1,6 @@
 """A fast path for the commonest simulated fight: a Fudge duel at simultaneous pace, restated in plain Python.
 
-Why: a duel played through the engine costs about 600 µs, spread over the generality the engine
+Why: a duel played through the engine pays for the generality the engine
 needs at the table (frozen pydantic events, a fold per command, every option checked at every
 blow). A duel between two sheets under the `fudge` preset needs little of it: two 4dF rolls per
 round, a comparison, a damage factor read on the thresholds, a box marked. This module plays that

@@ -126,7 +126,7 @@ def run_on(executor: Executor, setup: Setup, master: int, n: int, jobs: int,
     `share`: this process is one of the `jobs` and plays ranges too, instead of waiting. The ranges are
     taken in index order by whoever is free: the executor's workers are kept three ranges ahead each (one
     to play, two to take next: with two, a worker whose next range waited on this process's threads for
-    the interpreter lock sat idle, 1.71x against 1.83x at 200,000 fast fights), this process plays the
+    the interpreter lock sat idle: bench/README.md, scale-out), this process plays the
     next range left, then tops them up again. Ranges shrink as the run goes on (`chunks`), so the ranges
     a worker holds are never shorter than the one played here meanwhile. Without `share`, at most eight
     ranges per job are out at once, so a long run's futures do not pile up. (Ranges are never taken back
@@ -187,7 +187,7 @@ def run_on(executor: Executor, setup: Setup, master: int, n: int, jobs: int,
 def rows_of_range(setup: Setup, master: int, start: int, stop: int) -> bytes:
     """A range's results as what a worker sends back: its rows, plain tuples (pickled far faster than named
     tuples), pickled as one blob. Dask serialises a returned list item by item, which cost a cluster's
-    workers twice the fights' own CPU (bench/README.md, scale-out); a blob it sends as it is."""
+    workers more CPU than the fights themselves (bench/README.md, scale-out); a blob it sends as it is."""
     return pickle.dumps([tuple(result) for result in simulate_range(setup, master, start, stop)],
                         protocol=pickle.HIGHEST_PROTOCOL)
 
@@ -311,7 +311,7 @@ def check_pool(kind: str, jobs: int, scheduler: str | None, tls: Tls | None = No
 def start_method() -> Any:
     """fork on Linux: a worker starts as a copy of this process, its modules imported and the run's
     opening decided (`sim.runner.opening_of`), in a few milliseconds; a spawned or forkserver worker
-    imports the engine again (about 0.3 s of CPU, as much as 20,000 fast duels). Python 3.14 makes
+    imports the engine again (as much CPU as the fights of a short fast run). Python 3.14 makes
     forkserver the default, hence the explicit choice. Elsewhere the platform's default (spawn on macOS
     and Windows, where fork is unsafe or absent)."""
     if sys.platform.startswith("linux"):

@@ -66,8 +66,8 @@ class Setup:
 
 class FightResult(NamedTuple):
     """What a fight's statistics read. A named tuple: a run makes one per fight and sends them back from its
-    workers as plain tuples (`sim.parallel`), where a dataclass pickled one by one cost a quarter of a
-    fast run."""
+    workers as plain tuples (`sim.parallel`), where a dataclass pickled one by one cost a large share
+    of a fast run."""
 
     index: int
     winner: int | None  # index in `sides`; None: a draw (everyone out, or the round cap)

@@ -86,7 +86,7 @@ def source_digest(packages: tuple[str, ...], seed: str) -> str:
 def _sources(package: str) -> tuple[bytes, ...]:
     """Each source file of a package as `source_digest` reads it (its path, then its text), read once a
     process: the snapshot's version and the status view's both digest engine, events and projections,
-    and a command computes both (the second read was about 2 ms of a one-shot command)."""
+    and a command computes both (the second read was a measurable share of a one-shot command)."""
     return tuple(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0"
                  for path in sorted((ROOT / package).rglob("*.py")))
 
@@ -220,8 +220,8 @@ class Snapshot:
     mac: str
 
 
-MAX_BODY = 8 << 20  # bytes: a 978-fighter fight's state pickles to about 2 MB (its events stay in the log)
-EXPANSION = 16  # items the decoded state may hold, walked as a tree, per byte of body (about 1.4 at most seen)
+MAX_BODY = 8 << 20  # bytes: far above what the longest bench fight's state pickles to (its events stay in the log)
+EXPANSION = 16  # items the decoded state may hold, walked as a tree, per byte of body (real states stay far below)
 STACK_PER_BYTE = 96  # C stack per byte of body for the unpickler's thread (hashing one tuple level takes 64)
 MAC_TEXT = re.compile(r"[0-9a-f]{64}")
 

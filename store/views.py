@@ -55,7 +55,7 @@ class ReadModel:
     pack: Callable[[Any, str, int, str, bytes, Any, str, dict[str, Any]], tuple[View, ...]] | None = None
 
 
-MAX_BODY = 16 << 20  # characters: the head of a 978-fighter fight's status view is about 40 KB, a part 1 KB
+MAX_BODY = 16 << 20  # characters: far above the head or a part of the longest bench fight's status view
 
 
 def from_row(name: Any, row: Any, fight: str) -> View | None:

@@ -2,7 +2,7 @@
 changing when another process writes a command, the guest's secret path, and a report's charts drawn.
 
 One browser for the module; each server is `fudge serve --port 0` as its own process, stopped at the end.
-Screenshots go to the test's folder, and to docs/ with FUDGE_SCREENSHOTS=1 (the README's pictures).
+Screenshots go to the test's folder, and to docs/ with FUDGE_SCREENSHOTS=1 (the pictures of docs/players.md).
 """
 
 from __future__ import annotations

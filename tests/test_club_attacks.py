@@ -1,6 +1,6 @@
 """A club's server attacked by its own members (store.postgres, schema 3), on a real PostgreSQL server.
 
-The club is set up as the README says (`fudge club init`, `fudge club add-gm` for each GM's own role).
+The club is set up as docs/club.md says (`fudge club init`, `fudge club add-gm` for each GM's own role).
 Alice runs two fights through the CLI: `crypt`, shared with carol only, and `arena`, shared with bob. Bob
 then runs raw SQL under his own role against each of them, for every table of the schema and every verb
 (SELECT, INSERT, UPDATE, DELETE, TRUNCATE), listens for the server's notifications, tries the schema

@@ -134,7 +134,7 @@ def test_C_DICE_3_a_missing_roll_names_an_Axe_roll(fudge: Fudge, tmp_path: Path)
                                           (("bogus",), "fudge"), (("rules", "bogus"), "fudge rules"),
                                           (("status", "--as-of", "x"), "fudge status")])
 def test_usage_errors_are_one_line(tmp_path: Path, argv: tuple[str, ...], help_of: str) -> None:
-    """The README's promise: a usage error is `error: ...` on one line of stderr, with where help is; exit 2."""
+    """docs/table.md's promise: a usage error is `error: ...` on one line of stderr, with where help is; exit 2."""
     result = run(*argv, store=tmp_path / "fudge.db")
     assert result.returncode == 2 and result.stdout == ""
     assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("error: "), result.stderr

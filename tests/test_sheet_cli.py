@@ -41,7 +41,7 @@ def joins(text: str, rules: str, house: str | None = None) -> list[str]:
 @pytest.mark.parametrize("kind", ["sheet", "house"])
 def test_committed_schemas_are_the_models_own(kind: str) -> None:
     """schemas/*.schema.json are what `fudge sheet schema [--house]` prints today: regenerate them after a
-    change to the sheet or the options (README: Sheets)."""
+    change to the sheet or the options (docs/sheets.md)."""
     assert (ROOT / "schemas" / f"{kind}.schema.json").read_text() == schema_text(kind == "house")
 
 

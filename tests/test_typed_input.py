@@ -26,7 +26,7 @@ README_EXAMPLE = ("exchange", "snorri", "brynhild", "--dice", "snorri=- 0 0 0", 
 # --- C-DICE-3: typed dice that were not needed ---------------------------------------
 
 def test_C_DICE_3_a_damage_roll_typed_before_a_miss_is_reported_unused_not_refused(duel: Fudge) -> None:
-    """The README's exchange with Snorri's damage roll typed, when Snorri misses (F-EX dice, swapped):
+    """docs/table.md's exchange with Snorri's damage roll typed, when Snorri misses (F-EX dice, swapped):
     Snorri Great -1 -1 (shield) = Fair; Brynhild Good +1 = Great: she hits (RD +2, damage roll +0)."""
     out = duel(*README_EXAMPLE).stdout
     assert "Brynhild hits Snorri: Hurt" in out
