@@ -130,7 +130,7 @@ def parse_sheet(text: str, source: str) -> Sheet:
                 parent = next((a for a in getattr(parent, "__args__", (parent,)) if isinstance(a, type) and issubclass(a, BaseModel)), None)  # type: ignore[assignment]
                 if parent is None:
                     break
-            allowed = ", ".join(parent.model_fields) if parent else "see the README"
+            allowed = ", ".join(parent.model_fields) if parent else "see `fudge sheet new` for a commented template"
             raise InputError(f"{source}: unknown key {where!r}; allowed here: {allowed}") from None
         raise InputError(validation_line(exc, source)) from None
     _check_sheet_bounds(sheet, source)
