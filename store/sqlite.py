@@ -84,6 +84,7 @@ CREATE TABLE IF NOT EXISTS views (
 # first write migrates it inside that write's own transaction, so a failed write leaves the old file.
 MIGRATIONS: dict[str, tuple[str, tuple[str, ...]]] = {"1": ("2", (SNAPSHOTS, VIEWS))}
 SCHEMAS: dict[str, tuple[str, ...]] = {"1": LOG_TABLES, "2": (*LOG_TABLES, SNAPSHOTS, VIEWS)}
+CACHES = frozenset({"snapshots", "views"})  # tables whose rows are caches: a store may lack them, never the log's
 SCHEMA = ";\n".join(SCHEMAS[STORE_SCHEMA]) + ";"  # the whole current schema, as one script
 
 POLL = 0.1  # seconds between two reads of a fight followed by `wait_for_change`
@@ -316,6 +317,8 @@ class SqliteStore:
                 raise StoreError(f"{self.path} has store schema {stamp[:20]}; this version reads {STORE_SCHEMA}: "
                                  "a newer fudge wrote it, read it with that version")
             expected = {**{name: columns for name, columns in newest.items() if name in found}, **_shape(stamp)}
+            for name in CACHES - set(found):  # a cache's table dropped: read as no cache, made again by a write
+                expected.pop(name, None)
             unlike = sorted(name for name, columns in expected.items() if found.get(name) != columns)
             if unlike:
                 raise self._foreign(f"its table {unlike[0]} has other columns than fudge's" if unlike[0] in found
