@@ -13,7 +13,7 @@ from typing import Any
 
 from events.envelope import load
 from tests.processes import ROOT
-from tests.test_store_schema import old_logs
+from tests.test_store_schema import fight_of, old_logs
 
 
 def dump(url: str) -> dict[str, list[str]]:
@@ -41,9 +41,10 @@ def schema_1(url: str) -> dict[str, str]:
         db.execute(MIGRATIONS[0])  # type: ignore[arg-type]
         db.execute("INSERT INTO meta VALUES ('store_schema', '1')")
         for number, (name, rows) in enumerate(old_logs().items(), 1):
-            ids[name] = load(rows[-1].body).fight  # the fight's own rows come last
-            db.execute("INSERT INTO fights VALUES (%s, 'alice', %s, %s, NULL, NULL, '2026-01-01')",
-                       (number, name, ids[name]))
+            info = fight_of(name, rows)  # the fight's own id is its last rows'; a branch's parent and fork its own
+            ids[name] = info.fight_id
+            db.execute("INSERT INTO fights VALUES (%s, 'alice', %s, %s, %s, %s, %s)",
+                       (number, name, info.fight_id, info.parent, info.fork_seq, info.created_at))
             with db.cursor() as cursor:
                 cursor.executemany("INSERT INTO events VALUES (%s, %s, %s, %s, %s, %s)",
                                    [(number, r.seq, r.command, r.type, r.body, r.hash) for r in rows])
