@@ -17,6 +17,7 @@ from engine.evolve import evolve
 from engine.sheets import Sheet
 from engine.state import FightState, replace
 from events import models as ev
+from events.bounds import MAX_SIDES
 from events.envelope import GENESIS, Recorded, chain_hash, load
 from events.rows import Row
 
@@ -90,8 +91,8 @@ class RecordedDice:
 # of the events change (A-LOG-2): the rows of one fight spliced into another are not a segment start.
 SEGMENT_STARTS = (ev.FightStarted, ev.BranchStarted, ev.SeedCommitted)
 
-# A die the generator can throw (engine.dice.derive_faces): more sides, or more faces, is no roll it made.
-MAX_SIDES = 256
+# A die the generator can throw (engine.dice.derive_faces): more sides (events.bounds.MAX_SIDES, which a stored
+# roll keeps), or more faces, is no roll it made.
 MAX_FACES = 1000
 
 Problem = tuple[int, str]
