@@ -120,11 +120,11 @@ class _Deriver:
             if name == "type" and tag is not None:
                 continue  # the union's tag: msgspec checks it; the struct's class answers it (below)
             hint = hints[name]
+            derived = self.annotation(hint)  # the hint, bounds and all: pydantic's own are those it writes
             written = constraints(typing.get_args(hint)[1:]) if typing.get_origin(hint) is typing.Annotated else []
-            if info.metadata != written or info.default_factory is not None:  # the hint is derived, bounds and all
+            if list(map(repr, info.metadata)) != list(map(repr, written)) or info.default_factory is not None:
                 raise TypeError(f"{model.__name__}.{name}: a constraint given as a default, not in the annotation, "
                                 "or a default factory is not derived")
-            derived = self.annotation(hint)
             key = info.alias or name
             if info.is_required():
                 fields.append((name, derived, msgspec.field(name=key)))

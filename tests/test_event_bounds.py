@@ -19,12 +19,12 @@ import types
 import typing
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 import pytest
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from events.decoder import Refused, constraints, decoder
+from events.decoder import Refused, _Deriver, constraints, decoder
 from events.envelope import Recorded
 from events.models import Event
 from tests.test_decoder import same
@@ -241,3 +241,20 @@ def test_the_walk_finds_an_unbounded_field() -> None:
         faces: tuple[int, ...] = ()
 
     assert list(unbounded(Loose)) == [".count", ".name", ".faces[...]", ".faces[0]"]
+
+
+def test_a_constraint_the_decoder_cannot_carry_is_not_derived() -> None:
+    """A bound given as a field's default (not in its annotation) or one msgspec has no `Meta` for (a pattern)
+    would be pydantic's alone: the deriver refuses the model rather than decode more than the models take."""
+    class AsDefault(BaseModel):
+        model_config = ConfigDict(frozen=True, extra="forbid")
+        count: int = Field(default=0, ge=0)
+
+    class Patterned(BaseModel):
+        model_config = ConfigDict(frozen=True, extra="forbid")
+        name: Annotated[str, Field(pattern="^[a-z]+$")]
+
+    with pytest.raises(TypeError, match="as a default"):
+        _Deriver().struct(AsDefault)
+    with pytest.raises(TypeError, match="no derived decoder"):
+        _Deriver().struct(Patterned)
