@@ -143,14 +143,20 @@ def edge_message(exc: BaseException) -> str | None:
     if isinstance(exc, UnicodeEncodeError) and exc.reason == "surrogates not allowed":
         # an argument of bytes that are not UTF-8 (Python keeps them as lone surrogates): it fails where it
         # is first encoded, the event's bytes, before anything is written
-        byte = ord(exc.object[exc.start]) - 0xDC00 if isinstance(exc.object, str) else 0
-        return f"a value given is not UTF-8 text (byte 0x{byte:02x}): type it in UTF-8; nothing was written"
+        return _not_utf8(exc.object[exc.start] if isinstance(exc.object, str) else "\udc00")
     pydantic = sys.modules.get("pydantic")
     if pydantic is not None and isinstance(exc, pydantic.ValidationError):  # a value given on the command line
         err = exc.errors()[0]
+        if err["type"] == "string_unicode" and isinstance(err.get("input"), str):  # a bounded text (events.bounds)
+            return _not_utf8(next((c for c in err["input"] if "\udc80" <= c <= "\udcff"), "\udc00"))
         where = ".".join(str(p) for p in err["loc"]) or "a value"
         return f"{where}: {err['msg']}"
     return None
+
+
+def _not_utf8(surrogate: str) -> str:
+    """The line for an argument of bytes that are not UTF-8: Python keeps each byte as a lone surrogate."""
+    return f"a value given is not UTF-8 text (byte 0x{ord(surrogate) - 0xDC00:02x}): type it in UTF-8; nothing was written"
 
 
 # The most a GM's file may hold: a sheet or house file is a page of text, an exported log a few thousand events.

@@ -17,6 +17,7 @@ from engine.evolve import evolve
 from engine.sheets import Sheet
 from engine.state import FightState, replace
 from events import models as ev
+from events.bounds import MAX_SIDES
 from events.envelope import GENESIS, Recorded, chain_hash, load
 from events.rows import Row
 
@@ -90,8 +91,8 @@ class RecordedDice:
 # of the events change (A-LOG-2): the rows of one fight spliced into another are not a segment start.
 SEGMENT_STARTS = (ev.FightStarted, ev.BranchStarted, ev.SeedCommitted)
 
-# A die the generator can throw (engine.dice.derive_faces): more sides, or more faces, is no roll it made.
-MAX_SIDES = 256
+# A die the generator can throw (engine.dice.derive_faces): more sides (events.bounds.MAX_SIDES, which a stored
+# roll keeps), or more faces, is no roll it made.
 MAX_FACES = 1000
 
 Problem = tuple[int, str]
@@ -147,7 +148,8 @@ def check_chain(rows: Sequence[Row], fight: str | Lineage | None = None) -> tupl
         try:
             record = load(row.body)
         except (ValueError, TypeError, RecursionError) as exc:  # pydantic's ValidationError is a ValueError
-            return log, [(row.seq, f"cannot be read ({_first_line(exc)})")]
+            past = ": a value beyond any a fight holds, the event was altered" if _past_a_bound(exc) else ""
+            return log, [(row.seq, f"cannot be read ({_first_line(exc)}){past}")]
         if record.prev != prev or record.seq != row.seq:
             return log, [(row.seq, "its link to the previous event is broken: an event was altered or removed")]
         if (record.command, record.event.type) != (row.command, row.type):
@@ -215,6 +217,19 @@ def _imported_earlier(first: Recorded, name: str) -> bool:
     """An import stored before imports were recorded in the fight's row: its own events start with the
     seed committed on import, which says the name it was imported as."""
     return isinstance(first.event, ev.SeedCommitted) and bool(name) and first.event.reason == f"imported as {name}"
+
+
+# pydantic's errors for a value beyond a bound of events.bounds, and JSON's for a number past any it reads
+BOUND_ERRORS = frozenset({"greater_than_equal", "less_than_equal", "too_long", "string_too_long"})
+
+
+def _past_a_bound(exc: BaseException) -> bool:
+    """Whether a body was refused for a value beyond its bound (events.bounds), not for its shape: no version
+    of fudge writes one, so the event was altered, where a shape it does not know may be a later version's."""
+    if not isinstance(exc, ValidationError) or not exc.errors():
+        return False
+    error = exc.errors()[0]
+    return error["type"] in BOUND_ERRORS or (error["type"] == "json_invalid" and "number out of range" in error["msg"])
 
 
 def _first_line(exc: BaseException) -> str:

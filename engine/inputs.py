@@ -8,26 +8,22 @@ name of a megabyte would otherwise cost memory and time on every read of the fig
 from __future__ import annotations
 
 import math
-from typing import Annotated, Any
-
-from pydantic import Field
+from typing import Any
 
 from engine.errors import InputError
+from events.bounds import MAX_NUMBER, MAX_TEXT, Count, Number, Text
 
 MAX_DEPTH = 6  # the deepest a sheet goes is a table in a table holding a list: [weapon] attributes = [...]
 MAX_ENTRIES = 200  # keys of a table, items of a list: a sheet lists a few dozen traits at most
-MAX_TEXT = 200  # characters of a name, a key or any other text
-MAX_NUMBER = 1000  # no rule reads a number (a level, a penalty, a count of days) beyond ±1000
 MAX_BOXES = 20  # boxes of one wound level or aspect: the rules give 1 to 4
 MAX_DIGITS = 4300  # Python's own limit on the digits of an integer read from text (sys.get_int_max_str_digits)
 
-# The same bounds on the models a file is read into, and a stored log read back (a fight's options, a joined
-# sheet): a log re-hashed by someone who can write the store is refused where it passes them, as any
-# other alteration, before a rule allocates a billion boxes. Counts (boxes, days) are checked against
-# the rules' own smaller bounds when a file is read (check_boxes); a stored count is only kept below MAX_NUMBER.
-Number = Annotated[int, Field(ge=-MAX_NUMBER, le=MAX_NUMBER)]
-Count = Annotated[int, Field(ge=0, le=MAX_NUMBER)]
-Text = Annotated[str, Field(max_length=MAX_TEXT)]
+# A text runs to MAX_TEXT characters, a number from -MAX_NUMBER to MAX_NUMBER: the bounds of every event
+# (events.bounds), and the same on the models a file is read into, and a stored log read back (a fight's
+# options, a joined sheet, as `Number`, `Count` and `Text`): a log re-hashed by someone who can write the
+# store is refused where it passes them, as any other alteration, before a rule allocates a billion boxes.
+# Counts (boxes, days) are checked against the rules' own smaller bounds when a file is read (check_boxes);
+# a stored count is only kept below MAX_NUMBER.
 
 
 def load_toml(text: str, source: str) -> dict[str, Any]:

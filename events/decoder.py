@@ -12,10 +12,15 @@ What it accepts is a subset of what the models accept, decoded to the same value
   pydantic, which decides. A body this decoder takes is one pydantic takes too, with the same value in
   every field (tests/test_decoder.py: every golden log, random fights, and fuzzed bodies both ways).
 
+The models' bounds (events.bounds: `Annotated[int, Field(ge=..., le=...)]`, a text's or a list's
+`max_length`) are derived as msgspec's `Meta` on the same type, at any depth: a body beyond one is refused
+by both decoders alike, and one at the bound taken by both (tests/test_event_bounds.py, every bounded
+place of every model). A constraint this decoder cannot translate, one given as a field's default
+(`x: int = Field(ge=0)`, not in the annotation), a validator or a default factory is not derived:
+`_Deriver` refuses it, so a new one cannot be added without this decoder learning it.
+
 A struct has the fields of its model under the same names, and an event's struct answers `type` like
-the model, so code that only reads an event's fields reads either (projections.rebuild). A model with a
-validator or a constraint of its own (none has one today) is not derived: `_Deriver` refuses it, so a
-new one cannot be added without this decoder learning it.
+the model, so code that only reads an event's fields reads either (projections.rebuild).
 """
 
 from __future__ import annotations
@@ -26,13 +31,39 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, Literal, Union
 
+import annotated_types
 import msgspec
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 
 from events.envelope import Recorded
 from events.models import Event
 
 Refused = (msgspec.ValidationError, msgspec.DecodeError)
+
+# pydantic's constraints (annotated_types, as `Field(ge=..., max_length=...)` records them) and msgspec's `Meta`
+# keyword for each: the same bound, inclusive or not, on a number, or on the length of a text or a list.
+_META = {annotated_types.Ge: "ge", annotated_types.Le: "le", annotated_types.Gt: "gt", annotated_types.Lt: "lt",
+         annotated_types.MinLen: "min_length", annotated_types.MaxLen: "max_length"}
+
+
+def constraints(extras: Any) -> list[Any]:
+    """The constraints in an annotation's metadata (`Annotated[T, *extras]`): each `Field(...)`'s own, in order."""
+    found: list[Any] = []
+    for extra in extras:
+        found += extra.metadata if isinstance(extra, FieldInfo) else [extra]
+    return found
+
+
+def meta(found: list[Any], where: Any) -> msgspec.Meta:
+    """msgspec's `Meta` for pydantic's constraints; a constraint with no counterpart is refused."""
+    bounds: dict[str, Any] = {}
+    for constraint in found:
+        key = _META.get(type(constraint))
+        if key is None:
+            raise TypeError(f"{where!r}: the constraint {constraint!r} has no derived decoder")
+        bounds[key] = getattr(constraint, key)
+    return msgspec.Meta(**bounds)
 
 
 class _Deriver:
@@ -48,8 +79,10 @@ class _Deriver:
         if isinstance(tp, type) and issubclass(tp, BaseModel):
             return self.struct(tp)
         origin, args = typing.get_origin(tp), typing.get_args(tp)
-        if origin is typing.Annotated:
+        if origin is typing.Annotated and any(getattr(extra, "discriminator", None) for extra in args[1:]):
             return self.tagged(tp)
+        if origin is typing.Annotated:  # a bound (events.bounds): the same on msgspec's type
+            return typing.Annotated[self.annotation(args[0]), meta(constraints(args[1:]), tp)]
         if origin is Literal and all(type(arg) in (str, int) for arg in args):
             return tp
         if origin in (Union, types.UnionType):
@@ -85,9 +118,12 @@ class _Deriver:
         for name, info in model.model_fields.items():
             if name == "type" and tag is not None:
                 continue  # the union's tag: msgspec checks it; the struct's class answers it (below)
-            if info.metadata or info.default_factory is not None:
-                raise TypeError(f"{model.__name__}.{name}: a constraint or a default factory is not derived")
-            derived = self.annotation(hints[name])
+            hint = hints[name]
+            derived = self.annotation(hint)  # the hint, bounds and all: pydantic's own are those it writes
+            written = constraints(typing.get_args(hint)[1:]) if typing.get_origin(hint) is typing.Annotated else []
+            if list(map(repr, info.metadata)) != list(map(repr, written)) or info.default_factory is not None:
+                raise TypeError(f"{model.__name__}.{name}: a constraint given as a default, not in the annotation, "
+                                "or a default factory is not derived")
             key = info.alias or name
             if info.is_required():
                 fields.append((name, derived, msgspec.field(name=key)))

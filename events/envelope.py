@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from events.bounds import Seq, Text, Version
 from events.models import Event
 from events.upcast import ENVELOPE_UPCASTERS, UPCASTERS, upcast
 
@@ -29,13 +30,13 @@ class Recorded(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, defer_build=True)
 
-    fight: str
-    seq: int
-    command: str
+    fight: Text
+    seq: Seq
+    command: Text
     issued: dict[str, Any] | None = None
-    at: str
-    schema_version: int = Field(default=SCHEMA_VERSION, alias="schema")
-    prev: str
+    at: Text
+    schema_version: Version = Field(default=SCHEMA_VERSION, alias="schema")
+    prev: Text
     event: Event
 
     def body(self) -> str:

@@ -57,10 +57,13 @@ def imported_rows(lines: Iterable[str]) -> list[Row]:
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = json.loads(line, parse_int=_integer)
             body = canonical(data["body"])
             rows.append(Row(int(data["seq"]), data["body"]["command"], data["body"]["event"]["type"],
                             body, data["hash"]))
+        except _Overlong as exc:
+            raise InputError(f"line {number} is not an exported event: it holds {exc}, past every bound of an "
+                             "event (the log was altered); nothing was imported") from None
         except (ValueError, KeyError, TypeError, RecursionError):
             raise InputError(f"line {number} is not an exported event") from None
     if not rows:
@@ -70,6 +73,19 @@ def imported_rows(lines: Iterable[str]) -> list[Row]:
         seq, why = report.problems[0]
         raise InputError(f"refusing to import: event {seq}: {why}; nothing was imported")
     return rows
+
+
+class _Overlong(ValueError):
+    """A number in an exported line of more digits than Python reads (sys.get_int_max_str_digits)."""
+
+
+def _integer(digits: str) -> int:
+    """A JSON integer, or `_Overlong` naming its length: a number of thousands of digits is no event's
+    (events.bounds), so the line is named for it rather than as text that is not JSON."""
+    try:
+        return int(digits)
+    except ValueError:
+        raise _Overlong(f"a number of {len(digits.lstrip('-'))} digits") from None
 
 
 def lineage_of(store: EventStore, name: str) -> Lineage:
