@@ -25,7 +25,8 @@ import typer
 
 from cli import context
 from cli.context import echo
-from cli.shorthands import USAGE, Refused, attack_words, current_actor, next_words, odds_words
+from cli.shorthands import (HELP, LEAVE, SHORTHANDS, USAGE, Leave, Refused, attack_words, current_actor, next_words,
+                            odds_words)
 from cli.terminal import safe
 from engine.errors import RuleError
 from store.base import StoreError
@@ -35,14 +36,7 @@ if TYPE_CHECKING:
 
 app = typer.Typer()
 
-SHORTHANDS = {"n": "next", "u": "undo", "r": "redo"}
-LEAVE = ("q", "quit", "exit")
-HELP = ("?", "help")
 NO_FIGHT = "no current fight: `new NAME --rules PRESET` starts one, `use NAME` picks one"
-
-
-class Leave(Exception):
-    """`q`: the GM leaves the session."""
 
 
 @app.command()

@@ -33,15 +33,13 @@ from typing import Any
 
 from cli import board, render
 from cli.terminal import safe
-from cli.views import PAGE, PAGE_SIZE, PART, assemble, digest
+from cli.status_rows import PAGE, PAGE_SIZE, PART, STATUS_NAME, assemble, digest
 from engine.pmap import PMap
 from engine.state import Combatant, FightState
 from engine.turns import current_actor, still_fights
 from store import views
 from store.base import StoreError
 from store.views import View
-
-STATUS_NAME = "status"  # cli.views.STATUS's name
 
 WIDTH = 80  # the board's width in the stored view
 
