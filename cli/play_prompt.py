@@ -39,7 +39,7 @@ PATH_OPTIONS = frozenset({"--house", "--output", "-o"})
 class Session(Protocol):
     """What the prompt drives and completes from: a session at the table (cli.play.Session)."""
 
-    store_path: Path
+    store_path: Path | str
     fights: Fights
     state: FightState | None  # the state the board shows
 
@@ -71,15 +71,19 @@ def interactive(session: Session) -> None:
             echo("error: interrupted", err=True)
 
 
-def history_file(store: Path) -> Path:
-    """The history of sessions on this store: under the user's fudge folder, keyed by the store's full path."""
+def history_file(store: Path | str) -> Path:
+    """The history of sessions on this store: under the user's fudge folder, keyed by the store's full path
+    (a server's by its URL, hashed: a password in it never names a file)."""
     from store.snapshots import state_dir
 
-    where = str(store.expanduser().resolve())
-    return state_dir() / "history" / f"{store.stem[:40]}-{hashlib.sha256(where.encode()).hexdigest()[:16]}"
+    if isinstance(store, Path):
+        stem, where = store.stem[:40], str(store.expanduser().resolve())
+    else:
+        stem, where = "server", store
+    return state_dir() / "history" / f"{stem}-{hashlib.sha256(where.encode()).hexdigest()[:16]}"
 
 
-def history(store: Path) -> History:
+def history(store: Path | str) -> History:
     path = history_file(store)
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -183,7 +183,7 @@ class Driver:
             initiative = self.state.initiative.get(who.key)
             intent = next((i for i in (initiative.intents if initiative else ())
                            if i.phase == turn.phase and i.target), None)
-            if intent is not None:
+            if intent is not None and intent.target is not None:
                 self.declare(who, defensive=False)
                 attack = ATTACKS.get(self.state.options.ruleset, fudge_attack)
                 self.may(attack(self.state, who, self.state.combatants[intent.target]))

@@ -69,7 +69,7 @@ class FightResult(NamedTuple):
     workers as plain tuples (`sim.parallel`), where a dataclass pickled one by one cost a quarter of a
     fast run."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # a field named as tuple's method, which nothing here calls
     winner: int | None  # index in `sides`; None: a draw (everyone out, or the round cap)
     rounds: int
     levels: tuple[str, ...]  # the name of each combatant's final wound, in join order (`sim.rulesets.View`)
@@ -310,7 +310,7 @@ def opening_of(setup: Setup) -> Opening:
     persistent maps share one dict between versions: `engine.pmap`)."""
     kept = getattr(_openings, "last", None)
     if kept is not None and kept[0] == setup:
-        return kept[1]  # type: ignore[no-any-return]
+        return kept[1]
     opening = Opening.of(setup)
     _openings.last = (setup, opening)
     return opening
