@@ -260,7 +260,7 @@ def store_at(target: Path | str, pooled: bool = False) -> Any:
 
 
 def service(store: SqliteStore | None = None) -> Fights:
-    """The service on the store, keeping `fudge status`'s read model (cli.views) with every command.
+    """The service on the store, keeping `fudge status`'s read model (cli.status_model) with every command.
 
     Inside `fudge play` every command gets the session's service: its states stay cached between
     commands (each checked against the log's last event before it is used, service.fights).
@@ -269,7 +269,7 @@ def service(store: SqliteStore | None = None) -> Fights:
     if store is None and kept is not None and (getattr(kept.store, "path", None) or getattr(kept.store, "url", None)
                                                ) == settings.store_path:
         return kept
-    from cli.views import STATUS
+    from cli.status_model import STATUS
     from service.fights import Fights
 
     return Fights(store or open_store(), read_models=(STATUS,))

@@ -12,6 +12,7 @@ from cli.context import (echo, echo_json, fight_name, fight_named, guard, house_
 from cli.outcome import JsonOpt, report, said_of, show_consequences
 from cli.views import Shown, board_shown, board_width, show, stored_output, with_receipt
 from engine import commands as cmd
+from events import models as ev
 
 if TYPE_CHECKING:
     from store.sqlite import SqliteStore
@@ -96,6 +97,7 @@ def join(
                 echo(f"warning: {warning}", err=True)
             return
         joined = outcome.records[-1].event
+        assert isinstance(joined, ev.CombatantJoined)  # a join's last event
         echo(f"{joined.combatant} joins {name} (side {joined.side})")
         for warning in warnings:
             echo(f"  warning: {warning}")

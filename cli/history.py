@@ -19,6 +19,7 @@ from engine.wounds import LEVELS
 from events.receipt import parse as parse_receipt, receipt
 from engine.history import voided
 from engine.state import FightState
+from events import models as ev
 from events.envelope import Recorded
 from projections.consequences import Consequence, consequences, touched
 from projections.fold import evolve_all
@@ -84,7 +85,9 @@ def branch(
         if as_json:  # the branch's own event: the events before it are the parent's
             report(None, outcome, as_json)
             return
-        echo(f"{name} branches from {parent} at event {outcome.records[0].event.fork_seq}; it is now current")
+        started = outcome.records[0].event
+        assert isinstance(started, ev.BranchStarted)  # a branch's first event
+        echo(f"{name} branches from {parent} at event {started.fork_seq}; it is now current")
 
 
 def chosen(argument: str | None, option: str | None) -> str | None:

@@ -6,6 +6,7 @@ import gc
 import importlib
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, Optional
 
@@ -107,16 +108,16 @@ class _Fudge(typer.Typer):
         finally:
             self.named, self.one_shot = None, False
 
-    @property  # type: ignore[override]
+    @property
     def registered_commands(self) -> list[CommandInfo]:
         return [info for info in self._infos("registered_commands")
-                if self._wanted(info.name or get_command_name(info.callback.__name__))]  # type: ignore[union-attr]
+                if self._wanted(info.name or get_command_name(info.callback.__name__))]
 
     @registered_commands.setter
     def registered_commands(self, value: list[CommandInfo]) -> None:
         _declared_elsewhere(value)
 
-    @property  # type: ignore[override]
+    @property
     def registered_groups(self) -> list[TyperInfo]:
         return [info for info in self._infos("registered_groups") if self._wanted(info.name)]
 
@@ -295,11 +296,12 @@ class _OneLineErrors(FudgeGroup):
         except BrokenPipeError:
             closed_pipe()
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         try:
-            code = super().main(*args, standalone_mode=False, **kwargs)
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         except click_errors.NoArgsIsHelpError as exc:
             sys.exit(exc.exit_code)  # the help is shown already
         except click_errors.UsageError as exc:
@@ -319,7 +321,7 @@ def _usage_line(exc: click_errors.UsageError) -> str:
     message = _did_you_mean(exc) or exc.format_message().strip().rstrip(".")
     if message[:1].isupper() and message[1:2].islower():
         message = message[0].lower() + message[1:]
-    names = []
+    names: list[str] = []
     ctx = exc.ctx
     while ctx is not None and ctx.parent is not None:
         names.insert(0, ctx.info_name or "")

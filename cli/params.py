@@ -31,7 +31,7 @@ MAX_NUMBER = 1000
 UNBOUNDED = frozenset({"seed", "n", "jobs", "keep_k", "max_rounds"})
 
 # The label of a value whose parameter does not name one (`metavar=`), by its type.
-BY_TYPE = {int: "N", Path: "FILE"}
+BY_TYPE: dict[Any, str] = {int: "N", Path: "FILE"}
 TEXT = "TEXT"
 
 # What the shell completes, by the label the help gives the value (an option's metavar) or, for an
@@ -81,7 +81,7 @@ def plain(param: Any) -> None:
         param.__class__ = Option
         if given is None:
             param.metavar = BY_TYPE.get(element, TEXT)
-        key = param.metavar
+        key = param.metavar or ""
         if (element is int and not param.count and param.min is None and param.max is None
                 and key != "SEQ" and param.name not in UNBOUNDED):
             param.min, param.max = -MAX_NUMBER, MAX_NUMBER

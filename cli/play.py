@@ -25,7 +25,8 @@ import typer
 
 from cli import context
 from cli.context import echo
-from cli.shorthands import USAGE, Refused, attack_words, current_actor, next_words, odds_words
+from cli.shorthands import (HELP, LEAVE, SHORTHANDS, USAGE, Leave, Refused, attack_words, current_actor, next_words,
+                            odds_words)
 from cli.terminal import safe
 from engine.errors import RuleError
 from store.base import StoreError
@@ -35,14 +36,7 @@ if TYPE_CHECKING:
 
 app = typer.Typer()
 
-SHORTHANDS = {"n": "next", "u": "undo", "r": "redo"}
-LEAVE = ("q", "quit", "exit")
-HELP = ("?", "help")
 NO_FIGHT = "no current fight: `new NAME --rules PRESET` starts one, `use NAME` picks one"
-
-
-class Leave(Exception):
-    """`q`: the GM leaves the session."""
 
 
 @app.command()
@@ -127,7 +121,8 @@ class Session:
     def __init__(self, verbose: int = 0) -> None:
         self.store_path = context.settings.store_path
         self.prefix = ["--store", str(self.store_path), *["-v"] * verbose]  # the callback sets them again each line
-        self.fights = context.service(context.open_store(pooled=True))  # a server's store: a pool of connections
+        self.store = context.open_store(pooled=True)  # a server's store: a pool of connections
+        self.fights = context.service(self.store)
         context.settings.session = self.fights
         self.groups: dict[str, Any] = {}
         self.shown: Any = ()  # (fight, its last event) the board shows; None: no current fight
@@ -136,8 +131,8 @@ class Session:
 
     def close(self) -> None:
         context.settings.session = None
-        if getattr(self.fights.store, "url", None):  # a server's pool of connections
-            self.fights.store.close()
+        if getattr(self.store, "url", None):  # a server's pool of connections
+            self.store.close()
 
     # --- a line ------------------------------------------------------------------------
     def run(self, line: str) -> int:
@@ -258,18 +253,19 @@ class Session:
         """
         try:
             name = self.current()
-            shown = (name, self._tail(name)) if name else None
+            tail = self._tail(name) if name else None
+            shown = (name, tail) if name else None
             if shown == self.shown and not force:
                 return
             self.shown, self.state = shown, None
-            if name is None:
+            if not name or tail is None:
                 echo(NO_FIGHT)
                 return
             from cli.damaged import readable
 
             with refusing(), readable(self.fights, name):
                 self.state = self.fights.state(name)
-            board_after(self.state, shown[1])
+            board_after(self.state, tail)
         except Refused as refused:
             echo(f"error: {refused}", err=True)
         except Exception as exc:  # a defect in drawing the board: its line, and the session goes on

@@ -14,7 +14,7 @@ import hashlib
 import shlex
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion, PathCompleter
@@ -23,18 +23,31 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.shortcuts import CompleteStyle
 
 from cli.context import echo
-from cli.play import HELP, LEAVE, SHORTHANDS, Leave
-from cli.shorthands import blow
+from cli.shorthands import HELP, LEAVE, SHORTHANDS, Leave, blow
 
 if TYPE_CHECKING:
-    from cli.play import Session
     from engine.state import FightState
+    from service.fights import Fights
 
 # Commands whose first argument is a fight's name; options whose value is one, or a file.
 FIGHT_ARGUMENT = frozenset({"use", "replay", "log", "verify", "export"})
 FIGHT_OPTIONS = frozenset({"--fight", "-f"})
 PATH_ARGUMENT = frozenset({"join", "import"})
 PATH_OPTIONS = frozenset({"--house", "--output", "-o"})
+
+
+class Session(Protocol):
+    """What the prompt drives and completes from: a session at the table (cli.play.Session)."""
+
+    store_path: Path | str
+    fights: Fights
+    state: FightState | None  # the state the board shows
+
+    def board(self, force: bool = False) -> None: ...
+    def prompt(self) -> str: ...
+    def run(self, line: str) -> int: ...
+    def after(self) -> None: ...
+    def command(self, words: list[str]) -> Any: ...
 
 
 def interactive(session: Session) -> None:
@@ -58,15 +71,19 @@ def interactive(session: Session) -> None:
             echo("error: interrupted", err=True)
 
 
-def history_file(store: Path) -> Path:
-    """The history of sessions on this store: under the user's fudge folder, keyed by the store's full path."""
+def history_file(store: Path | str) -> Path:
+    """The history of sessions on this store: under the user's fudge folder, keyed by the store's full path
+    (a server's by its URL, hashed: a password in it never names a file)."""
     from store.snapshots import state_dir
 
-    where = str(store.expanduser().resolve())
-    return state_dir() / "history" / f"{store.stem[:40]}-{hashlib.sha256(where.encode()).hexdigest()[:16]}"
+    if isinstance(store, Path):
+        stem, where = store.stem[:40], str(store.expanduser().resolve())
+    else:
+        stem, where = "server", store
+    return state_dir() / "history" / f"{stem}-{hashlib.sha256(where.encode()).hexdigest()[:16]}"
 
 
-def history(store: Path) -> History:
+def history(store: Path | str) -> History:
     path = history_file(store)
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -299,14 +299,14 @@ def _damage(state: FightState, who: Combatant) -> list[str]:
     if opts.ruleset == "atari-isev":
         from engine.atari_rules import basic_damage, protection, weapon_of
 
-        weapon = weapon_of(fighter, None)
+        held = weapon_of(fighter, None)
         out = ["damage (AI-DMG-1)",
-               f"  basic damage  {basic_damage(fighter, weapon, opts):+d}  Strength, {weapon.name} {weapon.damage:+d}, "
+               f"  basic damage  {basic_damage(fighter, held, opts):+d}  Strength, {held.name} {held.damage:+d}, "
                f"Scale {sheet.scale:+d}"]
         if sheet.off_hand is not None:
             out.append(f"  off hand      {basic_damage(fighter, sheet.off_hand, opts):+d}  {sheet.off_hand.name}")
-        armor = f"{sheet.armor.name} {sheet.armor.protection:+d}" if sheet.armor else "no armor +0"
-        out.append(f"  protection    {protection(fighter):+d}  {armor}, Scale {sheet.scale:+d}")
+        worn = f"{sheet.armor.name} {sheet.armor.protection:+d}" if sheet.armor else "no armor +0"
+        out.append(f"  protection    {protection(fighter):+d}  {worn}, Scale {sheet.scale:+d}")
         return out + [""]
     weapon = sheet.weapon
     strength = fighter.trait("Strength", opts)[1]
@@ -368,11 +368,13 @@ def _capacity_track(state: FightState, who: Combatant) -> list[str]:
     """F-WND-8: the level and penalty after each hit worse than a Scratch, until no actions are left."""
     from engine.sides import acting_wound
     from engine.state import replace
-    from engine.tracks import track_of
+    from engine.tracks import DamageCapacityTrack, track_of
     from engine.wounds import HURT, LEVELS, Mark
 
     opts = state.options
-    out = [f"  Damage Capacity {state.ladder.name(who.track.capacity)} ({who.track.capacity:+d}), a level lower "
+    capacity = who.track
+    assert isinstance(capacity, DamageCapacityTrack)  # asked for such a track only
+    out = [f"  Damage Capacity {state.ladder.name(capacity.capacity)} ({capacity.capacity:+d}), a level lower "
            f"per hit worse than a Scratch (three Scratches: a hit)"]
     steps = []
     for hits in range(1, 12):

@@ -1,7 +1,8 @@
-"""`fudge play`'s table shorthands `a` and `n`: the command they stand for under the fight's rules.
+"""`fudge play`'s table shorthands: the words a session reads itself (`SHORTHANDS`, `?`, `q`), and `a`
+and `n`, the command they stand for under the fight's rules.
 
 Pure functions of the fight's state (no store, no output), so each ruleset's reading is tested
-on its own; cli.play prints what they spelled out and runs it.
+on its own; cli.play prints what they spelled out and runs it, cli.play_prompt completes them.
 """
 
 from __future__ import annotations
@@ -14,6 +15,14 @@ if TYPE_CHECKING:
     from engine.state import Combatant, FightState
 
 USAGE = 2  # click's exit status for a line it cannot parse
+
+SHORTHANDS = {"n": "next", "u": "undo", "r": "redo"}
+LEAVE = ("q", "quit", "exit")
+HELP = ("?", "help")
+
+
+class Leave(Exception):
+    """`q`: the GM leaves the session."""
 
 
 class Refused(Exception):

@@ -28,20 +28,19 @@ import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from json import JSONEncoder
-from json.encoder import encode_basestring  # type: ignore[attr-defined]
+from json.encoder import encode_basestring
 from typing import Any
 
 from cli import board, render
 from cli.terminal import safe
-from cli.views import PAGE, PAGE_SIZE, PART, assemble, digest
+from cli.status_rows import PAGE, PAGE_SIZE, PART, STATUS_NAME, assemble, digest
+from engine.options import RuleOptions
 from engine.pmap import PMap
 from engine.state import Combatant, FightState
 from engine.turns import current_actor, still_fights
 from store import views
 from store.base import StoreError
 from store.views import View
-
-STATUS_NAME = "status"  # cli.views.STATUS's name
 
 WIDTH = 80  # the board's width in the stored view
 
@@ -102,6 +101,10 @@ class Inputs:
     need not hold alive (a one-shot command would free them only at exit)."""
 
     __slots__ = ("options", "round", "fate_clip", "fate_order", *BY_COMBATANT)
+    options: RuleOptions
+    round: int
+    fate_clip: frozenset[str]
+    fate_order: tuple[str, ...]
 
     def __init__(self, state: FightState) -> None:
         for name in self.__slots__:

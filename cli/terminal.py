@@ -14,6 +14,7 @@ import json
 import re
 import sys
 import unicodedata
+from collections.abc import MutableMapping
 from typing import Any
 
 # C0 controls, DEL, C1 controls (U+0085 among them), the line and paragraph separators, the bidi
@@ -58,7 +59,7 @@ class _Escaped:
         return f"'{self.text}'"
 
 
-def escape_log_values(logger: Any, method: str, event: dict[str, Any]) -> dict[str, Any]:
+def escape_log_values(logger: Any, method: str, event: MutableMapping[str, Any]) -> dict[str, Any]:
     """structlog processor for the console renderer: every string value escaped (the JSON one escapes)."""
     out = {}
     for key, value in event.items():

@@ -5,29 +5,28 @@ text and its `--json` data, built by `cli.render` from the state a command ends 
 no fold, so `fudge status` on a long fight takes about as long as `import pydantic, typer`. It is keyed by
 the fight's last event and by a digest of the code that builds it (the engine, events,
 projections and command-line sources, Python and pydantic): whatever does not match is
-computed from the fight as before.
+computed from the fight as before. The service keeps it as cli.status_model.STATUS.
 
-It is built and stored one combatant at a time (cli.status_view): a head row (`status`: the lines
+It is built and stored one combatant at a time (cli.status_view), in the rows of cli.status_rows: a head row (`status`: the lines
 before and after the combatants, and each page of the list of parts by name and digest), a row
 per page (`status-pages/<n>`: `PAGE_SIZE` combatants' parts by key and digest, in join order) and
 a row per combatant (`status/<key>`), so that an append on a long fight renders and writes only
 the combatants it changed, their pages and a head whose size grows with the roster by one entry
 per page. Read back, the pages are checked against the digests the head's MAC covers, the parts
-against the digests the pages list, and assembled into the same data (`assemble`).
+against the digests the pages list, and assembled into the same data (`cli.status_rows.assemble`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import json
 import sqlite3
 import sys
-from pathlib import Path
 from typing import Any
 
 from cli import style
 from cli.context import configure_logging, store_at, store_path
+from cli.status_model import STATUS, version
+from cli.status_rows import PAGE, PART, assemble, digest
 from cli.terminal import json_text
 from events.receipt import receipt
 from store import snapshots, views
@@ -35,62 +34,7 @@ from store.base import StoreError
 from store.sqlite import SqliteStore
 from store.views import View
 
-SOURCES = ("engine", "events", "projections", "cli")
 BOARD_WIDTH = 80  # the board the view keeps; a narrower terminal's is computed from the fight
-_VERSION: list[str] = []
-
-
-def version() -> str:
-    """The code that builds the status view (pydantic's version read from its version file, unimported)."""
-    if not _VERSION:
-        spec = importlib.util.find_spec("pydantic")
-        folder = Path(spec.origin).parent if spec is not None and spec.origin else None
-        pydantic = (folder / "version.py").read_text() if folder is not None else ""
-        _VERSION.append(snapshots.source_digest(SOURCES, f"{views.FORMAT}|{sys.version}|{pydantic}"))
-    return _VERSION[0]
-
-
-def build(state: Any) -> dict[str, Any]:
-    """The view of `state`: its text (cli.render.status_text), JSON (`status_json`), board
-    (cli.board.board_lines at 80 columns) and traits, built one combatant at a time (cli.status_view)."""
-    from cli import status_view
-
-    return status_view.build(state)
-
-
-def pack(state: Any, fight_id: str, seq: int, last_hash: str, key: bytes, store: Any, name: str,
-         memo: dict[str, Any]) -> tuple[views.View, ...]:
-    """The view's rows for an append: its head, and the combatants' parts that changed (cli.status_view)."""
-    from cli import status_view
-
-    return status_view.pack(state, fight_id, seq, last_hash, key, store, name, memo, version())
-
-
-PART = "status/"  # a combatant's part of the stored view: PART + his key
-PAGE = "status-pages/"  # a page of the head's list of parts: PAGE + its number (from 0)
-PAGE_SIZE = 64  # parts a page lists: an append rewrites one page, not the whole list
-
-
-def digest(body: str) -> str:
-    """What the head pins a part's row by."""
-    return hashlib.blake2b(body.encode(), digest_size=16).hexdigest()
-
-
-def assemble(head: dict[str, Any], parts: list[dict[str, Any]]) -> dict[str, Any]:
-    """The whole view (what `build` gives) from its head and its combatants' parts in join order: the
-    text's lines, the JSON's keys with "combatants" among them, the board's header, its order (indexes
-    in join order of those acting first, then join order) and footer."""
-    text = "\n".join([*head["text"], *(line for part in parts for line in part["text"])])
-    data = dict(head["json"])
-    data["combatants"] = [part["json"] for part in parts]
-    first = head["first"]
-    rest = set(first)
-    lines = [[list(segment) for segment in head["board"]]]
-    for index in [*first, *(index for index in range(len(parts)) if index not in rest)]:
-        lines += parts[index]["board"]
-    lines += [[list(segment) for segment in line] for line in head["footer"]]
-    return {"text": text, "json": data, "board": lines,
-            "traits": {part["json"]["name"]: part["traits"] for part in parts}}
 
 
 class Shown:
@@ -118,9 +62,6 @@ def traits(state: Any) -> dict[str, list[str]]:
     from cli.status_view import trait_names
 
     return {who.name: trait_names(state, who) for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)}
-
-
-STATUS = views.ReadModel("status", build, version, pack)
 
 
 def show(shown: Shown) -> None:

@@ -232,7 +232,7 @@ def one_blow(state: FightState, c: cmd.Attack, attacker: Combatant, target: Comb
     left = avoidance_budget(tdecl) - avoidances_used(state, target)
     unable = c.unaware or not ranked.slot_track(state, target).can_act
     foe_bare = bool(sweep_index) and not opts.sweep_foes_avoid  # the reading of fights recorded before
-    wanted = c.avoid
+    wanted: str | None = c.avoid
     if wanted is None:
         wanted = "none" if (left <= 0 or unable or foe_bare) else default_avoidance(target, tdecl)
     if wanted != "none":

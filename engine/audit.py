@@ -65,6 +65,7 @@ class RecordedDice:
             raise RuleError(f"the log has no recorded roll for {roller}'s {purpose}")
         record = self.rolls.pop(0)
         event = record.event
+        assert isinstance(event, DICE_EVENTS)  # the rolls kept are of these
         faces = tuple(event.faces)
         typed = getattr(event, "substitute", None)
         if typed is not None and event.source == "entered":
@@ -186,6 +187,7 @@ def check_lineage(rows: Sequence[Row], log: Sequence[Recorded], lineage: Lineage
     place of some (or all) of a fight's, re-hashed into a chain that holds, are named at the first row
     that is not the fight's own where the store says the fight's own events run."""
     own = lineage.fight_id
+    kind: type[ev.FightStarted | ev.BranchStarted | ev.SeedCommitted]
     first = next((r for r in log if r.fight == own), None)
     if lineage.fork_seq is not None:
         start, kind = lineage.fork_seq + 1, (ev.BranchStarted if lineage.branch else ev.SeedCommitted)

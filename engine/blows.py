@@ -6,7 +6,7 @@ magic and plus levels, a speed contest (F-FANCY-1) and the all-out turns of alte
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from engine import commands as cmd
 from engine.declarations import declarations_after, reveal_events, round_events
@@ -22,7 +22,7 @@ from events import models as ev
 from engine.state import Combatant, FightState, replace
 
 
-def fight(state: FightState, kind: str, first: Combatant, second: Combatant, mods: tuple[int, int],
+def fight(state: FightState, kind: Literal["exchange", "attack"], first: Combatant, second: Combatant, mods: tuple[int, int],
            min_hit: int | None, reveals: Sequence[cmd.Reveal], dice: Dice, unaware: bool = False,
            difficulty: int | None = None, intents: Sequence[dict[str, Any]] = ({}, {}),
            magic: Sequence[tuple[str, int]] = (),

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from engine import command_base
-
-CombatantName, CommandModel, Reveal = command_base.CombatantName, command_base.CommandModel, command_base.Reveal
+from engine.command_base import CombatantName, CommandModel, Reveal  # noqa: F401  (cmd.Reveal, ...)
 
 # Each class (and constant) of a command module: the module that defines it.
 MODULES: dict[str, str] = {
@@ -30,6 +28,18 @@ MODULES: dict[str, str] = {
                      "CheckAspect", "EndScene", "RecoverInjury"), "fate"),
     **dict.fromkeys(("Command", "COMMAND_ADAPTER"), "union"),
 }
+
+if TYPE_CHECKING:  # the classes as a type checker sees them; at run time `__getattr__` creates each when first named
+    from engine.commands_aftermath import EndBattle, GmWound, Heal, Kill, Rest
+    from engine.commands_blows import Attack, Exchange, NO_TARGETING, TARGETING_FIELDS, Targeting
+    from engine.commands_fate import (CheckAspect, EndScene, FateAction, FateAttack, FateExchange, FateMod, FatePass,
+                                      FateRound, FateScene, RecoverInjury)
+    from engine.commands_fight import CommitSeed, Join, Redo, RevealSeed, StartBranch, StartFight, Undo
+    from engine.commands_rolls import (HeroicAvoidance, Melee, ResistSpell, RollTrait, Shoot, SpendPoint, StoryRoll,
+                                       Willpower)
+    from engine.commands_round import (Barter, Declare, DeclareIntent, HoldAction, NextTurn, OrderTies,
+                                       SealDeclaration, StartRound)
+    from engine.commands_union import COMMAND_ADAPTER, Command
 
 
 def __getattr__(name: str) -> Any:
@@ -88,4 +98,4 @@ class ByCommand(Mapping[type, V]):
 
 
 def _command(name: str) -> type:
-    return globals()[name] if name in globals() else __getattr__(name)  # type: ignore[no-any-return]
+    return globals()[name] if name in globals() else __getattr__(name)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine import commands as cmd
 from engine.declarations import seal_of
@@ -18,6 +18,9 @@ from engine.dice import Dice
 from engine.errors import RuleError
 from engine.rulesets.decider import Decider
 from engine.state import FightState
+
+if TYPE_CHECKING:
+    from events.models import Event
 
 __all__ = ["DECIDERS", "decide", "decider_of", "seal_of"]
 
@@ -53,7 +56,7 @@ def decider_of(state: FightState) -> Decider:
     return DECIDERS[state.options.ruleset]
 
 
-def decide(state: FightState, command: Any, dice: Dice) -> list[Any]:
+def decide(state: FightState, command: cmd.Command, dice: Dice) -> list[Event]:
     decider = decider_of(state)
     handler = decider.table.get(type(command))
     if handler is None and type(command) not in decider.refusals:  # every ruleset decides or refuses each command

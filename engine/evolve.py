@@ -312,11 +312,12 @@ def _battle_ended(s: FightState, r: Recorded, e: ev.BattleEnded) -> FightState:
     return replace(s, will_relief={}, ended_through=r.seq)
 
 
-def _ignore(s: FightState, r: Recorded, e: Any) -> FightState:
+def _ignore(s: FightState, r: Recorded, e: ev.Event) -> FightState:
     return s  # voiding events act in `fold.effective`, before evolve sees anything
 
 
-HANDLERS: dict[type, Callable[[FightState, Recorded, Any], FightState]] = {
+# event class -> its handler (state, its record, the event of that class) -> the state after it
+HANDLERS: dict[type, Callable[..., FightState]] = {
     ev.FightStarted: _fight_started,
     ev.BranchStarted: _branch_started,
     ev.SeedCommitted: _seed_committed,

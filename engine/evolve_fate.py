@@ -4,7 +4,6 @@ and turns passed or held, the end of a scene and recovery from an injury."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from engine.evolving import remember, with_item
 from engine.state import FateMark, FightState, replace
@@ -72,7 +71,7 @@ def _injury_recovered(s: FightState, r: Recorded, e: ev.InjuryRecovered) -> Figh
                                                                  if m.seq != e.mark)))
 
 
-FATE_HANDLERS: dict[type, Callable[[FightState, Recorded, Any], FightState]] = {
+FATE_HANDLERS: dict[type, Callable[..., FightState]] = {  # as engine.evolve.HANDLERS
     ev.FateResolved: _fate_resolved,
     ev.FateBoxMarked: _fate_box,
     ev.AspectChecked: _aspect_checked,

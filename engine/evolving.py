@@ -19,7 +19,7 @@ def with_item(mapping: Mapping[Any, Any], key: Any, value: Any) -> Mapping[Any, 
     that a map growing with the fight (the roster, the round starts, the fold's indexes) is never copied
     at every change."""
     if type(mapping) in KINDS:  # a PMap, an EventMap, or a map one rebuild grows in place (projections.rebuild)
-        return mapping.set(key, value)  # type: ignore[attr-defined, no-any-return]
+        return mapping.set(key, value)  # type: ignore[attr-defined]  # each of KINDS has `set`
     if len(mapping) >= SMALL:
         return PMap(mapping).set(key, value)
     new = dict(mapping)

@@ -38,7 +38,7 @@ Readings taken where the text leaves room:
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from engine import commands as cmd
 from engine.errors import RuleError
@@ -247,7 +247,7 @@ def build_side(state: FightState, action: cmd.FateAction, mods: Sequence[cmd.Fat
             modifiers.append(ev.Modifier(name=label, value=mod.value))
         else:
             against.setdefault(mod.against, []).append(ev.Modifier(name=label, value=mod.value))
-    stance = "defensive" if action.defensive else "non_combat" if action.non_combat else (
+    stance: Literal["attack", "defensive", "non_combat", "defend"] = "defensive" if action.defensive else "non_combat" if action.non_combat else (
         "defend" if role == "defend" else "attack")
     return ev.FateSide(combatant=who.name, skill=skill, level=level, roll=roll, modifiers=tuple(modifiers),
                        against=tuple((k, tuple(v)) for k, v in against.items()),

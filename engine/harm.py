@@ -29,7 +29,7 @@ Readings taken:
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from engine.dice import Dice
 from engine.tracks import track_of
@@ -126,7 +126,7 @@ def adjusted(hit: ev.Hit, level: int, shift: int, options: Any) -> int:
     return max(UNDAMAGED, min(level + shift, NEAR_DEATH))
 
 
-def stun_effect(level: int, stuns: int) -> str | None:
+def stun_effect(level: int, stuns: int) -> Literal["stun", "very_stunned", "knocked_out"] | None:
     """F-STUN-1: Hurt stuns (a second Stun is Very Stunned), Very Hurt very stuns, worse knocks out."""
     if level < HURT:
         return None

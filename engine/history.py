@@ -79,6 +79,7 @@ def voided_by(voiding: Sequence[Recorded], seqs_of: Callable[[str], Iterable[int
     out: dict[int, int] = {}
     for record in reversed(voiding):
         event = record.event
+        assert isinstance(event, ev.VOIDING)  # the voiding events alone
         if record.seq in out:
             continue
         targets: Iterable[int] = event.seqs if isinstance(event, ev.EventsVoided) else seqs_of(event.target)

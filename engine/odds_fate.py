@@ -77,17 +77,17 @@ def fate_transitions(chain: Any, state: FightState) -> dict[StateKey, tuple[Frac
                 found[same] = ((before[0] if before else Fraction(0)) + p_a * p_b,
                                before[1] if before else (contests, sides))
         found_by_chance = [(p, rest) for p, rest in found.values()]
-        chain.settled[cache_key] = found_by_chance  # type: ignore[assignment]
+        chain.settled[cache_key] = found_by_chance
     action = state.last_seq + 1
     # the resolution itself changes only who paid a clipped -1, the same whatever the rolls: fold it once
-    _, (contests, sides) = found_by_chance[0]  # type: ignore[misc]
+    _, (contests, sides) = found_by_chance[0]
     resolved = apply(state, [ev.FateResolved(action=action, pace="exchange", round=state.round, sides=sides,
                                              contests=contests)])
     by_marks: dict[Hashable, tuple[Fraction, tuple[Any, ...]]] = {}
-    for chance, (contests, sides) in found_by_chance:  # type: ignore[misc]
+    for chance, (contests, sides) in found_by_chance:
         marks = tuple(fate_rules.mark_events(state, action, contests, sides))
-        same = tuple((m.combatant, m.box, m.non_lethal) for m in marks)  # what the track reads of a mark
-        add_chance(by_marks, same, chance, marks)
+        read = tuple((m.combatant, m.box, m.non_lethal) for m in marks)  # what the track reads of a mark
+        add_chance(by_marks, read, chance, marks)
     return states_by_key(resolved, by_marks, chain.key)
 
 

@@ -8,7 +8,7 @@ to do next when a command comes out of turn.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from engine.errors import RuleError
 from engine.initiative import PHASE_NAME, PHASES, PHASE_VALUE
@@ -28,7 +28,7 @@ class Slot:
     phase: int
     combatant: str  # key
     tied_with: tuple[str, ...]
-    step: str = "act"  # "act"; or "declare" / "resolve" under `structured`
+    step: Literal["act", "declare", "resolve"] = "act"  # "declare" / "resolve" under `structured`
 
 
 def phased(state: FightState) -> bool:

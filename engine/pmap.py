@@ -160,7 +160,7 @@ class Logged(Unbound):
     """Where an `EventMap` keeps a value that stays in the log: read through the map's reader."""
 
     __slots__ = ()
-    _one: Logged | None = None  # type: ignore[assignment]
+    _one: Logged | None = None
 
     def __repr__(self) -> str:
         return "LOGGED"
@@ -250,7 +250,7 @@ class EventMap(PMap):
             return self is other or self._resolved() == dict(other.items())
         return NotImplemented
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     def __repr__(self) -> str:
         return f"EventMap({self._data()!r})"

@@ -3,7 +3,7 @@ on, what it costs, and the re-resolution it asks of `engine.reresolve`."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from engine import commands as cmd
 from engine import harm
@@ -79,7 +79,7 @@ def respend(state: FightState, spent: Spent, dice: Dice, settle: Settle) -> list
 def beyond_points(resolution: Any, roll: Any) -> bool:
     """Rolls no fudge point re-resolves: F-PACE-1 story elements, C-ACT-5 medians, the F-TAC-3 posture die,
     an F-FANCY-1 speed contest roll (the GM narrates, or a re-resolution could not say what changed)."""
-    if isinstance(resolution, ev.StoryRolled) or getattr(resolution, "median_of", ()):
+    if isinstance(resolution, ev.StoryRolled) or getattr(resolution, "median_of", None):
         return True
     return isinstance(roll, ev.DiceRolled) and roll.purpose.startswith(("posture (1d6)", "speed contest"))
 
@@ -90,7 +90,7 @@ def latest(state: FightState, who: Combatant, blow_use: bool) -> int:
     # the newest of each (FightState.index), so this is one read, not a scan of the fight's events.
     seq = state.index.get(("blow" if blow_use else "action roll", who.key))
     if seq is not None:
-        return seq  # type: ignore[no-any-return]
+        return seq
     raise RuleError(f"{who.name} has no {'blow taken' if blow_use else 'roll'} to spend a point on")
 
 
@@ -101,7 +101,9 @@ def spend_on_blow(state: FightState, who: Combatant, c: cmd.SpendPoint, target: 
     if not any(m.seq == target and m.healed_from is None for m in who.marks):
         raise RuleError(f"the wound of event {target} has been healed since (F-HEAL): no point changes it now")
     before = build_track(who.boxes, [m for m in who.marks if m.seq < target], state.options)
-    if c.use == "scratch":
+    use: Literal["scratch", "ticking"] = "scratch" if c.use == "scratch" else "ticking"  # `spend` sends these only
+    halved: int | None
+    if use == "scratch":
         if event.level <= SCRATCH:
             raise RuleError("Only a Scratch halves a wound worse than a Scratch")
         if event.halved_from is not None:
@@ -115,7 +117,7 @@ def spend_on_blow(state: FightState, who: Combatant, c: cmd.SpendPoint, target: 
         level, ticking, halved = event.level, True, event.halved_from
     if who.fudge_points < cost:
         raise RuleError(f"{who.name} has {who.fudge_points} fudge point(s); this costs {cost} (C-FP-3)")
-    return [ev.FudgePointSpent(combatant=who.name, use=c.use, target=target, cost=cost),
+    return [ev.FudgePointSpent(combatant=who.name, use=use, target=target, cost=cost),
             ev.EventsVoided(seqs=(target,), reason=f"{who.name} spent a fudge point ({c.use})"),
             ev.WoundMarked(action=event.action, combatant=who.name, level=level, damage=event.damage,
                            still_ticking=ticking, halved_from=halved if c.use == "scratch" else event.halved_from)]

@@ -22,7 +22,7 @@ Readings taken (the text leaves them open):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from engine import commands as cmd
 from engine.dice import Dice
@@ -81,7 +81,7 @@ def shooter_side(state: FightState, who: Combatant, target: Combatant, skill: st
     return ev.Side(combatant=who.name, trait=trait, level=level, roll=None, modifiers=tuple(mods), result=None)
 
 
-def weapon_kind(who: Combatant, given: str | None) -> str:
+def weapon_kind(who: Combatant, given: Literal["thrown", "propelled"] | None) -> Literal["thrown", "propelled"]:
     """F-RNG-2: thrown or propelled, from the command or the sheet's weapon."""
     weapon = who.fighter.sheet.weapon
     kind = given or (weapon.ranged if weapon else None) or (
@@ -117,7 +117,8 @@ def shoot(state: FightState, c: cmd.Shoot, dice: Dice) -> list[Any]:
     out: list[Any] = round_events(state, [shooter.name, target.name])
     action = state.last_seq + len(out) + 1
     difficulty = c.difficulty if c.difficulty is not None else opts.default_difficulty
-    mode = "shoot_back" if c.shoot_back else "aware" if c.aware else "unaware"
+    mode: Literal["unaware", "aware", "shoot_back"] = (
+        "shoot_back" if c.shoot_back else "aware" if c.aware else "unaware")
     kind = weapon_kind(shooter, c.weapon) if c.aware else None
 
     sides = [shooter_side(state, shooter, target, c.skill, c.mod, mode != "unaware")]
@@ -139,7 +140,7 @@ def shoot(state: FightState, c: cmd.Shoot, dice: Dice) -> list[Any]:
     for index, side in enumerate(sides):
         rolled.append(roll_event(action, side.combatant, side.trait, 4, dice))
         sides[index] = with_roll(side, sum(rolled[-1].faces))
-    unsettled = ev.ShotResolved(action=action, round=state.round + len(out), mode=mode,  # type: ignore[arg-type]
+    unsettled = ev.ShotResolved(action=action, round=state.round + len(out), mode=mode,
                                 weapon=kind, target=target.name, sides=tuple(sides),
                                 difficulties=tuple(difficulties), outcome="", hits=(),
                                 burst=c.burst, burst_bonus=c.burst_bonus)

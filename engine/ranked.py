@@ -80,7 +80,7 @@ def start_round(state: FightState, c: cmd.StartRound, dice: Dice) -> list[Any]:
     """F-INIT-2, AI-INIT-2: a new round; everyone able rolls (unless once per battle and already rolled)."""
     opts = state.options
     number = state.round + 1
-    known = {state.find(n).key if state.find(n) else None: n for n in (*c.surprised, *c.automatic,
+    known = {found.key if (found := state.find(n)) else None: n for n in (*c.surprised, *c.automatic,
                                                                          *(n for n, _ in c.initiative_bonus))}
     if None in known:
         raise RuleError(f"no combatant {known[None]!r}; combatants: {', '.join(w.name for w in state.combatants.values())}")

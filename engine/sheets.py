@@ -123,13 +123,13 @@ def parse_sheet(text: str, source: str) -> Sheet:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "(top)"
         if err["type"] == "extra_forbidden":
-            parent = Sheet
+            parent: type[BaseModel] | None = Sheet
             for part in err["loc"][:-1]:
-                field = parent.model_fields.get(str(part))
-                parent = getattr(field, "annotation", None) if field else None  # type: ignore[assignment]
-                parent = next((a for a in getattr(parent, "__args__", (parent,)) if isinstance(a, type) and issubclass(a, BaseModel)), None)  # type: ignore[assignment]
                 if parent is None:
                     break
+                field = parent.model_fields.get(str(part))
+                annotation = getattr(field, "annotation", None) if field else None
+                parent = next((a for a in getattr(annotation, "__args__", (annotation,)) if isinstance(a, type) and issubclass(a, BaseModel)), None)
             allowed = ", ".join(parent.model_fields) if parent else "see `fudge sheet new` for a commented template"
             raise InputError(f"{source}: unknown key {where!r}; allowed here: {allowed}") from None
         raise InputError(validation_line(exc, source)) from None

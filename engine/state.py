@@ -156,7 +156,7 @@ def _copy(cls: type, obj: Any, names: frozenset[str], changes: dict[str, Any]) -
     """A `cls` with the fields of `obj`, and `changes` made."""
     if not changes.keys() <= names:
         raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - names)[0]!r}")
-    new = object.__new__(cls)
+    new: Any = object.__new__(cls)  # filled in field by field below
     for name in names:
         _set(new, name, changes[name] if name in changes else getattr(obj, name))
     return new
@@ -165,7 +165,7 @@ def _copy(cls: type, obj: Any, names: frozenset[str], changes: dict[str, Any]) -
 def replace(obj: Any, /, **changes: Any) -> Any:
     """`dataclasses.replace`, for the fold's hot path: the same value, without re-running __init__.
     A fold's own `Draft` is changed in place instead (see Draft)."""
-    cls = type(obj)
+    cls: type = type(obj)
     if cls is Draft:
         return _update(obj, changes)
     names = _fields(cls)
@@ -233,4 +233,4 @@ def freeze(state: FightState, **changes: Any) -> FightState:
         _update(state, changes)
         _set(state, "__class__", FightState)
         return state
-    return _copy(FightState, state, _STATE_FIELDS, changes)  # type: ignore[no-any-return]
+    return _copy(FightState, state, _STATE_FIELDS, changes)

@@ -4,7 +4,7 @@ probability (`every_roll`), and a state folded forward by events (`apply`), as t
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations_with_replacement
@@ -130,7 +130,7 @@ def add_chance(grouped: dict[Any, tuple[Fraction, Any]], key: Hashable, chance: 
     grouped[key] = ((before[0] if before else Fraction(0)) + chance, before[1] if before else value)
 
 
-def states_by_key(start: FightState, by_marks: dict[Any, tuple[Fraction, Sequence[Any]]],
+def states_by_key(start: FightState, by_marks: Mapping[Any, tuple[Fraction, Sequence[Any]]],
                   key: Callable[[FightState], Hashable]) -> dict[Any, tuple[Fraction, FightState]]:
     """Each distinct set of marks applied once to `start`, the chances of states with the same `key` added up."""
     out: dict[Any, tuple[Fraction, FightState]] = {}

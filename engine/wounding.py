@@ -22,6 +22,7 @@ Readings taken (the text leaves them open):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from engine.damage import blow, defensive_factor, needs_damage_roll, offensive_factor, rolled_damage
 from engine.options import RuleOptions
@@ -84,12 +85,12 @@ def strike(attacker: Fighter, defender: Fighter, names: tuple[str, str], relativ
     defensive = defensive_factor(defender, attacker, options)
     tech = tech_difference(attacker, defender, options)
     factor = offensive - defensive + (tech or 0)
-    record: dict[str, object] = dict(extra)
+    record: dict[str, Any] = dict(extra)
     if tech is not None or itemize:
         record.update(offensive=offensive, defensive=defensive, tech=tech)
     graze = relative_degree == 1
     rolls: list[ev.DiceRolled] = []
-    base = dict(attacker=names[0], defender=names[1], relative_degree=relative_degree, damage_factor=factor,
+    base: dict[str, Any] = dict(attacker=names[0], defender=names[1], relative_degree=relative_degree, damage_factor=factor,
                 bonus=bonus)
 
     if options.damage_system == "min_mid_max" and not graze:

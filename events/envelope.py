@@ -61,7 +61,7 @@ def _validate_json() -> Callable[[str], Recorded]:
     the same schema again, a cost a one-shot command feels, when a process both reads rows and writes one."""
     if not Recorded.__pydantic_complete__:
         Recorded.model_rebuild()
-    return Recorded.__pydantic_validator__.validate_json  # type: ignore[return-value]
+    return Recorded.__pydantic_validator__.validate_json
 
 
 def load(body: str) -> Recorded:

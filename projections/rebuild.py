@@ -167,7 +167,7 @@ def _exchange_resolved(s: Draft, r: Any, e: Any) -> Draft:
     used = {k: v for k, v in s.advantages.items() if k not in keys}
     turn = replace(s.turn, acted=True) if (s.turn and e.kind == "attack") else s.turn
     s = evolving_handlers._all_out_turns(s, e)
-    return replace(s, fought=s.fought | keys, advantage_open=opened, advantages=used,  # type: ignore[no-any-return]
+    return replace(s, fought=s.fought | keys, advantage_open=opened, advantages=used,
                    declarations=without(s.declarations, *keys), turn=turn)
 
 
@@ -207,7 +207,7 @@ def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
         combatant = s.combatants[e.combatant.lower()]
         sheet = combatant.fighter.sheet
         if options.dc_track or is_pawn(sheet):
-            return evolving_handlers._wound_marked(s, r, e)  # type: ignore[no-any-return]
+            return evolving_handlers._wound_marked(s, r, e)
         seq, action, name = r.seq, e.action, e.combatant.lower()
         actions = s.actions
         record = actions.get(action)  # remember, with its `_marked` index
@@ -231,7 +231,7 @@ def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
         if combatant.killed_by is not None and not track.dead:
             track = replace(track, dead=True, killed_by=combatant.killed_by)
         updated = replace(combatant, marks=marks, track=track)
-        return replace(s, combatants=with_item(s.combatants, combatant.key, updated))  # type: ignore[no-any-return]
+        return replace(s, combatants=with_item(s.combatants, combatant.key, updated))
 
     return wound_marked
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from events import models as ev
@@ -106,7 +107,7 @@ class Caches:
             return load_all(row.body for row in self.store.rows_from(name, seq) if row.seq < upto)
 
         for records in by_command(after):
-            caught = catch_up(state, done, records, lambda seq, upto=records[0].seq: since(seq, upto))
+            caught = catch_up(state, done, records, partial(since, upto=records[0].seq))
             if caught is None:
                 return None
             state, done = caught

@@ -24,6 +24,7 @@ from engine.errors import RuleError
 from events import models as ev
 from events.envelope import GENESIS, Recorded, chain_hash, load, load_all
 from engine.history import voided, voided_by
+from engine.pmap import EventMap
 from engine.rewind import FOUNDED, UNKNOWN, History
 from projections.fold import fold, replay
 from engine.state import FightState, replace
@@ -190,7 +191,9 @@ class Fights:
             voiding = load_all(row.body for row in self.store.rows_of_types(name, VOIDING_TYPES, upto))
             gone = voided_by(voiding, lambda command: self.store.command_seqs(name, command, upto))
             state = rebuild(chain.from_iterable(self._pages(name, upto)), gone, read)
-        state.events.read_from(read)  # the commands folded from now on keep their events
+        events = state.events
+        assert isinstance(events, EventMap)  # as `rebuild` leaves it
+        events.read_from(read)  # the commands folded from now on keep their events
         return replace(state, last_seq=upto) if upto else state
 
     def _pages(self, name: str, upto: int, page: int = 1024) -> Iterator[list[tuple[int, str]]]:

@@ -308,8 +308,8 @@ def play(duel: Duel, seed: bytes) -> tuple[int | None, int, tuple[str, str]]:
         if levels[0] >= INCAPACITATED or levels[1] >= INCAPACITATED:
             break
     able = (levels[0] < INCAPACITATED, levels[1] < INCAPACITATED)
-    winner = None if able[0] == able[1] else (0 if able[0] else 1)
-    return winner, rounds, (LEVELS[levels[0]], LEVELS[levels[1]])
+    won = None if able[0] == able[1] else (0 if able[0] else 1)
+    return won, rounds, (LEVELS[levels[0]], LEVELS[levels[1]])
 
 
 def _strike(duel: Duel, attacker: Side, rd: int, bonus: int, attack_roll: int, defense_roll: int,

@@ -113,6 +113,7 @@ def play(duel: FateDuel, seed: bytes) -> tuple[int | None, int, tuple[str, str]]
         results[1] -= clipped[1]
         clipped = [False, False]  # paid by this roll
         margin = results[0] - results[1]
+        contests: tuple[tuple[Side, int, int], ...]
         if margin > 0:
             contests = ((a, 1, margin + a.harm),)
         elif margin < 0:

@@ -14,7 +14,8 @@ from typing import Any
 from engine import commands as cmd
 from events import models as ev
 from engine.state import Combatant, FightState
-from sim import policies, rulesets, runner
+from sim import policies, rulesets
+from sim.driver import ATTACKS, PACES, Driver
 
 FATE_LEVELS = ("Undamaged", "Clipped", "Hurt", "Injured", "Taken Out", "Dead")
 BOX_LEVEL = {"clipped": "Clipped", "hurt": "Hurt", "injured": "Injured", "taken_out": "Taken Out"}
@@ -65,7 +66,7 @@ def attack(state: FightState, who: Combatant, target: Combatant) -> Any:
                           defense=cmd.FateAction(combatant=target.name))
 
 
-def exchanges(driver: runner.Driver) -> None:
+def exchanges(driver: Driver) -> None:
     """FT-PACE exchange: everyone able declares a target and all roll at once, until one side stands."""
     fought = 0
     while not driver.over() and fought < driver.max_rounds:
@@ -76,7 +77,7 @@ def exchanges(driver: runner.Driver) -> None:
         fought += 1
 
 
-def turns(driver: runner.Driver) -> None:
+def turns(driver: Driver) -> None:
     """FT-PACE turn, FT-INIT: rounds of attacks in Alertness order (phase initiative: as any phase fight)."""
     from engine import fate
 
@@ -98,6 +99,6 @@ if hasattr(cmd, "FateExchange") and hasattr(ev, "FateBoxMarked"):
     rulesets.VIEWS["fate"] = rulesets.View(able, wound, FATE_LEVELS, "Injured", (ev.FateBoxMarked,), in_force,
                                            rounds)
     policies.SAVES["fate"] = fate_save
-    runner.ATTACKS["fate"] = attack
-    runner.PACES["exchange"] = exchanges
-    runner.PACES["turn"] = turns
+    ATTACKS["fate"] = attack
+    PACES["exchange"] = exchanges
+    PACES["turn"] = turns

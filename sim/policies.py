@@ -89,7 +89,7 @@ def defensive_posture(state: FightState, who: Combatant) -> ev.Declaration:
 # tactics option -> the declaration of a fighter who wants to defend
 DEFENSES: dict[str, Declare] = {"all_out": all_out_defense, "postures": defensive_posture}
 # tactics option -> the declaration of a fighter who throws caution away (F-MOD-6, F-TAC-1)
-OFFENSES: dict[str, Declare] = {"all_out": lambda state, who: ev.Declaration(all_out="offense"),
+OFFENSES: dict[str, Callable[[FightState, Combatant], ev.Declaration]] = {"all_out": lambda state, who: ev.Declaration(all_out="offense"),
                                 "postures": lambda state, who: ev.Declaration(posture=2)}
 
 

@@ -9,10 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from engine.wounds import LEVELS, VERY_HURT
 from events import models as ev
 from engine.state import Combatant, FightState
+
+
+class Blow(Protocol):
+    """An event that marks a wound: whom it marked."""
+
+    combatant: str
 
 
 @dataclass(frozen=True)
@@ -21,7 +28,7 @@ class View:
     wound: Callable[[FightState, Combatant], str]  # the name of the fighter's worst wound
     levels: tuple[str, ...]  # every wound name, least hurt first (the order of the statistics)
     badly: str  # the first wound name that counts as badly hurt
-    blows: tuple[type, ...]  # events that mark a wound (a policy may spend a point on one)
+    blows: tuple[type[Blow], ...]  # events that mark a wound (a policy may spend a point on one)
     in_force: Callable[[FightState, Combatant, int], bool]  # the blow of this seq still counts
     rounds: Callable[[FightState], int]  # rounds (or exchanges) fought
     # (able, wound rank in `levels`) at once, where the view can say it without naming the wound

@@ -4,9 +4,9 @@ Every simulated fight has its own dice seed, derived from the master seed and
 the fight's index, so a simulation's results do not depend on how its fights
 are split between processes or machines.
 
-Two sessions run the same script of commands, each through the service's step
-(`service.step.step`: decide, record, fold) and its next-draw scan
-(`service.dice.next_draw`):
+A fight is played by `sim.driver.Driver`; two sessions run the same script
+of commands, each through the service's step (`service.step.step`: decide,
+record, fold) and its next-draw scan (`service.dice.next_draw`):
 - `LightSession` (the simulation's): the step on records kept in memory, without
   the stored envelope's JSON body and hash chain, which only a store needs, and
   without an append;
@@ -26,18 +26,18 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 from engine import commands as cmd
-from engine.decide import decide, decider_of
+from engine.decide import decide
 from engine.dice import EnteredDice, SeededDice, commitment
-from engine.errors import InputError, RuleError
-from engine.ranked import SYSTEMS as RANKED
+from engine.errors import InputError
 from events.envelope import Recorded
-from engine.state import Combatant, FightState, replace
+from engine.state import FightState, replace
 from service.dice import next_draw
 from service.fights import Fights
 from service.step import step
 from sim import DEFAULT_MAX_ROUNDS, MAX_ROUNDS, fast, fast_fate
-from sim.policies import POLICIES, Policy, foes
-from sim.rulesets import reading, view_of
+from sim import driver, fate  # noqa: F401  (fate: registers Fate's view, save, attack and paces when the engine has them)
+from sim.policies import POLICIES
+from sim.rulesets import view_of
 from store.memory import MemoryStore
 
 
@@ -69,7 +69,7 @@ class FightResult(NamedTuple):
     workers as plain tuples (`sim.parallel`), where a dataclass pickled one by one cost a large share
     of a fast run."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # a field named as tuple's method, which nothing here calls
     winner: int | None  # index in `sides`; None: a draw (everyone out, or the round cap)
     rounds: int
     levels: tuple[str, ...]  # the name of each combatant's final wound, in join order (`sim.rulesets.View`)
@@ -102,12 +102,10 @@ def derived_ids(seed: bytes) -> Callable[[], str]:
 
 # --- sessions ---------------------------------------------------------------------------
 
-class Session(Protocol):
-    state: FightState
+class Session(driver.Session, Protocol):
     opening: Opening | None  # the run's opening, when the session starts from it (its joins are then skipped)
 
     def start(self, name: str, rules: str, options: dict[str, Any]) -> FightState: ...
-    def execute(self, command: Any) -> tuple[FightState, list[Any]]: ...
 
 
 @dataclass(slots=True)
@@ -223,199 +221,6 @@ class ServiceSession:
         return self.state, list(outcome.records)
 
 
-# --- the fight -----------------------------------------------------------------------------
-
-def _joined_seq(who: Combatant) -> int:
-    return who.joined_seq
-
-
-class Driver:
-    """Plays one fight: the pace's script of commands, with the policy's choices."""
-
-    def __init__(self, session: Session, policies: dict[str, Policy], max_rounds: int) -> None:
-        self.session = session
-        self.policies = policies  # combatant key -> policy
-        self.max_rounds = max_rounds
-        self.exchanges: dict[tuple[str, str], cmd.Exchange] = {}  # the same pair's command (commands are frozen)
-
-    def policy(self, who: Combatant) -> Policy:
-        return self.policies[who.key]
-
-    @property
-    def state(self) -> FightState:
-        return self.session.state
-
-    def must(self, command: Any) -> list[Recorded]:
-        _, records = self.session.execute(command)
-        self.saves(records)
-        return records
-
-    def may(self, command: Any) -> bool:
-        """A policy's command: one the rules refuse is not taken (nothing is written)."""
-        try:
-            self.must(command)
-        except RuleError:
-            return False
-        return True
-
-    def saves(self, records: Sequence[Recorded]) -> None:
-        """After a blow: each fighter it marked may spend a point on it (the policy's `save`)."""
-        view = view_of(self.state)
-        for record in records:
-            event = record.event
-            if not isinstance(event, view.blows):
-                continue
-            who = self.state.find(event.combatant)
-            if who is None or not view.in_force(self.state, who, record.seq):
-                continue  # voided since
-            spend = self.policy(who).save(self.state, who, event, record.seq)
-            if spend is not None:
-                self.may(spend)
-
-    def over(self) -> bool:
-        """The fight's own ruleset says when it is over (`Decider.is_terminal`): at most one side stands."""
-        state = self.session.state
-        return decider_of(state).is_terminal(state)
-
-    def able(self) -> list[Combatant]:
-        state = self.session.state
-        read = reading(state)
-        return sorted((c for key, c in state.combatants.items() if read[key][0]), key=_joined_seq)
-
-    def declare(self, who: Combatant, defensive: bool | None = None) -> None:
-        """The policy's declaration for `who`; `defensive` True/False: only a defensive/other one."""
-        declaration = self.policy(who).declaration(self.state, who)
-        if declaration is None:
-            return
-        if defensive is not None and defensive != (declaration.all_out == "defense" or (declaration.posture or 0) < 0):
-            return
-        self.may(cmd.Declare(combatant=who.name, declaration=declaration))
-
-    # F-PACE-2: simultaneous rounds: one exchange per pair of fighters, or a melee against one (F-MULTI).
-    def simultaneous(self) -> None:
-        """Each round, fighters in join order pick a foe not yet engaged (the policy's choice); those left
-        without one then pick any foe, who fights them all at once in a melee (F-MULTI-1: one roll compared
-        with each foe's), up to `max_foes` (F-MULTI-6); beyond it a fighter waits for the next round."""
-        while not self.over() and self.state.round < self.max_rounds:
-            engaged: dict[str, list[Combatant]] = {}  # the lone fighter's key -> his foes this round
-            taken: set[str] = set()
-            left: list[Combatant] = []
-            for who in self.able():
-                if who.key in taken:
-                    continue
-                candidates = [c for c in foes(self.state, who) if c.key not in taken]
-                target = self.policy(who).target(self.state, who, candidates) if candidates else None
-                if target is None:
-                    left.append(who)
-                    continue
-                taken |= {who.key, target.key}
-                engaged[target.key] = [who]
-            for who in left:
-                candidates = [c for c in foes(self.state, who)
-                              if c.key in engaged and len(engaged[c.key]) < self.state.options.max_foes]
-                target = self.policy(who).target(self.state, who, candidates)
-                if target is not None:
-                    engaged[target.key].append(who)
-            if not engaged:
-                return
-            for lone_key, against in engaged.items():
-                lone = self.state.combatants[lone_key]
-                read = reading(self.state)
-                fighters = [self.state.combatants[w.key] for w in against if read[w.key][0]]
-                if not read[lone_key][0] or not fighters:
-                    continue
-                for who in (*fighters, lone):
-                    self.declare(self.state.combatants[who.key])
-                if len(fighters) == 1:
-                    pair = (fighters[0].name, lone.name)
-                    exchange = self.exchanges.get(pair)
-                    if exchange is None:
-                        exchange = self.exchanges[pair] = cmd.Exchange(first=pair[0], second=pair[1])
-                    self.must(exchange)
-                else:
-                    self.must(cmd.Melee(lone=lone.name, foes=tuple(w.name for w in fighters)))
-                if self.over():
-                    return
-
-    # F-PACE-3: directed attacks in initiative order (phases or rolled initiative).
-    def alternating(self) -> None:
-        ranked = self.state.options.initiative in RANKED
-        while not self.over() and self.state.round < self.max_rounds:
-            if ranked:  # AI-WAIT, F-INIT-3: declared before the round
-                for who in self.able():
-                    self.declare(who)
-            self.must(cmd.StartRound())
-            if not ranked:  # F-MOD-8: a defense lasts the round; an attack is declared with its blow (`act`)
-                for who in self.able():
-                    self.declare(who, defensive=True)
-            for who in self.able():
-                for barter in self.policy(who).barters(self.state, who):
-                    if not self.may(barter):
-                        break
-            if not self.turns(ranked):
-                return
-
-    def turns(self, ranked: bool) -> bool:
-        """The round's turns; False when the fight is over (after the simultaneous slot ends, AI-INIT-2)."""
-        ended_in: int | None = None
-        while True:
-            try:
-                self.must(cmd.NextTurn())
-            except RuleError:
-                return ended_in is None
-            turn = self.state.turn
-            assert turn is not None
-            if ended_in is not None and not (ranked and turn.phase == ended_in):
-                return False
-            self.act(self.state.combatants[turn.combatant], turn)
-            if ended_in is None and self.over():
-                if not ranked:
-                    return False
-                ended_in = turn.phase  # those in the same slot still strike
-
-    def act(self, who: Combatant, turn: Any) -> None:
-        """The actor's turn: an attack on the policy's target. Under PH-4 `structured` the declaring step
-        declares that attack and the resolving step makes the attack declared for the phase."""
-        if turn.step == "resolve":
-            initiative = self.state.initiative.get(who.key)
-            intent = next((i for i in (initiative.intents if initiative else ())
-                           if i.phase == turn.phase and i.target), None)
-            if intent is not None:
-                self.declare(who, defensive=False)
-                attack = ATTACKS.get(self.state.options.ruleset, fudge_attack)
-                self.may(attack(self.state, who, self.state.combatants[intent.target]))
-            return
-        target = self.policy(who).target(self.state, who, foes(self.state, who))
-        if target is None:
-            return
-        if turn.step == "declare":
-            self.may(cmd.DeclareIntent(combatant=who.name, what=f"attack {target.name}", target=target.name))
-        else:
-            if self.state.options.initiative not in RANKED:
-                self.declare(who, defensive=False)
-            self.may(ATTACKS.get(self.state.options.ruleset, fudge_attack)(self.state, who, target))
-
-    def run(self) -> None:
-        options = self.state.options
-        pace = options.pace
-        if pace == "simultaneous" and options.initiative != "none":
-            pace = "alternating"  # rolled initiative: turns in order
-        play_pace = PACES.get(pace)
-        if play_pace is None:
-            raise InputError(f"the simulator plays {', '.join(PACES)} fights, not pace = {pace!r}")
-        play_pace(self)
-
-
-def fudge_attack(state: FightState, who: Combatant, target: Combatant) -> Any:
-    return cmd.Attack(attacker=who.name, target=target.name)
-
-
-# pace option -> how a fight at that pace is played (a new pace adds one function here)
-PACES: dict[str, Callable[[Driver], None]] = {"simultaneous": Driver.simultaneous, "alternating": Driver.alternating}
-# ruleset option -> the command of a directed attack on a turn
-ATTACKS: dict[str, Callable[[FightState, Combatant, Combatant], Any]] = {}
-
-
 def check_setup(setup: Setup) -> None:
     for policy in (setup.policy, *(e.policy for e in setup.entrants if e.policy)):
         if policy not in POLICIES:
@@ -443,7 +248,7 @@ def play(session: Session, setup: Setup, name: str = "sim") -> FightState:
     play_opening(session, setup, name)
     joined = sorted(session.state.combatants.values(), key=lambda c: c.joined_seq)
     policies = {who.key: POLICIES[entrant.policy or setup.policy] for who, entrant in zip(joined, setup.entrants)}
-    Driver(session, policies, setup.max_rounds).run()
+    driver.Driver(session, policies, setup.max_rounds).run()
     return session.state
 
 
@@ -505,7 +310,7 @@ def opening_of(setup: Setup) -> Opening:
     persistent maps share one dict between versions: `engine.pmap`)."""
     kept = getattr(_openings, "last", None)
     if kept is not None and kept[0] == setup:
-        return kept[1]  # type: ignore[no-any-return]
+        return kept[1]
     opening = Opening.of(setup)
     _openings.last = (setup, opening)
     return opening
@@ -528,5 +333,3 @@ def keep(fights: Fights, setup: Setup, master: int, index: int, name: str) -> Fi
     scratch.reveal_seed(name)
     return fights.copy_in(scratch, name).state
 
-
-from sim import fate  # noqa: E402,F401  (registers Fate's view, save, attack and paces when the engine has them)

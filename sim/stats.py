@@ -144,7 +144,7 @@ class Tally:
 
 
 class Pick(NamedTuple):
-    index: int
+    index: int  # type: ignore[assignment]  # a field named as tuple's method, which nothing here calls
     rounds: int
 
 

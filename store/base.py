@@ -79,7 +79,8 @@ class EventStore(Protocol):
     """Every ability the service uses. A store that keeps no caches (in memory, without a key) says so
     by giving no snapshot key: the service then neither writes nor reads snapshots and views."""
 
-    path: Path | None  # the store's file, for messages (None: a store in memory)
+    @property
+    def path(self) -> Path | None: ...  # the store's file, for messages (None: a store in memory)
 
     # --- the log (A-LOG-1) ------------------------------------------------------------------
     def fights(self) -> list[FightInfo]: ...

@@ -51,6 +51,8 @@ def _hints(cls: type) -> dict[str, Any]:
         return {name: (typing.Annotated[field.annotation, *field.metadata] if field.metadata else field.annotation)
                 for name, field in cls.model_fields.items()}
     hints = typing.get_type_hints(cls)
+    if not dataclasses.is_dataclass(cls):
+        raise TypeError(f"{cls!r} is neither a dataclass nor a pydantic model")
     return {field.name: hints[field.name] for field in dataclasses.fields(cls)}
 
 

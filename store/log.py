@@ -29,7 +29,7 @@ class _Log:
             import structlog
 
             if self.setup is not None:
-                self.setup, setup = None, self.setup
+                setup, self.setup = self.setup, None
                 setup()
             getattr(structlog.get_logger(), method)(event, **values)
 

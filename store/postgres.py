@@ -338,7 +338,7 @@ class PostgresStore:
         found = version = self._schema_version(db)
         while version < int(STORE_SCHEMA):
             try:
-                db.execute(MIGRATIONS[version])  # type: ignore[call-overload]
+                db.execute(MIGRATIONS[version])
             except errors.DuplicateTable as exc:  # a table of the same name, in a database that is not ours
                 raise StoreError(f"{self.where} is not a fudge store ({_first_line(exc)}): fudge leaves it as "
                                  "it is; give another database") from None
@@ -367,7 +367,7 @@ class PostgresStore:
             sql.SQL(", ").join(sql.Identifier(t) for t in TABLES), who))
         db.execute(sql.SQL("REVOKE ALL ON SEQUENCE fights_id_seq FROM {}").format(who))
         for line in GRANTS.strip().splitlines():
-            db.execute(sql.SQL(line.rstrip(";").replace("{role}", "{}")).format(who))  # type: ignore[arg-type]
+            db.execute(sql.SQL(line.rstrip(";").replace("{role}", "{}")).format(who))
 
     def _admin(self, db: psycopg.Connection[Any]) -> bool:
         """Whether this connection's role owns the tables (the club's admin)."""
@@ -381,7 +381,7 @@ class PostgresStore:
                 self._version = self._schema_version(db)
                 if self._version == 0:
                     return []
-            return db.execute(sql, params).fetchall()  # type: ignore[call-overload]
+            return db.execute(sql, params).fetchall()
         return self._run(read)
 
     # --- the club's admin (`fudge club`) ----------------------------------------------------------
@@ -465,7 +465,7 @@ class PostgresStore:
         sql = (f"SELECT id, owner, name, fight_id, parent, fork_seq, created_at FROM fights WHERE {VISIBLE} "
                "ORDER BY id")
         found = (self._rows(sql, {"gm": self.gm}) if db is None
-                 else db.execute(sql, {"gm": self.gm}).fetchall())  # type: ignore[call-overload]
+                 else db.execute(sql, {"gm": self.gm}).fetchall())
         names = Counter(row[2] for row in found)
         return [(int(row_id), owner, FightInfo(name if owner == self.gm or names[name] == 1 else f"{owner}/{name}",
                                                *rest)) for row_id, owner, name, *rest in found]

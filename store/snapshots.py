@@ -162,7 +162,7 @@ def private_file_problem(found: os.stat_result) -> str | None:
 _WARNED: set[str] = set()
 
 
-def _not_a_key(path: Path, why: str) -> None:
+def _not_a_key(path: Path, why: str) -> bytes | None:  # no key: None, after one warning
     if str(path) not in _WARNED:  # one warning per process, however often the key is asked for
         _WARNED.add(str(path))
         log.warning("snapshot key refused: snapshots are off until it is deleted (the next command then "

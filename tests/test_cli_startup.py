@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from cli import main, views
+from cli import main, status_model, views
 from projections.fold import replay
 from service.fights import Fights
 from store.sqlite import SqliteStore
@@ -45,7 +45,7 @@ def stored(db: Path, name: str | None = None) -> dict[str, Any] | None:
 def computed(db: Path, name: str) -> dict[str, Any]:
     """The status view of a replay of the whole log, through JSON as the store keeps it."""
     fights = Fights(SqliteStore(db))
-    return json.loads(json.dumps(views.build(replay(fights.log(name)))))
+    return json.loads(json.dumps(status_model.build(replay(fights.log(name)))))
 
 
 def view_rows(db: Path) -> list[tuple[Any, ...]]:
@@ -134,7 +134,7 @@ def test_a_stale_tampered_foreign_or_missing_view_is_not_used(
     assert "Sn0rri" not in fudge("status").stdout
 
     fudge("round")
-    monkeypatch.setattr(views, "_VERSION", ["other code"])  # written by other code
+    monkeypatch.setattr(status_model, "_VERSION", ["other code"])  # written by other code
     assert stored(fudge.db) is None
     monkeypatch.undo()
     assert stored(fudge.db) is not None

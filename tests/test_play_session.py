@@ -304,3 +304,14 @@ def test_the_history_is_kept_per_store(tmp_path: Path, monkeypatch: pytest.Monke
     assert here == history_file(tmp_path / "fudge.db")  # the same store, however it is named
     assert here != history_file(tmp_path / "other" / "fudge.db")
     assert here.parent == tmp_path / "state" / "fudge" / "history"
+
+
+def test_a_servers_history_is_kept_per_url_and_its_file_names_no_password(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`fudge play` on a terminal against a club's server (`--store postgresql://...`): the store is a URL."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    club = history_file("postgresql://gm:s3cret@db.example/club")
+    assert club == history_file("postgresql://gm:s3cret@db.example/club")
+    assert club != history_file("postgresql://gm:s3cret@db.example/other")
+    assert club.parent == tmp_path / "state" / "fudge" / "history"
+    assert "s3cret" not in str(club) and "example" not in str(club)

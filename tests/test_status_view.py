@@ -17,7 +17,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cli import board, render, status_view, views
+from cli import board, render, status_model, status_rows, status_view, views
 from engine import commands as cmd
 from engine.commands_fate import FateAction, FateExchange, FateRound
 from engine.errors import RuleError
@@ -50,7 +50,7 @@ def test_the_kept_view_is_the_whole_render_after_every_command_of_each_recorded_
             state = fold(records, state) if state is not None else fold(records)
             states.append(state)
         for state in [*states, *reversed(states[:-1])]:  # back again: maps return to earlier versions
-            assert views.build(state) == whole(state)
+            assert status_model.build(state) == whole(state)
             walked += 1
     assert walked > 100
 
@@ -74,7 +74,7 @@ def run(tmp_path: Path, crowd: int, ops: list[tuple[str, int, int]], rules: str 
     `fudge status` reads it) is the whole render of the state the command ended at."""
     db = tmp_path / "fight.db"
     db.unlink(missing_ok=True)
-    writers = [Fights(SqliteStore(db), read_models=(views.STATUS,)) for _ in range(2)]
+    writers = [Fights(SqliteStore(db), read_models=(status_model.STATUS,)) for _ in range(2)]
     label, options = resolve(rules)
     writers[0].new("duel", label, options.model_dump(mode="json"))
     names: list[str] = []
@@ -189,11 +189,11 @@ def test_another_fight_under_the_same_id_is_rendered_whole_even_with_no_one_in_i
     empty = fold(list(by_command([load(row["body"]) for row in rows]))[0])
     assert not empty.combatants
     for shown in (state, replace(empty, fight_id=state.fight_id), state):
-        assert views.build(shown) == whole(shown)
+        assert status_model.build(shown) == whole(shown)
 
 
 def crowd(db: Path, size: int) -> Fights:
-    fights = Fights(SqliteStore(db), read_models=(views.STATUS,))
+    fights = Fights(SqliteStore(db), read_models=(status_model.STATUS,))
     fights.new("duel", "fudge", {})
     for number in range(size):
         fights.execute("duel", cmd.Join(sheet=sheet(f"F{number}", number), source="test"))
@@ -225,7 +225,7 @@ def test_a_warm_writer_stores_the_head_and_only_the_pages_and_parts_a_command_ch
     fights = spied(crowd(db, 70), written)  # two pages: 64 fighters and 6
     offense(fights, "F3")
     assert written[-1] == ["status", "status-pages/0", "status/f3"]
-    other = spied(Fights(SqliteStore(db), read_models=(views.STATUS,)), written)
+    other = spied(Fights(SqliteStore(db), read_models=(status_model.STATUS,)), written)
     offense(other, "F66")
     assert written[-1] == ["status", "status-pages/1", "status/f66"]  # its rows read and compared
     offense(fights, "F7")
@@ -251,7 +251,7 @@ def test_a_page_or_part_row_edited_by_hand_is_not_shown_and_the_next_command_men
     fights.store.close()
     shown = fudge("status", "--fight", "duel", "--json", store=db, key=Path(os.environ["FUDGE_KEY_FILE"]))
     assert shown.returncode == 0 and json.loads(shown.stdout) == whole(state)["json"]
-    page_before = views.PAGE + "1"
+    page_before = status_rows.PAGE + "1"
     edits = [
         "UPDATE views SET body = replace(body, 'offense', 'defense') WHERE name = 'status/f65'",
         f"UPDATE views SET body = replace(body, '\"f64\"', '\"f65\"') WHERE name = '{page_before}'",
@@ -268,7 +268,7 @@ def test_a_page_or_part_row_edited_by_hand_is_not_shown_and_the_next_command_men
         store.close()
         again = fudge("status", "--fight", "duel", "--json", store=db, key=Path(os.environ["FUDGE_KEY_FILE"]))
         assert again.stdout == shown.stdout, edit
-        mender = Fights(SqliteStore(db), read_models=(views.STATUS,))
+        mender = Fights(SqliteStore(db), read_models=(status_model.STATUS,))
         mender.execute("duel", cmd.RollTrait(combatant="F1", trait="Perception", difficulty=1))
         store = SqliteStore(db)
         assert views.stored_status(store, "duel") == json.loads(json.dumps(whole(mender.state("duel")))), edit
@@ -292,12 +292,12 @@ def test_pages_hold_the_parts_in_join_order_and_are_joined_again_only_where_a_pa
         pages = kept.paged()
         entries = [entry for body, _ in pages for entry in json.loads(body)]
         assert entries == [[part.key, part.digest] for part in kept.in_order()]
-        assert all(len(json.loads(body)) == views.PAGE_SIZE for body, _ in pages[:-1])
-        assert [pinned for _, pinned in pages] == [views.digest(body) for body, _ in pages]
-    kept.listed = [f'["k{index}","d"]' for index in range(3 * views.PAGE_SIZE)]
+        assert all(len(json.loads(body)) == status_rows.PAGE_SIZE for body, _ in pages[:-1])
+        assert [pinned for _, pinned in pages] == [status_rows.digest(body) for body, _ in pages]
+    kept.listed = [f'["k{index}","d"]' for index in range(3 * status_rows.PAGE_SIZE)]
     kept.stale = None
     first = list(kept.paged())
-    kept.listed[views.PAGE_SIZE + 1] = '["changed","d"]'
+    kept.listed[status_rows.PAGE_SIZE + 1] = '["changed","d"]'
     kept.stale = {1}
     second = kept.paged()
     assert [second[0], second[2]] == [first[0], first[2]] and second[1] != first[1]

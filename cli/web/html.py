@@ -11,6 +11,7 @@ from html import escape
 from cli.board import board_lines
 from cli.terminal import safe
 from cli.web.story import Step
+from engine.state import FightState
 
 # The colours of the kinds (cli.style.STYLES), light and dark (prefers-color-scheme), and the layout:
 # one column on a phone, large type for a TV (`.large`, `fudge serve --large` or ?large).
@@ -71,7 +72,7 @@ def segments_html(line: list[tuple[str, str]]) -> str:
     return "".join(out)
 
 
-def board_html(state) -> str:  # type: ignore[no-untyped-def]
+def board_html(state: FightState) -> str:
     """The board (turn order, current actor, wounds, points) as HTML lines."""
     lines = board_lines(state, BOARD_WIDTH)
     out = []

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
-from engine.dice import Dice
-from engine.state import FightState
+from engine.state import Combatant, FightState
 
-Handler = Callable[[FightState, Any, Dice], list[Any]]
+if TYPE_CHECKING:
+    from engine.commands import Command
+    from events.models import Event
+
+# A decide table's handler: (state, a command of its key's class, dice) -> the events it makes. Each handler
+# names its own command class, so the table's type leaves the arguments to them.
+Handler = Callable[..., "list[Event]"]
 
 
 @dataclass(frozen=True)
@@ -19,7 +24,7 @@ class Decider:
     title: str  # its name in a line to the GM
     table: Mapping[type, Handler]  # a command's type -> what decides it
     refusals: Mapping[type, str]  # a command it lacks -> the line refusing it ({ruleset}: `name`)
-    still_fights: Callable[[FightState, Any], bool]  # a combatant is still in the fight (not out, not Taken Out)
+    still_fights: Callable[[FightState, Combatant], bool]  # a combatant is still in the fight (not out, not Taken Out)
 
     def is_terminal(self, state: FightState) -> bool:
         """At most one side still fights: the fight is over (the simulator stops, the GM is told)."""
@@ -32,7 +37,7 @@ class Decider:
                     return False  # two sides still fight: no need to read the rest
         return True
 
-    def refusal(self, command: Any) -> str:
+    def refusal(self, command: Command | type[Command]) -> str:
         """The one line a command this ruleset does not have is refused with: it names the ruleset.
         `command` is the command, or its class (asked before the command can be built)."""
         kind = command if isinstance(command, type) else type(command)
@@ -47,7 +52,7 @@ class Decider:
         return FightState()
 
 
-def able_to_act(state: FightState, who: Any) -> bool:
+def able_to_act(state: FightState, who: Combatant) -> bool:
     """Fudge and Atari Isev: still in the fight while able to act (F-WND-1: not Incapacitated or worse,
     F-STUN-1: not knocked out, F-WND-6: not killed)."""
     return who.track.can_act

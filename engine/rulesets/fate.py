@@ -61,7 +61,7 @@ def _rolls(state: FightState, actions: Sequence[cmd.FateAction], dice: Dice, act
     return out
 
 
-def exchange(state: FightState, c: cmd.FateExchange, dice: Dice) -> list[Any]:
+def exchange(state: FightState, c: cmd.FateExchange, dice: Dice) -> list[ev.Event]:
     """FT-PACE exchange: all declare, all roll, each compared with whom they oppose."""
     _need_pace(state, "exchange", "`fudge fate exchange`")
     if not c.actions:
@@ -73,7 +73,7 @@ def exchange(state: FightState, c: cmd.FateExchange, dice: Dice) -> list[Any]:
     return [*rolled, *resolution(state, action, "exchange", sides)]
 
 
-def scene(state: FightState, c: cmd.FateScene, dice: Dice) -> list[Any]:
+def scene(state: FightState, c: cmd.FateScene, dice: Dice) -> list[ev.Event]:
     """FT-PACE scene, FT-SCENE: one roll per participant for the whole scene."""
     _need_pace(state, "scene", "`fudge fate scene`")
     check_actions(state, c.actions, c.mods)
@@ -90,7 +90,7 @@ def scene(state: FightState, c: cmd.FateScene, dice: Dice) -> list[Any]:
     return [*rolled, *resolution(state, action, "scene", sides, mode="total" if c.mode == "total" else "contests")]
 
 
-def new_round(state: FightState, c: cmd.FateRound, dice: Dice) -> list[Any]:
+def new_round(state: FightState, c: cmd.FateRound, dice: Dice) -> list[ev.Event]:
     """FT-INIT: everyone able rolls Alertness (4dF); ties go to Tactics, then the combat skill.
 
     Remaining ties keep the joining order and are shown. Each roll is a
@@ -112,7 +112,7 @@ def new_round(state: FightState, c: cmd.FateRound, dice: Dice) -> list[Any]:
                                       keys=tuple(keys[w.key] for w in ranked))]
 
 
-def attack(state: FightState, c: cmd.FateAttack, dice: Dice) -> list[Any]:
+def attack(state: FightState, c: cmd.FateAttack, dice: Dice) -> list[ev.Event]:
     """FT-PACE turn: the actor's attack roll against the defender's defence roll."""
     _need_pace(state, "turn", "`fudge fate attack`")
     attacker = fate_able(state, c.attack.combatant)
@@ -145,7 +145,7 @@ def _actor(state: FightState) -> Combatant:
     return actor
 
 
-def pass_turn(state: FightState, c: cmd.FatePass, dice: Dice) -> list[Any]:
+def pass_turn(state: FightState, c: cmd.FatePass, dice: Dice) -> list[ev.Event]:
     """FT-INIT (a reading, engine.fate): the actor passes (his turn used with no action) or holds (he acts
     after the next fighter who still has a turn this round)."""
     typed = "`fudge fate hold`" if c.hold else "`fudge fate pass`"
@@ -191,7 +191,7 @@ def _fate_action(state: FightState, event: ev.DiceRolled, target: int) -> tuple[
 
 
 def resettle(state: FightState, record: Action, spent: Spent, new_roll: int | None,
-             voids: list[int], dice: Dice) -> list[Any]:
+             voids: list[int], dice: Dice) -> list[ev.Event]:
     """FT-PTS: the exchange compared again with the spender's changed roll; its old marks are left out."""
     resolved: ev.FateResolved = state.events[record.resolution]
     change: dict[str, Any] = {} if new_roll is None else {"roll": new_roll}
@@ -201,7 +201,7 @@ def resettle(state: FightState, record: Action, spent: Spent, new_roll: int | No
                       exclude=frozenset(voids))
 
 
-def spend(state: FightState, c: cmd.SpendPoint, dice: Dice, *, fallback: Handler) -> list[Any]:
+def spend(state: FightState, c: cmd.SpendPoint, dice: Dice, *, fallback: Handler) -> list[ev.Event]:
     """FT-PTS: a fate point (the fudge-point pool, C-FP-4) for +1 to a roll."""
     who = combatant(state, c.combatant)
     if c.use != "skill" or c.shift not in (None, 1):
@@ -221,7 +221,7 @@ def spend(state: FightState, c: cmd.SpendPoint, dice: Dice, *, fallback: Handler
     return [paid, *reresolve(state, spent, dice, resettle)]
 
 
-def check_aspect(state: FightState, c: cmd.CheckAspect, dice: Dice) -> list[Any]:
+def check_aspect(state: FightState, c: cmd.CheckAspect, dice: Dice) -> list[ev.Event]:
     """FT-PTS: check one of an aspect's boxes to reroll a roll; both rolls stay in the log."""
     who = combatant(state, c.combatant)
     aspects = who.fighter.sheet.aspects
@@ -251,12 +251,12 @@ def check_aspect(state: FightState, c: cmd.CheckAspect, dice: Dice) -> list[Any]
     return [checked_event, *reresolve(state, spent, dice, resettle)]
 
 
-def end_scene(state: FightState, c: cmd.EndScene, dice: Dice) -> list[Any]:
+def end_scene(state: FightState, c: cmd.EndScene, dice: Dice) -> list[ev.Event]:
     """FT-TRACK-3: the scene is over; clipped, hurt and taken out clear, injuries stay."""
     return [ev.FateSceneEnded(scene=state.fate_scene)]
 
 
-def recover(state: FightState, c: cmd.RecoverInjury, dice: Dice) -> list[Any]:
+def recover(state: FightState, c: cmd.RecoverInjury, dice: Dice) -> list[ev.Event]:
     """FT-HEAL-1: an injury heals in a week (or 2-3 weeks, option), a day less per MoS of a medicine roll."""
     opts = state.options
     patient = combatant(state, c.combatant)
@@ -290,7 +290,7 @@ def recover(state: FightState, c: cmd.RecoverInjury, dice: Dice) -> list[Any]:
     return out + [ev.InjuryRecovered(combatant=patient.name, mark=mark.seq, days=days, **fields)]
 
 
-def roll(state: FightState, c: cmd.RollTrait, dice: Dice, *, fallback: Handler = fudge.roll_trait) -> list[Any]:
+def roll(state: FightState, c: cmd.RollTrait, dice: Dice, *, fallback: Handler = fudge.roll_trait) -> list[ev.Event]:
     """FT-TRACK-3: any other roll (a chase, a medicine check) carries the Hurt and Injured penalties.
 
     The clipped -1 is left to the next exchange or attack, which is where the text spends it.
@@ -318,7 +318,7 @@ def roll(state: FightState, c: cmd.RollTrait, dice: Dice, *, fallback: Handler =
     return out
 
 
-def join(state: FightState, c: cmd.Join, dice: Dice) -> list[Any]:
+def join(state: FightState, c: cmd.Join, dice: Dice) -> list[ev.Event]:
     """FT-SIMPLE, FT-ADV-1: a Fate sheet's arms are checked when it joins."""
     check_arms(Sheet.model_validate(c.sheet), state.options.arms_rating_limit, state.options.arms)
     return lifecycle.join(state, c, dice)
@@ -336,7 +336,7 @@ PHASES_ONLY = {"StartRound": "fudge round", "NextTurn": "fudge next", "Barter": 
 def phased(handler: Handler, typed: str) -> Handler:
     """A phase initiative command (the PH rules), for a Fate fight in turns ordered by phase initiative only."""
 
-    def guarded(state: FightState, command: Any, dice: Dice) -> list[Any]:
+    def guarded(state: FightState, command: cmd.Command, dice: Dice) -> list[ev.Event]:
         if not state.options.initiative.startswith("phases"):
             raise RuleError(not_fate(state, typed))
         return handler(state, command, dice)
@@ -350,7 +350,7 @@ def refused(typed: str) -> Handler:
     A handler rather than a line of REFUSALS: the line names the fight's own commands, which depend on
     its pace and initiative, and a refusal line is the same for every fight."""
 
-    def refuse(state: FightState, command: Any, dice: Dice) -> list[Any]:
+    def refuse(state: FightState, command: cmd.Command, dice: Dice) -> list[ev.Event]:
         raise RuleError(not_fate(state, typed))
 
     return refuse

@@ -54,7 +54,7 @@ def check_declaration(state: FightState, who: Combatant, declaration: ev.Declara
     stun.refuse_all_out_defense(state, who, declaration)
 
 
-def declare(state: FightState, c: cmd.Declare, dice: Dice, *, atari_isev: bool = False) -> list[Any]:
+def declare(state: FightState, c: cmd.Declare, dice: Dice, *, atari_isev: bool = False) -> list[ev.Event]:
     """F-MOD-6, F-TAC-1: a declaration for this round. Under a rolled initiative, and always under the Atari
     Isev ruleset (`atari_isev`, with its options), it is for the next round, before it is rolled
     (F-INIT-3, AI-WAIT, AI-POST)."""
@@ -97,7 +97,7 @@ def posture_pick(state: FightState, who: Combatant, c: cmd.Declare, dice: Dice,
     return event, c.declaration.model_copy(update={"posture": D6_POSTURE[rolled.faces[0]]})
 
 
-def seal(state: FightState, c: cmd.SealDeclaration, dice: Dice) -> list[Any]:
+def seal(state: FightState, c: cmd.SealDeclaration, dice: Dice) -> list[ev.Event]:
     who = able(state, c.combatant)
     if state.options.initiative in ("opposed", "ranked"):
         raise RuleError("under rolled initiative declarations are made openly before `fudge round`: drop --sealed")
@@ -107,7 +107,7 @@ def seal(state: FightState, c: cmd.SealDeclaration, dice: Dice) -> list[Any]:
 
 # --- rolls and exchanges ------------------------------------------------------------
 
-def roll_trait(state: FightState, c: cmd.RollTrait, dice: Dice, *, acting: Acting = acting_modifiers) -> list[Any]:
+def roll_trait(state: FightState, c: cmd.RollTrait, dice: Dice, *, acting: Acting = acting_modifiers) -> list[ev.Event]:
     """C-ACT-2, C-ACT-3, C-ACT-4, C-ACT-5: a trait roll; `acting` is what weighs on every action."""
     who = able(state, c.combatant)
     action = next_action(state)
@@ -146,7 +146,7 @@ def roll_trait(state: FightState, c: cmd.RollTrait, dice: Dice, *, acting: Actin
     return out
 
 
-def exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[Any]:
+def exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[ev.Event]:
     """F-PACE-2: two fighters exchange blows at once."""
     if state.options.pace == "story":
         raise RuleError(STORY_ONLY)
@@ -160,7 +160,7 @@ def exchange(state: FightState, c: cmd.Exchange, dice: Dice) -> list[Any]:
                  speed_contest=c.targeting.speed_contest)
 
 
-def attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
+def attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[ev.Event]:
     """F-PACE-3: one fighter's directed attack on another, in turn."""
     if state.options.pace == "story":
         raise RuleError(STORY_ONLY)
@@ -173,7 +173,8 @@ def attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
     if state.options.initiative in ("phases-classic", "phases-crunch"):
         check_turn(state, attacker, target)
     intent = {k: v for k, v in (("stun", c.stun), ("pull", c.pull), ("head", c.head)) if v not in (False, None)}
-    unaware, more = c.unaware, ((), ())
+    more: tuple[tuple[ev.Modifier, ...], tuple[ev.Modifier, ...]] = ((), ())
+    unaware = c.unaware
     if state.options.pace == "alternating":
         unaware, more = alternating_all_out(state, attacker, target, c)
     return fight(state, "attack", attacker, target, (c.mod, c.defense_mod), c.min_hit, c.reveals, dice,
@@ -181,7 +182,7 @@ def attack(state: FightState, c: cmd.Attack, dice: Dice) -> list[Any]:
                  targeting=c.targeting, more=more, speed_contest=c.targeting.speed_contest)
 
 
-def gm_wound(state: FightState, c: cmd.GmWound, dice: Dice) -> list[Any]:
+def gm_wound(state: FightState, c: cmd.GmWound, dice: Dice) -> list[ev.Event]:
     """A-LOG-1: a wound the GM rules (a fall, fire, a trap), marked as a blow's wound would be:
     overflow (F-WND-3), pawns and the DC track, damage-capacity options and the PC death caps apply."""
     who = combatant(state, c.combatant)
@@ -201,14 +202,14 @@ def gm_wound(state: FightState, c: cmd.GmWound, dice: Dice) -> list[Any]:
     return marks
 
 
-def willpower(state: FightState, c: cmd.Willpower, dice: Dice) -> list[Any]:
+def willpower(state: FightState, c: cmd.Willpower, dice: Dice) -> list[ev.Event]:
     """AI-WILL-1, as Atari Isev decides it: engine.atari is loaded by the fights that use it, not by every one."""
     from engine import atari
 
     return atari.willpower(state, c, dice)
 
 
-def resist_spell(state: FightState, c: cmd.ResistSpell, dice: Dice) -> list[Any]:
+def resist_spell(state: FightState, c: cmd.ResistSpell, dice: Dice) -> list[ev.Event]:
     """AI-WILL-2, as Atari Isev decides it (see `willpower`)."""
     from engine import atari
 

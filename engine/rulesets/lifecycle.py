@@ -17,23 +17,23 @@ from events import models as ev
 from engine.state import FightState
 
 
-def start(state: FightState, c: cmd.StartFight, dice: Dice) -> list[Any]:
+def start(state: FightState, c: cmd.StartFight, dice: Dice) -> list[ev.Event]:
     if state.name:
         raise RuleError(f"fight {state.name} has already started")
     return [ev.FightStarted(name=c.name, rules=c.rules, options=c.options,
                             seed_commitment=c.seed_commitment, stream=c.stream)]
 
 
-def branch(state: FightState, c: cmd.StartBranch, dice: Dice) -> list[Any]:
+def branch(state: FightState, c: cmd.StartBranch, dice: Dice) -> list[ev.Event]:
     return [ev.BranchStarted(name=c.name, parent=c.parent, fork_seq=c.fork_seq,
                              seed_commitment=c.seed_commitment, stream=c.stream)]
 
 
-def commit(state: FightState, c: cmd.CommitSeed, dice: Dice) -> list[Any]:
+def commit(state: FightState, c: cmd.CommitSeed, dice: Dice) -> list[ev.Event]:
     return [ev.SeedCommitted(seed_commitment=c.seed_commitment, stream=c.stream, reason=c.reason)]
 
 
-def reveal_seed(state: FightState, c: cmd.RevealSeed, dice: Dice) -> list[Any]:
+def reveal_seed(state: FightState, c: cmd.RevealSeed, dice: Dice) -> list[ev.Event]:
     out: list[Any] = []
     for commitment, seed in c.seeds:
         if hashlib.sha256(bytes.fromhex(seed)).hexdigest() != commitment:
@@ -45,7 +45,7 @@ def reveal_seed(state: FightState, c: cmd.RevealSeed, dice: Dice) -> list[Any]:
     return out
 
 
-def join(state: FightState, c: cmd.Join, dice: Dice) -> list[Any]:
+def join(state: FightState, c: cmd.Join, dice: Dice) -> list[ev.Event]:
     sheet = Sheet.model_validate(c.sheet)
     name = c.name or sheet.name
     if "=" in name or not name.strip():
@@ -61,7 +61,7 @@ def join(state: FightState, c: cmd.Join, dice: Dice) -> list[Any]:
     return [ev.CombatantJoined(combatant=name, side=side, sheet=sheet.model_dump(mode="json"), source=c.source)]
 
 
-def kill(state: FightState, c: cmd.Kill, dice: Dice) -> list[Any]:
+def kill(state: FightState, c: cmd.Kill, dice: Dice) -> list[ev.Event]:
     who = combatant(state, c.combatant)
     if who.track.dead:
         raise RuleError(f"{who.name} is already dead")

@@ -19,7 +19,7 @@ from events import models as ev
 from engine.state import Combatant, FightState
 
 
-def start_round(state: FightState, c: cmd.StartRound, dice: Dice) -> list[Any]:
+def start_round(state: FightState, c: cmd.StartRound, dice: Dice) -> list[ev.Event]:
     if state.options.initiative in ("opposed", "ranked"):
         return ranked.start_round(state, c, dice)
     surprised = {combatant(state, n).key for n in c.surprised}
@@ -47,7 +47,7 @@ def start_round(state: FightState, c: cmd.StartRound, dice: Dice) -> list[Any]:
     return out
 
 
-def barter_dice(state: FightState, c: cmd.Barter, dice: Dice) -> list[Any]:
+def barter_dice(state: FightState, c: cmd.Barter, dice: Dice) -> list[ev.Event]:
     who = combatant(state, c.combatant)
     initiative = state.initiative.get(who.key)
     if initiative is None:
@@ -85,7 +85,7 @@ def turn_order(state: FightState) -> list[tuple[int, str, tuple[str, ...]]]:
     return [(slot.phase, slot.combatant, slot.tied_with) for slot in slots(state)]
 
 
-def next_turn(state: FightState, c: cmd.NextTurn, dice: Dice) -> list[Any]:
+def next_turn(state: FightState, c: cmd.NextTurn, dice: Dice) -> list[ev.Event]:
     if state.options.initiative == "none":
         raise RuleError("this fight has no initiative order: every exchange is simultaneous")
     if state.options.initiative in ("opposed", "ranked"):
@@ -103,18 +103,18 @@ def next_turn(state: FightState, c: cmd.NextTurn, dice: Dice) -> list[Any]:
                          index=index, tied_with=slot.tied_with, step=slot.step)]
 
 
-def order_ties(state: FightState, c: cmd.OrderTies, dice: Dice) -> list[Any]:
+def order_ties(state: FightState, c: cmd.OrderTies, dice: Dice) -> list[ev.Event]:
     """PH-3: the GM orders tied combatants (GM input)."""
     ordered = ordered_ties(state, c.order)
     return [ordered, *reordered_turn(state, ordered.order)]
 
 
-def hold(state: FightState, c: cmd.HoldAction, dice: Dice) -> list[Any]:
+def hold(state: FightState, c: cmd.HoldAction, dice: Dice) -> list[ev.Event]:
     """PH-4 `open`: the actor waits for the others in the phase."""
     return [held_action(state)]
 
 
-def intend(state: FightState, c: cmd.DeclareIntent, dice: Dice) -> list[Any]:
+def intend(state: FightState, c: cmd.DeclareIntent, dice: Dice) -> list[ev.Event]:
     """PH-4 `structured`: the declaration step."""
     who = able(state, c.combatant)
     target = combatant(state, c.target) if c.target is not None else None
