@@ -159,6 +159,26 @@ _SUMMARY: dict[type, Any] = {
 }
 _SUMMARY_ORDER = tuple(_SUMMARY)
 
+# The event types `_SUMMARY` leaves out, each with why: a command holding one is named by another event
+# beside it, or by the type's own words (`summary`'s last resort). A new event type goes in one or the other
+# (tests/test_event_types.py).
+UNSUMMARIZED: dict[type, str] = {
+    ev.FightStarted: "the first command of a log: no undo or redo names it; its words are its type's",
+    ev.BranchStarted: "the first command of a branch: no undo or redo names it; its words are its type's",
+    ev.SeedCommitted: "a new dice seed is a command of its own: its type's words say it",
+    ev.SeedRevealed: "revealed with the next seed's commitment: its type's words say it",
+    ev.DiceRolled: "the dice of a roll whose resolution beside it names the command",
+    ev.AdvantageGained: "gained by the roll whose resolution beside it names the command",
+    ev.DeclarationRevealed: "revealed by the round or the resolution beside it, which names the command",
+    ev.DieAltered: "the second half of a barter: the DieTraded beside it names the command",
+    ev.EventsVoided: "voided by the point, the undo or the reroll beside it, which names the command",
+    ev.FateBoxMarked: "marked by the FateResolved beside it, which names the command",
+    ev.InitiativeRanked: "rolled with the RoundStarted beside it, which names the command",
+    ev.InitiativeRolled: "rolled with the RoundStarted beside it, which names the command",
+    ev.LocationWounded: "marked with the WoundMarked beside it, which names the command",
+    ev.TurnUsed: "a turn used with no blow is a command of its own: its type's words say it",
+}
+
 
 # --- points and what they bought (C-FP-2, FT-PTS) -----------------------------------------------------
 

@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.rulesets.reading import Reading
-from engine.state import Combatant, FightState
+
+if TYPE_CHECKING:
+    from engine.state import Combatant, FightState
 
 LEVELS = ("Unharmed", "Clipped", "Hurt", "Injured", "Taken Out")  # `severity`'s levels
 

@@ -3,9 +3,13 @@ battles, the wound track (F-WND) and its phase or rolled initiative (F-INIT)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.rulesets.reading import Reading
-from engine.state import Combatant, FightState
 from engine.wounds import LEVELS
+
+if TYPE_CHECKING:
+    from engine.state import Combatant, FightState
 
 
 def no_order(pace: str) -> str:

@@ -19,9 +19,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.state import Combatant, FightState
+if TYPE_CHECKING:
+    from engine.state import Combatant, FightState
 
 
 @dataclass(frozen=True)
