@@ -23,6 +23,7 @@ from typing import Any
 
 from cli.style import Line, ansi, plain
 from cli.terminal import safe
+from engine.rulesets.reading import ruleset_of
 from engine.state import Combatant, FightState
 from engine.turns import current_actor, still_fights
 from engine.wounds import LEVELS
@@ -118,9 +119,10 @@ def acted(state: FightState) -> dict[str, str]:
 
 def header(state: FightState, current: str | None) -> Line:
     line: Line = [(safe(state.name), "title"), (f" ({safe(state.rules)})", "dim")]
-    if state.options.ruleset == "fate":
+    rules = ruleset_of(state)
+    if rules.scenes:
         line.append((f" · scene {state.fate_scene}", ""))
-    if state.options.ruleset != "fate" or state.options.pace == "turn":  # Fate's other paces have no rounds
+    if rules.plays_rounds(state.options.pace):  # Fate's scene and exchange paces have no rounds
         line.append((" · ", "dim"))
         line.append((f"round {state.round}" if state.round else "before the first round", "round"))
     turn = state.turn
@@ -150,7 +152,7 @@ def widths(width: int) -> tuple[int, int]:
 
 def combatant_lines(state: FightState, who: Combatant, current: bool, done: str | None,
                     columns: tuple[int, int] = (NAME, SIDE)) -> tuple[Line, Line]:
-    out, level, kind, boxes = (fate_track(state, who) if state.options.ruleset == "fate"
+    out, level, kind, boxes = (fate_track(state, who) if ruleset_of(state).boxes
                                else fudge_track(state, who))
     first: Line = [("▶ " if current else "  ", "current"),
                    (fit(safe(who.name), columns[0]), "current" if current else ""), (" ", ""),
@@ -159,7 +161,7 @@ def combatant_lines(state: FightState, who: Combatant, current: bool, done: str 
     parts: list[list[tuple[str, str]]] = []
     if out:
         parts.append([(out, "out")])
-    points = "fate" if state.options.ruleset == "fate" else "fudge"
+    points = ruleset_of(state).points
     parts.append([(f"{points} pts {who.fudge_points}", "points")])
     if done:
         parts.append([(done, "acted" if done in ("acted", "fought") or _all_done(done) else "todo")])

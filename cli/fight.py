@@ -12,6 +12,7 @@ from cli.context import (echo, echo_json, fight_name, fight_named, guard, house_
 from cli.outcome import JsonOpt, report, said_of, show_consequences
 from cli.views import Shown, board_shown, board_width, show, stored_output, with_receipt
 from engine import commands as cmd
+from engine.rulesets.reading import ruleset_of
 from events import models as ev
 
 if TYPE_CHECKING:
@@ -182,10 +183,10 @@ def order_lines(state: Any) -> list[str]:
     if kind in ("opposed", "ranked"):
         if not state.ranked:
             return [f"no initiative rolled for round {state.round + 1} yet: `fudge round` rolls it "
-                    f"({'AI-INIT' if state.options.ruleset == 'atari-isev' else 'F-INIT-2'})"]
+                    f"({ruleset_of(state).ranked_rule})"]
         turn = state.turn.combatant if state.turn else None
         lines = [f"round {state.round}: rolled initiative, highest total first"
-                 + (" (equal totals act together, AI-INIT-2)" if state.options.ruleset == "atari-isev" else "")]
+                 + (" (equal totals act together, AI-INIT-2)" if ruleset_of(state).ties_together else "")]
         for key, rolled in sorted(state.ranked.items(), key=lambda item: -item[1].total):
             mark = ">" if key == turn else " "
             how = " (automatic)" if rolled.automatic else ""
@@ -199,13 +200,4 @@ def order_lines(state: Any) -> list[str]:
             done = " (has acted)" if key in state.fate_acted else ""
             lines.append(f"  {number}. {state.combatants[key].name}{done}")
         return lines
-    pace = state.options.pace
-    if state.options.ruleset == "fate":
-        command = {"scene": "fate scene", "exchange": "fate exchange"}.get(pace, "fate attack")
-        return [f"no turn order at Fate's {pace} pace (FT-PACE): everyone declares and rolls together "
-                f"(`fudge {command}`)"]
-    return [{"simultaneous": "no initiative (F-INIT-1): each engaged pair makes one opposed roll a round, "
-                             "all at once (F-PACE-2): `fudge exchange A B`",
-             "story": "no initiative at the story pace (F-PACE-1): the GM narrates; `fudge story NAME TRAIT`",
-             }.get(pace, "no initiative rolled under these rules (F-INIT-1): the GM says who attacks first "
-                         "(F-PACE-3): `fudge attack A B`")]
+    return [ruleset_of(state).no_order(state.options.pace)]

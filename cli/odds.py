@@ -15,6 +15,7 @@ import typer
 from cli.context import echo, echo_json, fight_name, guard, house_rules, read_file, service
 from cli.terminal import safe
 from engine.errors import InputError
+from engine.rulesets.reading import ruleset_named
 
 if TYPE_CHECKING:
     from engine import odds
@@ -224,7 +225,7 @@ def action_text(rules: str, result: odds.Odds) -> str:
         if result.kind == "attack" and name == a:
             continue  # a directed attack never wounds its attacker (--json still lists it)
         lines += ["", f"wound level {name} takes"] + rows(list(levels), over)
-    landed = "contests won (Scratched or worse)" if result.ruleset == "fate" else "blows landed (graze or hit)"
+    landed = ruleset_named(result.ruleset).landed
     lines += ["", landed] + rows(list(result.hits), over)
     if result.grazes:
         lines += ["", "grazes (RD +1)"] + rows(list(result.grazes), over)

@@ -9,6 +9,7 @@ from cli.terminal import safe
 from engine.dice import format_faces
 from engine.initiative import PHASE_NAME, PHASES
 from engine.locations import LOCATION_LEVELS
+from engine.rulesets.reading import ruleset_of
 from engine.wounds import LEVELS
 from events import models as ev
 from events.envelope import Recorded
@@ -110,7 +111,7 @@ def combatant_json(state: FightState, who: Combatant) -> dict[str, Any]:
                        else initiative_json(state, who)),
         **({"locations": locations_json(who)} if who.locations else {}),
         **aftermath_json(state, who),
-        **(fate_status_json(state, who) if state.options.ruleset == "fate" else {}),
+        **(fate_status_json(state, who) if ruleset_of(state).boxes else {}),
     }
 
 
@@ -239,14 +240,14 @@ def status_head_lines(state: FightState) -> list[str]:
     if state.turn:
         step = {"declare": " (declares)", "resolve": " (resolves)", "held": " (holds)"}.get(state.turn.step, "")
         lines.append(f"turn: {state.combatants[state.turn.combatant].name} in phase {phase_label(state, state.turn.phase)}{step}")
-    if state.options.ruleset == "fate":
+    if ruleset_of(state).scenes:
         lines[0] += f", scene {state.fate_scene}, pace {state.options.pace}"
     return lines
 
 
 def combatant_text_lines(state: FightState, who: Combatant) -> list[str]:
     """One combatant's lines of the status text (unescaped)."""
-    if state.options.ruleset == "fate":
+    if ruleset_of(state).boxes:
         from cli import fate_render
         return [f"  {who.name} ({who.side})", *fate_render.status_lines(state, who)]
     from engine.sides import acting_wound
@@ -374,7 +375,7 @@ def line(event: Any, state: FightState, seq: int | None = None) -> str:
     if isinstance(event, ev.FateBoxMarked):
         from cli import fate_render
         return safe(fate_render.box_line(event, state, seq))
-    return safe(describe(event, state.ladder, points="fate" if state.options.ruleset == "fate" else "fudge"))
+    return safe(describe(event, state.ladder, points=ruleset_of(state).points))
 
 
 def wound_line(event: ev.WoundMarked, state: FightState, who: Combatant, seq: int | None) -> str:

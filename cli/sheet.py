@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
@@ -18,6 +21,7 @@ import typer
 from cli.context import echo, guard, house_rules, read_file, write_file
 from cli.terminal import safe
 from engine.errors import InputError
+from engine.rulesets.reading import ruleset_named, ruleset_of
 
 if TYPE_CHECKING:
     from engine.options import RuleOptions
@@ -76,10 +80,7 @@ def template(name: str, rules_name: str, options: RuleOptions, rules_args: str =
     """The sheet template of a ruleset: live fields hold a value that joins; `#key = ...` lines are optional.
     `rules_args`: how `fudge sheet check` is told these rules (`--rules fate`, `--house FILE`)."""
     ladder = _ladder_text(options)
-    if options.ruleset == "fate":
-        body = _fate_template(name, options)
-    else:
-        body = _fudge_template(name, options)
+    body = SHEETS[ruleset_named(options.ruleset).sheet].template(name, options)
     head = [f"# A character sheet for {rules_name} ({options.ruleset} rules). Fill it in; then",
             f"# `fudge sheet check FILE{rules_args}` shows how the rules read it, and",
             "# `fudge join FILE` brings it into the current fight.",
@@ -103,8 +104,7 @@ def _level(options: RuleOptions, value: int) -> str:
     return json.dumps(ladder_of(options).name(value))
 
 
-def _fudge_template(name: str, options: RuleOptions) -> list[str]:
-    atari = options.ruleset == "atari-isev"
+def _fudge_template(name: str, options: RuleOptions, *, atari: bool) -> list[str]:
     fair = _level(options, 0)
     points = options.default_fudge_points
     lines = [
@@ -248,21 +248,21 @@ def check(
 
 def reading(state: FightState, who: Combatant) -> list[str]:
     """What the rules read of one combatant, section by section."""
-    sheet, opts = who.fighter.sheet, state.options
-    points = "fate points" if opts.ruleset == "fate" else "fudge points"
+    sheet = who.fighter.sheet
+    points = f"{ruleset_of(state).points} points"
     side = f", side {sheet.side}" if sheet.side else ""
     lines = [f"{who.name} ({sheet.kind}{side}, scale {sheet.scale:+d}, {points} {who.fudge_points})"]
     if sheet.gifts:
         lines.append(f"gifts: {', '.join(sheet.gifts)}")
     lines.append("")
     lines += _traits(state, who)
-    if opts.ruleset == "fate":
-        return lines + _fate(state, who)
-    lines += _damage(state, who)
-    lines += _track(state, who)
-    if opts.ruleset == "atari-isev":
-        lines += _atari(state, who)
-    return lines
+    return lines + SHEETS[ruleset_of(state).sheet].reading(state, who)
+
+
+def _fudge_reading(state: FightState, who: Combatant, *, atari: bool) -> list[str]:
+    """Fudge's sections after the traits: damage, the wound track, and Atari Isev's derived traits."""
+    lines = _damage(state, who, atari=atari) + _track(state, who)
+    return lines + _atari(state, who) if atari else lines
 
 
 def _traits(state: FightState, who: Combatant) -> list[str]:
@@ -292,11 +292,11 @@ def _traits(state: FightState, who: Combatant) -> list[str]:
     return lines + [""]
 
 
-def _damage(state: FightState, who: Combatant) -> list[str]:
+def _damage(state: FightState, who: Combatant, *, atari: bool) -> list[str]:
     from engine import damage
 
     opts, fighter, sheet = state.options, who.fighter, who.fighter.sheet
-    if opts.ruleset == "atari-isev":
+    if atari:
         from engine.atari_rules import basic_damage, protection, weapon_of
 
         held = weapon_of(fighter, None)
@@ -544,3 +544,21 @@ def house_schema() -> dict[str, Any]:
     schema.pop("required", None)
     return {"$schema": SCHEMA_DIALECT, **schema, "title": "fudge house rules",
             "description": "House rules for `fudge new --house`: a preset (extends) and the options it changes."}
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """A ruleset's sheet as the CLI shows it: its template's body, and what `fudge sheet check` reads of
+    a sheet after its traits."""
+
+    template: Callable[[str, RuleOptions], list[str]]
+    reading: Callable[[FightState, Combatant], list[str]]
+
+
+# The sheet a ruleset's Reading names (`engine.rulesets.reading`) -> its template and reading: one line
+# a sheet. The texts are the CLI's (the engine imports no view); which one a ruleset reads is its own.
+SHEETS: dict[str, SheetView] = {
+    "fudge": SheetView(partial(_fudge_template, atari=False), partial(_fudge_reading, atari=False)),
+    "atari-isev": SheetView(partial(_fudge_template, atari=True), partial(_fudge_reading, atari=True)),
+    "fate": SheetView(_fate_template, _fate),
+}

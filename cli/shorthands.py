@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.rulesets.reading import ruleset_of
 from engine.turns import current_actor, still_fights
 
 if TYPE_CHECKING:
@@ -111,9 +112,7 @@ def odds_words(state: FightState, words: list[str]) -> list[str]:
 def blow(state: FightState) -> list[str]:
     """The command a blow is under the fight's rules: an attack in turns, an exchange in simultaneous rounds."""
     turns = state.options.pace in ("alternating", "turn")
-    if state.options.ruleset == "fate":
-        return ["fate", "attack" if turns else "exchange"]
-    return ["attack" if turns else "exchange"]
+    return [*ruleset_of(state).blow_prefix, "attack" if turns else "exchange"]
 
 
 def next_words(state: FightState, rest: list[str]) -> list[str]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.initiative import PHASE_NAME
+from engine.rulesets.reading import ruleset_of
 from engine.state import Combatant, FightState
 from engine.turns import still_fights
 from engine.wounds import LEVELS
@@ -45,7 +46,7 @@ def consequences(before: FightState, after: FightState, records: Sequence[Record
     out += _points(before, after)
     out += _results(before, after, [*records, *undone])
     out += _declarations(before, after, records)
-    out += _fate_harm(before, after) if after.options.ruleset == "fate" else _wounds(before, after)
+    out += _fate_harm(before, after) if ruleset_of(after).boxes else _wounds(before, after)
     out += _standing(before, after)
     out += _turn(before, after)
     out += _fight_over(before, after)
@@ -118,7 +119,7 @@ def _fate(e: ev.FateResolved, state: FightState) -> str:
 
 
 def _points_word(state: FightState) -> str:
-    return "fate" if state.options.ruleset == "fate" else "fudge"
+    return ruleset_of(state).points
 
 
 # Its first event type a command holds names it: a point before the resolution it re-resolves, a
@@ -157,6 +158,26 @@ _SUMMARY: dict[type, Any] = {
     ev.CommandRedone: lambda e, s: "a redo",
 }
 _SUMMARY_ORDER = tuple(_SUMMARY)
+
+# The event types `_SUMMARY` leaves out, each with why: a command holding one is named by another event
+# beside it, or by the type's own words (`summary`'s last resort). A new event type goes in one or the other
+# (tests/test_event_types.py).
+UNSUMMARIZED: dict[type, str] = {
+    ev.FightStarted: "the first command of a log: no undo or redo names it; its words are its type's",
+    ev.BranchStarted: "the first command of a branch: no undo or redo names it; its words are its type's",
+    ev.SeedCommitted: "a new dice seed is a command of its own: its type's words say it",
+    ev.SeedRevealed: "revealed with the next seed's commitment: its type's words say it",
+    ev.DiceRolled: "the dice of a roll whose resolution beside it names the command",
+    ev.AdvantageGained: "gained by the roll whose resolution beside it names the command",
+    ev.DeclarationRevealed: "revealed by the round or the resolution beside it, which names the command",
+    ev.DieAltered: "the second half of a barter: the DieTraded beside it names the command",
+    ev.EventsVoided: "voided by the point, the undo or the reroll beside it, which names the command",
+    ev.FateBoxMarked: "marked by the FateResolved beside it, which names the command",
+    ev.InitiativeRanked: "rolled with the RoundStarted beside it, which names the command",
+    ev.InitiativeRolled: "rolled with the RoundStarted beside it, which names the command",
+    ev.LocationWounded: "marked with the WoundMarked beside it, which names the command",
+    ev.TurnUsed: "a turn used with no blow is a command of its own: its type's words say it",
+}
 
 
 # --- points and what they bought (C-FP-2, FT-PTS) -----------------------------------------------------
@@ -345,8 +366,9 @@ def _harm(view: dict[str, Any]) -> tuple[Any, ...]:
 # --- out of the fight, and the fight's end ------------------------------------------------------------------
 
 def _why_out(state: FightState, who: Combatant) -> str:
-    if state.options.ruleset == "fate" and not who.track.dead:
-        return "Taken Out"
+    taken_out = ruleset_of(state).taken_out  # FT-TRACK-3: Fate's word for out and alive
+    if taken_out and not who.track.dead:
+        return taken_out
     if who.track.out:
         return who.track.out
     return LEVELS[who.track.level]
@@ -384,7 +406,8 @@ def _fight_over(before: FightState, after: FightState) -> list[Consequence]:
     if before.combatants.keys() != after.combatants.keys():
         return []  # someone joined or a join was undone: no side fell or rose
     was, now = _sides_standing(before), _sides_standing(after)
-    end = "`fudge end-scene` ends the scene" if after.options.ruleset == "fate" else "`fudge end` ends the battle"
+    rules = ruleset_of(after)
+    end = f"`fudge {rules.end_command}` ends the {rules.battle}"
     if len(was) >= 2 and len(now) <= 1:
         if not now:
             return [Consequence("fight-over", f"nobody is standing: {end}")]
@@ -404,7 +427,7 @@ def _rounds(before: FightState, after: FightState) -> list[Consequence]:
         out.append(Consequence("round", f"round {after.round} begins"))
     elif after.round < before.round:
         out.append(Consequence("round", f"back in round {after.round}" if after.round else "back before round 1"))
-    if after.options.ruleset == "fate" and after.fate_scene != before.fate_scene:
+    if ruleset_of(after).scenes and after.fate_scene != before.fate_scene:
         out.append(Consequence("round", f"scene {after.fate_scene} begins" if after.fate_scene > before.fate_scene
                                else f"back in scene {after.fate_scene}"))
     return out
@@ -416,7 +439,7 @@ def _order(before: FightState, after: FightState) -> list[Consequence]:
         totals: dict[int, list[str]] = {}
         for key, rolled in sorted(after.ranked.items(), key=lambda item: after.combatants[item[0]].joined_seq):
             totals.setdefault(rolled.total, []).append(after.combatants[key].name)
-        together = " together" if after.options.ruleset == "atari-isev" else ""  # AI-INIT-2: equal totals
+        together = " together" if ruleset_of(after).ties_together else ""  # AI-INIT-2: equal totals
         order = ", ".join(f"{' and '.join(names)} {total:+d}{together if len(names) > 1 else ''}"
                           for total, names in sorted(totals.items(), reverse=True))
         return [Consequence("order", f"order: {order}")]
@@ -450,7 +473,7 @@ def _when(state: FightState, phase: int) -> str:
 
 
 def _turn(before: FightState, after: FightState) -> list[Consequence]:
-    if after.options.ruleset == "fate" and after.options.initiative == "alertness":
+    if after.options.initiative == "alertness":  # FT-INIT: only Fate's turn pace takes it (engine.options)
         return _fate_turn(before, after)
     now, was = after.turn, before.turn
     if now is None or now.step == "held" or (was is not None and (now.round, now.phase, now.combatant, now.index,

@@ -24,15 +24,14 @@ from fractions import Fraction
 
 from engine.audit import DICE_EVENTS
 from engine.history import effective, voided
+from engine.rulesets.reading import ruleset_of
 from engine.state import Combatant, FightState
 from engine.turns import still_fights
-from engine.wounds import LEVELS
 from events import models as ev
 from events.envelope import Recorded
 from projections.fold import evolve_all
 from projections.luck import chi_square, face_counts, luck_index, p_value_2dof, roll_luck
 
-FATE_LEVELS = ("Unharmed", "Clipped", "Hurt", "Injured", "Taken Out")
 VERDICT_P = 0.01  # below this p-value the faces are called unlikely for fair dice
 MIN_DICE = 30  # fewer Fudge dice than this are too few to judge (about 10 expected per face)
 
@@ -184,16 +183,9 @@ def spent(records: Sequence[Recorded], walked: Walked | None = None) -> list[Spe
 
 
 def severity(state: FightState, who: Combatant) -> int:
-    """The wound level as a number: the Fudge track's (F-WND), or Fate's worst box marked (FT-TRACK)."""
-    if state.options.ruleset != "fate":
-        return 6 if who.track.dead else who.track.level
-    from engine.fate import penalty_view
-
-    view = penalty_view(state, who)
-    if view["taken_out"] or who.track.dead:
-        return 4
-    marked = [index + 1 for index, name in enumerate(view["capacity"]) if view["boxes"][name]]
-    return min(3, max(marked, default=0))
+    """The wound level as a number, as the fight's ruleset reads it: the Fudge track's (F-WND), or Fate's
+    worst box marked (FT-TRACK)."""
+    return ruleset_of(state).severity(state, who)
 
 
 def tracks(records: Sequence[Recorded]) -> list[Track]:
@@ -202,7 +194,7 @@ def tracks(records: Sequence[Recorded]) -> list[Track]:
     out: dict[str, Track] = {}
     kept = effective(records)
     for record, state in evolve_all(kept):
-        levels = FATE_LEVELS if state.options.ruleset == "fate" else LEVELS
+        levels = ruleset_of(state).severity_levels
         for key, who in state.combatants.items():
             track = out.setdefault(key, Track(who.name, levels))
             level = severity(state, who)

@@ -20,6 +20,7 @@ from cli.web.html import CSS, h
 from cli.web.story import Step, branch_of, steps, walk
 from engine.audit import Report as Verified
 from engine.history import voided
+from engine.rulesets.reading import ruleset_of
 from engine.state import FightState
 from events import models as ev
 from events.envelope import Recorded
@@ -140,14 +141,14 @@ def outcome(facts: Facts) -> str:
     """Rounds played, and who was out of the fight and who stood as each battle or scene ended."""
     rounds = facts.state.round
     words = f"{len(facts.records)} events" if not rounds else f"{rounds} rounds" if rounds != 1 else "1 round"
-    fate = facts.state.options.ruleset == "fate"
+    battle = ruleset_of(facts.state).battle
     several = len(facts.standings) > 1
     for number, standing in enumerate(facts.standings, start=1):
         said = ([f"out of the fight: {', '.join(standing.out)}"] if standing.out else []) + \
             ([f"standing: {', '.join(standing.standing)}"] if standing.standing else [])
         if several:
             when = f"ended at event {standing.ended}" if standing.ended is not None else "not ended"
-            words += f" · {'scene' if fate else 'battle'} {number} ({when}): {'; '.join(said) or 'nobody'}"
+            words += f" · {battle} {number} ({when}): {'; '.join(said) or 'nobody'}"
         elif said:
             words += "; " + "; ".join(said)
     return words
@@ -333,7 +334,7 @@ def changed(facts: Facts, command: str) -> str:
 
 
 def spent_html(facts: Facts) -> list[str]:
-    points = "fate" if facts.state.options.ruleset == "fate" else "fudge"
+    points = ruleset_of(facts.state).points
     out = [f'<section id="points"><h2>{points.capitalize()} points spent</h2>']
     if not facts.spent:
         out.append(f"<p>No {points} point spent.</p></section>")
