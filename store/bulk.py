@@ -5,8 +5,8 @@ allocation counts towards the collector's thresholds, so a replay set off many c
 and each full one walked every object still alive, the records already built included, to
 find nothing (records and states hold no reference cycles). Paused, the collector makes one
 pass over what was built when it is switched back on. On a 10,000-event fight: validating
-the rows 152 ms on, 61 ms paused (plus that one pass, about 45 ms); unpickling its cached
-state 69 ms on, 46 ms paused. Reference counting frees objects as usual while paused.
+the rows 152 ms on, 61 ms paused (plus that one pass, about 45 ms). A snapshot's state is decoded
+under the same pause. Reference counting frees objects as usual while paused.
 """
 
 from __future__ import annotations
