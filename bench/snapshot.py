@@ -6,7 +6,8 @@ The fights are built once by the new checkout (`bench/replay.py`'s `build`, as b
 them: exchanges, trait rolls, declarations, fudge points, undos and redos, fighters joining as others
 fall; `--fights DIR` reuses DIR/f<size>.db). Each checkout then works on its own copy, in child
 processes started from its own root (`PYTHONPATH=<root>`), old and new in turns (A B A B): a child
-reads the fight through the service (`Fights.state`), runs 64 commands (trait rolls, new rounds,
+reads the fight through the service (`Fights.state`: from its log, the build's snapshots being under
+another key), runs 64 commands (trait rolls, new rounds,
 undos and redos) so that the undo history a snapshot carries is full, then times, in
 that warm process, each checkout's own `store.snapshots.pack` (encode and sign the state and its
 history: what a command pays when a snapshot falls due) and `unpack` (check the MAC, decode, check:
@@ -106,7 +107,9 @@ def main() -> None:
             built = args.fights / f"f{size}.db" if args.fights else Path(folder) / f"f{size}.db"
             if not built.exists():
                 print(f"building {size:,} events ...", file=sys.stderr)
-                child(roots["new"], BUILD, str(built), str(size), env=env)
+                # A key of its own: the children then read the fight from its log, both checkouts alike
+                child(roots["new"], BUILD, str(built), str(size),
+                      env={**env, "FUDGE_KEY_FILE": str(Path(folder) / "build" / "snapshot.key")})
             samples: dict[str, list[dict[str, Any]]] = {label: [] for label in roots}
             for run in range(args.runs):
                 for label in (list(roots) if run % 2 == 0 else list(roots)[::-1]):

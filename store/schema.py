@@ -41,7 +41,6 @@ import typing
 from collections.abc import Callable
 from typing import Any, Literal, Union
 
-import annotated_types
 import msgspec
 import pydantic
 from pydantic.fields import FieldInfo
@@ -67,10 +66,9 @@ class Codec:
         return self.encode is None and self.decode is None
 
 
-# What a pydantic bound is called in msgspec's Meta, and which of two bounds of one kind is the stricter.
-_BOUNDS = {annotated_types.Ge: ("ge", max), annotated_types.Gt: ("gt", max), annotated_types.Le: ("le", min),
-           annotated_types.Lt: ("lt", min), annotated_types.MinLen: ("min_length", max),
-           annotated_types.MaxLen: ("max_length", min)}
+# msgspec's Meta has the names annotated_types gives pydantic's bounds (Ge has `ge`...), and which of two
+# bounds of one kind is the stricter.
+_STRICTER = {"ge": max, "gt": max, "le": min, "lt": min, "min_length": max, "max_length": min}
 
 
 def _bounds(metadata: typing.Iterable[Any], into: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -80,12 +78,11 @@ def _bounds(metadata: typing.Iterable[Any], into: dict[str, Any] | None = None) 
         if isinstance(item, FieldInfo):
             _bounds(item.metadata, found)
             continue
-        kind = _BOUNDS.get(type(item))
-        if kind is None:
+        kinds = [name for name in _STRICTER if hasattr(item, name)]
+        if len(kinds) != 1 or not dataclasses.is_dataclass(item) or len(dataclasses.fields(item)) != 1:
             raise TypeError(f"{item!r}: a constraint the snapshot's schema does not derive")
-        name, stricter = kind
-        limit = getattr(item, name)
-        found[name] = stricter(found[name], limit) if name in found else limit
+        name, limit = kinds[0], getattr(item, kinds[0])
+        found[name] = _STRICTER[name](found[name], limit) if name in found else limit
     return found
 
 
@@ -101,15 +98,13 @@ def _constrained(wire: Any, bounds: dict[str, Any]) -> Any:
         merged = dict(bounds)
         for meta in metas:
             for name, limit in _meta_bounds(meta).items():
-                stricter = max if name in ("ge", "gt", "min_length") else min
-                merged[name] = stricter(merged[name], limit) if name in merged else limit
+                merged[name] = _STRICTER[name](merged[name], limit) if name in merged else limit
         return typing.Annotated[base, msgspec.Meta(**merged)]
     return typing.Annotated[wire, msgspec.Meta(**bounds)]
 
 
 def _meta_bounds(meta: msgspec.Meta) -> dict[str, Any]:
-    return {name: getattr(meta, name) for name in ("ge", "gt", "le", "lt", "min_length", "max_length")
-            if getattr(meta, name) is not None}
+    return {name: getattr(meta, name) for name in _STRICTER if getattr(meta, name) is not None}
 
 
 def _hints(cls: type) -> list[tuple[str, Any]]:
@@ -126,8 +121,16 @@ class _Deriver:
 
     def __init__(self) -> None:
         self.classes: dict[type, Codec | None] = {}  # None: being derived (a recursive type is refused)
+        self.derived: dict[Any, Codec] = {}  # each annotation once (the change's values repeat the state's)
 
     def codec(self, hint: Any) -> Codec:
+        try:
+            return self.derived[hint]
+        except KeyError:
+            found = self.derived[hint] = self._codec(hint)
+            return found
+
+    def _codec(self, hint: Any) -> Codec:
         origin, args = typing.get_origin(hint), typing.get_args(hint)
         if origin is typing.Annotated:
             base = self.codec(args[0])
