@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import pickle
 import sqlite3
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from projections.fold import replay
 from engine.state import FightState
 from store import schema, snapshots
 from service.fights import Fights
+from store.log import log
 from store.sqlite import SqliteStore
 from tests.conftest import dice, sheet, start
 from tests.processes import fudge
@@ -280,3 +280,25 @@ def test_a_snapshot_after_a_fudge_point_keeps_the_events_it_voided_in_the_log(tm
     after = undone._cache["fight"]
     assert after.state == replayed(path) and after.state.find("Ann").fudge_points == 3
     assert after.records is None and after.done.undone  # the log was not read; a redo is known
+
+
+def test_a_state_the_schema_cannot_store_fails_no_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot is a cache: if a state held a value the schema has no type for (a defect), the command is
+    still appended, with a warning, and the next read folds the log."""
+    path = tmp_path / "fudge.db"
+    before = fight(path).store.last_seq("fight")
+
+    def refuse(*args: Any) -> bytes:
+        raise TypeError("a set where a map is stored")
+
+    warned: list[str] = []
+    monkeypatch.setattr(schema, "encode", refuse)
+    monkeypatch.setattr(log, "warning", lambda event, **values: warned.append(event))
+    with sqlite3.connect(path) as db:  # no snapshot: the next command's falls due
+        db.execute("DELETE FROM snapshots")
+    opened(path).execute("fight", cmd.Undo())
+    assert warned == ["snapshot not stored"]
+    monkeypatch.undo()
+    assert opened(path).store.last_seq("fight") == before + 1
+    assert from_cache(path) is None  # no snapshot at the undo: the fight is read from its log
+    assert opened(path).state("fight") == replayed(path)
