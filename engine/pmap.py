@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 class Unbound:
-    """A key not bound (one instance, kept one when a snapshot is unpickled: compared with `is`)."""
+    """A key not bound (one instance, kept one when copied or pickled: compared with `is`)."""
 
     __slots__ = ()
     _one: Unbound | None = None
@@ -51,6 +51,13 @@ class PMap(Mapping[Any, Any]):
         # Either the shared dict (this version is the newest one read), or (key, value, next):
         # this version is `next` with `key` bound to `value` (_MISSING: not bound).
         self._ref: Any = dict(items) if items else {}
+
+    @classmethod
+    def holding(cls, data: dict[Any, Any]) -> PMap:
+        """A map of `data`, which it takes as its own (not copied: a snapshot's decoded dict)."""
+        new = PMap.__new__(PMap)
+        new._ref = data
+        return new
 
     def _data(self) -> dict[Any, Any]:
         ref = self._ref
@@ -183,9 +190,8 @@ class EventMap(PMap):
     """`FightState.events` (seq -> the event of an action): a `PMap` whose values may stay in the log.
 
     Why: a fight's state holds every action's events (a fudge point may re-resolve any roll, C-FP-2),
-    so a snapshot that pickled them grew with the fight, and so did the time and memory to read one
-    (bench/README.md, growth) and a replay's memory. A snapshot keeps only the keys
-    (`logged_keys`); a replay from a store may keep none of the values (`Reader.keep`): a value not
+    so a snapshot that held them grew with the fight, and so did a replay's memory. A snapshot keeps
+    only the keys (`logged_keys`, `in_log`); a replay from a store may keep none of the values (`Reader.keep`): a value not
     held is `LOGGED` and is read, when a command asks for it, through the reader the service gives
     (`read_from`: the event of that seq in the fight's log, which is immutable). The engine only reads
     a mapping: it does no I/O itself. A value read is kept, so each is read at most once.
@@ -259,5 +265,14 @@ class EventMap(PMap):
         return (EventMap, (self._resolved(),))
 
     def logged_keys(self) -> tuple[Any, ...]:
-        """How a snapshot pickles this map (store.snapshots): the keys alone, the values left in the log."""
-        return (EventMap, (None, tuple(self._data())))
+        """What a snapshot keeps of this map (store.schema): the keys alone, the values left in the log."""
+        return tuple(self._data())
+
+    @classmethod
+    def in_log(cls, keys: Iterable[Any]) -> EventMap:
+        """A map of these keys whose values are all in the log (`LOGGED`), read once a reader is given
+        (`read_from`): a snapshot's event map."""
+        new = EventMap.__new__(EventMap)
+        new._ref = dict.fromkeys(keys, LOGGED)
+        new._reader = Reader()
+        return new

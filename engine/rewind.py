@@ -33,8 +33,10 @@ _NAMES = tuple(f.name for f in fields(FightState) if f.name != "last_seq")  # la
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """What one command changed: each field it replaced with the value before, and for each persistent
-    map, each key it set with the value before (MISSING: the key was not there)."""
+    """What one command changed: each field it replaced with the value before (a value of that field's
+    own type), and for each persistent map, each key it set with the value before (of the map's values;
+    MISSING: the key was not there; for `events`, the event at that seq in the log). A snapshot stores
+    these typed by the field each names (store.schema: a union tagged by the field's name)."""
 
     command: str
     first: int  # the command's first seq

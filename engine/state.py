@@ -94,7 +94,8 @@ class FightState:
     initiative: Mapping[str, Initiative] = field(default_factory=dict)
     turn: Turn | None = None
     actions: Mapping[int, Action] = field(default_factory=PMap)
-    events: Mapping[int, Any] = field(default_factory=EventMap)  # seq -> effective event of an action
+    # seq -> effective event of an action: the event at that seq in the log, which a snapshot leaves there
+    events: EventMap = field(default_factory=EventMap)
     # seqs of RoundStarted by their order (0, 1, ...) (F-DEATH-2: the level a round began at); a map that
     # becomes persistent as it grows (evolving.with_item), not a tuple copied at every round (quadratic)
     round_starts: Mapping[int, int] = field(default_factory=dict)
@@ -104,7 +105,7 @@ class FightState:
     # ("roll" | "action roll" | "blow", combatant key) -> the newest DiceRolled, DiceRolled a fudge point
     # may aim at, WoundMarked; ("avoided", defender, round) -> AI-ATK avoidances used; ("heroic", trait)
     # -> the seq of an AI-HEROIC roll with a blow.
-    index: Mapping[tuple[Any, ...], int] = field(default_factory=dict)
+    index: Mapping[tuple[str | int, ...], int] = field(default_factory=dict)
     # --- rolled initiative and atari isev ---
     ranked: Mapping[str, ev.InitiativeRanked] = field(default_factory=dict)  # F-INIT-2, AI-INIT-2
     slot_start: int = 0  # seq of the first turn at the current initiative total (simultaneous ties)

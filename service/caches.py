@@ -80,10 +80,10 @@ class Caches:
             except StoreError:
                 raise  # the store, not the snapshot: the command says so
             except Exception as error:  # noqa: BLE001 - a snapshot is a cache: any failure means "replay"
-                # Its types and bounds were checked (store.checked); what folding the commands after it
-                # still meets (a forged state whose values contradict each other) is met here, before
-                # any command decides on it: the log is replayed instead. Which one was at fault, the
-                # snapshot or the log, the replay tells: the warning waits for it (`replayed`).
+                # Its types and bounds were checked as it was decoded (store.schema); what folding the
+                # commands after it still meets (a forged state whose values contradict each other) is
+                # met here, before any command decides on it: the log is replayed instead. Which one was
+                # at fault, the snapshot or the log, the replay tells: the warning waits for it (`replayed`).
                 self.doubted[name] = f"the events after it do not fold onto it ({type(error).__name__}: {error})"
                 return None
 
@@ -118,7 +118,7 @@ class Caches:
         """`snapshot=` and `views=` for the store's append, when the store keeps them.
 
         The read models (store.views) are stored at every append: each is a small view of the
-        new last event. Pickling and writing a snapshot cost in proportion to the fight, so one
+        new last event. Encoding and writing a snapshot cost in proportion to the fight, so one
         is written every `max(32, seq // 64)` events (a read parses and folds at most that many
         after it: a few ms), and after every command that voids events (a read could not fold
         past it).
@@ -137,7 +137,12 @@ class Caches:
                                  for view in _view(self.store, name, model, state, fight_id, seq, last_hash, key,
                                                    self.memos[model.name]))
         if snapshot_due:
-            out["snapshot"] = snapshots.pack((state, done), fight_id, seq, last_hash, key)
+            try:
+                out["snapshot"] = snapshots.pack((state, done), fight_id, seq, last_hash, key)
+            except Exception as error:  # noqa: BLE001 - a value the schema has no type for (a defect)
+                # A snapshot is a cache: the command's events are what must be written; the next read folds
+                # the log, and the warning names the defect.
+                log.warning("snapshot not stored", fight=name, error=repr(error)[:300])
         return out
 
 

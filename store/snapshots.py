@@ -1,16 +1,13 @@
 """A cached projection: the state of a fight as of its last event, so a command need not replay.
 
-A snapshot is a pickled `FightState` keyed by the fight's last sequence number and hash and by
-the code that built it (`code_version`: a digest of the engine, events and projections sources
-and of the Python and pydantic versions). It is used only when all three still match and its
-HMAC (keyed by this user's key, kept outside every store) checks; anything else is ignored and
-the state is rebuilt from the log, then saved again. The log stays the only truth: `verify` and
-every as-of view fold the events, never a snapshot.
+A snapshot is a `FightState` and its undo history (engine.rewind) as msgpack, in the types
+store.schema derives from the state's annotations, keyed by the fight's last sequence number and
+hash and by the code that built it (`code_version`: a digest of the engine, events and projections
+sources, of the body's format and of the Python, pydantic and msgspec versions). It is used only when
+all three still match and its HMAC (keyed by this user's key, kept outside every store) checks;
+anything else is ignored and the state is rebuilt from the log, then saved again. The log stays the
+only truth: `verify` and every as-of view fold the events, never a snapshot.
 
-Pickle can run code named in what it reads, so a snapshot is guarded twice: it is unpickled only
-if its HMAC checks (it was written on this machine by this user), and then only by
-`StateUnpickler`, which refuses every name but the core's own classes and plain containers (no
-function, no other module's class): a snapshot forged with a stolen key still cannot run code.
 The HMAC key lives outside every store, in a file only its owner can read (`$FUDGE_KEY_FILE`,
 else `$XDG_STATE_HOME/fudge/snapshot.key`, else `~/.local/state/fudge/snapshot.key`). A store
 file received from someone else (to audit a session, say) carries snapshots under a key this
@@ -20,19 +17,17 @@ checks. Without a usable key file there are simply no snapshots.
 A snapshot is a cache and, like everything read from a store, untrusted: a row any column of which
 is not of its type, fails its HMAC, or does not decode to a fight's state within bounds is ignored,
 with one warning (`ignored`), and the state is folded from the log; the next command writes a new
-one. Even under the right HMAC (a key stolen, or a defect), pickle's bytes are bounded: the body is
-at most `MAX_BODY` bytes; the unpickler names only the classes the state's annotations reach
-(store.checked.classes), never a builtin callable; it runs in a thread whose C stack is sized to
-the body (the C unpickler hashes a dict's keys with no depth check: a key nested a hundred
-thousand tuples deep, 100 KB of pickle, overflows a normal stack); and what it built is walked
-against the state's annotations, for types, cycles and its size as a tree, before anything else
-reads it (store.checked).
+one. Even under the right HMAC (a key stolen, or a defect), what a body can make is bounded: it is at
+most `MAX_BODY` bytes, and msgspec decodes it against the derived types in one pass (store.schema):
+msgpack names no class or function and holds no reference, so nothing in it runs, nothing is shared
+or cyclic, the decoded tree has at most as many items as the body has bytes, and it nests no deeper
+than the state's own types; every value is of its field's exact type, within the bounds of its
+pydantic field, before anything reads it. What the types cannot tell (a state whose values
+contradict each other) is met when the commands after it are folded on (service.caches), before any
+command decides on it.
 
-What this cannot bound: the C unpickler hashes a dict's keys and a set's items as it builds them,
-and a tuple's hash is not cached, so a key made of one tuple shared twice at each of 40 levels (a
-few hundred bytes, under the right HMAC) takes 2**40 steps inside pickle, before any check runs.
-Only a decoder without shared references (no memo: msgpack, say) closes that; pickle is kept here
-until the state is given such a format.
+A snapshot of another format (the pickles of formats 1 and 2 included) has another version: it is
+not used, never decoded, and the next command writes one in this format.
 """
 
 from __future__ import annotations
@@ -42,33 +37,35 @@ import functools
 import hashlib
 import hmac
 import os
-import io
-import pickle
 import re
 import stat
 import sys
-import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.pmap import EventMap
 from store.log import log
+
+if TYPE_CHECKING:  # the schema (and the state's classes) are imported by a read or write of a snapshot alone
+    from engine.rewind import History
+    from engine.state import FightState
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("engine", "events", "projections")
 _VERSION: list[str] = []
 # The layout of a snapshot's body, part of its version: a snapshot of another format is ignored (the state
-# is folded from the log), never misread. 2: the events of the actions are left in the log (keys only).
-FORMAT = "2"
+# is folded from the log), never misread. 2: the events of the actions are left in the log (keys only);
+# 3: msgpack of the types store.schema derives (1 and 2 were pickles).
+FORMAT = "3"
 
 
 def code_version() -> str:
-    """Changes whenever code that could change a fold's result changes."""
+    """Changes whenever code that could change a fold's result, or a body's layout, changes."""
     if not _VERSION:
+        import msgspec
         import pydantic
 
-        _VERSION.append(source_digest(SOURCES, f"{FORMAT}|{sys.version}|{pydantic.VERSION}"))
+        _VERSION.append(source_digest(SOURCES, f"{FORMAT}|{sys.version}|{pydantic.VERSION}|{msgspec.__version__}"))
     return _VERSION[0]
 
 
@@ -220,9 +217,9 @@ class Snapshot:
     mac: str
 
 
-MAX_BODY = 8 << 20  # bytes: far above what the longest bench fight's state pickles to (its events stay in the log)
-EXPANSION = 16  # items the decoded state may hold, walked as a tree, per byte of body (real states stay far below)
-STACK_PER_BYTE = 96  # C stack per byte of body for the unpickler's thread (hashing one tuple level takes 64)
+# Bytes: several times the body of the longest fight the benchmarks build (bench/README.md, snapshots); a
+# body is read whole, so this bounds a read's memory.
+MAX_BODY = 8 << 20
 MAC_TEXT = re.compile(r"[0-9a-f]{64}")
 
 _IGNORED: set[tuple[str, str]] = set()
@@ -259,16 +256,21 @@ def _mac(key: bytes, fight_id: str, seq: int, last_hash: str, version: str, body
     return hmac.new(key, head + body, hashlib.sha256).hexdigest()
 
 
-def pack(state: Any, fight_id: str, seq: int, last_hash: str, key: bytes) -> Snapshot:
+def pack(found: tuple[FightState, History], fight_id: str, seq: int, last_hash: str, key: bytes) -> Snapshot:
+    """A snapshot of (state, history) at this event of this fight, signed with `key`."""
+    from store import schema
+
+    return signed(schema.encode(*found), fight_id, seq, last_hash, key)
+
+
+def signed(body: bytes, fight_id: str, seq: int, last_hash: str, key: bytes) -> Snapshot:
+    """A snapshot row holding `body`, signed with `key` for this fight and event and this code."""
     version = code_version()
-    out = io.BytesIO()
-    StatePickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(state)
-    body = out.getvalue()
     return Snapshot(seq, last_hash, version, body, _mac(key, fight_id, seq, last_hash, version, body))
 
 
 def unpack(snapshot: Snapshot | None, fight_id: str, seq: int, last_hash: str, key: bytes,
-           fight: str | None = None) -> Any | None:
+           fight: str | None = None) -> tuple[FightState, History] | None:
     """The (state, history), if the snapshot is of this fight at this very event, by this code, untouched,
     and decodes to a state within bounds. An older snapshot or one of other code is simply not used; one
     that fails its MAC or its decoding is ignored with one warning (`fight`: the name it gives)."""
@@ -295,64 +297,9 @@ def unpack(snapshot: Snapshot | None, fight_id: str, seq: int, last_hash: str, k
     return found
 
 
-def decode(body: bytes) -> Any:
-    """The (state, history) a snapshot's body holds, within bounds (see the module's docstring), or an
-    exception saying why not."""
-    from store import checked
+def decode(body: bytes) -> tuple[FightState, History]:
+    """The (state, history) a snapshot's body holds, of the state's types and within their bounds (see
+    the module's docstring), or an exception saying why not (msgspec's names where the body differs)."""
+    from store import schema
 
-    out: list[Any] = []
-
-    def load() -> None:
-        try:
-            out.append(StateUnpickler(io.BytesIO(body)).load())
-        except BaseException as error:  # noqa: BLE001 - handed to the caller's thread
-            out.append(error)
-
-    with _STACK:
-        before = threading.stack_size(max(1 << 20, STACK_PER_BYTE * len(body)) + (8 << 20))
-        try:
-            thread = threading.Thread(target=load, name="snapshot-decode", daemon=True)
-            thread.start()
-        finally:
-            threading.stack_size(before)
-    thread.join()
-    if isinstance(out[0], BaseException):
-        raise out[0]
-    checked.check(out[0], EXPANSION * len(body) + 4096)
-    return out[0]
-
-
-_STACK = threading.Lock()  # the stack size is the process's setting for the next thread started
-
-
-class StatePickler(pickle.Pickler):
-    """Pickles a state with its action events left in the log (`EventMap.logged_keys`): the events are
-    the bulk of a long fight's state, and the log holds them already; the service gives the unpickled
-    state a reader for them (service.caches). Format 2."""
-
-    def reducer_override(self, obj: Any) -> Any:
-        if type(obj) is EventMap:
-            return obj.logged_keys()
-        return NotImplemented
-
-
-class StateUnpickler(pickle.Unpickler):
-    """Unpickles a fight's state and nothing else: pickle may name only the classes the state's
-    annotations reach (store.checked.classes: the core's state, sheets, options and events, the
-    persistent maps). A function (`os.system`, `builtins.eval`, `subprocess.Popen`...), a builtin
-    (`bytes(10**10)` would allocate 10 GB from a few bytes) or any other class is refused before it
-    can be called, even in a snapshot whose HMAC checks (defence in depth: a stolen key still
-    cannot run code). Looking names up here costs once per class, not per object."""
-
-    def find_class(self, module: str, name: str) -> Any:
-        from store import checked
-
-        if module.startswith(STATE_PACKAGES) and "." not in name:
-            found = super().find_class(module, name)
-            if found in checked.classes():
-                return found
-        raise pickle.UnpicklingError(f"a snapshot may not name {module}.{name}")
-
-
-# The packages whose classes a fight's state is made of.
-STATE_PACKAGES = ("engine.", "events.", "projections.")
+    return schema.decode(body)

@@ -4,9 +4,12 @@ from its log; no command exits on one, and every command answers as on a clean c
 
 The sweep edits every column of both tables, one column and one kind of value at a time (text in an
 integer column, non-ASCII, empty, huge, truncated, swapped with the other fight's row, bytes for text),
-without the key; then rows forged under the user's own key (a pickle that names a builtin, a state of
-the wrong types, a map that holds itself, a few bytes that share one list at every level, JSON nested
-past any decoder). Each case runs the commands in-process on its own copy of the store: status (board,
+without the key; then rows forged under the user's own key: the pickles that ran code, allocated
+gigabytes or hung the unpickler (a dict key of one tuple shared at 40 levels) when snapshots were
+pickles, and, shaped for msgpack, a body nested 100,000 deep, an array declaring four billion items,
+an ext type, a state of the wrong types or out of its bounds, an undo naming no field, another fight's
+state; JSON nested past any decoder for a view. (A map that holds itself or lists shared at every level
+cannot be written in msgpack, which has no references.) Each case runs the commands in-process on its own copy of the store: status (board,
 --json, --long), log, verify, then a write (exchange) and undo and the reads again, and compares each
 output with the clean copy's (command ids and hashes masked after a write: they are new every run). A
 sample runs as a GM runs it, each command its own process (tests/processes.py), the memory-bound ones
@@ -15,7 +18,8 @@ under an address-space limit a hostile snapshot would break.
 
 from __future__ import annotations
 
-import io
+import _pickle
+import dataclasses
 import itertools
 import json
 import logging
@@ -24,12 +28,14 @@ import pickle
 import re
 import shutil
 import sqlite3
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
 import click.testing
+import msgspec
 import pytest
 import structlog
 import typer.main
@@ -37,10 +43,12 @@ import typer.main
 from cli import views as cli_views
 from cli.main import app
 from engine import commands as cmd
+from engine.options import RuleOptions
 from engine.pmap import PMap
 from engine.rewind import UNKNOWN
+from engine.state import FightState
 from service.fights import Fights
-from store import snapshots, views
+from store import schema, snapshots, views
 from store.log import log
 from store.sqlite import SqliteStore
 from tests.conftest import dice, sheet, start
@@ -245,10 +253,30 @@ def state_of(db: Path) -> Any:
         store.close()
 
 
-def pickled(value: Any) -> bytes:
-    out = io.BytesIO()
-    snapshots.StatePickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
-    return out.getvalue()
+def forged(db: Path, change: Callable[[list[Any], list[Any]], None]) -> bytes:
+    """The duel's own snapshot body with `change(state, history)` made to what msgpack holds (store.schema:
+    each class an array of its fields in order, `FIELD` below)."""
+    state, history = schema.tree(state_of(db), UNKNOWN)
+    state, history = list(state), list(history)
+    change(state, history)
+    return msgspec.msgpack.encode((state, history))
+
+
+FIELD = {field.name: number for number, field in enumerate(dataclasses.fields(FightState))}
+
+
+def spliced(db: Path, field: str, replacement: bytes) -> bytes:
+    """The duel's snapshot body with the bytes of field `field` replaced by `replacement` (raw msgpack:
+    what no encoder would write)."""
+    marker = "SPLICED-HERE"
+
+    def mark(state: list[Any], history: list[Any]) -> None:
+        state[FIELD[field]] = (marker,)
+
+    body = forged(db, mark)
+    encoded = msgspec.msgpack.encode((marker,))
+    assert body.count(encoded) == 1
+    return body.replace(encoded, replacement)
 
 
 class _Allocates:
@@ -257,52 +285,84 @@ class _Allocates:
 
 
 def bytes_bomb(db: Path) -> bytes:
-    """About 50 bytes that make `bytes(2_400_000_000)`: 2.4 GB from the unpickler, if it may name a builtin."""
+    """About 50 bytes that make `bytes(2_400_000_000)`: 2.4 GB from an unpickler that may name a builtin."""
     body = pickle.dumps(_Allocates(), protocol=pickle.HIGHEST_PROTOCOL)
     assert len(body) < 64
     return body
 
 
-def deep_key(db: Path) -> bytes:
-    """A dict keyed by a tuple nested 300,000 deep: hashing it overflows a normal C stack."""
-    return b"\x80\x05}N" + b"\x85" * 300_000 + b"Ns."
+def hash_bomb(levels: int = 40) -> bytes:
+    """The pickle that hung the unpickler under the right key: a dict keyed by a tuple that holds one tuple
+    twice, `levels` deep (a few hundred bytes; pickle shares the tuple, and hashing the key walks it
+    2**levels times, before any check could run). Written opcode by opcode: building it here would hash it."""
+    nested: Any = ()
+    for _ in range(levels):
+        nested = (nested, nested)
+    key = pickle.dumps(nested, protocol=2)  # b"\x80\x02" + the opcodes that build the tuple + b"."
+    return b"\x80\x02}" + key[2:-1] + b"K\x01s."  # {key: 1}
 
 
-def shared_bomb(db: Path) -> bytes:
-    """The state with one event's value a list of two of the same list, 60 times over: a few hundred bytes
-    that any walk of it (a render, a JSON dump) would meet 2**60 times."""
-    bomb: Any = [None]
-    for _ in range(60):
-        bomb = [bomb, bomb]
-    state = state_of(db)
-    return pickled((replace(state, events={1: bomb}), UNKNOWN))
+def test_the_hash_bomb_is_the_dict_it_claims_to_be() -> None:
+    """At 12 levels (4,096 steps) the forgery unpickles to {key: 1}, the key shared at every level: at 40
+    it is the same dict, 2**40 steps to hash."""
+    found = pickle.loads(hash_bomb(12))
+    (key, value), = found.items()
+    assert value == 1 and key[0] is key[1] and key[0][0] is key[0][1]
+    depth = 0
+    while key:
+        key, depth = key[0], depth + 1
+    assert depth == 12 and len(hash_bomb(40)) < 400
 
 
-def self_map(db: Path) -> bytes:
-    """The state with a map that holds itself."""
-    loop: dict[Any, Any] = {}
-    loop[1] = loop
-    return pickled((replace(state_of(db), events=loop), UNKNOWN))
+def pickle_hash_bomb(db: Path) -> bytes:
+    return hash_bomb(40)
+
+
+def deep_nesting(db: Path) -> bytes:
+    """An index key of arrays nested 100,000 deep (where the schema has a tuple of text and numbers)."""
+    return spliced(db, "index", b"\x92\xc3\x81" + b"\x91" * 100_000 + b"\xa1x" + b"\x01")
+
+
+def huge_length(db: Path) -> bytes:
+    """The events' keys as an array declaring 2**32 - 1 items, followed by the rest of the body."""
+    return spliced(db, "events", b"\xdd\xff\xff\xff\xff")
+
+
+def ext_type(db: Path) -> bytes:
+    """The round as a msgpack ext value (an application type: the schema has none)."""
+    return forged(db, lambda state, history: state.__setitem__(FIELD["round"], msgspec.msgpack.Ext(1, b"\x00" * 8)))
 
 
 def wrong_types(db: Path) -> bytes:
     """The state with a combatant's fudge points as text and his boxes as a number."""
     state = state_of(db)
     ann = state.combatants["ann"]
-    forged = replace(ann, fudge_points="many", boxes=7)  # type: ignore[arg-type]
-    return pickled((replace(state, combatants=PMap({**state.combatants, "ann": forged})), UNKNOWN))
+    forged_ann = replace(ann, fudge_points="many", boxes=7)  # type: ignore[arg-type]
+    return schema.encode(replace(state, combatants=PMap({**state.combatants, "ann": forged_ann})), UNKNOWN)
 
 
-def huge_number(db: Path) -> bytes:
-    """The state with a round of 5,000 digits (str() of it raises in Python 3.11)."""
-    return pickled((replace(state_of(db), round=10 ** 5000), UNKNOWN))
+def out_of_bounds(db: Path) -> bytes:
+    """The options with a billion Scratch boxes (the option's bound is 1,000: a rule would allocate them)."""
+    at = list(RuleOptions.model_fields).index("wound_boxes")
+
+    def change(state: list[Any], history: list[Any]) -> None:
+        options = list(state[FIELD["options"]])
+        options[at] = (10 ** 9, 1, 1, 1, 1)
+        state[FIELD["options"]] = options
+
+    return forged(db, change)
+
+
+def undo_of_no_field(db: Path) -> bytes:
+    """An undo history whose change puts back a field the state does not have."""
+    return forged(db, lambda state, history: history.__setitem__(0, [("c" * 32, 1, [("no_such_field", 1)], [])]))
 
 
 def other_fight(db: Path) -> bytes:
     """A sound state of the other fight, signed as this one's."""
     store = SqliteStore(db)
     try:
-        return pickled((Fights(store).state("other"), UNKNOWN))
+        return schema.encode(Fights(store).state("other"), UNKNOWN)
     finally:
         store.close()
 
@@ -312,17 +372,42 @@ def runs_code(db: Path) -> bytes:
 
 
 SNAPSHOT_FORGERIES: dict[str, Callable[[Path], bytes]] = {
-    "shared_bomb": shared_bomb, "self_map": self_map, "wrong_types": wrong_types, "huge_number": huge_number,
-    "other_fight": other_fight, "runs_code": runs_code, "bytes_bomb": bytes_bomb}
+    "pickle_hash_bomb": pickle_hash_bomb, "runs_code": runs_code, "bytes_bomb": bytes_bomb,
+    "deep_nesting": deep_nesting, "huge_length": huge_length, "ext_type": ext_type, "wrong_types": wrong_types,
+    "out_of_bounds": out_of_bounds, "undo_of_no_field": undo_of_no_field, "other_fight": other_fight}
+
+
+def no_pickle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any use of pickle from now on fails the test."""
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        pytest.fail("pickle was used to read a snapshot")
+
+    for module in (pickle, _pickle):
+        for name in ("loads", "load", "Unpickler"):
+            monkeypatch.setattr(module, name, refuse)
 
 
 @pytest.mark.parametrize("forgery", SNAPSHOT_FORGERIES)
 def test_a_snapshot_forged_under_the_users_key_is_ignored_and_every_command_answers_as_on_a_clean_store(
-        clean: tuple[Path, list[str]], tmp_path: Path, forgery: str) -> None:
+        clean: tuple[Path, list[str]], tmp_path: Path, forgery: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each forgery is refused by the decoder in well under a second (the hash bomb held the unpickler for
+    2**40 steps), with one warning, and nothing is ever unpickled."""
     source, expected = clean
     db = tmp_path / "fudge.db"
     shutil.copy(source, db)
-    forge_snapshot(db, SNAPSHOT_FORGERIES[forgery](db))
+    body = SNAPSHOT_FORGERIES[forgery](db)
+    forge_snapshot(db, body)
+    no_pickle(monkeypatch)
+    fight_id, seq, last_hash, key = tail(db)
+    reasons: list[str] = []
+    with monkeypatch.context() as patched:
+        patched.setattr(snapshots, "ignored", lambda cache, fight, reason: reasons.append(reason))
+        started = time.process_time()
+        assert snapshots.unpack(snapshots.signed(body, fight_id, seq, last_hash, key), fight_id, seq, last_hash,
+                                key) is None
+        assert time.process_time() - started < 0.5
+    assert len(reasons) == 1 and ("does not decode" in reasons[0] or forgery == "other_fight"), reasons
     snapshots._IGNORED.clear()
     errors = assert_answers_as_clean(db, expected)
     assert errors.count(f"stored snapshot {WARNING}") == 1, errors
@@ -387,9 +472,10 @@ def processes(db: Path) -> list[tuple[int, str, str]]:
 
 
 def test_damaged_and_forged_caches_as_separate_processes_under_a_memory_limit(tmp_path: Path) -> None:
-    """The issue's edits, and the forgeries that would take gigabytes or crash the interpreter (a 51-byte
-    `bytes(2_400_000_000)`, a key 300,000 tuples deep, 2**60 shared lists), each command a process of its
-    own limited to 1 GiB of address space: each answers as on a clean store, with one warning."""
+    """The issue's edits, and the forgeries that took gigabytes or hung the process when snapshots were
+    pickles (a 51-byte `bytes(2_400_000_000)`, a key of one tuple shared at 40 levels), with an array
+    declaring four billion items and a body nested 100,000 deep, each command a process of its own limited
+    to 1 GiB of address space: each answers as on a clean store, with one warning."""
     key = tmp_path / "snapshot.key"
     (tmp_path / "clean").mkdir()
     db = tmp_path / "clean" / "fudge.db"
@@ -399,8 +485,9 @@ def test_damaged_and_forged_caches_as_separate_processes_under_a_memory_limit(tm
         "view_mac_non_ascii": lambda db: _sql(db, "UPDATE views SET mac = 'é' || substr(mac, 2) WHERE mac != ''"),
         "body_text_seq_text": lambda db: _sql(db, "UPDATE snapshots SET body = 'x', seq = 'y'"),
         "bytes_bomb": lambda db: _forged(db, key, bytes_bomb),
-        "deep_key": lambda db: _forged(db, key, deep_key),
-        "shared_bomb": lambda db: _forged(db, key, shared_bomb),
+        "pickle_hash_bomb": lambda db: _forged(db, key, pickle_hash_bomb),
+        "huge_length": lambda db: _forged(db, key, huge_length),
+        "deep_nesting": lambda db: _forged(db, key, deep_nesting),
     }
     folders = {}
     for name, damage in cases.items():

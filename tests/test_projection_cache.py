@@ -6,6 +6,7 @@ reads with a replay of the whole log from scratch (A-REPLAY-1).
 
 from __future__ import annotations
 
+import json
 import pickle
 import sqlite3
 from pathlib import Path
@@ -14,12 +15,16 @@ from typing import Any
 import pytest
 
 from engine import commands as cmd
+from engine.pmap import LOGGED, MISSING
+from engine.rewind import UNKNOWN
 from projections.fold import replay
 from engine.state import FightState
-from store import snapshots
+from store import schema, snapshots
 from service.fights import Fights
+from store.log import log
 from store.sqlite import SqliteStore
 from tests.conftest import dice, sheet, start
+from tests.processes import fudge
 
 
 def opened(path: Path) -> Fights:
@@ -94,7 +99,7 @@ def test_a_tampered_snapshot_is_ignored_and_rebuilt(tmp_path: Path) -> None:
     exchange(fights)
     truth = replayed(path)
     with sqlite3.connect(path) as db:
-        db.execute("UPDATE snapshots SET body = ?", (pickle.dumps(FightState()),))
+        db.execute("UPDATE snapshots SET body = ?", (schema.encode(FightState(), UNKNOWN),))
     assert from_cache(path) is None
     assert opened(path).state("fight") == truth
     exchange(opened(path))  # the next command writes a good one again
@@ -153,15 +158,15 @@ def _dump(path: Path) -> Any:
         return list(db.iterdump())
 
 
-def test_a_store_from_someone_else_never_unpickles_its_snapshots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_store_from_someone_else_never_decodes_its_snapshots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A snapshot is trusted only under this user's key, kept outside the store: a store file received
-    from another machine (whose key is not ours) is read from its log, and pickle never runs on it."""
+    from another machine (whose key is not ours) is read from its log, and its bodies are never decoded."""
     db = tmp_path / "theirs.db"
     monkeypatch.setenv("FUDGE_KEY_FILE", str(tmp_path / "their.key"))
     exchange(fight(db))
     assert from_cache(db) is not None  # under their key, their snapshot is good
     monkeypatch.setenv("FUDGE_KEY_FILE", str(tmp_path / "our.key"))
-    monkeypatch.setattr(pickle, "loads", lambda *a, **k: pytest.fail("unpickled a snapshot made under another key"))
+    monkeypatch.setattr(snapshots, "decode", lambda *a, **k: pytest.fail("decoded a snapshot made under another key"))
     assert from_cache(db) is None
     assert opened(db).state("fight") == replayed(db)
     exchange(opened(db))  # our next command writes a snapshot under our key, readable by us alone
@@ -178,3 +183,122 @@ def test_without_a_place_for_the_key_there_are_no_snapshots(tmp_path: Path, monk
     exchange(fight(db))
     assert from_cache(db) is None
     assert opened(db).state("fight") == replayed(db)
+
+
+# --- snapshots of an older format ------------------------------------------------------------------------
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def old_store(folder: Path) -> tuple[Path, Path]:
+    """A store whose snapshot is a pickle (format 2) at the fight's last event, signed with the key given
+    beside it, as the code before msgpack left it (tests/fixtures/README.md): (the store, the key file)."""
+    path, key = folder / "fudge.db", folder / "snapshot.key"
+    with sqlite3.connect(path) as db:
+        db.executescript((FIXTURES / "snapshot_format2.sql").read_text())
+    key.write_text((FIXTURES / "snapshot_format2.key").read_text())
+    key.chmod(0o600)
+    return path, key
+
+
+def no_pickle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any use of pickle from now on fails the test."""
+    import _pickle
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        pytest.fail("pickle was used to read a snapshot")
+
+    for module in (pickle, _pickle):
+        for name in ("loads", "load", "Unpickler"):
+            monkeypatch.setattr(module, name, refuse)
+
+
+def test_a_pickled_snapshot_of_the_format_before_is_never_unpickled_and_the_fight_is_read_from_its_log(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A GM's store from before msgpack snapshots: its pickle is of another version, so it is not used (no
+    warning: it is simply stale), the state is folded from the log, and the next write stores this format."""
+    path, key = old_store(tmp_path)
+    monkeypatch.setenv("FUDGE_KEY_FILE", str(key))
+    with sqlite3.connect(path) as db:
+        version, body, seq = db.execute("SELECT version, body, seq FROM snapshots").fetchone()
+    assert body[:2] == b"\x80\x05" and version != snapshots.code_version()  # a pickle, by the code before
+    assert seq == opened(path).store.last_seq("duel")  # at the last event: it would be read, were it this format
+    no_pickle(monkeypatch)
+    snapshots._IGNORED.clear()
+    assert from_cache(path, "duel") is None
+    state = opened(path).state("duel")
+    assert state == replayed(path, "duel") and state.find("Bob").marks
+    assert not snapshots._IGNORED  # stale, not damaged: no warning
+    fights = opened(path)
+    fights.execute("duel", cmd.Undo())  # a write stores a snapshot of this format; the undo reads the log
+    fights.execute("duel", cmd.Exchange(first="Ann", second="Bob"), dice("ann=+000", "bob=0000"))
+    with sqlite3.connect(path) as db:
+        version, body = db.execute("SELECT version, body FROM snapshots").fetchone()
+    assert version == snapshots.code_version() and body[:2] != b"\x80\x05"
+    consistent(path, "duel")
+
+
+def test_a_pickled_snapshot_read_by_fudge_as_a_gm_runs_it_never_loads_pickle(tmp_path: Path) -> None:
+    """The same store through `fudge`, each command its own process: the reads and a write answer as on the
+    log, and the interpreter never imports pickle (`-X importtime` lists every module a process imports)."""
+    path, key = old_store(tmp_path)
+    for args in (("status", "--json"), ("undo",), ("status", "--json")):
+        done = fudge(*args, store=path, key=key, env={"PYTHONPROFILEIMPORTTIME": "1"})
+        imported = [line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")]
+        assert done.returncode == 0 and len(imported) > 50, done.stderr[-2000:]
+        assert not {"pickle", "_pickle"} & set(imported), args
+        assert "not used" not in done.stderr, done.stderr[-2000:]
+    assert json.loads(done.stdout)["last_seq"] == opened(path).store.last_seq("duel")
+
+
+def test_a_snapshot_after_a_fudge_point_keeps_the_events_it_voided_in_the_log(tmp_path: Path) -> None:
+    """C-FP-2, A-UNDO-1: a fudge point's void takes events out of the state; its undo history holds them as
+    seqs whose event is the log's (the pickled format refused such a history: the snapshot was not used).
+    A fresh process reads the snapshot, then undoes the point from it: the same as a replay each time."""
+    path = tmp_path / "fudge.db"
+    fights = fight(path)
+    exchange(fights)
+    fights.execute("fight", cmd.SpendPoint(combatant="Ann", use="skill", shift=1))
+    held = fights._cache["fight"]  # the state and history the service holds after the point
+    (_, voided), = [(name, items) for name, items in held.done.done[-1].keys if name == "events"]
+    assert any(before not in (LOGGED, MISSING) for _, before in voided)  # the events the point voided
+    snap = snapshots.pack((held.state, held.done), fights.store.fight("fight").fight_id, held.last_seq,
+                          held.last_hash, fights.store.snapshot_key())
+    with sqlite3.connect(path) as db:  # the snapshot at the point, as if it had fallen due there
+        db.execute("UPDATE snapshots SET seq = ?, hash = ?, version = ?, body = ?, mac = ?",
+                   (snap.seq, snap.hash, snap.version, snap.body, snap.mac))
+    snapshots._IGNORED.clear()
+    loaded = opened(path)
+    found = loaded._from_snapshot("fight", *loaded.store.tail("fight"))
+    assert found is not None and found[2] == held.last_seq and not snapshots._IGNORED
+    (_, kept), = [(name, items) for name, items in found[1].done[-1].keys if name == "events"]
+    assert [key for key, _ in kept] == [key for key, _ in voided]
+    assert [before is LOGGED for _, before in kept] == [before is not MISSING for _, before in voided]
+    assert found[0] == replayed(path)
+    undone = opened(path)
+    undone.execute("fight", cmd.Undo())  # from the snapshot's history (engine.rewind), not the log
+    after = undone._cache["fight"]
+    assert after.state == replayed(path) and after.state.find("Ann").fudge_points == 3
+    assert after.records is None and after.done.undone  # the log was not read; a redo is known
+
+
+def test_a_state_the_schema_cannot_store_fails_no_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot is a cache: if a state held a value the schema has no type for (a defect), the command is
+    still appended, with a warning, and the next read folds the log."""
+    path = tmp_path / "fudge.db"
+    before = fight(path).store.last_seq("fight")
+
+    def refuse(*args: Any) -> bytes:
+        raise TypeError("a set where a map is stored")
+
+    warned: list[str] = []
+    monkeypatch.setattr(schema, "encode", refuse)
+    monkeypatch.setattr(log, "warning", lambda event, **values: warned.append(event))
+    with sqlite3.connect(path) as db:  # no snapshot: the next command's falls due
+        db.execute("DELETE FROM snapshots")
+    opened(path).execute("fight", cmd.Undo())
+    assert warned == ["snapshot not stored"]
+    monkeypatch.undo()
+    assert opened(path).store.last_seq("fight") == before + 1
+    assert from_cache(path) is None  # no snapshot at the undo: the fight is read from its log
+    assert opened(path).state("fight") == replayed(path)

@@ -1,7 +1,7 @@
 """The GM's secrets and the snapshot key (A-FAIR-1, A-SEAL-1, A-REPLAY-1).
 
-- The snapshot key is 32 random bytes written whole; anything else is no key. A snapshot names only
-  the core's classes: a signed malicious pickle does not run.
+- The snapshot key is 32 random bytes written whole; anything else is no key. A snapshot is msgpack of
+  the state's own types, never unpickled: a signed malicious pickle does not run.
 - Dice seeds and sealed declarations live outside the store, keyed by fight; a seed is used only if
   it matches the commitment in the log; without it generated dice are refused in one line, typed
   dice still work; `fudge secrets export/import` moves them.
@@ -25,6 +25,8 @@ from structlog.testing import capture_logs
 from engine import commands as cmd
 from engine.audit import verify
 from engine.dice import commitment
+from engine.rewind import UNKNOWN
+from engine.state import FightState
 from events import models as ev
 from store import secrets as kept_secrets
 from store import snapshots
@@ -121,15 +123,18 @@ class Boom:
 
 
 def test_a_signed_malicious_snapshot_does_not_run(tmp_path: Path) -> None:
-    """A snapshot with a valid HMAC (the key stolen, or a forged key file) still cannot run code."""
+    """A snapshot with a valid HMAC (the key stolen, or a forged key file) still cannot run code: its body
+    is decoded as msgpack of the state's types, so a pickle's bytes are refused, never unpickled."""
     marker = tmp_path / "pwned"
     key = os.urandom(32)
-    forged = snapshots.pack(Boom(marker), "fight-id", 3, "ab" * 32, key)
-    with capture_logs():
+    forged = snapshots.signed(pickle.dumps(Boom(marker)), "fight-id", 3, "ab" * 32, key)
+    with capture_logs() as logs:
         assert snapshots.unpack(forged, "fight-id", 3, "ab" * 32, key) is None
     assert not marker.exists()
-    honest = snapshots.pack(["a", 1], "fight-id", 3, "ab" * 32, key)  # plain containers still load
-    assert snapshots.unpack(honest, "fight-id", 3, "ab" * 32, key) == ["a", 1]
+    assert ["does not decode to a fight's state" in entry["reason"] for entry in logs] == [True]
+    state = FightState(fight_id="fight-id", last_seq=3)
+    honest = snapshots.pack((state, UNKNOWN), "fight-id", 3, "ab" * 32, key)  # a state still loads
+    assert snapshots.unpack(honest, "fight-id", 3, "ab" * 32, key) == (state, UNKNOWN)
 
 
 def test_a_signed_malicious_snapshot_in_the_store_does_not_run_at_the_next_command(tmp_path: Path) -> None:
@@ -141,7 +146,7 @@ def test_a_signed_malicious_snapshot_in_the_store_does_not_run_at_the_next_comma
     store = SqliteStore(path)
     info, (seq, last) = store.fight("duel"), store.tail("duel")
     key = bytes.fromhex((tmp_path / "snapshot.key").read_text())
-    forged = snapshots.pack(Boom(marker), info.fight_id, seq, last, key)
+    forged = snapshots.signed(pickle.dumps(Boom(marker)), info.fight_id, seq, last, key)
     store.db.execute("UPDATE snapshots SET seq = ?, hash = ?, version = ?, body = ?, mac = ?",
                      (forged.seq, forged.hash, forged.version, forged.body, forged.mac))
     store.close()
