@@ -4,9 +4,9 @@ Loading a fight builds hundreds of thousands of small objects (records, events, 
 allocation counts towards the collector's thresholds, so a replay set off many collections,
 and each full one walked every object still alive, the records already built included, to
 find nothing (records and states hold no reference cycles). Paused, the collector makes one
-pass over what was built when it is switched back on. On a 10,000-event fight: validating
-the rows 152 ms on, 61 ms paused (plus that one pass, about 45 ms). A snapshot's state is decoded
-under the same pause. Reference counting frees objects as usual while paused.
+pass over what was built when it is switched back on, which costs far less than the walks it
+spares, in validating the rows and in decoding a snapshot's state alike (bench/README.md, stored
+rows). Reference counting frees objects as usual while paused.
 """
 
 from __future__ import annotations

@@ -49,6 +49,10 @@ from engine.pmap import KINDS, LOGGED, MISSING, EventMap, PMap
 from engine.rewind import Change, History
 from engine.state import FightState
 
+# Types built at run time from the state's annotations: subscripted through these names, as values
+_TUPLE: Any = tuple
+_UNION: Any = Union
+
 Convert = Callable[[Any], Any]
 
 
@@ -107,7 +111,7 @@ def _meta_bounds(meta: msgspec.Meta) -> dict[str, Any]:
     return {name: getattr(meta, name) for name in _STRICTER if getattr(meta, name) is not None}
 
 
-def _hints(cls: type) -> list[tuple[str, Any]]:
+def _hints(cls: Any) -> list[tuple[str, Any]]:
     """The fields a snapshot stores of a dataclass or pydantic model, with their annotations (and bounds)."""
     if issubclass(cls, pydantic.BaseModel):
         return [(name, typing.Annotated[field.annotation, *field.metadata] if field.metadata else field.annotation)
@@ -164,7 +168,7 @@ class _Deriver:
 
     def union(self, args: tuple[Any, ...], hint: Any) -> Codec:
         members = [self.codec(arg) for arg in args]
-        wire = Union[tuple(member.wire for member in members)]
+        wire: Any = Union[tuple(member.wire for member in members)]
         changing = [member for member in members if not member.same]
         if not changing:
             return Codec(wire)
@@ -176,12 +180,12 @@ class _Deriver:
     def sequence(self, args: tuple[Any, ...], hint: Any) -> Codec:
         if len(args) == 2 and args[1] is Ellipsis:
             item = self.codec(args[0])
-            wire = tuple[item.wire, ...]  # type: ignore[name-defined]
+            wire: Any = _TUPLE[item.wire, ...]
             if item.same:
                 return Codec(wire)
             return Codec(wire, _each(item.encode), _each(item.decode))
         items = [self.codec(arg) for arg in args]
-        wire = tuple[tuple(item.wire for item in items)]  # type: ignore[misc]
+        wire = _TUPLE[tuple(item.wire for item in items)]
         if all(item.same for item in items):
             return Codec(wire)
         encodes, decodes = [item.encode for item in items], [item.decode for item in items]
@@ -213,7 +217,7 @@ class _Deriver:
             items = decode_items(items)
             return PMap.holding(items) if persistent else items
 
-        return Codec(tuple[bool, plain.wire], encode, decode)
+        return Codec(_TUPLE[bool, plain.wire], encode, decode)
 
     def struct(self, cls: type) -> Codec:
         """A class's fields as an array; a dataclass is rebuilt field by field (its slots set, no __init__
@@ -249,7 +253,7 @@ class _Deriver:
         build = _model(cls, names) if issubclass(cls, pydantic.BaseModel) else _dataclass(cls, names)
 
         def decode(value: Any) -> Any:
-            held = msgspec.structs.astuple(value)
+            held: Any = msgspec.structs.astuple(value)
             if decodes:
                 held = list(held)
                 for number, convert in decodes:
@@ -277,7 +281,7 @@ class _Deriver:
                 key, item = self.codec(key_hint), self.codec(item_hint)
                 if types.NoneType in typing.get_args(item.wire) or item.wire is types.NoneType:
                     raise TypeError(f"{name}: a map whose values may be None (nil stands for a key not bound)")
-                entries = tuple[tuple[key.wire, Union[item.wire, None]], ...]  # type: ignore[valid-type]
+                entries: Any = _TUPLE[_TUPLE[key.wire, _UNION[item.wire, None]], ...]
                 keys[name] = (_tagged(f"Keys_{name}", name, [("entries", entries)]),
                               _unless_missing(item.encode), _unless_none_missing(item.decode))
         wire = msgspec.defstruct("Change", [
@@ -371,7 +375,7 @@ def _dataclass(cls: type, names: tuple[str, ...]) -> Callable[[Any], Any]:
     new = object.__new__
 
     def build(values: Any) -> Any:
-        made = new(cls)
+        made: Any = new(cls)
         for write, value in zip(setters, values):
             write(made, value)
         for write, default in rest:
@@ -384,7 +388,7 @@ def _dataclass(cls: type, names: tuple[str, ...]) -> Callable[[Any], Any]:
 def _setter(cls: type, name: str) -> Callable[[Any, Any], None]:
     slot = cls.__dict__.get(name)
     if slot is not None and hasattr(slot, "__set__"):
-        return slot.__set__  # type: ignore[no-any-return]
+        return slot.__set__
     return lambda made, value: object.__setattr__(made, name, value)
 
 
