@@ -29,6 +29,18 @@ def make_fights(store: Any = None) -> Fights:
     )
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`-n auto`, `--dist loadgroup`), the tests of a module that share a module-scoped
+    fixture (a fight played by `fudge` processes, a browser, a server) run on one worker: built once, not once
+    per worker, and in the module's order, which some of them rely on (tests/test_browser.py plays on)."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is not None and any(definition.scope == "module" for name in info.names_closure
+                                    for definition in info.name2fixturedefs.get(name, ())):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+
+
 @pytest.fixture(autouse=True, scope="session")
 def snapshot_key_file(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The user's snapshot key (store.snapshots) lives in the test session's own directory, not in $HOME."""
@@ -136,7 +148,9 @@ def without_odds(text: str) -> str:
 @pytest.fixture(scope="session")
 def pg_server(request: pytest.FixtureRequest) -> Any:
     """A throwaway PostgreSQL server for the session (tests/pgserver.py), stopped by a finalizer even when a
-    test fails; the tests that need it skip, saying why, only where no server binary exists."""
+    test fails; the tests that need it skip, saying why, only where no server binary exists. Under
+    pytest-xdist each worker is a session and starts its own server, in its own folder (its socket's): a
+    test that halts or restarts its server cuts no other worker's test."""
     from tests.pgserver import Server, binaries
 
     found = binaries()
