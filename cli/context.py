@@ -250,7 +250,8 @@ def store_at(target: Path | str, pooled: bool = False) -> Any:
             from store.postgres import PostgresStore
         except ImportError as exc:
             raise StoreError(f"a postgresql:// store needs psycopg ({exc}): "
-                             "pip install 'fudge-combat[postgres]', or give a store file") from None
+                             "install fudge with its postgres extra (pip install '.[postgres]' in fudge's "
+                             "source folder), or give a store file") from None
 
         gm = os.environ.get("FUDGE_GM") or None
         return PostgresStore.pooled(str(target), gm) if pooled else PostgresStore(str(target), gm)

@@ -71,7 +71,8 @@ def serve(
             from cli.web import net
             from cli.web.app import create_app
         except ImportError as exc:
-            raise InputError(f"`fudge serve` needs {exc.name}: pip install 'fudge-combat[serve]'") from None
+            raise InputError(f"`fudge serve` needs {exc.name}: install fudge with its serve extra "
+                             "(pip install '.[serve]' in fudge's source folder)") from None
         from service.fights import Fights
 
         fights = Fights(open_store())  # no read model kept: the server never writes

@@ -289,7 +289,8 @@ def check_pool(kind: str, jobs: int, scheduler: str | None, tls: Tls | None = No
         try:
             import distributed  # noqa: F401
         except ImportError:
-            raise InputError("--executor dask needs the `distributed` package: pip install 'fudge-combat[dask]'") from None
+            raise InputError("--executor dask needs the `distributed` package: install fudge with its dask extra "
+                             "(pip install '.[dask]' in fudge's source folder)") from None
         if not scheduler:
             raise InputError("--executor dask needs --scheduler ADDRESS (e.g. tls://10.0.0.5:8786, or tcp:// on a "
                              "trusted network)")

@@ -71,7 +71,7 @@ def available() -> str | None:
     if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
         return f"chromium or chromedriver absent ({CHROMIUM}, {CHROMEDRIVER}): apt-get install chromium chromium-driver"
     if importlib.util.find_spec("selenium") is None:
-        return "selenium is not installed: pip install 'fudge-combat[test]'"
+        return "selenium is not installed: pip install '.[test]'"
     return None
 
 
