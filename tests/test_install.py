@@ -112,7 +112,7 @@ import json, importlib.metadata, importlib.util
 from events import Events
 from events.models import KIND
 from cli import hello
-installed = importlib.util.find_spec("fudge_combat") is not None
+installed = importlib.util.find_spec("fudge_combat") is not None and importlib.util.find_spec("fudge_combat.cli") is not None
 files = [str(f) for f in importlib.metadata.files("fudge-combat")] if installed else []
 print(json.dumps({"events": Events.origin, "models": KIND, "cli": hello(), "fudge_combat": installed,
                   "top": sorted({f.split("/")[0] for f in files if not f.startswith(("..", "fudge_combat-"))})}))
@@ -181,3 +181,5 @@ def test_the_wheel_installs_one_import_name_beside_other_packages(tmp_path: Path
     assert json.loads(alone.stdout) == {"events": "peer", "models": "peer models", "cli": "peer cli",
                                         "fudge_combat": False, "top": []}
     assert not fudge.exists()
+    (site,) = venv.glob("lib/python*/site-packages")  # pip leaves the namespace's folder, empty
+    assert [path for path in site.glob("fudge_combat/**/*") if path.is_file()] == []
