@@ -1,5 +1,8 @@
 """Run `fudge` the way a GM does: each command its own process, on a real store file, with the
-user's snapshot key present (so every read after the first goes through a snapshot)."""
+user's snapshot key present (so every read after the first goes through a snapshot).
+
+The process runs on this interpreter, so it imports the `fudge_combat` the tests import: this folder's
+code (the tests package stops at once when the installed one is not)."""
 
 from __future__ import annotations
 
@@ -24,7 +27,6 @@ def fudge(*args: str, store: Path | str, key: Path | None = None, input: str | N
     assert folder is not None
     environment = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
     environment.update({
-        "PYTHONPATH": str(ROOT),
         "FUDGE_KEY_FILE": str(key if key is not None else folder / "snapshot.key"),
         "XDG_STATE_HOME": str(folder / "state"),
         "NO_COLOR": "1",
