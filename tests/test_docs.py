@@ -63,12 +63,12 @@ def test_the_quick_start_is_two_commands_and_ci_installs_and_runs_as_they_say() 
     demo, tests = quick_start(README.read_text())
     assert demo.endswith("pip install . && fudge demo")
     assert tests.endswith("&& python -m pytest -n auto")
-    (spec,) = re.findall(r"pip install (\S+) &&", tests)
+    (spec,) = re.findall(r"pip install ((?:-e )?\S+) &&", tests)
     ci = [shlex.split(line, comments=True) for line in (ROOT / ".ci" / "run").read_text().splitlines() if line.strip()]
     assert ["python", "-m", "pip", "install", "--quiet", *shlex.split(spec)] in ci
     assert any("fudge demo" in " ".join(line) for line in ci)
     assert ["python", "-m", "pytest", "-n", "auto"] in ci
-    assert ["python", "-m", "pip", "install", "--quiet", ".[docs]"] in ci
+    assert ["python", "-m", "pip", "install", "--quiet", "-e", ".[docs]"] in ci
     assert any(line[:3] == ["mkdocs", "build", "--strict"] for line in ci)
     assert quick_start((DOCS / "index.md").read_text()) == [demo, tests]  # the site's home says the same
 
