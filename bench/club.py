@@ -38,19 +38,19 @@ def quiet() -> None:
 
 def store_of(target: str, gm: str) -> Any:
     if target.startswith("postgresql://"):
-        from store.postgres import PostgresStore
+        from fudge_combat.store.postgres import PostgresStore
 
         return PostgresStore(target, gm=gm)
-    from store.sqlite import SqliteStore
+    from fudge_combat.store.sqlite import SqliteStore
 
     return SqliteStore(target)
 
 
 def set_up(target: str, gms: int, folder: Path) -> None:
     """Each GM's own fight, and the shared one (gm0's, shared with the others), two fighters in each."""
-    from engine import commands as cmd
-    from engine.options import resolve
-    from service.fights import Fights
+    from fudge_combat.engine import commands as cmd
+    from fudge_combat.engine.options import resolve
+    from fudge_combat.service.fights import Fights
 
     options = resolve("fudge")[1].model_dump(mode="json")
     for n in range(gms):
@@ -71,9 +71,9 @@ def gm(target: str, n: int, commands: int, share: int, folder: str, barrier: Any
     os.environ["FUDGE_SECRETS_FILE"] = str(Path(folder) / f"gm{n}.secrets")
     os.environ["FUDGE_KEY_FILE"] = str(Path(folder) / f"gm{n}.key")
     quiet()
-    from engine import commands as cmd
-    from service.fights import DiceInput, Fights
-    from store.base import Conflict
+    from fudge_combat.engine import commands as cmd
+    from fudge_combat.service.fights import DiceInput, Fights
+    from fudge_combat.store.base import Conflict
 
     fights = Fights(store_of(target, f"gm{n}"))
     roll = cmd.RollTrait(combatant="Snorri", trait="Sword", difficulty=1)

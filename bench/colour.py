@@ -29,7 +29,7 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     env.update({"PYTHONPATH": str(ROOT), "FUDGE_STORE": str(folder / "fudge.db"),
                 "FUDGE_KEY_FILE": str(folder / "key"), "COLUMNS": "80"})
-    fudge = [sys.executable, "-m", "cli.main"]
+    fudge = [sys.executable, "-m", "fudge_combat.cli.main"]
     subprocess.run([*fudge, "demo", "fudge-phases"], env=env, check=True, capture_output=True, cwd=ROOT)
     cases = {
         "`fudge status`, plain (a pipe)": ([*fudge, "status"], {}),

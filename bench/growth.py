@@ -55,8 +55,8 @@ count, kinds, _ = r.build(Path(sys.argv[1]), "long", int(sys.argv[2]))
 print(json.dumps({"events": count, "commands": kinds}))
 """
 
-REPLAY = PRELUDE + """from store.sqlite import SqliteStore
-from service.fights import Fights
+REPLAY = PRELUDE + """from fudge_combat.store.sqlite import SqliteStore
+from fudge_combat.service.fights import Fights
 store = SqliteStore(sys.argv[1])
 events = store.last_seq("long")
 times = []
@@ -70,10 +70,10 @@ print(json.dumps({"seconds": min(times), "events": events,
                   "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 """
 
-LATENCY = PRELUDE + """from engine import commands as cmd
-from engine.dice import parse_faces
-from store.sqlite import SqliteStore
-from service.fights import DiceInput, Fights
+LATENCY = PRELUDE + """from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.dice import parse_faces
+from fudge_combat.store.sqlite import SqliteStore
+from fudge_combat.service.fights import DiceInput, Fights
 fights = Fights(SqliteStore(sys.argv[1]))
 state = fights.state("long")
 roller = next(c.name for c in state.combatants.values() if c.track.can_act)
@@ -87,7 +87,7 @@ for _ in range(int(sys.argv[2])):
         started = cpu()
         fights.execute("long", command, dice if key == "append" else None)
         times[key].append(cpu() - started)
-from cli.views import STATUS  # the same append as the CLI makes it: with the status read model
+from fudge_combat.cli.views import STATUS  # the same append as the CLI makes it: with the status read model
 viewed = Fights(SqliteStore(sys.argv[1]), read_models=(STATUS,))
 viewed.execute("long", cmd.StartRound())
 times["viewed"] = []
@@ -100,12 +100,12 @@ for _ in range(int(sys.argv[2])):
 print(json.dumps(times))
 """
 
-EVENTS = PRELUDE + """from store.sqlite import SqliteStore
+EVENTS = PRELUDE + """from fudge_combat.store.sqlite import SqliteStore
 print(SqliteStore(sys.argv[1]).last_seq("long"))
 """
 
-PAIR = PRELUDE + """from store.sqlite import SqliteStore
-from service.fights import Fights
+PAIR = PRELUDE + """from fudge_combat.store.sqlite import SqliteStore
+from fudge_combat.service.fights import Fights
 state = Fights(SqliteStore(sys.argv[1])).state("long")
 print(json.dumps([c.name for c in state.combatants.values() if c.track.can_act][:2]))
 """
@@ -121,7 +121,7 @@ def child(root: Path, code: str, *args: str, env: dict[str, str]) -> Any:
 
 def command(root: Path, argv: list[str], env: dict[str, str]) -> tuple[float, int]:
     """CPU seconds and peak RSS (KiB) of one `fudge` command run as a fresh process."""
-    process = subprocess.Popen([sys.executable, "-m", "cli.main", *argv], cwd=root, stdout=subprocess.DEVNULL,
+    process = subprocess.Popen([sys.executable, "-m", "fudge_combat.cli.main", *argv], cwd=root, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, env={**env, "PYTHONPATH": str(root)})
     _, status, usage = os.wait4(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)

@@ -26,11 +26,11 @@ import structlog  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from replay import build, interleaved  # noqa: E402
-from cli import render  # noqa: E402
-from cli.history import Said  # noqa: E402
-from projections.fold import evolve_all  # noqa: E402
-from service.fights import Fights  # noqa: E402
-from store.sqlite import SqliteStore  # noqa: E402
+from fudge_combat.cli import render  # noqa: E402
+from fudge_combat.cli.history import Said  # noqa: E402
+from fudge_combat.projections.fold import evolve_all  # noqa: E402
+from fudge_combat.service.fights import Fights  # noqa: E402
+from fudge_combat.store.sqlite import SqliteStore  # noqa: E402
 
 
 def lines_alone(records: list) -> int:

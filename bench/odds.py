@@ -23,9 +23,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine import odds  # noqa: E402
-from engine.options import resolve  # noqa: E402
-from engine.sheets import parse_sheet  # noqa: E402
+from fudge_combat.engine import odds  # noqa: E402
+from fudge_combat.engine.options import resolve  # noqa: E402
+from fudge_combat.engine.sheets import parse_sheet  # noqa: E402
 
 SHEETS = [ROOT / "examples" / "sheets" / f"{name}.toml" for name in ("snorri", "brynhild")]
 
@@ -83,7 +83,7 @@ def main() -> None:
         rows.append((label, wall, cpu, f"{result.states} states, P({result.winners[0][0]}) = "
                                        f"{float(result.winners[0][1]):.4f}"))
     if args.cli:
-        command = [sys.executable, "-m", "cli.main", "odds", *map(str, SHEETS), "--duel"]
+        command = [sys.executable, "-m", "fudge_combat.cli.main", "odds", *map(str, SHEETS), "--duel"]
         wall, cpu, _ = median_seconds(lambda: subprocess.run(command, cwd=ROOT, check=True, capture_output=True),
                                       args.runs)
         rows.append(("`fudge odds --duel` (fresh process)", wall, cpu, "start-up included"))

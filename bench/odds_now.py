@@ -21,13 +21,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine import commands as cmd  # noqa: E402
-from engine.decide import decide  # noqa: E402
-from engine.odds import setup  # noqa: E402
-from engine.odds_now import OFFER_BUDGET, current_actor, odds_now  # noqa: E402
-from engine.options import resolve  # noqa: E402
-from engine.sheets import parse_sheet  # noqa: E402
-from engine.weighing import ScriptedDice, apply  # noqa: E402
+from fudge_combat.engine import commands as cmd  # noqa: E402
+from fudge_combat.engine.decide import decide  # noqa: E402
+from fudge_combat.engine.odds import setup  # noqa: E402
+from fudge_combat.engine.odds_now import OFFER_BUDGET, current_actor, odds_now  # noqa: E402
+from fudge_combat.engine.options import resolve  # noqa: E402
+from fudge_combat.engine.sheets import parse_sheet  # noqa: E402
+from fudge_combat.engine.weighing import ScriptedDice, apply  # noqa: E402
 
 ROWS = [("fudge", None), ("fudge", 'extends = "fudge"\ndamage_roll = "4dF_limited"\n'),
         ("fudge", 'extends = "fudge"\ndamage_system = "min_mid_max"\n'), ("fudge-phases", None),

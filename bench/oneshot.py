@@ -59,7 +59,7 @@ sys.argv = ["fudge", "--fight", "short"]
 app()
 """
 
-# Run `python -m cli.main ARGS` under a CPU-time sampler; append {"cpu": seconds, "s": [stacks]} to OUT.
+# Run `python -m fudge_combat.cli.main ARGS` under a CPU-time sampler; append {"cpu": seconds, "s": [stacks]} to OUT.
 SAMPLER = """import atexit, json, os, resource, runpy, signal, sys
 samples = []
 def take(signum, frame):
@@ -102,7 +102,7 @@ def count():
                       "dataclasses": len(classes), "dataclasses_used": sum(c in used for c in classes),
                       "modules": sum(m.split(".")[0] in project for m in sys.modules)}), file=sys.stderr)
 sys.argv = ["fudge", *sys.argv[1:]]
-from cli.main import app
+from fudge_combat.cli.main import app
 app()
 """
 
@@ -152,7 +152,7 @@ class Checkout:
                                capture_output=True, text=True, check=True)
         answer = json.loads(built.stdout.strip().splitlines()[-1])
         self.events, (a, b) = answer["events"], answer["pair"]
-        self.argv = [sys.executable, "-m", "cli.main", "--store", str(self.db), "attack", a, b, "--fight", "short",
+        self.argv = [sys.executable, "-m", "fudge_combat.cli.main", "--store", str(self.db), "attack", a, b, "--fight", "short",
                      "--dice", f"{a}=----", "--dice", f"{b}=++++"]
         self.attack()  # the state a command leaves (snapshot, read model): what the next one finds
         copy_store(self.db, self.template)
@@ -169,9 +169,9 @@ class Checkout:
 NO_PLUGINS = ("import sys, types\nloader = types.ModuleType('pydantic.plugin._loader')\n"
               "loader.get_plugins = lambda: ()\nsys.modules['pydantic.plugin._loader'] = loader\n")
 # As `fudge attack` imports them: `cli.main`, then the command's module with the collector paused and frozen after.
-ATTACK_MODULES = ("import gc, cli.main\ngc.disable()\n"
-                  "import cli.table, engine.decide, engine.rulesets.fudge, service.fights, store.sqlite\n"
-                  "from engine import commands as cmd\ncmd.Attack, cmd.Undo\ngc.freeze()\ngc.enable()\n")
+ATTACK_MODULES = ("import gc, fudge_combat.cli.main\ngc.disable()\n"
+                  "import fudge_combat.cli.table, fudge_combat.engine.decide, fudge_combat.engine.rulesets.fudge, fudge_combat.service.fights, fudge_combat.store.sqlite\n"
+                  "from fudge_combat.engine import commands as cmd\ncmd.Attack, cmd.Undo\ngc.freeze()\ngc.enable()\n")
 # The design's step 1 measured from below: the project's modules imported with pydantic's names standing for
 # plain classes and no-op decorators, so no model class is built by pydantic (a msgspec Struct class, the
 # design's derived type, is created in about 20 us; this stand-in in less). Enough to import, not to run.
@@ -208,12 +208,12 @@ LADDER = {
     "a Typer program of one command with one option, run": TYPER_PROGRAM,
     "the same, without pydantic's plugin loader": NO_PLUGINS + TYPER_PROGRAM,
     "the same + one pydantic model class, validated once": NO_PLUGINS + ONE_MODEL + TYPER_PROGRAM,
-    "the same + `import events.models` (the event models, schemas deferred)":
-        NO_PLUGINS + "import events.models\n" + TYPER_PROGRAM,
+    "the same + `import fudge_combat.events.models` (the event models, schemas deferred)":
+        NO_PLUGINS + "import fudge_combat.events.models\n" + TYPER_PROGRAM,
     "the same + every command class (`engine.commands.Command`)":
-        NO_PLUGINS + "import events.models\nfrom engine.commands import Command\n" + TYPER_PROGRAM,
+        NO_PLUGINS + "import fudge_combat.events.models\nfrom fudge_combat.engine.commands import Command\n" + TYPER_PROGRAM,
     "the same + every module `fudge attack` imports, without the command classes it does not name (none run)":
-        NO_PLUGINS + "import cli.table, engine.decide, engine.rulesets.fudge, service.fights, store.sqlite\n"
+        NO_PLUGINS + "import fudge_combat.cli.table, fudge_combat.engine.decide, fudge_combat.engine.rulesets.fudge, fudge_combat.service.fights, fudge_combat.store.sqlite\n"
         + TYPER_PROGRAM,
     "`import pydantic, typer` + every module `fudge attack` imports and the command classes it names (Typer not run)":
         NO_PLUGINS + "import pydantic, typer\n" + ATTACK_MODULES,

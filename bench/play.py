@@ -49,12 +49,12 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 import pexpect  # noqa: E402
 import structlog  # noqa: E402
 
-from cli import context, play  # noqa: E402
-from engine import commands as cmd  # noqa: E402
-from engine.dice import parse_faces  # noqa: E402
+from fudge_combat.cli import context, play  # noqa: E402
+from fudge_combat.engine import commands as cmd  # noqa: E402
+from fudge_combat.engine.dice import parse_faces  # noqa: E402
 from replay import PACKAGES, build  # noqa: E402
-from service.fights import DiceInput, Fights  # noqa: E402
-from store.sqlite import SqliteStore  # noqa: E402
+from fudge_combat.service.fights import DiceInput, Fights  # noqa: E402
+from fudge_combat.store.sqlite import SqliteStore  # noqa: E402
 
 FIGHT = "short"
 
@@ -121,7 +121,7 @@ class Pty:
 
     def __init__(self, path: Path, line: str, env: dict[str, str]) -> None:
         self.path, self.line = path, line
-        self.child = pexpect.spawn(sys.executable, ["-m", "cli.main", "--store", str(path), "play", FIGHT],
+        self.child = pexpect.spawn(sys.executable, ["-m", "fudge_combat.cli.main", "--store", str(path), "play", FIGHT],
                                    env={**env, "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}, cwd=str(FOLDER),
                                    encoding="utf-8", timeout=300, dimensions=(50, 250))
         self.child.delaybeforesend = None  # pexpect sleeps 50 ms before each send by default
@@ -167,7 +167,7 @@ def measure(events: int, runs: int, env: dict[str, str]) -> tuple[int, dict[str,
     for way in ("play", "pty", "stale", "reread", "attack", "board"):
         copies[way] = FOLDER / f"{way}-{events}.db"
         shutil.copyfile(built, copies[way])
-    fudge = [sys.executable, "-m", "cli.main", "--store"]
+    fudge = [sys.executable, "-m", "fudge_combat.cli.main", "--store"]
     attack = [*words.split()[:3], "--fight", FIGHT, "--dice", f"{a}=----", "--dice", f"{b}=++++"]
     sessions: dict[str, Any] = {"play": InProcess(copies["play"], words, (a, b)),
                                 "pty": Pty(copies["pty"], words, env),

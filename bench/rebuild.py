@@ -38,8 +38,8 @@ import structlog  # noqa: E402
 CHILD = """import gc, json, logging, sys, time
 import structlog
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
-from service.fights import Fights
-from store.sqlite import SqliteStore
+from fudge_combat.service.fights import Fights
+from fudge_combat.store.sqlite import SqliteStore
 path, name, replays = sys.argv[1], sys.argv[2], int(sys.argv[3])
 def one():
     store = SqliteStore(path)
@@ -76,11 +76,11 @@ def peer(python: str, folder: str, events: int, replays: int) -> dict[str, Any]:
 
 def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
     """This checkout's replay taken apart, per event: reading the pages, decoding them, folding."""
-    from events.decoder import decoder
-    from events.envelope import load
-    from projections.rebuild import handlers, rebuild
-    from service.fights import Fights
-    from store.sqlite import SqliteStore
+    from fudge_combat.events.decoder import decoder
+    from fudge_combat.events.envelope import load
+    from fudge_combat.projections.rebuild import handlers, rebuild
+    from fudge_combat.service.fights import Fights
+    from fudge_combat.store.sqlite import SqliteStore
 
     store = SqliteStore(path)
     fights = Fights(store)

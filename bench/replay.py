@@ -54,14 +54,14 @@ sys.path.insert(0, str(ROOT))
 
 import structlog  # noqa: E402
 
-from engine import commands as cmd  # noqa: E402
-from engine.errors import RuleError  # noqa: E402
-from engine.options import resolve  # noqa: E402
-from events.models import Declaration  # noqa: E402
-from projections.fold import replay  # noqa: E402
-from store.bulk import paused_gc  # noqa: E402
-from service.fights import Fights  # noqa: E402
-from store.sqlite import SqliteStore  # noqa: E402
+from fudge_combat.engine import commands as cmd  # noqa: E402
+from fudge_combat.engine.errors import RuleError  # noqa: E402
+from fudge_combat.engine.options import resolve  # noqa: E402
+from fudge_combat.events.models import Declaration  # noqa: E402
+from fudge_combat.projections.fold import replay  # noqa: E402
+from fudge_combat.store.bulk import paused_gc  # noqa: E402
+from fudge_combat.service.fights import Fights  # noqa: E402
+from fudge_combat.store.sqlite import SqliteStore  # noqa: E402
 
 HOUSE = 'extends = "fudge"\ndamage_roll = "4dF_limited"\n'
 
@@ -333,7 +333,7 @@ def commands(path: Path, folder: str, fudge_cmd: list[str], runs: int) -> dict[s
     subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(ROOT / p) for p in PACKAGES)],
                    check=True, capture_output=True)
     # The commands run in the temporary folder, as a user would; the project is not installed,
-    # so its root goes on the path (before any PYTHONPATH given) or `-m cli.main` is not found.
+    # so its root goes on the path (before any PYTHONPATH given) or `-m fudge_combat.cli.main` is not found.
     path_entries = [str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
     env = {**os.environ, "FUDGE_STORE": str(path), "PYTHONPATH": os.pathsep.join(path_entries)}
     status = fudge_cmd + ["--store", str(path), "status", "--fight", "short"]
@@ -346,7 +346,7 @@ def commands(path: Path, folder: str, fudge_cmd: list[str], runs: int) -> dict[s
     runs_of = {"status": status, "attack": attack, "imports": python + ["import pydantic, typer"],
                "one_model": python + ["import pydantic, typer\nclass A(pydantic.BaseModel):\n    x: int"],
                "typer": python + [TYPER_COMMAND],
-               "typer_engine": python + ["import events.models, engine.decide\n" + TYPER_COMMAND],
+               "typer_engine": python + ["import fudge_combat.events.models, fudge_combat.engine.decide\n" + TYPER_COMMAND],
                "bare": python + ["pass"]}
     return interleaved({key: (lambda c=c: quiet(c, folder, env))
                         for key, c in runs_of.items()}, runs)
@@ -364,7 +364,7 @@ def command_rows(small: int, procs: dict[str, float]) -> list[tuple[str, str, st
          f"{ratio('one_model'):.2f}x the imports: pydantic's model machinery loads here"),
         ("a Typer program of one command with one option, run", f"{procs['typer'] * 1000:.0f} ms",
          f"{ratio('typer'):.2f}x the imports: Typer coerces options with pydantic TypeAdapters"),
-        ("the same + `import events.models, engine.decide` (what `fudge attack` must load)",
+        ("the same + `import fudge_combat.events.models, fudge_combat.engine.decide` (what `fudge attack` must load)",
          f"{procs['typer_engine'] * 1000:.0f} ms", f"{ratio('typer_engine'):.2f}x the imports"),
         ('`python -c "pass"`', f"{procs['bare'] * 1000:.0f} ms", ""),
     ]
@@ -385,7 +385,7 @@ def main() -> None:
     args = parser.parse_args()
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
     fudge = Path(sys.executable).with_name("fudge")
-    fudge_cmd = [str(fudge)] if fudge.exists() else [sys.executable, "-m", "cli.main"]
+    fudge_cmd = [str(fudge)] if fudge.exists() else [sys.executable, "-m", "fudge_combat.cli.main"]
     python = None if args.no_peer or args.commands_only else peer_python(args.peer_python)
 
     with tempfile.TemporaryDirectory() as folder:

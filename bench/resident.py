@@ -47,7 +47,7 @@ def serve(path: str) -> None:
     sys.path.insert(0, str(ROOT / "bench"))
     from scaleout import setup_for  # noqa: E402  (the bench's own setup: the command's sheets and preset)
 
-    from sim.batch import run_batch
+    from fudge_combat.sim.batch import run_batch
 
     with socket.socket(socket.AF_UNIX) as listener:
         listener.bind(path)

@@ -7,7 +7,7 @@ of two worker processes against one process; a markdown table to paste into benc
     .venv/bin/python bench/scaleout.py --old /tmp/sim-old -n 20000   # another checkout's command beside this one's
 
 For each preset its demo pair duels (as `bench/sim.py`), sides one and two, `--seed 7 --json`:
-- *command*: `python -m cli.main sim ... -n N --jobs 1` and `--jobs 2` as fresh processes, in turns
+- *command*: `python -m fudge_combat.cli.main sim ... -n N --jobs 1` and `--jobs 2` as fresh processes, in turns
   (1 2, 2 1, ...), `--repeat` times; the best wall clock of each and their ratio, the speed-up the
   target asks for. Both print the same bytes (checked). *CPU*: user + system seconds of the command's
   own process and of its worker (`getrusage` in the command's process at its exit: the pool's worker
@@ -41,9 +41,9 @@ import structlog
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.options import resolve  # noqa: E402
-from engine.sheets import parse_sheet  # noqa: E402
-from sim.runner import Entrant, Setup, fast_plan, opening_of  # noqa: E402
+from fudge_combat.engine.options import resolve  # noqa: E402
+from fudge_combat.engine.sheets import parse_sheet  # noqa: E402
+from fudge_combat.sim.runner import Entrant, Setup, fast_plan, opening_of  # noqa: E402
 
 DUELS = {"fudge": ("snorri", "brynhild"), "fudge-phases": ("leroy", "brynhild"), "atari-isev": ("max", "cutthroat"),
          "fate": ("cyrus", "finn")}
@@ -101,7 +101,7 @@ def in_turns(runs: dict[str, Callable[[], tuple[float, ...]]], repeat: int) -> d
 
 def batch(setup: Setup, n: int, **how: Any) -> tuple[float, float, float]:
     """(wall seconds, CPU of this process, CPU of the workers it joined) of one `run_batch`."""
-    from sim.batch import run_batch
+    from fudge_combat.sim.batch import run_batch
 
     before, started = cpu_now(), time.perf_counter()
     run_batch(setup, 7, n, **how)

@@ -22,11 +22,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from replay import build  # noqa: E402
 
-from cli.web.app import SHOWN, Board  # noqa: E402
-from cli.web.report import facts, html_report  # noqa: E402
-from cli.web.story import steps  # noqa: E402
-from service.fights import Fights  # noqa: E402
-from store.sqlite import SqliteStore  # noqa: E402
+from fudge_combat.cli.web.app import SHOWN, Board  # noqa: E402
+from fudge_combat.cli.web.report import facts, html_report  # noqa: E402
+from fudge_combat.cli.web.story import steps  # noqa: E402
+from fudge_combat.service.fights import Fights  # noqa: E402
+from fudge_combat.store.sqlite import SqliteStore  # noqa: E402
 
 
 def timed(work, runs: int) -> float:  # type: ignore[no-untyped-def]
@@ -47,7 +47,7 @@ def first_version(board: Board, seq: int) -> None:
 
 def report(fights: Fights) -> str:
     """What `fudge report` computes and writes, less the process start."""
-    from engine.audit import verify
+    from fudge_combat.engine.audit import verify
 
     rows = fights.store.read("bench")
     records = fights.log("bench")

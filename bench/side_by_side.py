@@ -12,7 +12,7 @@ machine hits both alike; each figure is the median over the rounds (or the runs)
   `Fights.replayed` before) of a ~10,000-event fight from SQLite into every projection, median of
   `--replays` in each child, `--rounds` children per checkout;
 - commands: `fudge status` and `fudge attack A B` (dice that always miss) on a ~1,000-event fight,
-  fresh processes (`python -m cli.main`), next to `python -c "import pydantic, typer"`, median of
+  fresh processes (`python -m fudge_combat.cli.main`), next to `python -c "import pydantic, typer"`, median of
   `--runs`, after one warm-up run of each;
 - sim: `sim.parallel.run_serial` of `--duels` plain-policy duels per preset (the light path of
   `fudge sim`, one process), duels per CPU second of the child, `--rounds` children per checkout.
@@ -61,7 +61,7 @@ print(json.dumps(r.interleaved({"floor": lambda: r.floor(path, "long"), "full": 
 """
 
 SIM = PRELUDE + """s = bench("sim")
-from sim.parallel import run_serial
+from fudge_combat.sim.parallel import run_serial
 rates = {}
 for preset in sys.argv[2:]:
     setup = s.setup_for(preset, "plain")
@@ -100,7 +100,7 @@ def in_turns(roots: dict[str, Path], rounds: int, measure: Callable[[Path], Any]
 
 def commands(roots: dict[str, Path], fights: dict[str, Any], dbs: dict[str, Path], runs: int) -> dict[str, float]:
     """Median seconds of `fudge status`, `fudge attack` per checkout and of the imports, all in turns."""
-    base = [sys.executable, "-m", "cli.main"]
+    base = [sys.executable, "-m", "fudge_combat.cli.main"]
     calls = {}
     for label, root in roots.items():
         db, (a, b) = dbs[label], fights[label]["pair"]

@@ -48,13 +48,13 @@ import structlog
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.options import PRESETS, resolve  # noqa: E402
-from engine.sheets import parse_sheet  # noqa: E402
-from sim.parallel import run_serial  # noqa: E402
-from sim.runner import (Entrant, ServiceSession, Setup, derived_bytes, derived_ids, fight_seed,  # noqa: E402
+from fudge_combat.engine.options import PRESETS, resolve  # noqa: E402
+from fudge_combat.engine.sheets import parse_sheet  # noqa: E402
+from fudge_combat.sim.parallel import run_serial  # noqa: E402
+from fudge_combat.sim.runner import (Entrant, ServiceSession, Setup, derived_bytes, derived_ids, fight_seed,  # noqa: E402
                         fast_plan, opening_of, play)
-from service.fights import Fights  # noqa: E402
-from store.memory import MemoryStore  # noqa: E402
+from fudge_combat.service.fights import Fights  # noqa: E402
+from fudge_combat.store.memory import MemoryStore  # noqa: E402
 
 DUELS = {"fudge": ("snorri", "brynhild"), "fudge-phases": ("leroy", "brynhild"), "atari-isev": ("max", "cutthroat"),
          "fate": ("cyrus", "finn")}
@@ -102,7 +102,7 @@ def service_duels(setup: Setup, n: int) -> None:
 def scale_out(setup: Setup, n: int, repeat: int, dask: Any) -> dict[str, float]:
     """Best wall-clock seconds of `run_batch` with one job, two jobs and (with `dask`, a scheduler
     address) a Dask cluster, in turns; and the CPU time of the two-job run over the one-job run's."""
-    from sim.batch import run_batch
+    from fudge_combat.sim.batch import run_batch
 
     runs: dict[str, Any] = {"one": lambda: run_batch(setup, 1, n, jobs=1),
                             "two": lambda: run_batch(setup, 1, n, jobs=2)}
@@ -128,7 +128,7 @@ structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.
 spec = importlib.util.spec_from_file_location("bench_sim", Path("bench") / "sim.py")
 bench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench)
-from sim.parallel import run_serial
+from fudge_combat.sim.parallel import run_serial
 rates = {}
 for preset, n in json.loads(sys.argv[1]).items():
     setup = bench.setup_for(preset, "plain")

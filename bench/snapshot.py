@@ -43,13 +43,13 @@ count, _, _ = replay.build(Path(sys.argv[1]), "long", int(sys.argv[2]))
 print(json.dumps(count))
 """
 
-MEASURE = PRELUDE + """from engine import commands as cmd
-from engine.dice import parse_faces
-from engine.errors import RuleError
-from service.fights import DiceInput, Fights
-from store import snapshots
-from store.bulk import paused_gc
-from store.sqlite import SqliteStore
+MEASURE = PRELUDE + """from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.dice import parse_faces
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.service.fights import DiceInput, Fights
+from fudge_combat.store import snapshots
+from fudge_combat.store.bulk import paused_gc
+from fudge_combat.store.sqlite import SqliteStore
 fights = Fights(SqliteStore(sys.argv[1]))
 state = fights.state("long")
 roller = next(c.name for c in state.combatants.values() if c.track.can_act)

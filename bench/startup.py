@@ -3,7 +3,7 @@
 
     python bench/startup.py --old /tmp/bench-old [--new .] [--runs 15]
 
-Each checkout runs its own code (`python -m cli.main` from its root, `PYTHONPATH=<root>`, its own store);
+Each checkout runs its own code (`python -m fudge_combat.cli.main` from its root, `PYTHONPATH=<root>`, its own store);
 old and new run in turns, the order swapped every run, after one warm-up run of each; each figure is the
 median over the runs. A command the old checkout lacks (`--version`, completion) is still timed: it is a
 usage error there, after loading every command module (what `fudge --version` cost before).
@@ -42,7 +42,7 @@ def environment(root: Path, store: Path) -> dict[str, str]:
 def prepare(root: Path, folder: Path) -> Path:
     store = folder / "fudge.db"
     for args in (["new", "duel"], ["join", str(SHEETS / "snorri.toml")], ["join", str(SHEETS / "brynhild.toml")]):
-        subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), *args], cwd=root, check=True,
+        subprocess.run([sys.executable, "-m", "fudge_combat.cli.main", "--store", str(store), *args], cwd=root, check=True,
                        env=environment(root, store), capture_output=True)
     subprocess.run([sys.executable, "-m", "compileall", "-q", "cli", "engine", "events", "projections", "store",
                     "service"], cwd=root, check=True)  # this machine sets PYTHONDONTWRITEBYTECODE=1
@@ -53,7 +53,7 @@ def once(root: Path, store: Path, case: str) -> float:
     args, extra = CASES[case]
     env = {**environment(root, store), **{k: v.format(store=store) for k, v in extra.items()}}
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), *args], cwd=root, env=env,
+    subprocess.run([sys.executable, "-m", "fudge_combat.cli.main", "--store", str(store), *args], cwd=root, env=env,
                    capture_output=True)
     return time.perf_counter() - start
 

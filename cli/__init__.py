@@ -16,10 +16,10 @@ def _lazy(name: str) -> None:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
-    # `from engine import commands` then finds it on its package: an `import` statement that went
+    # `from fudge_combat.engine import commands` then finds it on its package: an `import` statement that went
     # through the import system would look at the module's __spec__, and that loads it.
     parent, _, child = name.rpartition(".")
     setattr(importlib.import_module(parent), child, module)
 
 
-_lazy("engine.commands")
+_lazy("fudge_combat.engine.commands")

@@ -6,9 +6,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.outcome import JsonOpt
-from cli.table import CommandIdOpt, DiceOpt, FightOpt, run
-from engine import commands as cmd
+from fudge_combat.cli.outcome import JsonOpt
+from fudge_combat.cli.table import CommandIdOpt, DiceOpt, FightOpt, run
+from fudge_combat.engine import commands as cmd
 
 app = typer.Typer()
 

@@ -12,8 +12,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from cli.context import store_at, store_path
-from store.base import StoreError
+from fudge_combat.cli.context import store_at, store_path
+from fudge_combat.store.base import StoreError
 
 
 def complete(kind: str, ctx: Any, incomplete: str) -> list[Any]:
@@ -22,7 +22,7 @@ def complete(kind: str, ctx: Any, incomplete: str) -> list[Any]:
     from typer._click.shell_completion import CompletionItem
 
     if kind == "rules":  # the rule IDs of `fudge rules explain`: no store
-        from cli.rule_texts import rules
+        from fudge_combat.cli.rule_texts import rules
 
         wanted = incomplete.upper()
         return [CompletionItem(key) for key in rules() if key.startswith(wanted)]
@@ -78,11 +78,11 @@ def _values(ctx: Any) -> list[str]:
 
 def _traits(store: Any, fight: str) -> dict[str, list[str]]:
     """Each combatant of the fight, in join order, with the traits a roll may name."""
-    from cli import views
+    from fudge_combat.cli import views
 
     data = views.stored_status(store, fight)
     if data is not None and isinstance(data.get("traits"), dict):
         return {str(name): [str(t) for t in traits] for name, traits in data["traits"].items()}
-    from service.fights import Fights  # no valid view: the fight's state, as `fudge status` would compute it
+    from fudge_combat.service.fights import Fights  # no valid view: the fight's state, as `fudge status` would compute it
 
     return views.traits(Fights(store).state(fight))

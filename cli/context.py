@@ -13,17 +13,17 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from engine.errors import InputError, RuleError
-from cli import style
-from cli.exits import WRITE_CONFLICT
-from store.base import Conflict, StoreError
-from cli.terminal import escape_log_values, json_text, safe
-from store.log import log
+from fudge_combat.engine.errors import InputError, RuleError
+from fudge_combat.cli import style
+from fudge_combat.cli.exits import WRITE_CONFLICT
+from fudge_combat.store.base import Conflict, StoreError
+from fudge_combat.cli.terminal import escape_log_values, json_text, safe
+from fudge_combat.store.log import log
 
 if TYPE_CHECKING:  # the service and the dice load the engine: imported when a command needs them
-    from service.dice import DiceInput
-    from service.fights import Fights
-    from store.sqlite import SqliteStore
+    from fudge_combat.service.dice import DiceInput
+    from fudge_combat.service.fights import Fights
+    from fudge_combat.store.sqlite import SqliteStore
 
 DEFAULT_STORE = "fudge.db"
 
@@ -46,7 +46,7 @@ def configure_logging(verbose: int) -> None:
     def setup() -> None:
         import structlog
 
-        from cli.style import wanted
+        from fudge_combat.cli.style import wanted
 
         console = sys.stderr.isatty()
         renderer = (structlog.dev.ConsoleRenderer(colors=wanted(sys.stderr)) if console
@@ -64,7 +64,7 @@ def configure_logging(verbose: int) -> None:
 
 def store_path(option: Path | str | None) -> Path | str:
     """The store `--store` or $FUDGE_STORE names: a file's path, or a `postgresql://` URL kept as it is."""
-    from store.base import is_url
+    from fudge_combat.store.base import is_url
 
     given = option if option is not None else (os.environ.get("FUDGE_STORE") or DEFAULT_STORE)
     return given if is_url(given) else Path(given)
@@ -135,7 +135,7 @@ def edge_message(exc: BaseException) -> str | None:
     """The line for an error the GM's input or machine caused; None for a defect of the program."""
     import sqlite3
 
-    from store.sqlite import store_problem
+    from fudge_combat.store.sqlite import store_problem
 
     if isinstance(exc, sqlite3.Error):
         problem = store_problem(exc)
@@ -230,7 +230,7 @@ def write_file(path: Path, text: str) -> None:
 
 def house_rules(rules: str, house: Path | None) -> tuple[str, Any]:
     """The rules name and resolved options of a preset and an optional house-rules file."""
-    from engine.options import resolve
+    from fudge_combat.engine.options import resolve
 
     text = read_file(house, "house rules") if house is not None else None
     return resolve(rules, text, str(house) if house else "house rules")
@@ -243,11 +243,11 @@ def open_store(pooled: bool = False) -> SqliteStore:
 def store_at(target: Path | str, pooled: bool = False) -> Any:
     """The store at a path (SQLite) or a `postgresql://` URL (store.postgres; the GM is $FUDGE_GM, else
     the connection's role; `pooled`: a pool of connections, for a process that runs many commands)."""
-    from store.base import is_url
+    from fudge_combat.store.base import is_url
 
     if is_url(target):
         try:
-            from store.postgres import PostgresStore
+            from fudge_combat.store.postgres import PostgresStore
         except ImportError as exc:
             raise StoreError(f"a postgresql:// store needs psycopg ({exc}): "
                              "install fudge with its postgres extra (pip install '.[postgres]' in fudge's "
@@ -255,7 +255,7 @@ def store_at(target: Path | str, pooled: bool = False) -> Any:
 
         gm = os.environ.get("FUDGE_GM") or None
         return PostgresStore.pooled(str(target), gm) if pooled else PostgresStore(str(target), gm)
-    from store.sqlite import SqliteStore
+    from fudge_combat.store.sqlite import SqliteStore
 
     return SqliteStore(target)
 
@@ -270,8 +270,8 @@ def service(store: SqliteStore | None = None) -> Fights:
     if store is None and kept is not None and (getattr(kept.store, "path", None) or getattr(kept.store, "url", None)
                                                ) == settings.store_path:
         return kept
-    from cli.status_model import STATUS
-    from service.fights import Fights
+    from fudge_combat.cli.status_model import STATUS
+    from fudge_combat.service.fights import Fights
 
     return Fights(store or open_store(), read_models=(STATUS,))
 
@@ -288,8 +288,8 @@ def fight_name(fights: Fights, given: str | None) -> str:
 def fight_named(store: Any, typed: str) -> str:
     """The stored fight `typed` names: its name, or (in any case) the one name it begins. Several are
     listed to choose from; none gets the closest names and where the list is."""
-    from service.names import fight_name_problem, shown
-    from store.base import UnknownFight
+    from fudge_combat.service.names import fight_name_problem, shown
+    from fudge_combat.store.base import UnknownFight
 
     problem = fight_name_problem(typed)
     if problem is not None and problem.startswith("is not UTF-8"):  # no store can look it up, no fight has it
@@ -298,7 +298,7 @@ def fight_named(store: Any, typed: str) -> str:
         store.fight(typed)
         return typed
     except UnknownFight:
-        from service.names import one_of, pick
+        from fudge_combat.service.names import one_of, pick
 
         def unknown(close: list[str]) -> str:
             where = f" in {store.path}" if store.path else ""
@@ -321,8 +321,8 @@ def within_log(fights: Fights, name: str, seq: int | None, option: str) -> None:
 
 def dice_input(values: list[str] | None) -> DiceInput:
     """`--dice "+ 0 - +"` for the one roller, or `--dice NAME=FACES` (repeatable, in order)."""
-    from engine.dice import parse_entered
-    from service.dice import DiceInput
+    from fudge_combat.engine.dice import parse_entered
+    from fudge_combat.service.dice import DiceInput
 
     given = DiceInput()
     for value in values or []:

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from engine.errors import RuleError
-from store.base import StoreError
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.store.base import StoreError
 
 if TYPE_CHECKING:
-    from service.fights import Fights
+    from fudge_combat.service.fights import Fights
 
 
 @contextmanager
@@ -34,10 +34,10 @@ def readable(fights: Fights, name: str) -> Iterator[None]:
 
 def first_problem(fights: Fights, name: str) -> tuple[int, str] | None:
     """The first problem `fudge verify` finds in a fight, if any (None also if the audit cannot run)."""
-    from engine.audit import verify
+    from fudge_combat.engine.audit import verify
 
     try:
-        from service.history import lineage_of
+        from fudge_combat.service.history import lineage_of
 
         report = verify(fights.store.read(name), lineage_of(fights.store, name))
     except Exception:  # noqa: BLE001 - the original failure is the one to show

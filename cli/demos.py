@@ -10,17 +10,17 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from engine import commands as cmd
-from engine.sheets import parse_sheet
-from events import models as ev
-from examples.demo_atari import KNIFE_FIGHT
-from examples.demo_fate import TAVERN_BRAWL
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.sheets import parse_sheet
+from fudge_combat.events import models as ev
+from fudge_combat.examples.demo_atari import KNIFE_FIGHT
+from fudge_combat.examples.demo_fate import TAVERN_BRAWL
 
 Step = tuple[str, Any, tuple[str, ...]]
 
 
 def sheet_text(name: str) -> str:
-    return (resources.files("examples") / "sheets" / f"{name}.toml").read_text()
+    return (resources.files("fudge_combat.examples") / "sheets" / f"{name}.toml").read_text()
 
 
 def join(name: str, side: str | None = None) -> cmd.Join:

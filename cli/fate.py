@@ -14,13 +14,13 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from cli.gm_inputs import choices
-from cli.outcome import JsonOpt
-from cli.table import CommandIdOpt, DiceOpt, FightOpt, offer_odds, run, two_names
-from engine import commands as cmd
-from engine.decide import decider_of
-from engine.errors import InputError, RuleError
-from service.names import actor_and_target, resolve
+from fudge_combat.cli.gm_inputs import choices
+from fudge_combat.cli.outcome import JsonOpt
+from fudge_combat.cli.table import CommandIdOpt, DiceOpt, FightOpt, offer_odds, run, two_names
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.decide import decider_of
+from fudge_combat.engine.errors import InputError, RuleError
+from fudge_combat.service.names import actor_and_target, resolve
 
 app = typer.Typer()
 fate_app = typer.Typer(help="Fate (Fudge version) combat: exchanges, scenes, turns, aspects, injuries (FT-*).",

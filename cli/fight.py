@@ -7,16 +7,16 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from cli.context import (echo, echo_json, fight_name, fight_named, guard, house_rules, open_store, read_file, service,
+from fudge_combat.cli.context import (echo, echo_json, fight_name, fight_named, guard, house_rules, open_store, read_file, service,
                          within_log)
-from cli.outcome import JsonOpt, report, said_of, show_consequences
-from cli.views import Shown, board_shown, board_width, show, stored_output, with_receipt
-from engine import commands as cmd
-from engine.rulesets.reading import ruleset_of
-from events import models as ev
+from fudge_combat.cli.outcome import JsonOpt, report, said_of, show_consequences
+from fudge_combat.cli.views import Shown, board_shown, board_width, show, stored_output, with_receipt
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.rulesets.reading import ruleset_of
+from fudge_combat.events import models as ev
 
 if TYPE_CHECKING:
-    from store.sqlite import SqliteStore
+    from fudge_combat.store.sqlite import SqliteStore
 
 app = typer.Typer()
 
@@ -82,7 +82,7 @@ def join(
     as_json: JsonOpt = False,
 ) -> None:
     """A combatant joins the fight from a sheet file; the sheet is copied into the log."""
-    from engine.sheets import parse_sheet, unlisted_combat_traits
+    from fudge_combat.engine.sheets import parse_sheet, unlisted_combat_traits
 
     with guard():
         parsed = parse_sheet(read_file(sheet, "sheet"), str(sheet))
@@ -125,8 +125,8 @@ def status(
         if stored is not None:
             show(stored)
             return
-        from cli import render
-        from cli.damaged import readable
+        from fudge_combat.cli import render
+        from fudge_combat.cli.damaged import readable
 
         fights = service(store)
         name = fight_name(fights, fight)
@@ -139,7 +139,7 @@ def status(
             if long:
                 shown = Shown(with_receipt(render.status_text(state), *head_at(store, name, state.last_seq)))
             else:
-                from cli.board import board_lines
+                from fudge_combat.cli.board import board_lines
 
                 shown = board_shown(board_lines(state, width), *head_at(store, name, state.last_seq))
         show(shown)
@@ -158,7 +158,7 @@ def head_at(store: SqliteStore, name: str, seq: int) -> tuple[int, str]:
 def initiative(fight: FightOpt = None) -> None:
     """Who acts when, in the order the fight's rules use: phase cards (* = acts), rolled totals, or
     Fate's order by Alertness."""
-    from cli import render
+    from fudge_combat.cli import render
 
     with guard():
         fights = service()

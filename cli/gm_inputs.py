@@ -7,8 +7,8 @@ from typing import Annotated, Any, Literal, Optional, get_args, get_origin
 import typer
 from pydantic import BaseModel
 
-from cli.params import FUDGE
-from engine.errors import InputError
+from fudge_combat.cli.params import FUDGE
+from fudge_combat.engine.errors import InputError
 
 
 def choices(model: type[BaseModel], field: str) -> tuple[Any, ...]:

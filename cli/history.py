@@ -9,23 +9,23 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from cli import exits, render
-from cli.context import echo, echo_json, fail, fight_name, guard, read_file, service, within_log, write_file
-from cli.damaged import readable
-from cli.outcome import JsonOpt, json_of, report, said_of, show_consequences, undone_of
-from engine import commands as cmd
-from engine.errors import InputError
-from engine.wounds import LEVELS
-from events.receipt import parse as parse_receipt, receipt
-from engine.history import voided
-from engine.state import FightState
-from events import models as ev
-from events.envelope import Recorded
-from projections.consequences import Consequence, consequences, touched
-from projections.fold import evolve_all
+from fudge_combat.cli import exits, render
+from fudge_combat.cli.context import echo, echo_json, fail, fight_name, guard, read_file, service, within_log, write_file
+from fudge_combat.cli.damaged import readable
+from fudge_combat.cli.outcome import JsonOpt, json_of, report, said_of, show_consequences, undone_of
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.wounds import LEVELS
+from fudge_combat.events.receipt import parse as parse_receipt, receipt
+from fudge_combat.engine.history import voided
+from fudge_combat.engine.state import FightState
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import Recorded
+from fudge_combat.projections.consequences import Consequence, consequences, touched
+from fudge_combat.projections.fold import evolve_all
 
 if TYPE_CHECKING:
-    from service.fights import Fights
+    from fudge_combat.service.fights import Fights
 
 app = typer.Typer()
 
@@ -209,13 +209,13 @@ def verify(
             raise InputError(f"--head: {exc}") from None
         fights = service()
         name = fight_name(fights, chosen(fight, fight_opt))
-        from engine.audit import verify as verify_log  # re-runs every decision: only this command needs it
+        from fudge_combat.engine.audit import verify as verify_log  # re-runs every decision: only this command needs it
 
-        from service.history import lineage_of
+        from fudge_combat.service.history import lineage_of
 
         rows = fights.store.read(name)
         if not rows:  # a fight's log holds at least its start: one line, not a count of nothing
-            from service.fights import empty_log
+            from fudge_combat.service.fights import empty_log
 
             raise fail(empty_log(name), VERIFY_FAILED)
         report = verify_log(rows, lineage_of(fights.store, name), wanted)

@@ -15,8 +15,8 @@ from typer.core import TyperCommand
 from typer.main import get_command_name
 from typer.models import CommandInfo, TyperInfo
 
-from cli import context, exits, terminal, views
-from cli.params import FudgeCommand, FudgeGroup
+from fudge_combat.cli import context, exits, terminal, views
+from fudge_combat.cli.params import FudgeCommand, FudgeGroup
 
 
 def _no_pydantic_plugins() -> None:
@@ -100,7 +100,7 @@ class _Fudge(typer.Typer):
                 context.echo(f"fudge {version()}")  # no command module, no engine: as quick as Python starts
                 return None
             self.named, self.one_shot = named, plain
-            kwargs.setdefault("prog_name", "fudge")  # under `python -m cli.main` too: help and completion say fudge
+            kwargs.setdefault("prog_name", "fudge")  # under `python -m fudge_combat.cli.main` too: help and completion say fudge
             kwargs.setdefault("complete_var", COMPLETE_VAR)
             return super().__call__(*args, **kwargs)
         except Exception as exc:  # SystemExit and Ctrl-C pass: Typer and the shell handle them
@@ -132,7 +132,7 @@ class _Fudge(typer.Typer):
         modules = [COMMANDS[self.named]] if self.named in COMMANDS else list(PANELS)
         out = []
         for module in modules:
-            name = f"cli.{module}"
+            name = f"fudge_combat.cli.{module}"
             imported = _imported(name) if self.one_shot else importlib.import_module(name)
             for info in getattr(imported.app, kind):
                 info.rich_help_panel = info.rich_help_panel or PANELS[module]
@@ -241,7 +241,7 @@ def _completing() -> list[str] | None:
 
 
 def version() -> str:
-    """This fudge's version: the installed package's, else (a source checkout run with `python -m cli.main`)
+    """This fudge's version: the installed package's, else (a source checkout run with `python -m fudge_combat.cli.main`)
     the one pyproject.toml declares."""
     from importlib import metadata
 
@@ -334,7 +334,7 @@ def _did_you_mean(exc: click_errors.UsageError) -> str | None:
     other "did you mean" (`no such option --dise (did you mean --dice?)`); None for another error."""
     import re
 
-    from service.names import one_of
+    from fudge_combat.service.names import one_of
 
     if isinstance(exc, click_errors.NoSuchOption):
         close = sorted(exc.possibilities or ())

@@ -6,11 +6,11 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from cli.gm_inputs import FoeModOpt, MagicOpt, parse_foe_mods, parse_magic
-from cli.outcome import JsonOpt
-from cli.table import CommandIdOpt, DiceOpt, FightOpt, level_of, run
-from engine import commands as cmd
-from service.fights import Fights
+from fudge_combat.cli.gm_inputs import FoeModOpt, MagicOpt, parse_foe_mods, parse_magic
+from fudge_combat.cli.outcome import JsonOpt
+from fudge_combat.cli.table import CommandIdOpt, DiceOpt, FightOpt, level_of, run
+from fudge_combat.engine import commands as cmd
+from fudge_combat.service.fights import Fights
 
 app = typer.Typer()
 

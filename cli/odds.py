@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from cli.context import echo, echo_json, fight_name, guard, house_rules, read_file, service
-from cli.terminal import safe
-from engine.errors import InputError
-from engine.rulesets.reading import ruleset_named
+from fudge_combat.cli.context import echo, echo_json, fight_name, guard, house_rules, read_file, service
+from fudge_combat.cli.terminal import safe
+from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.rulesets.reading import ruleset_named
 
 if TYPE_CHECKING:
-    from engine import odds
-    from events import models as ev
+    from fudge_combat.engine import odds
+    from fudge_combat.events import models as ev
 
 app = typer.Typer()
 
@@ -70,7 +70,7 @@ def parse_mods(text: Optional[str]) -> tuple[int, int]:
 
 
 def parse_declarations(all_out: list[str], postures: list[str], names: list[str]) -> dict[str, ev.Declaration]:
-    from events import models as ev
+    from fudge_combat.events import models as ev
     out: dict[str, ev.Declaration] = {}
     known = {n.lower(): n for n in names}
 
@@ -148,8 +148,8 @@ def odds_command(
 
 def sheet_odds(first: Path, second: Path, rules: str, house: Optional[Path], duel: bool, mods: Optional[str],
                all_out: Optional[list[str]], posture: Optional[list[str]], as_json: bool) -> None:
-    from engine import odds
-    from engine.sheets import parse_sheet
+    from fudge_combat.engine import odds
+    from fudge_combat.engine.sheets import parse_sheet
 
     rules_name, options = house_rules(rules, house)
     sheets = [(parse_sheet(read_file(p, "sheet"), str(p)).model_dump(mode="json"), p.name) for p in (first, second)]
@@ -173,9 +173,9 @@ def sheet_odds(first: Path, second: Path, rules: str, house: Optional[Path], due
 def fight_odds(names: list[str], as_json: bool) -> None:
     """`--fight [FIGHT] [ATTACKER] TARGET`: two names are the attacker and the target when the first is a
     combatant of the current fight, else the fight and the target."""
-    from engine.odds_now import current_actor, odds_now
-    from service.names import find, resolve
-    from store.base import StoreError
+    from fudge_combat.engine.odds_now import current_actor, odds_now
+    from fudge_combat.service.names import find, resolve
+    from fudge_combat.store.base import StoreError
 
     if not 1 <= len(names) <= 3:
         raise InputError(f"--fight takes [FIGHT] [ATTACKER] TARGET, not {len(names)} names")

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cli.context import echo, echo_json
+from fudge_combat.cli.context import echo, echo_json
 
 if TYPE_CHECKING:  # the rest is imported when a command shows its result: `fudge status` (cli.fight) loads no engine
-    from engine.state import FightState
-    from events.envelope import Recorded
-    from projections.consequences import Consequence
-    from service.fights import Fights, Outcome, UnusedDice
+    from fudge_combat.engine.state import FightState
+    from fudge_combat.events.envelope import Recorded
+    from fudge_combat.projections.consequences import Consequence
+    from fudge_combat.service.fights import Fights, Outcome, UnusedDice
 
 JsonOpt = Annotated[bool, typer.Option(
     "--json", help="Print the events appended, their consequences and the board after them, as JSON.")]
@@ -34,7 +34,7 @@ def report(before: FightState | None, outcome: Outcome, as_json: bool = False,
     compare, as for a new fight or a branch); `log(records)`: the records an undo or a redo among
     `records` took back or brought back (`undone_of`), read when it must say what they were; `events`: what to list under `--json` when the
     command wrote more than its own events (an import), and `gone` which of them are voided."""
-    from cli import render
+    from fudge_combat.cli import render
 
     if outcome.replayed:
         if as_json:
@@ -61,7 +61,7 @@ def report(before: FightState | None, outcome: Outcome, as_json: bool = False,
 def json_of(outcome: Outcome, said: Sequence[Consequence], events: Sequence[Recorded] | None = None,
             gone: Mapping[int, int] | None = None) -> dict[str, Any]:
     """`--json`: the events appended (as `fudge log --json` shows them), their consequences, the board after."""
-    from cli import render
+    from fudge_combat.cli import render
 
     data: dict[str, Any] = {"events": render.log_json(list(events or outcome.records), dict(gone or {})),
                             "consequences": [{"kind": c.kind, "text": c.text} for c in said],
@@ -74,7 +74,7 @@ def json_of(outcome: Outcome, said: Sequence[Consequence], events: Sequence[Reco
 def said_of(before: FightState | None, outcome: Outcome,
             log: Callable[[Sequence[Recorded]], Sequence[Recorded]] | None) -> list[Consequence]:
     """The consequences of `outcome` after `before` (none without `before`)."""
-    from projections.consequences import consequences, named_commands
+    from fudge_combat.projections.consequences import consequences, named_commands
 
     if before is None:
         return []
@@ -88,8 +88,8 @@ def undone_of(fights: Fights, name: str) -> Callable[[Sequence[Recorded]], list[
     """The records an undo or a redo names, read from the store by their command's id: a few rows,
     not the whole log (an undo takes the time of one command)."""
     def read(records: Sequence[Recorded]) -> list[Recorded]:
-        from events.envelope import load
-        from projections.consequences import named_commands
+        from fudge_combat.events.envelope import load
+        from fudge_combat.projections.consequences import named_commands
 
         out = []
         for command in named_commands(records):
@@ -117,7 +117,7 @@ def show_consequences(said: Iterable[Consequence], lines: Iterable[str] = ()) ->
 
 def unused_line(unused: UnusedDice) -> str:
     """Typed dice the command did not roll: shown, so the GM sees which of his dice did not count."""
-    from engine.dice import format_faces
+    from fudge_combat.engine.dice import format_faces
 
     faces = ", ".join(getattr(f, "typed", None) or (format_faces(f) if all(-1 <= x <= 1 for x in f)
                                                     else " ".join(str(x) for x in f)) for f in unused.faces)
@@ -133,7 +133,7 @@ def unused_line(unused: UnusedDice) -> str:
 
 def default_notes(event: Any, state: Any) -> list[str]:
     """A line for each trait a roll took at the rules' default because the sheet lacks it (C-ACT-1)."""
-    from events import models as ev
+    from fudge_combat.events import models as ev
 
     if not isinstance(event, (ev.ActionResolved, ev.StoryRolled)):
         return []

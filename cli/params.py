@@ -95,7 +95,7 @@ def plain(param: Any) -> None:
 
 def _completer(kind: str) -> Any:
     def complete(ctx: Any, param: Any, incomplete: str) -> list[Any]:
-        from cli import completion  # the store is read only when the shell asks
+        from fudge_combat.cli import completion  # the store is read only when the shell asks
 
         return completion.complete(kind, ctx, incomplete)
     return complete

@@ -23,16 +23,16 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from cli import context
-from cli.context import echo
-from cli.shorthands import (HELP, LEAVE, SHORTHANDS, USAGE, Leave, Refused, attack_words, current_actor, next_words,
+from fudge_combat.cli import context
+from fudge_combat.cli.context import echo
+from fudge_combat.cli.shorthands import (HELP, LEAVE, SHORTHANDS, USAGE, Leave, Refused, attack_words, current_actor, next_words,
                             odds_words)
-from cli.terminal import safe
-from engine.errors import RuleError
-from store.base import StoreError
+from fudge_combat.cli.terminal import safe
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.store.base import StoreError
 
 if TYPE_CHECKING:
-    from engine.state import FightState
+    from fudge_combat.engine.state import FightState
 
 app = typer.Typer()
 
@@ -63,7 +63,7 @@ def play(
             if code:
                 raise typer.Exit(code)
         if sys.stdin.isatty() and sys.stdout.isatty():
-            from cli.play_prompt import interactive
+            from fudge_combat.cli.play_prompt import interactive
 
             interactive(session)
             return
@@ -109,8 +109,8 @@ def board_after(state: FightState, tail: tuple[int, str]) -> None:
     place that says what the session draws."""
     import sys
 
-    from cli import board
-    from cli.views import board_shown, board_width, show
+    from fudge_combat.cli import board
+    from fudge_combat.cli.views import board_shown, board_width, show
 
     show(board_shown(board.board_lines(state, board_width(sys.stdout)), *tail))
 
@@ -186,7 +186,7 @@ class Session:
 
     def invoke(self, words: list[str]) -> int:
         """Run a command through the Typer app, in this process, as `fudge --store STORE WORDS...` would."""
-        from cli import main
+        from fudge_combat.cli import main
 
         head = words[0]
         if head not in main.COMMANDS:
@@ -206,7 +206,7 @@ class Session:
     def group(self, name: str) -> Any:
         """The click group of `fudge` holding the command `name` alone: built once, as `fudge NAME` builds it."""
         if name not in self.groups:
-            from cli import main
+            from fudge_combat.cli import main
 
             saved, main.app.named = main.app.named, name
             try:
@@ -217,7 +217,7 @@ class Session:
 
     def command(self, words: list[str]) -> Any:
         """The click command a line's first words name (`attack`, `fate exchange`), or None."""
-        from cli import main
+        from fudge_combat.cli import main
 
         if not words or words[0] not in main.COMMANDS:
             return None
@@ -261,7 +261,7 @@ class Session:
             if not name or tail is None:
                 echo(NO_FIGHT)
                 return
-            from cli.damaged import readable
+            from fudge_combat.cli.damaged import readable
 
             with refusing(), readable(self.fights, name):
                 self.state = self.fights.state(name)
@@ -307,7 +307,7 @@ def split(line: str) -> list[str]:
 
 def defect(exc: Exception) -> int:
     """A defect's one line, as `fudge` alone prints it (cli.main.last_resort); its exit status."""
-    from cli import main
+    from fudge_combat.cli import main
 
     try:
         main.last_resort(exc)
@@ -327,7 +327,7 @@ def exit_status(code: Any) -> int:
 
 
 def unknown_command(word: str) -> str:
-    from cli import main
+    from fudge_combat.cli import main
 
     known = [*main.COMMANDS, *SHORTHANDS, "a", *HELP, *LEAVE]
     close = difflib.get_close_matches(word, known, n=3, cutoff=0.6)
@@ -336,7 +336,7 @@ def unknown_command(word: str) -> str:
 
 
 def help_text() -> str:
-    from cli import main
+    from fudge_combat.cli import main
 
     panels: dict[str, list[str]] = {}
     for name, module in main.COMMANDS.items():

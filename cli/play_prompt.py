@@ -22,12 +22,12 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.shortcuts import CompleteStyle
 
-from cli.context import echo
-from cli.shorthands import HELP, LEAVE, SHORTHANDS, Leave, blow
+from fudge_combat.cli.context import echo
+from fudge_combat.cli.shorthands import HELP, LEAVE, SHORTHANDS, Leave, blow
 
 if TYPE_CHECKING:
-    from engine.state import FightState
-    from service.fights import Fights
+    from fudge_combat.engine.state import FightState
+    from fudge_combat.service.fights import Fights
 
 # Commands whose first argument is a fight's name; options whose value is one, or a file.
 FIGHT_ARGUMENT = frozenset({"use", "replay", "log", "verify", "export"})
@@ -74,7 +74,7 @@ def interactive(session: Session) -> None:
 def history_file(store: Path | str) -> Path:
     """The history of sessions on this store: under the user's fudge folder, keyed by the store's full path
     (a server's by its URL, hashed: a password in it never names a file)."""
-    from store.snapshots import state_dir
+    from fudge_combat.store.snapshots import state_dir
 
     if isinstance(store, Path):
         stem, where = store.stem[:40], str(store.expanduser().resolve())
@@ -151,7 +151,7 @@ class Completions(Completer):
 
 def words_for(session: Session, before: list[str], partial: str) -> Iterable[str]:
     """What may come next on a line that has `before`, the word being typed starting `partial`."""
-    from cli import main
+    from fudge_combat.cli import main
 
     before = before[1:] if before[:1] == ["fudge"] else before
     if not before:

@@ -6,10 +6,10 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from cli.outcome import JsonOpt
-from cli.table import CommandIdOpt, DiceOpt, FightOpt, level_of, run, wound_level
-from engine import commands as cmd
-from service.fights import Fights
+from fudge_combat.cli.outcome import JsonOpt
+from fudge_combat.cli.table import CommandIdOpt, DiceOpt, FightOpt, level_of, run, wound_level
+from fudge_combat.engine import commands as cmd
+from fudge_combat.service.fights import Fights
 
 app = typer.Typer()
 

@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cli.terminal import safe
-from engine.dice import format_faces
-from engine.initiative import PHASE_NAME, PHASES
-from engine.locations import LOCATION_LEVELS
-from engine.rulesets.reading import ruleset_of
-from engine.wounds import LEVELS
-from events import models as ev
-from events.envelope import Recorded
-from engine import stun
-from engine.tracks import DamageCapacityTrack, is_pawn
-from engine.state import Combatant, FightState
+from fudge_combat.cli.terminal import safe
+from fudge_combat.engine.dice import format_faces
+from fudge_combat.engine.initiative import PHASE_NAME, PHASES
+from fudge_combat.engine.locations import LOCATION_LEVELS
+from fudge_combat.engine.rulesets.reading import ruleset_of
+from fudge_combat.engine.wounds import LEVELS
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import Recorded
+from fudge_combat.engine import stun
+from fudge_combat.engine.tracks import DamageCapacityTrack, is_pawn
+from fudge_combat.engine.state import Combatant, FightState
 
 BOX_LEVELS = LEVELS[1:6]
 
@@ -55,7 +55,7 @@ def _die_json(die: Any) -> dict[str, Any]:
 
 def wound_json(state: FightState, who: Combatant) -> dict[str, Any]:
     """The wound as marked, and the penalty his rolls use (AI-WILL-1: `acts_as` when willpower lightens it)."""
-    from engine.sides import acting_wound
+    from fudge_combat.engine.sides import acting_wound
     acts_as, penalty = acting_wound(state, who)
     out: dict[str, Any] = {"wound_level": LEVELS[who.track.level], "penalty": penalty}
     if acts_as != who.track.level:
@@ -76,7 +76,7 @@ def status_json_head(state: FightState) -> dict[str, Any]:
     `turn` is whose turn it is under every pace, as the board's header says it (engine.turns): the actor
     `fudge next` gave it to, or the next in Fate's Alertness order; null where the pace has no turns
     (simultaneous rounds, Fate's exchanges and scenes) or none is given yet."""
-    from engine.turns import current_actor
+    from fudge_combat.engine.turns import current_actor
 
     turn = state.turn
     actor = current_actor(state)
@@ -122,7 +122,7 @@ def locations_json(who: Combatant) -> dict[str, dict[str, str | None]]:
 
 
 def fate_status_json(state: FightState, who: Combatant) -> dict[str, Any]:
-    from cli import fate_render
+    from fudge_combat.cli import fate_render
     return fate_render.status_json(state, who)
 
 
@@ -248,9 +248,9 @@ def status_head_lines(state: FightState) -> list[str]:
 def combatant_text_lines(state: FightState, who: Combatant) -> list[str]:
     """One combatant's lines of the status text (unescaped)."""
     if ruleset_of(state).boxes:
-        from cli import fate_render
+        from fudge_combat.cli import fate_render
         return [f"  {who.name} ({who.side})", *fate_render.status_lines(state, who)]
-    from engine.sides import acting_wound
+    from fudge_combat.engine.sides import acting_wound
     acts_as, penalty = acting_wound(state, who)  # AI-WILL-1: what his rolls use
     level = LEVELS[who.track.level] + (f" (acts as {LEVELS[acts_as]}, willpower)"
                                        if acts_as != who.track.level else "")
@@ -373,14 +373,14 @@ def line(event: Any, state: FightState, seq: int | None = None) -> str:
         if who is not None:
             return safe(wound_line(event, state, who, seq))
     if isinstance(event, ev.FateBoxMarked):
-        from cli import fate_render
+        from fudge_combat.cli import fate_render
         return safe(fate_render.box_line(event, state, seq))
     return safe(describe(event, state.ladder, points=ruleset_of(state).points))
 
 
 def wound_line(event: ev.WoundMarked, state: FightState, who: Combatant, seq: int | None) -> str:
     """F-WND-3, F-WND-4, F-WND-1: the level the fighter ends at (overflow included), consequence first when he is out."""
-    from engine.tracks import track_of
+    from fudge_combat.engine.tracks import track_of
     track = who.track
     if seq is not None and any(m.seq > seq for m in who.marks):
         track = track_of(who.fighter, who.boxes, [m for m in who.marks if m.seq <= seq], state.options, who.out)
@@ -404,7 +404,7 @@ def describe(event: Any, ladder: Any, points: str = "fudge") -> str:
     line = DESCRIBE.get(type(event))
     if line is not None:
         return line(event, ladder, points)
-    from cli import fate_render
+    from fudge_combat.cli import fate_render
     return fate_render.describe(event, ladder)
 
 

@@ -7,10 +7,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli import exits
-from cli.context import echo, fail, fight_name, guard, service, write_file
-from cli.damaged import readable
-from engine.errors import InputError
+from fudge_combat.cli import exits
+from fudge_combat.cli.context import echo, fail, fight_name, guard, service, write_file
+from fudge_combat.cli.damaged import readable
+from fudge_combat.engine.errors import InputError
 
 app = typer.Typer()
 
@@ -30,8 +30,8 @@ def report(
     with guard():
         if form not in FORMATS:
             raise InputError(f"--format {form}: choose html or md")
-        from cli.web.report import facts, html_report, md_report
-        from engine.audit import verify as verify_log
+        from fudge_combat.cli.web.report import facts, html_report, md_report
+        from fudge_combat.engine.audit import verify as verify_log
 
         fights = service()
         name = fight_name(fights, fight)

@@ -8,13 +8,13 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli import render, rule_texts
-from cli.context import echo, fight_name, guard, house_rules, service, settings
-from cli.outcome import said_of, show_consequences, undone_of
-from engine.dice import parse_faces
-from engine.errors import InputError
-from engine.options import PRESETS, RuleOptions, option_rule, resolve
-from service.dice import DiceInput
+from fudge_combat.cli import render, rule_texts
+from fudge_combat.cli.context import echo, fight_name, guard, house_rules, service, settings
+from fudge_combat.cli.outcome import said_of, show_consequences, undone_of
+from fudge_combat.engine.dice import parse_faces
+from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.options import PRESETS, RuleOptions, option_rule, resolve
+from fudge_combat.service.dice import DiceInput
 
 app = typer.Typer()
 rules_app = typer.Typer(help="The rulesets: presets of options, house rules on top, and each rule in plain words "
@@ -110,7 +110,7 @@ def demo(
     list_them: Annotated[bool, typer.Option("--list", help="List the demos and stop.")] = False,
 ) -> None:
     """Play a fight with its source text's dice, showing every event; then its status, and verify it."""
-    from cli.demos import DEMOS  # only this command needs the scripts
+    from fudge_combat.cli.demos import DEMOS  # only this command needs the scripts
 
     if list_them:
         for entry in DEMOS.values():
@@ -147,7 +147,7 @@ def demo(
             fights.use(fight)
             echo(f"-- branched {branch} at event {chosen.branch_at}; back on {fight}")
             tries.append(f"fudge status --fight {branch}")
-        from engine.audit import verify  # re-runs every decision: only this command needs it
+        from fudge_combat.engine.audit import verify  # re-runs every decision: only this command needs it
 
         report = verify(fights.store.read(fight))
         echo(f"-- verify {fight}: {'ok' if report.ok else report.problems[0]} ({report.events} events)")

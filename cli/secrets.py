@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.context import echo, guard, read_file
+from fudge_combat.cli.context import echo, guard, read_file
 
 app = typer.Typer()
 group = typer.Typer(help="Move the GM's dice seeds and sealed declarations to another machine.",
@@ -27,8 +27,8 @@ def export(
 
     Whoever reads the file predicts the dice of your fights: keep it private, delete it once imported.
     """
-    from engine.errors import InputError
-    from store import secrets
+    from fudge_combat.engine.errors import InputError
+    from fudge_combat.store import secrets
 
     with guard():
         kept = secrets.SecretFile().export()
@@ -45,7 +45,7 @@ def import_(
     source: Annotated[Path, typer.Argument(help="A file written by `fudge secrets export`.")],
 ) -> None:
     """Keep the secrets of an export on this machine; secrets already kept stay as they are."""
-    from store import secrets
+    from fudge_combat.store import secrets
 
     with guard():
         loaded = secrets.loads(read_file(source, "secrets file"), check_seal=_seal_matches)
@@ -55,7 +55,7 @@ def import_(
 
 def _seal_matches(data: Any, seal: str) -> bool:
     """A sealed declaration is kept only if its declaration and salt give its seal (A-SEAL-1)."""
-    from engine.decide import seal_of
-    from events.models import Declaration
+    from fudge_combat.engine.decide import seal_of
+    from fudge_combat.events.models import Declaration
 
     return seal_of(Declaration.model_validate(data["declaration"]), str(data["salt"])) == seal

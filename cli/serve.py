@@ -15,8 +15,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.context import echo, fight_named, guard, open_store
-from engine.errors import InputError
+from fudge_combat.cli.context import echo, fight_named, guard, open_store
+from fudge_combat.engine.errors import InputError
 
 app = typer.Typer()
 
@@ -68,12 +68,12 @@ def serve(
         try:
             import uvicorn
 
-            from cli.web import net
-            from cli.web.app import create_app
+            from fudge_combat.cli.web import net
+            from fudge_combat.cli.web.app import create_app
         except ImportError as exc:
             raise InputError(f"`fudge serve` needs {exc.name}: install fudge with its serve extra "
                              "(pip install '.[serve]' in fudge's source folder)") from None
-        from service.fights import Fights
+        from fudge_combat.service.fights import Fights
 
         fights = Fights(open_store())  # no read model kept: the server never writes
         name = fight_named(fights.store, fight) if fight else None

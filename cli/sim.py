@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from cli.context import echo, echo_json, fail, guard, house_rules, read_file, service
-from cli.exits import INTERRUPTED
-from cli.terminal import safe
-from engine.errors import InputError
-from sim import DEFAULT_MAX_ROUNDS, JOBS_PER_CPU, MAX_FIGHTS, POLICY_NAMES
+from fudge_combat.cli.context import echo, echo_json, fail, guard, house_rules, read_file, service
+from fudge_combat.cli.exits import INTERRUPTED
+from fudge_combat.cli.terminal import safe
+from fudge_combat.engine.errors import InputError
+from fudge_combat.sim import DEFAULT_MAX_ROUNDS, JOBS_PER_CPU, MAX_FIGHTS, POLICY_NAMES
 
 if TYPE_CHECKING:
-    from sim.parallel import Tls
-    from sim.runner import Entrant
+    from fudge_combat.sim.parallel import Tls
+    from fudge_combat.sim.runner import Entrant
 
 app = typer.Typer()
 
@@ -30,8 +30,8 @@ app = typer.Typer()
 def entrants(sheets: list[Path], sides: list[str], policies: list[str]) -> tuple[Entrant, ...]:
     """Sheets in order, `--side` (and several `--policy`) values matched to them in order; a sheet joining
     twice gets `NAME 2`."""
-    from engine.sheets import parse_sheet
-    from sim.runner import Entrant
+    from fudge_combat.engine.sheets import parse_sheet
+    from fudge_combat.sim.runner import Entrant
 
     if len(sides) > len(sheets):
         raise InputError(f"{len(sides)} --side values for {len(sheets)} sheets: give at most one per sheet")
@@ -100,10 +100,10 @@ def sim(
     --executor dask runs the fights on a Dask cluster. Its scheduler runs whatever pickled code a client
     sends it: reach it over TLS (tls://HOST:PORT with --tls-ca-file, --tls-cert, --tls-key) or only on a
     trusted network."""
-    from sim.batch import run_batch
-    from sim.parallel import Interrupted, WorkerLost
-    from sim.runner import Setup
-    from sim.stats import render
+    from fudge_combat.sim.batch import run_batch
+    from fudge_combat.sim.parallel import Interrupted, WorkerLost
+    from fudge_combat.sim.runner import Setup
+    from fudge_combat.sim.stats import render
 
     with guard():
         rules_name, options = house_rules(rules, house)
@@ -157,7 +157,7 @@ def stopped_by(stopped: BaseException) -> str:
 
 def certificates(ca: Path | None, cert: Path | None, key: Path | None) -> Tls | None:
     """The --tls-* files read as PEM text (the certificates a tls:// Dask scheduler checks), or None."""
-    from sim.parallel import Tls
+    from fudge_combat.sim.parallel import Tls
 
     if ca is None and cert is None and key is None:
         return None

@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cli.status_rows import STATUS_NAME
-from store import snapshots, views
+from fudge_combat.cli.status_rows import STATUS_NAME
+from fudge_combat.store import snapshots, views
 
 if TYPE_CHECKING:
-    from engine.state import FightState
+    from fudge_combat.engine.state import FightState
 
 SOURCES = ("engine", "events", "projections", "cli")
 _VERSION: list[str] = []
@@ -37,7 +37,7 @@ def version() -> str:
 def build(state: FightState) -> dict[str, Any]:
     """The view of `state`: its text (cli.render.status_text), JSON (`status_json`), board
     (cli.board.board_lines at 80 columns) and traits, built one combatant at a time (cli.status_view)."""
-    from cli import status_view
+    from fudge_combat.cli import status_view
 
     return status_view.build(state)
 
@@ -45,7 +45,7 @@ def build(state: FightState) -> dict[str, Any]:
 def pack(state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes, store: Any, name: str,
          memo: dict[str, Any]) -> tuple[views.View, ...]:
     """The view's rows for an append: its head, and the combatants' parts that changed (cli.status_view)."""
-    from cli import status_view
+    from fudge_combat.cli import status_view
 
     return status_view.pack(state, fight_id, seq, last_hash, key, store, name, memo, version())
 

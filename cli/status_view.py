@@ -31,16 +31,16 @@ from json import JSONEncoder
 from json.encoder import encode_basestring
 from typing import Any
 
-from cli import board, render
-from cli.terminal import safe
-from cli.status_rows import PAGE, PAGE_SIZE, PART, STATUS_NAME, assemble, digest
-from engine.options import RuleOptions
-from engine.pmap import PMap
-from engine.state import Combatant, FightState
-from engine.turns import current_actor, still_fights
-from store import views
-from store.base import StoreError
-from store.views import View
+from fudge_combat.cli import board, render
+from fudge_combat.cli.terminal import safe
+from fudge_combat.cli.status_rows import PAGE, PAGE_SIZE, PART, STATUS_NAME, assemble, digest
+from fudge_combat.engine.options import RuleOptions
+from fudge_combat.engine.pmap import PMap
+from fudge_combat.engine.state import Combatant, FightState
+from fudge_combat.engine.turns import current_actor, still_fights
+from fudge_combat.store import views
+from fudge_combat.store.base import StoreError
+from fudge_combat.store.views import View
 
 WIDTH = 80  # the board's width in the stored view
 

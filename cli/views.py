@@ -23,16 +23,16 @@ import sqlite3
 import sys
 from typing import Any
 
-from cli import style
-from cli.context import configure_logging, store_at, store_path
-from cli.status_model import STATUS, version
-from cli.status_rows import PAGE, PART, assemble, digest
-from cli.terminal import json_text
-from events.receipt import receipt
-from store import snapshots, views
-from store.base import StoreError
-from store.sqlite import SqliteStore
-from store.views import View
+from fudge_combat.cli import style
+from fudge_combat.cli.context import configure_logging, store_at, store_path
+from fudge_combat.cli.status_model import STATUS, version
+from fudge_combat.cli.status_rows import PAGE, PART, assemble, digest
+from fudge_combat.cli.terminal import json_text
+from fudge_combat.events.receipt import receipt
+from fudge_combat.store import snapshots, views
+from fudge_combat.store.base import StoreError
+from fudge_combat.store.sqlite import SqliteStore
+from fudge_combat.store.views import View
 
 BOARD_WIDTH = 80  # the board the view keeps; a narrower terminal's is computed from the fight
 
@@ -59,7 +59,7 @@ def traits(state: Any) -> dict[str, list[str]]:
     """Each combatant in join order, with the traits a roll may name (the sheet's, and the ruleset's
     attributes): what the shell completes (cli.completion), kept in the view so a <TAB> loads no engine.
     Sorted: a sheet read from its file and the same sheet read back from the log list them in other orders."""
-    from cli.status_view import trait_names
+    from fudge_combat.cli.status_view import trait_names
 
     return {who.name: trait_names(state, who) for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)}
 
@@ -67,7 +67,7 @@ def traits(state: Any) -> dict[str, list[str]]:
 def show(shown: Shown) -> None:
     """Print what `fudge status` shows: the board's styled lines, or the text (escaped line by line when
     it was built)."""
-    from cli.context import echo, echo_segments
+    from fudge_combat.cli.context import echo, echo_segments
 
     if shown.lines is not None:
         echo_segments(shown.lines)

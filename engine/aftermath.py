@@ -10,16 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine import commands as cmd
-from engine.commands import ByCommand
-from engine import healing
-from engine.dice import Dice
-from engine.errors import RuleError
-from engine.rolls import next_action, roll_event
-from engine.sides import able, combatant, wound_modifiers
-from engine.wounds import HURT, SCRATCH
-from events import models as ev
-from engine.state import Combatant, FightState
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.commands import ByCommand
+from fudge_combat.engine import healing
+from fudge_combat.engine.dice import Dice
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.rolls import next_action, roll_event
+from fudge_combat.engine.sides import able, combatant, wound_modifiers
+from fudge_combat.engine.wounds import HURT, SCRATCH
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import Combatant, FightState
 
 
 def _living(state: FightState, names: tuple[str, ...]) -> list[Combatant]:

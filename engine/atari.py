@@ -12,20 +12,20 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine import commands as cmd
-from engine import ranked
-from engine.atari_rules import (BACK_TO_ENEMY, NO_AVOIDANCE, OFFENCE_POSITION, POSTURE_NAME, RANGED_AVOIDANCE,
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine import ranked
+from fudge_combat.engine.atari_rules import (BACK_TO_ENEMY, NO_AVOIDANCE, OFFENCE_POSITION, POSTURE_NAME, RANGED_AVOIDANCE,
                                 WAIT_TABLE, heroic_level, settle, steel_levels)
-from engine.dice import Dice
-from engine.errors import RuleError
-from engine.phase_order import check_turn
-from engine.points import latest
-from engine.rolls import DamageDice, damage_roller, next_action, roll_event, settle_roll
-from engine.settle import Settled, min_hit_for, wound_events
-from engine.sides import acting_wound, combatant, with_roll
-from engine.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, Mark, build_track
-from events import models as ev
-from engine.state import Combatant, FightState
+from fudge_combat.engine.dice import Dice
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.phase_order import check_turn
+from fudge_combat.engine.points import latest
+from fudge_combat.engine.rolls import DamageDice, damage_roller, next_action, roll_event, settle_roll
+from fudge_combat.engine.settle import Settled, min_hit_for, wound_events
+from fudge_combat.engine.sides import acting_wound, combatant, with_roll
+from fudge_combat.engine.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, Mark, build_track
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import Combatant, FightState
 
 AVOIDING = ("dodge", "parry")
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.options import RuleOptions
-from engine.sheets import Fighter, Weapon
-from engine.wounds import LEVELS, UNDAMAGED, level_for_damage
-from events import models as ev
+from fudge_combat.engine.options import RuleOptions
+from fudge_combat.engine.sheets import Fighter, Weapon
+from fudge_combat.engine.wounds import LEVELS, UNDAMAGED, level_for_damage
+from fudge_combat.events import models as ev
 
 NO_AVOIDANCE = "no avoidance"
 

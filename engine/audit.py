@@ -8,18 +8,18 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine import commands as cmd
-from engine import history
-from engine.decide import decide, seal_of
-from engine.dice import Roll, check_faces, derive_faces, parse_substitute
-from engine.errors import RuleError
-from engine.evolve import evolve
-from engine.sheets import Sheet
-from engine.state import FightState, replace
-from events import models as ev
-from events.bounds import MAX_SIDES
-from events.envelope import GENESIS, Recorded, chain_hash, load
-from events.rows import Row
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine import history
+from fudge_combat.engine.decide import decide, seal_of
+from fudge_combat.engine.dice import Roll, check_faces, derive_faces, parse_substitute
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.evolve import evolve
+from fudge_combat.engine.sheets import Sheet
+from fudge_combat.engine.state import FightState, replace
+from fudge_combat.events import models as ev
+from fudge_combat.events.bounds import MAX_SIDES
+from fudge_combat.events.envelope import GENESIS, Recorded, chain_hash, load
+from fudge_combat.events.rows import Row
 
 DICE_EVENTS = (ev.DiceRolled, ev.InitiativeRolled, ev.InitiativeRanked)
 

@@ -8,18 +8,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from engine import commands as cmd
-from engine.declarations import declarations_after, reveal_events, round_events
-from engine.dice import Dice
-from engine.errors import RuleError
-from engine.locations import check_called, locate_hits, targeting_record
-from engine.melee_mods import (AIM_PENALTY, check_aim, check_magic, is_static_npc, magic_modifiers, plus_modifiers,
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.declarations import declarations_after, reveal_events, round_events
+from fudge_combat.engine.dice import Dice
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.locations import check_called, locate_hits, targeting_record
+from fudge_combat.engine.melee_mods import (AIM_PENALTY, check_aim, check_magic, is_static_npc, magic_modifiers, plus_modifiers,
                                speed_contest_of)
-from engine.rolls import damage_roller, roll_event
-from engine.settle import blow_marks, good_level, min_hit_for, settle_exchange
-from engine.sides import blow_sides, with_roll
-from events import models as ev
-from engine.state import Combatant, FightState, replace
+from fudge_combat.engine.rolls import damage_roller, roll_event
+from fudge_combat.engine.settle import blow_marks, good_level, min_hit_for, settle_exchange
+from fudge_combat.engine.sides import blow_sides, with_roll
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import Combatant, FightState, replace
 
 
 def fight(state: FightState, kind: Literal["exchange", "attack"], first: Combatant, second: Combatant, mods: tuple[int, int],

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict
 
-from events.models import Declaration
+from fudge_combat.events.models import Declaration
 
 
 class CommandModel(BaseModel):

@@ -13,7 +13,7 @@ import importlib
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from engine.command_base import CombatantName, CommandModel, Reveal  # noqa: F401  (cmd.Reveal, ...)
+from fudge_combat.engine.command_base import CombatantName, CommandModel, Reveal  # noqa: F401  (cmd.Reveal, ...)
 
 # Each class (and constant) of a command module: the module that defines it.
 MODULES: dict[str, str] = {
@@ -30,23 +30,23 @@ MODULES: dict[str, str] = {
 }
 
 if TYPE_CHECKING:  # the classes as a type checker sees them; at run time `__getattr__` creates each when first named
-    from engine.commands_aftermath import EndBattle, GmWound, Heal, Kill, Rest
-    from engine.commands_blows import Attack, Exchange, NO_TARGETING, TARGETING_FIELDS, Targeting
-    from engine.commands_fate import (CheckAspect, EndScene, FateAction, FateAttack, FateExchange, FateMod, FatePass,
+    from fudge_combat.engine.commands_aftermath import EndBattle, GmWound, Heal, Kill, Rest
+    from fudge_combat.engine.commands_blows import Attack, Exchange, NO_TARGETING, TARGETING_FIELDS, Targeting
+    from fudge_combat.engine.commands_fate import (CheckAspect, EndScene, FateAction, FateAttack, FateExchange, FateMod, FatePass,
                                       FateRound, FateScene, RecoverInjury)
-    from engine.commands_fight import CommitSeed, Join, Redo, RevealSeed, StartBranch, StartFight, Undo
-    from engine.commands_rolls import (HeroicAvoidance, Melee, ResistSpell, RollTrait, Shoot, SpendPoint, StoryRoll,
+    from fudge_combat.engine.commands_fight import CommitSeed, Join, Redo, RevealSeed, StartBranch, StartFight, Undo
+    from fudge_combat.engine.commands_rolls import (HeroicAvoidance, Melee, ResistSpell, RollTrait, Shoot, SpendPoint, StoryRoll,
                                        Willpower)
-    from engine.commands_round import (Barter, Declare, DeclareIntent, HoldAction, NextTurn, OrderTies,
+    from fudge_combat.engine.commands_round import (Barter, Declare, DeclareIntent, HoldAction, NextTurn, OrderTies,
                                        SealDeclaration, StartRound)
-    from engine.commands_union import COMMAND_ADAPTER, Command
+    from fudge_combat.engine.commands_union import COMMAND_ADAPTER, Command
 
 
 def __getattr__(name: str) -> Any:
     module = MODULES.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"engine.commands_{module}"), name)
+    value = getattr(importlib.import_module(f"fudge_combat.engine.commands_{module}"), name)
     globals()[name] = value  # found directly from now on
     return value
 

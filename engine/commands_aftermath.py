@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from engine.command_base import CombatantName, CommandModel
+from fudge_combat.engine.command_base import CombatantName, CommandModel
 
 
 class Kill(CommandModel):

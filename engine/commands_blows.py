@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer, model_validator
 
-from engine.command_base import CombatantName, CommandModel, Reveal
+from fudge_combat.engine.command_base import CombatantName, CommandModel, Reveal
 
 
 

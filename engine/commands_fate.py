@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.command_base import CombatantName, CommandModel
+from fudge_combat.engine.command_base import CombatantName, CommandModel
 
 
 class FateAction(BaseModel):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from engine.command_base import CommandModel
+from fudge_combat.engine.command_base import CommandModel
 
 
 class StartFight(CommandModel):

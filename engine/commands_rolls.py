@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from engine.command_base import CombatantName, CommandModel, Reveal
+from fudge_combat.engine.command_base import CombatantName, CommandModel, Reveal
 
 
 class RollTrait(CommandModel):

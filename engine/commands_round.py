@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from events.models import Declaration
-from engine.command_base import CombatantName, CommandModel, Reveal
+from fudge_combat.events.models import Declaration
+from fudge_combat.engine.command_base import CombatantName, CommandModel, Reveal
 
 
 class Declare(CommandModel):

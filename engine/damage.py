@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.options import RuleOptions
-from engine.sheets import Fighter
-from engine.wounds import HURT, SCRATCH, UNDAMAGED, level_for_damage
+from fudge_combat.engine.options import RuleOptions
+from fudge_combat.engine.sheets import Fighter
+from fudge_combat.engine.wounds import HURT, SCRATCH, UNDAMAGED, level_for_damage
 
 NO_WEAPON = -1  # F-DMG-1: no weapon and no martial art
 

@@ -12,15 +12,15 @@ import importlib
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
-from engine import commands as cmd
-from engine.declarations import seal_of
-from engine.dice import Dice
-from engine.errors import RuleError
-from engine.rulesets.decider import Decider
-from engine.state import FightState
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.declarations import seal_of
+from fudge_combat.engine.dice import Dice
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.rulesets.decider import Decider
+from fudge_combat.engine.state import FightState
 
 if TYPE_CHECKING:
-    from events.models import Event
+    from fudge_combat.events.models import Event
 
 __all__ = ["DECIDERS", "decide", "decider_of", "seal_of"]
 
@@ -38,7 +38,7 @@ class _Deciders(Mapping[str, Decider]):
         decider = self.loaded.get(name)
         if decider is None:  # once a process: `decide` asks at every command
             module, attribute = self.MODULES[name]
-            decider = self.loaded[name] = getattr(importlib.import_module(f"engine.rulesets.{module}"), attribute)
+            decider = self.loaded[name] = getattr(importlib.import_module(f"fudge_combat.engine.rulesets.{module}"), attribute)
         return decider
 
     def __iter__(self) -> Iterator[str]:

@@ -10,12 +10,12 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
-from engine import commands as cmd
-from engine.errors import RuleError
-from engine.sides import combatant
-from events import models as ev
-from events.envelope import canonical
-from engine.state import FightState
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.sides import combatant
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import canonical
+from fudge_combat.engine.state import FightState
 
 
 def seal_of(declaration: ev.Declaration, salt: str) -> str:

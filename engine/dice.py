@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from engine.errors import InputError, RuleError
+from fudge_combat.engine.errors import InputError, RuleError
 
 FACE_SYMBOL = {1: "+", 0: "0", -1: "-"}
 

@@ -10,18 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine import healing
-from engine.initiative import Initiative, Intent, card_dice
-from engine.locations import worsen
-from engine.options import RuleOptions
-from engine.sheets import Sheet, read_levels
-from engine.evolve_fate import FATE_HANDLERS
-from engine.evolving import remember, with_item, without
-from engine.state import Combatant, FightState, Turn, replace
-from engine.tracks import KNOCKED_OUT, track_of
-from engine.wounds import Mark
-from events import models as ev
-from events.envelope import Recorded
+from fudge_combat.engine import healing
+from fudge_combat.engine.initiative import Initiative, Intent, card_dice
+from fudge_combat.engine.locations import worsen
+from fudge_combat.engine.options import RuleOptions
+from fudge_combat.engine.sheets import Sheet, read_levels
+from fudge_combat.engine.evolve_fate import FATE_HANDLERS
+from fudge_combat.engine.evolving import remember, with_item, without
+from fudge_combat.engine.state import Combatant, FightState, Turn, replace
+from fudge_combat.engine.tracks import KNOCKED_OUT, track_of
+from fudge_combat.engine.wounds import Mark
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import Recorded
 
 
 def _fight_started(s: FightState, r: Recorded, e: ev.FightStarted) -> FightState:
@@ -51,7 +51,7 @@ def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
         points = s.options.npc_fudge_points if sheet.kind == "npc" else s.options.default_fudge_points
     boxes = sheet.wounds.boxes if sheet.wounds else s.options.wound_boxes
     if not sheet.wounds and s.options.wound_chart == "health":
-        from engine.atari_rules import health_chart  # Atari Isev's: loaded by the fights that use it
+        from fudge_combat.engine.atari_rules import health_chart  # Atari Isev's: loaded by the fights that use it
 
         boxes = health_chart(fighter.trait("Health", s.options)[1]).boxes
     combatant = Combatant(e.combatant, e.side, fighter, points, tuple(boxes),

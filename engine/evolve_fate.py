@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.evolving import remember, with_item
-from engine.state import FateMark, FightState, replace
-from events import models as ev
-from events.envelope import Recorded
+from fudge_combat.engine.evolving import remember, with_item
+from fudge_combat.engine.state import FateMark, FightState, replace
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import Recorded
 
 
 def _fate_resolved(s: FightState, r: Recorded, e: ev.FateResolved) -> FightState:

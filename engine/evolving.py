@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.harm import ADJUSTMENT_PURPOSE
-from engine.pmap import KINDS, PMap
-from engine.state import Action, FightState, replace
-from events import models as ev
-from events.envelope import Recorded
+from fudge_combat.engine.harm import ADJUSTMENT_PURPOSE
+from fudge_combat.engine.pmap import KINDS, PMap
+from fudge_combat.engine.state import Action, FightState, replace
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import Recorded
 
 
 def with_item(mapping: Mapping[Any, Any], key: Any, value: Any) -> Mapping[Any, Any]:

@@ -40,13 +40,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
-from engine import commands as cmd
-from engine.errors import RuleError
-from engine.sides import combatant
-from engine.fate_tables import (ARMOR_PIERCING, ARMOR_TYPES, BOXES, OUTCOME_NAME, OUTCOMES, SIMPLE_ARMOR,
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.sides import combatant
+from fudge_combat.engine.fate_tables import (ARMOR_PIERCING, ARMOR_TYPES, BOXES, OUTCOME_NAME, OUTCOMES, SIMPLE_ARMOR,
                                 SIMPLE_WEAPONS, VICIOUS, outcome_for)
-from events import models as ev
-from engine.state import Combatant, FateMark, FightState
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import Combatant, FateMark, FightState
 
 MEDIOCRE = -1
 

@@ -31,11 +31,11 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Literal
 
-from engine.dice import Dice
-from engine.tracks import track_of
-from engine.wounds import (DEAD, HURT, INCAPACITATED, LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Mark, Track,
+from fudge_combat.engine.dice import Dice
+from fudge_combat.engine.tracks import track_of
+from fudge_combat.engine.wounds import (DEAD, HURT, INCAPACITATED, LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Mark, Track,
                            halve, level_for_damage)
-from events import models as ev
+from fudge_combat.events import models as ev
 
 PENDING = 10**9  # seq of a mark not yet written; it sorts after every written one
 GOOD = 1

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from engine.errors import RuleError
-from events import models as ev
-from events.envelope import Recorded
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import Recorded
 
 # Commands that found a fight's history or its dice: never undone.
 FOUNDING = (ev.FightStarted, ev.BranchStarted, ev.SeedCommitted, ev.SeedRevealed)

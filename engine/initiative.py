@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from engine.errors import RuleError
-from engine.options import RuleOptions
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.options import RuleOptions
 
 PHASES = ("++", "+", "0", "-", "--")
 PHASE_VALUE = {"++": 2, "+": 1, "0": 0, "-": -1, "--": -2}

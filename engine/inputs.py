@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine.errors import InputError
-from events.bounds import MAX_NUMBER, MAX_TEXT, Count, Number, Text
+from fudge_combat.engine.errors import InputError
+from fudge_combat.events.bounds import MAX_NUMBER, MAX_TEXT, Count, Number, Text
 
 MAX_DEPTH = 6  # the deepest a sheet goes is a table in a table holding a list: [weapon] attributes = [...]
 MAX_ENTRIES = 200  # keys of a table, items of a list: a sheet lists a few dozen traits at most

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from engine.errors import InputError
+from fudge_combat.engine.errors import InputError
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.commands import Targeting
-from engine.errors import RuleError
-from engine.melee_mods import aimed_hits
-from events import models as ev
+from fudge_combat.engine.commands import Targeting
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.melee_mods import aimed_hits
+from fudge_combat.events import models as ev
 
 LOCATION_LEVELS = ("Unhurt", "Scratched", "Hurt", "Incapacitated")
 SCRATCHED, LOC_HURT, LOC_INCAPACITATED = 1, 2, 3

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from engine.errors import RuleError
-from events import models as ev
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.events import models as ev
 
 if TYPE_CHECKING:
-    from engine.state import Combatant, FightState
+    from fudge_combat.engine.state import Combatant, FightState
 
 SHIELD_ORDER = ("small", "medium", "large")
 

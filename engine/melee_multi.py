@@ -26,19 +26,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine import commands as cmd
-from engine.declarations import declarations_after, reveal_events, round_events
-from engine.reresolve import Spent, earlier_rolls, fresh_rolls, reresolve
-from engine.rolls import DamageDice, damage_roller, roll_event
-from engine.settle import make_hit, min_hit_for, wound_events
-from engine.sides import NO_DECLARATION, able, shield_value, side_for, with_roll
-from engine.story import STORY_ONLY
-from engine.dice import Dice
-from engine.errors import RuleError
-from engine.melee_mods import check_magic, is_static_npc, magic_modifiers, plus_modifiers, weapon_size_modifiers
-from engine.wounds import LEVELS
-from events import models as ev
-from engine.state import Action, Combatant, FightState, replace
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.declarations import declarations_after, reveal_events, round_events
+from fudge_combat.engine.reresolve import Spent, earlier_rolls, fresh_rolls, reresolve
+from fudge_combat.engine.rolls import DamageDice, damage_roller, roll_event
+from fudge_combat.engine.settle import make_hit, min_hit_for, wound_events
+from fudge_combat.engine.sides import NO_DECLARATION, able, shield_value, side_for, with_roll
+from fudge_combat.engine.story import STORY_ONLY
+from fudge_combat.engine.dice import Dice
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.melee_mods import check_magic, is_static_npc, magic_modifiers, plus_modifiers, weapon_size_modifiers
+from fudge_combat.engine.wounds import LEVELS
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import Action, Combatant, FightState, replace
 
 
 def foe_modifiers(state: FightState, lone: Combatant, foe: Combatant) -> tuple[ev.Modifier, ...]:

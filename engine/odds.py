@@ -38,21 +38,21 @@ from dataclasses import InitVar, dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from engine import commands as cmd
-from engine.decide import decide
-from engine.errors import RuleError
-from engine.melee_mods import is_static_npc
-from engine.odds_fate import FATE_LEVELS, FATE_ODDS, FATE_SEVERITY, fate_key, fate_transitions  # noqa: F401 (read by tests)
-from engine.options import RuleOptions
-from engine.rolls import damage_roller
-from engine.settle import min_hit_for, settle_exchange, wound_events
-from engine.sides import blow_sides, with_roll
-from engine.tracks import SCRATCHES_PER_HIT, DamageCapacityTrack
-from engine.weighing import (ONE, OddsProfile, ScriptedDice, add_chance, apply, every_roll, fudge_sums, states_by_key,
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.decide import decide
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.melee_mods import is_static_npc
+from fudge_combat.engine.odds_fate import FATE_LEVELS, FATE_ODDS, FATE_SEVERITY, fate_key, fate_transitions  # noqa: F401 (read by tests)
+from fudge_combat.engine.options import RuleOptions
+from fudge_combat.engine.rolls import damage_roller
+from fudge_combat.engine.settle import min_hit_for, settle_exchange, wound_events
+from fudge_combat.engine.sides import blow_sides, with_roll
+from fudge_combat.engine.tracks import SCRATCHES_PER_HIT, DamageCapacityTrack
+from fudge_combat.engine.weighing import (ONE, OddsProfile, ScriptedDice, add_chance, apply, every_roll, fudge_sums, states_by_key,
                              tally)
-from engine.wounds import LEVELS, SCRATCH
-from events import models as ev
-from engine.state import Combatant, FightState
+from fudge_combat.engine.wounds import LEVELS, SCRATCH
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import Combatant, FightState
 
 
 # --- a fight to weigh -----------------------------------------------------------------

@@ -8,12 +8,12 @@ from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any
 
-from engine import commands as cmd
-from engine import fate as fate_rules
-from engine.errors import RuleError
-from engine.weighing import OddsProfile, add_chance, apply, fudge_sums, states_by_key
-from events import models as ev
-from engine.state import FightState
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine import fate as fate_rules
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.weighing import OddsProfile, add_chance, apply, fudge_sums, states_by_key
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import FightState
 
 FATE_BOXES = ("clipped", "hurt", "injured", "taken_out")  # FT-TRACK-1
 FATE_LEVELS = ("Untouched", "Scratched", "Clipped", "Hurt", "Injured", "Taken Out")  # FT-OUT, FT-TRACK-1

@@ -30,16 +30,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from engine import commands as cmd
-from engine.decide import decide
-from engine.errors import RuleError
-from engine.odds import outcome_of
-from engine.odds_fate import FATE_LEVELS
-from engine.sides import combatant
-from engine.state import Combatant, FightState, replace
-from engine.turns import current_actor, still_fights as standing
-from engine.weighing import add_chance, apply, every_roll
-from engine.wounds import LEVELS
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.decide import decide
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.odds import outcome_of
+from fudge_combat.engine.odds_fate import FATE_LEVELS
+from fudge_combat.engine.sides import combatant
+from fudge_combat.engine.state import Combatant, FightState, replace
+from fudge_combat.engine.turns import current_actor, still_fights as standing
+from fudge_combat.engine.weighing import add_chance, apply, every_roll
+from fudge_combat.engine.wounds import LEVELS
 
 SERIOUS = "Hurt"  # the wound level a line counts "or worse" from, on both tracks (LEVELS and FATE_LEVELS)
 

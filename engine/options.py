@@ -12,8 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from engine.errors import InputError
-from engine.inputs import MAX_ENTRIES, Count, Number, Text, check_boxes, load_toml, validation_line
+from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.inputs import MAX_ENTRIES, Count, Number, Text, check_boxes, load_toml, validation_line
 
 
 def _opt(default: Any, rule: str, text: str) -> Any:

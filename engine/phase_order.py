@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from engine.errors import RuleError
-from engine.initiative import PHASE_NAME, PHASES, PHASE_VALUE
-from events import models as ev
-from engine.evolve import with_tie_order
-from engine.state import Combatant, FightState
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.initiative import PHASE_NAME, PHASES, PHASE_VALUE
+from fudge_combat.events import models as ev
+from fudge_combat.engine.evolve import with_tie_order
+from fudge_combat.engine.state import Combatant, FightState
 
 PHASE_SYSTEMS = ("phases-classic", "phases-crunch")
 NOT_PHASED = ("holding and declaring within a phase need phase initiative (PH-4: initiative = \"phases-classic\" "

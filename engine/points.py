@@ -5,18 +5,18 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from engine import commands as cmd
-from engine import harm
-from engine.dice import Dice
-from engine.errors import RuleError
-from engine.melee_multi import reresolve_melee
-from engine.phase_order import spare_spent
-from engine.ranged import reresolve_shot
-from engine.reresolve import Settle, Spent, reresolve, resettle_exchange, resettle_roll
-from engine.sides import combatant
-from engine.wounds import LEVELS, NEAR_DEATH, SCRATCH, build_track, halve, would_kill
-from events import models as ev
-from engine.state import Combatant, FightState
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine import harm
+from fudge_combat.engine.dice import Dice
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.melee_multi import reresolve_melee
+from fudge_combat.engine.phase_order import spare_spent
+from fudge_combat.engine.ranged import reresolve_shot
+from fudge_combat.engine.reresolve import Settle, Spent, reresolve, resettle_exchange, resettle_roll
+from fudge_combat.engine.sides import combatant
+from fudge_combat.engine.wounds import LEVELS, NEAR_DEATH, SCRATCH, build_track, halve, would_kill
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import Combatant, FightState
 
 
 def spend(state: FightState, c: cmd.SpendPoint, dice: Dice, *, settle: Settle) -> list[Any]:

@@ -24,19 +24,19 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from engine import commands as cmd
-from engine.dice import Dice
-from engine.errors import RuleError
-from engine.phase_order import check_turn
-from engine.wounding import RollDamage, strike
-from engine.wounds import LEVELS
-from events import models as ev
-from engine.declarations import round_events
-from engine.reresolve import Spent, earlier_rolls, fresh_rolls, reresolve
-from engine.rolls import damage_roller, roll_event
-from engine.settle import wound_events
-from engine.sides import SHIELD_SIZES, able, combatant, with_roll, wound_modifiers
-from engine.state import Action, Combatant, FightState
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.dice import Dice
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.phase_order import check_turn
+from fudge_combat.engine.wounding import RollDamage, strike
+from fudge_combat.engine.wounds import LEVELS
+from fudge_combat.events import models as ev
+from fudge_combat.engine.declarations import round_events
+from fudge_combat.engine.reresolve import Spent, earlier_rolls, fresh_rolls, reresolve
+from fudge_combat.engine.rolls import damage_roller, roll_event
+from fudge_combat.engine.settle import wound_events
+from fudge_combat.engine.sides import SHIELD_SIZES, able, combatant, with_roll, wound_modifiers
+from fudge_combat.engine.state import Action, Combatant, FightState
 
 GRAZE = 1
 

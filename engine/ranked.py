@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import commands as cmd
-from engine.dice import Dice
-from engine.errors import RuleError
-from engine.wounds import build_track, Track
-from events import models as ev
-from engine.state import Combatant, FightState
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.dice import Dice
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.wounds import build_track, Track
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import Combatant, FightState
 
 NO_DECLARATION = ev.Declaration()  # frozen: one instance serves every fighter who declared nothing
 
@@ -37,7 +37,7 @@ def initiative_trait(who: Combatant, state: FightState) -> tuple[str, int]:
     """AI-INIT-1 for `ranked`; for `opposed` the first of `initiative_traits` on the sheet, else situational."""
     opts = state.options
     if opts.initiative == "ranked":
-        from engine.atari_rules import derived_initiative  # Atari Isev's: loaded by the fights that rank
+        from fudge_combat.engine.atari_rules import derived_initiative  # Atari Isev's: loaded by the fights that rank
 
         return derived_initiative(who.fighter, opts)
     for wanted in opts.initiative_traits:

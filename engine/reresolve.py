@@ -15,15 +15,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from engine import harm
-from engine.dice import Dice
-from engine.errors import RuleError
-from engine.locations import locate_hits, targeting_of
-from engine.rolls import advantage_events, damage_roller, roll_event, settle_roll
-from engine.settle import Settled, blow_marks
-from engine.sides import with_roll
-from events import models as ev
-from engine.state import Action, Combatant, FightState
+from fudge_combat.engine import harm
+from fudge_combat.engine.dice import Dice
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.locations import locate_hits, targeting_of
+from fudge_combat.engine.rolls import advantage_events, damage_roller, roll_event, settle_roll
+from fudge_combat.engine.settle import Settled, blow_marks
+from fudge_combat.engine.sides import with_roll
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import Action, Combatant, FightState
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from engine.pmap import MISSING, PMap
-from engine.state import FightState, replace
+from fudge_combat.engine.pmap import MISSING, PMap
+from fudge_combat.engine.state import FightState, replace
 
 DEPTH = 64  # commands kept for undo (and undos for redo); deeper ones replay the log
 _NAMES = tuple(f.name for f in fields(FightState) if f.name != "last_seq")  # last_seq is the log's

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.dice import Dice
-from events import models as ev
-from engine.state import FightState
+from fudge_combat.engine.dice import Dice
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import FightState
 
 DamageDice = Callable[..., ev.DiceRolled]  # (attacker, count=4, sides=None): a recorded damage roll
 

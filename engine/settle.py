@@ -12,16 +12,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from engine import harm, stun
-from engine.dice import Dice
-from engine.errors import RuleError
-from engine.ladder import Ladder
-from engine.locations import location_marks
-from engine.rolls import DamageDice
-from engine.wounding import strike
-from engine.wounds import LEVELS
-from events import models as ev
-from engine.state import Combatant, FightState
+from fudge_combat.engine import harm, stun
+from fudge_combat.engine.dice import Dice
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.ladder import Ladder
+from fudge_combat.engine.locations import location_marks
+from fudge_combat.engine.rolls import DamageDice
+from fudge_combat.engine.wounding import strike
+from fudge_combat.engine.wounds import LEVELS
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import Combatant, FightState
 
 
 def good_level(state: FightState) -> int:

@@ -8,10 +8,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from engine.errors import InputError
-from engine.inputs import MAX_ENTRIES, Count, Number, Text, check_boxes, load_toml, validation_line
-from engine.ladder import Ladder
-from engine.options import RuleOptions
+from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.inputs import MAX_ENTRIES, Count, Number, Text, check_boxes, load_toml, validation_line
+from fudge_combat.engine.ladder import Ladder
+from fudge_combat.engine.options import RuleOptions
 
 Level = Text | Number
 MAX_LEVEL = 100  # a trait level on any ladder (C-LAD-5 numbers included); Scale carries what is bigger

@@ -14,14 +14,14 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from engine import stun
-from engine.errors import RuleError
-from engine.locations import location_modifiers
-from engine.melee_mods import weapon_size_modifiers
-from engine.options import RuleOptions
-from engine.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Track
-from events import models as ev
-from engine.state import Combatant, FightState
+from fudge_combat.engine import stun
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.locations import location_modifiers
+from fudge_combat.engine.melee_mods import weapon_size_modifiers
+from fudge_combat.engine.options import RuleOptions
+from fudge_combat.engine.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Track
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import Combatant, FightState
 
 SHIELD_SIZES = ("small", "medium", "large")
 NO_DECLARATION = ev.Declaration()  # frozen: one instance serves every fighter who declared nothing

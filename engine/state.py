@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from engine.initiative import Initiative
-from engine.ladder import Ladder, ladder_of
-from engine.options import RuleOptions
-from engine.pmap import EventMap, PMap
-from engine.sheets import Fighter
-from engine.wounds import Mark, Track, empty_track
-from events import models as ev
+from fudge_combat.engine.initiative import Initiative
+from fudge_combat.engine.ladder import Ladder, ladder_of
+from fudge_combat.engine.options import RuleOptions
+from fudge_combat.engine.pmap import EventMap, PMap
+from fudge_combat.engine.sheets import Fighter
+from fudge_combat.engine.wounds import Mark, Track, empty_track
+from fudge_combat.events import models as ev
 
 @dataclass(frozen=True, slots=True)
 class Combatant:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import commands as cmd
-from engine.dice import Dice
-from engine.errors import RuleError
-from engine.rolls import roll_event
-from engine.sides import able
-from events import models as ev
-from engine.state import FightState
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.dice import Dice
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.rolls import roll_event
+from fudge_combat.engine.sides import able
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import FightState
 
 STORY_ONLY = "this fight is told in story elements (F-PACE-1): `fudge story NAME TRAIT --mod N` rolls for a PC's plan"
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import RuleError
-from events import models as ev
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.events import models as ev
 
 STUN_PENALTY = {"stun": -1, "very_stunned": -2}
 LABEL = {"stun": "Stunned", "very_stunned": "Very Stunned"}

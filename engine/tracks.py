@@ -16,9 +16,9 @@ from collections.abc import Iterable
 
 from dataclasses import dataclass
 
-from engine.options import RuleOptions
-from engine.sheets import Fighter, Sheet
-from engine.wounds import DEAD, HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT, Mark, Track, build_track
+from fudge_combat.engine.options import RuleOptions
+from fudge_combat.engine.sheets import Fighter, Sheet
+from fudge_combat.engine.wounds import DEAD, HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT, Mark, Track, build_track
 
 PAWN_BOXES = (0, 1, 0, 1, 0)
 OUT_OF_BATTLE = "out of the battle"

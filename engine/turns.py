@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from engine.decide import decider_of
-from engine.state import Combatant, FightState
+from fudge_combat.engine.decide import decider_of
+from fudge_combat.engine.state import Combatant, FightState
 
 
 def current_actor(state: FightState) -> Combatant | None:
@@ -13,7 +13,7 @@ def current_actor(state: FightState) -> Combatant | None:
     if state.turn is not None:
         return state.combatants.get(state.turn.combatant)
     if state.options.initiative == "alertness" and state.fate_order:
-        from engine.fate import next_actor
+        from fudge_combat.engine.fate import next_actor
 
         return next_actor(state)
     return None

@@ -11,10 +11,10 @@ from itertools import combinations_with_replacement
 from math import factorial
 from typing import Any, TypeVar
 
-from engine.dice import Dice, Roll
-from events.envelope import Recorded
-from engine.evolve import evolve
-from engine.state import FightState
+from fudge_combat.engine.dice import Dice, Roll
+from fudge_combat.events.envelope import Recorded
+from fudge_combat.engine.evolve import evolve
+from fudge_combat.engine.state import FightState
 
 T = TypeVar("T")
 ONE = Fraction(1)

@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.damage import blow, defensive_factor, needs_damage_roll, offensive_factor, rolled_damage
-from engine.options import RuleOptions
-from engine.sheets import Fighter
-from engine.wounds import NEAR_DEATH, UNDAMAGED, level_for_damage
-from events import models as ev
+from fudge_combat.engine.damage import blow, defensive_factor, needs_damage_roll, offensive_factor, rolled_damage
+from fudge_combat.engine.options import RuleOptions
+from fudge_combat.engine.sheets import Fighter
+from fudge_combat.engine.wounds import NEAR_DEATH, UNDAMAGED, level_for_damage
+from fudge_combat.events import models as ev
 
 # (attacker, count, sides) -> the recorded damage roll; sides None = Fudge dice
 RollDamage = Callable[..., ev.DiceRolled]

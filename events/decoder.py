@@ -36,8 +36,8 @@ import msgspec
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from events.envelope import Recorded
-from events.models import Event
+from fudge_combat.events.envelope import Recorded
+from fudge_combat.events.models import Event
 
 Refused = (msgspec.ValidationError, msgspec.DecodeError)
 

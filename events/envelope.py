@@ -17,9 +17,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from events.bounds import Seq, Text, Version
-from events.models import Event
-from events.upcast import ENVELOPE_UPCASTERS, UPCASTERS, upcast
+from fudge_combat.events.bounds import Seq, Text, Version
+from fudge_combat.events.models import Event
+from fudge_combat.events.upcast import ENVELOPE_UPCASTERS, UPCASTERS, upcast
 
 SCHEMA_VERSION = 2  # 1: every field written; 2: fields equal to their defaults left out
 GENESIS = "0" * 64

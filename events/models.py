@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from events.bounds import Bit, Count, Faces, Face, Items, Note, Number, Seq, Serial, Sides, Text, Total, Version
+from fudge_combat.events.bounds import Bit, Count, Faces, Face, Items, Note, Number, Seq, Serial, Sides, Text, Total, Version
 
 
 class _Event(BaseModel):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import commands as cmd
+from fudge_combat.engine import commands as cmd
 
 Step = tuple[str, Any, tuple[str, ...]]
 

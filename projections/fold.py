@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.evolve import HANDLERS, evolve
-from engine.history import effective
-from engine.state import FightState, draft_of, freeze, replace
-from events import models as ev
-from events.envelope import Recorded
+from fudge_combat.engine.evolve import HANDLERS, evolve
+from fudge_combat.engine.history import effective
+from fudge_combat.engine.state import FightState, draft_of, freeze, replace
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import Recorded
 
 
 def fold(records: Iterable[Recorded], state: FightState | None = None) -> FightState:

@@ -21,17 +21,17 @@ from collections.abc import Callable, Container, Iterable
 from functools import lru_cache
 from typing import Any
 
-from engine import evolve as evolving_handlers
-from engine.evolving import AVOIDANCES, SMALL, index_as, with_item, with_items, without
-from engine.harm import ADJUSTMENT_PURPOSE
-from engine.tracks import is_pawn, pain_of
-from engine.wounds import Mark, Track, build_track, place
-from engine.pmap import LOGGED, EventMap, PMap, Reader
-from engine.state import Action, Draft, FightState, draft_of, freeze, replace
-from events import models as ev
-from events.decoder import Refused, decoder, structs
-from events.envelope import load
-from events.upcast import ENVELOPE_UPCASTERS, UPCASTERS
+from fudge_combat.engine import evolve as evolving_handlers
+from fudge_combat.engine.evolving import AVOIDANCES, SMALL, index_as, with_item, with_items, without
+from fudge_combat.engine.harm import ADJUSTMENT_PURPOSE
+from fudge_combat.engine.tracks import is_pawn, pain_of
+from fudge_combat.engine.wounds import Mark, Track, build_track, place
+from fudge_combat.engine.pmap import LOGGED, EventMap, PMap, Reader
+from fudge_combat.engine.state import Action, Draft, FightState, draft_of, freeze, replace
+from fudge_combat.events import models as ev
+from fudge_combat.events.decoder import Refused, decoder, structs
+from fudge_combat.events.envelope import load
+from fudge_combat.events.upcast import ENVELOPE_UPCASTERS, UPCASTERS
 
 # The handlers that read only fields of an event (numbers, strings, the fields of its sides) and keep
 # none of its objects in the state but through `remember`, which leaves them in the log here.

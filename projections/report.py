@@ -22,15 +22,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from engine.audit import DICE_EVENTS
-from engine.history import effective, voided
-from engine.rulesets.reading import ruleset_of
-from engine.state import Combatant, FightState
-from engine.turns import still_fights
-from events import models as ev
-from events.envelope import Recorded
-from projections.fold import evolve_all
-from projections.luck import chi_square, face_counts, luck_index, p_value_2dof, roll_luck
+from fudge_combat.engine.audit import DICE_EVENTS
+from fudge_combat.engine.history import effective, voided
+from fudge_combat.engine.rulesets.reading import ruleset_of
+from fudge_combat.engine.state import Combatant, FightState
+from fudge_combat.engine.turns import still_fights
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import Recorded
+from fudge_combat.projections.fold import evolve_all
+from fudge_combat.projections.luck import chi_square, face_counts, luck_index, p_value_2dof, roll_luck
 
 VERDICT_P = 0.01  # below this p-value the faces are called unlikely for fair dice
 MIN_DICE = 30  # fewer Fudge dice than this are too few to judge (about 10 expected per face)

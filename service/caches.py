@@ -8,17 +8,17 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from events import models as ev
-from engine.rewind import UNKNOWN, History, apply
-from events.envelope import Recorded, load, load_all
-from projections.fold import fold
-from engine.state import FightState
-from store import snapshots, views
-from store.base import EventStore, StoreError
-from store.bulk import paused_gc
-from store.log import log
-from store.views import ReadModel
-from service.step import by_command, following, refolded
+from fudge_combat.events import models as ev
+from fudge_combat.engine.rewind import UNKNOWN, History, apply
+from fudge_combat.events.envelope import Recorded, load, load_all
+from fudge_combat.projections.fold import fold
+from fudge_combat.engine.state import FightState
+from fudge_combat.store import snapshots, views
+from fudge_combat.store.base import EventStore, StoreError
+from fudge_combat.store.bulk import paused_gc
+from fudge_combat.store.log import log
+from fudge_combat.store.views import ReadModel
+from fudge_combat.service.step import by_command, following, refolded
 
 VOIDING_TYPES = frozenset(kind.model_fields["type"].default for kind in ev.VOIDING)
 

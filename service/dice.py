@@ -10,11 +10,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, get_args
 
-from engine.dice import EnteredDice, SeededDice, commitment
-from engine.errors import InputError
-from events import models as ev
-from engine.state import FightState
-from store.base import StoreError
+from fudge_combat.engine.dice import EnteredDice, SeededDice, commitment
+from fudge_combat.engine.errors import InputError
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import FightState
+from fudge_combat.store.base import StoreError
 
 # The events that can carry a generated draw: only these are parsed when looking back for the latest.
 DRAW_TYPES = frozenset(kind.model_fields["type"].default for kind in get_args(get_args(ev.Event)[0])

@@ -17,40 +17,40 @@ from datetime import datetime, timezone
 from itertools import chain
 from typing import Any, NoReturn
 
-from engine import commands as cmd
-from engine import history as undoing
-from engine.dice import EnteredDice, commitment
-from engine.errors import RuleError
-from events import models as ev
-from events.envelope import GENESIS, Recorded, chain_hash, load, load_all
-from engine.history import voided, voided_by
-from engine.pmap import EventMap
-from engine.rewind import FOUNDED, UNKNOWN, History
-from projections.fold import fold, replay
-from engine.state import FightState, replace
-from service import history
-from service.caches import VOIDING_TYPES, Caches, log_reader, named
-from service.names import check_fight_name
-from service.dice import DRAW_TYPES, DiceInput, UnusedDice, dice_source, unused_dice
-from service.secrets import Keeper
-from service.step import step, tracked_step
-from store.base import EventStore, FightInfo, Row, SecretBox, StoreError
-from store.bulk import paused_gc
-from store.log import log
-from store.views import ReadModel
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine import history as undoing
+from fudge_combat.engine.dice import EnteredDice, commitment
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import GENESIS, Recorded, chain_hash, load, load_all
+from fudge_combat.engine.history import voided, voided_by
+from fudge_combat.engine.pmap import EventMap
+from fudge_combat.engine.rewind import FOUNDED, UNKNOWN, History
+from fudge_combat.projections.fold import fold, replay
+from fudge_combat.engine.state import FightState, replace
+from fudge_combat.service import history
+from fudge_combat.service.caches import VOIDING_TYPES, Caches, log_reader, named
+from fudge_combat.service.names import check_fight_name
+from fudge_combat.service.dice import DRAW_TYPES, DiceInput, UnusedDice, dice_source, unused_dice
+from fudge_combat.service.secrets import Keeper
+from fudge_combat.service.step import step, tracked_step
+from fudge_combat.store.base import EventStore, FightInfo, Row, SecretBox, StoreError
+from fudge_combat.store.bulk import paused_gc
+from fudge_combat.store.log import log
+from fudge_combat.store.views import ReadModel
 
 __all__ = ["DiceInput", "Fights", "Outcome", "UnusedDice"]
 
 
 def decide(state: FightState, command: Any, dice: Any) -> list[Any]:
     """engine.decide.decide, imported when a command is decided (reading a fight does not need it)."""
-    from engine.decide import decide as run
+    from fudge_combat.engine.decide import decide as run
 
     return run(state, command, dice)
 
 
 def seal_of(declaration: ev.Declaration, salt: str) -> str:
-    from engine.decide import seal_of as seal
+    from fudge_combat.engine.decide import seal_of as seal
 
     return seal(declaration, salt)
 
@@ -184,7 +184,7 @@ class Fights:
         when a command asks for one. Why: a replay's memory no longer grows with the log's text and every
         event of it (bench/README.md, growth), and a replay from scratch outpaces the eventsourcing
         peer's (bench/README.md, replay from scratch against the peer)."""
-        from projections.rebuild import rebuild  # the derived decoder: only a replay from scratch needs it
+        from fudge_combat.projections.rebuild import rebuild  # the derived decoder: only a replay from scratch needs it
 
         read = log_reader(self.store, name)
         with paused_gc():

@@ -7,13 +7,13 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from engine.errors import InputError, RuleError
-from events.envelope import canonical, chain_hash
-from events.rows import Row
-from store.base import EventStore, StoreError, UnknownFight
+from fudge_combat.engine.errors import InputError, RuleError
+from fudge_combat.events.envelope import canonical, chain_hash
+from fudge_combat.events.rows import Row
+from fudge_combat.store.base import EventStore, StoreError, UnknownFight
 
 if TYPE_CHECKING:
-    from engine.audit import Lineage
+    from fudge_combat.engine.audit import Lineage
 
 
 def fork_point(rows: Sequence[Row], parent: str, at: int | None) -> int:
@@ -50,7 +50,7 @@ def export_lines(name: str, rows: Iterable[Row]) -> list[str]:
 def imported_rows(lines: Iterable[str]) -> list[Row]:
     """The rows of a log written by `export_lines`; refused if `fudge verify` would reject them: the
     chain, the dice and the rules are checked, so a forged log never enters a store."""
-    from engine.audit import verify  # the whole engine: imported by an import, not by every command
+    from fudge_combat.engine.audit import verify  # the whole engine: imported by an import, not by every command
 
     rows = []
     for number, line in enumerate(lines, start=1):
@@ -92,7 +92,7 @@ def lineage_of(store: EventStore, name: str) -> Lineage:
     """Whose events the fight's log may hold, as the store records the fight (engine.audit.Lineage): a
     branch's parent and fork, with the parent's hash at the fork when this GM can read the parent; an
     import's number of imported events."""
-    from engine.audit import Lineage
+    from fudge_combat.engine.audit import Lineage
 
     info = store.fight(name)
     parent_hash = None

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_
 
 from pydantic import BaseModel
 
-from engine.command_base import NAMES_A_COMBATANT
-from engine.errors import InputError
-from engine.turns import current_actor
+from fudge_combat.engine.command_base import NAMES_A_COMBATANT
+from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.turns import current_actor
 
 if TYPE_CHECKING:  # a usage error's "did you mean" (cli.main) reads `one_of` without loading the engine's state
-    from engine.state import Combatant, FightState
+    from fudge_combat.engine.state import Combatant, FightState
 
 Model = TypeVar("Model", bound=BaseModel)
 

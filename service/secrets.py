@@ -6,15 +6,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 
-from engine import commands as cmd
-from events import models as ev
-from events.envelope import Recorded, load_all
-from engine.state import FightState
-from service.dice import seed_of
-from service.names import find
-from store.base import EventStore, SecretBox, StoreError
-from store.bulk import paused_gc
-from store.log import log
+from fudge_combat.engine import commands as cmd
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import Recorded, load_all
+from fudge_combat.engine.state import FightState
+from fudge_combat.service.dice import seed_of
+from fudge_combat.service.names import find
+from fudge_combat.store.base import EventStore, SecretBox, StoreError
+from fudge_combat.store.bulk import paused_gc
+from fudge_combat.store.log import log
 
 TYPED = "or type the dice with --dice NAME=FACES"
 IMPORT_HINT = "`fudge secrets import FILE` brings them from the GM's other machine"

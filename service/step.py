@@ -10,15 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine import commands as cmd
-from engine import history
-from events import models as ev
-from engine.errors import RuleError
-from engine.history import voided, voided_by
-from engine.rewind import FOUNDED, UNKNOWN, History, apply, change
-from projections.fold import fold, replay
-from engine.state import FightState, replace
-from store.bulk import paused_gc
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine import history
+from fudge_combat.events import models as ev
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.history import voided, voided_by
+from fudge_combat.engine.rewind import FOUNDED, UNKNOWN, History, apply, change
+from fudge_combat.projections.fold import fold, replay
+from fudge_combat.engine.state import FightState, replace
+from fudge_combat.store.bulk import paused_gc
 
 # A record is what `evolve` reads of one event: the stored envelope, or the simulator's light one.
 Decide = Callable[[FightState, Any, Any], list[Any]]

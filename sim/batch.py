@@ -7,13 +7,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import InputError
-from sim import MAX_FIGHTS
-from sim.parallel import Tls, check_pool, executor_for, simulate
-from sim.rulesets import view_of
-from sim.runner import Setup, check_setup, keep, opening_of, sides_of, simulate_range
-from sim.stats import Summary, Tally
-from service.fights import Fights
+from fudge_combat.engine.errors import InputError
+from fudge_combat.sim import MAX_FIGHTS
+from fudge_combat.sim.parallel import Tls, check_pool, executor_for, simulate
+from fudge_combat.sim.rulesets import view_of
+from fudge_combat.sim.runner import Setup, check_setup, keep, opening_of, sides_of, simulate_range
+from fudge_combat.sim.stats import Summary, Tally
+from fudge_combat.service.fights import Fights
 
 
 @dataclass(frozen=True)

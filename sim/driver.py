@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from engine import commands as cmd
-from engine.decide import decider_of
-from engine.errors import InputError, RuleError
-from engine.ranked import SYSTEMS as RANKED
-from engine.state import Combatant, FightState
-from events.envelope import Recorded
-from sim.policies import Policy, foes
-from sim.rulesets import reading, view_of
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.decide import decider_of
+from fudge_combat.engine.errors import InputError, RuleError
+from fudge_combat.engine.ranked import SYSTEMS as RANKED
+from fudge_combat.engine.state import Combatant, FightState
+from fudge_combat.events.envelope import Recorded
+from fudge_combat.sim.policies import Policy, foes
+from fudge_combat.sim.rulesets import reading, view_of
 
 
 class Session(Protocol):

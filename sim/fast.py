@@ -30,14 +30,14 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from engine.damage import defensive_factor, offensive_factor, rolled_damage
-from engine.melee_mods import weapon_size_modifiers
-from engine.options import RuleOptions
-from engine.settle import min_hit_for
-from engine.sides import shield_value
-from engine.state import Combatant
-from engine.wounding import tech_difference
-from engine.wounds import INCAPACITATED, LEVELS, NEAR_DEATH, SCRATCH, VERY_HURT, Track
+from fudge_combat.engine.damage import defensive_factor, offensive_factor, rolled_damage
+from fudge_combat.engine.melee_mods import weapon_size_modifiers
+from fudge_combat.engine.options import RuleOptions
+from fudge_combat.engine.settle import min_hit_for
+from fudge_combat.engine.sides import shield_value
+from fudge_combat.engine.state import Combatant
+from fudge_combat.engine.wounding import tech_difference
+from fudge_combat.engine.wounds import INCAPACITATED, LEVELS, NEAR_DEATH, SCRATCH, VERY_HURT, Track
 
 # Every option of `RuleOptions` is in exactly one of these (tests/test_sim_fast.py checks it); an option
 # added later is in none, and a fight that sets it to anything but its default goes to the engine.

@@ -19,11 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.fate import armor_rating, weapon_rating
-from engine.fate_tables import ARMOR_TYPES
-from engine.options import RuleOptions
-from engine.state import Combatant
-from sim.fast import Dice, stream_of
+from fudge_combat.engine.fate import armor_rating, weapon_rating
+from fudge_combat.engine.fate_tables import ARMOR_TYPES
+from fudge_combat.engine.options import RuleOptions
+from fudge_combat.engine.state import Combatant
+from fudge_combat.sim.fast import Dice, stream_of
 
 FIXED: dict[str, Any] = {"ruleset": "fate", "pace": "exchange", "initiative": "none", "dice": "generated"}
 READ = frozenset({"fate_boxes", "arms"})

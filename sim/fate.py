@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import commands as cmd
-from events import models as ev
-from engine.state import Combatant, FightState
-from sim import policies, rulesets
-from sim.driver import ATTACKS, PACES, Driver
+from fudge_combat.engine import commands as cmd
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import Combatant, FightState
+from fudge_combat.sim import policies, rulesets
+from fudge_combat.sim.driver import ATTACKS, PACES, Driver
 
 FATE_LEVELS = ("Undamaged", "Clipped", "Hurt", "Injured", "Taken Out", "Dead")
 BOX_LEVEL = {"clipped": "Clipped", "hurt": "Hurt", "injured": "Injured", "taken_out": "Taken Out"}
@@ -79,7 +79,7 @@ def exchanges(driver: Driver) -> None:
 
 def turns(driver: Driver) -> None:
     """FT-PACE turn, FT-INIT: rounds of attacks in Alertness order (phase initiative: as any phase fight)."""
-    from engine import fate
+    from fudge_combat.engine import fate
 
     if driver.state.options.initiative != "alertness":
         driver.alternating()

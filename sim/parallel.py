@@ -22,9 +22,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import InputError
-from sim import JOBS_PER_CPU
-from sim.runner import FightResult, Setup, opening_of, simulate_range
+from fudge_combat.engine.errors import InputError
+from fudge_combat.sim import JOBS_PER_CPU
+from fudge_combat.sim.runner import FightResult, Setup, opening_of, simulate_range
 
 Progress = Callable[[int], None]
 

@@ -25,10 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine import commands as cmd
-from events import models as ev
-from engine.state import Combatant, FightState
-from sim.rulesets import badly_hurt, reading
+from fudge_combat.engine import commands as cmd
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import Combatant, FightState
+from fudge_combat.sim.rulesets import badly_hurt, reading
 
 Target = Callable[[FightState, Combatant, "list[Combatant]"], "Combatant | None"]
 Declare = Callable[[FightState, Combatant], "ev.Declaration | None"]

@@ -25,20 +25,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from engine import commands as cmd
-from engine.decide import decide
-from engine.dice import EnteredDice, SeededDice, commitment
-from engine.errors import InputError
-from events.envelope import Recorded
-from engine.state import FightState, replace
-from service.dice import next_draw
-from service.fights import Fights
-from service.step import step
-from sim import DEFAULT_MAX_ROUNDS, MAX_ROUNDS, fast, fast_fate
-from sim import driver, fate  # noqa: F401  (fate: registers Fate's view, save, attack and paces when the engine has them)
-from sim.policies import POLICIES
-from sim.rulesets import view_of
-from store.memory import MemoryStore
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.decide import decide
+from fudge_combat.engine.dice import EnteredDice, SeededDice, commitment
+from fudge_combat.engine.errors import InputError
+from fudge_combat.events.envelope import Recorded
+from fudge_combat.engine.state import FightState, replace
+from fudge_combat.service.dice import next_draw
+from fudge_combat.service.fights import Fights
+from fudge_combat.service.step import step
+from fudge_combat.sim import DEFAULT_MAX_ROUNDS, MAX_ROUNDS, fast, fast_fate
+from fudge_combat.sim import driver, fate  # noqa: F401  (fate: registers Fate's view, save, attack and paces when the engine has them)
+from fudge_combat.sim.policies import POLICIES
+from fudge_combat.sim.rulesets import view_of
+from fudge_combat.store.memory import MemoryStore
 
 
 @dataclass(frozen=True)

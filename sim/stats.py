@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, NamedTuple
 
-from engine.wounds import LEVELS
-from sim.runner import FightResult
+from fudge_combat.engine.wounds import LEVELS
+from fudge_combat.sim.runner import FightResult
 
 Z95 = 1.959963984540054
 

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from store.snapshots import Snapshot
-from store.views import View
+from fudge_combat.store.snapshots import Snapshot
+from fudge_combat.store.views import View
 
-from events.rows import Row
+from fudge_combat.events.rows import Row
 
 
 class StoreError(Exception):

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from events.rows import Row
-from store.base import DuplicateCommand, FightInfo, StoreError, UnknownFight, checked_append
-from store.secrets import MemorySecrets
-from store.snapshots import Snapshot
-from store.views import View
+from fudge_combat.events.rows import Row
+from fudge_combat.store.base import DuplicateCommand, FightInfo, StoreError, UnknownFight, checked_append
+from fudge_combat.store.secrets import MemorySecrets
+from fudge_combat.store.snapshots import Snapshot
+from fudge_combat.store.views import View
 
 
 class MemoryStore:

@@ -32,12 +32,12 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg import errors
 
-from events.rows import Row
-from store import snapshots
-from store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight, checked_append
-from store.secrets import SecretFile
-from store.snapshots import Snapshot
-from store.views import View, from_row as view_row
+from fudge_combat.events.rows import Row
+from fudge_combat.store import snapshots
+from fudge_combat.store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight, checked_append
+from fudge_combat.store.secrets import SecretFile
+from fudge_combat.store.snapshots import Snapshot
+from fudge_combat.store.views import View, from_row as view_row
 
 STORE_SCHEMA = "3"
 CHANNEL = "fudge"

@@ -45,9 +45,9 @@ import msgspec
 import pydantic
 from pydantic.fields import FieldInfo
 
-from engine.pmap import KINDS, LOGGED, MISSING, EventMap, PMap
-from engine.rewind import Change, History
-from engine.state import FightState
+from fudge_combat.engine.pmap import KINDS, LOGGED, MISSING, EventMap, PMap
+from fudge_combat.engine.rewind import Change, History
+from fudge_combat.engine.state import FightState
 
 # Types built at run time from the state's annotations: subscripted through these names, as values
 _TUPLE: Any = tuple

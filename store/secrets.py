@@ -25,8 +25,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from store.base import Secret, StoreError
-from store.snapshots import key_file, private_file_problem, sync_folder
+from fudge_combat.store.base import Secret, StoreError
+from fudge_combat.store.snapshots import key_file, private_file_problem, sync_folder
 
 FORMAT = "fudge-secrets"
 FORMAT_VERSION = 1

@@ -44,11 +44,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from store.log import log
+from fudge_combat.store.log import log
 
 if TYPE_CHECKING:  # the schema (and the state's classes) are imported by a read or write of a snapshot alone
-    from engine.rewind import History
-    from engine.state import FightState
+    from fudge_combat.engine.rewind import History
+    from fudge_combat.engine.state import FightState
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("engine", "events", "projections")
@@ -258,7 +258,7 @@ def _mac(key: bytes, fight_id: str, seq: int, last_hash: str, version: str, body
 
 def pack(found: tuple[FightState, History], fight_id: str, seq: int, last_hash: str, key: bytes) -> Snapshot:
     """A snapshot of (state, history) at this event of this fight, signed with `key`."""
-    from store import schema
+    from fudge_combat.store import schema
 
     return signed(schema.encode(*found), fight_id, seq, last_hash, key)
 
@@ -300,6 +300,6 @@ def unpack(snapshot: Snapshot | None, fight_id: str, seq: int, last_hash: str, k
 def decode(body: bytes) -> tuple[FightState, History]:
     """The (state, history) a snapshot's body holds, of the state's types and within their bounds (see
     the module's docstring), or an exception saying why not (msgspec's names where the body differs)."""
-    from store import schema
+    from fudge_combat.store import schema
 
     return schema.decode(body)

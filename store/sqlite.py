@@ -11,12 +11,12 @@ from pathlib import Path
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from events.rows import Row
-from store.base import Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight, checked_append
-from store import snapshots
-from store.secrets import SecretFile
-from store.snapshots import Snapshot
-from store.views import View, from_row as view_row
+from fudge_combat.events.rows import Row
+from fudge_combat.store.base import Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight, checked_append
+from fudge_combat.store import snapshots
+from fudge_combat.store.secrets import SecretFile
+from fudge_combat.store.snapshots import Snapshot
+from fudge_combat.store.views import View, from_row as view_row
 
 STORE_SCHEMA = "2"
 

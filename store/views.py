@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from store.snapshots import ignored
+from fudge_combat.store.snapshots import ignored
 
 FORMAT = 1  # the stored shape below; a reader ignores views of another format
 

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from engine import commands as cmd
-from engine.errors import RuleError
-from engine.sheets import parse_sheet
-from events import models as ev
-from service.fights import DiceInput, Fights
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.sheets import parse_sheet
+from fudge_combat.events import models as ev
+from fudge_combat.service.fights import DiceInput, Fights
 from tests.conftest import dice, start
 
 SHEETS = Path(__file__).resolve().parent.parent / "examples" / "sheets"

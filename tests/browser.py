@@ -41,7 +41,7 @@ def environment(store: Path) -> dict[str, str]:
 @contextmanager
 def served(store: Path, *args: str) -> Iterator[tuple[str, str, subprocess.Popen[str]]]:
     """`fudge serve --port 0 ARGS` running: (its address, its stderr so far, the process)."""
-    process = subprocess.Popen([sys.executable, "-m", "cli.main", "--store", str(store), "serve", "--port", "0", *args],
+    process = subprocess.Popen([sys.executable, "-m", "fudge_combat.cli.main", "--store", str(store), "serve", "--port", "0", *args],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment(store),
                                cwd=store.parent)
     try:

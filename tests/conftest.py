@@ -13,10 +13,10 @@ import sys
 import pytest
 import structlog
 
-from engine.dice import parse_faces
-from engine.options import resolve
-from service.fights import DiceInput, Fights
-from store.memory import MemoryStore
+from fudge_combat.engine.dice import parse_faces
+from fudge_combat.engine.options import resolve
+from fudge_combat.service.fights import DiceInput, Fights
+from fudge_combat.store.memory import MemoryStore
 
 
 def make_fights(store: Any = None) -> Fights:
@@ -120,7 +120,7 @@ def cli_table(tmp_path: Any, sheets: dict[str, str]) -> Iterator[Any]:
     """
     from typer.testing import CliRunner
 
-    from cli.main import app
+    from fudge_combat.cli.main import app
 
     for name, text in sheets.items():
         (tmp_path / f"{name}.toml").write_text(text)

@@ -33,7 +33,7 @@ def fudge(*args: str, store: Path | str, key: Path | None = None, input: str | N
         "COLUMNS": "100",
     })
     environment.update(env or {})
-    return subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), *args],
+    return subprocess.run([sys.executable, "-m", "fudge_combat.cli.main", "--store", str(store), *args],
                           capture_output=True, text=True, input=input, env=environment,
                           cwd=cwd or folder, timeout=timeout,
                           preexec_fn=None if limit is None else lambda: _limit_memory(limit))

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import commands as cmd
-from engine.errors import RuleError
-from events import models as ev
-from service.fights import Fights
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.events import models as ev
+from fudge_combat.service.fights import Fights
 from tests.atari_helpers import atari, attack, declare, events, join, next_, refused, resolved, round_
 from tests.conftest import dice, sheet, start
 
@@ -173,7 +173,7 @@ def test_AI_SWEEP_each_foe_avoids_as_told_and_a_spent_avoidance_is_spent(fights:
 def test_AI_SWEEP_fights_recorded_with_foes_hit_on_poor_replay_as_recorded(fights: Fights) -> None:
     """AI-SWEEP: a fight whose options lack `sweep_foes_avoid` (recorded before it) keeps the old reading,
     so its log re-decides as written; the atari-isev preset gives new fights the seed's reading."""
-    from engine.options import resolve
+    from fudge_combat.engine.options import resolve
     assert resolve("atari-isev")[1].sweep_foes_avoid is True
     atari(fights, "dwarzuga", "max", "cutthroat", sweep_foes_avoid=False)
     declare(fights, "Dwarzuga", sweep=True)
@@ -182,7 +182,7 @@ def test_AI_SWEEP_fights_recorded_with_foes_hit_on_poor_replay_as_recorded(fight
     outcome = attack(fights, "Dwarzuga", "Max", "dwarzuga=0 0 0 0", "dwarzuga=0 0 0 0", "dwarzuga=- - - 0",
                      targets=("Cutthroat",))
     assert all(b.sides[1].trait == "no avoidance" for b in events(outcome, ev.ExchangeResolved))
-    from engine.audit import verify
+    from fudge_combat.engine.audit import verify
     assert verify(fights.store.read("fight")).ok
 
 
@@ -337,7 +337,7 @@ def test_AI_audit_reruns_sweeps_avoidances_heroics_and_points(fights: Fights) ->
     fights.execute("fight", cmd.SpendPoint(combatant="Max", use="luck"), dice("max=+ + 0 0"))
     fights.execute("fight", cmd.Undo())
     fights.execute("fight", cmd.Redo())
-    from engine.audit import verify
+    from fudge_combat.engine.audit import verify
     report = verify(fights.store.read("fight"))
     assert report.ok, report.problems
 

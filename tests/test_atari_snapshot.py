@@ -11,12 +11,12 @@ from pathlib import Path
 
 import structlog
 
-from cli.demos import DEMOS
-from engine.audit import verify
-from engine.options import resolve
-from events import models as ev
-from examples.demo_atari import KNIFE_FIGHT
-from service.fights import Fights
+from fudge_combat.cli.demos import DEMOS
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.options import resolve
+from fudge_combat.events import models as ev
+from fudge_combat.examples.demo_atari import KNIFE_FIGHT
+from fudge_combat.service.fights import Fights
 from tests.atari_helpers import atari
 from tests.conftest import dice, make_fights
 from tests.test_cli import Fudge

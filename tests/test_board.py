@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from hypothesis import given, strategies as st
 
-from cli import board, style, views
-from cli.render import status_text
-from service.fights import Fights
-from store.sqlite import SqliteStore
+from fudge_combat.cli import board, style, views
+from fudge_combat.cli.render import status_text
+from fudge_combat.service.fights import Fights
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import cli_table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -302,7 +302,7 @@ def test_colour_is_wanted_on_a_terminal_unless_no_color_or_dumb(
 def test_echo_segments_escapes_what_a_caller_left_raw(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """The styled way out escapes control characters like `echo` (plain here: capsys is not a terminal)."""
-    from cli.context import echo_segments
+    from fudge_combat.cli.context import echo_segments
 
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     echo_segments([[("Ev\x1b[2Jil", "hit"), (" \r\nSnorri is dead", "")], [("ok", "")]])

@@ -40,17 +40,17 @@ import pytest
 import structlog
 import typer.main
 
-from cli import views as cli_views
-from cli.main import app
-from engine import commands as cmd
-from engine.options import RuleOptions
-from engine.pmap import PMap
-from engine.rewind import UNKNOWN
-from engine.state import FightState
-from service.fights import Fights
-from store import schema, snapshots, views
-from store.log import log
-from store.sqlite import SqliteStore
+from fudge_combat.cli import views as cli_views
+from fudge_combat.cli.main import app
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.options import RuleOptions
+from fudge_combat.engine.pmap import PMap
+from fudge_combat.engine.rewind import UNKNOWN
+from fudge_combat.engine.state import FightState
+from fudge_combat.service.fights import Fights
+from fudge_combat.store import schema, snapshots, views
+from fudge_combat.store.log import log
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, sheet, start
 from tests.processes import fudge
 

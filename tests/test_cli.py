@@ -23,11 +23,11 @@ import pytest
 import structlog
 from typer.testing import CliRunner, Result
 
-from cli.main import app
-from engine.decide import seal_of
-from engine.dice import derive_faces
-from events import models as ev
-from store.sqlite import SqliteStore
+from fudge_combat.cli.main import app
+from fudge_combat.engine.decide import seal_of
+from fudge_combat.engine.dice import derive_faces
+from fudge_combat.events import models as ev
+from fudge_combat.store.sqlite import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[1]
 SHEETS = ROOT / "examples" / "sheets"

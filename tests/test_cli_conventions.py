@@ -19,11 +19,11 @@ import pytest
 import typer.main
 from typer.core import TyperArgument, TyperOption
 
-from cli import exits, rule_texts
-from cli.main import app
-from engine import commands as cmd
-from engine.options import PRESETS
-from cli.gm_inputs import choices
+from fudge_combat.cli import exits, rule_texts
+from fudge_combat.cli.main import app
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.options import PRESETS
+from fudge_combat.cli.gm_inputs import choices
 from tests.processes import ROOT, fudge
 
 SHEETS = ROOT / "examples" / "sheets"
@@ -71,13 +71,13 @@ def test_version_is_the_package_version_and_loads_no_command(tmp_path: Path) -> 
         expected = pyproject_version()
     shown = fudge("--version", store=tmp_path / "fudge.db")
     assert shown.returncode == 0 and shown.stdout == f"fudge {expected}\n" and shown.stderr == ""
-    code = ("import sys\nfrom cli.main import app\nsys.argv = ['fudge', '--version']\napp()\n"
+    code = ("import sys\nfrom fudge_combat.cli.main import app\nsys.argv = ['fudge', '--version']\napp()\n"
             "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                           env=environment(tmp_path / "fudge.db"), check=True)
     loaded = set(done.stderr.split())
-    assert not loaded & {"pydantic.main", "events.models", "engine.options", "engine.state", "cli.render"}  # as status
-    assert not loaded & {f"cli.{module}" for module in ("fight", "table", "history", "rules", "fate", "odds", "sim")}
+    assert not loaded & {"pydantic.main", "fudge_combat.events.models", "fudge_combat.engine.options", "fudge_combat.engine.state", "fudge_combat.cli.render"}  # as status
+    assert not loaded & {f"fudge_combat.cli.{module}" for module in ("fight", "table", "history", "rules", "fate", "odds", "sim")}
     assert not (tmp_path / "fudge.db").exists()
 
 
@@ -86,7 +86,7 @@ def test_version_is_the_package_version_and_loads_no_command(tmp_path: Path) -> 
 def complete(store: Path, line: str, env: dict[str, str] | None = None) -> list[str]:
     """What bash's completion asks `fudge` for `line` (the word being completed is its last, maybe empty)."""
     words = ["fudge", "--store", str(store), *line.split(" ")]
-    done = subprocess.run([sys.executable, "-m", "cli.main"], capture_output=True, text=True, cwd=store.parent,
+    done = subprocess.run([sys.executable, "-m", "fudge_combat.cli.main"], capture_output=True, text=True, cwd=store.parent,
                           env={**environment(store), "_FUDGE_COMPLETE": "complete_bash",
                                "COMP_WORDS": " ".join(words), "COMP_CWORD": str(len(words) - 1), **(env or {})})
     assert done.returncode == 0 and done.stderr == "", done.stderr
@@ -130,7 +130,7 @@ def test_completion_reads_the_fight_when_no_stored_view_is_valid(store: Path) ->
 
 def test_completion_loads_only_the_module_of_the_command(store: Path) -> None:
     """cli.main builds only the command the line names (COMMANDS): from the shell's line too."""
-    code = ("import sys\nfrom cli.main import app\ntry:\n    app()\nexcept SystemExit:\n    pass\n"
+    code = ("import sys\nfrom fudge_combat.cli.main import app\ntry:\n    app()\nexcept SystemExit:\n    pass\n"
             "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
     words = ["fudge", "--store", str(store), "attack", ""]
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True,
@@ -138,7 +138,7 @@ def test_completion_loads_only_the_module_of_the_command(store: Path) -> None:
                                "COMP_WORDS": " ".join(words), "COMP_CWORD": "4"})
     assert done.stdout.splitlines() == ["Snorri", "Brynhild"]
     loaded = set(done.stderr.split())
-    assert "cli.table" in loaded and not loaded & {"cli.fate", "cli.history", "cli.odds", "cli.sim", "cli.rules"}
+    assert "fudge_combat.cli.table" in loaded and not loaded & {"fudge_combat.cli.fate", "fudge_combat.cli.history", "fudge_combat.cli.odds", "fudge_combat.cli.sim", "fudge_combat.cli.rules"}
 
 
 def test_completion_of_a_missing_store_completes_nothing_and_makes_no_store(tmp_path: Path) -> None:
@@ -234,7 +234,7 @@ def test_the_exit_codes_are_listed_in_the_help(tmp_path: Path) -> None:
 
 def test_typer_labels_are_replaced_in_one_place() -> None:
     """Every parameter of every command goes through cli.params (no command is left with Typer's labels)."""
-    from cli.params import Argument, Option
+    from fudge_combat.cli.params import Argument, Option
 
     for path, command in every_command():
         from typer._click.core import Context
@@ -285,7 +285,7 @@ def test_exit_75_when_another_process_wrote_to_the_fight_first(store: Path) -> N
     """Snorri's roll is decided, then another `fudge` process appends Brynhild's before it is written."""
     code = f"""
 import subprocess, sys
-from store.sqlite import SqliteStore
+from fudge_combat.store.sqlite import SqliteStore
 original = SqliteStore.append
 def append(self, *args, **kwargs):
     SqliteStore.append = original
@@ -293,7 +293,7 @@ def append(self, *args, **kwargs):
                     "--dice", "0 0 0 0"], check=True, capture_output=True)
     return original(self, *args, **kwargs)
 SqliteStore.append = append
-from cli.main import app
+from fudge_combat.cli.main import app
 sys.argv = ["fudge", "--store", {str(store)!r}, "roll", "Snorri", "Sword", "--dice", "+ + + +"]
 app()
 """
@@ -310,11 +310,11 @@ app()
 def test_exit_70_for_a_defect(store: Path) -> None:
     code = """
 import sys
-import cli.fight
+import fudge_combat.cli.fight
 def broken(*args, **kwargs):
     raise KeyError("boom")
-cli.fight.service = broken
-from cli.main import app
+fudge_combat.cli.fight.service = broken
+from fudge_combat.cli.main import app
 sys.argv = ["fudge", "--store", sys.argv[1], "fights"]
 app()
 """
@@ -327,7 +327,7 @@ app()
 def test_exit_130_on_ctrl_c(store: Path) -> None:
     """Ctrl-C while `fudge play` waits for the GM's next line (its input a pipe nobody writes yet): no
     traceback, 130. (A named pipe given as a sheet was the wait here; it is refused now, not waited on.)"""
-    process = subprocess.Popen([sys.executable, "-m", "cli.main", "--store", str(store), "play"],
+    process = subprocess.Popen([sys.executable, "-m", "fudge_combat.cli.main", "--store", str(store), "play"],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env=environment(store))
     try:
@@ -358,7 +358,7 @@ def test_exit_141_when_the_reader_closed_the_pipe(store: Path, args: tuple[str, 
     read, write = os.pipe()
     os.close(read)
     try:
-        done = subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), *args], stdout=write,
+        done = subprocess.run([sys.executable, "-m", "fudge_combat.cli.main", "--store", str(store), *args], stdout=write,
                               stderr=subprocess.PIPE, text=True, env=environment(store), timeout=120)
     finally:
         os.close(write)

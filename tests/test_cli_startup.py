@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from cli import main, status_model, views
-from projections.fold import replay
-from service.fights import Fights
-from store.sqlite import SqliteStore
+from fudge_combat.cli import main, status_model, views
+from fudge_combat.projections.fold import replay
+from fudge_combat.service.fights import Fights
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import cli_table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -160,7 +160,7 @@ def test_a_view_that_cannot_be_built_never_fails_the_command(fudge: Any, monkeyp
     def broken(*args: Any) -> Any:
         raise ValueError("a view that cannot be built")
 
-    monkeypatch.setattr("cli.render.combatant_text_lines", broken)
+    monkeypatch.setattr("fudge_combat.cli.render.combatant_text_lines", broken)
     seq = SqliteStore(fudge.db).last_seq("duel")
     fudge("join", "brynhild.toml")
     assert SqliteStore(fudge.db).last_seq("duel") > seq
@@ -170,7 +170,7 @@ def test_a_view_that_cannot_be_built_never_fails_the_command(fudge: Any, monkeyp
 
 
 def _start_round() -> Any:
-    from engine import commands as cmd
+    from fudge_combat.engine import commands as cmd
 
     return cmd.StartRound()
 
@@ -197,7 +197,7 @@ def test_every_command_is_in_the_table_of_where_commands_live() -> None:
 
     declared = {}
     for module in main.PANELS:
-        app = importlib.import_module(f"cli.{module}").app
+        app = importlib.import_module(f"fudge_combat.cli.{module}").app
         for info in app.registered_commands:
             declared[info.name or get_command_name(info.callback.__name__)] = module
         for group in app.registered_groups:
@@ -207,7 +207,7 @@ def test_every_command_is_in_the_table_of_where_commands_live() -> None:
 
 
 def _modules_after(args: list[str], env: dict[str, str]) -> set[str]:
-    code = ("import sys\nfrom cli.main import app\nsys.argv = ['fudge', *sys.argv[1:]]\n"
+    code = ("import sys\nfrom fudge_combat.cli.main import app\nsys.argv = ['fudge', *sys.argv[1:]]\n"
             "try:\n    app()\nexcept SystemExit:\n    pass\nprint(' '.join(sorted(sys.modules)), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env,
                           cwd=ROOT, check=True)
@@ -222,18 +222,18 @@ def test_status_from_the_view_loads_no_model_and_no_engine(fudge: Any) -> None:
     env["FUDGE_STORE"] = str(fudge.db)
     for status in (["status"], ["status", "--long"], ["status", "--json"]):
         loaded = _modules_after(status, env)
-        assert "cli.views" in loaded and "cli.fight" not in loaded, status  # answered before Typer ran
-        assert not loaded & {"pydantic.main", "events.models", "engine.options", "engine.state", "cli.render",
-                             "cli.board"}, status
+        assert "fudge_combat.cli.views" in loaded and "fudge_combat.cli.fight" not in loaded, status  # answered before Typer ran
+        assert not loaded & {"pydantic.main", "fudge_combat.events.models", "fudge_combat.engine.options", "fudge_combat.engine.state", "fudge_combat.cli.render",
+                             "fudge_combat.cli.board"}, status
         assert not any(name == "rich" or name.startswith("rich.") for name in loaded), status  # plain: no rich
     for plain in (["status", "--as-of", "1"], ["log"]):  # computed from the fight, plain: rich is not imported
         assert not any(name == "rich" or name.startswith("rich.") for name in _modules_after(plain, env)), plain
     attack = _modules_after(["attack", "snorri", "snorri", "--dice", "snorri=0000"], env)  # refused, but parsed
-    assert "cli.table" in attack and not attack & {"cli.fate", "cli.odds", "cli.sim", "cli.history", "cli.rules"}
+    assert "fudge_combat.cli.table" in attack and not attack & {"fudge_combat.cli.fate", "fudge_combat.cli.odds", "fudge_combat.cli.sim", "fudge_combat.cli.history", "fudge_combat.cli.rules"}
 
 
-OTHER_RULESETS = {"engine.atari", "engine.atari_rules", "engine.rulesets.atari_isev", "engine.fate", "engine.fate_tables",
-                  "engine.rulesets.fate", "engine.commands_fate", "cli.fate_render"}
+OTHER_RULESETS = {"fudge_combat.engine.atari", "fudge_combat.engine.atari_rules", "fudge_combat.engine.rulesets.atari_isev", "fudge_combat.engine.fate", "fudge_combat.engine.fate_tables",
+                  "fudge_combat.engine.rulesets.fate", "fudge_combat.engine.commands_fate", "fudge_combat.cli.fate_render"}
 
 
 def test_a_fudge_attack_loads_neither_the_other_rulesets_nor_the_commands_it_does_not_name(fudge: Any) -> None:
@@ -248,17 +248,17 @@ def test_a_fudge_attack_loads_neither_the_other_rulesets_nor_the_commands_it_doe
     before = SqliteStore(fudge.db).last_seq("duel")
     attack = _modules_after(["attack", "snorri", "brynhild", "-d", "snorri=0 0 0 0", "-d", "brynhild=0 0 0 0"], env)
     assert SqliteStore(fudge.db).last_seq("duel") > before  # decided and appended, not refused
-    assert {"engine.rulesets.fudge", "engine.commands_blows", "pydantic.main"} <= attack
+    assert {"fudge_combat.engine.rulesets.fudge", "fudge_combat.engine.commands_blows", "pydantic.main"} <= attack
     assert not attack & OTHER_RULESETS
-    assert not attack & {"engine.commands_round", "engine.commands_rolls", "engine.commands_aftermath",
-                         "engine.commands_union", "importlib.metadata"}
+    assert not attack & {"fudge_combat.engine.commands_round", "fudge_combat.engine.commands_rolls", "fudge_combat.engine.commands_aftermath",
+                         "fudge_combat.engine.commands_union", "importlib.metadata"}
 
     fudge("new", "isev", "--rules", "atari-isev")
     fudge("join", "snorri.toml")
     fudge("join", "brynhild.toml")
     fudge("round", "-d", "snorri=0 0 0 0", "-d", "brynhild=0 0 0 0")
     isev = _modules_after(["attack", "snorri", "brynhild", "-d", "snorri=0 0 0 0", "-d", "brynhild=0 0 0 0"], env)
-    assert {"engine.atari", "engine.rulesets.atari_isev"} <= isev
+    assert {"fudge_combat.engine.atari", "fudge_combat.engine.rulesets.atari_isev"} <= isev
 
 
 def test_a_one_shot_command_freezes_what_its_imports_made_and_a_runner_in_process_does_not(fudge: Any) -> None:
@@ -270,7 +270,7 @@ def test_a_one_shot_command_freezes_what_its_imports_made_and_a_runner_in_proces
     fudge("new", "duel")
     env = {k: v for k, v in os.environ.items() if k != "FORCE_COLOR"}
     env["FUDGE_STORE"] = str(fudge.db)
-    code = ("import gc, sys\nfrom cli.main import app\nsys.argv = ['fudge', *sys.argv[1:]]\nfrozen = gc.get_freeze_count()\n"
+    code = ("import gc, sys\nfrom fudge_combat.cli.main import app\nsys.argv = ['fudge', *sys.argv[1:]]\nfrozen = gc.get_freeze_count()\n"
             "try:\n    app()\nexcept SystemExit:\n    pass\nprint(frozen, gc.get_freeze_count(), gc.isenabled(), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code, "log"], capture_output=True, text=True, env=env, cwd=ROOT,
                           check=True)

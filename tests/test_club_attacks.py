@@ -141,7 +141,7 @@ class Club:
         environment.update({"PYTHONPATH": str(ROOT), "FUDGE_KEY_FILE": str(folder / "snapshot.key"),
                             "FUDGE_SECRETS_FILE": str(folder / "secrets.db"), "XDG_STATE_HOME": str(folder / "state"),
                             "NO_COLOR": "1", "COLUMNS": "100", **(env or {})})
-        return subprocess.run([sys.executable, "-m", "cli.main", "--store", self.urls[gm], *args], capture_output=True,
+        return subprocess.run([sys.executable, "-m", "fudge_combat.cli.main", "--store", self.urls[gm], *args], capture_output=True,
                               text=True, env=environment, cwd=folder, timeout=120)
 
     def ok(self, gm: str, *args: str) -> str:
@@ -175,7 +175,7 @@ def club(pg_server: Any, tmp_path_factory: pytest.TempPathFactory) -> Club:
     urls = {gm: url.replace("fudge@", f"{role}@") for gm, role in roles.items()}
     made = Club(url, urls, roles, folders, {}, {False: "crypt", True: "arena"})
     for args in (["club", "init"], *(["club", "add-gm", role] for role in roles.values())):  # as the admin's role
-        done = subprocess.run([sys.executable, "-m", "cli.main", "--store", url, *args], capture_output=True,
+        done = subprocess.run([sys.executable, "-m", "fudge_combat.cli.main", "--store", url, *args], capture_output=True,
                               text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=folders["alice"], timeout=120)
         assert done.returncode == 0, done.stderr
     for name, other in (("crypt", "carol"), ("arena", "bob")):

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from events.envelope import load
+from fudge_combat.events.envelope import load
 from tests.processes import ROOT
 from tests.test_store_schema import fight_of, old_logs
 
@@ -34,7 +34,7 @@ def schema_1(url: str) -> dict[str, str]:
     bob): name -> the fight's own id (an imported or branched log begins with another fight's rows)."""
     import psycopg
 
-    from store.postgres import MIGRATIONS
+    from fudge_combat.store.postgres import MIGRATIONS
 
     ids: dict[str, str] = {}
     with psycopg.connect(url, autocommit=True) as db:
@@ -64,13 +64,13 @@ def run(url: str, folder: Path, *args: str, gm: str = "alice", input: str | None
     env = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
     env.update(PYTHONPATH=str(ROOT), FUDGE_GM=gm, FUDGE_KEY_FILE=str(folder / "key"), NO_COLOR="1",
                FUDGE_SECRETS_FILE=str(folder / "secrets.db"), XDG_STATE_HOME=str(folder / "state"))
-    return subprocess.run([sys.executable, "-m", "cli.main", "--store", url, *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "fudge_combat.cli.main", "--store", url, *args], capture_output=True, text=True,
                           input=input, env=env, cwd=folder, timeout=300)
 
 
 def test_A_LOG_1_the_oldest_postgresql_store_is_read_fight_by_fight_unchanged_then_upgraded(
         pg_url: str, tmp_path: Path) -> None:
-    from store.postgres import STORE_SCHEMA
+    from fudge_combat.store.postgres import STORE_SCHEMA
 
     ids = schema_1(pg_url)
     kinds = {load(rows[0].body).fight != ids[name] for name, rows in old_logs().items()}

@@ -41,7 +41,7 @@ def test_a_play_session_goes_on_across_a_server_restart_without_noise(pg_server:
     env = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
     env.update(PYTHONPATH=str(ROOT), FUDGE_GM="alice", FUDGE_KEY_FILE=str(tmp_path / "key"), NO_COLOR="1",
                FUDGE_SECRETS_FILE=str(tmp_path / "secrets.db"), XDG_STATE_HOME=str(tmp_path / "state"))
-    play = subprocess.Popen([sys.executable, "-m", "cli.main", "--store", url, "play", "--strict"], text=True, env=env,
+    play = subprocess.Popen([sys.executable, "-m", "fudge_combat.cli.main", "--store", url, "play", "--strict"], text=True, env=env,
                             cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         assert play.stdin is not None
@@ -66,9 +66,9 @@ def test_every_wait_of_a_store_shares_one_LISTEN_session_and_finds_it_again_afte
     """Three pages of a board, each waiting a second at a time (as `fudge serve`'s pages do), for five
     seconds: one LISTEN session on the server all along; an append wakes every waiter; after a restart the
     one session is made again and the next append wakes them too."""
-    from events.rows import Row
-    from store.base import FightInfo
-    from store.postgres import PostgresStore
+    from fudge_combat.events.rows import Row
+    from fudge_combat.store.base import FightInfo
+    from fudge_combat.store.postgres import PostgresStore
 
     url = pg_server.database()
     writer = PostgresStore(url, gm="alice")

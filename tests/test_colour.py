@@ -44,7 +44,7 @@ def in_a_terminal(table: Path, *args: str, **env: str) -> str:
     environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "COLUMNS")}
     environment.update({"PYTHONPATH": str(ROOT), "FUDGE_KEY_FILE": str(table.parent / "snapshot.key"),
                         "TERM": "xterm-256color", **env})
-    child = pexpect.spawn(sys.executable, ["-m", "cli.main", "--store", str(table), *args], env=environment,
+    child = pexpect.spawn(sys.executable, ["-m", "fudge_combat.cli.main", "--store", str(table), *args], env=environment,
                           cwd=str(table.parent), dimensions=(40, 80), encoding="utf-8", timeout=120)
     child.expect(pexpect.EOF)
     child.close()

@@ -10,14 +10,14 @@ import itertools
 
 import pytest
 
-from cli.demos import join
-from engine import commands as cmd
-from engine.audit import verify
-from engine.errors import InputError, RuleError
-from engine.options import resolve
-from events import models as ev
-from projections.fold import replay
-from service.fights import Fights
+from fudge_combat.cli.demos import join
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.errors import InputError, RuleError
+from fudge_combat.engine.options import resolve
+from fudge_combat.events import models as ev
+from fudge_combat.projections.fold import replay
+from fudge_combat.service.fights import Fights
 from tests.conftest import dice, make_fights
 
 ATARI_PHASES = 'extends = "atari-isev"\ninitiative = "phases-crunch"\nbartering = "crunch"\n'

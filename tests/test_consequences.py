@@ -13,16 +13,16 @@ from typing import Any
 import pytest
 from hypothesis import given
 
-from cli.demos import DEMOS, Demo, join
-from cli.rules import _dice
-from engine import commands as cmd
-from engine.fate import next_actor
-from engine.options import resolve
-from engine.wounds import INCAPACITATED, NEAR_DEATH
-from events import models as ev
-from projections.consequences import Consequence, consequences, touched
-from projections.fold import evolve_all
-from service.fights import Fights
+from fudge_combat.cli.demos import DEMOS, Demo, join
+from fudge_combat.cli.rules import _dice
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.fate import next_actor
+from fudge_combat.engine.options import resolve
+from fudge_combat.engine.wounds import INCAPACITATED, NEAR_DEATH
+from fudge_combat.events import models as ev
+from fudge_combat.projections.consequences import Consequence, consequences, touched
+from fudge_combat.projections.fold import evolve_all
+from fudge_combat.service.fights import Fights
 from tests.conftest import dice, make_fights, start
 from tests.fuzzing import fuzz
 
@@ -196,7 +196,7 @@ def test_PC_DICE_PH_3_phases_classic_from_the_house_file_says_the_order_and_whos
     turn = said(fights, cmd.NextTurn())
     state = fights.state("fight")
     assert state.options.initiative == "phases-classic"
-    from engine.initiative import PHASE_NAME
+    from fudge_combat.engine.initiative import PHASE_NAME
     assert turn == [("turn", f"{state.combatants[state.turn.combatant].name}'s turn "
                              f"(phase {PHASE_NAME[state.turn.phase]})")]
 
@@ -214,8 +214,8 @@ def test_AI_INIT_2_rolled_order_turns_and_the_rounds_last_turn() -> None:
 
 
 def test_AI_WILL_1_willpower_says_the_level_the_wounds_now_count_as() -> None:
-    from engine.sides import acting_wound
-    from engine.wounds import LEVELS
+    from fudge_combat.engine.sides import acting_wound
+    from fudge_combat.engine.wounds import LEVELS
 
     fights, _ = play(DEMOS["atari-isev"])  # Max ends Very Hurt
     found = said(fights, cmd.Willpower(combatant="Max"), "max=+ + + +")
@@ -299,7 +299,7 @@ def test_FT_SCENE_at_the_scene_pace_clipped_and_hurt_are_the_GMs_to_apply() -> N
 def test_A_REPLAY_1_the_log_folded_once_says_what_each_command_said(demo: str) -> None:
     """`fudge log` and `fudge replay` read each command's consequences from one fold of the log: the
     same as the command said when it ran (undo and redo included)."""
-    from cli.history import Said
+    from fudge_combat.cli.history import Said
 
     fights, live = play(DEMOS[demo])
     records = fights.log("fight")
@@ -351,7 +351,7 @@ def _session() -> Any:
 def test_A_REPLAY_1_random_sessions_the_log_says_what_each_command_said(steps: list[Any]) -> None:
     """Joins, declarations, exchanges, rolls, points, rounds, undo and redo: the consequences of each
     command from one fold of the log are those it said when it ran."""
-    from cli.history import Said
+    from fudge_combat.cli.history import Said
 
     session, seen = _said_live(steps)
     records = session.fights.log(session.name)
@@ -370,7 +370,7 @@ def test_F_WND_1_F_WND_4_random_sessions_every_change_of_level_is_said(steps: li
     """Whoever's wound level changed and still fights has a line naming the level and its penalty
     (F-WND-4, F-MOD-1); whoever could fight and no longer can is said to be out (F-WND-1); nobody
     else's wound is spoken of."""
-    from engine.wounds import LEVELS
+    from fudge_combat.engine.wounds import LEVELS
 
     _, seen = _said_live(steps)
     for before, after, said in seen:

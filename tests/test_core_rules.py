@@ -16,13 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import commands as cmd
-from engine.dice import EnteredDice, Roll, SeededDice, commitment, derive_faces, format_faces, parse_faces
-from engine.errors import InputError, RuleError
-from engine.ladder import FATE11, FUDGE7
-from events import models as ev
-from projections.fold import replay
-from service.fights import Fights
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.dice import EnteredDice, Roll, SeededDice, commitment, derive_faces, format_faces, parse_faces
+from fudge_combat.engine.errors import InputError, RuleError
+from fudge_combat.engine.ladder import FATE11, FUDGE7
+from fudge_combat.events import models as ev
+from fudge_combat.projections.fold import replay
+from fudge_combat.service.fights import Fights
 from tests.conftest import dice, make_fights, sheet, start
 
 

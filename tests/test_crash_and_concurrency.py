@@ -28,14 +28,14 @@ from typing import Any
 
 import pytest
 
-from engine import commands as cmd
-from engine.audit import verify
-from engine.options import resolve
-from engine.sheets import parse_sheet
-from events.rows import Row
-from store.base import Conflict
-from service.fights import DiceInput, Fights
-from store.sqlite import SqliteStore
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.options import resolve
+from fudge_combat.engine.sheets import parse_sheet
+from fudge_combat.events.rows import Row
+from fudge_combat.store.base import Conflict
+from fudge_combat.service.fights import DiceInput, Fights
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,10 +50,10 @@ import time
 
 import structlog
 
-from engine import commands as cmd
-from engine.errors import RuleError
-from events.models import Declaration
-from service.fights import Fights
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.events.models import Declaration
+from fudge_combat.service.fights import Fights
 
 target, fight, seed, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 rng = random.Random(seed)
@@ -74,7 +74,7 @@ def statement(sql) -> None:
 if target.startswith("postgresql://"):
     import psycopg
 
-    from store.postgres import PostgresStore
+    from fudge_combat.store.postgres import PostgresStore
 
     def traced(method):
         def run(self, query, *args, **kwargs):
@@ -88,7 +88,7 @@ if target.startswith("postgresql://"):
             setattr(psycopg.Connection, name, traced(getattr(psycopg.Connection, name)))
     store = PostgresStore(target)
 else:
-    from store.sqlite import SqliteStore
+    from fudge_combat.store.sqlite import SqliteStore
 
     store = SqliteStore(target)
     store.db.set_trace_callback(statement)
@@ -119,7 +119,7 @@ while True:
 def open_store(target: Path | str) -> Any:
     """The store at a file's path (SQLite) or a database's URL (PostgreSQL)."""
     if isinstance(target, str):
-        from store.postgres import PostgresStore
+        from fudge_combat.store.postgres import PostgresStore
 
         return PostgresStore(target)
     return SqliteStore(target)

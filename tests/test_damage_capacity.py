@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from engine import commands as cmd
-from engine.audit import verify
-from engine.errors import InputError
-from engine.options import resolve
-from engine.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT
-from events import models as ev
-from service.fights import Fights
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.options import resolve
+from fudge_combat.engine.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT
+from fudge_combat.events import models as ev
+from fudge_combat.service.fights import Fights
 from tests.conftest import dice
 from tests.wound_helpers import blow, bob, duel, faces_for, of, refused
 

@@ -11,18 +11,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cli import render
-from engine import commands as cmd
-from engine.audit import verify
-from engine.dice import EnteredDice, parse_entered
-from engine.errors import InputError, RuleError
-from engine.ladder import FUDGE7
-from engine.options import RuleOptions, resolve
-from engine.sheets import Fighter, Sheet, read_levels
-from engine.wounding import mmm_bonus, mmm_read, strike
-from engine.wounds import HURT, INCAPACITATED, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT
-from events import models as ev
-from service.fights import DiceInput, Fights
+from fudge_combat.cli import render
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.dice import EnteredDice, parse_entered
+from fudge_combat.engine.errors import InputError, RuleError
+from fudge_combat.engine.ladder import FUDGE7
+from fudge_combat.engine.options import RuleOptions, resolve
+from fudge_combat.engine.sheets import Fighter, Sheet, read_levels
+from fudge_combat.engine.wounding import mmm_bonus, mmm_read, strike
+from fudge_combat.engine.wounds import HURT, INCAPACITATED, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT
+from fudge_combat.events import models as ev
+from fudge_combat.service.fights import DiceInput, Fights
 from tests.conftest import sheet, start
 
 FUDGE = resolve("fudge")[1]
@@ -362,7 +362,7 @@ def test_F_MMM_at_the_command_line_with_typed_d6(tmp_path: Any) -> None:
 
     from typer.testing import CliRunner
 
-    from cli.main import app
+    from fudge_combat.cli.main import app
 
     examples = Path(__file__).resolve().parents[1] / "examples"
     db = tmp_path / "fudge.db"
@@ -429,7 +429,7 @@ def test_F_DROLL_F_GRAZE_1_F_GRAZE_2_F_MMM_strike_invariants(mode: str, rd: int,
 
 
 def level_for(damage: int, o: RuleOptions) -> int:
-    from engine.wounds import level_for_damage
+    from fudge_combat.engine.wounds import level_for_damage
 
     return level_for_damage(damage, o.wound_thresholds)
 

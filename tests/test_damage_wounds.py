@@ -16,16 +16,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import commands as cmd
-from engine.damage import blow, damage_factor, defensive_factor, limited_roll, needs_damage_roll, offensive_factor
-from engine.errors import RuleError
-from engine.ladder import FUDGE7
-from engine.options import RuleOptions, resolve
-from engine.sheets import Fighter, Sheet, parse_sheet, read_levels
-from engine.wounds import (DEAD, HURT, INCAPACITATED, LEVELS, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT, Mark,
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.damage import blow, damage_factor, defensive_factor, limited_roll, needs_damage_roll, offensive_factor
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.ladder import FUDGE7
+from fudge_combat.engine.options import RuleOptions, resolve
+from fudge_combat.engine.sheets import Fighter, Sheet, parse_sheet, read_levels
+from fudge_combat.engine.wounds import (DEAD, HURT, INCAPACITATED, LEVELS, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT, Mark,
                            build_track, level_for_damage)
-from events import models as ev
-from service.fights import Fights
+from fudge_combat.events import models as ev
+from fudge_combat.service.fights import Fights
 from tests.conftest import dice, sheet, start
 
 FUDGE = resolve("fudge")[1]
@@ -33,7 +33,7 @@ LIMITED = FUDGE.model_copy(update={"damage_roll": "4dF_limited"})
 
 
 def example(name: str) -> Fighter:
-    text = (resources.files("examples") / "sheets" / f"{name}.toml").read_text()
+    text = (resources.files("fudge_combat.examples") / "sheets" / f"{name}.toml").read_text()
     return read_levels(parse_sheet(text, f"{name}.toml"), FUDGE7, f"{name}.toml")
 
 
@@ -202,7 +202,7 @@ def test_F_DMG_6_wilbur_vs_dragon() -> None:
 
 
 def join_example(fights: Fights, name: str) -> None:
-    text = (resources.files("examples") / "sheets" / f"{name}.toml").read_text()
+    text = (resources.files("fudge_combat.examples") / "sheets" / f"{name}.toml").read_text()
     fights.execute("fight", cmd.Join(sheet=parse_sheet(text, name).model_dump(mode="json"), source=f"{name}.toml"))
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import commands as cmd
-from engine.wounds import HURT, INCAPACITATED, NEAR_DEATH, VERY_HURT
-from events import models as ev
-from service.fights import Fights
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.wounds import HURT, INCAPACITATED, NEAR_DEATH, VERY_HURT
+from fudge_combat.events import models as ev
+from fudge_combat.service.fights import Fights
 from tests.conftest import dice, start
 from tests.wound_helpers import attack, blow, bob, duel, of
 

@@ -18,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from events import models as ev
-from events.decoder import Refused, _Deriver, decoder, structs
-from events.envelope import Recorded, load
+from fudge_combat.events import models as ev
+from fudge_combat.events.decoder import Refused, _Deriver, decoder, structs
+from fudge_combat.events.envelope import Recorded, load
 from tests.test_fold_draft import FIGHTERS, fight_log
 from tests.test_stored_rows import compact, new_type_bodies, old_bodies, old_logs
 

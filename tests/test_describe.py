@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 from typing import get_args
 
-from cli import fate_render, render
-from engine.ladder import FUDGE7
-from events import models as ev
-from events.envelope import load
+from fudge_combat.cli import fate_render, render
+from fudge_combat.engine.ladder import FUDGE7
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import load
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine import commands as cmd
-from engine.audit import verify
-from engine.dice import SUBSTITUTE_CHARTS, parse_entered, parse_substitute
-from engine.errors import InputError, RuleError
-from events import models as ev
-from service.fights import DiceInput, Fights
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.dice import SUBSTITUTE_CHARTS, parse_entered, parse_substitute
+from fudge_combat.engine.errors import InputError, RuleError
+from fudge_combat.events import models as ev
+from fudge_combat.service.fights import DiceInput, Fights
 from tests.conftest import sheet, start
 from tests.test_cli import SHEETS, Fudge, fudge  # noqa: F401  (the fixture)
 

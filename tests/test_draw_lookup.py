@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import commands as cmd
-from events import models as ev
-from service.fights import Fights
-from store.sqlite import SqliteStore
+from fudge_combat.engine import commands as cmd
+from fudge_combat.events import models as ev
+from fudge_combat.service.fights import Fights
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, sheet, start
 
 

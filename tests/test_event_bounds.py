@@ -24,9 +24,9 @@ from typing import Annotated, Any, Literal, Union
 import pytest
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from events.decoder import Refused, _Deriver, constraints, decoder
-from events.envelope import Recorded
-from events.models import Event
+from fudge_combat.events.decoder import Refused, _Deriver, constraints, decoder
+from fudge_combat.events.envelope import Recorded
+from fudge_combat.events.models import Event
 from tests.test_decoder import same
 
 HUGE = "9" * 5000  # a number of 5,000 digits, written into the JSON as it is: past Python's 4,300 of int()

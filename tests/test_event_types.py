@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import get_args
 
-from cli import fate_render, render
-from engine import evolve
-from events import models as ev
-from projections import consequences, rebuild
+from fudge_combat.cli import fate_render, render
+from fudge_combat.engine import evolve
+from fudge_combat.events import models as ev
+from fudge_combat.projections import consequences, rebuild
 
 TYPES = set(get_args(get_args(ev.Event)[0]))
 

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from engine import commands as cmd
-from engine.audit import verify
-from engine.errors import InputError, RuleError
-from events import models as ev
-from service.fights import DiceInput, Fights
-from store.sqlite import SqliteStore
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.errors import InputError, RuleError
+from fudge_combat.events import models as ev
+from fudge_combat.service.fights import DiceInput, Fights
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, sheet, start
 
 

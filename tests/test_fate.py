@@ -10,15 +10,15 @@ from typing import Any
 
 import pytest
 
-from engine import commands as cmd
-from engine.audit import verify
-from engine.errors import InputError, RuleError
-from engine.fate import next_actor
-from engine.fate_tables import ARMOR_TYPES, SIMPLE_ARMOR, SIMPLE_WEAPONS, outcome_for
-from engine.ladder import FATE11
-from engine.options import resolve
-from events import models as ev
-from service.fights import Fights
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.errors import InputError, RuleError
+from fudge_combat.engine.fate import next_actor
+from fudge_combat.engine.fate_tables import ARMOR_TYPES, SIMPLE_ARMOR, SIMPLE_WEAPONS, outcome_for
+from fudge_combat.engine.ladder import FATE11
+from fudge_combat.engine.options import resolve
+from fudge_combat.events import models as ev
+from fudge_combat.service.fights import Fights
 from tests.conftest import dice, sheet, start
 
 
@@ -156,8 +156,8 @@ def test_FT_TRACK_1_two_boxes_each_and_a_house_track(fights: Fights) -> None:
 
 def test_FT_TRACK_2_an_outcome_with_no_open_box_marks_the_next_more_severe(fights: Fights) -> None:
     """FT-TRACK-2: a third clip spills into Hurt; a third Hurt into Injured (Bob's penalties counted in the margins)."""
-    from engine.fate import place
-    from engine.state import FateMark
+    from fudge_combat.engine.fate import place
+    from fudge_combat.engine.state import FateMark
     assert place([FateMark(1, "injured"), FateMark(2, "injured")], "clipped", (2, 2, 2)) == "clipped"
     assert place([FateMark(1, "hurt"), FateMark(2, "hurt"), FateMark(3, "injured")], "hurt", (2, 2, 2)) == "injured"
     name = fate(fights, fighter("Ann", "Average"), fighter("Bob", "Average"))
@@ -247,7 +247,7 @@ def test_FT_TRACK_4_one_injured_and_one_hurt_box_make_minus_two(fights: Fights) 
                          dice("guard-a=0000", "ann=0000"))
     side = resolved(out).sides[0]
     assert sum(m.value for m in side.modifiers) == -2
-    from engine.fate import penalty_view
+    from fudge_combat.engine.fate import penalty_view
     state = fights.state(name)
     assert penalty_view(state, state.find("Guard-A"))["total_next_action"] == -2
 
@@ -264,7 +264,7 @@ def test_FT_SCENE_clipped_and_hurt_are_narrative_injuries_count_one_roll_each(fi
     assert boxes(out) == [("Bob", "hurt", "hurt"), ("Cid", "injured", "injured")]
     refused(fights, name, cmd.FateScene(actions=(act("Ann", "Bob"), act("Bob", "Ann"))), "ann=0000", "bob=0000",
             match="one roll each")
-    from engine.fate import penalties, penalty_view
+    from fudge_combat.engine.fate import penalties, penalty_view
     state = fights.state(name)
     assert penalties(state, state.find("Bob"))[0] == []  # hurt: a -1 the GM applies when it matters
     assert penalty_view(state, state.find("Bob"))["hurt_narrative"]

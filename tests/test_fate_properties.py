@@ -19,14 +19,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli.demos import join, join_as
-from cli.render import status_json
-from engine import commands as cmd
-from engine.audit import verify
-from engine.errors import InputError, RuleError
-from engine.fate import is_taken_out, marks_of
-from engine.turns import current_actor
-from projections.fold import replay
+from fudge_combat.cli.demos import join, join_as
+from fudge_combat.cli.render import status_json
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.errors import InputError, RuleError
+from fudge_combat.engine.fate import is_taken_out, marks_of
+from fudge_combat.engine.turns import current_actor
+from fudge_combat.projections.fold import replay
 from tests.conftest import make_fights, start
 
 NAMES = ("Cyrus", "Finn", "Guard-A", "Guard-B")

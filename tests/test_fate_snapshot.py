@@ -11,18 +11,18 @@ from typing import Any
 
 import structlog
 
-from cli.demos import DEMOS, join, join_as
-from engine import commands as cmd
-from engine.audit import verify
-from engine.fate import penalty_view
-from engine.options import resolve
-from events import models as ev
-from examples.demo_fate import TAVERN_BRAWL
-from service.fights import Fights
+from fudge_combat.cli.demos import DEMOS, join, join_as
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.fate import penalty_view
+from fudge_combat.engine.options import resolve
+from fudge_combat.events import models as ev
+from fudge_combat.examples.demo_fate import TAVERN_BRAWL
+from fudge_combat.service.fights import Fights
 from tests.conftest import dice, make_fights, start
 from tests.test_cli import Fudge
-from cli import render
-from projections.fold import evolve_all
+from fudge_combat.cli import render
+from fudge_combat.projections.fold import evolve_all
 
 
 def play(fights: Fights) -> tuple[str, list[list[Any]]]:

@@ -14,22 +14,22 @@ from typing import Any
 
 import pytest
 
-from cli.demos import FEX_ROUNDS
-from engine import commands as cmd
-from engine.audit import verify
-from engine.damage import damage_factor, defensive_factor, offensive_factor
-from engine.options import resolve
-from engine.sheets import parse_sheet
-from engine.wounds import HURT, SCRATCH, UNDAMAGED, VERY_HURT
-from events import models as ev
-from projections.fold import replay
-from engine.state import FightState
-from service.fights import Fights
+from fudge_combat.cli.demos import FEX_ROUNDS
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.damage import damage_factor, defensive_factor, offensive_factor
+from fudge_combat.engine.options import resolve
+from fudge_combat.engine.sheets import parse_sheet
+from fudge_combat.engine.wounds import HURT, SCRATCH, UNDAMAGED, VERY_HURT
+from fudge_combat.events import models as ev
+from fudge_combat.projections.fold import replay
+from fudge_combat.engine.state import FightState
+from fudge_combat.service.fights import Fights
 from tests.conftest import dice, make_fights
 
 
 def text(path: str) -> str:
-    return (resources.files("examples") / path).read_text()
+    return (resources.files("fudge_combat.examples") / path).read_text()
 
 
 def fex_fight(fights: Fights, name: str = "fex") -> None:

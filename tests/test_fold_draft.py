@@ -14,14 +14,14 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from engine.options import resolve
-from engine.sheets import parse_sheet
-from engine.state import Draft, draft_of, freeze
-from engine.history import effective
-from projections.fold import fold, replay
-from engine.evolve import evolve
-from engine.state import FightState, replace
-from sim.runner import Entrant, LightSession, Setup, fight_seed, play
+from fudge_combat.engine.options import resolve
+from fudge_combat.engine.sheets import parse_sheet
+from fudge_combat.engine.state import Draft, draft_of, freeze
+from fudge_combat.engine.history import effective
+from fudge_combat.projections.fold import fold, replay
+from fudge_combat.engine.evolve import evolve
+from fudge_combat.engine.state import FightState, replace
+from fudge_combat.sim.runner import Entrant, LightSession, Setup, fight_seed, play
 from tests.test_properties import new_session, play as play_session, session as gm_session
 
 SHEETS = Path(__file__).resolve().parents[1] / "examples" / "sheets"

@@ -28,9 +28,9 @@ from typing import Any
 import pytest
 from markdown_it import MarkdownIt
 
-from engine.audit import verify
-from events.envelope import GENESIS, canonical, chain_hash
-from events.rows import Row
+from fudge_combat.engine.audit import verify
+from fudge_combat.events.envelope import GENESIS, canonical, chain_hash
+from fudge_combat.events.rows import Row
 from tests.processes import ROOT, fudge
 from tests.test_terminal_injection import RAW, toml_string
 
@@ -238,9 +238,9 @@ def test_the_markdown_report_renders_no_markup_from_the_log(store: Path, tmp_pat
 def board_page(store: Path) -> tuple[str, str]:
     """The page `fudge serve` sends for the fight (its board and last commands), and the HTML its stream and
     board.json carry, built as its routes build them."""
-    from cli.web.app import Board, page
-    from service.fights import Fights
-    from store.sqlite import SqliteStore
+    from fudge_combat.cli.web.app import Board, page
+    from fudge_combat.service.fights import Fights
+    from fudge_combat.store.sqlite import SqliteStore
 
     payload = Board(Fights(SqliteStore(store)), "copy").poll()
     return page(payload, False), str(payload["html"])

@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 
-from cli import exits
-from events.envelope import GENESIS, canonical, chain_hash
+from fudge_combat.cli import exits
+from fudge_combat.events.envelope import GENESIS, canonical, chain_hash
 from tests.processes import ROOT, fudge
 from tests.test_inputs import dump
 

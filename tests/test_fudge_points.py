@@ -15,14 +15,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import commands as cmd
-from engine.errors import RuleError
-from engine.wounds import HURT, INCAPACITATED, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT, halve
-from events import models as ev
-from engine.history import voided
-from projections.fold import replay
-from service.fights import DiceInput, Fights
-from engine.audit import verify
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.wounds import HURT, INCAPACITATED, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT, halve
+from fudge_combat.events import models as ev
+from fudge_combat.engine.history import voided
+from fudge_combat.projections.fold import replay
+from fudge_combat.service.fights import DiceInput, Fights
+from fudge_combat.engine.audit import verify
 from tests.conftest import dice, make_fights, sheet, start
 from tests.fuzzing import fuzz
 

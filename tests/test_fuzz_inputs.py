@@ -25,10 +25,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from cli.main import COMMANDS, app
-from engine.errors import InputError
-from engine.options import RuleOptions, resolve
-from engine.sheets import Sheet, parse_sheet
+from fudge_combat.cli.main import COMMANDS, app
+from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.options import RuleOptions, resolve
+from fudge_combat.engine.sheets import Sheet, parse_sheet
 from tests.fuzzing import fuzz
 from tests.processes import ROOT, fudge as fudge_process
 from tests.test_inputs import dump

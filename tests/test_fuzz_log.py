@@ -33,19 +33,19 @@ import pytest
 from hypothesis import given, strategies as st
 from typer.testing import CliRunner
 
-from cli import main, views
-from cli.history import VERIFY_FAILED
-from cli.main import app
-from engine import commands as cmd
-from engine.audit import verify
-from events import models as ev
-from events.envelope import GENESIS, canonical, chain_hash, load_all
-from events.rows import Row
-from events.receipt import receipt
-from projections.fold import replay
-from events.rows import Row
-from service.fights import Fights
-from store.sqlite import SqliteStore
+from fudge_combat.cli import main, views
+from fudge_combat.cli.history import VERIFY_FAILED
+from fudge_combat.cli.main import app
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import GENESIS, canonical, chain_hash, load_all
+from fudge_combat.events.rows import Row
+from fudge_combat.events.receipt import receipt
+from fudge_combat.projections.fold import replay
+from fudge_combat.events.rows import Row
+from fudge_combat.service.fights import Fights
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, start
 from tests.fuzzing import fuzz
 from tests.test_audit import fex, join

@@ -162,7 +162,7 @@ def test_ctrl_c_stops_a_parallel_sim_at_once_saying_how_far_it_got(tmp_path: Pat
     env = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
     env.update(PYTHONPATH=str(ROOT), FUDGE_KEY_FILE=str(tmp_path / "key"))
     process = subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "--store", str(tmp_path / "fudge.db"), "sim", str(SHEETS / "snorri.toml"),
+        [sys.executable, "-m", "fudge_combat.cli.main", "--store", str(tmp_path / "fudge.db"), "sim", str(SHEETS / "snorri.toml"),
          str(SHEETS / "brynhild.toml"), "-n", "5000000", "--jobs", "2", "--seed", "7"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
     try:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine import commands as cmd
-from engine.audit import verify
-from engine.errors import RuleError
-from engine.wounds import HURT, NEAR_DEATH, SCRATCH, VERY_HURT
-from events import models as ev
-from projections.fold import replay
-from service.fights import Fights
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.wounds import HURT, NEAR_DEATH, SCRATCH, VERY_HURT
+from fudge_combat.events import models as ev
+from fudge_combat.projections.fold import replay
+from fudge_combat.service.fights import Fights
 from tests.conftest import sheet, start
 from tests.test_cli import Fudge, fudge  # noqa: F401  (the fixture)
 

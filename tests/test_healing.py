@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine import commands as cmd
-from engine.audit import verify
-from engine.healing import healed_level, heal, levels_for_result
-from engine.wounds import HURT, INCAPACITATED, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT, Mark
-from events import models as ev
-from projections.fold import replay
-from service.fights import Fights
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.healing import healed_level, heal, levels_for_result
+from fudge_combat.engine.wounds import HURT, INCAPACITATED, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT, Mark
+from fudge_combat.events import models as ev
+from fudge_combat.projections.fold import replay
+from fudge_combat.service.fights import Fights
 from tests.conftest import dice
 from tests.wound_helpers import blow, bob, boxes, duel, of, refused
 

@@ -47,19 +47,19 @@ def in_processes(tmp: Path) -> Run:
 
 def in_this_process(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
     """The CLI in this process, every command on one shared service (its log cached between commands)."""
-    import cli.context
-    import cli.fight
-    import cli.history
-    import cli.table
-    from cli.main import app
-    from cli.views import STATUS
-    from service.fights import Fights
-    from store.sqlite import SqliteStore
+    import fudge_combat.cli.context
+    import fudge_combat.cli.fight
+    import fudge_combat.cli.history
+    import fudge_combat.cli.table
+    from fudge_combat.cli.main import app
+    from fudge_combat.cli.views import STATUS
+    from fudge_combat.service.fights import Fights
+    from fudge_combat.store.sqlite import SqliteStore
 
     db = tmp / "fudge.db"
     monkeypatch.setenv("FUDGE_KEY_FILE", str(tmp / "snapshot.key"))
     shared = Fights(SqliteStore(db), read_models=(STATUS,))
-    for module in (cli.context, cli.fight, cli.history, cli.table):
+    for module in (fudge_combat.cli.context, fudge_combat.cli.fight, fudge_combat.cli.history, fudge_combat.cli.table):
         monkeypatch.setattr(module, "service", lambda store=None: shared)
     runner = CliRunner()
 

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from cli import render
-from cli.main import app
-from engine import commands as cmd
-from engine.errors import RuleError
-from events import models as ev
-from service.fights import DiceInput, Fights
+from fudge_combat.cli import render
+from fudge_combat.cli.main import app
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.events import models as ev
+from fudge_combat.service.fights import DiceInput, Fights
 from tests.conftest import dice, sheet, start
 
 
@@ -106,7 +106,7 @@ def test_F_LOC_1_F_HIT_2_undo_and_a_fudge_point_keep_the_location_rules(fights: 
     assert new.called == "sword arm" and new.hits[0].location == "sword arm"  # RD 2 now
     bob = fights.state("fight").find("Bob")
     assert bob is not None and bob.track.level == 0 and bob.locations["sword arm"][0] == 2
-    from engine.audit import verify
+    from fudge_combat.engine.audit import verify
     assert verify(fights.store.read("fight")).ok  # every located blow re-decides the same
 
 

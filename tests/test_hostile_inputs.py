@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 
-from cli import exits
-from engine import commands as cmd
-from store.sqlite import SqliteStore
+from fudge_combat.cli import exits
+from fudge_combat.engine import commands as cmd
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights
 from tests.processes import ROOT, fudge
 from tests.test_audit import fex, rewrite
@@ -265,8 +265,8 @@ def test_a_full_disk_under_the_secrets_file_says_so_and_writes_nothing(template:
 def test_a_full_disk_in_the_secrets_writer_is_named_and_its_transaction_left_closed(tmp_path: Path) -> None:
     """In process, as SQLite does it on a full disk: the write fails and SQLite has already rolled back. The
     writer's own rollback then failed ("cannot rollback - no transaction is active") and hid the cause."""
-    from store.base import StoreError
-    from store.secrets import SecretFile
+    from fudge_combat.store.base import StoreError
+    from fudge_combat.store.secrets import SecretFile
 
     box = SecretFile(tmp_path / "secrets.db")
     box.put("A", {"seed:c1": "01"})
@@ -304,7 +304,7 @@ def test_a_fight_named_in_the_bounds_is_made_by_every_way_in(tmp_path: Path) -> 
     fights.branch("duel", name, 9)
     fights.import_(fights.export("duel"), "copy of duel")
     fights.execute(name, cmd.RollTrait(combatant="Snorri", trait="Sword"), dice("snorri=0 0 0 0"))
-    from engine.errors import InputError
+    from fudge_combat.engine.errors import InputError
 
     for bad in ("", " duel", "a\nb", "x" * 65):
         with pytest.raises(InputError, match="the fight name"):

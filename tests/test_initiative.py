@@ -12,15 +12,15 @@ from typing import Any
 
 import pytest
 
-from engine import commands as cmd
-from engine.rulesets.phases import turn_order
-from engine.dice import parse_faces
-from engine.errors import RuleError
-from engine.initiative import PHASE_NAME, PHASE_VALUE, Die, Initiative, barter, dice_count
-from engine.ladder import FUDGE7
-from engine.options import RuleOptions, resolve
-from events import models as ev
-from service.fights import DiceInput, Fights
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.rulesets.phases import turn_order
+from fudge_combat.engine.dice import parse_faces
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.initiative import PHASE_NAME, PHASE_VALUE, Die, Initiative, barter, dice_count
+from fudge_combat.engine.ladder import FUDGE7
+from fudge_combat.engine.options import RuleOptions, resolve
+from fudge_combat.events import models as ev
+from fudge_combat.service.fights import DiceInput, Fights
 from tests.conftest import dice, sheet, start
 
 PHASES_RULES = resolve("fudge-phases")[1]

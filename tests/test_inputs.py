@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from events.rows import Row
-from store.base import FightInfo, StoreError
-from store.sqlite import SqliteStore
+from fudge_combat.cli.main import app
+from fudge_combat.events.rows import Row
+from fudge_combat.store.base import FightInfo, StoreError
+from fudge_combat.store.sqlite import SqliteStore
 from tests.processes import ROOT, fudge as fudge_process
 
 SHEETS = ROOT / "examples" / "sheets"
@@ -262,7 +262,7 @@ def fudge_unprivileged(store: Path, *args: str) -> subprocess.CompletedProcess[s
     prefix = unprivileged()
     if prefix is None:
         pytest.skip("running as root without capsh: read-only files are writable")
-    command = [sys.executable, "-m", "cli.main", "--store", str(store), *args]
+    command = [sys.executable, "-m", "fudge_combat.cli.main", "--store", str(store), *args]
     if prefix:
         command = [*prefix, "-c", " ".join(f"'{c}'" for c in command)]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "FUDGE_KEY_FILE": str(store.parent / "key")}
@@ -296,12 +296,12 @@ def test_a_read_only_store_is_one_line_and_unchanged(cli: Cli, what: str) -> Non
 def test_a_defect_is_one_line_with_exit_70(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     """The last resort: an exception no command expected is reported, never shown as a traceback."""
-    import cli.fight
+    import fudge_combat.cli.fight
 
     def broken(*args: object, **kwargs: object) -> None:
         raise KeyError("boom")
 
-    monkeypatch.setattr(cli.fight, "service", broken)
+    monkeypatch.setattr(fudge_combat.cli.fight, "service", broken)
     monkeypatch.setattr(sys, "argv", ["fudge", "--store", str(tmp_path / "s.db"), "fights"])
     monkeypatch.delenv("FUDGE_TRACEBACK", raising=False)
     with pytest.raises(SystemExit) as stopped:

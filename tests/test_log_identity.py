@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 
-from cli.history import VERIFY_FAILED
-from engine import commands as cmd
-from engine.audit import verify
-from events import models as ev
-from events.envelope import Recorded, chain_hash
-from service.fights import Fights
-from service.history import lineage_of
-from store.sqlite import SqliteStore
+from fudge_combat.cli.history import VERIFY_FAILED
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import Recorded, chain_hash
+from fudge_combat.service.fights import Fights
+from fudge_combat.service.history import lineage_of
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights
 from tests.processes import fudge
 from tests.test_audit import fex

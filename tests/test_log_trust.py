@@ -21,16 +21,16 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from cli import views
-from cli.history import VERIFY_FAILED
-from cli.main import app
-from engine import commands as cmd
-from engine.audit import verify
-from engine.errors import InputError
-from events.envelope import canonical, chain_hash
-from events.receipt import parse, receipt
-from service.fights import Fights
-from store.sqlite import SqliteStore
+from fudge_combat.cli import views
+from fudge_combat.cli.history import VERIFY_FAILED
+from fudge_combat.cli.main import app
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.errors import InputError
+from fudge_combat.events.envelope import canonical, chain_hash
+from fudge_combat.events.receipt import parse, receipt
+from fudge_combat.service.fights import Fights
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights
 from tests.test_audit import fex, rewrite, types
 

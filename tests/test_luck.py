@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from hypothesis import given, strategies as st
 
-from projections.luck import (chi_square, face_counts, fudge_distribution, luck_index, p_value_2dof, percentile,
+from fudge_combat.projections.luck import (chi_square, face_counts, fudge_distribution, luck_index, p_value_2dof, percentile,
                               roll_luck)
 from tests.fuzzing import fuzz
 

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from engine import commands as cmd
-from engine.decide import seal_of
-from engine.settle import min_hit_for
-from engine.errors import RuleError
-from engine.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT
-from events import models as ev
-from service.fights import DiceInput, Fights
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.decide import seal_of
+from fudge_combat.engine.settle import min_hit_for
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT
+from fudge_combat.events import models as ev
+from fudge_combat.service.fights import DiceInput, Fights
 from tests.conftest import dice, sheet, start
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
+from fudge_combat.cli.main import app
 
 
 class Fudge:
@@ -109,8 +109,8 @@ def test_F_MULTI_7_melee_help_says_how_to_type_the_gms_group_roll(tmp_path: Path
 def test_F_MOD_2_F_MULTI_2_a_gm_modifier_to_one_foe_of_a_melee(tmp_path: Path) -> None:
     """F-MOD-2, F-MULTI-2: `--foe-mod Bob=-1` (Bob on bad footing) lowers Bob's result only; the melee verifies
     and undoes; a foe not in the melee is refused in one line and nothing is written."""
-    from engine.audit import verify
-    from store.sqlite import SqliteStore
+    from fudge_combat.engine.audit import verify
+    from fudge_combat.store.sqlite import SqliteStore
     f = Fudge(tmp_path)
     f("new", "melee")
     for name, skill in (("Ann", "Great"), ("Bob", "Good"), ("Cid", "Good")):

@@ -15,16 +15,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from cli import render
-from cli.main import app
-from engine import commands as cmd
-from engine.audit import verify
-from engine.errors import RuleError
-from engine.wounds import HURT, SCRATCH, VERY_HURT
-from events import models as ev
-from projections.fold import evolve_all
-from service.fights import DiceInput, Fights
-from store.sqlite import SqliteStore
+from fudge_combat.cli import render
+from fudge_combat.cli.main import app
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.wounds import HURT, SCRATCH, VERY_HURT
+from fudge_combat.events import models as ev
+from fudge_combat.projections.fold import evolve_all
+from fudge_combat.service.fights import DiceInput, Fights
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, sheet, start
 
 GOOD, GREAT, SUPERB, FAIR, MEDIOCRE = 1, 2, 3, 0, -1

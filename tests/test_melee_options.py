@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from engine import commands as cmd
-from engine.audit import verify
-from engine.errors import RuleError
-from events import models as ev
-from service.fights import DiceInput, Fights
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.events import models as ev
+from fudge_combat.service.fights import DiceInput, Fights
 from tests.conftest import dice, sheet, start
 
 
@@ -123,7 +123,7 @@ def test_F_NPC_1_without_the_option_npcs_roll(fights: Fights) -> None:
 
 def test_F_MOD_5_F_HIT_2_F_NPC_1_verify_re_decides_them(tmp_path: Any) -> None:
     """F-MOD-5, F-HIT-2, F-NPC-1: the audit re-runs these commands from their recorded dice."""
-    from store.sqlite import SqliteStore
+    from fudge_combat.store.sqlite import SqliteStore
     from tests.conftest import make_fights
     fights = make_fights(SqliteStore(tmp_path / "f.db"))
     duel(fights, bob={"kind": "npc"}, npc_static=True, weapon_size=True)
@@ -146,8 +146,8 @@ def test_F_TAC_3_a_d6_picks_the_posture(fights: Fights, face: int, posture: int)
 
 def test_F_TAC_3_a_generated_d6_replays_and_verifies(tmp_path: Any) -> None:
     """F-TAC-3: a generated d6 is derived from the seed like any roll (A-FAIR-1) and re-decided (A-VERIFY-1)."""
-    from engine.dice import derive_faces
-    from store.sqlite import SqliteStore
+    from fudge_combat.engine.dice import derive_faces
+    from fudge_combat.store.sqlite import SqliteStore
     from tests.conftest import make_fights
     fights = make_fights(SqliteStore(tmp_path / "f.db"))
     duel(fights, tactics="postures")

@@ -17,16 +17,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from engine import commands as cmd
-from engine.command_base import NAMES_A_COMBATANT
-from engine.errors import InputError, RuleError
-from engine.options import resolve as resolve_rules
-from engine import turns
-from engine.state import Combatant, FightState
-from events.envelope import load
-from projections.fold import replay
-from service import names
-from service.fights import Fights
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.command_base import NAMES_A_COMBATANT
+from fudge_combat.engine.errors import InputError, RuleError
+from fudge_combat.engine.options import resolve as resolve_rules
+from fudge_combat.engine import turns
+from fudge_combat.engine.state import Combatant, FightState
+from fudge_combat.events.envelope import load
+from fudge_combat.projections.fold import replay
+from fudge_combat.service import names
+from fudge_combat.service.fights import Fights
 from tests.conftest import dice, sheet, start
 from tests.fuzzing import fuzz
 from tests.test_stored_rows import old_logs, store_of
@@ -298,7 +298,7 @@ def test_A_LOG_1_old_logs_replay_and_verify_without_the_resolver_and_mean_what_i
         raise AssertionError("a replay resolved a name")
     monkeypatch.setattr(names, "resolve", switched_off)
     monkeypatch.setattr(names, "matching", switched_off)
-    from engine.audit import verify
+    from fudge_combat.engine.audit import verify
 
     store, name = store_of(tmp_path, rows)
     assert verify(store.read(name)).ok

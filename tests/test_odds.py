@@ -18,13 +18,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine import commands as cmd
-from engine.decide import decide
-from engine.errors import RuleError
-from engine.odds import (Match, _Chain, apply, duel, every_roll, fate_transitions, fudge_sums, round_transitions,
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.decide import decide
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.odds import (Match, _Chain, apply, duel, every_roll, fate_transitions, fudge_sums, round_transitions,
                          setup, single_action, track_key)
-from engine.options import resolve
-from events import models as ev
+from fudge_combat.engine.options import resolve
+from fudge_combat.events import models as ev
 from tests.conftest import sheet
 
 
@@ -86,7 +86,7 @@ def test_all_out_defense_and_shield_move_the_odds_as_the_modifiers_say() -> None
 
 def test_every_preset_weighs_one_action() -> None:
     """Every preset has one action to weigh, and its outcomes sum to exactly 1."""
-    from engine.options import PRESETS
+    from fudge_combat.engine.options import PRESETS
     for preset in PRESETS:
         state, names = fight(preset, sheets=(fencer("Ann", "Great", weapon=2), fencer("Bob", "Good", armor=1)))
         odds = single_action(state, Match(*names))

@@ -12,8 +12,8 @@ import pytest
 import structlog
 from typer.testing import CliRunner, Result
 
-from cli.main import app
-from engine.options import PRESETS
+from fudge_combat.cli.main import app
+from fudge_combat.engine.options import PRESETS
 
 ROOT = Path(__file__).resolve().parents[1]
 SHEETS = ROOT / "examples" / "sheets"

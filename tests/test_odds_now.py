@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 
-from engine import commands as cmd
-from engine.errors import RuleError
-from engine.odds import Match, setup, single_action
-from engine.odds_now import odds_now, odds_offered
-from engine.options import resolve
-from events import models as ev
-from service.fights import Fights
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.odds import Match, setup, single_action
+from fudge_combat.engine.odds_now import odds_now, odds_offered
+from fudge_combat.engine.options import resolve
+from fudge_combat.events import models as ev
+from fudge_combat.service.fights import Fights
 from tests.conftest import dice, sheet, start
 from tests.processes import fudge
 
@@ -214,7 +214,7 @@ def test_offered_lines_name_each_foe_standing_or_hint_when_costly(fights: Fights
 
 
 def _example(name: str) -> dict[str, Any]:
-    from engine.sheets import parse_sheet
+    from fudge_combat.engine.sheets import parse_sheet
 
     path = ROOT / "examples" / "sheets" / f"{name}.toml"
     return parse_sheet(path.read_text(), str(path)).model_dump(mode="json")

@@ -11,7 +11,7 @@ import pytest
 import structlog
 from typer.testing import CliRunner
 
-from cli.main import app
+from fudge_combat.cli.main import app
 
 
 @pytest.fixture(autouse=True)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from cli import main
+from fudge_combat.cli import main
 from tests.processes import ROOT, fudge
 
 SHEETS = ROOT / "examples" / "sheets"
@@ -114,7 +114,7 @@ WRITERS = {
 def _commands(module: str) -> dict[str, Any]:
     from typer.main import get_command_name
 
-    app = importlib.import_module(f"cli.{module}").app
+    app = importlib.import_module(f"fudge_combat.cli.{module}").app
     return {info.name or get_command_name(info.callback.__name__): info.callback for info in app.registered_commands}
 
 
@@ -123,7 +123,7 @@ def test_every_writing_command_takes_json(module: str) -> None:
     import inspect
 
     if module == "fate":
-        from cli import fate
+        from fudge_combat.cli import fate
         callbacks = {info.name or info.callback.__name__: info.callback for info in fate.fate_app.registered_commands}
         callbacks["end-scene"] = _commands("fate")["end-scene"]
     else:

@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from cli.render import status_json
-from engine import commands as cmd
-from engine.audit import verify
-from engine.errors import RuleError
-from projections.fold import evolve_all
-from service.fights import Fights
-from store.sqlite import SqliteStore
+from fudge_combat.cli.render import status_json
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.projections.fold import evolve_all
+from fudge_combat.service.fights import Fights
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import cli_table, dice, sheet, start, without_odds
 
 
@@ -271,7 +271,7 @@ def test_cli_PH_5_surprised_round(table: Any) -> None:
 def test_PH_4_open_declaration_the_actor_resolves_at_once(fights):
     """PH-4 `open` (the only order built so far): declaration and resolution merge, so the actor
     whose turn it is attacks straight away, with no separate declaration step for the phase."""
-    from engine import commands as cmd
+    from fudge_combat.engine import commands as cmd
     from tests.conftest import dice, sheet, start
 
     name = start(fights, rules="fudge-phases")

@@ -16,19 +16,19 @@ import pytest
 import structlog
 from typer.testing import CliRunner, Result
 
-from cli import render
-from cli.main import app
-from engine import commands as cmd
-from engine.audit import verify
-from engine.errors import RuleError
-from engine.initiative import PHASE_NAME, allotment
-from engine.ladder import FUDGE7
-from engine.options import resolve
-from events import models as ev
-from events.envelope import load
-from projections.fold import replay
-from service.fights import DiceInput, Fights
-from store.sqlite import SqliteStore
+from fudge_combat.cli import render
+from fudge_combat.cli.main import app
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.initiative import PHASE_NAME, allotment
+from fudge_combat.engine.ladder import FUDGE7
+from fudge_combat.engine.options import resolve
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import load
+from fudge_combat.projections.fold import replay
+from fudge_combat.service.fights import DiceInput, Fights
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, sheet, start, without_odds
 
 

@@ -7,9 +7,9 @@ import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from engine.phase_order import slots, slots_of
-from projections.fold import evolve_all
-from engine.state import replace
+from fudge_combat.engine.phase_order import slots, slots_of
+from fudge_combat.projections.fold import evolve_all
+from fudge_combat.engine.state import replace
 from tests.test_fold_draft import fight_log
 
 

@@ -17,18 +17,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from cli import render
-from engine import commands as cmd
-from engine.audit import verify
-from engine.dice import parse_faces
-from engine.errors import RuleError
-from engine.initiative import PHASE_NAME, Die, Initiative, allotment, barter, barter_classic
-from engine.ladder import FATE11, FUDGE7
-from engine.options import RuleOptions, resolve
-from events import models as ev
-from projections.fold import evolve_all
-from service.fights import DiceInput, Fights
-from store.sqlite import SqliteStore
+from fudge_combat.cli import render
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.dice import parse_faces
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.initiative import PHASE_NAME, Die, Initiative, allotment, barter, barter_classic
+from fudge_combat.engine.ladder import FATE11, FUDGE7
+from fudge_combat.engine.options import RuleOptions, resolve
+from fudge_combat.events import models as ev
+from fudge_combat.projections.fold import evolve_all
+from fudge_combat.service.fights import DiceInput, Fights
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import cli_table, dice, sheet, without_odds
 
 HOUSE = Path(__file__).resolve().parent.parent / "examples" / "house" / "phases-classic.toml"

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from cli.play_prompt import history_file
-from store.sqlite import SqliteStore
+from fudge_combat.cli.play_prompt import history_file
+from fudge_combat.store.sqlite import SqliteStore
 from tests.processes import ROOT, fudge
 
 pexpect = pytest.importorskip("pexpect")
@@ -28,7 +28,7 @@ def spawn(db: Path, *args: str) -> Any:
                 "FUDGE_SECRETS_FILE": str(db.parent / "secrets.db"), "XDG_STATE_HOME": str(db.parent / "state"),
                 "NO_COLOR": "1", "TERM": "xterm",
                 "PROMPT_TOOLKIT_NO_CPR": "1"})  # a pty under test does not answer cursor-position requests
-    return pexpect.spawn(sys.executable, ["-m", "cli.main", "--store", str(db), "play", *args], env=env, cwd=str(ROOT),
+    return pexpect.spawn(sys.executable, ["-m", "fudge_combat.cli.main", "--store", str(db), "play", *args], env=env, cwd=str(ROOT),
                          encoding="utf-8", timeout=60, dimensions=(40, 120))
 
 

@@ -13,14 +13,14 @@ from hypothesis import given, strategies as st
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
-from cli import context, play
-from cli.demos import join, join_as
-from cli.shorthands import Refused, attack_words, odds_words
-from cli.play_prompt import Completions, current_word, history_file
-from engine import commands as cmd
-from engine.options import resolve
-from service.fights import Fights
-from store.sqlite import SqliteStore
+from fudge_combat.cli import context, play
+from fudge_combat.cli.demos import join, join_as
+from fudge_combat.cli.shorthands import Refused, attack_words, odds_words
+from fudge_combat.cli.play_prompt import Completions, current_word, history_file
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.options import resolve
+from fudge_combat.service.fights import Fights
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, start
 from tests.fuzzing import fuzz
 
@@ -187,7 +187,7 @@ def test_A_REPLAY_1_the_session_folds_what_another_writer_appended_onto_its_stat
         session: play.Session, store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The new events are folded onto the cached state, which is then the replay of the whole log; an
     undo from the other writer (it may reach back before the cached state) makes the session read the fight again."""
-    from service.caches import named
+    from fudge_combat.service.caches import named
 
     kept = session.fights.state("duel")
     other = Fights(SqliteStore(store))
@@ -217,7 +217,7 @@ def test_every_command_of_the_session_gets_the_one_service(session: play.Session
 
 def test_a_defect_in_a_command_is_one_line_and_the_session_goes_on(
         session: play.Session, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from cli import fight as fight_module
+    from fudge_combat.cli import fight as fight_module
 
     def broken(*args: Any, **kwargs: Any) -> None:
         raise ZeroDivisionError("a defect")

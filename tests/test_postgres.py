@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from store.sqlite import SqliteStore
+from fudge_combat.store.sqlite import SqliteStore
 from tests.processes import ROOT, fudge
 
 SHEETS = ROOT / "examples" / "sheets"
@@ -126,7 +126,7 @@ def test_A_LOG_1_a_fight_moves_from_sqlite_to_the_server_and_back_byte_for_byte(
 
     back = alice.folder / "back.db"
     alice("store", "copy", alice.url, back)
-    from store.postgres import PostgresStore
+    from fudge_combat.store.postgres import PostgresStore
 
     server = PostgresStore(alice.url, gm="alice")
     assert SqliteStore(back).read("what-if") == rows["what-if"] == server.read("what-if")
@@ -155,12 +155,12 @@ def test_FUDGE_STORE_names_the_server_as_well_as_a_file(pg_url: str, tmp_path: P
     env.update(PYTHONPATH=str(ROOT), FUDGE_STORE=pg_url, FUDGE_GM="carol", FUDGE_KEY_FILE=str(tmp_path / "key"),
                FUDGE_SECRETS_FILE=str(tmp_path / "secrets.db"), NO_COLOR="1")
     for args in (["new", "by-env"], ["fights"]):
-        done = subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True, text=True, env=env,
+        done = subprocess.run([sys.executable, "-m", "fudge_combat.cli.main", *args], capture_output=True, text=True, env=env,
                               cwd=tmp_path, timeout=120)
         assert done.returncode == 0, done.stderr
     assert "by-env" in done.stdout
     assert not (tmp_path / "fudge.db").exists()  # no file store was made beside it
-    from store.postgres import PostgresStore
+    from fudge_combat.store.postgres import PostgresStore
 
     assert [f.name for f in PostgresStore(pg_url, gm="carol").fights()] == ["by-env"]
     assert PostgresStore(pg_url, gm="carol").owner("by-env") == "carol"
@@ -191,9 +191,9 @@ def test_GMs_who_log_in_as_their_own_roles_cannot_read_each_others_fights_even_i
 
     import psycopg
 
-    from events.rows import Row
-    from store.base import FightInfo, StoreError
-    from store.postgres import PostgresStore
+    from fudge_combat.events.rows import Row
+    from fudge_combat.store.base import FightInfo, StoreError
+    from fudge_combat.store.postgres import PostgresStore
 
     url = pg_server.database()
     admin = PostgresStore(url)
@@ -245,9 +245,9 @@ def test_the_live_board_is_woken_by_the_servers_notification(pg_url: str, tmp_pa
     import threading
 
     pytest.importorskip("starlette", reason="the serve extra is not installed: pip install '.[serve]'")
-    from cli.context import store_at
-    from cli.web import app
-    from service.fights import Fights
+    from fudge_combat.cli.context import store_at
+    from fudge_combat.cli.web import app
+    from fudge_combat.service.fights import Fights
 
     alice = GM("alice", pg_url, tmp_path / "alice")
     alice("new", "duel")

@@ -14,15 +14,15 @@ from typing import Any
 
 import pytest
 
-from engine import commands as cmd
-from engine.pmap import LOGGED, MISSING
-from engine.rewind import UNKNOWN
-from projections.fold import replay
-from engine.state import FightState
-from store import schema, snapshots
-from service.fights import Fights
-from store.log import log
-from store.sqlite import SqliteStore
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.pmap import LOGGED, MISSING
+from fudge_combat.engine.rewind import UNKNOWN
+from fudge_combat.projections.fold import replay
+from fudge_combat.engine.state import FightState
+from fudge_combat.store import schema, snapshots
+from fudge_combat.service.fights import Fights
+from fudge_combat.store.log import log
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, sheet, start
 from tests.processes import fudge
 

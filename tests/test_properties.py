@@ -27,18 +27,18 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli.render import status_json
-from engine import commands as cmd
-from engine.audit import verify
-from engine.decide import decide
-from engine.dice import Roll
-from engine.errors import RuleError
-from events.models import Declaration
-from engine.history import voided
-from projections.fold import replay
-from engine.state import FightState
-from service.fights import DiceInput, Fights, Outcome
-from store.sqlite import SqliteStore
+from fudge_combat.cli.render import status_json
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.decide import decide
+from fudge_combat.engine.dice import Roll
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.events.models import Declaration
+from fudge_combat.engine.history import voided
+from fudge_combat.projections.fold import replay
+from fudge_combat.engine.state import FightState
+from fudge_combat.service.fights import DiceInput, Fights, Outcome
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import make_fights, sheet, start
 
 NAMES = ("Ann", "Bob", "Cid")

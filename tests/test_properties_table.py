@@ -18,13 +18,13 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cli.render import status_json
-from engine import commands as cmd
-from engine.audit import verify
-from engine.wounds import LEVEL_BY_NAME
+from fudge_combat.cli.render import status_json
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.wounds import LEVEL_BY_NAME
 from tests.conftest import make_fights, start
-from projections.fold import replay
-from engine.state import FightState
+from fudge_combat.projections.fold import replay
+from fudge_combat.engine.state import FightState
 from tests.test_properties import (NAMES, SETTINGS, Session, Step, dice_pool, live_equals_replayed, opening, play,
                                    typing_, without)
 

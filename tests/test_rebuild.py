@@ -18,14 +18,14 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from cli.demos import DEMOS, Demo
-from engine import commands as cmd
-from engine.history import effective
-from engine.pmap import EventMap
-from engine.state import FightState, replace
-from events.envelope import Recorded, load
-from projections.fold import replay
-from projections.rebuild import READ_ONLY, handlers, rebuild
+from fudge_combat.cli.demos import DEMOS, Demo
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.history import effective
+from fudge_combat.engine.pmap import EventMap
+from fudge_combat.engine.state import FightState, replace
+from fudge_combat.events.envelope import Recorded, load
+from fudge_combat.projections.fold import replay
+from fudge_combat.projections.rebuild import READ_ONLY, handlers, rebuild
 from tests.processes import ROOT, fudge
 from tests.test_consequences import duel, play as play_demo
 from tests.test_decoder import bodies_of
@@ -129,7 +129,7 @@ def test_F_HEAL_1_a_track_healed_between_wounds_is_built_again(between: cmd.Comm
 
 def test_with_an_upcaster_registered_every_row_goes_through_pydantic(monkeypatch: pytest.MonkeyPatch) -> None:
     """An older shape is upcast before validation, which only the pydantic path does (events.upcast)."""
-    from events.upcast import UPCASTERS
+    from fudge_combat.events.upcast import UPCASTERS
 
     records = records_of(bodies_of(fight_log("fudge", "sensible", True, 2)))
     seen: list[dict] = []

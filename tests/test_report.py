@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from projections.luck import chi_square, p_value_2dof
+from fudge_combat.projections.luck import chi_square, p_value_2dof
 from tests.processes import ROOT, fudge
 
 SHEETS = ROOT / "examples" / "sheets"
@@ -132,10 +132,10 @@ def test_each_command_gets_the_words_of_its_consequences(fight: Path, monkeypatc
     import types
     from dataclasses import dataclass
 
-    from cli.web.html import events_html
-    from cli.web.story import steps
-    from service.fights import Fights
-    from store.sqlite import SqliteStore
+    from fudge_combat.cli.web.html import events_html
+    from fudge_combat.cli.web.story import steps
+    from fudge_combat.service.fights import Fights
+    from fudge_combat.store.sqlite import SqliteStore
 
     @dataclass
     class Consequence:
@@ -148,10 +148,10 @@ def test_each_command_gets_the_words_of_its_consequences(fight: Path, monkeypatc
         asked.append((before.round, after.round, [r.seq for r in records]))
         return [Consequence("round", f"<round {after.round}>")] if after.round != before.round else []
 
-    stand_in = types.ModuleType("projections.consequences")
+    stand_in = types.ModuleType("fudge_combat.projections.consequences")
     stand_in.consequences = consequences  # type: ignore[attr-defined]
     stand_in.touched = lambda log, records: []  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "projections.consequences", stand_in)
+    monkeypatch.setitem(sys.modules, "fudge_combat.projections.consequences", stand_in)
     records = Fights(SqliteStore(fight)).log("skirmish")
     story = steps(records)
     assert len(asked) == len(story) and [seq for _, _, seqs in asked for seq in seqs] == [r.seq for r in records]
@@ -165,9 +165,9 @@ def test_each_command_gets_the_words_of_its_consequences(fight: Path, monkeypatc
 def test_the_last_commands_read_as_the_whole_story_does(fight: Path) -> None:
     """The live page walks only its last commands (the state before them folded once): their lines, rounds and
     undone marks are those of the whole log's story, wherever the cut falls (undo, fudge point, branch)."""
-    from cli.web.story import steps
-    from service.fights import Fights
-    from store.sqlite import SqliteStore
+    from fudge_combat.cli.web.story import steps
+    from fudge_combat.service.fights import Fights
+    from fudge_combat.store.sqlite import SqliteStore
 
     records = Fights(SqliteStore(fight)).log("skirmish")
     story = steps(records)

@@ -23,17 +23,17 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import commands as cmd
-from engine import history
-from engine.errors import RuleError
-from engine.harm import round_start_at
-from engine.pmap import LOGGED, MISSING, EventMap, PMap
-from engine.rewind import UNKNOWN
-from engine.state import FightState
-from projections.fold import replay
-from service.fights import Fights
-from store import snapshots
-from store.sqlite import SqliteStore
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine import history
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.harm import round_start_at
+from fudge_combat.engine.pmap import LOGGED, MISSING, EventMap, PMap
+from fudge_combat.engine.rewind import UNKNOWN
+from fudge_combat.engine.state import FightState
+from fudge_combat.projections.fold import replay
+from fudge_combat.service.fights import Fights
+from fudge_combat.store import snapshots
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, sheet, start
 from tests.test_properties import new_session, play, session
 

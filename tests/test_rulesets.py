@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import commands as cmd
-from engine.errors import InputError
-from engine.options import PRESETS, RuleOptions, option_rule, resolve
-from projections.fold import replay
-from service.fights import Fights
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.options import PRESETS, RuleOptions, option_rule, resolve
+from fudge_combat.projections.fold import replay
+from fudge_combat.service.fights import Fights
 from tests.conftest import sheet
 from tests.test_cli import Fudge, fudge  # noqa: F401  (the fixture)
 

@@ -23,19 +23,19 @@ from typing import Any
 import pytest
 from structlog.testing import capture_logs
 
-from engine import commands as cmd
-from engine.audit import verify
-from engine.dice import commitment
-from engine.rewind import UNKNOWN
-from engine.state import FightState
-from events import models as ev
-from store import secrets as kept_secrets
-from store import snapshots
-from store.base import StoreError
-from service.fights import Fights
-from store.memory import MemoryStore
-from store.secrets import MemorySecrets, Secret, SecretFile
-from store.sqlite import SqliteStore
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.dice import commitment
+from fudge_combat.engine.rewind import UNKNOWN
+from fudge_combat.engine.state import FightState
+from fudge_combat.events import models as ev
+from fudge_combat.store import secrets as kept_secrets
+from fudge_combat.store import snapshots
+from fudge_combat.store.base import StoreError
+from fudge_combat.service.fights import Fights
+from fudge_combat.store.memory import MemoryStore
+from fudge_combat.store.secrets import MemorySecrets, Secret, SecretFile
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, sheet, start
 from tests.processes import fudge
 
@@ -45,7 +45,7 @@ SHEETS = Path(__file__).resolve().parent.parent / "examples" / "sheets"
 @pytest.fixture(autouse=True)
 def plain_logging(monkeypatch: pytest.MonkeyPatch) -> None:
     """Warnings go to structlog as configured here: a CLI test run earlier may have left its set-up pending."""
-    from store.log import log
+    from fudge_combat.store.log import log
 
     monkeypatch.setattr(log, "setup", None)
     monkeypatch.setattr(log, "threshold", logging.NOTSET)
@@ -353,9 +353,9 @@ def test_A_FAIR_1_a_fight_whose_seed_another_log_revealed_refuses_generated_dice
 # --- 15. fudge sim --keep --------------------------------------------------------------------------
 
 def sim_setup() -> Any:
-    from cli.sim import entrants
-    from engine.options import resolve
-    from sim.runner import Setup
+    from fudge_combat.cli.sim import entrants
+    from fudge_combat.engine.options import resolve
+    from fudge_combat.sim.runner import Setup
 
     _, options = resolve("fudge")
     return Setup("fudge", options.model_dump(mode="json"),
@@ -363,7 +363,7 @@ def sim_setup() -> Any:
 
 
 def test_kept_sim_fights_never_touch_the_current_fight(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from sim.batch import run_batch
+    from fudge_combat.sim.batch import run_batch
 
     path = tmp_path / "fudge.db"
     fights = on_file(path)
@@ -379,7 +379,7 @@ def test_kept_sim_fights_never_touch_the_current_fight(tmp_path: Path, monkeypat
 
 def test_a_kept_sim_fight_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A run stopped while the second kept fight is written leaves the first whole and no trace of the second."""
-    from sim.batch import run_batch
+    from fudge_combat.sim.batch import run_batch
 
     path = tmp_path / "fudge.db"
     fights = on_file(path)
@@ -407,7 +407,7 @@ def test_a_kept_sim_fight_is_written_whole_or_not_at_all(tmp_path: Path, monkeyp
 def test_A_FAIR_1_a_kept_sim_fights_next_seed_is_not_derived_from_its_revealed_seed(tmp_path: Path) -> None:
     """Revealing a kept fight's seed must not predict its next rolls (nor, being a hash of the master seed
     and the index, the master seed or the other fights' seeds)."""
-    from sim.batch import run_batch
+    from fudge_combat.sim.batch import run_batch
 
     commitments = []
     for attempt in range(2):
@@ -430,9 +430,9 @@ import time
 
 import structlog
 
-from sim.batch import run_batch
-from service.fights import Fights
-from store.sqlite import SqliteStore
+from fudge_combat.sim.batch import run_batch
+from fudge_combat.service.fights import Fights
+from fudge_combat.store.sqlite import SqliteStore
 from tests.test_secrets import sim_setup
 
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
@@ -484,7 +484,7 @@ def test_a_sim_killed_while_keeping_fights_leaves_them_whole_and_the_current_fig
 
 
 def test_A_SEAL_1_a_sealed_declaration_travels_with_the_secrets_and_a_forged_one_is_refused() -> None:
-    from cli.secrets import _seal_matches
+    from fudge_combat.cli.secrets import _seal_matches
 
     fights = Fights(MemoryStore())
     duel(fights)

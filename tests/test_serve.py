@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from cli import exits
-from cli.serve import loopback
+from fudge_combat.cli import exits
+from fudge_combat.cli.serve import loopback
 from tests.processes import ROOT, fudge
 
 SHEETS = ROOT / "examples" / "sheets"
@@ -102,7 +102,7 @@ def test_a_club_server_restart_reads_as_reconnecting_and_the_board_comes_back(pg
     environment = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
     environment.update(env, PYTHONPATH=str(ROOT), FUDGE_KEY_FILE=str(folder / "snapshot.key"),
                        XDG_STATE_HOME=str(folder / "state"), NO_COLOR="1")
-    process = subprocess.Popen([sys.executable, "-m", "cli.main", "--store", url, "serve", "--port", "0"], cwd=folder,
+    process = subprocess.Popen([sys.executable, "-m", "fudge_combat.cli.main", "--store", url, "serve", "--port", "0"], cwd=folder,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
     try:
         line = process.stdout.readline() if process.stdout else ""

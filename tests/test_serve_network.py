@@ -20,7 +20,7 @@ from tests.browser import served
 from tests.processes import fudge
 
 pytest.importorskip("uvicorn", reason="the serve extra is not installed: pip install '.[serve]'")
-from cli.web import app, net  # noqa: E402  (after the skip: the serve extra imports starlette)
+from fudge_combat.cli.web import app, net  # noqa: E402  (after the skip: the serve extra imports starlette)
 
 SLOW = 1000  # slow clients of the attack
 
@@ -313,7 +313,7 @@ def test_the_file_limit_is_raised_to_what_the_server_holds(tmp_path: Path) -> No
     script = ("import resource\n"
               "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
               "resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))\n"
-              "from cli.web import net\n"
+              "from fudge_combat.cli.web import net\n"
               "files = net.descriptors()\n"
               "print(files, resource.getrlimit(resource.RLIMIT_NOFILE)[0], net.connection_limit(files))\n"
               "resource.setrlimit(resource.RLIMIT_NOFILE, (5000, hard))\n"

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine import sides as d
-from engine.options import RuleOptions
-from engine.sheets import parse_sheet, read_levels
-from events import models as ev
+from fudge_combat.engine import sides as d
+from fudge_combat.engine.options import RuleOptions
+from fudge_combat.engine.sheets import parse_sheet, read_levels
+from fudge_combat.events import models as ev
 
 SHEETS = Path(__file__).resolve().parents[1] / "examples" / "sheets"
 
 
 def fighter(name: str, options: RuleOptions):  # type: ignore[no-untyped-def]
     sheet = parse_sheet((SHEETS / f"{name}.toml").read_text(), f"{name}.toml")
-    from engine.ladder import ladder_of
+    from fudge_combat.engine.ladder import ladder_of
     return read_levels(sheet, ladder_of(options), f"{name}.toml")
 
 

@@ -20,21 +20,21 @@ import pytest
 import structlog
 from typer.testing import CliRunner
 
-from cli.main import app
-from engine import commands as cmd
-from engine.audit import verify
-from engine.options import resolve
-from engine.sheets import parse_sheet
-from events import models as ev
-from sim.parallel import chunks, run_on, run_serial
-from sim.policies import POLICIES, barter_for_double_plus, worst_wounded_foe
-from sim.runner import (Entrant, LightSession, Opening, ServiceSession, Setup, check_setup, derived_bytes,
+from fudge_combat.cli.main import app
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.options import resolve
+from fudge_combat.engine.sheets import parse_sheet
+from fudge_combat.events import models as ev
+from fudge_combat.sim.parallel import chunks, run_on, run_serial
+from fudge_combat.sim.policies import POLICIES, barter_for_double_plus, worst_wounded_foe
+from fudge_combat.sim.runner import (Entrant, LightSession, Opening, ServiceSession, Setup, check_setup, derived_bytes,
                         derived_ids, fight_seed, play, simulate_range)
-from sim.stats import samples, summarize, wilson
-from sim.runner import FightResult
-from service.fights import Fights
-from store.memory import MemoryStore
-from store.sqlite import SqliteStore
+from fudge_combat.sim.stats import samples, summarize, wilson
+from fudge_combat.sim.runner import FightResult
+from fudge_combat.service.fights import Fights
+from fudge_combat.store.memory import MemoryStore
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, start
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -152,7 +152,7 @@ def test_this_process_plays_ranges_beside_the_workers() -> None:
         return real(setup, master, start, stop, opening)
 
     with ThreadPoolExecutor(max_workers=1) as worker, pytest.MonkeyPatch.context() as patch:
-        patch.setattr("sim.parallel.simulate_range", counted)
+        patch.setattr("fudge_combat.sim.parallel.simulate_range", counted)
         assert run_on(worker, setup, 9, 300, jobs=2, share=True) == serial
     assert sorted((start, stop) for start, stop, _ in played) == chunks(300, 2)  # each once
     here = {(start, stop) for start, stop, thread in played if thread == threading.get_ident()}
@@ -161,7 +161,7 @@ def test_this_process_plays_ranges_beside_the_workers() -> None:
 
 
 def _parent_mark() -> object:
-    from sim import parallel
+    from fudge_combat.sim import parallel
 
     return getattr(parallel, "_mark", None)
 
@@ -170,8 +170,8 @@ def _parent_mark() -> object:
 def test_local_workers_start_as_copies_of_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
     """`--jobs` workers are forked: they start with this process's modules and state (the run's opening)
     instead of importing the engine again, whatever Python's default start method."""
-    from sim import parallel
-    from sim.parallel import executor_for
+    from fudge_combat.sim import parallel
+    from fudge_combat.sim.parallel import executor_for
 
     import multiprocessing
 
@@ -347,7 +347,7 @@ def test_jobs_zero_is_one_per_core_with_the_same_results(tmp_path: Path, monkeyp
             super().__init__(max_workers=max_workers, **kwargs)
 
     monkeypatch.setattr("os.cpu_count", lambda: 2)
-    monkeypatch.setattr("sim.parallel.ProcessPoolExecutor", Counted)
+    monkeypatch.setattr("fudge_combat.sim.parallel.ProcessPoolExecutor", Counted)
     args = [*sheets("snorri", "brynhild"), "-n", "40", "--seed", "3", "--json"]
     every = fudge(tmp_path, "sim", *args, "--jobs", "0")
     one = fudge(tmp_path, "sim", *args, "--jobs", "1")
@@ -428,7 +428,7 @@ def test_two_against_one_plays_the_same_through_the_service(preset: str) -> None
 
 
 def test_the_command_line_knows_every_policy() -> None:
-    from sim import POLICY_NAMES
+    from fudge_combat.sim import POLICY_NAMES
     assert set(POLICY_NAMES) == set(POLICIES)
 
 
@@ -478,7 +478,7 @@ def test_any_sheets_any_preset_same_fight_as_the_service(preset: str, policy: st
 
 
 def test_progress_bar_only_on_a_terminal() -> None:
-    from cli.sim import progress_bar
+    from fudge_combat.cli.sim import progress_bar
     with progress_bar(10, False) as advance:
         assert advance is None
     with progress_bar(10, True) as advance:
@@ -524,7 +524,7 @@ def test_a_policy_per_sheet(tmp_path: Path) -> None:
 def test_a_thread_decides_a_setups_opening_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker runs many ranges of one run: the opening (start and joins, decided and folded) is made
     once per thread and setup, not once per range; another setup gets its own."""
-    from sim import runner
+    from fudge_combat.sim import runner
 
     made = []
     real = Opening.of.__func__  # type: ignore[attr-defined]
@@ -543,7 +543,7 @@ def test_dask_ranges_follow_the_clusters_threads() -> None:
     processes of one thread each gets the ranges of two slots whether --jobs says 1 or 5, and the same
     results as one process."""
     distributed = pytest.importorskip("distributed")
-    from sim.parallel import executor_for, ranges, simulate
+    from fudge_combat.sim.parallel import executor_for, ranges, simulate
 
     setup = setup_for("fudge")
     serial = run_serial(setup, 6, 3000)
@@ -564,9 +564,9 @@ def test_dask_ranges_follow_the_clusters_threads() -> None:
 def test_the_first_fight_is_played_once(n: int, jobs: int) -> None:
     """`run_batch` plays fight 0 itself (to refuse a setup it cannot play before any work) and the pool the
     rest: every fight once, in index order, each counted once by the progress report."""
-    from sim.batch import run_batch
-    from sim.parallel import ranges
-    from sim.rulesets import view_of
+    from fudge_combat.sim.batch import run_batch
+    from fudge_combat.sim.parallel import ranges
+    from fudge_combat.sim.rulesets import view_of
 
     setup = setup_for("fudge-phases")
     done: list[int] = []

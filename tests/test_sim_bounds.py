@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from sim.runner import FightResult
-from sim.stats import Tally, samples
+from fudge_combat.sim.runner import FightResult
+from fudge_combat.sim.stats import Tally, samples
 from tests.processes import ROOT, fudge
 
 SHEETS = ROOT / "examples" / "sheets"
@@ -134,13 +134,13 @@ def test_a_long_run_holds_no_fights_it_has_counted(monkeypatch: pytest.MonkeyPat
     counted; 2,000 each at most) when they come back from an executor; the counts are all the fights'.
     So a run's memory does not grow with -n (it kept every result before: about 200 bytes a fight, 2 GB
     for ten million)."""
-    from sim import parallel
-    from sim.batch import run_batch
-    from sim.parallel import run_on
+    from fudge_combat.sim import parallel
+    from fudge_combat.sim.batch import run_batch
+    from fudge_combat.sim.parallel import run_on
     from tests.test_sim import setup_for
 
     monkeypatch.setattr(parallel, "simulate_range", fake_range)
-    monkeypatch.setattr("sim.batch.simulate_range", fake_range)
+    monkeypatch.setattr("fudge_combat.sim.batch.simulate_range", fake_range)
     monkeypatch.setattr(parallel, "rows_of_range", lambda setup, master, start, stop:
                         parallel.pickle.dumps(fake_range(setup, master, start, stop)))
     n = 100_000

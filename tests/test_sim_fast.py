@@ -24,13 +24,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.dice import derive_faces
-from engine.errors import InputError
-from engine.options import RuleOptions, check_combination, resolve
-from engine.sheets import parse_sheet
-from sim import fast, fast_fate
-from sim.parallel import run_serial
-from sim.runner import (Entrant, Opening, Setup, fast_plan, fight_seed, simulate_fast, simulate_one,
+from fudge_combat.engine.dice import derive_faces
+from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.options import RuleOptions, check_combination, resolve
+from fudge_combat.engine.sheets import parse_sheet
+from fudge_combat.sim import fast, fast_fate
+from fudge_combat.sim.parallel import run_serial
+from fudge_combat.sim.runner import (Entrant, Opening, Setup, fast_plan, fight_seed, simulate_fast, simulate_one,
                         simulate_range)
 from tests.conftest import sheet
 from tests.fuzzing import fuzz

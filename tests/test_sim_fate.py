@@ -10,15 +10,15 @@ import pytest
 import structlog
 from typer.testing import CliRunner
 
-from cli.main import app
-from engine.audit import verify
-from engine.options import resolve
-from events import models as ev
-from sim.runner import (LightSession, ServiceSession, Setup, derived_bytes, derived_ids,
+from fudge_combat.cli.main import app
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.options import resolve
+from fudge_combat.events import models as ev
+from fudge_combat.sim.runner import (LightSession, ServiceSession, Setup, derived_bytes, derived_ids,
                         fight_seed, play, simulate_range)
-from service.fights import Fights
-from store.memory import MemoryStore
-from store.sqlite import SqliteStore
+from fudge_combat.service.fights import Fights
+from fudge_combat.store.memory import MemoryStore
+from fudge_combat.store.sqlite import SqliteStore
 from tests.test_sim import entrant
 
 SHEETS = Path(__file__).resolve().parents[1] / "examples" / "sheets"
@@ -89,8 +89,8 @@ def test_cli_fate_keeps_fights_that_verify(tmp_path: Path) -> None:
 
 def test_plain_targets_the_foe_with_the_worst_box() -> None:
     """FT-TRACK: the worst-wounded foe is read on Fate's boxes."""
-    from engine import commands as cmd
-    from sim.policies import worst_wounded_foe
+    from fudge_combat.engine import commands as cmd
+    from fudge_combat.sim.policies import worst_wounded_foe
     from tests.conftest import dice, make_fights, start
 
     fights = make_fights()

@@ -48,7 +48,7 @@ def start(tmp_path: Path, *args: str, group: bool = False) -> tuple[subprocess.P
     environment.update({"PYTHONPATH": str(ROOT), "FUDGE_KEY_FILE": str(tmp_path / "snapshot.key"),
                         "XDG_STATE_HOME": str(tmp_path / "state"), "NO_COLOR": "1", "SIM_RUN_MARK": mark})
     process = subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "--store", str(tmp_path / "fights.db"), "sim",
+        [sys.executable, "-m", "fudge_combat.cli.main", "--store", str(tmp_path / "fights.db"), "sim",
          str(SHEETS / "snorri.toml"), str(SHEETS / "brynhild.toml"), "--seed", "1", "--json", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment, cwd=tmp_path,
         start_new_session=group)
@@ -106,7 +106,7 @@ def test_no_worker_outlives_the_command(tmp_path: Path, signum: int, whole_group
 def test_a_worker_whose_parent_is_already_gone_ends_itself() -> None:
     """The race the kernel's death signal leaves: a worker set up after its parent died (its parent pid is
     no longer the one that forked it) ends at once instead of waiting on a queue nobody writes to."""
-    from sim.parallel import _worker_starts
+    from fudge_combat.sim.parallel import _worker_starts
 
     child = os.fork()
     if child == 0:  # the worker: told its parent was another process, as after a reparenting
@@ -123,7 +123,7 @@ def test_a_worker_asks_the_kernel_to_die_with_its_parent() -> None:
     """On Linux a worker's death signal is SIGKILL (read back with PR_GET_PDEATHSIG)."""
     import ctypes
 
-    from sim.parallel import _worker_starts
+    from fudge_combat.sim.parallel import _worker_starts
 
     read, write = os.pipe()
     child = os.fork()
@@ -146,7 +146,7 @@ def test_a_worker_asks_the_kernel_to_die_with_its_parent() -> None:
 
 WATCHED = '''
 import multiprocessing, os, sys, time
-from sim.parallel import _watch_parent
+from fudge_combat.sim.parallel import _watch_parent
 
 def worker():
     _watch_parent()

@@ -12,13 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cli import render
-from cli.demos import FEX_ROUNDS
-from engine import commands as cmd
-from engine.sheets import parse_sheet
-from events import models as ev
-from projections.fold import evolve_all
-from service.fights import Fights
+from fudge_combat.cli import render
+from fudge_combat.cli.demos import FEX_ROUNDS
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.sheets import parse_sheet
+from fudge_combat.events import models as ev
+from fudge_combat.projections.fold import evolve_all
+from fudge_combat.service.fights import Fights
 from tests.conftest import dice, start
 
 SHEETS = Path(__file__).resolve().parent.parent / "examples" / "sheets"

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from typer.testing import CliRunner
 
-from cli import main, views
+from fudge_combat.cli import main, views
 
 
 @pytest.fixture(scope="module")

@@ -17,18 +17,18 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cli import board, render, status_model, status_rows, status_view, views
-from engine import commands as cmd
-from engine.commands_fate import FateAction, FateExchange, FateRound
-from engine.errors import RuleError
-from engine.options import resolve
-from engine.state import replace
-from events.envelope import load
-from events.models import Declaration
-from projections.fold import fold
-from service.fights import Fights
-from service.step import by_command
-from store.sqlite import SqliteStore
+from fudge_combat.cli import board, render, status_model, status_rows, status_view, views
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.commands_fate import FateAction, FateExchange, FateRound
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.options import resolve
+from fudge_combat.engine.state import replace
+from fudge_combat.events.envelope import load
+from fudge_combat.events.models import Declaration
+from fudge_combat.projections.fold import fold
+from fudge_combat.service.fights import Fights
+from fudge_combat.service.step import by_command
+from fudge_combat.store.sqlite import SqliteStore
 from tests.fuzzing import fuzz
 from tests.processes import fudge
 from tests.test_stored_rows import old_logs

@@ -17,15 +17,15 @@ from typing import Any
 
 import pytest
 
-from engine import commands as cmd
-from events import models as ev
-from events.rows import Row
-from service.fights import Fights
-from store.base import Conflict, DuplicateCommand, EventStore, FightInfo, StoreError, UnknownFight
-from store.memory import MemoryStore
-from store.snapshots import Snapshot
-from store.sqlite import SqliteStore
-from store.views import View
+from fudge_combat.engine import commands as cmd
+from fudge_combat.events import models as ev
+from fudge_combat.events.rows import Row
+from fudge_combat.service.fights import Fights
+from fudge_combat.store.base import Conflict, DuplicateCommand, EventStore, FightInfo, StoreError, UnknownFight
+from fudge_combat.store.memory import MemoryStore
+from fudge_combat.store.snapshots import Snapshot
+from fudge_combat.store.sqlite import SqliteStore
+from fudge_combat.store.views import View
 from tests.conftest import dice, make_fights, sheet, start
 
 CONFLICT_TEXT = "the fight changed since you read it"
@@ -53,7 +53,7 @@ class Backend:
                 return self.opened[0]
             store: Any = MemoryStore()
         elif self.kind.startswith("postgresql"):
-            from store.postgres import PostgresStore
+            from fudge_combat.store.postgres import PostgresStore
 
             store = PostgresStore.pooled(self.url or "") if self.kind.endswith("pool") else PostgresStore(self.url or "")
         else:
@@ -424,7 +424,7 @@ class TestDeclaredAbilities:
     def test_the_service_asks_a_store_for_nothing_its_protocol_does_not_declare(self, backend: Backend) -> None:
         """New, commands with read models and secrets, undo, redo, sealed declarations, branch, export,
         import and reveal-seed through a store that offers only what `EventStore` declares."""
-        from cli.views import STATUS
+        from fudge_combat.cli.views import STATUS
 
         store = OnlyDeclared(keyed(backend))
         counter = iter(range(1, 10_000))

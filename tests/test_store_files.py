@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.audit import verify
-from service.history import export_lines
-from store.sqlite import STORE_SCHEMA, SqliteStore
+from fudge_combat.engine.audit import verify
+from fudge_combat.service.history import export_lines
+from fudge_combat.store.sqlite import STORE_SCHEMA, SqliteStore
 from tests.processes import ROOT, fudge
 from tests.test_store_schema import journal_mode, old_logs, old_store, schema, sidecars, stored_schemas, tables
 

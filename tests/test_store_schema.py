@@ -19,13 +19,13 @@ from typing import Any
 
 import pytest
 
-from engine import commands as cmd
-from engine.audit import verify
-from events.envelope import load
-from events.rows import Row
-from store import sqlite as sqlite_store
-from store.base import FightInfo, StoreError
-from store.sqlite import STORE_SCHEMA, SqliteStore
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.events.envelope import load
+from fudge_combat.events.rows import Row
+from fudge_combat.store import sqlite as sqlite_store
+from fudge_combat.store.base import FightInfo, StoreError
+from fudge_combat.store.sqlite import STORE_SCHEMA, SqliteStore
 from tests.conftest import make_fights
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -212,8 +212,8 @@ def test_A_LOG_1_a_first_write_refused_after_its_migration_takes_the_migration_b
 
 KILLED_MIGRATION = """
 import sys, time
-from engine import commands as cmd
-from store.sqlite import SqliteStore
+from fudge_combat.engine import commands as cmd
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import make_fights
 
 store = SqliteStore(sys.argv[1])
@@ -276,7 +276,7 @@ def test_a_store_of_a_newer_schema_is_refused_untouched(tmp_path: Path) -> None:
 
 def test_A_LOG_1_the_oldest_store_moves_to_postgresql_and_back_byte_for_byte(tmp_path: Path, pg_url: str) -> None:
     """The oldest SQLite store's logs copied onto a server (whose tables its first write makes) and back."""
-    from store.postgres import STORE_SCHEMA as PG_SCHEMA, PostgresStore
+    from fudge_combat.store.postgres import STORE_SCHEMA as PG_SCHEMA, PostgresStore
 
     path = tmp_path / "old.db"
     logs = oldest_store(path)
@@ -296,7 +296,7 @@ def test_A_LOG_1_the_oldest_store_moves_to_postgresql_and_back_byte_for_byte(tmp
 
 
 def test_a_postgresql_store_of_a_newer_schema_is_refused(pg_url: str) -> None:
-    from store.postgres import PostgresStore
+    from fudge_combat.store.postgres import PostgresStore
 
     PostgresStore(pg_url, gm="alice").set_setting("current", "x")
     with PostgresStore(pg_url)._db() as db:
@@ -308,7 +308,7 @@ def test_a_postgresql_store_of_a_newer_schema_is_refused(pg_url: str) -> None:
 def test_a_database_that_is_not_a_fudge_store_is_refused_untouched(pg_url: str) -> None:
     import psycopg
 
-    from store.postgres import PostgresStore
+    from fudge_combat.store.postgres import PostgresStore
 
     with psycopg.connect(pg_url, autocommit=True) as db:
         db.execute("CREATE TABLE fights (who TEXT)")
@@ -327,7 +327,7 @@ def test_the_oldest_postgresql_schema_is_migrated_by_its_first_write(pg_url: str
     write brings it to schema 3, the share kept and its owner filled in, its GMs listed."""
     import psycopg
 
-    from store.postgres import MIGRATIONS, STORE_SCHEMA as PG_SCHEMA, PostgresStore
+    from fudge_combat.store.postgres import MIGRATIONS, STORE_SCHEMA as PG_SCHEMA, PostgresStore
 
     with psycopg.connect(pg_url, autocommit=True) as db:
         db.execute(MIGRATIONS[0])  # type: ignore[arg-type]

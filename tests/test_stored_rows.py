@@ -17,16 +17,16 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from engine import commands as cmd
-from engine.audit import verify
-from engine.errors import RuleError
-from events import models as ev
-from events.envelope import SCHEMA_VERSION, Recorded, canonical, chain_hash, load
-from events.rows import Row
-from projections.fold import replay
-from store.base import FightInfo
-from service.fights import Fights
-from store.sqlite import SqliteStore
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import SCHEMA_VERSION, Recorded, canonical, chain_hash, load
+from fudge_combat.events.rows import Row
+from fudge_combat.projections.fold import replay
+from fudge_combat.store.base import FightInfo
+from fudge_combat.service.fights import Fights
+from fudge_combat.store.sqlite import SqliteStore
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -232,7 +232,7 @@ def test_A_REPLAY_1_the_collector_is_paused_only_while_a_log_is_read(tmp_path: P
     cyclic garbage collector it pauses is on again afterwards, also after an error, and stays off if it was."""
     import gc
 
-    from store.bulk import paused_gc
+    from fudge_combat.store.bulk import paused_gc
 
     store, name = store_of(tmp_path, old_logs()[0])
     fights = Fights(store)

@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from engine import commands as cmd
-from engine.audit import verify
-from engine.errors import RuleError
-from events import models as ev
-from service.fights import DiceInput, Fights
-from store.sqlite import SqliteStore
+from fudge_combat.cli.main import app
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.events import models as ev
+from fudge_combat.service.fights import DiceInput, Fights
+from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, sheet, start
 
 GOOD, GREAT, SUPERB, FAIR = 1, 2, 3, 0

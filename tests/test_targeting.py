@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from cli.gm_inputs import choices
-from engine import commands as cmd
-from engine.audit import verify
-from events import models as ev
-from service.fights import Fights
+from fudge_combat.cli.gm_inputs import choices
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.audit import verify
+from fudge_combat.events import models as ev
+from fudge_combat.service.fights import Fights
 from tests.conftest import dice, sheet, start
 
 # What the code before the nested model stored as `issued` for these two commands (key for key).

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from cli import context, terminal
+from fudge_combat.cli import context, terminal
 from tests.processes import ROOT, fudge
 
 HOSTILE = "Ev\x1b[2Jil\r\nSnorri is dead\x07\x1b]0;pwned\x07\u202eX\x85Y\u2028Z"

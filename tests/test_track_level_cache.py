@@ -10,8 +10,8 @@ import pickle
 
 from hypothesis import given, strategies as st
 
-from engine.wounds import DEAD, UNDAMAGED, Track
-from engine.state import replace as fast_replace
+from fudge_combat.engine.wounds import DEAD, UNDAMAGED, Track
+from fudge_combat.engine.state import replace as fast_replace
 
 rows = st.lists(st.lists(st.one_of(st.none(), st.integers(1, 5)), min_size=1, max_size=3), min_size=5, max_size=5)
 tracks = st.builds(lambda boxes, dead: Track(tuple(map(tuple, boxes)), dead=dead), rows, st.booleans())

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import commands as cmd
-from engine.options import resolve
-from engine.sheets import Sheet, likely_typo
-from service.fights import Fights
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.options import resolve
+from fudge_combat.engine.sheets import Sheet, likely_typo
+from fudge_combat.service.fights import Fights
 from tests.conftest import dice, sheet, start
 from tests.test_cli import SHEETS, Fudge, duel, fresh_logging, fudge  # noqa: F401 - fixtures
 
@@ -126,7 +126,7 @@ def test_C_ACT_1_join_refuses_a_combat_trait_that_is_a_typo_and_warns_of_one_the
 
 def test_C_ACT_1_an_old_log_with_a_misspelled_trait_still_verifies(fights: Fights) -> None:
     """The typo check is the command line's, not a rule: a fight that rolled `Rapeir` before it still verifies."""
-    from engine.audit import verify
+    from fudge_combat.engine.audit import verify
 
     start(fights, "fight")
     fights.execute("fight", cmd.Join(sheet=sheet("Kara", skills={"Rapier": "Good"}, attack="Rapeir"), source="test"))

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from engine import commands as cmd
-from engine.errors import RuleError
-from service.fights import DiceInput, Fights
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.service.fights import DiceInput, Fights
 from tests.conftest import dice, sheet, start
 
 RD_FOR = {"Scratch": 1, "Hurt": 2, "Very Hurt": 3, "Incapacitated": 5, "Near Death": 7}  # damage = RD + 2

@@ -39,13 +39,13 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from cli.web.html import CSS, board_html, events_html
-from cli.web.net import HostCheck
-from cli.web.story import steps
-from store.base import StoreError
+from fudge_combat.cli.web.html import CSS, board_html, events_html
+from fudge_combat.cli.web.net import HostCheck
+from fudge_combat.cli.web.story import steps
+from fudge_combat.store.base import StoreError
 
 if TYPE_CHECKING:
-    from service.fights import Fights
+    from fudge_combat.service.fights import Fights
 
 POLL = 0.3  # seconds between two reads of the store's tail
 WAIT = 1.0  # seconds a stream waits on a notifying store before it checks for a closed page or Ctrl-C

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from html import escape
 
-from cli.board import board_lines
-from cli.terminal import safe
-from cli.web.story import Step
-from engine.state import FightState
+from fudge_combat.cli.board import board_lines
+from fudge_combat.cli.terminal import safe
+from fudge_combat.cli.web.story import Step
+from fudge_combat.engine.state import FightState
 
 # The colours of the kinds (cli.style.STYLES), light and dark (prefers-color-scheme), and the layout:
 # one column on a phone, large type for a TV (`.large`, `fudge serve --large` or ?large).

@@ -15,18 +15,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
 
-from cli.terminal import safe
-from cli.web.html import CSS, h
-from cli.web.story import Step, branch_of, steps, walk
-from engine.audit import Report as Verified
-from engine.history import voided
-from engine.rulesets.reading import ruleset_of
-from engine.state import FightState
-from events import models as ev
-from events.envelope import Recorded
-from events.receipt import receipt
-from projections import report as counts
-from store.base import FightInfo
+from fudge_combat.cli.terminal import safe
+from fudge_combat.cli.web.html import CSS, h
+from fudge_combat.cli.web.story import Step, branch_of, steps, walk
+from fudge_combat.engine.audit import Report as Verified
+from fudge_combat.engine.history import voided
+from fudge_combat.engine.rulesets.reading import ruleset_of
+from fudge_combat.engine.state import FightState
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import Recorded
+from fudge_combat.events.receipt import receipt
+from fudge_combat.projections import report as counts
+from fudge_combat.store.base import FightInfo
 
 FACE = {-1: "-", 0: "0", 1: "+"}
 

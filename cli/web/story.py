@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from cli import render
-from engine.history import voided
-from engine.state import FightState
-from events import models as ev
-from events.envelope import Recorded
-from engine.evolve import evolve
-from projections.fold import evolve_all, replay
+from fudge_combat.cli import render
+from fudge_combat.engine.history import voided
+from fudge_combat.engine.state import FightState
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import Recorded
+from fudge_combat.engine.evolve import evolve
+from fudge_combat.projections.fold import evolve_all, replay
 
 
 @dataclass
@@ -36,8 +36,8 @@ def consequences_of(before: FightState, after: FightState, records: Sequence[Rec
                     log: Mapping[str, Sequence[Recorded]]) -> list[tuple[str, str]]:
     """The words of what a command did (projections.consequences), as (kind, text); an undo's or a redo's
     read with the records it took back or brought back (`log`: the log's records by command id)."""
-    from cli.outcome import unsaid
-    from projections.consequences import consequences, touched
+    from fudge_combat.cli.outcome import unsaid
+    from fudge_combat.projections.consequences import consequences, touched
 
     undone = touched(log, records)
     said = consequences(before, after, list(records), undone)

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from functools import partial
 
-from engine import atari, stun
-from engine.commands import ByCommand
-from engine.points import spend
-from engine.rulesets import fudge
-from engine.rulesets.decider import Decider, Handler, able_to_act
-from events import models as ev
-from engine.state import Combatant, FightState
+from fudge_combat.engine import atari, stun
+from fudge_combat.engine.commands import ByCommand
+from fudge_combat.engine.points import spend
+from fudge_combat.engine.rulesets import fudge
+from fudge_combat.engine.rulesets.decider import Decider, Handler, able_to_act
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import Combatant, FightState
 
 
 def acting_modifiers(state: FightState, who: Combatant) -> list[ev.Modifier]:

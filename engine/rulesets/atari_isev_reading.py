@@ -5,6 +5,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.rulesets.fudge_reading import READING as FUDGE
+from fudge_combat.engine.rulesets.fudge_reading import READING as FUDGE
 
 READING = replace(FUDGE, name="atari-isev", ranked_rule="AI-INIT", ties_together=True, sheet="atari-isev")

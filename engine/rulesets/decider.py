@@ -7,11 +7,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.state import Combatant, FightState
+from fudge_combat.engine.state import Combatant, FightState
 
 if TYPE_CHECKING:
-    from engine.commands import Command
-    from events.models import Event
+    from fudge_combat.engine.commands import Command
+    from fudge_combat.events.models import Event
 
 # A decide table's handler: (state, a command of its key's class, dice) -> the events it makes. Each handler
 # names its own command class, so the table's type leaves the arguments to them.

@@ -11,22 +11,22 @@ from functools import partial
 from itertools import islice
 from typing import Any
 
-from engine import commands as cmd
-from engine.commands import ByCommand
-from engine import points
-from engine.dice import Dice
-from engine.errors import RuleError
-from engine.fate import (build_side, check_actions, check_arms, fate_able, is_taken_out, marks_of, next_actor,
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.commands import ByCommand
+from fudge_combat.engine import points
+from fudge_combat.engine.dice import Dice
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.fate import (build_side, check_actions, check_arms, fate_able, is_taken_out, marks_of, next_actor,
                          penalties, resolution, skill_of, still_to_act, tie_breaks)
-from engine.reresolve import Spent, reresolve
-from engine.rolls import roll_event, settle_roll
-from engine.rulesets import fudge, lifecycle, phases
-from engine.rulesets.decider import Decider, Handler
-from engine.settle import settle_exchange
-from engine.sheets import Sheet
-from engine.sides import able, combatant
-from events import models as ev
-from engine.state import Action, Combatant, FightState
+from fudge_combat.engine.reresolve import Spent, reresolve
+from fudge_combat.engine.rolls import roll_event, settle_roll
+from fudge_combat.engine.rulesets import fudge, lifecycle, phases
+from fudge_combat.engine.rulesets.decider import Decider, Handler
+from fudge_combat.engine.settle import settle_exchange
+from fudge_combat.engine.sheets import Sheet
+from fudge_combat.engine.sides import able, combatant
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import Action, Combatant, FightState
 
 
 def _need_pace(state: FightState, pace: str, what: str) -> None:

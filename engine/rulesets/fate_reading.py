@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.rulesets.reading import Reading
+from fudge_combat.engine.rulesets.reading import Reading
 
 if TYPE_CHECKING:
-    from engine.state import Combatant, FightState
+    from fudge_combat.engine.state import Combatant, FightState
 
 LEVELS = ("Unharmed", "Clipped", "Hurt", "Injured", "Taken Out")  # `severity`'s levels
 
@@ -22,7 +22,7 @@ def no_order(pace: str) -> str:
 
 def severity(state: FightState, who: Combatant) -> int:
     """The worst box marked (FT-TRACK), 4 once Taken Out (FT-TRACK-3) or dead."""
-    from engine.fate import penalty_view
+    from fudge_combat.engine.fate import penalty_view
 
     view = penalty_view(state, who)
     if view["taken_out"] or who.track.dead:

@@ -12,27 +12,27 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from engine import aftermath, stun
-from engine import commands as cmd
-from engine.commands import ByCommand
-from engine.blows import alternating_all_out, exchange_intents, fight
-from engine.declarations import merged_declaration, round_events
-from engine.dice import Dice, Roll
-from engine.errors import RuleError
-from engine.locations import location_modifiers
-from engine.melee_multi import decide_melee
-from engine.phase_order import check_turn, turn_used
-from engine.points import spend
-from engine.ranged import shoot
-from engine.rolls import advantage_events, next_action, roll_event, settle_roll
-from engine.rulesets import lifecycle, phases
-from engine.rulesets.decider import Decider, Handler, able_to_act
-from engine.settle import settle_exchange, wound_events
-from engine.sides import able, combatant, wound_modifiers
-from engine.story import STORY_ONLY, decide_story
-from engine.wounds import LEVELS, NEAR_DEATH, SCRATCH
-from events import models as ev
-from engine.state import Combatant, FightState
+from fudge_combat.engine import aftermath, stun
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.commands import ByCommand
+from fudge_combat.engine.blows import alternating_all_out, exchange_intents, fight
+from fudge_combat.engine.declarations import merged_declaration, round_events
+from fudge_combat.engine.dice import Dice, Roll
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.locations import location_modifiers
+from fudge_combat.engine.melee_multi import decide_melee
+from fudge_combat.engine.phase_order import check_turn, turn_used
+from fudge_combat.engine.points import spend
+from fudge_combat.engine.ranged import shoot
+from fudge_combat.engine.rolls import advantage_events, next_action, roll_event, settle_roll
+from fudge_combat.engine.rulesets import lifecycle, phases
+from fudge_combat.engine.rulesets.decider import Decider, Handler, able_to_act
+from fudge_combat.engine.settle import settle_exchange, wound_events
+from fudge_combat.engine.sides import able, combatant, wound_modifiers
+from fudge_combat.engine.story import STORY_ONLY, decide_story
+from fudge_combat.engine.wounds import LEVELS, NEAR_DEATH, SCRATCH
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import Combatant, FightState
 
 D6_POSTURE = {1: -2, 2: -1, 3: 0, 4: 0, 5: 1, 6: 2}  # F-TAC-3
 Acting = Callable[[FightState, Combatant], list[ev.Modifier]]
@@ -66,7 +66,7 @@ def declare(state: FightState, c: cmd.Declare, dice: Dice, *, atari_isev: bool =
     if atari_isev or state.options.initiative in ("opposed", "ranked"):  # AI-WAIT, AI-MULTI-ATK, F-INIT-3
         number = state.round + 1
         declaration = merged_declaration(state.pending.get(who.key), number, declaration)
-        from engine import atari  # Atari Isev's rules: loaded only by a fight that declares so
+        from fudge_combat.engine import atari  # Atari Isev's rules: loaded only by a fight that declares so
 
         atari.check_declaration(state, who, declaration, atari_isev)
     elif c.declaration != ev.Declaration(all_out=c.declaration.all_out, posture=c.declaration.posture):
@@ -204,14 +204,14 @@ def gm_wound(state: FightState, c: cmd.GmWound, dice: Dice) -> list[ev.Event]:
 
 def willpower(state: FightState, c: cmd.Willpower, dice: Dice) -> list[ev.Event]:
     """AI-WILL-1, as Atari Isev decides it: engine.atari is loaded by the fights that use it, not by every one."""
-    from engine import atari
+    from fudge_combat.engine import atari
 
     return atari.willpower(state, c, dice)
 
 
 def resist_spell(state: FightState, c: cmd.ResistSpell, dice: Dice) -> list[ev.Event]:
     """AI-WILL-2, as Atari Isev decides it (see `willpower`)."""
-    from engine import atari
+    from fudge_combat.engine import atari
 
     return atari.resist_spell(state, c, dice)
 

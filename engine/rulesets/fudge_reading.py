@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.rulesets.reading import Reading
-from engine.wounds import LEVELS
+from fudge_combat.engine.rulesets.reading import Reading
+from fudge_combat.engine.wounds import LEVELS
 
 if TYPE_CHECKING:
-    from engine.state import Combatant, FightState
+    from fudge_combat.engine.state import Combatant, FightState
 
 
 def no_order(pace: str) -> str:

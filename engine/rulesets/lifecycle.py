@@ -6,15 +6,15 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from engine import commands as cmd
-from engine.commands import ByCommand
-from engine.dice import Dice
-from engine.errors import RuleError
-from engine.rulesets.decider import Handler
-from engine.sheets import Sheet, read_levels
-from engine.sides import combatant
-from events import models as ev
-from engine.state import FightState
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.commands import ByCommand
+from fudge_combat.engine.dice import Dice
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.rulesets.decider import Handler
+from fudge_combat.engine.sheets import Sheet, read_levels
+from fudge_combat.engine.sides import combatant
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import FightState
 
 
 def start(state: FightState, c: cmd.StartFight, dice: Dice) -> list[ev.Event]:

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import commands as cmd
-from engine.commands import ByCommand
-from engine import ranked
-from engine.dice import Dice
-from engine.errors import RuleError
-from engine.initiative import allotment, barter, barter_classic, bonus_phases, discards
-from engine.phase_order import declared_intent, held_action, ordered_ties, reordered_turn, slots
-from engine.rulesets.decider import Handler
-from engine.sides import able, combatant
-from events import models as ev
-from engine.state import Combatant, FightState
+from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.commands import ByCommand
+from fudge_combat.engine import ranked
+from fudge_combat.engine.dice import Dice
+from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.initiative import allotment, barter, barter_classic, bonus_phases, discards
+from fudge_combat.engine.phase_order import declared_intent, held_action, ordered_ties, reordered_turn, slots
+from fudge_combat.engine.rulesets.decider import Handler
+from fudge_combat.engine.sides import able, combatant
+from fudge_combat.events import models as ev
+from fudge_combat.engine.state import Combatant, FightState
 
 
 def start_round(state: FightState, c: cmd.StartRound, dice: Dice) -> list[ev.Event]:

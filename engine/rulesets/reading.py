@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.state import Combatant, FightState
+    from fudge_combat.engine.state import Combatant, FightState
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def ruleset_named(name: str) -> Reading:
     """The `Reading` of the ruleset named `name` (the `ruleset` option)."""
     reading = _LOADED.get(name)
     if reading is None:  # once a process: the views ask at every event
-        module: Any = importlib.import_module(f"engine.rulesets.{MODULES[name]}")
+        module: Any = importlib.import_module(f"fudge_combat.engine.rulesets.{MODULES[name]}")
         reading = _LOADED[name] = module.READING
     return reading
 
