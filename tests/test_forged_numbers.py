@@ -48,14 +48,15 @@ KINDS: dict[str, tuple[str, tuple[Any, ...], int | str]] = {
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
-    """A duel with generated dice, a fudge point spent on a roll (its consequences voided) and wounds; its
-    export's lines."""
+    """A duel with typed dice (so no roll can end it before its last command), a fudge point spent on a roll
+    (its consequences voided) and wounds on both sides; its export's lines."""
     folder = tmp_path_factory.mktemp("played")
     store = folder / "fudge.db"
     sheets = ROOT / "examples" / "sheets"
     for args in (("new", "duel"), ("join", str(sheets / "snorri.toml")), ("join", str(sheets / "brynhild.toml")),
-                 ("exchange", "Snorri", "Brynhild", "-d", "Snorri=+ + 0 0", "-d", "Brynhild=- 0 0 0"),
-                 ("spend", "Snorri", "luck"), ("exchange", "Snorri", "Brynhild")):
+                 ("exchange", "Snorri", "Brynhild", "-d", "Snorri=+ + 0 0", "-d", "Brynhild=0 0 0 0"),
+                 ("spend", "Snorri", "skill", "--shift", "-1"),
+                 ("exchange", "Snorri", "Brynhild", "-d", "Snorri=0 0 0 0", "-d", "Brynhild=+ + 0 0")):
         done = fudge(*args, store=store)
         assert done.returncode == 0, (args, done.stderr)
     exported = fudge("export", "duel", store=store)
