@@ -71,7 +71,7 @@ print(json.dumps({"seconds": min(times), "events": events,
 """
 
 LATENCY = PRELUDE + """from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.dice import parse_faces
+from fudge_combat.engine.kernel.dice import parse_faces
 from fudge_combat.store.sqlite import SqliteStore
 from fudge_combat.service.fights import DiceInput, Fights
 fights = Fights(SqliteStore(sys.argv[1]))

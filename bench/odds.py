@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/odds.py [--runs 5] [--cli]
 
-Each figure is the median (wall time and CPU time) of `--runs` in-process runs of `engine.odds` (a fresh chain
+Each figure is the median (wall time and CPU time) of `--runs` in-process runs of `engine.odds.duel` (a fresh chain
 each run: nothing is memoised across runs), on Snorri and Brynhild (examples/sheets)
 with default wound tracks unless the row says otherwise. `--cli` also times
 `fudge odds SHEET SHEET --duel` as a fresh process (start-up included).
@@ -23,9 +23,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from fudge_combat.engine import odds  # noqa: E402
-from fudge_combat.engine.options import resolve  # noqa: E402
-from fudge_combat.engine.sheets import parse_sheet  # noqa: E402
+from fudge_combat.engine.odds import duel as odds  # noqa: E402
+from fudge_combat.engine.kernel.options import resolve  # noqa: E402
+from fudge_combat.engine.kernel.sheets import parse_sheet  # noqa: E402
 
 SHEETS = [ROOT / "examples" / "sheets" / f"{name}.toml" for name in ("snorri", "brynhild")]
 

@@ -170,7 +170,7 @@ NO_PLUGINS = ("import sys, types\nloader = types.ModuleType('pydantic.plugin._lo
               "loader.get_plugins = lambda: ()\nsys.modules['pydantic.plugin._loader'] = loader\n")
 # As `fudge attack` imports them: `cli.main`, then the command's module with the collector paused and frozen after.
 ATTACK_MODULES = ("import gc, fudge_combat.cli.main\ngc.disable()\n"
-                  "import fudge_combat.cli.table, fudge_combat.engine.decide, fudge_combat.engine.rulesets.fudge, fudge_combat.service.fights, fudge_combat.store.sqlite\n"
+                  "import fudge_combat.cli.table, fudge_combat.engine.decide, fudge_combat.engine.rulesets.fudge.decider, fudge_combat.service.fights, fudge_combat.store.sqlite\n"
                   "from fudge_combat.engine import commands as cmd\ncmd.Attack, cmd.Undo\ngc.freeze()\ngc.enable()\n")
 # The design's step 1 measured from below: the project's modules imported with pydantic's names standing for
 # plain classes and no-op decorators, so no model class is built by pydantic (a msgspec Struct class, the
@@ -213,7 +213,7 @@ LADDER = {
     "the same + every command class (`engine.commands.Command`)":
         NO_PLUGINS + "import fudge_combat.events.models\nfrom fudge_combat.engine.commands import Command\n" + TYPER_PROGRAM,
     "the same + every module `fudge attack` imports, without the command classes it does not name (none run)":
-        NO_PLUGINS + "import fudge_combat.cli.table, fudge_combat.engine.decide, fudge_combat.engine.rulesets.fudge, fudge_combat.service.fights, fudge_combat.store.sqlite\n"
+        NO_PLUGINS + "import fudge_combat.cli.table, fudge_combat.engine.decide, fudge_combat.engine.rulesets.fudge.decider, fudge_combat.service.fights, fudge_combat.store.sqlite\n"
         + TYPER_PROGRAM,
     "`import pydantic, typer` + every module `fudge attack` imports and the command classes it names (Typer not run)":
         NO_PLUGINS + "import pydantic, typer\n" + ATTACK_MODULES,

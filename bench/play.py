@@ -51,7 +51,7 @@ import structlog  # noqa: E402
 
 from fudge_combat.cli import context, play  # noqa: E402
 from fudge_combat.engine import commands as cmd  # noqa: E402
-from fudge_combat.engine.dice import parse_faces  # noqa: E402
+from fudge_combat.engine.kernel.dice import parse_faces  # noqa: E402
 from replay import PACKAGES, build  # noqa: E402
 from fudge_combat.service.fights import DiceInput, Fights  # noqa: E402
 from fudge_combat.store.sqlite import SqliteStore  # noqa: E402

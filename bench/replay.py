@@ -55,8 +55,8 @@ sys.path.insert(0, str(ROOT))
 import structlog  # noqa: E402
 
 from fudge_combat.engine import commands as cmd  # noqa: E402
-from fudge_combat.engine.errors import RuleError  # noqa: E402
-from fudge_combat.engine.options import resolve  # noqa: E402
+from fudge_combat.engine.kernel.errors import RuleError  # noqa: E402
+from fudge_combat.engine.kernel.options import resolve  # noqa: E402
 from fudge_combat.events.models import Declaration  # noqa: E402
 from fudge_combat.projections.fold import replay  # noqa: E402
 from fudge_combat.store.bulk import paused_gc  # noqa: E402
@@ -114,7 +114,7 @@ def build(path: Path, name: str, events: int, durable: bool = False) -> tuple[in
         step += 1
         a, b = fighters[step % 3], fighters[(step + 1) % 3]
         # Undo, redo and fudge-point spends void events: about one command in twelve (they once
-        # replayed the whole log; engine.rewind and service.step.refolded answer them now).
+        # replayed the whole log; engine.kernel.rewind and service.step.refolded answer them now).
         if step % 61 == 0:
             done = run(cmd.Undo()) and run(cmd.Undo()) and run(cmd.Redo())
         elif step % 41 == 0:
@@ -463,7 +463,7 @@ def main() -> None:
         (f"one trait roll appended to the {count:,}-event fight (in-process)", f"{roll_s * 1000:.0f} ms",
          "folds only its new events"),
         (f"one undo or redo on the {count:,}-event fight (in-process)", f"{voiding_s * 1000:.0f} ms",
-         "from the undo history (engine.rewind), no replay"),
+         "from the undo history (engine.kernel.rewind), no replay"),
         (f"appends, durable (synchronous=FULL), {sum(durable_kinds.values())} commands, {durable} events",
          f"{durable_s:.1f} s", f"{sum(durable_kinds.values()) / durable_s:,.0f} commands/s, "
          f"{durable / durable_s:,.0f} events/s"),

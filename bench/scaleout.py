@@ -41,8 +41,8 @@ import structlog
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from fudge_combat.engine.options import resolve  # noqa: E402
-from fudge_combat.engine.sheets import parse_sheet  # noqa: E402
+from fudge_combat.engine.kernel.options import resolve  # noqa: E402
+from fudge_combat.engine.kernel.sheets import parse_sheet  # noqa: E402
 from fudge_combat.sim.runner import Entrant, Setup, fast_plan, opening_of  # noqa: E402
 
 DUELS = {"fudge": ("snorri", "brynhild"), "fudge-phases": ("leroy", "brynhild"), "atari-isev": ("max", "cutthroat"),

@@ -48,8 +48,8 @@ import structlog
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from fudge_combat.engine.options import PRESETS, resolve  # noqa: E402
-from fudge_combat.engine.sheets import parse_sheet  # noqa: E402
+from fudge_combat.engine.kernel.options import PRESETS, resolve  # noqa: E402
+from fudge_combat.engine.kernel.sheets import parse_sheet  # noqa: E402
 from fudge_combat.sim.parallel import run_serial  # noqa: E402
 from fudge_combat.sim.runner import (Entrant, ServiceSession, Setup, derived_bytes, derived_ids, fight_seed,  # noqa: E402
                         fast_plan, opening_of, play)

@@ -44,8 +44,8 @@ print(json.dumps(count))
 """
 
 MEASURE = PRELUDE + """from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.dice import parse_faces
-from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.kernel.dice import parse_faces
+from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.service.fights import DiceInput, Fights
 from fudge_combat.store import snapshots
 from fudge_combat.store.bulk import paused_gc
@@ -53,7 +53,7 @@ from fudge_combat.store.sqlite import SqliteStore
 fights = Fights(SqliteStore(sys.argv[1]))
 state = fights.state("long")
 roller = next(c.name for c in state.combatants.values() if c.track.can_act)
-for number in range(64):  # a full undo history (engine.rewind.DEPTH)
+for number in range(64):  # a full undo history (engine.kernel.rewind.DEPTH)
     dice = DiceInput()
     dice.by_roller[roller.lower()] = [parse_faces("+0-0")]
     command = (cmd.StartRound() if number % 8 == 0 else cmd.Undo() if number % 8 == 5 else cmd.Redo()

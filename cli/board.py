@@ -23,10 +23,10 @@ from typing import Any
 
 from fudge_combat.cli.style import Line, ansi, plain
 from fudge_combat.cli.terminal import safe
-from fudge_combat.engine.rulesets.reading import ruleset_of
-from fudge_combat.engine.state import Combatant, FightState
+from fudge_combat.engine.kernel.reading import ruleset_of
+from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.turns import current_actor, still_fights
-from fudge_combat.engine.wounds import LEVELS
+from fudge_combat.engine.kernel.wounds import LEVELS
 
 NAME, SIDE, LEVEL = 16, 10, 17  # columns of line 1, after the two of the turn mark
 ROWS = ("S", "H", "VH", "I", "ND")  # Scratch, Hurt, Very Hurt, Incapacitated, Near Death
@@ -74,8 +74,8 @@ def turn_order(state: FightState) -> list[str]:
 
 def acting_first(state: FightState) -> list[str]:
     """The keys `turn_order` puts before join order (those with a place in this round's order)."""
-    from fudge_combat.engine.phase_order import phased, slots
-    from fudge_combat.engine.ranked import turn_order as ranked_order
+    from fudge_combat.engine.rulesets.fudge.phase_order import phased, slots
+    from fudge_combat.engine.rulesets.fudge.ranked import turn_order as ranked_order
 
     first: list[str] = []
     if phased(state) and state.initiative:
@@ -90,8 +90,8 @@ def acting_first(state: FightState) -> list[str]:
 def acted(state: FightState) -> dict[str, str]:
     """What each combatant has done this round: "turns 1/3" under phases (each phase is a turn),
     "acted" or "to act" under rolled or Alertness order, "fought" without turns (F-PACE-2)."""
-    from fudge_combat.engine.phase_order import phased, slots
-    from fudge_combat.engine.ranked import turn_order as ranked_order
+    from fudge_combat.engine.rulesets.fudge.phase_order import phased, slots
+    from fudge_combat.engine.rulesets.fudge.ranked import turn_order as ranked_order
 
     keys: list[str] = []
     if phased(state) and state.initiative:
@@ -130,7 +130,7 @@ def header(state: FightState, current: str | None) -> Line:
         if state.options.initiative in ("opposed", "ranked"):
             line.append((f" · initiative {turn.phase:+d}", ""))
         else:
-            from fudge_combat.engine.initiative import PHASE_NAME
+            from fudge_combat.engine.kernel.initiative import PHASE_NAME
 
             line.append((f" · phase {PHASE_NAME[turn.phase]}", ""))
     if current is not None:
@@ -185,7 +185,7 @@ def _all_done(done: str) -> bool:
 
 def fudge_track(state: FightState, who: Combatant) -> tuple[str, str, str, Line]:
     """(out-of-the-fight words, level shown, its kind, boxes) on the Fudge wound track (F-WND)."""
-    from fudge_combat.engine.sides import acting_wound
+    from fudge_combat.engine.rulesets.fudge.sides import acting_wound
 
     track = who.track
     _, penalty = acting_wound(state, who)
@@ -211,7 +211,7 @@ def fudge_track(state: FightState, who: Combatant) -> tuple[str, str, str, Line]
 
 def fate_track(state: FightState, who: Combatant) -> tuple[str, str, str, Line]:
     """The same for Fate's boxes (FT-TRACK): the worst box marked, the penalty on the next roll."""
-    from fudge_combat.engine.fate import penalty_view
+    from fudge_combat.engine.rulesets.fate.rules import penalty_view
 
     view = penalty_view(state, who)
     marked = view["boxes"]
@@ -239,7 +239,7 @@ def _row(letter: str, filled: int, boxes: int) -> Line:
 
 
 def initiative(state: FightState, who: Combatant) -> list[str]:
-    from fudge_combat.engine.initiative import PHASE_NAME
+    from fudge_combat.engine.kernel.initiative import PHASE_NAME
 
     if who.key in state.initiative:
         card = state.initiative[who.key]
@@ -265,7 +265,7 @@ def declaration(state: FightState, who: Combatant) -> str:
             shown.append(declaration_text(declared))
     card = state.initiative.get(who.key)
     if card is not None:
-        from fudge_combat.engine.initiative import PHASE_NAME
+        from fudge_combat.engine.kernel.initiative import PHASE_NAME
 
         for intent in card.intents:
             what = f"attack {state.combatants[intent.target].name}" if intent.target else intent.what
@@ -277,8 +277,8 @@ def extras(state: FightState, who: Combatant) -> list[str]:
     """What else weighs on him: willpower, stun, damage capacity, wounded parts (AI-WILL-1, F-STUN, F-WND-8,
     F-LOC-2)."""
     from fudge_combat.cli.render import aftermath_json
-    from fudge_combat.engine.sides import acting_wound
-    from fudge_combat.engine.locations import LOCATION_LEVELS
+    from fudge_combat.engine.rulesets.fudge.sides import acting_wound
+    from fudge_combat.engine.rulesets.fudge.locations import LOCATION_LEVELS
 
     out = []
     acts_as, _ = acting_wound(state, who)

@@ -30,7 +30,7 @@ def copy(
     dice seeds and sealed declarations stay in your secrets file, keyed by fight id: they serve both stores.
     """
     from fudge_combat.engine.audit import verify
-    from fudge_combat.engine.errors import InputError
+    from fudge_combat.engine.kernel.errors import InputError
 
     with guard():
         src, dst = store_at(store_path(source)), store_at(store_path(target))
@@ -61,7 +61,7 @@ def share(
     gm: Annotated[str, typer.Option("--with", metavar="GM", help="The GM who may see and write it.")],
 ) -> None:
     """Let another GM of a PostgreSQL server see and write one of your fights (they keep their own dice seeds)."""
-    from fudge_combat.engine.errors import InputError
+    from fudge_combat.engine.kernel.errors import InputError
 
     with guard():
         store: Any = open_store()
@@ -74,7 +74,7 @@ def share(
 
 def _server() -> Any:
     """The store --store names, which must be a club's server."""
-    from fudge_combat.engine.errors import InputError
+    from fudge_combat.engine.kernel.errors import InputError
 
     store: Any = open_store()
     if not hasattr(store, "add_gm"):
@@ -101,7 +101,7 @@ def club_upgrade() -> None:
 
     GMs' own roles cannot change the tables: their first write on an older schema asks for this command.
     """
-    from fudge_combat.engine.errors import InputError
+    from fudge_combat.engine.kernel.errors import InputError
 
     with guard():
         store = _server()
@@ -124,7 +124,7 @@ def club_add_gm(
     Held by row-level security, the role sees and writes only the fights it owns and those shared with it.
     Give it a password in psql (\\password NAME), or let it log in as the server's authentication says.
     """
-    from fudge_combat.engine.errors import InputError
+    from fudge_combat.engine.kernel.errors import InputError
 
     with guard():
         if not name or len(name.encode()) > 63 or not name.isprintable():

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from fudge_combat.engine.errors import InputError, RuleError
+from fudge_combat.engine.kernel.errors import InputError, RuleError
 from fudge_combat.cli import style
 from fudge_combat.cli.exits import WRITE_CONFLICT
 from fudge_combat.store.base import Conflict, StoreError
@@ -230,7 +230,7 @@ def write_file(path: Path, text: str) -> None:
 
 def house_rules(rules: str, house: Path | None) -> tuple[str, Any]:
     """The rules name and resolved options of a preset and an optional house-rules file."""
-    from fudge_combat.engine.options import resolve
+    from fudge_combat.engine.kernel.options import resolve
 
     text = read_file(house, "house rules") if house is not None else None
     return resolve(rules, text, str(house) if house else "house rules")
@@ -321,7 +321,7 @@ def within_log(fights: Fights, name: str, seq: int | None, option: str) -> None:
 
 def dice_input(values: list[str] | None) -> DiceInput:
     """`--dice "+ 0 - +"` for the one roller, or `--dice NAME=FACES` (repeatable, in order)."""
-    from fudge_combat.engine.dice import parse_entered
+    from fudge_combat.engine.kernel.dice import parse_entered
     from fudge_combat.service.dice import DiceInput
 
     given = DiceInput()

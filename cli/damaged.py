@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.store.base import StoreError
 
 if TYPE_CHECKING:

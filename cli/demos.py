@@ -11,7 +11,7 @@ from importlib import resources
 from typing import Any
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.sheets import parse_sheet
+from fudge_combat.engine.kernel.sheets import parse_sheet
 from fudge_combat.events import models as ev
 from fudge_combat.examples.demo_atari import KNIFE_FIGHT
 from fudge_combat.examples.demo_fate import TAVERN_BRAWL

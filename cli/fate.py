@@ -19,7 +19,7 @@ from fudge_combat.cli.outcome import JsonOpt
 from fudge_combat.cli.table import CommandIdOpt, DiceOpt, FightOpt, offer_odds, run, two_names
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.decide import decider_of
-from fudge_combat.engine.errors import InputError, RuleError
+from fudge_combat.engine.kernel.errors import InputError, RuleError
 from fudge_combat.service.names import actor_and_target, resolve
 
 app = typer.Typer()

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from fudge_combat.engine.fate import penalty_view, result_vs
-from fudge_combat.engine.fate_tables import OUTCOME_NAME
+from fudge_combat.engine.rulesets.fate.rules import penalty_view, result_vs
+from fudge_combat.engine.rulesets.fate.tables import OUTCOME_NAME
 from fudge_combat.events import models as ev
-from fudge_combat.engine.state import Combatant, FightState
+from fudge_combat.engine.kernel.state import Combatant, FightState
 
 def _mods(modifiers: Any) -> str:
     return "".join(f" {m.value:+d} {m.name}" for m in modifiers)

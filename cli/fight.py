@@ -12,7 +12,7 @@ from fudge_combat.cli.context import (echo, echo_json, fight_name, fight_named, 
 from fudge_combat.cli.outcome import JsonOpt, report, said_of, show_consequences
 from fudge_combat.cli.views import Shown, board_shown, board_width, show, stored_output, with_receipt
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.rulesets.reading import ruleset_of
+from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.events import models as ev
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def join(
     as_json: JsonOpt = False,
 ) -> None:
     """A combatant joins the fight from a sheet file; the sheet is copied into the log."""
-    from fudge_combat.engine.sheets import parse_sheet, unlisted_combat_traits
+    from fudge_combat.engine.kernel.sheets import parse_sheet, unlisted_combat_traits
 
     with guard():
         parsed = parse_sheet(read_file(sheet, "sheet"), str(sheet))

@@ -8,7 +8,7 @@ import typer
 from pydantic import BaseModel
 
 from fudge_combat.cli.params import FUDGE
-from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.kernel.errors import InputError
 
 
 def choices(model: type[BaseModel], field: str) -> tuple[Any, ...]:

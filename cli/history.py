@@ -14,11 +14,11 @@ from fudge_combat.cli.context import echo, echo_json, fail, fight_name, guard, r
 from fudge_combat.cli.damaged import readable
 from fudge_combat.cli.outcome import JsonOpt, json_of, report, said_of, show_consequences, undone_of
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.errors import InputError
-from fudge_combat.engine.wounds import LEVELS
+from fudge_combat.engine.kernel.errors import InputError
+from fudge_combat.engine.kernel.wounds import LEVELS
 from fudge_combat.events.receipt import parse as parse_receipt, receipt
-from fudge_combat.engine.history import voided
-from fudge_combat.engine.state import FightState
+from fudge_combat.engine.kernel.history import voided
+from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import Recorded
 from fudge_combat.projections.consequences import Consequence, consequences, touched

@@ -14,11 +14,11 @@ import typer
 
 from fudge_combat.cli.context import echo, echo_json, fight_name, guard, house_rules, read_file, service
 from fudge_combat.cli.terminal import safe
-from fudge_combat.engine.errors import InputError
-from fudge_combat.engine.rulesets.reading import ruleset_named
+from fudge_combat.engine.kernel.errors import InputError
+from fudge_combat.engine.kernel.reading import ruleset_named
 
 if TYPE_CHECKING:
-    from fudge_combat.engine import odds
+    from fudge_combat.engine.odds import duel as odds
     from fudge_combat.events import models as ev
 
 app = typer.Typer()
@@ -148,8 +148,8 @@ def odds_command(
 
 def sheet_odds(first: Path, second: Path, rules: str, house: Optional[Path], duel: bool, mods: Optional[str],
                all_out: Optional[list[str]], posture: Optional[list[str]], as_json: bool) -> None:
-    from fudge_combat.engine import odds
-    from fudge_combat.engine.sheets import parse_sheet
+    from fudge_combat.engine.odds import duel as odds
+    from fudge_combat.engine.kernel.sheets import parse_sheet
 
     rules_name, options = house_rules(rules, house)
     sheets = [(parse_sheet(read_file(p, "sheet"), str(p)).model_dump(mode="json"), p.name) for p in (first, second)]
@@ -173,7 +173,7 @@ def sheet_odds(first: Path, second: Path, rules: str, house: Optional[Path], due
 def fight_odds(names: list[str], as_json: bool) -> None:
     """`--fight [FIGHT] [ATTACKER] TARGET`: two names are the attacker and the target when the first is a
     combatant of the current fight, else the fight and the target."""
-    from fudge_combat.engine.odds_now import current_actor, odds_now
+    from fudge_combat.engine.odds.now import current_actor, odds_now
     from fudge_combat.service.names import find, resolve
     from fudge_combat.store.base import StoreError
 

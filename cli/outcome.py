@@ -15,7 +15,7 @@ import typer
 from fudge_combat.cli.context import echo, echo_json
 
 if TYPE_CHECKING:  # the rest is imported when a command shows its result: `fudge status` (cli.fight) loads no engine
-    from fudge_combat.engine.state import FightState
+    from fudge_combat.engine.kernel.state import FightState
     from fudge_combat.events.envelope import Recorded
     from fudge_combat.projections.consequences import Consequence
     from fudge_combat.service.fights import Fights, Outcome, UnusedDice
@@ -117,7 +117,7 @@ def show_consequences(said: Iterable[Consequence], lines: Iterable[str] = ()) ->
 
 def unused_line(unused: UnusedDice) -> str:
     """Typed dice the command did not roll: shown, so the GM sees which of his dice did not count."""
-    from fudge_combat.engine.dice import format_faces
+    from fudge_combat.engine.kernel.dice import format_faces
 
     faces = ", ".join(getattr(f, "typed", None) or (format_faces(f) if all(-1 <= x <= 1 for x in f)
                                                     else " ".join(str(x) for x in f)) for f in unused.faces)

@@ -25,7 +25,7 @@ PHASES = "Phase initiative"
 TABLE = "Table dice and identity"  # the dice rolled at the table, the fight acted on
 
 # A whole number typed as an option (a modifier, a count, a level) runs within the bounds of every number a
-# file gives (engine.inputs.MAX_NUMBER), unless its option sets its own: an event number (metavar SEQ) is
+# file gives (engine.kernel.inputs.MAX_NUMBER), unless its option sets its own: an event number (metavar SEQ) is
 # checked against the log, and a simulation's sizes and seed against what a run can do (cli.sim).
 MAX_NUMBER = 1000
 UNBOUNDED = frozenset({"seed", "n", "jobs", "keep_k", "max_rounds"})

@@ -28,11 +28,11 @@ from fudge_combat.cli.context import echo
 from fudge_combat.cli.shorthands import (HELP, LEAVE, SHORTHANDS, USAGE, Leave, Refused, attack_words, current_actor, next_words,
                             odds_words)
 from fudge_combat.cli.terminal import safe
-from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.store.base import StoreError
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.state import FightState
+    from fudge_combat.engine.kernel.state import FightState
 
 app = typer.Typer()
 

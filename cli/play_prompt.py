@@ -26,7 +26,7 @@ from fudge_combat.cli.context import echo
 from fudge_combat.cli.shorthands import HELP, LEAVE, SHORTHANDS, Leave, blow
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.state import FightState
+    from fudge_combat.engine.kernel.state import FightState
     from fudge_combat.service.fights import Fights
 
 # Commands whose first argument is a fight's name; options whose value is one, or a file.

@@ -6,16 +6,16 @@ from collections.abc import Callable
 from typing import Any
 
 from fudge_combat.cli.terminal import safe
-from fudge_combat.engine.dice import format_faces
-from fudge_combat.engine.initiative import PHASE_NAME, PHASES
-from fudge_combat.engine.locations import LOCATION_LEVELS
-from fudge_combat.engine.rulesets.reading import ruleset_of
-from fudge_combat.engine.wounds import LEVELS
+from fudge_combat.engine.kernel.dice import format_faces
+from fudge_combat.engine.kernel.initiative import PHASE_NAME, PHASES
+from fudge_combat.engine.rulesets.fudge.locations import LOCATION_LEVELS
+from fudge_combat.engine.kernel.reading import ruleset_of
+from fudge_combat.engine.kernel.wounds import LEVELS
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import Recorded
-from fudge_combat.engine import stun
-from fudge_combat.engine.tracks import DamageCapacityTrack, is_pawn
-from fudge_combat.engine.state import Combatant, FightState
+from fudge_combat.engine.rulesets.fudge import stun
+from fudge_combat.engine.rulesets.fudge.tracks import DamageCapacityTrack, is_pawn
+from fudge_combat.engine.kernel.state import Combatant, FightState
 
 BOX_LEVELS = LEVELS[1:6]
 
@@ -55,7 +55,7 @@ def _die_json(die: Any) -> dict[str, Any]:
 
 def wound_json(state: FightState, who: Combatant) -> dict[str, Any]:
     """The wound as marked, and the penalty his rolls use (AI-WILL-1: `acts_as` when willpower lightens it)."""
-    from fudge_combat.engine.sides import acting_wound
+    from fudge_combat.engine.rulesets.fudge.sides import acting_wound
     acts_as, penalty = acting_wound(state, who)
     out: dict[str, Any] = {"wound_level": LEVELS[who.track.level], "penalty": penalty}
     if acts_as != who.track.level:
@@ -250,7 +250,7 @@ def combatant_text_lines(state: FightState, who: Combatant) -> list[str]:
     if ruleset_of(state).boxes:
         from fudge_combat.cli import fate_render
         return [f"  {who.name} ({who.side})", *fate_render.status_lines(state, who)]
-    from fudge_combat.engine.sides import acting_wound
+    from fudge_combat.engine.rulesets.fudge.sides import acting_wound
     acts_as, penalty = acting_wound(state, who)  # AI-WILL-1: what his rolls use
     level = LEVELS[who.track.level] + (f" (acts as {LEVELS[acts_as]}, willpower)"
                                        if acts_as != who.track.level else "")
@@ -380,7 +380,7 @@ def line(event: Any, state: FightState, seq: int | None = None) -> str:
 
 def wound_line(event: ev.WoundMarked, state: FightState, who: Combatant, seq: int | None) -> str:
     """F-WND-3, F-WND-4, F-WND-1: the level the fighter ends at (overflow included), consequence first when he is out."""
-    from fudge_combat.engine.tracks import track_of
+    from fudge_combat.engine.rulesets.fudge.tracks import track_of
     track = who.track
     if seq is not None and any(m.seq > seq for m in who.marks):
         track = track_of(who.fighter, who.boxes, [m for m in who.marks if m.seq <= seq], state.options, who.out)

@@ -10,7 +10,7 @@ import typer
 from fudge_combat.cli import exits
 from fudge_combat.cli.context import echo, fail, fight_name, guard, service, write_file
 from fudge_combat.cli.damaged import readable
-from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.kernel.errors import InputError
 
 app = typer.Typer()
 

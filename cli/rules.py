@@ -11,9 +11,9 @@ import typer
 from fudge_combat.cli import render, rule_texts
 from fudge_combat.cli.context import echo, fight_name, guard, house_rules, service, settings
 from fudge_combat.cli.outcome import said_of, show_consequences, undone_of
-from fudge_combat.engine.dice import parse_faces
-from fudge_combat.engine.errors import InputError
-from fudge_combat.engine.options import PRESETS, RuleOptions, option_rule, resolve
+from fudge_combat.engine.kernel.dice import parse_faces
+from fudge_combat.engine.kernel.errors import InputError
+from fudge_combat.engine.kernel.options import PRESETS, RuleOptions, option_rule, resolve
 from fudge_combat.service.dice import DiceInput
 
 app = typer.Typer()

@@ -27,7 +27,7 @@ def export(
 
     Whoever reads the file predicts the dice of your fights: keep it private, delete it once imported.
     """
-    from fudge_combat.engine.errors import InputError
+    from fudge_combat.engine.kernel.errors import InputError
     from fudge_combat.store import secrets
 
     with guard():

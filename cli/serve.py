@@ -16,7 +16,7 @@ from typing import Annotated, Optional
 import typer
 
 from fudge_combat.cli.context import echo, fight_named, guard, open_store
-from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.kernel.errors import InputError
 
 app = typer.Typer()
 

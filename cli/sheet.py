@@ -20,12 +20,12 @@ import typer
 
 from fudge_combat.cli.context import echo, guard, house_rules, read_file, write_file
 from fudge_combat.cli.terminal import safe
-from fudge_combat.engine.errors import InputError
-from fudge_combat.engine.rulesets.reading import ruleset_named, ruleset_of
+from fudge_combat.engine.kernel.errors import InputError
+from fudge_combat.engine.kernel.reading import ruleset_named, ruleset_of
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.options import RuleOptions
-    from fudge_combat.engine.state import Combatant, FightState
+    from fudge_combat.engine.kernel.options import RuleOptions
+    from fudge_combat.engine.kernel.state import Combatant, FightState
 
 app = typer.Typer()
 sheet_app = typer.Typer(help="Character sheets: a template to fill in, a check of how the rules read one, "
@@ -50,7 +50,7 @@ def new(
     Every field a sheet may hold under these rules, in the GM's words: `fudge join` takes the file
     unchanged, and the optional fields are commented out (`#key = ...`). An existing file is never
     overwritten without --force."""
-    from fudge_combat.engine.sheets import parse_sheet
+    from fudge_combat.engine.kernel.sheets import parse_sheet
 
     with guard():
         rules_name, options = house_rules(rules, house)
@@ -93,13 +93,13 @@ def template(name: str, rules_name: str, options: RuleOptions, rules_args: str =
 
 
 def _ladder_text(options: RuleOptions) -> str:
-    from fudge_combat.engine.ladder import ladder_of
+    from fudge_combat.engine.kernel.ladder import ladder_of
 
     return ", ".join(name for name, _ in ladder_of(options).names)
 
 
 def _level(options: RuleOptions, value: int) -> str:
-    from fudge_combat.engine.ladder import ladder_of
+    from fudge_combat.engine.kernel.ladder import ladder_of
 
     return json.dumps(ladder_of(options).name(value))
 
@@ -232,8 +232,8 @@ def check(
     Errors are the one line `fudge join` gives. A valid sheet shows its traits and levels, the damage
     factors (F-DMG), the wound track, Atari Isev's derived traits (AI-INIT-1, AI-DMG-1) or Fate's
     boxes, aspects and arms. Nothing is stored."""
-    from fudge_combat.engine.odds import setup
-    from fudge_combat.engine.sheets import parse_sheet, unlisted_combat_traits
+    from fudge_combat.engine.odds.duel import setup
+    from fudge_combat.engine.kernel.sheets import parse_sheet, unlisted_combat_traits
 
     with guard():
         rules_name, options = house_rules(rules, house)
@@ -293,11 +293,11 @@ def _traits(state: FightState, who: Combatant) -> list[str]:
 
 
 def _damage(state: FightState, who: Combatant, *, atari: bool) -> list[str]:
-    from fudge_combat.engine import damage
+    from fudge_combat.engine.rulesets.fudge import damage
 
     opts, fighter, sheet = state.options, who.fighter, who.fighter.sheet
     if atari:
-        from fudge_combat.engine.atari_rules import basic_damage, protection, weapon_of
+        from fudge_combat.engine.rulesets.atari_isev.rules import basic_damage, protection, weapon_of
 
         held = weapon_of(fighter, None)
         out = ["damage (AI-DMG-1)",
@@ -331,11 +331,11 @@ def _damage(state: FightState, who: Combatant, *, atari: bool) -> list[str]:
 
 
 def _track(state: FightState, who: Combatant) -> list[str]:
-    from fudge_combat.engine.sides import acting_wound
-    from fudge_combat.engine.atari_rules import health_chart
-    from fudge_combat.engine.tracks import DamageCapacityTrack, is_pawn, track_of
-    from fudge_combat.engine.wounds import LEVELS, Mark
-    from fudge_combat.engine.state import replace
+    from fudge_combat.engine.rulesets.fudge.sides import acting_wound
+    from fudge_combat.engine.rulesets.fudge.campaign import health_chart
+    from fudge_combat.engine.rulesets.fudge.tracks import DamageCapacityTrack, is_pawn, track_of
+    from fudge_combat.engine.kernel.wounds import LEVELS, Mark
+    from fudge_combat.engine.kernel.state import replace
 
     opts, sheet = state.options, who.fighter.sheet
     thresholds = opts.wound_thresholds
@@ -366,10 +366,10 @@ def _track(state: FightState, who: Combatant) -> list[str]:
 
 def _capacity_track(state: FightState, who: Combatant) -> list[str]:
     """F-WND-8: the level and penalty after each hit worse than a Scratch, until no actions are left."""
-    from fudge_combat.engine.sides import acting_wound
-    from fudge_combat.engine.state import replace
-    from fudge_combat.engine.tracks import DamageCapacityTrack, track_of
-    from fudge_combat.engine.wounds import HURT, LEVELS, Mark
+    from fudge_combat.engine.rulesets.fudge.sides import acting_wound
+    from fudge_combat.engine.kernel.state import replace
+    from fudge_combat.engine.rulesets.fudge.tracks import DamageCapacityTrack, track_of
+    from fudge_combat.engine.kernel.wounds import HURT, LEVELS, Mark
 
     opts = state.options
     capacity = who.track
@@ -388,8 +388,8 @@ def _capacity_track(state: FightState, who: Combatant) -> list[str]:
 
 
 def _atari(state: FightState, who: Combatant) -> list[str]:
-    from fudge_combat.engine.atari import skill_like
-    from fudge_combat.engine.atari_rules import derived_initiative
+    from fudge_combat.engine.rulesets.atari_isev.blows import skill_like
+    from fudge_combat.engine.rulesets.fudge.ranked import derived_initiative
 
     opts, fighter = state.options, who.fighter
     name, level = derived_initiative(fighter, opts)
@@ -405,7 +405,7 @@ def _atari(state: FightState, who: Combatant) -> list[str]:
 
 
 def _fate(state: FightState, who: Combatant) -> list[str]:
-    from fudge_combat.engine import fate
+    from fudge_combat.engine.rulesets.fate import rules as fate
 
     opts = state.options
     boxes = dict(zip(("Clipped", "Hurt", "Injured"), opts.fate_boxes))
@@ -512,7 +512,7 @@ def editor_ready(node: Any, words: dict[str, str] | None = None) -> Any:
 
 def sheet_schema() -> dict[str, Any]:
     """The sheet model's schema, with `fate_points` (read as `fudge_points`, C-FP-4) beside it."""
-    from fudge_combat.engine.sheets import Sheet
+    from fudge_combat.engine.kernel.sheets import Sheet
 
     schema = editor_ready(Sheet.model_json_schema(), SHEET_WORDS)
     schema["properties"]["fate_points"] = {"type": "integer", "minimum": 0, "title": "Fate Points",
@@ -527,7 +527,7 @@ def sheet_schema() -> dict[str, Any]:
 def house_schema() -> dict[str, Any]:
     """The options' schema as a house file writes them: `extends` and `name` beside them, `ladder` as a name or a
     [ladder] table, named wound tables, every option optional."""
-    from fudge_combat.engine.options import PRESETS, WOUND_BOXES, WOUND_THRESHOLDS, RuleOptions
+    from fudge_combat.engine.kernel.options import PRESETS, WOUND_BOXES, WOUND_THRESHOLDS, RuleOptions
 
     schema = editor_ready(RuleOptions.model_json_schema())
     props = schema["properties"]
@@ -555,7 +555,7 @@ class SheetView:
     reading: Callable[[FightState, Combatant], list[str]]
 
 
-# The sheet a ruleset's Reading names (`engine.rulesets.reading`) -> its template and reading: one line
+# The sheet a ruleset's Reading names (`engine.kernel.reading`) -> its template and reading: one line
 # a sheet. The texts are the CLI's (the engine imports no view); which one a ruleset reads is its own.
 SHEETS: dict[str, SheetView] = {
     "fudge": SheetView(partial(_fudge_template, atari=False), partial(_fudge_reading, atari=False)),

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fudge_combat.engine.rulesets.reading import ruleset_of
+from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.turns import current_actor, still_fights
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.state import Combatant, FightState
+    from fudge_combat.engine.kernel.state import Combatant, FightState
 
 USAGE = 2  # click's exit status for a line it cannot parse
 
@@ -36,7 +36,7 @@ class Refused(Exception):
 
 def find(state: FightState, typed: str) -> Combatant:
     """A combatant by name or unique prefix, in any case, as every command reads names (service.names)."""
-    from fudge_combat.engine.errors import InputError
+    from fudge_combat.engine.kernel.errors import InputError
     from fudge_combat.service.names import resolve
 
     try:

@@ -17,7 +17,7 @@ import typer
 from fudge_combat.cli.context import echo, echo_json, fail, guard, house_rules, read_file, service
 from fudge_combat.cli.exits import INTERRUPTED
 from fudge_combat.cli.terminal import safe
-from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.sim import DEFAULT_MAX_ROUNDS, JOBS_PER_CPU, MAX_FIGHTS, POLICY_NAMES
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ app = typer.Typer()
 def entrants(sheets: list[Path], sides: list[str], policies: list[str]) -> tuple[Entrant, ...]:
     """Sheets in order, `--side` (and several `--policy`) values matched to them in order; a sheet joining
     twice gets `NAME 2`."""
-    from fudge_combat.engine.sheets import parse_sheet
+    from fudge_combat.engine.kernel.sheets import parse_sheet
     from fudge_combat.sim.runner import Entrant
 
     if len(sides) > len(sheets):

@@ -18,7 +18,7 @@ from fudge_combat.cli.status_rows import STATUS_NAME
 from fudge_combat.store import snapshots, views
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.state import FightState
+    from fudge_combat.engine.kernel.state import FightState
 
 SOURCES = ("engine", "events", "projections", "cli")
 _VERSION: list[str] = []

@@ -9,7 +9,7 @@ object: the combatant itself, his entries in the maps below, the rule options, a
 fight-wide values a part reads (the round for a stun's end, Fate's order, whose turn it is and
 who has acted). `Roster.update` finds what changed between the state it last rendered and the
 new one by identity, through each map's own record of its changes where it keeps one
-(engine.pmap.PMap.changes_since), and re-renders those combatants only.
+(engine.kernel.pmap.PMap.changes_since), and re-renders those combatants only.
 
 Stored, the view is a head (the lines before and after the combatants, and each page's name and
 digest), one row a page (`status-pages/<n>`: the names and digests of `PAGE_SIZE` parts, in join
@@ -34,9 +34,9 @@ from typing import Any
 from fudge_combat.cli import board, render
 from fudge_combat.cli.terminal import safe
 from fudge_combat.cli.status_rows import PAGE, PAGE_SIZE, PART, STATUS_NAME, assemble, digest
-from fudge_combat.engine.options import RuleOptions
-from fudge_combat.engine.pmap import PMap
-from fudge_combat.engine.state import Combatant, FightState
+from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.pmap import PMap
+from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.turns import current_actor, still_fights
 from fudge_combat.store import views
 from fudge_combat.store.base import StoreError

@@ -12,8 +12,8 @@ from fudge_combat.cli.gm_inputs import (AffectsOpt, AimAtOpt, AimOpt, CalledOpt,
 from fudge_combat.cli.context import dice_input, echo, fight_name, guard, service
 from fudge_combat.cli.params import ATARI, FUDGE, PHASES, TABLE
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.errors import InputError
-from fudge_combat.engine.wounds import LEVEL_BY_NAME, LEVELS
+from fudge_combat.engine.kernel.errors import InputError
+from fudge_combat.engine.kernel.wounds import LEVEL_BY_NAME, LEVELS
 from fudge_combat.events import models as ev
 from fudge_combat.cli.outcome import JsonOpt, report, undone_of
 from fudge_combat.service.names import actor_and_target, canonical, matching, resolve
@@ -71,12 +71,12 @@ def check_traits(state: Any, command: Any, can_insist: bool = False) -> None:
     rolled at the default without a word. A name unlike any of the sheet's is a skill the fighter
     lacks: rolled at the rules' default, and `show` says so. Checked here, at the command line, and not
     in the rules: a log written before this check must still verify."""
-    from fudge_combat.engine.sheets import likely_typo
+    from fudge_combat.engine.kernel.sheets import likely_typo
 
     parts = [command]
     # A Fate command's actions name traits too; only Fate's commands hold them (looking for them in any other
     # would load Fate's commands for nothing).
-    if type(command).__module__ == "fudge_combat.engine.commands_fate":
+    if type(command).__module__ == "fudge_combat.engine.rulesets.fate.commands":
         for value in (getattr(command, field) for field in type(command).model_fields):
             parts += [item for item in (value if isinstance(value, tuple) else (value,))
                       if isinstance(item, cmd.FateAction)]
@@ -456,7 +456,7 @@ def next_(fight: FightOpt = None, as_json: JsonOpt = False) -> None:
 
 def offer_odds(fight: Optional[str]) -> None:
     """The exact odds of the new actor's blow on each foe still standing, as the fight now stands."""
-    from fudge_combat.engine.odds_now import current_actor, odds_offered
+    from fudge_combat.engine.odds.now import current_actor, odds_offered
     from fudge_combat.store.base import StoreError
 
     with guard():

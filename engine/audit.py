@@ -9,13 +9,13 @@ from typing import Any
 from pydantic import ValidationError
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine import history
+from fudge_combat.engine.kernel import history
 from fudge_combat.engine.decide import decide, seal_of
-from fudge_combat.engine.dice import Roll, check_faces, derive_faces, parse_substitute
-from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.kernel.dice import Roll, check_faces, derive_faces, parse_substitute
+from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.evolve import evolve
-from fudge_combat.engine.sheets import Sheet
-from fudge_combat.engine.state import FightState, replace
+from fudge_combat.engine.kernel.sheets import Sheet
+from fudge_combat.engine.kernel.state import FightState, replace
 from fudge_combat.events import models as ev
 from fudge_combat.events.bounds import MAX_SIDES
 from fudge_combat.events.envelope import GENESIS, Recorded, chain_hash, load
@@ -92,7 +92,7 @@ class RecordedDice:
 # of the events change (A-LOG-2): the rows of one fight spliced into another are not a segment start.
 SEGMENT_STARTS = (ev.FightStarted, ev.BranchStarted, ev.SeedCommitted)
 
-# A die the generator can throw (engine.dice.derive_faces): more sides (events.bounds.MAX_SIDES, which a stored
+# A die the generator can throw (engine.kernel.dice.derive_faces): more sides (events.bounds.MAX_SIDES, which a stored
 # roll keeps), or more faces, is no roll it made.
 MAX_FACES = 1000
 

@@ -8,14 +8,14 @@ from typing import Annotated, Union
 
 from pydantic import ConfigDict, Field, TypeAdapter
 
-from fudge_combat.engine.commands_aftermath import EndBattle, GmWound, Heal, Kill, Rest
-from fudge_combat.engine.commands_blows import Attack, Exchange
-from fudge_combat.engine.commands_fate import (CheckAspect, EndScene, FateAttack, FateExchange, FatePass, FateRound,
+from fudge_combat.engine.rulesets.fudge.commands_aftermath import EndBattle, GmWound, Heal, Kill, Rest
+from fudge_combat.engine.rulesets.fudge.commands_blows import Attack, Exchange
+from fudge_combat.engine.rulesets.fate.commands import (CheckAspect, EndScene, FateAttack, FateExchange, FatePass, FateRound,
                                   FateScene, RecoverInjury)
-from fudge_combat.engine.commands_fight import CommitSeed, Join, Redo, RevealSeed, StartBranch, StartFight, Undo
-from fudge_combat.engine.commands_rolls import (HeroicAvoidance, Melee, ResistSpell, RollTrait, Shoot, SpendPoint, StoryRoll,
+from fudge_combat.engine.kernel.commands_fight import CommitSeed, Join, Redo, RevealSeed, StartBranch, StartFight, Undo
+from fudge_combat.engine.rulesets.fudge.commands_rolls import (HeroicAvoidance, Melee, ResistSpell, RollTrait, Shoot, SpendPoint, StoryRoll,
                                    Willpower)
-from fudge_combat.engine.commands_round import (Barter, Declare, DeclareIntent, HoldAction, NextTurn, OrderTies,
+from fudge_combat.engine.rulesets.fudge.commands_round import (Barter, Declare, DeclareIntent, HoldAction, NextTurn, OrderTies,
                                    SealDeclaration, StartRound)
 
 Command = Annotated[

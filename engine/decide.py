@@ -8,16 +8,16 @@ module only looks up the fight's ruleset, then the command.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.declarations import seal_of
-from fudge_combat.engine.dice import Dice
-from fudge_combat.engine.errors import RuleError
-from fudge_combat.engine.rulesets.decider import Decider
-from fudge_combat.engine.state import FightState
+from fudge_combat.engine.rulesets.fudge.declarations import seal_of
+from fudge_combat.engine.kernel.dice import Dice
+from fudge_combat.engine.kernel.errors import RuleError
+from fudge_combat.engine.kernel.decider import Decider
+from fudge_combat.engine.kernel.registry import RULESETS, ruleset_module
+from fudge_combat.engine.kernel.state import FightState
 
 if TYPE_CHECKING:
     from fudge_combat.events.models import Event
@@ -26,10 +26,8 @@ __all__ = ["DECIDERS", "decide", "decider_of", "seal_of"]
 
 
 class _Deciders(Mapping[str, Decider]):
-    """Each ruleset's Decider by its name, its module loaded when it is first asked for: a Fudge fight
-    never loads Fate's or Atari Isev's rules (bench/README.md, target 4)."""
-
-    MODULES = {"fudge": ("fudge", "FUDGE"), "atari-isev": ("atari_isev", "ATARI_ISEV"), "fate": ("fate", "FATE")}
+    """Each ruleset's Decider by its name (`kernel.registry`), its package loaded when it is first asked for: a
+    Fudge fight never loads Fate's or Atari Isev's rules (bench/README.md, target 4)."""
 
     def __init__(self) -> None:
         self.loaded: dict[str, Decider] = {}
@@ -37,15 +35,14 @@ class _Deciders(Mapping[str, Decider]):
     def __getitem__(self, name: str) -> Decider:
         decider = self.loaded.get(name)
         if decider is None:  # once a process: `decide` asks at every command
-            module, attribute = self.MODULES[name]
-            decider = self.loaded[name] = getattr(importlib.import_module(f"fudge_combat.engine.rulesets.{module}"), attribute)
+            decider = self.loaded[name] = ruleset_module(name, "decider").DECIDER
         return decider
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.MODULES)
+        return iter(RULESETS)
 
     def __len__(self) -> int:
-        return len(self.MODULES)
+        return len(RULESETS)
 
 
 DECIDERS: Mapping[str, Decider] = _Deciders()

@@ -2,7 +2,7 @@
 
 Each function takes the state and the recorded event and returns a new state (`replace`);
 none mutates what it is given. Voiding events change nothing here: which events count is
-worked out before evolve sees them (`engine.history.effective`).
+worked out before evolve sees them (`engine.kernel.history.effective`).
 """
 
 from __future__ import annotations
@@ -10,16 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from fudge_combat.engine import healing
-from fudge_combat.engine.initiative import Initiative, Intent, card_dice
-from fudge_combat.engine.locations import worsen
-from fudge_combat.engine.options import RuleOptions
-from fudge_combat.engine.sheets import Sheet, read_levels
-from fudge_combat.engine.evolve_fate import FATE_HANDLERS
-from fudge_combat.engine.evolving import remember, with_item, without
-from fudge_combat.engine.state import Combatant, FightState, Turn, replace
-from fudge_combat.engine.tracks import KNOCKED_OUT, track_of
-from fudge_combat.engine.wounds import Mark
+from fudge_combat.engine.rulesets.fudge import healing
+from fudge_combat.engine.kernel.initiative import Initiative, Intent, card_dice
+from fudge_combat.engine.rulesets.fudge.locations import worsen
+from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.sheets import Sheet, read_levels
+from fudge_combat.engine.rulesets.fate.evolve import FATE_HANDLERS
+from fudge_combat.engine.rulesets.fudge.evolving import remember, with_item, without
+from fudge_combat.engine.rulesets.fudge.phase_order import with_tie_order
+from fudge_combat.engine.kernel.state import Combatant, FightState, Turn, replace
+from fudge_combat.engine.rulesets.fudge.tracks import KNOCKED_OUT, track_of
+from fudge_combat.engine.kernel.wounds import Mark
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import Recorded
 
@@ -51,7 +52,7 @@ def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
         points = s.options.npc_fudge_points if sheet.kind == "npc" else s.options.default_fudge_points
     boxes = sheet.wounds.boxes if sheet.wounds else s.options.wound_boxes
     if not sheet.wounds and s.options.wound_chart == "health":
-        from fudge_combat.engine.atari_rules import health_chart  # Atari Isev's: loaded by the fights that use it
+        from fudge_combat.engine.rulesets.fudge.campaign import health_chart  # AI-WND-1, an option of a Fudge fight
 
         boxes = health_chart(fighter.trait("Health", s.options)[1]).boxes
     combatant = Combatant(e.combatant, e.side, fighter, points, tuple(boxes),
@@ -247,12 +248,6 @@ def _die_traded(s: FightState, r: Recorded, e: ev.DieTraded) -> FightState:
 
 def _die_altered(s: FightState, r: Recorded, e: ev.DieAltered) -> FightState:
     return _with_die(s, e.combatant, e.die, face=e.face_after)
-
-
-def with_tie_order(s: FightState, order: tuple[str, ...]) -> FightState:
-    """PH-3: a new GM order of ties replaces the round's earlier one."""
-    ranks = {name.lower(): rank for rank, name in enumerate(order)}
-    return replace(s, initiative={k: replace(v, tie_rank=ranks.get(k)) for k, v in s.initiative.items()})
 
 
 def _ties_ordered(s: FightState, r: Recorded, e: ev.TiesOrdered) -> FightState:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from fudge_combat.engine.decide import decider_of
-from fudge_combat.engine.state import Combatant, FightState
+from fudge_combat.engine.kernel.state import Combatant, FightState
 
 
 def current_actor(state: FightState) -> Combatant | None:
@@ -13,7 +13,7 @@ def current_actor(state: FightState) -> Combatant | None:
     if state.turn is not None:
         return state.combatants.get(state.turn.combatant)
     if state.options.initiative == "alertness" and state.fate_order:
-        from fudge_combat.engine.fate import next_actor
+        from fudge_combat.engine.rulesets.fate.rules import next_actor
 
         return next_actor(state)
     return None

@@ -3,7 +3,7 @@
 A log is read again by every command, and a log may come from anywhere: a store someone else can write,
 an export handed over. Its hash chain proves only that nobody changed it since it was hashed, so a log
 re-hashed after an edit verifies; what it may hold is therefore bounded here, once, on the models
-themselves (events.models, and the sheets and house rules, engine.inputs), before a rule counts to a
+themselves (events.models, and the sheets and house rules, engine.kernel.inputs), before a rule counts to a
 trillion, allocates a list of a billion boxes or prints a number of 5,000 digits. A body beyond a bound
 is refused as any altered event is (`fudge verify` names it), and both decoders of a stored body refuse
 it alike (events.decoder derives these constraints for its structs from the same annotations).
@@ -21,7 +21,7 @@ from pydantic import Field
 MAX_NUMBER = 1000  # no rule reads a number (a level, a penalty, a count of days) beyond ±1000
 MAX_TOTAL = 1_000_000  # what the rules add up from such numbers (a result, a margin, damage): hundreds of them
 MAX_SEQ = 2**62  # an event's number, as the stores number them (a signed 64-bit column)
-MAX_SIDES = 256  # the most sides of a die the generator throws (engine.dice.derive_faces)
+MAX_SIDES = 256  # the most sides of a die the generator throws (engine.kernel.dice.derive_faces)
 MAX_DICE = 100  # dice in one roll: the rules throw at most 8 at once (CT-TABLE), plus fixed and bonus ones
 MAX_ITEMS = 1000  # items of a list in an event: combatants, sides, hits, modifiers, voided events
 MAX_TEXT = 200  # characters of a name, a key or any other text of a GM's file

@@ -665,7 +665,7 @@ class FateTurnOrder(_Event):
 
 
 class FateTurnPassed(_Event):
-    """FT-INIT (a reading, engine.fate): the actor gives up his turn in this round's order. Passed
+    """FT-INIT (a reading, engine.rulesets.fate.rules): the actor gives up his turn in this round's order. Passed
     (`behind` None): the turn is used with no action. Held: he acts after `behind`, the next fighter
     who still has a turn this round."""
 

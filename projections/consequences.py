@@ -15,11 +15,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fudge_combat.engine.initiative import PHASE_NAME
-from fudge_combat.engine.rulesets.reading import ruleset_of
-from fudge_combat.engine.state import Combatant, FightState
+from fudge_combat.engine.kernel.initiative import PHASE_NAME
+from fudge_combat.engine.kernel.reading import ruleset_of
+from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.turns import still_fights
-from fudge_combat.engine.wounds import LEVELS
+from fudge_combat.engine.kernel.wounds import LEVELS
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import Recorded
 
@@ -235,7 +235,7 @@ def _fate_results(old: ev.FateResolved, new: ev.FateResolved, before: FightState
 
 
 def _contest(c: ev.FateContest, state: FightState) -> str:
-    from fudge_combat.engine.fate_tables import OUTCOME_NAME
+    from fudge_combat.engine.rulesets.fate.tables import OUTCOME_NAME
     name = state.ladder.name
     what = f"maneuver: {c.maneuver}" if c.maneuver else OUTCOME_NAME.get(c.outcome, "no effect")
     return f"{c.attacker} {name(c.attacker_result)} vs {c.defender} {name(c.defender_result)}: {what}"
@@ -283,8 +283,8 @@ def _stance(d: ev.Declaration) -> str:
 # --- wounds (F-WND, F-MOD-1, AI-WILL-1, F-STUN-1) ---------------------------------------------------------
 
 def _wounds(before: FightState, after: FightState) -> list[Consequence]:
-    from fudge_combat.engine import stun
-    from fudge_combat.engine.sides import acting_wound
+    from fudge_combat.engine.rulesets.fudge import stun
+    from fudge_combat.engine.rulesets.fudge.sides import acting_wound
 
     out = []
     for key, now in after.combatants.items():
@@ -330,8 +330,8 @@ def _level_word(level: int) -> str:
 
 def _fate_harm(before: FightState, after: FightState) -> list[Consequence]:
     """FT-TRACK-3: the boxes a fighter has marked, and the penalties they bring."""
-    from fudge_combat.engine.fate import is_taken_out, penalty_view
-    from fudge_combat.engine.fate_tables import BOXES, OUTCOME_NAME
+    from fudge_combat.engine.rulesets.fate.rules import is_taken_out, penalty_view
+    from fudge_combat.engine.rulesets.fate.tables import BOXES, OUTCOME_NAME
 
     out = []
     for key, now in after.combatants.items():
@@ -455,7 +455,7 @@ def _cards(state: FightState) -> dict[str, Any]:
 
 
 def _phase_order(state: FightState) -> str:
-    from fudge_combat.engine.phase_order import slots
+    from fudge_combat.engine.rulesets.fudge.phase_order import slots
 
     phases: dict[int, list[str]] = {}
     for slot in slots(state):
@@ -473,7 +473,7 @@ def _when(state: FightState, phase: int) -> str:
 
 
 def _turn(before: FightState, after: FightState) -> list[Consequence]:
-    if after.options.initiative == "alertness":  # FT-INIT: only Fate's turn pace takes it (engine.options)
+    if after.options.initiative == "alertness":  # FT-INIT: only Fate's turn pace takes it (engine.kernel.options)
         return _fate_turn(before, after)
     now, was = after.turn, before.turn
     if now is None or now.step == "held" or (was is not None and (now.round, now.phase, now.combatant, now.index,
@@ -493,16 +493,16 @@ def _last_turn(state: FightState) -> bool:
     if turn is None:
         return False
     if state.options.initiative in ("opposed", "ranked"):
-        from fudge_combat.engine.ranked import turn_order
+        from fudge_combat.engine.rulesets.fudge.ranked import turn_order
         keys = [key for _, key, _ in turn_order(state)]
     else:
-        from fudge_combat.engine.phase_order import slots
+        from fudge_combat.engine.rulesets.fudge.phase_order import slots
         keys = [slot.combatant for slot in slots(state)]
     return not any(state.combatants[key].track.can_act for key in keys[turn.index + 1:])
 
 
 def _fate_turn(before: FightState, after: FightState) -> list[Consequence]:
-    from fudge_combat.engine.fate import next_actor
+    from fudge_combat.engine.rulesets.fate.rules import next_actor
 
     now = next_actor(after) if after.fate_order else None
     was = next_actor(before) if before.fate_order else None

@@ -1,7 +1,7 @@
 """Folding a log into the state it builds: as of any event (A-REPLAY-1), and event by event.
 
-Which events count (A-UNDO-2) is the core's `engine.history.effective`; what each one does is
-`engine.evolve`. `fold` is evolve over many events, on a draft (`engine.state.Draft`).
+Which events count (A-UNDO-2) is the core's `engine.kernel.history.effective`; what each one does is
+`engine.evolve`. `fold` is evolve over many events, on a draft (`engine.kernel.state.Draft`).
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from fudge_combat.engine.evolve import HANDLERS, evolve
-from fudge_combat.engine.history import effective
-from fudge_combat.engine.state import FightState, draft_of, freeze, replace
+from fudge_combat.engine.kernel.history import effective
+from fudge_combat.engine.kernel.state import FightState, draft_of, freeze, replace
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import Recorded
 
@@ -18,7 +18,7 @@ from fudge_combat.events.envelope import Recorded
 def fold(records: Iterable[Recorded], state: FightState | None = None) -> FightState:
     """`evolve` over the records; `last_seq` is set once at the end (no handler reads it).
 
-    The handlers work on a private draft of the state (`engine.state.Draft`), changed in place
+    The handlers work on a private draft of the state (`engine.kernel.state.Draft`), changed in place
     rather than copied at every event; `state` itself is left as it was.
     """
     handlers = HANDLERS

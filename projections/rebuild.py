@@ -8,7 +8,7 @@ same defaults) at a fraction of pydantic's cost, and read by the same handlers (
 which only read its fields. The handlers that keep part of an event in the state (a declaration, a
 sheet) or are rare get pydantic's record, as every row did before. A dice roll (the commonest of a
 fight's rows), an exchange, a wound and a new round are folded by handlers of this module: the engine's handler
-(`engine.evolve`) with `engine.evolving.remember` written straight onto the fold's draft, and a wound
+(`engine.evolve`) with `engine.rulesets.fudge.evolving.remember` written straight onto the fold's draft, and a wound
 placed on the track the earlier marks built; and the draft's growing maps grow in place (`_Growing`).
 
 tests/test_rebuild.py: the state equals the handlers' fold of pydantic's records, over the golden logs
@@ -22,12 +22,12 @@ from functools import lru_cache
 from typing import Any
 
 from fudge_combat.engine import evolve as evolving_handlers
-from fudge_combat.engine.evolving import AVOIDANCES, SMALL, index_as, with_item, with_items, without
-from fudge_combat.engine.harm import ADJUSTMENT_PURPOSE
-from fudge_combat.engine.tracks import is_pawn, pain_of
-from fudge_combat.engine.wounds import Mark, Track, build_track, place
-from fudge_combat.engine.pmap import LOGGED, EventMap, PMap, Reader
-from fudge_combat.engine.state import Action, Draft, FightState, draft_of, freeze, replace
+from fudge_combat.engine.rulesets.fudge.evolving import AVOIDANCES, SMALL, index_as, with_item, with_items, without
+from fudge_combat.engine.rulesets.fudge.harm import ADJUSTMENT_PURPOSE
+from fudge_combat.engine.rulesets.fudge.tracks import is_pawn, pain_of
+from fudge_combat.engine.kernel.wounds import Mark, Track, build_track, place
+from fudge_combat.engine.kernel.pmap import LOGGED, EventMap, PMap, Reader
+from fudge_combat.engine.kernel.state import Action, Draft, FightState, draft_of, freeze, replace
 from fudge_combat.events import models as ev
 from fudge_combat.events.decoder import Refused, decoder, structs
 from fudge_combat.events.envelope import load
@@ -49,7 +49,7 @@ class _Growing(PMap):
     Why: a `PMap` keeps every version it was (each `set` makes a new one and leaves a change in the old),
     so that any older state stays correct; a fold from scratch keeps none of its states but the last, so
     the draft's growing maps (actions, events, the indexes, the roster, the round starts) need no older
-    version. Handlers read the newest state only (engine.state.Draft), and `engine.evolving.with_item`
+    version. Handlers read the newest state only (engine.kernel.state.Draft), and `engine.rulesets.fudge.evolving.with_item`
     sets a PMap in place of copying it. `_settled` turns each back into what the handlers' fold holds."""
 
     __slots__ = ()
@@ -94,7 +94,7 @@ def _growing(read: Callable[[int], Any]) -> Draft:
 
 def _settled(draft: Draft) -> Draft:
     """Each grown map as the handlers' fold leaves it: `actions` a PMap, `events` an EventMap, the others
-    a dict while they are small (engine.evolving.with_item's SMALL), else a PMap."""
+    a dict while they are small (engine.rulesets.fudge.evolving.with_item's SMALL), else a PMap."""
     for name in _GROWN:
         value = getattr(draft, name)
         if type(value) is _GrowingEvents:
@@ -119,8 +119,8 @@ def _action(action: int, resolution: int, rolls: tuple[int, ...], consequences: 
 
 
 def _dice_rolled(s: Draft, r: Any, e: Any) -> Draft:
-    """engine.evolve._dice_rolled and engine.evolving.remember with its `_rolled` index, written onto the
-    draft (a fold's own, changed in place: engine.state.Draft)."""
+    """engine.evolve._dice_rolled and engine.rulesets.fudge.evolving.remember with its `_rolled` index, written onto the
+    draft (a fold's own, changed in place: engine.kernel.state.Draft)."""
     seq, action = r.seq, e.action
     actions = s.actions
     record = actions.get(action)
@@ -196,7 +196,7 @@ def _round_started(s: Draft, r: Any, e: Any) -> Draft:
 def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
     """engine.evolve._wound_marked for one fold, placing each mark on the track the earlier marks built.
 
-    Why: the handler rebuilds a combatant's track from all its marks at every wound (engine.tracks.track_of:
+    Why: the handler rebuilds a combatant's track from all its marks at every wound (engine.rulesets.fudge.tracks.track_of:
     `build_track`, a fold of `place` from an empty track), a large share of its cost. `built` keeps, for each
     combatant, the marks last placed and the track they built; when the combatant still holds those marks
     (the same tuple), on the same boxes and options, placing the new mark on that track is `build_track`
@@ -226,7 +226,7 @@ def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
         else:
             raw = build_track(combatant.boxes, marks, options)
         built[combatant.key] = (marks, combatant.boxes, options, raw)
-        # engine.tracks.track_of's last step, then engine.evolve._retrack
+        # engine.rulesets.fudge.tracks.track_of's last step, then engine.evolve._retrack
         track = Track(raw.boxes, raw.dead, raw.killed_by, combatant.out, pain_of(sheet))
         if combatant.killed_by is not None and not track.dead:
             track = replace(track, dead=True, killed_by=combatant.killed_by)

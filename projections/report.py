@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from fudge_combat.engine.audit import DICE_EVENTS
-from fudge_combat.engine.history import effective, voided
-from fudge_combat.engine.rulesets.reading import ruleset_of
-from fudge_combat.engine.state import Combatant, FightState
+from fudge_combat.engine.kernel.history import effective, voided
+from fudge_combat.engine.kernel.reading import ruleset_of
+from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.turns import still_fights
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import Recorded

@@ -9,10 +9,10 @@ from functools import partial
 from typing import Any
 
 from fudge_combat.events import models as ev
-from fudge_combat.engine.rewind import UNKNOWN, History, apply
+from fudge_combat.engine.kernel.rewind import UNKNOWN, History, apply
 from fudge_combat.events.envelope import Recorded, load, load_all
 from fudge_combat.projections.fold import fold
-from fudge_combat.engine.state import FightState
+from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.store import snapshots, views
 from fudge_combat.store.base import EventStore, StoreError
 from fudge_combat.store.bulk import paused_gc
@@ -30,7 +30,7 @@ def named(state: FightState, name: str) -> FightState:
 
 
 def log_reader(store: EventStore, name: str) -> Callable[[int], Any]:
-    """How a state reads an action's event it left in the log (engine.pmap.EventMap): the row of that
+    """How a state reads an action's event it left in the log (engine.kernel.pmap.EventMap): the row of that
     seq, parsed. The log is append-only, so the event at a seq never changes."""
 
     def read(seq: int) -> Any:
@@ -57,7 +57,7 @@ class Caches:
         after it, if that is the same as a replay; None if not.
 
         The commands after the snapshot are folded onto it as they were when appended
-        (`catch_up`): undos and redos answered from the history it carries (engine.rewind), a fudge
+        (`catch_up`): undos and redos answered from the history it carries (engine.kernel.rewind), a fudge
         point's void folded again from it (service.step.refolded). Where the history does not
         reach (A-UNDO-2 may reach back before it), None: the whole log is replayed.
         """

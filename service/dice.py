@@ -10,10 +10,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, get_args
 
-from fudge_combat.engine.dice import EnteredDice, SeededDice, commitment
-from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.kernel.dice import EnteredDice, SeededDice, commitment
+from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.events import models as ev
-from fudge_combat.engine.state import FightState
+from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.store.base import StoreError
 
 # The events that can carry a generated draw: only these are parsed when looking back for the latest.

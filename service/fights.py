@@ -18,16 +18,16 @@ from itertools import chain
 from typing import Any, NoReturn
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine import history as undoing
-from fudge_combat.engine.dice import EnteredDice, commitment
-from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.kernel import history as undoing
+from fudge_combat.engine.kernel.dice import EnteredDice, commitment
+from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import GENESIS, Recorded, chain_hash, load, load_all
-from fudge_combat.engine.history import voided, voided_by
-from fudge_combat.engine.pmap import EventMap
-from fudge_combat.engine.rewind import FOUNDED, UNKNOWN, History
+from fudge_combat.engine.kernel.history import voided, voided_by
+from fudge_combat.engine.kernel.pmap import EventMap
+from fudge_combat.engine.kernel.rewind import FOUNDED, UNKNOWN, History
 from fudge_combat.projections.fold import fold, replay
-from fudge_combat.engine.state import FightState, replace
+from fudge_combat.engine.kernel.state import FightState, replace
 from fudge_combat.service import history
 from fudge_combat.service.caches import VOIDING_TYPES, Caches, log_reader, named
 from fudge_combat.service.names import check_fight_name
@@ -84,7 +84,7 @@ class _Loaded:
     last_hash: str
     last_seq: int = 0
     snapshot_seq: int | None = None  # the event the store's valid snapshot is at (None: none known)
-    done: History = UNKNOWN  # what an undo or redo takes back (engine.rewind), kept in the snapshot too
+    done: History = UNKNOWN  # what an undo or redo takes back (engine.kernel.rewind), kept in the snapshot too
 
 
 class Fights:
@@ -172,7 +172,7 @@ class Fights:
         with paused_gc():
             new = load_all(row.body for row in rows[1:])
             state = named(fold(new, cached.state), name)
-        # What an undo takes back is known only for the commands this service wrote (engine.rewind):
+        # What an undo takes back is known only for the commands this service wrote (engine.kernel.rewind):
         # after another writer's, an undo reads the log.
         return _Loaded(None, state, rows[-1].hash, rows[-1].seq, cached.snapshot_seq, UNKNOWN)
 
@@ -180,7 +180,7 @@ class Fights:
         """The state folded from the store's log to `upto`, as `replay` folds it, without holding the log:
         the voiding rows are read first (A-UNDO-2: which events count), then each body is validated and
         folded in turn (projections.rebuild: the derived decoder's structs where the fold only reads an
-        event), and the actions' events are left in the log (engine.pmap.EventMap), read back one by one
+        event), and the actions' events are left in the log (engine.kernel.pmap.EventMap), read back one by one
         when a command asks for one. Why: a replay's memory no longer grows with the log's text and every
         event of it (bench/README.md, growth), and a replay from scratch outpaces the eventsourcing
         peer's (bench/README.md, replay from scratch against the peer)."""
@@ -343,7 +343,7 @@ class Fights:
         outcomes = []
         while True:
             loaded = self._load(name)
-            if loaded.done.knows_undo():  # the history names the command an undo voids (engine.rewind)
+            if loaded.done.knows_undo():  # the history names the command an undo voids (engine.kernel.rewind)
                 if not loaded.done.done:
                     break
                 first = loaded.done.done[-1].first

@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from fudge_combat.engine.errors import InputError, RuleError
+from fudge_combat.engine.kernel.errors import InputError, RuleError
 from fudge_combat.events.envelope import canonical, chain_hash
 from fudge_combat.events.rows import Row
 from fudge_combat.store.base import EventStore, StoreError, UnknownFight

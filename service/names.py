@@ -3,7 +3,7 @@
 A command is written with the full names the fight knows before it is decided (`canonical`), so
 its log never depends on how a name was abbreviated: an old log replays as it did, and a log
 written today replays the same whatever fighters join later. Which of a command's fields name a
-combatant is marked on the command models (engine.command_base.CombatantName); a field left
+combatant is marked on the command models (engine.kernel.command_base.CombatantName); a field left
 unmarked is never touched, and tests/test_names.py makes every text field of every command say
 which it is.
 """
@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_
 
 from pydantic import BaseModel
 
-from fudge_combat.engine.command_base import NAMES_A_COMBATANT
-from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.kernel.command_base import NAMES_A_COMBATANT
+from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.engine.turns import current_actor
 
 if TYPE_CHECKING:  # a usage error's "did you mean" (cli.main) reads `one_of` without loading the engine's state
-    from fudge_combat.engine.state import Combatant, FightState
+    from fudge_combat.engine.kernel.state import Combatant, FightState
 
 Model = TypeVar("Model", bound=BaseModel)
 

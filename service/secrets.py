@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from fudge_combat.engine import commands as cmd
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import Recorded, load_all
-from fudge_combat.engine.state import FightState
+from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.service.dice import seed_of
 from fudge_combat.service.names import find
 from fudge_combat.store.base import EventStore, SecretBox, StoreError

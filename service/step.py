@@ -11,13 +11,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine import history
+from fudge_combat.engine.kernel import history
 from fudge_combat.events import models as ev
-from fudge_combat.engine.errors import RuleError
-from fudge_combat.engine.history import voided, voided_by
-from fudge_combat.engine.rewind import FOUNDED, UNKNOWN, History, apply, change
+from fudge_combat.engine.kernel.errors import RuleError
+from fudge_combat.engine.kernel.history import voided, voided_by
+from fudge_combat.engine.kernel.rewind import FOUNDED, UNKNOWN, History, apply, change
 from fudge_combat.projections.fold import fold, replay
-from fudge_combat.engine.state import FightState, replace
+from fudge_combat.engine.kernel.state import FightState, replace
 from fudge_combat.store.bulk import paused_gc
 
 # A record is what `evolve` reads of one event: the stored envelope, or the simulator's light one.
@@ -58,7 +58,7 @@ def step(decide: Decide, state: FightState, command: Any, dice: Any, log: Callab
 def tracked_step(decide: Decide, state: FightState, done: History, command: Any, dice: Any,
                  log: Callable[[], Sequence[Any]], record: Callable[[list[Any]], list[Any]],
                  since: Callable[[int], Sequence[Any]]) -> tuple[list[Any], FightState, list[Any] | None, History]:
-    """`step`, with the fight's undo history (engine.rewind) kept beside the state: an undo or a redo
+    """`step`, with the fight's undo history (engine.kernel.rewind) kept beside the state: an undo or a redo
     takes its target from the history and puts the changed fields back, in the time of one command,
     instead of reading and replaying the log (which it still does when the history does not know).
     Returns `step`'s three and the history after the command."""
@@ -93,7 +93,7 @@ def refolded(state: FightState, done: History, new: Sequence[Any], since: Callab
              ) -> tuple[FightState, History] | None:
     """The state after a command whose events void earlier ones (a fudge point's EventsVoided, C-FP-2),
     from the undo history rather than a replay: the commands in force back to the first one holding a
-    voided event are taken back (engine.rewind), then folded again without the voided events, with the
+    voided event are taken back (engine.kernel.rewind), then folded again without the voided events, with the
     new command. `since(seq)` reads the log from `seq` on; only that part is read.
 
     Why it is the replay's state: every event before the command taken back to is in force as it was

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.sim import MAX_FIGHTS
 from fudge_combat.sim.parallel import Tls, check_pool, executor_for, simulate
 from fudge_combat.sim.rulesets import view_of

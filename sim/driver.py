@@ -12,9 +12,9 @@ from typing import Any, Protocol
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.decide import decider_of
-from fudge_combat.engine.errors import InputError, RuleError
-from fudge_combat.engine.ranked import SYSTEMS as RANKED
-from fudge_combat.engine.state import Combatant, FightState
+from fudge_combat.engine.kernel.errors import InputError, RuleError
+from fudge_combat.engine.rulesets.fudge.ranked import SYSTEMS as RANKED
+from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.events.envelope import Recorded
 from fudge_combat.sim.policies import Policy, foes
 from fudge_combat.sim.rulesets import reading, view_of

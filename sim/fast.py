@@ -4,7 +4,7 @@ Why: a duel played through the engine pays for the generality the engine
 needs at the table (frozen pydantic events, a fold per command, every option checked at every
 blow). A duel between two sheets under the `fudge` preset needs little of it: two 4dF rolls per
 round, a comparison, a damage factor read on the thresholds, a box marked. This module plays that
-duel with the engine's own dice (the same HMAC-SHA256 draws of `engine.dice.derive_faces`, in the
+duel with the engine's own dice (the same HMAC-SHA256 draws of `engine.kernel.dice.derive_faces`, in the
 same order, from the same fight seed and stream as `sim.runner.LightSession`), so a fight gives
 the same winner, rounds and final wounds whichever path plays it.
 
@@ -30,14 +30,14 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from fudge_combat.engine.damage import defensive_factor, offensive_factor, rolled_damage
-from fudge_combat.engine.melee_mods import weapon_size_modifiers
-from fudge_combat.engine.options import RuleOptions
-from fudge_combat.engine.settle import min_hit_for
-from fudge_combat.engine.sides import shield_value
-from fudge_combat.engine.state import Combatant
-from fudge_combat.engine.wounding import tech_difference
-from fudge_combat.engine.wounds import INCAPACITATED, LEVELS, NEAR_DEATH, SCRATCH, VERY_HURT, Track
+from fudge_combat.engine.rulesets.fudge.damage import defensive_factor, offensive_factor, rolled_damage
+from fudge_combat.engine.rulesets.fudge.melee_mods import weapon_size_modifiers
+from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.rulesets.fudge.settle import min_hit_for
+from fudge_combat.engine.rulesets.fudge.sides import shield_value
+from fudge_combat.engine.kernel.state import Combatant
+from fudge_combat.engine.rulesets.fudge.wounding import tech_difference
+from fudge_combat.engine.kernel.wounds import INCAPACITATED, LEVELS, NEAR_DEATH, SCRATCH, VERY_HURT, Track
 
 # Every option of `RuleOptions` is in exactly one of these (tests/test_sim_fast.py checks it); an option
 # added later is in none, and a fight that sets it to anything but its default goes to the engine.
@@ -159,7 +159,7 @@ def _fighter_eligible(who: Combatant, policy: str) -> bool:
 
 
 def _side(state: Any, who: Combatant, foe: Combatant, reckless: bool) -> Side:
-    """`engine.sides.side_for` for an exchange (both roles `attack`), less what changes from blow to blow."""
+    """`engine.rulesets.fudge.sides.side_for` for an exchange (both roles `attack`), less what changes from blow to blow."""
     options = state.options
     combat = who.fighter.sheet.combat
     trait, level, _ = who.fighter.trait(combat.attack if combat else "Brawling", options)
@@ -191,7 +191,7 @@ def _penalties(options: RuleOptions, pain: int) -> tuple[int, ...]:
 
 
 # --- the dice ---------------------------------------------------------------------------------------
-# `engine.dice.derive_faces`: face i of draw d is read from HMAC-SHA256(seed, "stream:d:block"), a byte of
+# `engine.kernel.dice.derive_faces`: face i of draw d is read from HMAC-SHA256(seed, "stream:d:block"), a byte of
 # 255 rejected, byte % 3 - 1 taken. HMAC (RFC 2104) of a key of at most 64 bytes hashes the key padded
 # to 64 bytes and xored with 0x36 before the message, and with 0x5c before that inner digest: both
 # padded keys are hashed once per fight here (`Dice`), and each draw copies them (`hmac.digest` pads and
@@ -314,7 +314,7 @@ def play(duel: Duel, seed: bytes) -> tuple[int | None, int, tuple[str, str]]:
 
 def _strike(duel: Duel, attacker: Side, rd: int, bonus: int, attack_roll: int, defense_roll: int,
             dice: Dice, draw: int) -> tuple[int, int]:
-    """`engine.wounding.strike` under the `factors` system: (the wound level, the next draw)."""
+    """`engine.rulesets.fudge.wounding.strike` under the `factors` system: (the wound level, the next draw)."""
     factor = attacker.factor
     graze = rd == 1
     mode = duel.damage_roll
@@ -347,7 +347,7 @@ def _strike(duel: Duel, attacker: Side, rd: int, bonus: int, attack_roll: int, d
 
 
 def _place(duel: Duel, rows: tuple[int, ...], filled: list[int], level: int) -> int:
-    """`engine.wounds.place` on a track held as marked boxes per row: the track's level after the mark."""
+    """`engine.kernel.wounds.place` on a track held as marked boxes per row: the track's level after the mark."""
     top = len(rows)
     ceiling = VERY_HURT if (level == SCRATCH and duel.scratch_cap) else top
     for row in range(min(level, top), ceiling + 1):

@@ -19,10 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from fudge_combat.engine.fate import armor_rating, weapon_rating
-from fudge_combat.engine.fate_tables import ARMOR_TYPES
-from fudge_combat.engine.options import RuleOptions
-from fudge_combat.engine.state import Combatant
+from fudge_combat.engine.rulesets.fate.rules import armor_rating, weapon_rating
+from fudge_combat.engine.rulesets.fate.tables import ARMOR_TYPES
+from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.state import Combatant
 from fudge_combat.sim.fast import Dice, stream_of
 
 FIXED: dict[str, Any] = {"ruleset": "fate", "pace": "exchange", "initiative": "none", "dice": "generated"}
@@ -36,7 +36,7 @@ UNREAD = frozenset({  # read by Fudge's rules, Fate's scenes, turns or recovery,
 ARMS = ("dramatic", "simple")
 POLICIES = frozenset({"plain", "reckless", "sensible"})
 LEVELS = ("Undamaged", "Clipped", "Hurt", "Injured", "Taken Out")  # `sim.fate.FATE_LEVELS`, but Dead
-CLIPPED, HURT, INJURED, TAKEN_OUT = 1, 2, 3, 4  # boxes by severity, as `engine.fate_tables.BOXES`
+CLIPPED, HURT, INJURED, TAKEN_OUT = 1, 2, 3, 4  # boxes by severity, as `engine.rulesets.fate.tables.BOXES`
 _DEFAULTS = RuleOptions()
 
 
@@ -57,7 +57,7 @@ def options_eligible(options: RuleOptions) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Side:
-    level: int  # the combat skill (`engine.fate.skill_of`)
+    level: int  # the combat skill (`engine.rulesets.fate.rules.skill_of`)
     harm: int  # FT-SIMPLE: own weapon less the foe's armor, added to a winning margin (0 under dramatic arms)
 
 
@@ -125,7 +125,7 @@ def play(duel: FateDuel, seed: bytes) -> tuple[int | None, int, tuple[str, str]]
             if marks[TAKEN_OUT]:
                 continue
             severity = 0
-            for box, least in enumerate(duel.steps, start=1):  # `engine.fate_tables.outcome_for`
+            for box, least in enumerate(duel.steps, start=1):  # `engine.rulesets.fate.tables.outcome_for`
                 if read >= least:
                     severity = box
             if severity == 0:

@@ -1,6 +1,6 @@
 """Fate fights in the simulator (ruleset = "fate", FT): read through Fate's boxes, played with Fate's commands.
 
-Registered only when the engine has Fate's rules (`engine.fate`). What it adds
+Registered only when the engine has Fate's rules (`engine.rulesets.fate.rules`). What it adds
 is one entry per table: a `View` (taken out, the worst box), a `save` for the
 sensible policy (a fate point, +1 to the roll, when an exchange takes the
 fighter out, FT-PTS), the attack command of a turn, and the exchange and turn
@@ -13,7 +13,7 @@ from typing import Any
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.events import models as ev
-from fudge_combat.engine.state import Combatant, FightState
+from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.sim import policies, rulesets
 from fudge_combat.sim.driver import ATTACKS, PACES, Driver
 
@@ -79,7 +79,7 @@ def exchanges(driver: Driver) -> None:
 
 def turns(driver: Driver) -> None:
     """FT-PACE turn, FT-INIT: rounds of attacks in Alertness order (phase initiative: as any phase fight)."""
-    from fudge_combat.engine import fate
+    from fudge_combat.engine.rulesets.fate import rules as fate
 
     if driver.state.options.initiative != "alertness":
         driver.alternating()

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.sim import JOBS_PER_CPU
 from fudge_combat.sim.runner import FightResult, Setup, opening_of, simulate_range
 

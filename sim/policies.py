@@ -27,7 +27,7 @@ from typing import Any
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.events import models as ev
-from fudge_combat.engine.state import Combatant, FightState
+from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.sim.rulesets import badly_hurt, reading
 
 Target = Callable[[FightState, Combatant, "list[Combatant]"], "Combatant | None"]

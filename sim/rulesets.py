@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from fudge_combat.engine.wounds import LEVELS, VERY_HURT
+from fudge_combat.engine.kernel.wounds import LEVELS, VERY_HURT
 from fudge_combat.events import models as ev
-from fudge_combat.engine.state import Combatant, FightState
+from fudge_combat.engine.kernel.state import Combatant, FightState
 
 
 class Blow(Protocol):

@@ -27,10 +27,10 @@ from typing import Any, NamedTuple, Protocol
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.decide import decide
-from fudge_combat.engine.dice import EnteredDice, SeededDice, commitment
-from fudge_combat.engine.errors import InputError
+from fudge_combat.engine.kernel.dice import EnteredDice, SeededDice, commitment
+from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.events.envelope import Recorded
-from fudge_combat.engine.state import FightState, replace
+from fudge_combat.engine.kernel.state import FightState, replace
 from fudge_combat.service.dice import next_draw
 from fudge_combat.service.fights import Fights
 from fudge_combat.service.step import step
@@ -307,7 +307,7 @@ _openings = threading.local()
 def opening_of(setup: Setup) -> Opening:
     """The setup's `Opening`, decided and folded once per thread for the last setup it ran: a worker runs
     many ranges of one run. Per thread, because folding from a state is not safe across threads (its
-    persistent maps share one dict between versions: `engine.pmap`)."""
+    persistent maps share one dict between versions: `engine.kernel.pmap`)."""
     kept = getattr(_openings, "last", None)
     if kept is not None and kept[0] == setup:
         return kept[1]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, NamedTuple
 
-from fudge_combat.engine.wounds import LEVELS
+from fudge_combat.engine.kernel.wounds import LEVELS
 from fudge_combat.sim.runner import FightResult
 
 Z95 = 1.959963984540054

@@ -18,8 +18,8 @@ state's annotations stay the one schema:
 - a pydantic field's bounds (`Ge`, `Le`, `Gt`, `Lt`, `MinLen`, `MaxLen`) become msgspec `Meta`
   constraints, checked by the decoder; the models' validators (which normalise a sheet's input, or
   refuse a name with `=`) are not run, as a value read from a store is never re-validated;
-- a `Mapping` field is `[persistent, {key: value}]`: a persistent map (engine.pmap.PMap) comes back
-  a `PMap`, a dict a dict, since an undo's change names the keys of a persistent map (engine.rewind);
+- a `Mapping` field is `[persistent, {key: value}]`: a persistent map (engine.kernel.pmap.PMap) comes back
+  a `PMap`, a dict a dict, since an undo's change names the keys of a persistent map (engine.kernel.rewind);
 - `FightState.events` keeps its keys alone: the event at each seq stays in the log (`EventMap.in_log`);
 - the undo history's `Change` holds, for each field it puts back, a value of that field's own type:
   a union tagged by the field's name (one struct per field of the state); and for each persistent
@@ -45,9 +45,9 @@ import msgspec
 import pydantic
 from pydantic.fields import FieldInfo
 
-from fudge_combat.engine.pmap import KINDS, LOGGED, MISSING, EventMap, PMap
-from fudge_combat.engine.rewind import Change, History
-from fudge_combat.engine.state import FightState
+from fudge_combat.engine.kernel.pmap import KINDS, LOGGED, MISSING, EventMap, PMap
+from fudge_combat.engine.kernel.rewind import Change, History
+from fudge_combat.engine.kernel.state import FightState
 
 # Types built at run time from the state's annotations: subscripted through these names, as values
 _TUPLE: Any = tuple
@@ -201,7 +201,7 @@ class _Deriver:
         return Codec(wire, _values(item.encode), _values(item.decode))
 
     def mapping(self, key_hint: Any, item_hint: Any) -> Codec:
-        """A map that may be persistent (engine.evolving.with_item): [persistent, {key: value}]."""
+        """A map that may be persistent (engine.rulesets.fudge.evolving.with_item): [persistent, {key: value}]."""
         plain = self.plain(key_hint, item_hint)
         encode_items, decode_items = plain.encode or _same, plain.decode or _same
 
@@ -264,12 +264,12 @@ class _Deriver:
         return codec
 
     def change(self) -> Codec:
-        """An undo's change (engine.rewind.Change): each value it puts back typed as the state's field it
+        """An undo's change (engine.kernel.rewind.Change): each value it puts back typed as the state's field it
         names, each map's keys and values before typed as that map's."""
         values: dict[str, tuple[Any, Codec]] = {}  # field -> (its tagged struct, its codec)
         keys: dict[str, tuple[Any, Convert, Convert]] = {}  # map field -> (its struct, encode, decode of a value)
         for name, hint in _hints(FightState):
-            if name == "last_seq":  # the log's, never put back (engine.rewind)
+            if name == "last_seq":  # the log's, never put back (engine.kernel.rewind)
                 continue
             codec = self.codec(hint)
             values[name] = (_tagged(f"Before_{name}", name, [("value", codec.wire)]), codec)
@@ -366,7 +366,7 @@ def _tagged(name: str, tag: str, fields: list[tuple[str, Any]]) -> Any:
 
 
 def _dataclass(cls: type, names: tuple[str, ...]) -> Callable[[Any], Any]:
-    """Builds a frozen dataclass from its stored fields: each set through its slot (as engine.state's
+    """Builds a frozen dataclass from its stored fields: each set through its slot (as engine.kernel.state's
     copies do), a field left out of __init__ set to its default."""
     setters = tuple(_setter(cls, name) for name in names)
     rest = tuple((_setter(cls, field.name), field.default) for field in dataclasses.fields(cls) if not field.init)

@@ -1,6 +1,6 @@
 """A cached projection: the state of a fight as of its last event, so a command need not replay.
 
-A snapshot is a `FightState` and its undo history (engine.rewind) as msgpack, in the types
+A snapshot is a `FightState` and its undo history (engine.kernel.rewind) as msgpack, in the types
 store.schema derives from the state's annotations, keyed by the fight's last sequence number and
 hash and by the code that built it (`code_version`: a digest of the engine, events and projections
 sources, of the body's format and of the Python, pydantic and msgspec versions). It is used only when
@@ -47,8 +47,8 @@ from typing import TYPE_CHECKING, Any
 from fudge_combat.store.log import log
 
 if TYPE_CHECKING:  # the schema (and the state's classes) are imported by a read or write of a snapshot alone
-    from fudge_combat.engine.rewind import History
-    from fudge_combat.engine.state import FightState
+    from fudge_combat.engine.kernel.rewind import History
+    from fudge_combat.engine.kernel.state import FightState
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("engine", "events", "projections")

@@ -13,8 +13,8 @@ import sys
 import pytest
 import structlog
 
-from fudge_combat.engine.dice import parse_faces
-from fudge_combat.engine.options import resolve
+from fudge_combat.engine.kernel.dice import parse_faces
+from fudge_combat.engine.kernel.options import resolve
 from fudge_combat.service.fights import DiceInput, Fights
 from fudge_combat.store.memory import MemoryStore
 

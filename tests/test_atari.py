@@ -12,11 +12,12 @@ from __future__ import annotations
 import pytest
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.atari_rules import HEALTH_CHARTS, derived_initiative, health_chart, spell_reduction
+from fudge_combat.engine.rulesets.fudge.campaign import HEALTH_CHARTS, health_chart, spell_reduction
+from fudge_combat.engine.rulesets.fudge.ranked import derived_initiative
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.settle import min_hit_for
-from fudge_combat.engine.options import resolve
-from fudge_combat.engine.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT, level_for_damage
+from fudge_combat.engine.rulesets.fudge.settle import min_hit_for
+from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT, level_for_damage
 from fudge_combat.events import models as ev
 from fudge_combat.service.fights import Fights
 from tests.atari_helpers import (atari, attack, declare, events, join, next_, refused, resolved, round_)
@@ -221,7 +222,7 @@ def test_AI_WND_2_scratches_never_push_past_very_hurt(fights: Fights) -> None:
     atari(fights, "max")
     fights.execute("fight", cmd.Join(sheet={"name": "Frail", "attributes": {"Health": "Terrible"}}, source="f"))
     state = fights.state("fight")
-    from fudge_combat.engine.wounds import Mark, build_track
+    from fudge_combat.engine.kernel.wounds import Mark, build_track
     frail = state.combatants["frail"]
     track = build_track(frail.boxes, [Mark(SCRATCH, i) for i in range(6)], state.options)
     assert track.level == VERY_HURT and not track.dead
@@ -441,7 +442,7 @@ def test_AI_WILL_1_the_relief_lasts_the_scene_the_battle_ending_ends_it(fights: 
 ])
 def test_AI_POST_combinations_atari_cannot_run_are_refused_at_setup(house: str, reason: str) -> None:
     """AI-POST, AI-ATK-1: house rules on atari-isev that cannot run are refused with the reason."""
-    from fudge_combat.engine.errors import InputError
+    from fudge_combat.engine.kernel.errors import InputError
     with pytest.raises(InputError, match=reason):
         resolve("atari-isev", f'extends = "atari-isev"\n{house}\n')
 

@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 from fudge_combat.cli.render import status_json
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.errors import InputError, RuleError
+from fudge_combat.engine.kernel.errors import InputError, RuleError
 from fudge_combat.events.models import Declaration
 from fudge_combat.projections.fold import replay
 from tests.atari_helpers import SHEETS
 from tests.conftest import make_fights, start
-from fudge_combat.engine.sheets import parse_sheet
+from fudge_combat.engine.kernel.sheets import parse_sheet
 
 NAMES = ("Max", "Cutthroat", "Duellist")
 JOINS = [cmd.Join(sheet=parse_sheet((SHEETS / f"{n.lower()}.toml").read_text(), n).model_dump(mode="json"),

@@ -25,13 +25,13 @@ from fudge_combat.cli.main import app
 from fudge_combat.cli.render import status_json
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import seal_matches, verify
-from fudge_combat.engine.errors import RuleError
-from fudge_combat.engine.sheets import parse_sheet
+from fudge_combat.engine.kernel.errors import RuleError
+from fudge_combat.engine.kernel.sheets import parse_sheet
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import GENESIS, SCHEMA_VERSION, canonical, chain_hash, load
-from fudge_combat.engine.history import effective, voided
+from fudge_combat.engine.kernel.history import effective, voided
 from fudge_combat.projections.fold import evolve_all, replay
-from fudge_combat.engine.state import FightState
+from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.service.fights import Fights
 from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, start
@@ -487,8 +487,8 @@ def test_A_VERIFY_1_a_sheet_joined_before_a_later_version_added_sheet_fields_sti
         fights: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A-VERIFY-1, A-LOG-1: a fight whose sheets were recorded before the Sheet model gained optional fields
     (here: Fate's aspects and arms) re-runs to the same consequences; verify does not call it tampered."""
-    from fudge_combat.engine.rulesets import lifecycle as core
-    from fudge_combat.engine.sheets import Sheet
+    from fudge_combat.engine.rulesets.fudge import lifecycle as core
+    from fudge_combat.engine.kernel.sheets import Sheet
     from tests.conftest import sheet, start
 
     class OlderSheet(Sheet):

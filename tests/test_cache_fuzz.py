@@ -43,10 +43,10 @@ import typer.main
 from fudge_combat.cli import views as cli_views
 from fudge_combat.cli.main import app
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.options import RuleOptions
-from fudge_combat.engine.pmap import PMap
-from fudge_combat.engine.rewind import UNKNOWN
-from fudge_combat.engine.state import FightState
+from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.pmap import PMap
+from fudge_combat.engine.kernel.rewind import UNKNOWN
+from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.service.fights import Fights
 from fudge_combat.store import schema, snapshots, views
 from fudge_combat.store.log import log

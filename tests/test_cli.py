@@ -25,7 +25,7 @@ from typer.testing import CliRunner, Result
 
 from fudge_combat.cli.main import app
 from fudge_combat.engine.decide import seal_of
-from fudge_combat.engine.dice import derive_faces
+from fudge_combat.engine.kernel.dice import derive_faces
 from fudge_combat.events import models as ev
 from fudge_combat.store.sqlite import SqliteStore
 

@@ -22,7 +22,7 @@ from typer.core import TyperArgument, TyperOption
 from fudge_combat.cli import exits, rule_texts
 from fudge_combat.cli.main import app
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.options import PRESETS
+from fudge_combat.engine.kernel.options import PRESETS
 from fudge_combat.cli.gm_inputs import choices
 from tests.processes import ROOT, fudge
 
@@ -76,7 +76,7 @@ def test_version_is_the_package_version_and_loads_no_command(tmp_path: Path) -> 
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                           env=environment(tmp_path / "fudge.db"), check=True)
     loaded = set(done.stderr.split())
-    assert not loaded & {"pydantic.main", "fudge_combat.events.models", "fudge_combat.engine.options", "fudge_combat.engine.state", "fudge_combat.cli.render"}  # as status
+    assert not loaded & {"pydantic.main", "fudge_combat.events.models", "fudge_combat.engine.kernel.options", "fudge_combat.engine.kernel.state", "fudge_combat.cli.render"}  # as status
     assert not loaded & {f"fudge_combat.cli.{module}" for module in ("fight", "table", "history", "rules", "fate", "odds", "sim")}
     assert not (tmp_path / "fudge.db").exists()
 

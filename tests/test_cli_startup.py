@@ -223,7 +223,7 @@ def test_status_from_the_view_loads_no_model_and_no_engine(fudge: Any) -> None:
     for status in (["status"], ["status", "--long"], ["status", "--json"]):
         loaded = _modules_after(status, env)
         assert "fudge_combat.cli.views" in loaded and "fudge_combat.cli.fight" not in loaded, status  # answered before Typer ran
-        assert not loaded & {"pydantic.main", "fudge_combat.events.models", "fudge_combat.engine.options", "fudge_combat.engine.state", "fudge_combat.cli.render",
+        assert not loaded & {"pydantic.main", "fudge_combat.events.models", "fudge_combat.engine.kernel.options", "fudge_combat.engine.kernel.state", "fudge_combat.cli.render",
                              "fudge_combat.cli.board"}, status
         assert not any(name == "rich" or name.startswith("rich.") for name in loaded), status  # plain: no rich
     for plain in (["status", "--as-of", "1"], ["log"]):  # computed from the fight, plain: rich is not imported
@@ -232,8 +232,8 @@ def test_status_from_the_view_loads_no_model_and_no_engine(fudge: Any) -> None:
     assert "fudge_combat.cli.table" in attack and not attack & {"fudge_combat.cli.fate", "fudge_combat.cli.odds", "fudge_combat.cli.sim", "fudge_combat.cli.history", "fudge_combat.cli.rules"}
 
 
-OTHER_RULESETS = {"fudge_combat.engine.atari", "fudge_combat.engine.atari_rules", "fudge_combat.engine.rulesets.atari_isev", "fudge_combat.engine.fate", "fudge_combat.engine.fate_tables",
-                  "fudge_combat.engine.rulesets.fate", "fudge_combat.engine.commands_fate", "fudge_combat.cli.fate_render"}
+OTHER_RULESETS = {"fudge_combat.engine.rulesets.atari_isev.blows", "fudge_combat.engine.rulesets.atari_isev.rules", "fudge_combat.engine.rulesets.atari_isev.decider", "fudge_combat.engine.rulesets.fate.rules", "fudge_combat.engine.rulesets.fate.tables",
+                  "fudge_combat.engine.rulesets.fate.decider", "fudge_combat.engine.rulesets.fate.commands", "fudge_combat.cli.fate_render"}
 
 
 def test_a_fudge_attack_loads_neither_the_other_rulesets_nor_the_commands_it_does_not_name(fudge: Any) -> None:
@@ -248,9 +248,9 @@ def test_a_fudge_attack_loads_neither_the_other_rulesets_nor_the_commands_it_doe
     before = SqliteStore(fudge.db).last_seq("duel")
     attack = _modules_after(["attack", "snorri", "brynhild", "-d", "snorri=0 0 0 0", "-d", "brynhild=0 0 0 0"], env)
     assert SqliteStore(fudge.db).last_seq("duel") > before  # decided and appended, not refused
-    assert {"fudge_combat.engine.rulesets.fudge", "fudge_combat.engine.commands_blows", "pydantic.main"} <= attack
+    assert {"fudge_combat.engine.rulesets.fudge.decider", "fudge_combat.engine.rulesets.fudge.commands_blows", "pydantic.main"} <= attack
     assert not attack & OTHER_RULESETS
-    assert not attack & {"fudge_combat.engine.commands_round", "fudge_combat.engine.commands_rolls", "fudge_combat.engine.commands_aftermath",
+    assert not attack & {"fudge_combat.engine.rulesets.fudge.commands_round", "fudge_combat.engine.rulesets.fudge.commands_rolls", "fudge_combat.engine.rulesets.fudge.commands_aftermath",
                          "fudge_combat.engine.commands_union", "importlib.metadata"}
 
     fudge("new", "isev", "--rules", "atari-isev")
@@ -258,7 +258,7 @@ def test_a_fudge_attack_loads_neither_the_other_rulesets_nor_the_commands_it_doe
     fudge("join", "brynhild.toml")
     fudge("round", "-d", "snorri=0 0 0 0", "-d", "brynhild=0 0 0 0")
     isev = _modules_after(["attack", "snorri", "brynhild", "-d", "snorri=0 0 0 0", "-d", "brynhild=0 0 0 0"], env)
-    assert {"fudge_combat.engine.atari", "fudge_combat.engine.rulesets.atari_isev"} <= isev
+    assert {"fudge_combat.engine.rulesets.atari_isev.blows", "fudge_combat.engine.rulesets.atari_isev.decider"} <= isev
 
 
 def test_a_one_shot_command_freezes_what_its_imports_made_and_a_runner_in_process_does_not(fudge: Any) -> None:

@@ -13,8 +13,8 @@ import pytest
 from fudge_combat.cli.demos import join
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.errors import InputError, RuleError
-from fudge_combat.engine.options import resolve
+from fudge_combat.engine.kernel.errors import InputError, RuleError
+from fudge_combat.engine.kernel.options import resolve
 from fudge_combat.events import models as ev
 from fudge_combat.projections.fold import replay
 from fudge_combat.service.fights import Fights

@@ -16,9 +16,9 @@ from hypothesis import given
 from fudge_combat.cli.demos import DEMOS, Demo, join
 from fudge_combat.cli.rules import _dice
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.fate import next_actor
-from fudge_combat.engine.options import resolve
-from fudge_combat.engine.wounds import INCAPACITATED, NEAR_DEATH
+from fudge_combat.engine.rulesets.fate.rules import next_actor
+from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.wounds import INCAPACITATED, NEAR_DEATH
 from fudge_combat.events import models as ev
 from fudge_combat.projections.consequences import Consequence, consequences, touched
 from fudge_combat.projections.fold import evolve_all
@@ -196,7 +196,7 @@ def test_PC_DICE_PH_3_phases_classic_from_the_house_file_says_the_order_and_whos
     turn = said(fights, cmd.NextTurn())
     state = fights.state("fight")
     assert state.options.initiative == "phases-classic"
-    from fudge_combat.engine.initiative import PHASE_NAME
+    from fudge_combat.engine.kernel.initiative import PHASE_NAME
     assert turn == [("turn", f"{state.combatants[state.turn.combatant].name}'s turn "
                              f"(phase {PHASE_NAME[state.turn.phase]})")]
 
@@ -214,8 +214,8 @@ def test_AI_INIT_2_rolled_order_turns_and_the_rounds_last_turn() -> None:
 
 
 def test_AI_WILL_1_willpower_says_the_level_the_wounds_now_count_as() -> None:
-    from fudge_combat.engine.sides import acting_wound
-    from fudge_combat.engine.wounds import LEVELS
+    from fudge_combat.engine.rulesets.fudge.sides import acting_wound
+    from fudge_combat.engine.kernel.wounds import LEVELS
 
     fights, _ = play(DEMOS["atari-isev"])  # Max ends Very Hurt
     found = said(fights, cmd.Willpower(combatant="Max"), "max=+ + + +")
@@ -370,7 +370,7 @@ def test_F_WND_1_F_WND_4_random_sessions_every_change_of_level_is_said(steps: li
     """Whoever's wound level changed and still fights has a line naming the level and its penalty
     (F-WND-4, F-MOD-1); whoever could fight and no longer can is said to be out (F-WND-1); nobody
     else's wound is spoken of."""
-    from fudge_combat.engine.wounds import LEVELS
+    from fudge_combat.engine.kernel.wounds import LEVELS
 
     _, seen = _said_live(steps)
     for before, after, said in seen:

@@ -1,6 +1,6 @@
 """The common core: ladders (C-LAD), dice (C-DICE-1, C-DICE-2, C-DICE-3, C-DICE-6) and actions (C-ACT-1, C-ACT-2, C-ACT-3, C-ACT-4).
 
-Pure functions first (engine.ladder, engine.dice), then the same rules
+Pure functions first (engine.kernel.ladder, engine.kernel.dice), then the same rules
 through the Fights service, where a roll becomes events in the log.
 """
 
@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.dice import EnteredDice, Roll, SeededDice, commitment, derive_faces, format_faces, parse_faces
-from fudge_combat.engine.errors import InputError, RuleError
-from fudge_combat.engine.ladder import FATE11, FUDGE7
+from fudge_combat.engine.kernel.dice import EnteredDice, Roll, SeededDice, commitment, derive_faces, format_faces, parse_faces
+from fudge_combat.engine.kernel.errors import InputError, RuleError
+from fudge_combat.engine.kernel.ladder import FATE11, FUDGE7
 from fudge_combat.events import models as ev
 from fudge_combat.projections.fold import replay
 from fudge_combat.service.fights import Fights

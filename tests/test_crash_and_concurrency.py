@@ -30,8 +30,8 @@ import pytest
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.options import resolve
-from fudge_combat.engine.sheets import parse_sheet
+from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.sheets import parse_sheet
 from fudge_combat.events.rows import Row
 from fudge_combat.store.base import Conflict
 from fudge_combat.service.fights import DiceInput, Fights
@@ -51,7 +51,7 @@ import time
 import structlog
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.events.models import Declaration
 from fudge_combat.service.fights import Fights
 

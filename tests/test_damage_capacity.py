@@ -10,9 +10,9 @@ import pytest
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.errors import InputError
-from fudge_combat.engine.options import resolve
-from fudge_combat.engine.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT
+from fudge_combat.engine.kernel.errors import InputError
+from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT
 from fudge_combat.events import models as ev
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice

@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 from fudge_combat.cli import render
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.dice import EnteredDice, parse_entered
-from fudge_combat.engine.errors import InputError, RuleError
-from fudge_combat.engine.ladder import FUDGE7
-from fudge_combat.engine.options import RuleOptions, resolve
-from fudge_combat.engine.sheets import Fighter, Sheet, read_levels
-from fudge_combat.engine.wounding import mmm_bonus, mmm_read, strike
-from fudge_combat.engine.wounds import HURT, INCAPACITATED, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT
+from fudge_combat.engine.kernel.dice import EnteredDice, parse_entered
+from fudge_combat.engine.kernel.errors import InputError, RuleError
+from fudge_combat.engine.kernel.ladder import FUDGE7
+from fudge_combat.engine.kernel.options import RuleOptions, resolve
+from fudge_combat.engine.kernel.sheets import Fighter, Sheet, read_levels
+from fudge_combat.engine.rulesets.fudge.wounding import mmm_bonus, mmm_read, strike
+from fudge_combat.engine.kernel.wounds import HURT, INCAPACITATED, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT
 from fudge_combat.events import models as ev
 from fudge_combat.service.fights import DiceInput, Fights
 from tests.conftest import sheet, start
@@ -429,7 +429,7 @@ def test_F_DROLL_F_GRAZE_1_F_GRAZE_2_F_MMM_strike_invariants(mode: str, rd: int,
 
 
 def level_for(damage: int, o: RuleOptions) -> int:
-    from fudge_combat.engine.wounds import level_for_damage
+    from fudge_combat.engine.kernel.wounds import level_for_damage
 
     return level_for_damage(damage, o.wound_thresholds)
 

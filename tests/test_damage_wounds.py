@@ -2,7 +2,7 @@
 F-WND-1, F-WND-2, F-WND-3, F-WND-4, F-WND-5, F-WND-6 and 9, F-DEATH-3.
 
 The worked examples of Fudge 4.5 and 4.6.1 (seed 001) run on the pure
-functions (engine.damage, engine.wounds) with the example sheets shipped in
+functions (engine.rulesets.fudge.damage, engine.kernel.wounds) with the example sheets shipped in
 examples/sheets; a few run through the Fights service to show the same
 numbers land in the log.
 """
@@ -17,12 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.damage import blow, damage_factor, defensive_factor, limited_roll, needs_damage_roll, offensive_factor
-from fudge_combat.engine.errors import RuleError
-from fudge_combat.engine.ladder import FUDGE7
-from fudge_combat.engine.options import RuleOptions, resolve
-from fudge_combat.engine.sheets import Fighter, Sheet, parse_sheet, read_levels
-from fudge_combat.engine.wounds import (DEAD, HURT, INCAPACITATED, LEVELS, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT, Mark,
+from fudge_combat.engine.rulesets.fudge.damage import blow, damage_factor, defensive_factor, limited_roll, needs_damage_roll, offensive_factor
+from fudge_combat.engine.kernel.errors import RuleError
+from fudge_combat.engine.kernel.ladder import FUDGE7
+from fudge_combat.engine.kernel.options import RuleOptions, resolve
+from fudge_combat.engine.kernel.sheets import Fighter, Sheet, parse_sheet, read_levels
+from fudge_combat.engine.kernel.wounds import (DEAD, HURT, INCAPACITATED, LEVELS, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT, Mark,
                            build_track, level_for_damage)
 from fudge_combat.events import models as ev
 from fudge_combat.service.fights import Fights

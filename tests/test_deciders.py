@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from fudge_combat.engine import atari
+from fudge_combat.engine.rulesets.atari_isev import blows as atari
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.decide import DECIDERS
-from fudge_combat.engine.errors import RuleError
-from fudge_combat.engine.rulesets import fate, fudge
+from fudge_combat.engine.kernel.errors import RuleError
+from fudge_combat.engine.rulesets.fate import decider as fate
+from fudge_combat.engine.rulesets.fudge import decider as fudge
 from fudge_combat.service.fights import Fights
 from tests.conftest import sheet, start
 
@@ -86,6 +87,6 @@ def test_every_command_is_named_where_engine_commands_finds_it() -> None:
     for name, module in cmd.MODULES.items():
         value = getattr(cmd, name)
         if isinstance(value, type):
-            assert value.__module__ == f"fudge_combat.engine.commands_{module}", name
+            assert value.__module__ == f"fudge_combat.engine.{module}", name
     with pytest.raises(AttributeError):
         cmd.NoSuchCommand  # noqa: B018

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import get_args
 
 from fudge_combat.cli import fate_render, render
-from fudge_combat.engine.ladder import FUDGE7
+from fudge_combat.engine.kernel.ladder import FUDGE7
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import load
 

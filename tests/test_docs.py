@@ -73,16 +73,30 @@ def test_the_quick_start_is_two_commands_and_ci_installs_and_runs_as_they_say() 
     assert quick_start((DOCS / "index.md").read_text()) == [demo, tests]  # the site's home says the same
 
 
-def test_the_architectures_picture_is_the_layers_import_linter_holds() -> None:
-    (picture,) = blocks((DOCS / "architecture.md").read_text(), "mermaid")
+def drawn_chain(picture: str) -> list[str]:
+    """The boxes of a picture drawn as one chain of arrows, top first."""
     arrows = dict(re.findall(r"^\s*(\w+)\s*-->\s*(\w+)\s*$", picture, re.M))
     drawn = [next(iter(set(arrows) - set(arrows.values())))]  # the top: no arrow into it
     while drawn[-1] in arrows:
         drawn.append(arrows[drawn[-1]])
-    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
-    (layers,) = [contract["layers"] for contract in contracts if contract["type"] == "layers"]
-    assert drawn == [layer.rsplit(".", 1)[-1] for layer in layers]
     assert len(arrows) == len(drawn) - 1  # one chain, nothing drawn beside it
+    return drawn
+
+
+def test_the_architectures_pictures_are_the_layers_import_linter_holds() -> None:
+    """The layers' picture is the layers contract; the engine's picture names the engine contract's layers
+    (its glue box every module of the top two), and the rulesets' contract has Fudge at the bottom."""
+    layers_picture, engine_picture = blocks((DOCS / "architecture.md").read_text(), "mermaid")
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    (layers,) = [c["layers"] for c in contracts if c["type"] == "layers" and "containers" not in c]
+    assert drawn_chain(layers_picture) == [layer.rsplit(".", 1)[-1] for layer in layers]
+    by_container = {c["containers"][0]: c["layers"] for c in contracts if c["type"] == "layers" and "containers" in c}
+    *glue, rulesets, kernel = by_container["fudge_combat.engine"]
+    assert drawn_chain(engine_picture) == ["glue", rulesets, kernel]
+    labels = dict(re.findall(r'^\s*(\w+)\["([^"]*)"\]', engine_picture, re.M))
+    for module in re.split(r"\s*[:|]\s*", " : ".join(glue)):
+        assert module in labels["glue"], module
+    assert by_container["fudge_combat.engine.rulesets"][-1] == "fudge"
 
 
 def test_the_links_lead_to_pages_that_exist_and_every_page_is_on_the_site() -> None:

@@ -12,11 +12,11 @@ import pytest
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.errors import InputError, RuleError
-from fudge_combat.engine.fate import next_actor
-from fudge_combat.engine.fate_tables import ARMOR_TYPES, SIMPLE_ARMOR, SIMPLE_WEAPONS, outcome_for
-from fudge_combat.engine.ladder import FATE11
-from fudge_combat.engine.options import resolve
+from fudge_combat.engine.kernel.errors import InputError, RuleError
+from fudge_combat.engine.rulesets.fate.rules import next_actor
+from fudge_combat.engine.rulesets.fate.tables import ARMOR_TYPES, SIMPLE_ARMOR, SIMPLE_WEAPONS, outcome_for
+from fudge_combat.engine.kernel.ladder import FATE11
+from fudge_combat.engine.kernel.options import resolve
 from fudge_combat.events import models as ev
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice, sheet, start
@@ -156,8 +156,8 @@ def test_FT_TRACK_1_two_boxes_each_and_a_house_track(fights: Fights) -> None:
 
 def test_FT_TRACK_2_an_outcome_with_no_open_box_marks_the_next_more_severe(fights: Fights) -> None:
     """FT-TRACK-2: a third clip spills into Hurt; a third Hurt into Injured (Bob's penalties counted in the margins)."""
-    from fudge_combat.engine.fate import place
-    from fudge_combat.engine.state import FateMark
+    from fudge_combat.engine.rulesets.fate.rules import place
+    from fudge_combat.engine.kernel.state import FateMark
     assert place([FateMark(1, "injured"), FateMark(2, "injured")], "clipped", (2, 2, 2)) == "clipped"
     assert place([FateMark(1, "hurt"), FateMark(2, "hurt"), FateMark(3, "injured")], "hurt", (2, 2, 2)) == "injured"
     name = fate(fights, fighter("Ann", "Average"), fighter("Bob", "Average"))
@@ -247,7 +247,7 @@ def test_FT_TRACK_4_one_injured_and_one_hurt_box_make_minus_two(fights: Fights) 
                          dice("guard-a=0000", "ann=0000"))
     side = resolved(out).sides[0]
     assert sum(m.value for m in side.modifiers) == -2
-    from fudge_combat.engine.fate import penalty_view
+    from fudge_combat.engine.rulesets.fate.rules import penalty_view
     state = fights.state(name)
     assert penalty_view(state, state.find("Guard-A"))["total_next_action"] == -2
 
@@ -264,7 +264,7 @@ def test_FT_SCENE_clipped_and_hurt_are_narrative_injuries_count_one_roll_each(fi
     assert boxes(out) == [("Bob", "hurt", "hurt"), ("Cid", "injured", "injured")]
     refused(fights, name, cmd.FateScene(actions=(act("Ann", "Bob"), act("Bob", "Ann"))), "ann=0000", "bob=0000",
             match="one roll each")
-    from fudge_combat.engine.fate import penalties, penalty_view
+    from fudge_combat.engine.rulesets.fate.rules import penalties, penalty_view
     state = fights.state(name)
     assert penalties(state, state.find("Bob"))[0] == []  # hurt: a -1 the GM applies when it matters
     assert penalty_view(state, state.find("Bob"))["hurt_narrative"]
@@ -565,7 +565,7 @@ def test_FT_INIT_phases_classic_instead(fights: Fights) -> None:
 
 
 def test_FT_INIT_a_pass_uses_the_turn_a_hold_waits_for_the_next_and_the_dead_have_no_turn(fights: Fights) -> None:
-    """FT-INIT (the reading in engine.fate): a pass is the turn used with no roll; a hold puts the actor after
+    """FT-INIT (the reading in engine.rulesets.fate.rules): a pass is the turn used with no roll; a hold puts the actor after
     the next who still has a turn; only the actor gives his turn up; the last has nobody to wait for; a
     fighter ruled dead is passed over as one Taken Out is. Under phase initiative the phase commands do it."""
     name = fate(fights, fighter("Ann", alertness="Great"), fighter("Bob", alertness="Good"),

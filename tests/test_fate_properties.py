@@ -23,8 +23,8 @@ from fudge_combat.cli.demos import join, join_as
 from fudge_combat.cli.render import status_json
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.errors import InputError, RuleError
-from fudge_combat.engine.fate import is_taken_out, marks_of
+from fudge_combat.engine.kernel.errors import InputError, RuleError
+from fudge_combat.engine.rulesets.fate.rules import is_taken_out, marks_of
 from fudge_combat.engine.turns import current_actor
 from fudge_combat.projections.fold import replay
 from tests.conftest import make_fights, start

@@ -14,8 +14,8 @@ import structlog
 from fudge_combat.cli.demos import DEMOS, join, join_as
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.fate import penalty_view
-from fudge_combat.engine.options import resolve
+from fudge_combat.engine.rulesets.fate.rules import penalty_view
+from fudge_combat.engine.kernel.options import resolve
 from fudge_combat.events import models as ev
 from fudge_combat.examples.demo_fate import TAVERN_BRAWL
 from fudge_combat.service.fights import Fights

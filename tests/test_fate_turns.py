@@ -3,7 +3,7 @@
 Three fighters (Cyrus and Finn, heroes; Guard-A) take turns by rolled Alertness. What must hold:
 - the JSON board (`status --json`'s `turn`) names whom the text board's header names, after every command;
 - a fighter gives his turn up: `fate pass` uses it with no action (the next in the order has it), `fate hold`
-  lets the next one act first (the reading of FT-INIT in engine.fate: 004 8.3 says only that characters act
+  lets the next one act first (the reading of FT-INIT in engine.rulesets.fate.rules: 004 8.3 says only that characters act
   in the order of initiative, each taking an action); undo takes either back;
 - the odds of a blow out of turn are weighed, marked "[out of turn]", as under phases;
 - every refusal names only commands the fight's rules play (no `fudge next` where turns go by Alertness);
@@ -129,7 +129,7 @@ def test_FT_INIT_a_pass_gives_the_turn_to_the_next_and_undo_gives_it_back(tmp_pa
 
 
 def test_FT_INIT_a_hold_lets_the_next_act_first_until_nobody_is_left_to_wait_for(tmp_path: Path) -> None:
-    """FT-INIT (the reading in engine.fate): `fate hold` puts the actor after the next fighter who still has a
+    """FT-INIT (the reading in engine.rulesets.fate.rules): `fate hold` puts the actor after the next fighter who still has a
     turn, one place at a time; the last to act has nobody to wait for and is told to act or pass, naming
     both commands. The turn is the holder's only: another's name is refused."""
     table = three(tmp_path)

@@ -17,13 +17,13 @@ import pytest
 from fudge_combat.cli.demos import FEX_ROUNDS
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.damage import damage_factor, defensive_factor, offensive_factor
-from fudge_combat.engine.options import resolve
-from fudge_combat.engine.sheets import parse_sheet
-from fudge_combat.engine.wounds import HURT, SCRATCH, UNDAMAGED, VERY_HURT
+from fudge_combat.engine.rulesets.fudge.damage import damage_factor, defensive_factor, offensive_factor
+from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.sheets import parse_sheet
+from fudge_combat.engine.kernel.wounds import HURT, SCRATCH, UNDAMAGED, VERY_HURT
 from fudge_combat.events import models as ev
 from fudge_combat.projections.fold import replay
-from fudge_combat.engine.state import FightState
+from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice, make_fights
 

@@ -1,4 +1,4 @@
-"""`fold` works on a private draft changed in place (`engine.state.Draft`); the states it returns are
+"""`fold` works on a private draft changed in place (`engine.kernel.state.Draft`); the states it returns are
 the ones `evolve`, one new state per event, builds, and the state it starts from is left as it was.
 
 The logs are whole simulated fights of every preset and policy (exchanges, melees, phase and rolled
@@ -14,13 +14,13 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from fudge_combat.engine.options import resolve
-from fudge_combat.engine.sheets import parse_sheet
-from fudge_combat.engine.state import Draft, draft_of, freeze
-from fudge_combat.engine.history import effective
+from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.sheets import parse_sheet
+from fudge_combat.engine.kernel.state import Draft, draft_of, freeze
+from fudge_combat.engine.kernel.history import effective
 from fudge_combat.projections.fold import fold, replay
 from fudge_combat.engine.evolve import evolve
-from fudge_combat.engine.state import FightState, replace
+from fudge_combat.engine.kernel.state import FightState, replace
 from fudge_combat.sim.runner import Entrant, LightSession, Setup, fight_seed, play
 from tests.test_properties import new_session, play as play_session, session as gm_session
 

@@ -35,7 +35,7 @@ from tests.processes import ROOT, fudge
 from tests.test_terminal_injection import RAW, toml_string
 
 # Markup of every kind a reader may act on, and controls a terminal acts on: ANSI (CSI, OSC), C0 (NUL, bell,
-# CR LF), C1 (NEL, CSI), a bidi override and isolate. A name cannot hold "=" (engine.sheets), so two texts.
+# CR LF), C1 (NEL, CSI), a bidi override and isolate. A name cannot hold "=" (engine.kernel.sheets), so two texts.
 MARKUP = ('<img src=x onerror="alert(1)"><script>alert(2)</script>'
           "*em* __b__ [l](http://x.test) ![i](y) |p| `c` ~~s~~ &amp;")
 CONTROLS = "\x1b[2J\x1b]0;pwned\x07\r\nforged line\x00\x85\x9b31m\u202eX\u2066Y"

@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fudge_combat.cli.main import COMMANDS, app
-from fudge_combat.engine.errors import InputError
-from fudge_combat.engine.options import RuleOptions, resolve
-from fudge_combat.engine.sheets import Sheet, parse_sheet
+from fudge_combat.engine.kernel.errors import InputError
+from fudge_combat.engine.kernel.options import RuleOptions, resolve
+from fudge_combat.engine.kernel.sheets import Sheet, parse_sheet
 from tests.fuzzing import fuzz
 from tests.processes import ROOT, fudge as fudge_process
 from tests.test_inputs import dump

@@ -304,7 +304,7 @@ def test_a_fight_named_in_the_bounds_is_made_by_every_way_in(tmp_path: Path) -> 
     fights.branch("duel", name, 9)
     fights.import_(fights.export("duel"), "copy of duel")
     fights.execute(name, cmd.RollTrait(combatant="Snorri", trait="Sword"), dice("snorri=0 0 0 0"))
-    from fudge_combat.engine.errors import InputError
+    from fudge_combat.engine.kernel.errors import InputError
 
     for bad in ("", " duel", "a\nb", "x" * 65):
         with pytest.raises(InputError, match="the fight name"):

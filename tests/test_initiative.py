@@ -1,6 +1,6 @@
 """Phase initiative: PH-1, PH-2, PH-3, PH-4, PH-5, PH-6, CT-TABLE `rolled`, CT-BARTER-1, CT-BARTER-2, CT-BARTER-3, CT-BARTER-4, CT-BARTER-5 (seed 003, "Crunch Time").
 
-First the pure core (engine.initiative) on plain dice, then the same rules
+First the pure core (engine.kernel.initiative) on plain dice, then the same rules
 through the Fights service under the `fudge-phases` preset: StartRound,
 Barter, NextTurn and directed attacks in phase order. Every refusal is
 checked to write nothing.
@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.rulesets.phases import turn_order
-from fudge_combat.engine.dice import parse_faces
-from fudge_combat.engine.errors import RuleError
-from fudge_combat.engine.initiative import PHASE_NAME, PHASE_VALUE, Die, Initiative, barter, dice_count
-from fudge_combat.engine.ladder import FUDGE7
-from fudge_combat.engine.options import RuleOptions, resolve
+from fudge_combat.engine.rulesets.fudge.phases import turn_order
+from fudge_combat.engine.kernel.dice import parse_faces
+from fudge_combat.engine.kernel.errors import RuleError
+from fudge_combat.engine.kernel.initiative import PHASE_NAME, PHASE_VALUE, Die, Initiative, barter, dice_count
+from fudge_combat.engine.kernel.ladder import FUDGE7
+from fudge_combat.engine.kernel.options import RuleOptions, resolve
 from fudge_combat.events import models as ev
 from fudge_combat.service.fights import DiceInput, Fights
 from tests.conftest import dice, sheet, start
@@ -360,7 +360,7 @@ def test_C_DICE_3_every_initiative_roll_must_be_entered_when_dice_are_entered(fi
 
 
 def test_PH_6_CT_BARTER_1_each_barter_is_recorded(fights: Fights) -> None:
-    """PH-6: each traded and altered die is its own event; the fold agrees with engine.initiative.barter."""
+    """PH-6: each traded and altered die is its own event; the fold agrees with engine.kernel.initiative.barter."""
     phase_fight(fights)
     fights.execute("fight", cmd.StartRound(), dice(*SEED_ROLLS))
     before = fights.state("fight").initiative["ann"]

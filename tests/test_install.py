@@ -30,7 +30,7 @@ SKIPPED = {"__pycache__", ".git", "build", "dist", ".pytest_cache", ".hypothesis
 
 
 def layer_files() -> list[str]:
-    """Every file of the layers' folders as the wheel must hold it: `fudge_combat/engine/dice.py`, ..."""
+    """Every file of the layers' folders as the wheel must hold it: `fudge_combat/engine/kernel/dice.py`, ..."""
     return sorted(f"fudge_combat/{path.relative_to(ROOT).as_posix()}" for layer in LAYERS
                   for path in (ROOT / layer).rglob("*")
                   if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc")

@@ -14,9 +14,9 @@ import pytest
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.decide import seal_of
-from fudge_combat.engine.settle import min_hit_for
-from fudge_combat.engine.errors import RuleError
-from fudge_combat.engine.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT
+from fudge_combat.engine.rulesets.fudge.settle import min_hit_for
+from fudge_combat.engine.kernel.errors import RuleError
+from fudge_combat.engine.kernel.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT
 from fudge_combat.events import models as ev
 from fudge_combat.service.fights import DiceInput, Fights
 from tests.conftest import dice, sheet, start

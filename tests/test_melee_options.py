@@ -12,7 +12,7 @@ import pytest
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.events import models as ev
 from fudge_combat.service.fights import DiceInput, Fights
 from tests.conftest import dice, sheet, start
@@ -146,7 +146,7 @@ def test_F_TAC_3_a_d6_picks_the_posture(fights: Fights, face: int, posture: int)
 
 def test_F_TAC_3_a_generated_d6_replays_and_verifies(tmp_path: Any) -> None:
     """F-TAC-3: a generated d6 is derived from the seed like any roll (A-FAIR-1) and re-decided (A-VERIFY-1)."""
-    from fudge_combat.engine.dice import derive_faces
+    from fudge_combat.engine.kernel.dice import derive_faces
     from fudge_combat.store.sqlite import SqliteStore
     from tests.conftest import make_fights
     fights = make_fights(SqliteStore(tmp_path / "f.db"))

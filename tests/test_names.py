@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.command_base import NAMES_A_COMBATANT
-from fudge_combat.engine.errors import InputError, RuleError
-from fudge_combat.engine.options import resolve as resolve_rules
+from fudge_combat.engine.kernel.command_base import NAMES_A_COMBATANT
+from fudge_combat.engine.kernel.errors import InputError, RuleError
+from fudge_combat.engine.kernel.options import resolve as resolve_rules
 from fudge_combat.engine import turns
-from fudge_combat.engine.state import Combatant, FightState
+from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.events.envelope import load
 from fudge_combat.projections.fold import replay
 from fudge_combat.service import names

@@ -1,4 +1,4 @@
-"""Exact odds (`engine.odds`): hand-computed fractions and the duel chain against the real engine
+"""Exact odds (`engine.odds.duel`): hand-computed fractions and the duel chain against the real engine
 (`tests/test_odds_sim.py` holds whole duels against `fudge sim`).
 
 4dF sums weigh 1, 4, 10, 16, 19, 16, 10, 4, 1 out of 81 (C-DICE-1). For two independent
@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.decide import decide
-from fudge_combat.engine.errors import RuleError
-from fudge_combat.engine.odds import (Match, _Chain, apply, duel, every_roll, fate_transitions, fudge_sums, round_transitions,
+from fudge_combat.engine.kernel.errors import RuleError
+from fudge_combat.engine.odds.duel import (Match, _Chain, apply, duel, every_roll, fate_transitions, fudge_sums, round_transitions,
                          setup, single_action, track_key)
-from fudge_combat.engine.options import resolve
+from fudge_combat.engine.kernel.options import resolve
 from fudge_combat.events import models as ev
 from tests.conftest import sheet
 
@@ -86,7 +86,7 @@ def test_all_out_defense_and_shield_move_the_odds_as_the_modifiers_say() -> None
 
 def test_every_preset_weighs_one_action() -> None:
     """Every preset has one action to weigh, and its outcomes sum to exactly 1."""
-    from fudge_combat.engine.options import PRESETS
+    from fudge_combat.engine.kernel.options import PRESETS
     for preset in PRESETS:
         state, names = fight(preset, sheets=(fencer("Ann", "Great", weapon=2), fencer("Bob", "Good", armor=1)))
         odds = single_action(state, Match(*names))

@@ -1,4 +1,4 @@
-"""The odds before the dice (`engine.odds_now`): the next action of a running fight, weighed exactly as the
+"""The odds before the dice (`engine.odds.now`): the next action of a running fight, weighed exactly as the
 fight stands, against odds computed independently (4dF enumerated by hand, and `fudge odds` from sheets
 written with the same penalties).
 
@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.errors import RuleError
-from fudge_combat.engine.odds import Match, setup, single_action
-from fudge_combat.engine.odds_now import odds_now, odds_offered
-from fudge_combat.engine.options import resolve
+from fudge_combat.engine.kernel.errors import RuleError
+from fudge_combat.engine.odds.duel import Match, setup, single_action
+from fudge_combat.engine.odds.now import odds_now, odds_offered
+from fudge_combat.engine.kernel.options import resolve
 from fudge_combat.events import models as ev
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice, sheet, start
@@ -214,7 +214,7 @@ def test_offered_lines_name_each_foe_standing_or_hint_when_costly(fights: Fights
 
 
 def _example(name: str) -> dict[str, Any]:
-    from fudge_combat.engine.sheets import parse_sheet
+    from fudge_combat.engine.kernel.sheets import parse_sheet
 
     path = ROOT / "examples" / "sheets" / f"{name}.toml"
     return parse_sheet(path.read_text(), str(path)).model_dump(mode="json")

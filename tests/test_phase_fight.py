@@ -16,7 +16,7 @@ from syrupy.assertion import SnapshotAssertion
 from fudge_combat.cli.render import status_json
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.projections.fold import evolve_all
 from fudge_combat.service.fights import Fights
 from fudge_combat.store.sqlite import SqliteStore

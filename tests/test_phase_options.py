@@ -20,10 +20,10 @@ from fudge_combat.cli import render
 from fudge_combat.cli.main import app
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.errors import RuleError
-from fudge_combat.engine.initiative import PHASE_NAME, allotment
-from fudge_combat.engine.ladder import FUDGE7
-from fudge_combat.engine.options import resolve
+from fudge_combat.engine.kernel.errors import RuleError
+from fudge_combat.engine.kernel.initiative import PHASE_NAME, allotment
+from fudge_combat.engine.kernel.ladder import FUDGE7
+from fudge_combat.engine.kernel.options import resolve
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import load
 from fudge_combat.projections.fold import replay

@@ -7,9 +7,9 @@ import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from fudge_combat.engine.phase_order import slots, slots_of
+from fudge_combat.engine.rulesets.fudge.phase_order import slots, slots_of
 from fudge_combat.projections.fold import evolve_all
-from fudge_combat.engine.state import replace
+from fudge_combat.engine.kernel.state import replace
 from tests.test_fold_draft import fight_log
 
 

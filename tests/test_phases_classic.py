@@ -1,6 +1,6 @@
 """`phases-classic` (seed 002): PC-DICE, PC-BARTER-1, PC-BARTER-2, PC-BARTER-3, PC-BARTER-4, PH-5 and PH-6 under classic bartering.
 
-The pure rules first (engine.initiative on plain dice), then the same through
+The pure rules first (engine.kernel.initiative on plain dice), then the same through
 the Fights service under `examples/house/phases-classic.toml`, a replayed
 three-combatant round as a snapshot, and the command line end to end.
 """
@@ -20,11 +20,11 @@ from syrupy.assertion import SnapshotAssertion
 from fudge_combat.cli import render
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.dice import parse_faces
-from fudge_combat.engine.errors import RuleError
-from fudge_combat.engine.initiative import PHASE_NAME, Die, Initiative, allotment, barter, barter_classic
-from fudge_combat.engine.ladder import FATE11, FUDGE7
-from fudge_combat.engine.options import RuleOptions, resolve
+from fudge_combat.engine.kernel.dice import parse_faces
+from fudge_combat.engine.kernel.errors import RuleError
+from fudge_combat.engine.kernel.initiative import PHASE_NAME, Die, Initiative, allotment, barter, barter_classic
+from fudge_combat.engine.kernel.ladder import FATE11, FUDGE7
+from fudge_combat.engine.kernel.options import RuleOptions, resolve
 from fudge_combat.events import models as ev
 from fudge_combat.projections.fold import evolve_all
 from fudge_combat.service.fights import DiceInput, Fights

@@ -18,7 +18,7 @@ from fudge_combat.cli.demos import join, join_as
 from fudge_combat.cli.shorthands import Refused, attack_words, odds_words
 from fudge_combat.cli.play_prompt import Completions, current_word, history_file
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.options import resolve
+from fudge_combat.engine.kernel.options import resolve
 from fudge_combat.service.fights import Fights
 from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, start

@@ -6,7 +6,7 @@ import pickle
 
 from hypothesis import given, strategies as st
 
-from fudge_combat.engine.pmap import PMap
+from fudge_combat.engine.kernel.pmap import PMap
 
 
 def test_older_versions_keep_their_contents_after_newer_sets() -> None:

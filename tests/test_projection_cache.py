@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.pmap import LOGGED, MISSING
-from fudge_combat.engine.rewind import UNKNOWN
+from fudge_combat.engine.kernel.pmap import LOGGED, MISSING
+from fudge_combat.engine.kernel.rewind import UNKNOWN
 from fudge_combat.projections.fold import replay
-from fudge_combat.engine.state import FightState
+from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.store import schema, snapshots
 from fudge_combat.service.fights import Fights
 from fudge_combat.store.log import log
@@ -115,7 +115,7 @@ def test_a_snapshot_of_another_event_or_of_other_code_is_ignored(tmp_path: Path,
     opened(path).execute("fight", cmd.Undo())
     with sqlite3.connect(path) as db:  # an older snapshot with an exchange and its undo after it
         db.execute("UPDATE snapshots SET seq = ?, hash = ?, version = ?, body = ?, mac = ?", old)
-    # A-UNDO-1: the undo is folded past from the undo history the snapshot carries (engine.rewind)
+    # A-UNDO-1: the undo is folded past from the undo history the snapshot carries (engine.kernel.rewind)
     assert from_cache(path) == replayed(path)
     assert opened(path).state("fight") == replayed(path)
     with sqlite3.connect(path) as db:  # a snapshot claiming a later event than it holds
@@ -276,7 +276,7 @@ def test_a_snapshot_after_a_fudge_point_keeps_the_events_it_voided_in_the_log(tm
     assert [before is LOGGED for _, before in kept] == [before is not MISSING for _, before in voided]
     assert found[0] == replayed(path)
     undone = opened(path)
-    undone.execute("fight", cmd.Undo())  # from the snapshot's history (engine.rewind), not the log
+    undone.execute("fight", cmd.Undo())  # from the snapshot's history (engine.kernel.rewind), not the log
     after = undone._cache["fight"]
     assert after.state == replayed(path) and after.state.find("Ann").fudge_points == 3
     assert after.records is None and after.done.undone  # the log was not read; a redo is known

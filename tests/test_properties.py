@@ -31,12 +31,12 @@ from fudge_combat.cli.render import status_json
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.decide import decide
-from fudge_combat.engine.dice import Roll
-from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.kernel.dice import Roll
+from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.events.models import Declaration
-from fudge_combat.engine.history import voided
+from fudge_combat.engine.kernel.history import voided
 from fudge_combat.projections.fold import replay
-from fudge_combat.engine.state import FightState
+from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.service.fights import DiceInput, Fights, Outcome
 from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import make_fights, sheet, start

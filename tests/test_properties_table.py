@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 from fudge_combat.cli.render import status_json
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.wounds import LEVEL_BY_NAME
+from fudge_combat.engine.kernel.wounds import LEVEL_BY_NAME
 from tests.conftest import make_fights, start
 from fudge_combat.projections.fold import replay
-from fudge_combat.engine.state import FightState
+from fudge_combat.engine.kernel.state import FightState
 from tests.test_properties import (NAMES, SETTINGS, Session, Step, dice_pool, live_equals_replayed, opening, play,
                                    typing_, without)
 

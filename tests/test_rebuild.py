@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fudge_combat.cli.demos import DEMOS, Demo
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.history import effective
-from fudge_combat.engine.pmap import EventMap
-from fudge_combat.engine.state import FightState, replace
+from fudge_combat.engine.kernel.history import effective
+from fudge_combat.engine.kernel.pmap import EventMap
+from fudge_combat.engine.kernel.state import FightState, replace
 from fudge_combat.events.envelope import Recorded, load
 from fudge_combat.projections.fold import replay
 from fudge_combat.projections.rebuild import READ_ONLY, handlers, rebuild

@@ -1,4 +1,4 @@
-"""A fight that grows without its commands growing (engine.rewind, engine.pmap.EventMap, the streamed
+"""A fight that grows without its commands growing (engine.kernel.rewind, engine.kernel.pmap.EventMap, the streamed
 replay, the snapshot's undo history): each answer the fast paths give is the answer of a replay.
 
 A-REPLAY-1: after every command of a random session (tests/test_properties.py's sessions: joins,
@@ -6,7 +6,7 @@ A-REPLAY-1: after every command of a random session (tests/test_properties.py's 
             `replay` of the log, and a fresh service on the same SQLite file (its snapshot, the undo
             history it carries, the commands folded after it) reads the same state.
 A-UNDO-1:   the command the undo history would void, and the undo it would cancel on a redo, are
-            the ones `engine.history.undo_target` and `redo_target` find by reading the whole log;
+            the ones `engine.kernel.history.undo_target` and `redo_target` find by reading the whole log;
             an undo then a redo gives back the same state.
 C-FP-2:     a fudge point still finds the latest roll and the roll's events when the state's events
             stayed in the log (a snapshot keeps only their seqs).
@@ -24,12 +24,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine import history
-from fudge_combat.engine.errors import RuleError
-from fudge_combat.engine.harm import round_start_at
-from fudge_combat.engine.pmap import LOGGED, MISSING, EventMap, PMap
-from fudge_combat.engine.rewind import UNKNOWN
-from fudge_combat.engine.state import FightState
+from fudge_combat.engine.kernel import history
+from fudge_combat.engine.kernel.errors import RuleError
+from fudge_combat.engine.rulesets.fudge.harm import round_start_at
+from fudge_combat.engine.kernel.pmap import LOGGED, MISSING, EventMap, PMap
+from fudge_combat.engine.kernel.rewind import UNKNOWN
+from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.projections.fold import replay
 from fudge_combat.service.fights import Fights
 from fudge_combat.store import snapshots

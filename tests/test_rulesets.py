@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.errors import InputError
-from fudge_combat.engine.options import PRESETS, RuleOptions, option_rule, resolve
+from fudge_combat.engine.kernel.errors import InputError
+from fudge_combat.engine.kernel.options import PRESETS, RuleOptions, option_rule, resolve
 from fudge_combat.projections.fold import replay
 from fudge_combat.service.fights import Fights
 from tests.conftest import sheet

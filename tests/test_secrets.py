@@ -25,9 +25,9 @@ from structlog.testing import capture_logs
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.dice import commitment
-from fudge_combat.engine.rewind import UNKNOWN
-from fudge_combat.engine.state import FightState
+from fudge_combat.engine.kernel.dice import commitment
+from fudge_combat.engine.kernel.rewind import UNKNOWN
+from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.events import models as ev
 from fudge_combat.store import secrets as kept_secrets
 from fudge_combat.store import snapshots
@@ -354,7 +354,7 @@ def test_A_FAIR_1_a_fight_whose_seed_another_log_revealed_refuses_generated_dice
 
 def sim_setup() -> Any:
     from fudge_combat.cli.sim import entrants
-    from fudge_combat.engine.options import resolve
+    from fudge_combat.engine.kernel.options import resolve
     from fudge_combat.sim.runner import Setup
 
     _, options = resolve("fudge")

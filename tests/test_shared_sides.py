@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fudge_combat.engine import sides as d
-from fudge_combat.engine.options import RuleOptions
-from fudge_combat.engine.sheets import parse_sheet, read_levels
+from fudge_combat.engine.rulesets.fudge import sides as d
+from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.sheets import parse_sheet, read_levels
 from fudge_combat.events import models as ev
 
 SHEETS = Path(__file__).resolve().parents[1] / "examples" / "sheets"
@@ -16,7 +16,7 @@ SHEETS = Path(__file__).resolve().parents[1] / "examples" / "sheets"
 
 def fighter(name: str, options: RuleOptions):  # type: ignore[no-untyped-def]
     sheet = parse_sheet((SHEETS / f"{name}.toml").read_text(), f"{name}.toml")
-    from fudge_combat.engine.ladder import ladder_of
+    from fudge_combat.engine.kernel.ladder import ladder_of
     return read_levels(sheet, ladder_of(options), f"{name}.toml")
 
 

@@ -12,10 +12,10 @@ import jsonschema
 import pytest
 
 from fudge_combat.cli.sheet import schema_text, template
-from fudge_combat.engine.errors import InputError
-from fudge_combat.engine.odds import setup
-from fudge_combat.engine.options import PRESETS, resolve
-from fudge_combat.engine.sheets import parse_sheet, unlisted_combat_traits
+from fudge_combat.engine.kernel.errors import InputError
+from fudge_combat.engine.odds.duel import setup
+from fudge_combat.engine.kernel.options import PRESETS, resolve
+from fudge_combat.engine.kernel.sheets import parse_sheet, unlisted_combat_traits
 from tests.processes import fudge
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -194,7 +194,7 @@ def test_check_refuses_what_join_refuses_in_the_same_line(tmp_path: Path, text: 
 def test_the_template_names_every_field_of_its_ruleset() -> None:
     """Every top-level field a sheet may hold appears in some template (live or optional), and each ruleset's
     own: Fate's aspects and arms in Fate's, Atari Isev's off hand in its own."""
-    from fudge_combat.engine.sheets import Sheet
+    from fudge_combat.engine.kernel.sheets import Sheet
 
     texts = {p: template("A", p, resolve(p)[1]) for p in PRESETS}
     keys = {p: {m.group(1) for m in re.finditer(r"^#?\[?\"?([a-z_]+)", t, re.M)} for p, t in texts.items()}

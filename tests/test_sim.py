@@ -23,8 +23,8 @@ from typer.testing import CliRunner
 from fudge_combat.cli.main import app
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.options import resolve
-from fudge_combat.engine.sheets import parse_sheet
+from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.sheets import parse_sheet
 from fudge_combat.events import models as ev
 from fudge_combat.sim.parallel import chunks, run_on, run_serial
 from fudge_combat.sim.policies import POLICIES, barter_for_double_plus, worst_wounded_foe

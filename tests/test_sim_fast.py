@@ -24,10 +24,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fudge_combat.engine.dice import derive_faces
-from fudge_combat.engine.errors import InputError
-from fudge_combat.engine.options import RuleOptions, check_combination, resolve
-from fudge_combat.engine.sheets import parse_sheet
+from fudge_combat.engine.kernel.dice import derive_faces
+from fudge_combat.engine.kernel.errors import InputError
+from fudge_combat.engine.kernel.options import RuleOptions, check_combination, resolve
+from fudge_combat.engine.kernel.sheets import parse_sheet
 from fudge_combat.sim import fast, fast_fate
 from fudge_combat.sim.parallel import run_serial
 from fudge_combat.sim.runner import (Entrant, Opening, Setup, fast_plan, fight_seed, simulate_fast, simulate_one,
@@ -232,7 +232,7 @@ def test_the_demo_duels_are_taken_and_agree() -> None:
 
 
 def test_fast_dice_are_the_engines_dice() -> None:
-    """A-FAIR-1: every draw's faces summed as `engine.dice.derive_faces` derives them, rejected bytes (255)
+    """A-FAIR-1: every draw's faces summed as `engine.kernel.dice.derive_faces` derives them, rejected bytes (255)
     included, for 4dF and 1dF rolls of several fights' streams."""
     rejected = 0
     for index in range(3):

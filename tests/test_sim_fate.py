@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from fudge_combat.cli.main import app
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.options import resolve
+from fudge_combat.engine.kernel.options import resolve
 from fudge_combat.events import models as ev
 from fudge_combat.sim.runner import (LightSession, ServiceSession, Setup, derived_bytes, derived_ids,
                         fight_seed, play, simulate_range)

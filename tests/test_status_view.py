@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 from fudge_combat.cli import board, render, status_model, status_rows, status_view, views
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.commands_fate import FateAction, FateExchange, FateRound
-from fudge_combat.engine.errors import RuleError
-from fudge_combat.engine.options import resolve
-from fudge_combat.engine.state import replace
+from fudge_combat.engine.rulesets.fate.commands import FateAction, FateExchange, FateRound
+from fudge_combat.engine.kernel.errors import RuleError
+from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.state import replace
 from fudge_combat.events.envelope import load
 from fudge_combat.events.models import Declaration
 from fudge_combat.projections.fold import fold
@@ -155,7 +155,7 @@ def test_the_stored_view_is_the_whole_render_after_every_command(tmp_path_factor
 
 
 def test_a_roster_past_a_small_map_keeps_its_view_through_undo_and_redo(tmp_path: Path) -> None:
-    """70 combatants: the state's roster is a persistent map (engine.evolving.SMALL), whose changes
+    """70 combatants: the state's roster is a persistent map (engine.rulesets.fudge.evolving.SMALL), whose changes
     the kept view reads through `PMap.changes_since`, undos included."""
     ops = [(op, a, a + 1) for a, op in enumerate(["exchange", "round", "exchange", "undo", "undo", "redo",
                                                   "writer", "exchange", "declare", "roll", "spend", "undo",

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import SCHEMA_VERSION, Recorded, canonical, chain_hash, load
 from fudge_combat.events.rows import Row

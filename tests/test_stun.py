@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.wounds import HURT, SCRATCH, UNDAMAGED, VERY_HURT
+from fudge_combat.engine.kernel.wounds import HURT, SCRATCH, UNDAMAGED, VERY_HURT
 from fudge_combat.events import models as ev
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice

@@ -1,4 +1,4 @@
-"""F-WND-4: a track's level is worked out once and kept on the track (engine.wounds.Track); whatever
+"""F-WND-4: a track's level is worked out once and kept on the track (engine.kernel.wounds.Track); whatever
 way a track with other boxes is made from one whose level was read (`dataclasses.replace`, the
 state's fast `replace`, a copy, a pickle), its level is that of its own boxes."""
 
@@ -10,8 +10,8 @@ import pickle
 
 from hypothesis import given, strategies as st
 
-from fudge_combat.engine.wounds import DEAD, UNDAMAGED, Track
-from fudge_combat.engine.state import replace as fast_replace
+from fudge_combat.engine.kernel.wounds import DEAD, UNDAMAGED, Track
+from fudge_combat.engine.kernel.state import replace as fast_replace
 
 rows = st.lists(st.lists(st.one_of(st.none(), st.integers(1, 5)), min_size=1, max_size=3), min_size=5, max_size=5)
 tracks = st.builds(lambda boxes, dead: Track(tuple(map(tuple, boxes)), dead=dead), rows, st.booleans())

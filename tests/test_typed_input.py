@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.options import resolve
-from fudge_combat.engine.sheets import Sheet, likely_typo
+from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.sheets import Sheet, likely_typo
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice, sheet, start
 from tests.test_cli import SHEETS, Fudge, duel, fresh_logging, fudge  # noqa: F401 - fixtures

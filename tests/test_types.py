@@ -18,5 +18,5 @@ def test_the_type_checker_sees_each_command_class_from_the_module_that_makes_it(
             for statement in node.body:
                 assert isinstance(statement, ast.ImportFrom) and statement.module is not None
                 for alias in statement.names:
-                    seen[alias.name] = statement.module.removeprefix("fudge_combat.engine.commands_")
+                    seen[alias.name] = statement.module.removeprefix("fudge_combat.engine.")
     assert seen == commands.MODULES

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.errors import RuleError
+from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.service.fights import DiceInput, Fights
 from tests.conftest import dice, sheet, start
 

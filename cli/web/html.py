@@ -11,7 +11,7 @@ from html import escape
 from fudge_combat.cli.board import board_lines
 from fudge_combat.cli.terminal import safe
 from fudge_combat.cli.web.story import Step
-from fudge_combat.engine.state import FightState
+from fudge_combat.engine.kernel.state import FightState
 
 # The colours of the kinds (cli.style.STYLES), light and dark (prefers-color-scheme), and the layout:
 # one column on a phone, large type for a TV (`.large`, `fudge serve --large` or ?large).

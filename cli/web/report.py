@@ -19,9 +19,9 @@ from fudge_combat.cli.terminal import safe
 from fudge_combat.cli.web.html import CSS, h
 from fudge_combat.cli.web.story import Step, branch_of, steps, walk
 from fudge_combat.engine.audit import Report as Verified
-from fudge_combat.engine.history import voided
-from fudge_combat.engine.rulesets.reading import ruleset_of
-from fudge_combat.engine.state import FightState
+from fudge_combat.engine.kernel.history import voided
+from fudge_combat.engine.kernel.reading import ruleset_of
+from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import Recorded
 from fudge_combat.events.receipt import receipt

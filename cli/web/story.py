@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fudge_combat.cli import render
-from fudge_combat.engine.history import voided
-from fudge_combat.engine.state import FightState
+from fudge_combat.engine.kernel.history import voided
+from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import Recorded
 from fudge_combat.engine.evolve import evolve

@@ -1,0 +1,1 @@
+"""Exact odds over every ruleset: each roll weighed through `decide` itself."""

@@ -1,0 +1,82 @@
+"""evolve for Fate's events (seed 004): the exchange's clip, the stress boxes, aspects, the turn order
+and turns passed or held, the end of a scene and recovery from an injury."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fudge_combat.engine.rulesets.fudge.evolving import remember, with_item
+from fudge_combat.engine.kernel.state import FateMark, FightState, replace
+from fudge_combat.events import models as ev
+from fudge_combat.events.envelope import Recorded
+
+
+def _fate_resolved(s: FightState, r: Recorded, e: ev.FateResolved) -> FightState:
+    """FT-TRACK-3: a roll that took the clipped -1 has used it; FT-PACE scene: one roll each."""
+    s = remember(s, r, e.action, resolution=r.seq)
+    keys = [side.combatant.lower() for side in e.sides]
+    used = {side.combatant.lower() for side in e.sides if side.clip_used}
+    s = replace(s, fate_clip=s.fate_clip - used, fate_last_action=e.action)
+    if e.pace == "scene":
+        s = replace(s, fate_scene_rolled=s.fate_scene_rolled | frozenset(keys))
+    if e.pace == "turn":
+        s = replace(s, fate_acted=s.fate_acted | {keys[0]},
+                    turn=replace(s.turn, acted=True) if s.turn else None)
+    return s
+
+
+def _fate_box(s: FightState, r: Recorded, e: ev.FateBoxMarked) -> FightState:
+    record = s.actions.get(e.action)
+    s = remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
+    key = e.combatant.lower()
+    marks = s.fate_marks.get(key, ()) + (FateMark(r.seq, e.box, e.non_lethal, e.by),)
+    clip = s.fate_clip | {key} if e.box == "clipped" else s.fate_clip
+    return replace(s, fate_marks=with_item(s.fate_marks, key, marks), fate_clip=clip)
+
+
+def _aspect_checked(s: FightState, r: Recorded, e: ev.AspectChecked) -> FightState:
+    key = e.combatant.lower()
+    return replace(s, fate_aspects=with_item(s.fate_aspects, key, s.fate_aspects.get(key, ()) + ((e.aspect, e.box),)))
+
+
+def _fate_order(s: FightState, r: Recorded, e: ev.FateTurnOrder) -> FightState:
+    return replace(s, round=e.round, fate_order=tuple(n.lower() for n in e.order), fate_acted=frozenset())
+
+
+def _fate_passed(s: FightState, r: Recorded, e: ev.FateTurnPassed) -> FightState:
+    """FT-INIT (a reading, engine.rulesets.fate.rules): a pass uses the turn as an action would; a hold moves the actor
+    to just after the fighter he waits for, in this round's order only."""
+    key = e.combatant.lower()
+    if e.behind is None:
+        return replace(s, fate_acted=s.fate_acted | {key})
+    order = [k for k in s.fate_order if k != key]
+    order.insert(order.index(e.behind.lower()) + 1, key)
+    return replace(s, fate_order=tuple(order))
+
+
+def _fate_scene_ended(s: FightState, r: Recorded, e: ev.FateSceneEnded) -> FightState:
+    """FT-TRACK-3: clipped and hurt last the scene, and Taken Out the fight; FT-HEAL-1: non-lethal
+    injuries heal with it. Lethal injuries stay until healed."""
+    kept = {key: tuple(m for m in marks if m.box == "injured" and not m.non_lethal)
+            for key, marks in s.fate_marks.items()}
+    return replace(s, fate_marks=kept, fate_clip=frozenset(), fate_scene=e.scene + 1,
+                   fate_scene_rolled=frozenset(), fate_order=(), fate_acted=frozenset())
+
+
+def _injury_recovered(s: FightState, r: Recorded, e: ev.InjuryRecovered) -> FightState:
+    key = e.combatant.lower()
+    if e.action is not None:
+        s = remember(s, r, e.action, resolution=r.seq)
+    return replace(s, fate_marks=with_item(s.fate_marks, key, tuple(m for m in s.fate_marks.get(key, ())
+                                                                 if m.seq != e.mark)))
+
+
+FATE_HANDLERS: dict[type, Callable[..., FightState]] = {  # as engine.evolve.HANDLERS
+    ev.FateResolved: _fate_resolved,
+    ev.FateBoxMarked: _fate_box,
+    ev.AspectChecked: _aspect_checked,
+    ev.FateTurnOrder: _fate_order,
+    ev.FateSceneEnded: _fate_scene_ended,
+    ev.FateTurnPassed: _fate_passed,
+    ev.InjuryRecovered: _injury_recovered,
+}

@@ -1,0 +1,38 @@
+"""What the read side asks of the Fate ruleset (`engine.kernel.reading`): fate points (FT-PTS), scenes
+(FT-SCENE) and its paces (FT-PACE), harm in boxes (FT-TRACK), Taken Out (FT-TRACK-3)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fudge_combat.engine.kernel.reading import Reading
+
+if TYPE_CHECKING:
+    from fudge_combat.engine.kernel.state import Combatant, FightState
+
+LEVELS = ("Unharmed", "Clipped", "Hurt", "Injured", "Taken Out")  # `severity`'s levels
+
+
+def no_order(pace: str) -> str:
+    """Fate's scene and exchange paces have no turn order: everyone declares and rolls together (FT-PACE)."""
+    command = {"scene": "fate scene", "exchange": "fate exchange"}.get(pace, "fate attack")
+    return (f"no turn order at Fate's {pace} pace (FT-PACE): everyone declares and rolls together "
+            f"(`fudge {command}`)")
+
+
+def severity(state: FightState, who: Combatant) -> int:
+    """The worst box marked (FT-TRACK), 4 once Taken Out (FT-TRACK-3) or dead."""
+    from fudge_combat.engine.rulesets.fate.rules import penalty_view
+
+    view = penalty_view(state, who)
+    if view["taken_out"] or who.track.dead:
+        return 4
+    marked = [index + 1 for index, name in enumerate(view["capacity"]) if view["boxes"][name]]
+    return min(3, max(marked, default=0))
+
+
+READING = Reading(
+    name="fate", points="fate", battle="scene", end_command="end-scene", scenes=True,
+    round_paces=frozenset({"turn"}), boxes=True, taken_out="Taken Out", landed="contests won (Scratched or worse)",
+    ranked_rule="F-INIT-2", ties_together=False, blow_prefix=("fate",), no_order=no_order, sheet="fate",
+    severity_levels=LEVELS, severity=severity)
