@@ -10,6 +10,7 @@ same reason. `Command`, the union of them all, and its `COMMAND_ADAPTER` create 
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -42,17 +43,17 @@ if TYPE_CHECKING:  # the classes as a type checker sees them; at run time `__get
     from fudge_combat.engine.commands_union import COMMAND_ADAPTER, Command
 
 
-def __getattr__(name: str) -> Any:
-    module = MODULES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"fudge_combat.engine.commands_{module}"), name)
-    globals()[name] = value  # found directly from now on
-    return value
+if not TYPE_CHECKING:  # hidden from the type checker: a name it does not know is an error, not `Any`
+    def __getattr__(name: str) -> Any:
+        module = MODULES.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"fudge_combat.engine.commands_{module}"), name)
+        globals()[name] = value  # found directly from now on
+        return value
 
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *MODULES})
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *MODULES})
 
 
 V = TypeVar("V")
@@ -98,4 +99,5 @@ class ByCommand(Mapping[type, V]):
 
 
 def _command(name: str) -> type:
-    return globals()[name] if name in globals() else __getattr__(name)
+    found: type = globals()[name] if name in globals() else getattr(sys.modules[__name__], name)
+    return found
