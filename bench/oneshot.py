@@ -89,7 +89,7 @@ CENSUS = """import atexit, dataclasses, gc, json, sys
 @atexit.register
 def count():
     import pydantic
-    gc.unfreeze()  # what a command froze (cli.main._imported) is out of gc.get_objects' sight until then
+    gc.unfreeze()  # what a command froze (cli.main.start_up) is out of gc.get_objects' sight until then
     project = ("cli", "engine", "events", "projections", "store", "service")
     objects = gc.get_objects()
     used = {type(o) for o in objects}

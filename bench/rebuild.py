@@ -78,7 +78,7 @@ def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
     """This checkout's replay taken apart, per event: reading the pages, decoding them, folding."""
     from fudge_combat.events.decoder import decoder
     from fudge_combat.events.envelope import load
-    from fudge_combat.projections.rebuild import handlers, rebuild
+    from fudge_combat.projections.fast import handlers, rebuild
     from fudge_combat.service.fights import Fights
     from fudge_combat.store.sqlite import SqliteStore
 

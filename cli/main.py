@@ -19,22 +19,6 @@ from fudge_combat.cli import context, exits, terminal, views
 from fudge_combat.cli.params import FudgeCommand, FudgeGroup
 
 
-def _no_pydantic_plugins() -> None:
-    """fudge uses no pydantic plugin, but pydantic looks for them when it builds its first schema: its loader
-    imports `importlib.metadata` (and with it `email`, `zipfile`, `csv`...) and reads the entry points of
-    every installed package, nearly all of what a command's first validation costs (bench/README.md,
-    target 4). A loader that finds none takes its place, as
-    `PYDANTIC_DISABLE_PLUGINS=__all__` would but without the import. Should pydantic move its loader, this
-    entry is never looked up and plugins are looked for as before: slower, never wrong."""
-    import types
-
-    loader = types.ModuleType("pydantic.plugin._loader", _no_pydantic_plugins.__doc__)
-    loader.get_plugins = lambda: ()  # type: ignore[attr-defined]
-    sys.modules.setdefault(loader.__name__, loader)
-
-
-_no_pydantic_plugins()
-
 try:  # Typer vendors click since 0.22; before, it raised click's own exceptions
     from typer._click import exceptions as click_errors
 except ImportError:  # pragma: no cover
@@ -73,11 +57,9 @@ PANELS = {"fight": "Fights and combatants", "sheet": "Fights and combatants", "p
 
 
 class _Fudge(typer.Typer):
-    """Imports and builds only the command the command line names.
+    """Imports and builds only the command the command line names (a start-up measure: `start_up`).
 
-    A command's module brings its dependencies (the engine, the event models), and Typer reads
-    every command's options from its signature: for one command, most of its start-up time. The
-    commands are read from their modules when Typer asks for them (`COMMANDS` says which module);
+    The commands are read from their modules when Typer asks for them (`COMMANDS` says which module);
     help, no command or an unknown one: all of them.
     """
 
@@ -131,9 +113,7 @@ class _Fudge(typer.Typer):
     def _infos(self, kind: str) -> list[Any]:
         modules = [COMMANDS[self.named]] if self.named in COMMANDS else list(PANELS)
         out = []
-        for module in modules:
-            name = f"fudge_combat.cli.{module}"
-            imported = _imported(name) if self.one_shot else importlib.import_module(name)
+        for module, imported in zip(modules, start_up(modules, self.one_shot)):
             for info in getattr(imported.app, kind):
                 info.rich_help_panel = info.rich_help_panel or PANELS[module]
                 _plain_help(info)
@@ -141,24 +121,34 @@ class _Fudge(typer.Typer):
         return out
 
 
-def _imported(name: str) -> Any:
-    """A command's module, imported with the cyclic garbage collector paused, then frozen out of its sight.
+def start_up(modules: Sequence[str], one_shot: bool) -> list[Any]:
+    """The modules of `cli` that declare the commands Typer is about to read, imported: fudge's start-up
+    measures, all here. Each is measured against the code without it in bench/README.md (*One-shot
+    command*, what each start-up measure buys); none changes what a command does.
 
-    Importing `cli.table` creates tens of thousands of objects that live as long as the process (modules,
-    classes, functions, pydantic's fields), and Python's collector walked them some forty times while
-    they were made and again after, finding nothing to free; measured in turns, the whole command saves
-    more CPU than the collector's own clock shows (the walks also evict the caches; bench/README.md,
-    target 4). `gc.freeze` leaves
-    them out of every later collection, as a server that forks does; the collector then runs as before
-    on what the command itself makes. Only when fudge runs as the program (`_Fudge.one_shot`): a test's
-    runner calling the app in a process that goes on keeps the collector as it was.
+    - Only the module of the command the line names is imported (`COMMANDS`, through `_Fudge`): a
+      command's module brings the engine and the event models, and Typer reads every command's options
+      from its signature, most of a command's start-up. (In the same spirit `engine.commands` creates
+      each command class when it is first named, and a Fudge fight loads neither Fate's nor Atari Isev's
+      rules: that row of the table.)
+    - When fudge runs as the program (`one_shot`):
+      - pydantic looks for no plugin (fudge uses none): its documented `PYDANTIC_DISABLE_PLUGINS`, unless
+        the environment sets it, so pydantic does not read the entry points of every installed package
+        when it builds its first schema;
+      - the module is imported with the cyclic garbage collector paused, then what the import made is
+        frozen out of every later collection (`gc.freeze`, as a server that forks does): it lives as long
+        as the process, and the collector walked those tens of thousands of objects many times while they
+        were made, finding nothing to free. The collector then runs as before on what the command makes.
+      A test's runner calling the app in a process that goes on keeps its environment and its collector.
     """
-    if name in sys.modules:
-        return sys.modules[name]
+    names = [f"fudge_combat.cli.{module}" for module in modules]
+    if not one_shot or all(name in sys.modules for name in names):
+        return [importlib.import_module(name) for name in names]
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return importlib.import_module(name)
+        return [importlib.import_module(name) for name in names]
     finally:
         gc.freeze()
         if enabled:

@@ -18,6 +18,7 @@ from fudge_combat.cli.context import echo, echo_json, fail, guard, house_rules, 
 from fudge_combat.cli.exits import INTERRUPTED
 from fudge_combat.cli.terminal import safe
 from fudge_combat.engine.kernel.errors import InputError
+from fudge_combat.projections.speed import PLAIN
 from fudge_combat.sim import DEFAULT_MAX_ROUNDS, JOBS_PER_CPU, MAX_FIGHTS, POLICY_NAMES
 
 if TYPE_CHECKING:
@@ -91,7 +92,8 @@ def sim(
         "--tls-key", metavar="PEM", help="This client's private key (omit if --tls-cert holds it).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
     engine: Annotated[bool, typer.Option(
-        "--engine", help="Play every fight through the engine, also the duels a faster path plays (the same results).")] = False,
+        "--engine", help="Play every fight through the engine, also the duels a faster path plays (the same results); "
+                         "FUDGE_PLAIN=1 does the same.")] = False,
 ) -> None:
     """Play N complete fights automatically and report win/draw rates (95% Wilson intervals), rounds and
     final wounds. Each fight's dice come from the master seed and its index: a seed gives the same result
@@ -109,7 +111,7 @@ def sim(
         rules_name, options = house_rules(rules, house)
         policies = policy or ["plain"]
         setup = Setup(rules_name, options.model_dump(mode="json"), entrants(sheets, side or [], policies),
-                      policies[0] if len(policies) == 1 else "plain", max_rounds, fast=not engine)
+                      policies[0] if len(policies) == 1 else "plain", max_rounds, fast=not (engine or PLAIN))
         shown = policies[0] if len(policies) == 1 else "/".join(policies)
         master = seed if seed is not None else secrets.randbelow(2**63)
         jobs = jobs or (os.cpu_count() or 1)

@@ -28,12 +28,12 @@ if TYPE_CHECKING:  # the classes as a type checker sees them; at run time `__get
     from fudge_combat.engine.commands_union import COMMAND_ADAPTER, Command
 
 
-def __getattr__(name: str) -> Any:
-    if name not in MODULES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = globals()[name] = command_class(name)  # found directly from now on
-    return value
+if not TYPE_CHECKING:  # hidden from the type checker: a name it does not know is an error, not `Any`
+    def __getattr__(name: str) -> Any:
+        if name not in MODULES:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = globals()[name] = command_class(name)  # found directly from now on
+        return value
 
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *MODULES})
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *MODULES})

@@ -1,5 +1,7 @@
 """A fast path for the commonest simulated fight: a Fudge duel at simultaneous pace, restated in plain Python.
 
+Speed code (`projections.speed`): `fudge sim --engine`, or FUDGE_PLAIN=1, plays the engine instead.
+
 Why: a duel played through the engine pays for the generality the engine
 needs at the table (frozen pydantic events, a fold per command, every option checked at every
 blow). A duel between two sheets under the `fudge` preset needs little of it: two 4dF rolls per

@@ -1,5 +1,7 @@
 """The fast path for a Fate duel at exchange pace (FT-PACE), as `sim.fast` is for a Fudge duel.
 
+Speed code (`projections.speed`): `fudge sim --engine`, or FUDGE_PLAIN=1, plays the engine instead.
+
 Each exchange both fighters roll 4dF (first the one who joined first) and each compares his result
 with the other's (FT-OUT): the winner's margin, plus his weapon and less the foe's armor under
 simple arms (FT-SIMPLE), is read on the outcome table and marked on the loser's boxes with

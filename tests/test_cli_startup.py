@@ -238,8 +238,8 @@ OTHER_RULESETS = {"fudge_combat.engine.rulesets.atari_isev.blows", "fudge_combat
 
 def test_a_fudge_attack_loads_neither_the_other_rulesets_nor_the_commands_it_does_not_name(fudge: Any) -> None:
     """A one-shot command pays for what it uses: a Fudge fight's `attack` loads no Fate or Atari Isev rules,
-    only the command classes it names (the blows, and the fight's own for undo and redo), and not pydantic's
-    plugin loader (`importlib.metadata`). The same store's Atari Isev fight loads Atari Isev's rules."""
+    only the command classes it names (the blows, and the fight's own for undo and redo). The same store's
+    Atari Isev fight loads Atari Isev's rules."""
     fudge("new", "duel")
     fudge("join", "snorri.toml")
     fudge("join", "brynhild.toml")
@@ -250,8 +250,8 @@ def test_a_fudge_attack_loads_neither_the_other_rulesets_nor_the_commands_it_doe
     assert SqliteStore(fudge.db).last_seq("duel") > before  # decided and appended, not refused
     assert {"fudge_combat.engine.rulesets.fudge.decider", "fudge_combat.engine.rulesets.fudge.commands_blows", "pydantic.main"} <= attack
     assert not attack & OTHER_RULESETS
-    assert not attack & {"fudge_combat.engine.rulesets.fudge.commands_round", "fudge_combat.engine.rulesets.fudge.commands_rolls", "fudge_combat.engine.rulesets.fudge.commands_aftermath",
-                         "fudge_combat.engine.commands_union", "importlib.metadata"}
+    assert not attack & {"fudge_combat.engine.rulesets.fudge.commands_round", "fudge_combat.engine.rulesets.fudge.commands_rolls",
+                         "fudge_combat.engine.rulesets.fudge.commands_aftermath", "fudge_combat.engine.commands_union"}
 
     fudge("new", "isev", "--rules", "atari-isev")
     fudge("join", "snorri.toml")
@@ -264,19 +264,29 @@ def test_a_fudge_attack_loads_neither_the_other_rulesets_nor_the_commands_it_doe
 def test_a_one_shot_command_freezes_what_its_imports_made_and_a_runner_in_process_does_not(fudge: Any) -> None:
     """The program (`fudge ...`) imports its command's module with the cyclic collector paused, then leaves
     what the import made out of every later collection (`gc.freeze`), the collector on again for what the
-    command makes. Called by a test's runner, in a process that goes on, the app changes neither."""
+    command makes, and has pydantic look for no plugin through its documented setting (one the environment
+    gives is kept). Called by a test's runner, in a process that goes on, the app changes none of these."""
     import gc
 
     fudge("new", "duel")
-    env = {k: v for k, v in os.environ.items() if k != "FORCE_COLOR"}
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "PYDANTIC_DISABLE_PLUGINS")}
     env["FUDGE_STORE"] = str(fudge.db)
-    code = ("import gc, sys\nfrom fudge_combat.cli.main import app\nsys.argv = ['fudge', *sys.argv[1:]]\nfrozen = gc.get_freeze_count()\n"
-            "try:\n    app()\nexcept SystemExit:\n    pass\nprint(frozen, gc.get_freeze_count(), gc.isenabled(), file=sys.stderr)")
-    done = subprocess.run([sys.executable, "-c", code, "log"], capture_output=True, text=True, env=env, cwd=ROOT,
-                          check=True)
-    before, after, enabled = done.stderr.split()[-3:]
-    assert int(before) == 0 and int(after) > 10_000 and enabled == "True"
+    code = ("import gc, os, sys\nfrom fudge_combat.cli.main import app\nsys.argv = ['fudge', *sys.argv[1:]]\n"
+            "frozen = gc.get_freeze_count()\ntry:\n    app()\nexcept SystemExit:\n    pass\n"
+            "print(frozen, gc.get_freeze_count(), gc.isenabled(), os.environ.get('PYDANTIC_DISABLE_PLUGINS'),"
+            " file=sys.stderr)")
+
+    def one_shot(environment: dict[str, str]) -> list[str]:
+        done = subprocess.run([sys.executable, "-c", code, "log"], capture_output=True, text=True, env=environment,
+                              cwd=ROOT, check=True)
+        return done.stderr.split()[-4:]
+
+    before, after, enabled, plugins = one_shot(env)
+    assert int(before) == 0 and int(after) > 10_000 and enabled == "True" and plugins == "__all__"
+    assert one_shot({**env, "PYDANTIC_DISABLE_PLUGINS": "logfire"})[3] == "logfire"
 
     frozen = gc.get_freeze_count()
+    plugins_before = os.environ.get("PYDANTIC_DISABLE_PLUGINS")
     assert "duel" in fudge("log").stdout
     assert gc.get_freeze_count() == frozen and gc.isenabled()
+    assert os.environ.get("PYDANTIC_DISABLE_PLUGINS") == plugins_before

@@ -11,7 +11,7 @@ from typing import get_args
 from fudge_combat.cli import fate_render, render
 from fudge_combat.engine import evolve
 from fudge_combat.events import models as ev
-from fudge_combat.projections import consequences, rebuild
+from fudge_combat.projections import consequences, fast
 
 TYPES = set(get_args(get_args(ev.Event)[0]))
 
@@ -50,8 +50,8 @@ def test_every_event_type_has_a_summary_or_says_why_not() -> None:
 
 
 def test_the_rebuild_fold_overrides_only_event_types_it_reads() -> None:
-    """`projections.rebuild` folds a few types with its own handlers: each is a type the plain fold has,
+    """`projections.fast` folds a few types with its own handlers: each is a type the plain fold has,
     among those it takes as structs."""
-    own = set(rebuild._OWN)
-    assert names(own - set(rebuild.READ_ONLY)) == []
+    own = set(fast._OWN)
+    assert names(own - set(fast.READ_ONLY)) == []
     assert names(own - set(evolve.HANDLERS)) == []

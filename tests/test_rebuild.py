@@ -1,4 +1,4 @@
-"""A-REPLAY-1, A-UNDO-2: a replay from scratch through the derived decoder (projections.rebuild) folds the
+"""A-REPLAY-1, A-UNDO-2: a replay from scratch through the derived decoder (projections.fast) folds the
 state the handlers fold from pydantic's records, event for event.
 
 The logs: whole simulated fights of every preset and policy (exchanges, melees, phase and rolled
@@ -25,7 +25,7 @@ from fudge_combat.engine.kernel.pmap import EventMap
 from fudge_combat.engine.kernel.state import FightState, replace
 from fudge_combat.events.envelope import Recorded, load
 from fudge_combat.projections.fold import replay
-from fudge_combat.projections.rebuild import READ_ONLY, handlers, rebuild
+from fudge_combat.projections.fast import READ_ONLY, RESTATES, handlers, rebuild, source_digest
 from tests.processes import ROOT, fudge
 from tests.test_consequences import duel, play as play_demo
 from tests.test_decoder import bodies_of
@@ -84,6 +84,15 @@ def test_the_fold_takes_structs_only_for_the_read_only_handlers() -> None:
     assert all(type.__name__ in {model.__name__ for model in READ_ONLY} for type in taken)
 
 
+def test_the_fast_folds_own_handlers_were_checked_against_the_engine_code_they_restate() -> None:
+    """A rule changed in the engine must be changed in the fast fold too: each piece of engine code its own
+    handlers restate is named with the digest of its source when they were last read together."""
+    changed = {name: source_digest(name) for name, digest in RESTATES.items() if source_digest(name) != digest}
+    assert not changed, (f"engine code the fast fold restates has changed: {sorted(changed)}; make the change in "
+                         f"projections/fast.py too (or see that it does not matter there), then set its digests in "
+                         f"RESTATES to {changed}")
+
+
 def test_a_body_the_decoder_refuses_goes_to_pydantic_which_decides() -> None:
     """A lax body (a number written as a string) is the models' to take; a body they refuse raises."""
     records = records_of(bodies_of(fight_log("fudge", "sensible", False, 1)))
@@ -113,7 +122,7 @@ def test_a_gm_sessions_replay_from_the_store_equals_the_replayed_log(steps: list
 
 @pytest.mark.parametrize("between", [cmd.Rest(combatants=("Snorri",)), cmd.EndBattle(), cmd.Rest(weeks=2)])
 def test_F_HEAL_1_a_track_healed_between_wounds_is_built_again(between: cmd.CommandModel) -> None:
-    """A wound placed on the track the earlier marks built (projections.rebuild._wound_marking) only while
+    """A wound placed on the track the earlier marks built (projections.fast._wound_marking) only while
     the combatant holds those marks: the end of the battle or a rest between two wounds changes them."""
     fights = duel()
     for level in (1, 2, 1):

@@ -1,0 +1,328 @@
+"""Speed code (`projections.speed`): the fast path of a replay from scratch (`projections.rebuild`), the
+plain path's state from the same rows: bodies decoded by the derived decoder (events.decoder) and folded
+without a pydantic record for the events the fold only reads.
+
+Why: a replay from a store (service.fights.Fights._replay) keeps no action's event in memory (its
+`events` map holds `LOGGED`), so for most rows the record pydantic builds is read for a few fields and
+dropped. Here such a row stays the decoder's struct: validated like the model (same fields, same types,
+same defaults) at a fraction of pydantic's cost, and read by the same handlers (`engine.evolve`),
+which only read its fields. The handlers that keep part of an event in the state (a declaration, a
+sheet) or are rare get pydantic's record, as every row did before. A dice roll (the commonest of a
+fight's rows), an exchange, a wound and a new round are folded by handlers of this module (`_OWN`,
+`_wound_marking`): the engine's handler with `engine.evolving.remember` written straight onto the fold's
+draft, and a wound placed on the track the earlier marks built; and the draft's growing maps grow in place
+(`_Growing`).
+
+They restate the engine's rules, so a change to those rules must be made here too: `RESTATES` names the
+engine code each one restates with a digest of its source, and tests/test_rebuild.py fails when that
+source changes until this module is read again and the digest updated. tests/test_rebuild.py also checks
+that the state equals the handlers' fold of pydantic's records, over the golden logs and random fights of
+every ruleset; `FUDGE_PLAIN=1` replays by the plain path (tests/test_plain.py compares whole commands).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Container, Iterable
+from functools import lru_cache
+from typing import Any
+
+from fudge_combat.engine import evolve as evolving_handlers
+from fudge_combat.engine.rulesets.fudge.evolving import AVOIDANCES, SMALL, index_as, with_item, with_items, without
+from fudge_combat.engine.rulesets.fudge.harm import ADJUSTMENT_PURPOSE
+from fudge_combat.engine.rulesets.fudge.tracks import is_pawn, pain_of
+from fudge_combat.engine.kernel.wounds import Mark, Track, build_track, place
+from fudge_combat.engine.kernel.pmap import LOGGED, EventMap, PMap, Reader
+from fudge_combat.engine.kernel.state import Action, Draft, FightState, draft_of, freeze, replace
+from fudge_combat.events import models as ev
+from fudge_combat.events.decoder import Refused, decoder, structs
+from fudge_combat.events.envelope import load
+from fudge_combat.events.upcast import ENVELOPE_UPCASTERS, UPCASTERS
+
+# The handlers that read only fields of an event (numbers, strings, the fields of its sides) and keep
+# none of its objects in the state but through `remember`, which leaves them in the log here.
+# A sheet or the options are read from the event's `dict[str, Any]` (the same dict whichever decoder made it).
+READ_ONLY = (ev.DiceRolled, ev.ActionResolved, ev.ExchangeResolved, ev.WoundMarked, ev.RoundStarted,
+             ev.FudgePointSpent, ev.EventsVoided, ev.CommandUndone, ev.CommandRedone, ev.CombatantJoined,
+             ev.FightStarted, ev.BranchStarted, ev.SeedCommitted, ev.SeedRevealed)
+
+Handler = Callable[[Draft, Any, Any], Draft]
+
+
+class _Growing(PMap):
+    """A map one rebuild owns and grows in place: `set` changes it and returns it.
+
+    Why: a `PMap` keeps every version it was (each `set` makes a new one and leaves a change in the old),
+    so that any older state stays correct; a fold from scratch keeps none of its states but the last, so
+    the draft's growing maps (actions, events, the indexes, the roster, the round starts) need no older
+    version. Handlers read the newest state only (engine.state.Draft), and `engine.evolving.with_item`
+    sets a PMap in place of copying it. `_settled` turns each back into what the handlers' fold holds."""
+
+    __slots__ = ()
+
+    def set(self, key: Any, value: Any) -> _Growing:
+        self._ref[key] = value
+        return self
+
+    # Its dict is always its own: read it without PMap's check for an older version.
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self._ref.get(key, default)
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._ref[key]
+
+    def __contains__(self, key: Any) -> bool:
+        return key in self._ref
+
+
+class _GrowingEvents(EventMap):
+    """`_Growing` for `events`: every value left in the log (`LOGGED`), as an `EventMap` that keeps none."""
+
+    __slots__ = ()
+
+    def set(self, key: Any, value: Any) -> _GrowingEvents:
+        self._ref[key] = LOGGED
+        return self
+
+
+_GROWN = ("actions", "events", "index", "round_starts", "combatants")
+_SET = {name: FightState.__dict__[name].__set__ for name in _GROWN}  # the slots' own setters
+_set_actions, _set_events, _set_index = _SET["actions"], _SET["events"], _SET["index"]
+
+
+def _growing(read: Callable[[int], Any]) -> Draft:
+    draft = draft_of(FightState())
+    for name in _GROWN:
+        _SET[name](draft, _Growing())
+    _set_events(draft, _GrowingEvents(reader=Reader(read, keep=False)))
+    return draft
+
+
+def _settled(draft: Draft) -> Draft:
+    """Each grown map as the handlers' fold leaves it: `actions` a PMap, `events` an EventMap, the others
+    a dict while they are small (engine.evolving.with_item's SMALL), else a PMap. Each holds the grown
+    dict itself, not a copy (a replay's peak memory)."""
+    for name in _GROWN:
+        value = getattr(draft, name)
+        if type(value) is _GrowingEvents:
+            events = EventMap.__new__(EventMap)
+            events._ref, events._reader = value._ref, value._reader
+            _SET[name](draft, events)
+        elif type(value) is _Growing and (name == "actions" or len(value._ref) > SMALL):
+            _SET[name](draft, PMap.holding(value._ref))
+        elif type(value) is _Growing:
+            _SET[name](draft, value._ref)
+    return draft
+
+
+_ACTION_SLOTS = tuple(Action.__dict__[name].__set__ for name in ("action", "resolution", "rolls", "consequences"))
+
+
+def _action(action: int, resolution: int, rolls: tuple[int, ...], consequences: tuple[int, ...]) -> Action:
+    """`Action(...)` through its slots' own setters (a frozen dataclass's __init__ goes through
+    object.__setattr__, field by field)."""
+    new = object.__new__(Action)
+    for write, value in zip(_ACTION_SLOTS, (action, resolution, rolls, consequences)):
+        write(new, value)
+    return new
+
+
+def _dice_rolled(s: Draft, r: Any, e: Any) -> Draft:
+    """engine.evolve._dice_rolled and engine.evolving.remember with its `_rolled` index, written onto the
+    draft (a fold's own, changed in place: engine.state.Draft)."""
+    seq, action = r.seq, e.action
+    actions = s.actions
+    record = actions.get(action)
+    if record is None:
+        record = _action(action, seq, (seq,), ())
+    else:
+        record = _action(record.action, record.resolution, record.rolls + (seq,), record.consequences)
+    key = e.roller.lower()
+    purpose = e.purpose
+    if purpose != "damage" and not purpose.endswith(ADJUSTMENT_PURPOSE):
+        _set_index(s, with_items(s.index, ((("roll", key), seq), (("action roll", key), seq))))
+    else:
+        _set_index(s, with_item(s.index, ("roll", key), seq))
+    _set_actions(s, with_item(actions, action, record))
+    _set_events(s, with_item(s.events, seq, e))
+    return s
+
+
+def _exchange_resolved(s: Draft, r: Any, e: Any) -> Draft:
+    """engine.evolve._exchange_resolved, its `remember` (and the `_exchanged` index) written onto the draft;
+    the rest as the handler does it, step for step."""
+    seq, action, sides = r.seq, e.action, e.sides
+    actions = s.actions
+    record = actions.get(action)
+    if record is None:
+        record = _action(action, seq, (), ())
+    else:
+        record = _action(record.action, seq, record.rolls, record.consequences)
+    _set_actions(s, with_item(actions, action, record))
+    _set_events(s, with_item(s.events, seq, e))
+    if e.avoidance in AVOIDANCES and len(sides) >= 2:
+        key = ("avoided", sides[1].combatant.lower(), e.round)
+        _set_index(s, with_item(s.index, key, s.index.get(key, 0) + len(sides) - 1))
+    names = [side.combatant.lower() for side in sides]
+    keys = frozenset(names)
+    opened = dict(s.advantage_open)
+    for side, key in zip(sides, names):
+        opened.pop(key, None)
+        if side.declaration.all_out == "defense":
+            foes = [o for o, name in zip(sides, names) if name != key]
+            if foes and all(side.result is not None and o.result is not None and side.result >= o.result
+                            for o in foes):
+                opened[key] = foes[0].combatant.lower()
+    used = {k: v for k, v in s.advantages.items() if k not in keys}
+    turn = replace(s.turn, acted=True) if (s.turn and e.kind == "attack") else s.turn
+    s = evolving_handlers._all_out_turns(s, e)
+    return replace(s, fought=s.fought | keys, advantage_open=opened, advantages=used,
+                   declarations=without(s.declarations, *keys), turn=turn)
+
+
+_W = {name: FightState.__dict__[name].__set__ for name in FightState.__dataclass_fields__}  # every slot's setter
+
+
+def _round_started(s: Draft, r: Any, e: Any) -> Draft:
+    """engine.evolve._round_started, each field set through its slot (the handler is one `replace` of
+    thirteen fields); every value is worked out from the state before the round, as the handler's are."""
+    number, options, pending, advantages = e.round, s.options, s.pending, s.advantages
+    _W["round_starts"](s, with_item(s.round_starts, len(s.round_starts), r.seq))
+    _W["round_declarations"](s, {k: d for k, (n, d) in pending.items() if n == number})
+    if not (options.initiative == "opposed" and options.initiative_every == "battle"):
+        _W["ranked"](s, {})
+    _W["advantages"](s, {k: v for k, v in advantages.items() if v[2] >= number})
+    _W["round"](s, number)
+    for name in ("declarations", "sealed", "initiative", "pending"):
+        _W[name](s, {})
+    _W["fought"](s, frozenset())
+    _W["forfeits"](s, frozenset())
+    _W["turn"](s, None)
+    _W["slot_start"](s, 0)
+    return s
+
+
+def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
+    """engine.evolve._wound_marked for one fold, placing each mark on the track the earlier marks built.
+
+    Why: the handler rebuilds a combatant's track from all its marks at every wound (engine.tracks.track_of:
+    `build_track`, a fold of `place` from an empty track), a large share of its cost. `built` keeps, for each
+    combatant, the marks last placed and the track they built; when the combatant still holds those marks
+    (the same tuple), on the same boxes and options, placing the new mark on that track is `build_track`
+    of all of them by its definition. A pawn's or a damage-capacity track goes through the handler."""
+
+    def wound_marked(s: Draft, r: Any, e: Any) -> Draft:
+        options = s.options
+        combatant = s.combatants[e.combatant.lower()]
+        sheet = combatant.fighter.sheet
+        if options.dc_track or is_pawn(sheet):
+            return evolving_handlers._wound_marked(s, r, e)
+        seq, action, name = r.seq, e.action, e.combatant.lower()
+        actions = s.actions
+        record = actions.get(action)  # remember, with its `_marked` index
+        if record is None:
+            record = _action(action, seq, (), (seq,))
+        else:
+            record = _action(record.action, record.resolution, record.rolls, record.consequences + (seq,))
+        _set_actions(s, with_item(actions, action, record))
+        _set_events(s, with_item(s.events, seq, e))
+        _set_index(s, with_item(s.index, ("blow", name), seq))
+        mark = Mark(e.level, seq, e.still_ticking)
+        marks = combatant.marks + (mark,)
+        known = built.get(combatant.key)
+        if known is not None and known[0] is combatant.marks and known[1] == combatant.boxes and known[2] is options:
+            raw = place(known[3], mark, options)
+        else:
+            raw = build_track(combatant.boxes, marks, options)
+        built[combatant.key] = (marks, combatant.boxes, options, raw)
+        # engine.tracks.track_of's last step, then engine.evolve._retrack
+        track = Track(raw.boxes, raw.dead, raw.killed_by, combatant.out, pain_of(sheet))
+        if combatant.killed_by is not None and not track.dead:
+            track = replace(track, dead=True, killed_by=combatant.killed_by)
+        updated = replace(combatant, marks=marks, track=track)
+        return replace(s, combatants=with_item(s.combatants, combatant.key, updated))
+
+    return wound_marked
+
+
+_OWN: dict[type, Handler] = {ev.DiceRolled: _dice_rolled, ev.ExchangeResolved: _exchange_resolved,
+                              ev.RoundStarted: _round_started}
+
+# The engine code the handlers above restate, each with the digest of its source when they were last
+# checked against it (`source_digest`): a change there fails tests/test_rebuild.py until it is made here
+# too (or found not to matter) and the digest updated.
+RESTATES: dict[str, str] = {
+    "engine.evolve._dice_rolled": "eca285b49320",
+    "engine.evolve._exchange_resolved": "0e97c6c03150",
+    "engine.evolve._round_started": "cabb4e33c3ed",
+    "engine.evolve._wound_marked": "eadbf42230ac",
+    "engine.evolve._retrack": "53a3a324b41f",
+    "engine.rulesets.fudge.evolving.remember": "47ff4d772b59",
+    "engine.rulesets.fudge.evolving._rolled": "65b400279cc1",
+    "engine.rulesets.fudge.evolving._exchanged": "d51659351a70",
+    "engine.rulesets.fudge.evolving._marked": "0c7e5a41336c",
+    "engine.rulesets.fudge.tracks.track_of": "e873dfab1f32",
+    "engine.kernel.wounds.build_track": "310130efc8e7",
+}
+
+
+def source_digest(name: str) -> str:
+    """The digest `RESTATES` keeps for the engine function `name` (module.function under fudge_combat)."""
+    import hashlib
+    import importlib
+    import inspect
+
+    module, _, function = name.rpartition(".")
+    source = inspect.getsource(getattr(importlib.import_module(f"fudge_combat.{module}"), function))
+    return hashlib.sha256(source.encode()).hexdigest()[:12]
+
+
+@lru_cache(maxsize=1)
+def handlers() -> tuple[dict[type, Handler], frozenset[type]]:
+    """The fold's handlers by the type of what it is given (a struct or a model), and the structs it takes."""
+    table: dict[type, Handler] = dict(evolving_handlers.HANDLERS)
+    taken = set()
+    for struct, model in structs().items():
+        if model in READ_ONLY:
+            table[struct] = _OWN.get(model) or evolving_handlers.HANDLERS[model]
+            index_as(struct, model)
+            taken.add(struct)
+    return table, frozenset(taken)
+
+
+def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callable[[int], Any]) -> FightState:
+    """The state folded from a log's rows, (seq, body) in order, leaving out the seqs in `gone` (A-UNDO-2:
+    the events voided, validated but not folded), as `projections.fold.replay` folds pydantic's records.
+
+    Every body is validated: decoded to its struct, then given to the fold as that struct where the fold
+    takes one, else as pydantic's record; a body the decoder refuses goes to pydantic, which decides
+    (and raises if the models refuse it too). The state starts fresh, its `events` leaving every value
+    in the log (read back with `read`), so that no struct enters the state; its growing maps are grown
+    in place (`_Growing`)."""
+    table, taken = handlers()
+    wound = next((struct for struct, model in structs().items() if model is ev.WoundMarked))
+    table = {**table, wound: _wound_marking({})}
+    upcasting = bool(UPCASTERS or ENVELOPE_UPCASTERS)  # an older shape is upcast first, by pydantic's path
+    decode = decoder()
+    draft = _growing(read)
+    last = 0
+    for seq, body in rows:
+        if seq in gone:  # voided: validated all the same, not folded
+            try:
+                decode(body)
+            except Refused:
+                load(body)
+            continue
+        if upcasting:
+            record = load(body)
+        else:
+            try:
+                record = decode(body)
+            except Refused:
+                record = load(body)
+            else:
+                if type(record.event) not in taken:
+                    record = load(body)
+        event = record.event
+        draft = table[type(event)](draft, record, event)
+        last = record.seq
+    return freeze(_settled(draft), last_seq=last)
