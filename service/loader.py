@@ -132,8 +132,11 @@ class Loader:
     def log_of(self, name: str, loaded: Loaded) -> list[Recorded]:
         """The whole log of a loaded fight (read now if its state came from a snapshot)."""
         if loaded.records is None:
+            bodies = self.reads.bodies(name, loaded.last_seq)
+            if not bodies:
+                raise StoreError(empty_log(name))
             with paused_gc():
-                loaded.records = load_all(self.reads.bodies(name, loaded.last_seq) or self._none(name))
+                loaded.records = load_all(bodies)
         return loaded.records
 
     def since(self, name: str, seq: int) -> list[Recorded]:
@@ -147,7 +150,3 @@ class Loader:
         if loaded.records is not None:
             return (record for record in reversed(loaded.records) if record.event.type in DRAW_TYPES)
         return (load(row.body) for row in self.reads.back(name, loaded.last_seq) if row.type in DRAW_TYPES)
-
-    @staticmethod
-    def _none(name: str) -> list[str]:
-        raise StoreError(empty_log(name))
