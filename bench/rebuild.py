@@ -5,7 +5,7 @@
 Builds a `fudge` fight of about N events once (bench/replay.py's `build`, this checkout's), then runs in
 turns, the order rotated every round:
 - a child process of each checkout, started from its own root (`PYTHONPATH=<root>`), timing
-  `Fights(store)._replay(name, last)`: what a command does when no snapshot serves (the voiding rows
+  `Fights(store).loader.rebuild(name, last)`: what a command does when no snapshot serves (the voiding rows
   first, then every row read a page at a time, validated and folded into every projection), on a
   fresh connection each time, `--replays` times after one warm-up, CPU and wall time;
 - the peer (bench/peer_eventsourcing.py, run with the peer's venv as bench/replay.py makes it): an
@@ -43,7 +43,7 @@ from fudge_combat.store.sqlite import SqliteStore
 path, name, replays = sys.argv[1], sys.argv[2], int(sys.argv[3])
 def one():
     store = SqliteStore(path)
-    state = Fights(store)._replay(name, store.last_seq(name))
+    state = Fights(store).loader.rebuild(name, store.last_seq(name))
     store.close()
     return state
 one()
@@ -85,7 +85,7 @@ def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
     store = SqliteStore(path)
     fights = Fights(store)
     last = store.last_seq("long")
-    rows = list(chain.from_iterable(fights._pages("long", last)))
+    rows = list(chain.from_iterable(fights.reads.pages("long", last)))
     decode, taken = decoder(), handlers()[1]
 
     def decoded() -> list[Any]:
@@ -106,15 +106,15 @@ def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
             gc.enable()
         return statistics.median(samples) / last * 1e6
 
-    read = timed(lambda: list(chain.from_iterable(fights._pages("long", last))))
+    read = timed(lambda: list(chain.from_iterable(fights.reads.pages("long", last))))
     parse = timed(decoded)
     whole = timed(lambda: rebuild(rows, set(), lambda seq: None))
-    replay = timed(lambda: fights._replay("long", last))
+    replay = timed(lambda: fights.loader.rebuild("long", last))
     store.close()
     return [("read the rows, a page at a time", read), ("decode and validate them (derived decoder; pydantic for "
             "the events the fold does not take as structs)", parse), ("fold (rebuild of the decoded rows, less the "
             "decoding)", whole - parse), ("the voiding rows read first, and the rest", replay - whole - read),
-            ("the whole replay (`Fights._replay`)", replay)]
+            ("the whole replay (`Loader.rebuild`)", replay)]
 
 
 def main() -> None:

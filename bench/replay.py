@@ -9,7 +9,7 @@
    interleaved (median of several runs, each on a fresh connection):
    - the floor: SELECT of the fight's rows plus json.loads of each body (and the same with the
      garbage collector paused, as the replay runs: store.bulk);
-   - full replay: what the service does when it has no cached projection (Fights._replay): the
+   - full replay: what the service does when it has no cached projection (Loader.rebuild): the
      voiding rows first, then the same rows a page at a time, every one validated (the derived
      decoder, events.decoder) and folded into every projection (projections.rebuild); and the log
      as pydantic records (events.envelope.load_all) folded by projections.fold.replay
@@ -208,11 +208,11 @@ def parse(path: Path, name: str) -> list[Any]:
 
 
 def full(path: Path, name: str) -> Any:
-    """What a command does without a cached projection (`Fights._replay`): the voiding rows first, then every
+    """What a command does without a cached projection (`Loader.rebuild`): the voiding rows first, then every
     row read a page at a time, validated (the derived decoder, events.decoder) and folded into every
     projection (projections.rebuild)."""
     store = SqliteStore(path)
-    state = Fights(store)._replay(name, store.last_seq(name))
+    state = Fights(store).loader.rebuild(name, store.last_seq(name))
     store.close()
     return state
 
@@ -222,7 +222,7 @@ def same_states(path: Path, name: str) -> Any:
     the log, read back when compared)."""
     store = SqliteStore(path)
     fights = Fights(store)
-    state = fights._replay(name, store.last_seq(name))
+    state = fights.loader.rebuild(name, store.last_seq(name))
     assert Fights(store).state(name) == state, "the cached projection is the replayed state"
     assert Fights(store).replayed(name)[1] == state, "the replay from scratch is the records' fold"
     store.close()

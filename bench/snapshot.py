@@ -62,7 +62,8 @@ for number in range(64):  # a full undo history (engine.kernel.rewind.DEPTH)
         fights.execute("long", command, dice)
     except RuleError:
         pass
-loaded = fights._cache["long"]
+loaded = fights.loader.held("long")
+assert loaded is not None
 info = fights.store.fight("long")
 key = bytes(range(32))
 args = (info.fight_id, loaded.last_seq, loaded.last_hash, key)

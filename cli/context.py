@@ -313,7 +313,7 @@ def within_log(fights: Fights, name: str, seq: int | None, option: str) -> None:
     """An event number the log holds (`status --as-of`, `replay --to`): outside it, say what it holds."""
     if seq is None:
         return
-    last = fights.store.last_seq(name)
+    last = fights.reads.last_seq(name)
     if not 1 <= seq <= last:
         events = f"{last} event" + ("" if last == 1 else "s")
         raise InputError(f"the log of {name} has {events}; {option} takes 1..{last}")

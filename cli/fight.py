@@ -57,9 +57,10 @@ def use(name: Annotated[str, typer.Argument(metavar="FIGHT", help="The fight to 
 def fights(as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False) -> None:
     """List the fights in the store, with parent and fork point for branches."""
     with guard():
-        store = service().store
+        held = service()
+        store = held.store
         current = store.setting("current")
-        rows = [{"name": f.name, "parent": f.parent, "fork_seq": f.fork_seq, "events": store.last_seq(f.name),
+        rows = [{"name": f.name, "parent": f.parent, "fork_seq": f.fork_seq, "events": held.reads.last_seq(f.name),
                  "current": f.name == current, "created_at": f.created_at} for f in store.fights()]
         if as_json:
             echo_json(rows, indent=2)

@@ -93,10 +93,7 @@ def undone_of(fights: Fights, name: str) -> Callable[[Sequence[Recorded]], list[
 
         out = []
         for command in named_commands(records):
-            seqs = fights.store.command_seqs(name, command)
-            if seqs:  # one command's events are contiguous: the rows back from its last
-                rows = fights.store.rows_back(name, max(seqs), len(seqs))
-                out += [load(row.body) for row in rows if row.command == command]
+            out += [load(row.body) for row in fights.reads.command_rows(name, command)]
         return sorted(out, key=lambda r: r.seq)
     return read
 

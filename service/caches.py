@@ -4,20 +4,22 @@ models (store.views), written in a command's append transaction and read back on
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from fudge_combat.events import models as ev
 from fudge_combat.engine.kernel.rewind import UNKNOWN, History, apply
-from fudge_combat.events.envelope import Recorded, load, load_all
+from fudge_combat.events.envelope import Recorded, load_all
 from fudge_combat.projections.fold import fold
 from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.store import snapshots, views
 from fudge_combat.store.base import EventStore, StoreError
+from fudge_combat.store.snapshots import Snapshot
 from fudge_combat.store.bulk import paused_gc
 from fudge_combat.store.log import log
-from fudge_combat.store.views import ReadModel
+from fudge_combat.store.views import ReadModel, View
+from fudge_combat.service.reads import LogReads
 from fudge_combat.service.step import by_command, following, refolded
 
 VOIDING_TYPES = frozenset(kind.model_fields["type"].default for kind in ev.VOIDING)
@@ -29,32 +31,36 @@ def named(state: FightState, name: str) -> FightState:
     return state if not state.name or state.name == name else replace(state, name=name)
 
 
-def log_reader(store: EventStore, name: str) -> Callable[[int], Any]:
-    """How a state reads an action's event it left in the log (engine.kernel.pmap.EventMap): the row of that
-    seq, parsed. The log is append-only, so the event at a seq never changes."""
+class FromSnapshot(NamedTuple):
+    """A state read from the fight's snapshot, with the events after it folded on (`Caches.state_at`)."""
 
-    def read(seq: int) -> Any:
-        rows = store.rows_back(name, seq, 1)
-        if not rows or rows[0].seq != seq:
-            raise LookupError(f"{name} has no event {seq}")
-        return load(rows[0].body).event
+    state: FightState
+    done: History  # its undo history (engine.kernel.rewind), kept in the snapshot too
+    snapshot_seq: int  # the event the snapshot is at
 
-    return read
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """The caches an append writes in its transaction (`Caches.of`): none, a view, a snapshot or both."""
+
+    snapshot: Snapshot | None = None
+    views: tuple[View, ...] = ()
 
 
 class Caches:
     """A store's snapshots and views of its fights, under this user's key (`EventStore.snapshot_key`):
     a store without a key keeps none, and every read folds the log."""
 
-    def __init__(self, store: EventStore, read_models: Sequence[ReadModel] = ()) -> None:
+    def __init__(self, store: EventStore, reads: LogReads, read_models: Sequence[ReadModel] = ()) -> None:
         self.store = store
+        self.reads = reads
         self.read_models = tuple(read_models)  # views stored with every append (store.views)
         self.memos: dict[str, dict[str, Any]] = {model.name: {} for model in self.read_models}  # ReadModel.pack's
         self.doubted: dict[str, str] = {}  # fight -> why its snapshot could not be caught up (`replayed`)
 
-    def state_at(self, name: str, seq: int, last_hash: str) -> tuple[FightState, History, int] | None:
-        """(the state, its undo history, the snapshot's seq) from the fight's snapshot and the events
-        after it, if that is the same as a replay; None if not.
+    def state_at(self, name: str, seq: int, last_hash: str) -> FromSnapshot | None:
+        """The state and its undo history from the fight's snapshot and the events after it, if that is
+        the same as a replay; None if not.
 
         The commands after the snapshot are folded onto it as they were when appended
         (`catch_up`): undos and redos answered from the history it carries (engine.kernel.rewind), a fudge
@@ -94,11 +100,11 @@ class Caches:
         if reason is not None:
             snapshots.ignored("snapshot", name, reason[:300])
 
-    def _caught_up(self, name: str, found: Any, snap: snapshots.Snapshot, rows: Sequence[Any],
-                   seq: int) -> tuple[FightState, History, int] | None:
-        """The snapshot's (state, history) with the commands after it folded on (`state_at`)."""
-        state, done = found
-        state.events.read_from(log_reader(self.store, name))
+    def _caught_up(self, name: str, found: tuple[FightState, History], snap: Snapshot, rows: Sequence[Any],
+                   seq: int) -> FromSnapshot | None:
+        """The snapshot's state and history with the commands after it folded on (`state_at`)."""
+        state, done = found  # as store.snapshots.unpack gives them
+        state.events.read_from(self.reads.event_reader(name))
         after = load_all(row.body for row in rows[1:])
 
         def since(seq: int, upto: int) -> list[Recorded]:
@@ -111,11 +117,11 @@ class Caches:
             if caught is None:
                 return None
             state, done = caught
-        return state, done, snap.seq
+        return FromSnapshot(state, done, snap.seq)
 
     def of(self, name: str, state: FightState, seq: int, last_hash: str,
-           fight_id: str | None = None, since: int | None = None, done: History = UNKNOWN) -> dict[str, Any]:
-        """`snapshot=` and `views=` for the store's append, when the store keeps them.
+           fight_id: str | None = None, since: int | None = None, done: History = UNKNOWN) -> Kept:
+        """The snapshot and views for the store's append, when the store keeps them.
 
         The read models (store.views) are stored at every append: each is a small view of the
         new last event. Encoding and writing a snapshot cost in proportion to the fight, so one
@@ -125,25 +131,24 @@ class Caches:
         """
         snapshot_due = since is None or seq - since >= max(32, seq // 64)
         if not (snapshot_due or self.read_models):
-            return {}
+            return Kept()
         key = self.store.snapshot_key(create=True)
         if key is None:
-            return {}  # no key (a store in memory, or nowhere to keep this user's): reads fold the log
+            return Kept()  # no key (a store in memory, or nowhere to keep this user's): reads fold the log
         fight_id = fight_id or self.store.fight(name).fight_id
         state = named(state, name)  # an imported fight's views show the name it was imported as
-        out: dict[str, Any] = {}
-        if self.read_models:
-            out["views"] = tuple(view for model in self.read_models
-                                 for view in _view(self.store, name, model, state, fight_id, seq, last_hash, key,
-                                                   self.memos[model.name]))
+        kept_views = tuple(view for model in self.read_models
+                           for view in _view(self.store, name, model, state, fight_id, seq, last_hash, key,
+                                             self.memos[model.name]))
+        snapshot = None
         if snapshot_due:
             try:
-                out["snapshot"] = snapshots.pack((state, done), fight_id, seq, last_hash, key)
+                snapshot = snapshots.pack((state, done), fight_id, seq, last_hash, key)
             except Exception as error:  # noqa: BLE001 - a value the schema has no type for (a defect)
                 # A snapshot is a cache: the command's events are what must be written; the next read folds
                 # the log, and the warning names the defect.
                 log.warning("snapshot not stored", fight=name, error=repr(error)[:300])
-        return out
+        return Kept(snapshot, kept_views)
 
 
 def catch_up(state: FightState, done: History, records: list[Recorded],

@@ -1,9 +1,11 @@
-"""The application service: load a fight, fold it, decide a command, append its events in one transaction.
+"""The application service: each command loads the fight, decides, and appends its events in one transaction.
 
-The step itself (decide, record, fold) is `service.step`, which the simulator runs too; the dice are
+Where the state comes from (held, caught up, a snapshot, the log) is `service.loader.Loader`; the
+step itself (decide, record, fold) is `service.step`, which the simulator runs too; the dice are
 `service.dice`, the GM's secrets `service.secrets`, the caches beside the log `service.caches`, a log
 as a whole (branch, export, import) `service.history`. The store is reached only through its
-Protocol (`store.base.EventStore`).
+Protocol (`store.base.EventStore`), its reads through `service.reads`, which uses the store's
+shortcuts (`store.base.ReadShortcuts`) where it has them.
 """
 
 from __future__ import annotations
@@ -11,10 +13,9 @@ from __future__ import annotations
 import json
 import secrets as random_source
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from itertools import chain
 from typing import Any, NoReturn
 
 from fudge_combat.engine import commands as cmd
@@ -22,16 +23,17 @@ from fudge_combat.engine.kernel import history as undoing
 from fudge_combat.engine.kernel.dice import EnteredDice, commitment
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import GENESIS, Recorded, chain_hash, load, load_all
-from fudge_combat.engine.kernel.history import voided, voided_by
-from fudge_combat.engine.kernel.pmap import EventMap
-from fudge_combat.engine.kernel.rewind import FOUNDED, UNKNOWN, History
-from fudge_combat.projections.fold import fold, replay
-from fudge_combat.engine.kernel.state import FightState, replace
+from fudge_combat.events.envelope import GENESIS, Recorded, chain_hash, load_all
+from fudge_combat.engine.kernel.history import voided
+from fudge_combat.engine.kernel.rewind import FOUNDED, History
+from fudge_combat.projections.fold import replay
+from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.service import history
-from fudge_combat.service.caches import VOIDING_TYPES, Caches, log_reader, named
+from fudge_combat.service.caches import Caches, named
+from fudge_combat.service.loader import Loaded, Loader, empty_log
 from fudge_combat.service.names import check_fight_name
-from fudge_combat.service.dice import DRAW_TYPES, DiceInput, UnusedDice, dice_source, unused_dice
+from fudge_combat.service.dice import DiceInput, UnusedDice, dice_source, unused_dice
+from fudge_combat.service.reads import LogReads
 from fudge_combat.service.secrets import Keeper
 from fudge_combat.service.step import step, tracked_step
 from fudge_combat.store.base import EventStore, FightInfo, Row, SecretBox, StoreError
@@ -39,7 +41,7 @@ from fudge_combat.store.bulk import paused_gc
 from fudge_combat.store.log import log
 from fudge_combat.store.views import ReadModel
 
-__all__ = ["DiceInput", "Fights", "Outcome", "UnusedDice"]
+__all__ = ["DiceInput", "Fights", "Outcome", "UnusedDice", "empty_log"]
 
 
 def decide(state: FightState, command: Any, dice: Any) -> list[Any]:
@@ -53,11 +55,6 @@ def seal_of(declaration: ev.Declaration, salt: str) -> str:
     from fudge_combat.engine.decide import seal_of as seal
 
     return seal(declaration, salt)
-
-
-def empty_log(name: str) -> str:
-    return (f"{name}: the log holds no event: its events were removed from the store; a receipt kept from "
-            f"earlier (`fudge verify {name} --head SEQ:HASH`) names what it held")
 
 
 def utc_now() -> str:
@@ -74,17 +71,15 @@ class Outcome:
     unused: tuple[UnusedDice, ...] = ()  # typed dice the command turned out not to need
 
 
-@dataclass
-class _Loaded:
-    """A fight as the last read left it. Read its log through `Fights._log_of`, never `records`: a state
-    that came from a snapshot has no log in memory until something needs it."""
+@dataclass(frozen=True)
+class Decided:
+    """One command decided on a loaded fight, not yet appended."""
 
-    records: list[Recorded] | None  # None: the state came from a snapshot; the log is read when needed
-    state: FightState
-    last_hash: str
-    last_seq: int = 0
-    snapshot_seq: int | None = None  # the event the store's valid snapshot is at (None: none known)
-    done: History = UNKNOWN  # what an undo or redo takes back (engine.kernel.rewind), kept in the snapshot too
+    records: list[Recorded]
+    state: FightState  # the state after them
+    replayed: bool  # the state was folded from the whole log (the command voids events the history did not reach)
+    done: History  # what an undo or redo takes back after it (engine.kernel.rewind)
+    unused: tuple[UnusedDice, ...] = ()
 
 
 class Fights:
@@ -93,18 +88,19 @@ class Fights:
                  random_bytes: Callable[[int], bytes] = random_source.token_bytes,
                  read_models: Sequence[ReadModel] = (), secrets: SecretBox | None = None) -> None:
         self.store = store
+        self.reads = LogReads(store)  # the store's read shortcuts, if it offers them, checked once here
         self.secrets: SecretBox = secrets if secrets is not None else store.user_secrets()
         self.keeper = Keeper(store, self.secrets)
-        self.caches = Caches(store, read_models)
+        self.caches = Caches(store, self.reads, read_models)
+        self.loader = Loader(store, self.reads, self.caches)
         self.clock = clock
         self.new_id = new_id
         self.random_bytes = random_bytes
-        self._cache: dict[str, _Loaded] = {}
 
     # --- reading -----------------------------------------------------------------
     def log(self, name: str, upto: int | None = None) -> list[Recorded]:
         with paused_gc():
-            return load_all(self.store.bodies(name, upto) or self._none(name))
+            return load_all(self.reads.bodies(name, upto) or self._none(name))
 
     def _none(self, name: str) -> NoReturn:
         """A fight the store names with no event in its log (every row deleted under the store's back):
@@ -114,12 +110,12 @@ class Fights:
     def replayed(self, name: str, upto: int | None = None) -> tuple[list[Recorded], FightState]:
         """The log (to `upto`) and the state folded from it: every row parsed and validated, no snapshot."""
         with paused_gc():
-            records = load_all(self.store.bodies(name, upto) or self._none(name))
+            records = load_all(self.reads.bodies(name, upto) or self._none(name))
             return records, replay(records)
 
     def state(self, name: str, as_of: int | None = None) -> FightState:
         if as_of is None:
-            return self._load(name).state  # a command that reads the state first does not replay twice
+            return self.loader.load(name).state  # a command that reads the state first does not replay twice
         with paused_gc():
             return named(replay(self.log(name), as_of), name)
 
@@ -132,112 +128,6 @@ class Fights:
     def use(self, name: str) -> None:
         self.store.fight(name)
         self.store.set_setting("current", name)
-
-    def _load(self, name: str) -> _Loaded:
-        """The fight's log and state; reused from this process's last command when nothing was appended since.
-
-        The log is append-only, so an unchanged last sequence number and hash mean an unchanged log.
-        """
-        tail = self.store.tail(name)
-        if tail[0] == 0:
-            self._none(name)
-        cached = self._cache.get(name)
-        if cached is not None and tail == (cached.last_seq, cached.last_hash):
-            return cached
-        caught_up = self._caught_up(name, cached) if cached is not None and tail[0] > cached.last_seq else None
-        if caught_up is not None:
-            self._cache[name] = caught_up
-            return caught_up
-        found = self._from_snapshot(name, *tail)
-        if found is not None:
-            loaded = _Loaded(None, named(found[0], name), tail[1], tail[0], found[2], found[1])
-        else:
-            loaded = _Loaded(None, named(self._replay(name, tail[0]), name), tail[1], tail[0])
-            self.caches.replayed(name)
-        self._cache[name] = loaded
-        return loaded
-
-    def _caught_up(self, name: str, cached: _Loaded) -> _Loaded | None:
-        """The cached state with the events another writer appended since folded onto it (a session
-        that lives on, `fudge play`, while another `fudge` writes the same fight); None if it cannot be.
-
-        The log is append-only and hash-chained: the row at the cached seq with the cached hash means
-        the log up to it is the one the state was folded from. A new event that voids something needs
-        the whole log (A-UNDO-2 may reach back): then the state is read as if nothing were cached.
-        """
-        rows = self.store.rows_from(name, cached.last_seq)
-        if not rows or (rows[0].seq, rows[0].hash) != (cached.last_seq, cached.last_hash) or any(
-                row.type in VOIDING_TYPES for row in rows[1:]):
-            return None
-        with paused_gc():
-            new = load_all(row.body for row in rows[1:])
-            state = named(fold(new, cached.state), name)
-        # What an undo takes back is known only for the commands this service wrote (engine.kernel.rewind):
-        # after another writer's, an undo reads the log.
-        return _Loaded(None, state, rows[-1].hash, rows[-1].seq, cached.snapshot_seq, UNKNOWN)
-
-    def _replay(self, name: str, upto: int) -> FightState:
-        """The state folded from the store's log to `upto`, as `replay` folds it, without holding the log:
-        the voiding rows are read first (A-UNDO-2: which events count), then each body is validated and
-        folded in turn (projections.rebuild: the derived decoder's structs where the fold only reads an
-        event), and the actions' events are left in the log (engine.kernel.pmap.EventMap), read back one by one
-        when a command asks for one. Why: a replay's memory no longer grows with the log's text and every
-        event of it (bench/README.md, growth), and a replay from scratch outpaces the eventsourcing
-        peer's (bench/README.md, replay from scratch against the peer)."""
-        from fudge_combat.projections.rebuild import rebuild  # the derived decoder: only a replay from scratch needs it
-
-        read = log_reader(self.store, name)
-        with paused_gc():
-            voiding = load_all(row.body for row in self.store.rows_of_types(name, VOIDING_TYPES, upto))
-            gone = voided_by(voiding, lambda command: self.store.command_seqs(name, command, upto))
-            state = rebuild(chain.from_iterable(self._pages(name, upto)), gone, read)
-        events = state.events
-        assert isinstance(events, EventMap)  # as `rebuild` leaves it
-        events.read_from(read)  # the commands folded from now on keep their events
-        return replace(state, last_seq=upto) if upto else state
-
-    def _pages(self, name: str, upto: int, page: int = 1024) -> Iterator[list[tuple[int, str]]]:
-        """The log's rows to `upto`, (seq, body), a page at a time (a replay holds one page)."""
-        seq = 1
-        while seq <= upto:
-            rows = self.store.bodies_page(name, seq, page, upto)
-            yield rows
-            if len(rows) < page:
-                return
-            seq = rows[-1][0] + 1
-
-    def _from_snapshot(self, name: str, seq: int, last_hash: str) -> tuple[FightState, History, int] | None:
-        """The state from the fight's snapshot and the events after it (service.caches), if usable."""
-        return self.caches.state_at(name, seq, last_hash)
-
-    def _log_of(self, name: str, loaded: _Loaded) -> list[Recorded]:
-        """The whole log of a loaded fight (read now if its state came from a snapshot)."""
-        if loaded.records is None:
-            loaded.records = self.log(name, loaded.last_seq)
-        return loaded.records
-
-    def _since(self, name: str, seq: int) -> list[Recorded]:
-        """The log from `seq` on (what a fudge point's void folds again: service.step.refolded)."""
-        with paused_gc():
-            return load_all(row.body for row in self.store.rows_from(name, seq))
-
-    def _newest_first(self, name: str, loaded: _Loaded) -> Iterator[Recorded]:
-        """The records that can carry a draw, newest first, parsed as they are reached (the dice want
-        only the latest draw): the log in memory, or pages read backwards from the store."""
-        if loaded.records is not None:
-            return (record for record in reversed(loaded.records) if record.event.type in DRAW_TYPES)
-        return (load(row.body) for row in self._rows_back(name, loaded.last_seq) if row.type in DRAW_TYPES)
-
-    def _rows_back(self, name: str, seq: int) -> Iterator[Row]:
-        """The log's rows from `seq` back, in pages growing fourfold: a few rows when the wanted one is
-        recent, a few queries when it is far back."""
-        size = 64
-        while seq > 0:
-            page = self.store.rows_back(name, seq, size)
-            yield from page
-            if len(page) < size:
-                return
-            seq, size = page[-1].seq - 1, size * 4
 
     # --- writing -----------------------------------------------------------------
     def _seed(self) -> tuple[bytes, str, str]:
@@ -286,9 +176,9 @@ class Fights:
         self.keeper.keep_seed(fight_id, seed, commit)
         if seals_of is not None and (seals := self.keeper.seals_at(seals_of)):
             self.keeper.put(fight_id, seals)
-        self.store.append(name, 0, [*prefix, *rows],
-                          create=FightInfo(name, fight_id, parent=parent, fork_seq=fork_seq, created_at=self.clock()),
-                          **self.caches.of(name, after, rows[-1].seq, rows[-1].hash, fight_id, done=FOUNDED))
+        kept = self.caches.of(name, after, rows[-1].seq, rows[-1].hash, fight_id, done=FOUNDED)
+        self.store.append(name, 0, [*prefix, *rows], snapshot=kept.snapshot, views=kept.views,
+                          create=FightInfo(name, fight_id, parent=parent, fork_seq=fork_seq, created_at=self.clock()))
         if current:
             self.store.set_setting("current", name)
         return Outcome(tuple(new), after)
@@ -303,37 +193,52 @@ class Fights:
                 command_id: str | None = None, secrets: dict[str, str] | None = None) -> Outcome:
         """Decide `command` on the fight and append its events; `secrets` (the plaintext of a sealed
         declaration) go to the GM's secrets, under the fight's id, before the events are appended."""
-        if command_id and self.store.has_command(name, command_id):
+        if command_id and self.reads.has_command(name, command_id):
             return Outcome((), self.state(name), replayed=True)
-        loaded = self._load(name)
-        state, last_seq = loaded.state, loaded.last_seq
+        loaded = self.loader.load(name)
+        decided = self._decide(name, loaded, command, dice or DiceInput(), command_id)
+        if secrets:
+            self.keeper.put(decided.records[0].fight, secrets)
+        self._append(name, loaded, decided)
+        log.info("command appended", fight=name, command=type(command).__name__, events=len(decided.records))
+        return Outcome(tuple(decided.records), decided.state, unused=decided.unused)
+
+    def _decide(self, name: str, loaded: Loaded, command: Any, dice: DiceInput, command_id: str | None) -> Decided:
+        """The command's events, recorded after the loaded log's last, and the state after them
+        (service.step); the log is read only if the command needs it (an undo, a redo, a void)."""
+        state = loaded.state
         rolls = not isinstance(command, (cmd.Undo, cmd.Redo))
-        source = self._dice(name, state, self._newest_first(name, loaded), dice or DiceInput()) if rolls else None
+        source = self._dice(name, state, self.loader.newest_first(name, loaded), dice) if rolls else None
         unused: tuple[UnusedDice, ...] = ()
 
         def record(events: list[Any]) -> list[Recorded]:
             nonlocal unused
             if source is not None:  # dice typed for a wrong name are refused before anything is recorded
                 unused = unused_dice(state, command, source)
-            return self._records(state.fight_id or self._log_of(name, loaded)[0].fight, last_seq + 1,
+            return self._records(state.fight_id or self.loader.log_of(name, loaded)[0].fight, loaded.last_seq + 1,
                                  loaded.last_hash, command_id or self.new_id(), command, events)
 
         new, after, whole, done = tracked_step(decide, state, loaded.done, command, source,
-                                               lambda: self._log_of(name, loaded), record, lambda seq: self._since(name, seq))
-        rows = self._rows(new)
-        # A replayed state starts a snapshot (a read could not fold past what it voided); an undo or
-        # redo answered from the history is folded past like any command (service.caches.catch_up).
-        caches = self.caches.of(name, after, rows[-1].seq, rows[-1].hash,
-                                since=None if whole is not None else loaded.snapshot_seq, done=done)
-        if secrets:
-            self.keeper.put(new[0].fight, secrets)
-        self.store.append(name, last_seq, rows, **caches)
-        log.info("command appended", fight=name, command=type(command).__name__, events=len(new))
-        # The log is not kept: a warm service's memory does not grow with the fight, and a command that
-        # needs the log (a fudge point's void) reads it again.
-        self._cache[name] = _Loaded(None, after, rows[-1].hash, rows[-1].seq,
-                                    rows[-1].seq if "snapshot" in caches else loaded.snapshot_seq, done)
-        return Outcome(tuple(new), after, unused=unused)
+                                               lambda: self.loader.log_of(name, loaded), record,
+                                               lambda seq: self.loader.since(name, seq))
+        return Decided(new, after, whole is not None, done, unused)
+
+    def _append(self, name: str, loaded: Loaded, decided: Decided) -> None:
+        """The decided events appended where the loaded log ended, with the caches due, and the state
+        after them held for the next load.
+
+        A replayed state starts a snapshot (a read could not fold past what it voided); an undo or
+        redo answered from the history is folded past like any command (service.caches.catch_up). The
+        log is not held: a warm service's memory does not grow with the fight, and a command that
+        needs the log (a fudge point's void) reads it again.
+        """
+        rows = self._rows(decided.records)
+        last = rows[-1]
+        kept = self.caches.of(name, decided.state, last.seq, last.hash,
+                              since=None if decided.replayed else loaded.snapshot_seq, done=decided.done)
+        self.store.append(name, loaded.last_seq, rows, snapshot=kept.snapshot, views=kept.views)
+        self.loader.hold(name, Loaded(decided.state, last.seq, last.hash,
+                                      last.seq if kept.snapshot is not None else loaded.snapshot_seq, decided.done))
 
     def _dice(self, name: str, state: FightState, newest_first: Iterable[Recorded], given: DiceInput) -> EnteredDice:
         seed, problem = self.keeper.fight_seed(name, state) if state.options.dice == "generated" else (None, "")
@@ -342,13 +247,13 @@ class Fights:
     def undo_to(self, name: str, seq: int) -> list[Outcome]:
         outcomes = []
         while True:
-            loaded = self._load(name)
+            loaded = self.loader.load(name)
             if loaded.done.knows_undo():  # the history names the command an undo voids (engine.kernel.rewind)
                 if not loaded.done.done:
                     break
                 first = loaded.done.done[-1].first
             else:
-                records = self._log_of(name, loaded)
+                records = self.loader.log_of(name, loaded)
                 try:
                     _, first = undoing.undo_target(records, voided(records))
                 except RuleError:
@@ -411,11 +316,12 @@ class Fights:
         info = source.store.fight(name)
         rows = source.store.read(name)
         state = source.state(name)
-        kept = {s.key: s.value for s in source.secrets.export() if s.fight == state.fight_id and not s.revealed}
-        if kept:
-            self.keeper.put(state.fight_id, kept)
-        self.store.append(name, 0, rows, create=FightInfo(name, info.fight_id, created_at=self.clock()),
-                          **self.caches.of(name, state, rows[-1].seq, rows[-1].hash, info.fight_id))
+        unrevealed = {s.key: s.value for s in source.secrets.export() if s.fight == state.fight_id and not s.revealed}
+        if unrevealed:
+            self.keeper.put(state.fight_id, unrevealed)
+        kept = self.caches.of(name, state, rows[-1].seq, rows[-1].hash, info.fight_id)
+        self.store.append(name, 0, rows, snapshot=kept.snapshot, views=kept.views,
+                          create=FightInfo(name, info.fight_id, created_at=self.clock()))
         return Outcome(tuple(source.log(name)), state)
 
     def reveal_seed(self, name: str) -> Outcome:

@@ -124,7 +124,7 @@ class Keeper:
         owners: dict[str, str] = {}
         for info in self.store.fights():
             with paused_gc():
-                records = load_all(self.store.bodies(info.name))
+                records = load_all(row.body for row in self.store.read(info.name))
             for record in records:
                 event = record.event
                 if record.fight != info.fight_id:

@@ -1,12 +1,13 @@
-"""The store contract every backend passes (tests/test_store_contract.py): the log, the caches kept
-beside it, the settings and the GM's secrets. The service (service/) asks a store for nothing else."""
+"""The store contract every backend passes (tests/test_store_contract.py): what every backend must do
+(`EventStore`: the log, the caches kept beside it, the settings and the GM's secrets) and the reads it
+may offer to go faster (`ReadShortcuts`). The service (service/) asks a store for nothing else."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from fudge_combat.store.snapshots import Snapshot
 from fudge_combat.store.views import View
@@ -76,8 +77,13 @@ class SecretBox(Protocol):
 
 
 class EventStore(Protocol):
-    """Every ability the service uses. A store that keeps no caches (in memory, without a key) says so
-    by giving no snapshot key: the service then neither writes nor reads snapshots and views."""
+    """What every backend must do, and all the service needs: the log (append at an expected version,
+    read it to an event or from one), the fights, the caches written in the append's transaction, the
+    settings and the GM's secrets. A store that keeps no caches (in memory, without a key) says so by
+    giving no snapshot key: the service then neither writes nor reads snapshots and views.
+
+    A backend may also answer some reads in fewer rows or round trips (`ReadShortcuts`): the service
+    checks once which it offers (service.reads) and otherwise reads through these."""
 
     @property
     def path(self) -> Path | None: ...  # the store's file, for messages (None: a store in memory)
@@ -85,16 +91,9 @@ class EventStore(Protocol):
     # --- the log (A-LOG-1) ------------------------------------------------------------------
     def fights(self) -> list[FightInfo]: ...
     def fight(self, name: str) -> FightInfo: ...
-    def read(self, name: str, upto: int | None = None) -> list[Row]: ...
-    def bodies(self, name: str, upto: int | None = None) -> list[str]: ...  # the bodies of `read`, alone
+    def read(self, name: str, upto: int | None = None) -> list[Row]: ...  # the rows to `upto`, in order
     def rows_from(self, name: str, seq: int) -> list[Row]: ...  # the rows from `seq` on, in order
-    def rows_back(self, name: str, seq: int, limit: int) -> list[Row]: ...  # up to `limit` rows at or before `seq`, newest first
-    def bodies_page(self, name: str, seq: int, limit: int, upto: int | None = None) -> list[tuple[int, str]]: ...
-    def rows_of_types(self, name: str, types: Iterable[str], upto: int | None = None) -> list[Row]: ...  # in order
-    def command_seqs(self, name: str, command: str, upto: int | None = None) -> list[int]: ...  # one command's events
-    def last_seq(self, name: str) -> int: ...
     def tail(self, name: str) -> tuple[int, str]: ...  # (last seq, its hash); (0, GENESIS) when empty
-    def has_command(self, name: str, command: str) -> bool: ...
     def append(self, name: str, expected_last_seq: int, rows: list[Row], *, create: FightInfo | None = None,
                snapshot: Snapshot | None = None, views: tuple[View, ...] = ()) -> None: ...
 
@@ -116,6 +115,22 @@ class EventStore(Protocol):
     # True where the store itself wakes `wait_for_change` (PostgreSQL's LISTEN/NOTIFY) and may be waited
     # on from a thread of its own; False where it would poll (a file has no notifications).
     notifies: bool
+
+
+@runtime_checkable
+class ReadShortcuts(Protocol):
+    """Reads a backend may offer beside `EventStore`'s, each answering exactly what the narrow reads
+    filtered would (service.reads falls back to that), in one query over an index instead of the log:
+    what keeps a one-shot command, a replay from scratch and `fudge play`'s step from reading the whole
+    log. All three backends offer them; tests/test_narrow_store.py runs the service without."""
+
+    def bodies(self, name: str, upto: int | None = None) -> list[str]: ...  # the bodies of `read`, alone
+    def bodies_page(self, name: str, seq: int, limit: int, upto: int | None = None) -> list[tuple[int, str]]: ...
+    def rows_back(self, name: str, seq: int, limit: int) -> list[Row]: ...  # up to `limit` rows at or before `seq`, newest first
+    def rows_of_types(self, name: str, types: Iterable[str], upto: int | None = None) -> list[Row]: ...  # in order
+    def command_seqs(self, name: str, command: str, upto: int | None = None) -> list[int]: ...  # one command's events
+    def has_command(self, name: str, command: str) -> bool: ...
+    def last_seq(self, name: str) -> int: ...
 
 
 def is_url(target: object) -> bool:

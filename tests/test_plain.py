@@ -127,7 +127,7 @@ def test_both_replays_of_a_stored_fight_fold_the_same_state(table: Path) -> None
     try:
         for name in (*DEMOS, "fudge-what-if"):
             last = store.last_seq(name)
-            rows = list(chain.from_iterable(fights._pages(name, last)))
+            rows = list(chain.from_iterable(fights.reads.pages(name, last)))
             voiding = [record for record in map(load, (body for _, body in rows)) if isinstance(record.event, ev.VOIDING)]
             gone = voided_by(voiding, lambda command: store.command_seqs(name, command, last))
             assert gone or name != "fudge"  # the fudge demo undoes a command

@@ -198,7 +198,7 @@ def test_A_REPLAY_1_the_session_folds_what_another_writer_appended_onto_its_stat
         raise AssertionError("read again, not caught up")
 
     with monkeypatch.context() as patch:
-        patch.setattr(session.fights, "_from_snapshot", no_reread)
+        patch.setattr(session.fights.loader, "from_snapshot", no_reread)
         patch.setattr(session.fights, "replayed", no_reread)
         caught_up = session.fights.state("duel")
     assert caught_up.last_seq > kept.last_seq

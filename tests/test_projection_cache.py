@@ -48,8 +48,8 @@ def exchange(fights: Fights, name: str = "fight") -> None:
 def from_cache(path: Path, name: str = "fight") -> FightState | None:
     """What a fresh process reads through the snapshot alone (None: it would replay)."""
     fights = opened(path)
-    found = fights._from_snapshot(name, *fights.store.tail(name))
-    return found[0] if found else None
+    found = fights.loader.from_snapshot(name, *fights.store.tail(name))
+    return found.state if found else None
 
 
 def replayed(path: Path, name: str = "fight") -> FightState:
@@ -259,7 +259,7 @@ def test_a_snapshot_after_a_fudge_point_keeps_the_events_it_voided_in_the_log(tm
     fights = fight(path)
     exchange(fights)
     fights.execute("fight", cmd.SpendPoint(combatant="Ann", use="skill", shift=1))
-    held = fights._cache["fight"]  # the state and history the service holds after the point
+    held = fights.loader.held("fight")  # the state and history the service holds after the point
     (_, voided), = [(name, items) for name, items in held.done.done[-1].keys if name == "events"]
     assert any(before not in (LOGGED, MISSING) for _, before in voided)  # the events the point voided
     snap = snapshots.pack((held.state, held.done), fights.store.fight("fight").fight_id, held.last_seq,
@@ -269,15 +269,15 @@ def test_a_snapshot_after_a_fudge_point_keeps_the_events_it_voided_in_the_log(tm
                    (snap.seq, snap.hash, snap.version, snap.body, snap.mac))
     snapshots._IGNORED.clear()
     loaded = opened(path)
-    found = loaded._from_snapshot("fight", *loaded.store.tail("fight"))
-    assert found is not None and found[2] == held.last_seq and not snapshots._IGNORED
-    (_, kept), = [(name, items) for name, items in found[1].done[-1].keys if name == "events"]
+    found = loaded.loader.from_snapshot("fight", *loaded.store.tail("fight"))
+    assert found is not None and found.snapshot_seq == held.last_seq and not snapshots._IGNORED
+    (_, kept), = [(name, items) for name, items in found.done.done[-1].keys if name == "events"]
     assert [key for key, _ in kept] == [key for key, _ in voided]
     assert [before is LOGGED for _, before in kept] == [before is not MISSING for _, before in voided]
-    assert found[0] == replayed(path)
+    assert found.state == replayed(path)
     undone = opened(path)
     undone.execute("fight", cmd.Undo())  # from the snapshot's history (engine.kernel.rewind), not the log
-    after = undone._cache["fight"]
+    after = undone.loader.held("fight")
     assert after.state == replayed(path) and after.state.find("Ann").fudge_points == 3
     assert after.records is None and after.done.undone  # the log was not read; a redo is known
 

@@ -4,7 +4,7 @@ state the handlers fold from pydantic's records, event for event.
 The logs: whole simulated fights of every preset and policy (exchanges, melees, phase and rolled
 initiative, atari isev, fate, fudge-point spends that void and re-resolve), the golden schema-1 logs,
 and the random GM sessions of tests/test_properties.py through the service (undo, redo, late joins,
-every fudge-point use), where `Fights._replay` (what a command reads without a snapshot) must equal
+every fudge-point use), where `Loader.rebuild` (what a command reads without a snapshot) must equal
 `Fights.replayed`.
 """
 
@@ -117,7 +117,7 @@ def test_a_gm_sessions_replay_from_the_store_equals_the_replayed_log(steps: list
     session = play_session(new_session(), steps)
     fights, name = session.fights, session.name
     upto = fights.store.last_seq(name)
-    assert fights._replay(name, upto) == fights.replayed(name)[1]
+    assert fights.loader.rebuild(name, upto) == fights.replayed(name)[1]
 
 
 @pytest.mark.parametrize("between", [cmd.Rest(combatants=("Snorri",)), cmd.EndBattle(), cmd.Rest(weeks=2)])
@@ -132,7 +132,7 @@ def test_F_HEAL_1_a_track_healed_between_wounds_is_built_again(between: cmd.Comm
         fights.execute("fight", cmd.GmWound(combatant="Snorri", level=level, reason="a fall"))
     upto = fights.store.last_seq("fight")
     replayed = fights.replayed("fight")[1]
-    assert fights._replay("fight", upto) == replayed
+    assert fights.loader.rebuild("fight", upto) == replayed
     assert replayed.find("Snorri").marks != ()
 
 
@@ -154,7 +154,7 @@ def test_every_prefix_of_every_demo_rebuilds_to_the_records_fold(demo: Demo) -> 
     from the store as of each of their events: a new round meets every state the others leave."""
     fights, _ = play_demo(demo)
     for upto in range(1, fights.store.last_seq("fight") + 1):
-        assert fights._replay("fight", upto) == fights.replayed("fight", upto)[1], upto
+        assert fights.loader.rebuild("fight", upto) == fights.replayed("fight", upto)[1], upto
 
 
 def test_F_MOD_7_an_advantage_not_used_lapses_at_the_round_after_its_own() -> None:
@@ -167,7 +167,7 @@ def test_F_MOD_7_an_advantage_not_used_lapses_at_the_round_after_its_own() -> No
     for _ in range(2):
         fights.execute("fight", cmd.StartRound())
         upto = fights.store.last_seq("fight")
-        assert fights._replay("fight", upto) == fights.replayed("fight", upto)[1]
+        assert fights.loader.rebuild("fight", upto) == fights.replayed("fight", upto)[1]
     assert not fights.state("fight").advantages
 
 

@@ -45,7 +45,7 @@ def agrees_with_the_log(fights: Fights, name: str) -> None:
     """The undo history's answers are the log's (A-UNDO-1), when it claims to know them."""
     log = fights.log(name)
     gone = history.voided(log)
-    done = fights._load(name).done
+    done = fights.loader.load(name).done
     if done.knows_undo():
         try:
             expected = history.undo_target(log, gone)
@@ -149,7 +149,7 @@ def test_a_snapshot_holds_the_state_and_undo_history_the_service_held(steps):
         store = SqliteStore(Path(folder) / "fudge.db")
         try:
             def check(session, item, outcome):
-                held = session.fights._cache[session.name]
+                held = session.fights.loader.held(session.name)
                 state, done = snapshots.decode(snapshots.pack((held.state, held.done), "id", 1, "h",
                                                               b"k" * 32).body)
                 state.events.read_from(held.state.events.__getitem__)

@@ -21,7 +21,8 @@ from fudge_combat.engine import commands as cmd
 from fudge_combat.events import models as ev
 from fudge_combat.events.rows import Row
 from fudge_combat.service.fights import Fights
-from fudge_combat.store.base import Conflict, DuplicateCommand, EventStore, FightInfo, StoreError, UnknownFight
+from fudge_combat.store.base import (Conflict, DuplicateCommand, EventStore, FightInfo, ReadShortcuts, StoreError,
+                                     UnknownFight)
 from fudge_combat.store.memory import MemoryStore
 from fudge_combat.store.snapshots import Snapshot
 from fudge_combat.store.sqlite import SqliteStore
@@ -273,19 +274,25 @@ class TestStoreContract:
 
 # --- every ability the Protocol declares, on both backends ------------------------------------------------
 
-DECLARED = frozenset(name for name in (*vars(EventStore), *EventStore.__annotations__)
-                     if not name.startswith("_"))
+def members(protocol: Any) -> frozenset[str]:
+    return frozenset(name for name in (*vars(protocol), *protocol.__annotations__) if not name.startswith("_"))
+
+
+# What every backend must do, and the read shortcuts it may offer (store.base): all three backends offer both.
+DECLARED = members(EventStore) | members(ReadShortcuts)
 
 
 class OnlyDeclared:
-    """A store seen through its Protocol alone: asking it for anything `EventStore` does not declare fails."""
+    """A store seen through its Protocols alone: asking it for anything `EventStore` or `ReadShortcuts` does
+    not declare fails (tests/test_narrow_store.py runs the service on `EventStore`'s members alone)."""
 
     def __init__(self, store: Any) -> None:
         self._store = store
 
     def __getattr__(self, name: str) -> Any:
         if name not in DECLARED:
-            raise AttributeError(f"the service asked the store for {name!r}, which EventStore does not declare")
+            raise AttributeError(f"the service asked the store for {name!r}, which neither EventStore nor "
+                                 "ReadShortcuts declares")
         return getattr(self._store, name)
 
 
@@ -304,6 +311,7 @@ class TestDeclaredAbilities:
                 "set_setting", "legacy_secrets", "forget_legacy_secrets", "path"} <= DECLARED
         for name in DECLARED:
             assert hasattr(backend.store, name), name
+        assert isinstance(backend.store, ReadShortcuts)  # the service takes its shortcuts (service.reads)
         assert backend.store.path == (backend.path if backend.kind == "sqlite" else None)  # postgresql: no file
 
     def test_A_LOG_1_rows_from_a_seq_on_in_order(self, backend: Backend) -> None:
