@@ -172,14 +172,15 @@ def empty_log(folder: Path) -> None:
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The duel (F-EX, current, its dice generated: the seed is in the secrets file) and a rematch, made as
-    the CLI makes them (the key and the secrets file where `fudge` keeps them)."""
+    """The duel (F-EX, current, a roll of its generated dice: the seed is in the secrets file) and a rematch,
+    made as the CLI makes them (the key and the secrets file where `fudge` keeps them). A roll, not an
+    exchange: generated dice could leave a fighter unable to act, and the cases after it act with both."""
     folder = tmp_path_factory.mktemp("template")
     assert fudge("new", "rematch", store=folder / "fudge.db").returncode == 0
     assert fudge("new", "duel", store=folder / "fudge.db").returncode == 0
     for sheet in ("snorri", "brynhild"):
         assert fudge("join", str(SHEETS / f"{sheet}.toml"), store=folder / "fudge.db").returncode == 0
-    assert fudge("exchange", "Snorri", "Brynhild", store=folder / "fudge.db").returncode == 0
+    assert fudge("roll", "Snorri", "Sword", store=folder / "fudge.db").returncode == 0
     assert secrets_of(folder).exists()
     return folder
 
