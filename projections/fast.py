@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from fudge_combat.engine import evolve as evolving_handlers
+from fudge_combat.engine.rulesets.fudge import evolve as fudge_evolve
 from fudge_combat.engine.rulesets.fudge.evolving import AVOIDANCES, SMALL, index_as, with_item, with_items, without
 from fudge_combat.engine.rulesets.fudge.harm import ADJUSTMENT_PURPOSE
 from fudge_combat.engine.rulesets.fudge.tracks import is_pawn, pain_of
@@ -127,7 +128,7 @@ def _action(action: int, resolution: int, rolls: tuple[int, ...], consequences: 
 
 
 def _dice_rolled(s: Draft, r: Any, e: Any) -> Draft:
-    """engine.evolve._dice_rolled and engine.evolving.remember with its `_rolled` index, written onto the
+    """engine.rulesets.fudge.evolve._dice_rolled and engine.rulesets.fudge.evolving.remember with its `_rolled` index, written onto the
     draft (a fold's own, changed in place: engine.state.Draft)."""
     seq, action = r.seq, e.action
     actions = s.actions
@@ -148,7 +149,7 @@ def _dice_rolled(s: Draft, r: Any, e: Any) -> Draft:
 
 
 def _exchange_resolved(s: Draft, r: Any, e: Any) -> Draft:
-    """engine.evolve._exchange_resolved, its `remember` (and the `_exchanged` index) written onto the draft;
+    """engine.rulesets.fudge.evolve._exchange_resolved, its `remember` (and the `_exchanged` index) written onto the draft;
     the rest as the handler does it, step for step."""
     seq, action, sides = r.seq, e.action, e.sides
     actions = s.actions
@@ -174,7 +175,7 @@ def _exchange_resolved(s: Draft, r: Any, e: Any) -> Draft:
                 opened[key] = foes[0].combatant.lower()
     used = {k: v for k, v in s.advantages.items() if k not in keys}
     turn = replace(s.turn, acted=True) if (s.turn and e.kind == "attack") else s.turn
-    s = evolving_handlers._all_out_turns(s, e)
+    s = fudge_evolve._all_out_turns(s, e)
     return replace(s, fought=s.fought | keys, advantage_open=opened, advantages=used,
                    declarations=without(s.declarations, *keys), turn=turn)
 
@@ -183,7 +184,7 @@ _W = {name: FightState.__dict__[name].__set__ for name in FightState.__dataclass
 
 
 def _round_started(s: Draft, r: Any, e: Any) -> Draft:
-    """engine.evolve._round_started, each field set through its slot (the handler is one `replace` of
+    """engine.rulesets.fudge.evolve._round_started, each field set through its slot (the handler is one `replace` of
     thirteen fields); every value is worked out from the state before the round, as the handler's are."""
     number, options, pending, advantages = e.round, s.options, s.pending, s.advantages
     _W["round_starts"](s, with_item(s.round_starts, len(s.round_starts), r.seq))
@@ -202,7 +203,7 @@ def _round_started(s: Draft, r: Any, e: Any) -> Draft:
 
 
 def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
-    """engine.evolve._wound_marked for one fold, placing each mark on the track the earlier marks built.
+    """engine.rulesets.fudge.evolve._wound_marked for one fold, placing each mark on the track the earlier marks built.
 
     Why: the handler rebuilds a combatant's track from all its marks at every wound (engine.tracks.track_of:
     `build_track`, a fold of `place` from an empty track), a large share of its cost. `built` keeps, for each
@@ -215,7 +216,7 @@ def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
         combatant = s.combatants[e.combatant.lower()]
         sheet = combatant.fighter.sheet
         if options.dc_track or is_pawn(sheet):
-            return evolving_handlers._wound_marked(s, r, e)
+            return fudge_evolve._wound_marked(s, r, e)
         seq, action, name = r.seq, e.action, e.combatant.lower()
         actions = s.actions
         record = actions.get(action)  # remember, with its `_marked` index
@@ -234,7 +235,7 @@ def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
         else:
             raw = build_track(combatant.boxes, marks, options)
         built[combatant.key] = (marks, combatant.boxes, options, raw)
-        # engine.tracks.track_of's last step, then engine.evolve._retrack
+        # engine.rulesets.fudge.tracks.track_of's last step, then engine.rulesets.fudge.evolve._retrack
         track = Track(raw.boxes, raw.dead, raw.killed_by, combatant.out, pain_of(sheet))
         if combatant.killed_by is not None and not track.dead:
             track = replace(track, dead=True, killed_by=combatant.killed_by)
@@ -251,11 +252,11 @@ _OWN: dict[type, Handler] = {ev.DiceRolled: _dice_rolled, ev.ExchangeResolved: _
 # checked against it (`source_digest`): a change there fails tests/test_rebuild.py until it is made here
 # too (or found not to matter) and the digest updated.
 RESTATES: dict[str, str] = {
-    "engine.evolve._dice_rolled": "eca285b49320",
-    "engine.evolve._exchange_resolved": "0e97c6c03150",
-    "engine.evolve._round_started": "cabb4e33c3ed",
-    "engine.evolve._wound_marked": "eadbf42230ac",
-    "engine.evolve._retrack": "53a3a324b41f",
+    "engine.rulesets.fudge.evolve._dice_rolled": "eca285b49320",
+    "engine.rulesets.fudge.evolve._exchange_resolved": "0e97c6c03150",
+    "engine.rulesets.fudge.evolve._round_started": "cabb4e33c3ed",
+    "engine.rulesets.fudge.evolve._wound_marked": "eadbf42230ac",
+    "engine.rulesets.fudge.evolve._retrack": "53a3a324b41f",
     "engine.rulesets.fudge.evolving.remember": "47ff4d772b59",
     "engine.rulesets.fudge.evolving._rolled": "65b400279cc1",
     "engine.rulesets.fudge.evolving._exchanged": "d51659351a70",

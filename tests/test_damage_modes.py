@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fudge_combat.cli import render
+from fudge_combat.engine.rulesets.fudge.describe import hit_detail
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.kernel.dice import EnteredDice, parse_entered
@@ -351,7 +352,7 @@ def test_F_TECH_tech_levels_are_a_scale_difference_between_weapon_and_armor() ->
     assert factor(4, 4).damage_factor == 0
     assert factor(None, 4).damage_factor == 0 and factor(None, 4).tech is None
     assert factor(6, 0, tech_scale=False).damage_factor == 0
-    line = render.hit_detail(factor(6, 4))
+    line = hit_detail(factor(6, 4))
     assert "offense +3 − defense +3, tech Scale +2" in line
 
 
@@ -445,5 +446,5 @@ def test_F_DROLL_F_DMG_4_every_number_is_shown_in_the_log(mode: str, dice_: list
     """F-DROLL, F-DMG-4: `fudge log` and `replay` show the roll, its mode and what it changed."""
     o = resolve("fudge", 'wound_thresholds = "doubled"')[1] if mode == "doubled" else opts(damage_roll=mode)
     made, _ = hit(2, 2, o, *dice_, attack_roll=2, defense_roll=1)
-    line = render.hit_detail(made)
+    line = hit_detail(made)
     assert line == f" [A→D: RD +2, factor +2, {shown}]" if mode != "parity" else shown in line

@@ -1,5 +1,5 @@
-"""The line of every event type (`log`, `replay` and command output): one small function per type, in
-`render.DESCRIBE` and, for Fate's events, `fate_render.DESCRIBE`, as the fold's HANDLERS are by type.
+"""The line of every event type (`log`, `replay` and command output): one small function per type, declared
+beside its evolve in its ruleset's `events` module (tests/test_event_types.py holds every type to one).
 
 The lines of the stored-row fixtures (tests/fixtures: a body of every event type in each shape the
 suite wrote, and whole fights) are kept in a snapshot, on the Fudge ladder with fudge and fate points.
@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import get_args
 
-from fudge_combat.cli import fate_render, render
+from fudge_combat.cli import render
 from fudge_combat.engine.kernel.ladder import FUDGE7
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import load
@@ -19,11 +19,14 @@ from fudge_combat.events.envelope import load
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
-def test_every_event_type_has_one_line_function() -> None:
-    """No event falls through to its bare type name, and no type is described twice."""
-    types = set(get_args(get_args(ev.Event)[0]))
-    assert set(render.DESCRIBE) | set(fate_render.DESCRIBE) == types
-    assert not set(render.DESCRIBE) & set(fate_render.DESCRIBE)
+def test_no_event_falls_through_to_its_bare_type_name() -> None:
+    """The views describe through the engine's declarations: every type of the union has its own line."""
+    for body in [json.loads(line) for line in (FIXTURES / "schema1_bodies.jsonl").read_text().splitlines()]:
+        event = load(body).event
+        assert render.describe(event, FUDGE7) != event.type, event.type
+    assert {type(load(body).event) for body in
+            [json.loads(line) for line in (FIXTURES / "schema1_bodies.jsonl").read_text().splitlines()]} <= set(
+        get_args(get_args(ev.Event)[0]))
 
 
 def test_the_line_of_every_stored_fixture_event(snapshot) -> None:  # type: ignore[no-untyped-def]

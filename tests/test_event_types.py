@@ -1,15 +1,20 @@
-"""Every event type the log may hold is known to each place that reads one by its type, so a new event
-type cannot be forgotten in any of them: the fold (`engine.evolve.HANDLERS`), its line in the log
-(`render.DESCRIBE` and Fate's `fate_render.DESCRIBE`, tests/test_describe.py) and the few words an undo
-or a redo names its command by (`consequences._SUMMARY`, or `consequences.UNSUMMARIZED` with why not).
+"""Every event type the log may hold is declared once, by one ruleset, with its evolve and its line in words
+beside it (each ruleset's `events.EVENTS`, `kernel.event_rules.EventRule`): so a new event type cannot be
+folded without a line, or shown without a fold. The few words an undo or a redo names its command by
+(`consequences._SUMMARY`, or `consequences.UNSUMMARIZED` with why not) are checked here too.
 """
 
 from __future__ import annotations
 
 from typing import get_args
 
-from fudge_combat.cli import fate_render, render
+import dataclasses
+
+import pytest
+
 from fudge_combat.engine import evolve
+from fudge_combat.engine.kernel.event_rules import EventRule
+from fudge_combat.engine.kernel.registry import RULESETS, ruleset_module
 from fudge_combat.events import models as ev
 from fudge_combat.projections import consequences, fast
 
@@ -29,14 +34,28 @@ def test_the_union_is_the_event_types() -> None:
     assert len(TYPES) > 40
 
 
-def test_every_event_type_has_an_evolve_handler() -> None:
-    """The fold knows every type: a stored event it could not fold would stop the replay."""
-    assert names(TYPES - set(evolve.HANDLERS)) == []
-    assert names(set(evolve.HANDLERS) - TYPES) == []
+def test_every_event_type_is_declared_once_by_one_ruleset_with_its_evolve_and_its_line() -> None:
+    """The rulesets' declarations cover the union exactly, none twice; each has both functions; the fold's table
+    and the views' lines are those declarations."""
+    declared: dict[type, str] = {}
+    for name in RULESETS:
+        for kind, rule in ruleset_module(name, "events").EVENTS.items():
+            assert kind not in declared, f"{kind.__name__}: declared by {declared[kind]} and {name}"
+            declared[kind] = name
+            assert isinstance(rule, EventRule) and callable(rule.evolve) and callable(rule.describe), kind.__name__
+    assert names(TYPES - set(declared)) == []
+    assert names(set(declared) - TYPES) == []
+    assert evolve.HANDLERS == {kind: rule.evolve for kind, rule in evolve.EVENT_RULES.items()}
+    assert set(evolve.EVENT_RULES) == TYPES
 
 
-def test_every_event_type_has_a_description() -> None:
-    assert names(TYPES - set(render.DESCRIBE) - set(fate_render.DESCRIBE)) == []
+def test_a_declaration_without_its_evolve_or_its_line_is_refused() -> None:
+    """An event type cannot be declared with one of the two left out (nor with either set to nothing)."""
+    with pytest.raises(TypeError):
+        EventRule(evolve=lambda s, r, e: s)  # type: ignore[call-arg]  # the line left out, on purpose
+    with pytest.raises(TypeError):
+        EventRule(describe=lambda e, ladder, points: "")  # type: ignore[call-arg]  # the evolve left out
+    assert [f.name for f in dataclasses.fields(EventRule)] == ["evolve", "describe"]
 
 
 def test_every_event_type_has_a_summary_or_says_why_not() -> None:

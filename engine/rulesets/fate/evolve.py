@@ -3,8 +3,6 @@ and turns passed or held, the end of a scene and recovery from an injury."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from fudge_combat.engine.rulesets.fudge.evolving import remember, with_item
 from fudge_combat.engine.kernel.state import FateMark, FightState, replace
 from fudge_combat.events import models as ev
@@ -69,14 +67,3 @@ def _injury_recovered(s: FightState, r: Recorded, e: ev.InjuryRecovered) -> Figh
         s = remember(s, r, e.action, resolution=r.seq)
     return replace(s, fate_marks=with_item(s.fate_marks, key, tuple(m for m in s.fate_marks.get(key, ())
                                                                  if m.seq != e.mark)))
-
-
-FATE_HANDLERS: dict[type, Callable[..., FightState]] = {  # as engine.evolve.HANDLERS
-    ev.FateResolved: _fate_resolved,
-    ev.FateBoxMarked: _fate_box,
-    ev.AspectChecked: _aspect_checked,
-    ev.FateTurnOrder: _fate_order,
-    ev.FateSceneEnded: _fate_scene_ended,
-    ev.FateTurnPassed: _fate_passed,
-    ev.InjuryRecovered: _injury_recovered,
-}
