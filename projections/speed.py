@@ -9,7 +9,8 @@ differential run: the same commands with and without it must print the same byte
   decoder's structs, with handlers of its own for the commonest events. Plain: every body validated by
   pydantic and folded by `engine.evolve` (`projections.fold`). Checked by tests/test_rebuild.py, event
   for event, and each of its own handlers names the engine code it restates (`fast.RESTATES`).
-- `sim.fast`, `sim.fast_fate`: whole duels played without the engine (`sim.runner.fast_plan`). Plain:
+- `engine.rulesets.fudge.fast`, `engine.rulesets.fate.fast`: whole duels played without the engine, each
+  in its ruleset's package, found by the simulator through the registry (`sim.runner.fast_plan`). Plain:
   the engine, as `fudge sim --engine` plays them; the switch sets that option's effect at the command
   line (`cli.sim`), so the setup sent to workers says it. Checked by tests/test_sim_fast.py, fight for fight.
 

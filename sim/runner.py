@@ -34,7 +34,8 @@ from fudge_combat.engine.kernel.state import FightState, replace
 from fudge_combat.service.dice import next_draw
 from fudge_combat.service.fights import Fights
 from fudge_combat.service.step import step
-from fudge_combat.sim import DEFAULT_MAX_ROUNDS, MAX_ROUNDS, fast, fast_fate
+from fudge_combat.engine.kernel.registry import FastDuel, ruleset_part
+from fudge_combat.sim import DEFAULT_MAX_ROUNDS, MAX_ROUNDS
 from fudge_combat.sim import driver, fate  # noqa: F401  (fate: registers Fate's view, save, attack and paces when the engine has them)
 from fudge_combat.sim.policies import POLICIES
 from fudge_combat.sim.rulesets import view_of
@@ -275,23 +276,26 @@ def simulate_one(setup: Setup, master: int, index: int, opening: Opening | None 
     return result_of(index, play(LightSession(fight_seed(master, index), opening), setup))
 
 
-def simulate_fast(duel: fast.Duel | fast_fate.FateDuel, master: int, index: int) -> FightResult:
-    """Fight `index` played by a fast path (`sim.fast`, `sim.fast_fate`): the same result as `simulate_one`."""
+def simulate_fast(duel: FastDuel, master: int, index: int) -> FightResult:
+    """Fight `index` played by its ruleset's fast path (`engine.rulesets.<name>.fast`): the same result as
+    `simulate_one`."""
     winner, rounds, levels = duel.play(fight_seed(master, index))
     return FightResult(index, winner, rounds, levels)
 
 
-def fast_plan(setup: Setup, opening: Opening) -> fast.Duel | fast_fate.FateDuel | None:
-    """The fast path that takes this setup, if one does (each checks what it was proven on)."""
+def fast_plan(setup: Setup, opening: Opening) -> FastDuel | None:
+    """The fight's ruleset's fast path, if it has one and it takes this setup (it checks what it was proven on)."""
     if not setup.fast:
         return None
-    return fast.plan(setup, opening) or fast_fate.plan(setup, opening)
+    fast = ruleset_part(opening.state.options.ruleset, "fast")
+    duel: FastDuel | None = fast.plan(setup, opening) if fast is not None else None
+    return duel
 
 
 def simulate_range(setup: Setup, master: int, start: int, stop: int,
                    opening: Opening | None = None) -> list[FightResult]:
     """Fights start..stop-1: the unit of work a process, or a cluster's worker, runs. A setup the fast
-    path was proven on (`sim.fast.plan`) is played by it, any other by the engine.
+    path was proven on (`engine.rulesets.fudge.fast.plan`) is played by it, any other by the engine.
 
     `opening`: the setup's `Opening`, when the caller has it (else this thread's, `opening_of`)."""
     opening = opening or opening_of(setup)

@@ -3,7 +3,7 @@ with and without `FUDGE_PLAIN=1`, print the same bytes.
 
 With the switch, a fight read without a snapshot is replayed by the plain path (pydantic's records folded
 by `engine.evolve`) instead of the fast fold (projections.fast), and `fudge sim` plays every duel through
-the engine instead of sim.fast and sim.fast_fate. A-REPLAY-1: the state is the one its log folds to.
+the engine instead of engine.rulesets.fudge.fast and engine.rulesets.fate.fast. A-REPLAY-1: the state is the one its log folds to.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The simulator's fast path (`sim.fast`) against the engine: the same fight, fight for fight.
+"""The simulator's fast path (`engine.rulesets.fudge.fast`) against the engine: the same fight, fight for fight.
 
 For random sheets, options and seeds inside what the fast path takes, every fight has the same
 winner, rounds and final wound levels whether the engine (`sim.runner.simulate_one`: commands,
@@ -9,7 +9,7 @@ bytes either way (`--engine` makes the engine play every fight).
 Rules restated by the fast path and proven here against the engine: F-PACE-2, F-MEL-1, F-MEL-2,
 F-HIT-1, F-MOD-1, F-MOD-3, F-MOD-4, F-MOD-6, F-TAC-1, F-TAC-4, F-NPC-1, F-FANCY-2, F-DMG-3,
 F-DMG-4, F-GRAZE-1, F-GRAZE-2, F-GRAZE-3, F-DROLL, F-WND-1, F-WND-3, F-WND-5, F-WND-6; and for Fate
-exchanges (`sim.fast_fate`): FT-PACE, FT-OUT, FT-SIMPLE, FT-TRACK-2, FT-TRACK-3. A-FAIR-1: the dice.
+exchanges (`engine.rulesets.fate.fast`): FT-PACE, FT-OUT, FT-SIMPLE, FT-TRACK-2, FT-TRACK-3. A-FAIR-1: the dice.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from fudge_combat.engine.kernel.dice import derive_faces
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.engine.kernel.options import RuleOptions, check_combination, resolve
 from fudge_combat.engine.kernel.sheets import parse_sheet
-from fudge_combat.sim import fast, fast_fate
+from fudge_combat.engine.rulesets.fate import fast as fast_fate
+from fudge_combat.engine.rulesets.fudge import fast
 from fudge_combat.sim.parallel import run_serial
 from fudge_combat.sim.runner import (Entrant, Opening, Setup, fast_plan, fight_seed, simulate_fast, simulate_one,
                         simulate_range)
@@ -282,7 +283,7 @@ def test_cli_json_is_the_same_bytes_with_the_engine(tmp_path: Path, seed: int, e
     assert json.loads(quick.stdout)["fights"] == 300
 
 
-# --- Fate exchanges (sim.fast_fate): FT-PACE, FT-OUT, FT-SIMPLE, FT-TRACK-2, FT-TRACK-3 -------------------
+# --- Fate exchanges (engine.rulesets.fate.fast): FT-PACE, FT-OUT, FT-SIMPLE, FT-TRACK-2, FT-TRACK-3 -------------------
 
 FATE_LEVELS = ("Terrible", "Poor", "Mediocre", "Average", "Fair", "Good", "Great", "Superb")
 

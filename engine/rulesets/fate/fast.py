@@ -1,4 +1,4 @@
-"""The fast path for a Fate duel at exchange pace (FT-PACE), as `sim.fast` is for a Fudge duel.
+"""The fast path for a Fate duel at exchange pace (FT-PACE), as `engine.rulesets.fudge.fast` is for a Fudge duel.
 
 Speed code (`projections.speed`): `fudge sim --engine`, or FUDGE_PLAIN=1, plays the engine instead.
 
@@ -7,7 +7,7 @@ with the other's (FT-OUT): the winner's margin, plus his weapon and less the foe
 simple arms (FT-SIMPLE), is read on the outcome table and marked on the loser's boxes with
 overflow (FT-TRACK-2); a tie harms nobody. A Clipped box costs -1 on the next roll only, Hurt -1
 for the scene, each Injured box -1 (FT-TRACK-3); Taken Out ends the fight. Same dice, same order
-as the engine: `sim.fast.Dice`.
+as the engine: `engine.rulesets.fudge.fast.Dice`.
 
 Taken: the `fate` preset's options with any `fate_boxes`, dramatic or simple arms, and any ladder
 or trait defaults the fighters are read with at the opening; two fighters on two sides; the
@@ -25,7 +25,7 @@ from fudge_combat.engine.rulesets.fate.rules import armor_rating, weapon_rating
 from fudge_combat.engine.rulesets.fate.tables import ARMOR_TYPES
 from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.state import Combatant
-from fudge_combat.sim.fast import Dice, stream_of
+from fudge_combat.engine.rulesets.fudge.fast import Dice, stream_of
 
 FIXED: dict[str, Any] = {"ruleset": "fate", "pace": "exchange", "initiative": "none", "dice": "generated"}
 READ = frozenset({"fate_boxes", "arms"})
