@@ -1,5 +1,6 @@
-"""The caches the service keeps beside the log: a snapshot of the state (store.snapshots) and the read
-models (store.views), written in a command's append transaction and read back only when they match."""
+"""The caches the service keeps beside the log: a snapshot of the state (store.snapshots) and the board's
+read model (store.views, where the store offers it), written in a command's append transaction and read
+back only when they match."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from fudge_combat.store import snapshots, views
 from fudge_combat.store.base import EventStore, StoreError
 from fudge_combat.store.bulk import paused_gc
 from fudge_combat.store.log import log
-from fudge_combat.store.views import ReadModel
+from fudge_combat.store.views import ViewStore
 from fudge_combat.service.step import by_command, following, refolded
 
 VOIDING_TYPES = frozenset(kind.model_fields["type"].default for kind in ev.VOIDING)
@@ -46,10 +47,12 @@ class Caches:
     """A store's snapshots and views of its fights, under this user's key (`EventStore.snapshot_key`):
     a store without a key keeps none, and every read folds the log."""
 
-    def __init__(self, store: EventStore, read_models: Sequence[ReadModel] = ()) -> None:
+    def __init__(self, store: EventStore, views: bool = True) -> None:
         self.store = store
-        self.read_models = tuple(read_models)  # views stored with every append (store.views)
-        self.memos: dict[str, dict[str, Any]] = {model.name: {} for model in self.read_models}  # ReadModel.pack's
+        # The board's read model is stored with every append where the store can keep it (asked once);
+        # `views=False` keeps none, as a store without the ability (a differential run, a server that reads).
+        self.views: ViewStore | None = store if views and isinstance(store, ViewStore) else None
+        self.memo: dict[str, Any] = {}  # what this service last stored of each fight's view (board_view.rows)
         self.doubted: dict[str, str] = {}  # fight -> why its snapshot could not be caught up (`replayed`)
 
     def state_at(self, name: str, seq: int, last_hash: str) -> tuple[FightState, History, int] | None:
@@ -117,14 +120,14 @@ class Caches:
            fight_id: str | None = None, since: int | None = None, done: History = UNKNOWN) -> dict[str, Any]:
         """`snapshot=` and `views=` for the store's append, when the store keeps them.
 
-        The read models (store.views) are stored at every append: each is a small view of the
-        new last event. Encoding and writing a snapshot cost in proportion to the fight, so one
+        The board's read model (store.views) is stored at every append: a small view of the new
+        last event, of which an append writes the rows it changed. Encoding and writing a snapshot cost in proportion to the fight, so one
         is written every `max(32, seq // 64)` events (a read parses and folds at most that many
         after it: a few ms), and after every command that voids events (a read could not fold
         past it).
         """
         snapshot_due = since is None or seq - since >= max(32, seq // 64)
-        if not (snapshot_due or self.read_models):
+        if not (snapshot_due or self.views):
             return {}
         key = self.store.snapshot_key(create=True)
         if key is None:
@@ -132,10 +135,8 @@ class Caches:
         fight_id = fight_id or self.store.fight(name).fight_id
         state = named(state, name)  # an imported fight's views show the name it was imported as
         out: dict[str, Any] = {}
-        if self.read_models:
-            out["views"] = tuple(view for model in self.read_models
-                                 for view in _view(self.store, name, model, state, fight_id, seq, last_hash, key,
-                                                   self.memos[model.name]))
+        if self.views is not None:
+            out["views"] = _board(self.views, name, state, fight_id, seq, last_hash, key, self.memo)
         if snapshot_due:
             try:
                 out["snapshot"] = snapshots.pack((state, done), fight_id, seq, last_hash, key)
@@ -168,15 +169,12 @@ def catch_up(state: FightState, done: History, records: list[Recorded],
     return after, following(done, state, records, after, False)
 
 
-def _view(store: EventStore, name: str, model: ReadModel, state: FightState, fight_id: str, seq: int,
-          last_hash: str, key: bytes, memo: dict[str, Any]) -> tuple[views.View, ...]:
-    """A read model's rows for the new state; a view that cannot be built is not stored (the query then
+def _board(store: ViewStore, name: str, state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes,
+           memo: dict[str, Any]) -> tuple[views.View, ...]:
+    """The board's rows for the new state; a view that cannot be built is not stored (the query then
     computes it from the fight, as for any stale view), and never fails the command that was decided."""
     try:
-        if model.pack is not None:
-            return model.pack(state, fight_id, seq, last_hash, key, store, name, memo)
-        return (views.pack(model, state, fight_id, seq, last_hash, key),)
+        return views.board_views(store, name, state, fight_id, seq, last_hash, key, memo)
     except Exception as error:  # noqa: BLE001 - a view is a cache: the log is what must be written
-        log.warning("read model not stored", view=model.name, error=repr(error))
+        log.warning("read model not stored", view="status", error=repr(error))
         return ()
-

@@ -37,7 +37,6 @@ from fudge_combat.service.step import step, tracked_step
 from fudge_combat.store.base import EventStore, FightInfo, Row, SecretBox, StoreError
 from fudge_combat.store.bulk import paused_gc
 from fudge_combat.store.log import log
-from fudge_combat.store.views import ReadModel
 
 __all__ = ["DiceInput", "Fights", "Outcome", "UnusedDice"]
 
@@ -91,11 +90,11 @@ class Fights:
     def __init__(self, store: EventStore, clock: Callable[[], str] = utc_now,
                  new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
                  random_bytes: Callable[[int], bytes] = random_source.token_bytes,
-                 read_models: Sequence[ReadModel] = (), secrets: SecretBox | None = None) -> None:
+                 secrets: SecretBox | None = None, views: bool = True) -> None:
         self.store = store
         self.secrets: SecretBox = secrets if secrets is not None else store.user_secrets()
         self.keeper = Keeper(store, self.secrets)
-        self.caches = Caches(store, read_models)
+        self.caches = Caches(store, views)  # the board's read model too, where the store keeps views
         self.clock = clock
         self.new_id = new_id
         self.random_bytes = random_bytes
