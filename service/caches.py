@@ -121,13 +121,13 @@ class Caches:
         """`snapshot=` and `views=` for the store's append, when the store keeps them.
 
         The board's read model (store.views) is stored at every append: a small view of the new
-        last event, of which an append writes the rows it changed. Encoding and writing a snapshot cost in proportion to the fight, so one
-        is written every `max(32, seq // 64)` events (a read parses and folds at most that many
-        after it: a few ms), and after every command that voids events (a read could not fold
-        past it).
+        last event, of which an append writes the rows it changed. Encoding and writing a snapshot
+        cost in proportion to the fight, so one is written every `max(32, seq // 64)` events (a read
+        parses and folds at most that many after it: a few ms), and after every command that voids
+        events (a read could not fold past it).
         """
         snapshot_due = since is None or seq - since >= max(32, seq // 64)
-        if not (snapshot_due or self.views):
+        if not snapshot_due and self.views is None:
             return {}
         key = self.store.snapshot_key(create=True)
         if key is None:

@@ -30,7 +30,7 @@ from fudge_combat.store.snapshots import QUIET, ignored, source_digest
 
 if TYPE_CHECKING:
     from fudge_combat.events.rows import Row
-    from fudge_combat.store.base import FightInfo
+    from fudge_combat.store.base import EventStore, FightInfo
     from fudge_combat.store.snapshots import Snapshot
 
 MAX_BODY = 16 << 20  # characters: far above the head or a part of the longest bench fight's status view
@@ -87,7 +87,7 @@ def board_version() -> str:
     return _VERSION[0]
 
 
-def stored_board(store: Any, fight: str | None, quiet: bool = False) -> tuple[dict[str, Any], int, str, str] | None:
+def stored_board(store: EventStore, fight: str | None, quiet: bool = False) -> tuple[dict[str, Any], int, str, str] | None:
     """(the board's view, the seq and hash of the event it is at, the fight's name) if the store keeps
     views and holds a valid one at the fight's last event (`fight`; None: the current one); None:
     compute it from the fight. A view of an older event or of other code is not used; one whose rows

@@ -477,7 +477,7 @@ class TestDeclaredAbilities:
         assert isinstance(keeping, ViewStore)
         states = []
         for store in (without, keeping):
-            fights = make_fights(store)
+            fights = make_fights(store, views=True)  # kept wherever the store can
             start(fights, "duel")
             for who in ("Snorri", "Brynhild"):
                 fights.execute("duel", cmd.Join(sheet=sheet(who, skills={"Sword": "Good"}, attack="Sword", weapon=2),
