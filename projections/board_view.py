@@ -33,12 +33,11 @@ from __future__ import annotations
 import atexit
 import threading
 from collections import Counter, OrderedDict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from json import JSONEncoder
 from json.encoder import encode_basestring
 from typing import Any
-
-from collections.abc import Callable, Mapping
 
 from fudge_combat.engine.options import RuleOptions
 from fudge_combat.engine.pmap import PMap

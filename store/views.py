@@ -40,7 +40,7 @@ MAX_BODY = 16 << 20  # characters: far above the head or a part of the longest b
 class ViewStore(Protocol):
     """What a store offers to keep read models: its append also writes `views` in the same transaction
     (each replacing the fight's row of that name), and the fight's rows read back. A store without
-    these keeps no views (tests/test_board_store.py runs one)."""
+    these keeps no views (tests/test_store_contract.py runs one)."""
 
     def append(self, name: str, expected_last_seq: int, rows: list[Row], *, create: FightInfo | None = None,
                snapshot: Snapshot | None = None, views: tuple[View, ...] = ()) -> None: ...
