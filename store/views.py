@@ -87,7 +87,8 @@ def board_version() -> str:
     return _VERSION[0]
 
 
-def stored_board(store: EventStore, fight: str | None, quiet: bool = False) -> tuple[dict[str, Any], int, str, str] | None:
+def stored_board(store: EventStore, fight: str | None,
+                 quiet: bool = False) -> tuple[dict[str, Any], int, str, str] | None:
     """(the board's view, the seq and hash of the event it is at, the fight's name) if the store keeps
     views and holds a valid one at the fight's last event (`fight`; None: the current one); None:
     compute it from the fight. A view of an older event or of other code is not used; one whose rows
@@ -123,9 +124,10 @@ def stored_board(store: EventStore, fight: str | None, quiet: bool = False) -> t
 
 
 def board_views(store: ViewStore, name: str, state: Any, fight_id: str, seq: int, last_hash: str, key: bytes,
-                   memo: dict[str, Any]) -> tuple[View, ...]:
-    """The board's rows to store with the append that ends the fight at `state` (projections.board_view.rows),
-    reading what the store holds of them (nothing, for a fight this append creates)."""
+                memo: dict[str, Any]) -> tuple[View, ...]:
+    """The board's rows to store with the append that ends the fight at `state`
+    (projections.board_view.rows), reading what the store holds of them (nothing, for a fight this
+    append creates)."""
     from fudge_combat.projections import board_view
     from fudge_combat.store.base import StoreError
 
