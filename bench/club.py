@@ -56,7 +56,7 @@ def set_up(target: str, gms: int, folder: Path) -> None:
     for n in range(gms):
         os.environ["FUDGE_SECRETS_FILE"] = str(folder / f"gm{n}.secrets")
         store = store_of(target, f"gm{n}")
-        fights = Fights(store)
+        fights = Fights(store, views=False)  # the log and its snapshots alone, as measured before
         for name in [f"own-{n}"] + (["shared"] if n == 0 else []):
             fights.new(name, "fudge", options, make_current=False)
             for who in ("Snorri", "Brynhild"):
@@ -75,7 +75,7 @@ def gm(target: str, n: int, commands: int, share: int, folder: str, barrier: Any
     from fudge_combat.service.fights import DiceInput, Fights
     from fudge_combat.store.base import Conflict
 
-    fights = Fights(store_of(target, f"gm{n}"))
+    fights = Fights(store_of(target, f"gm{n}"), views=False)
     roll = cmd.RollTrait(combatant="Snorri", trait="Sword", difficulty=1)
     fights.state(f"own-{n}")
     fights.state("shared")

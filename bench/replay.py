@@ -80,7 +80,7 @@ def build(path: Path, name: str, events: int, durable: bool = False) -> tuple[in
     store = SqliteStore(path)
     if not durable:
         store.db.execute("PRAGMA synchronous=OFF")
-    fights = Fights(store)
+    fights = Fights(store, views=False)
     label, options = resolve("fudge", HOUSE)
     started = time.perf_counter()
     fights.new(name, label, options.model_dump(mode="json"))
@@ -139,7 +139,7 @@ def build(path: Path, name: str, events: int, durable: bool = False) -> tuple[in
 
 def command_latency(path: Path, name: str, runs: int = 6) -> tuple[float, float]:
     """Median seconds of one trait roll, and of one undo or redo, on the long fight (durable store, warm service)."""
-    fights = Fights(SqliteStore(path))
+    fights = Fights(SqliteStore(path), views=False)
     state = fights.state(name)
     roller = next(c.name for c in state.combatants.values() if c.track.can_act)
     fights.execute(name, cmd.StartRound())  # loads the log into the service once, as a long-lived writer would

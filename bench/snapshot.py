@@ -50,7 +50,7 @@ from fudge_combat.service.fights import DiceInput, Fights
 from fudge_combat.store import snapshots
 from fudge_combat.store.bulk import paused_gc
 from fudge_combat.store.sqlite import SqliteStore
-fights = Fights(SqliteStore(sys.argv[1]))
+fights = Fights(SqliteStore(sys.argv[1]), views=False)
 state = fights.state("long")
 roller = next(c.name for c in state.combatants.values() if c.track.can_act)
 for number in range(64):  # a full undo history (engine.kernel.rewind.DEPTH)

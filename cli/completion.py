@@ -83,6 +83,7 @@ def _traits(store: Any, fight: str) -> dict[str, list[str]]:
     data = views.stored_status(store, fight)
     if data is not None and isinstance(data.get("traits"), dict):
         return {str(name): [str(t) for t in traits] for name, traits in data["traits"].items()}
+    from fudge_combat.projections.board_view import traits
     from fudge_combat.service.fights import Fights  # no valid view: the fight's state, as `fudge status` would compute it
 
-    return views.traits(Fights(store).state(fight))
+    return traits(Fights(store).state(fight))

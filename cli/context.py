@@ -261,7 +261,8 @@ def store_at(target: Path | str, pooled: bool = False) -> Any:
 
 
 def service(store: SqliteStore | None = None) -> Fights:
-    """The service on the store, keeping `fudge status`'s read model (cli.status_model) with every command.
+    """The service on the store (which keeps `fudge status`'s read model with every command itself, where
+    the store can: store.views).
 
     Inside `fudge play` every command gets the session's service: its states stay cached between
     commands (each checked against the log's last event before it is used, service.fights).
@@ -270,10 +271,9 @@ def service(store: SqliteStore | None = None) -> Fights:
     if store is None and kept is not None and (getattr(kept.store, "path", None) or getattr(kept.store, "url", None)
                                                ) == settings.store_path:
         return kept
-    from fudge_combat.cli.status_model import STATUS
     from fudge_combat.service.fights import Fights
 
-    return Fights(store or open_store(), read_models=(STATUS,))
+    return Fights(store or open_store())
 
 
 def fight_name(fights: Fights, given: str | None) -> str:

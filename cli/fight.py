@@ -140,7 +140,7 @@ def status(
             if long:
                 shown = Shown(with_receipt(render.status_text(state), *head_at(store, name, state.last_seq)))
             else:
-                from fudge_combat.cli.board import board_lines
+                from fudge_combat.projections.board import board_lines
 
                 shown = board_shown(board_lines(state, width), *head_at(store, name, state.last_seq))
         show(shown)

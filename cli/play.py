@@ -104,15 +104,15 @@ def odds_in_fight(words: list[str]) -> bool:
 
 
 def board_after(state: FightState, tail: tuple[int, str]) -> None:
-    """Draw the board after a command as `fudge status` shows it (cli/board.py), with the receipt of the
+    """Draw the board after a command as `fudge status` shows it (projections/board.py), with the receipt of the
     log's last event (`tail`: its seq and hash), the number `undo --to` and `branch --at` take: the one
     place that says what the session draws."""
     import sys
 
-    from fudge_combat.cli import board
     from fudge_combat.cli.views import board_shown, board_width, show
+    from fudge_combat.projections.board import board_lines
 
-    show(board_shown(board.board_lines(state, board_width(sys.stdout)), *tail))
+    show(board_shown(board_lines(state, board_width(sys.stdout)), *tail))
 
 
 class Session:

@@ -16,8 +16,7 @@ import re
 import shutil
 from typing import IO, Any
 
-Segment = tuple[str, str]
-Line = list[Segment]
+from fudge_combat.projections.text import Line as Line, Segment as Segment  # what the read models are built of
 
 # What each kind looks like in colour (rich style strings). A kind not listed is drawn plain.
 STYLES = {

@@ -1,5 +1,6 @@
-"""The caches the service keeps beside the log: a snapshot of the state (store.snapshots) and the read
-models (store.views), written in a command's append transaction and read back only when they match."""
+"""The caches the service keeps beside the log: a snapshot of the state (store.snapshots) and the board's
+read model (store.views, where the store offers it), written in a command's append transaction and read
+back only when they match."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ from fudge_combat.events.envelope import Recorded, load_all
 from fudge_combat.projections.fold import fold
 from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.store import snapshots, views
-from fudge_combat.store.base import EventStore, StoreError
+from fudge_combat.events.rows import Row
+from fudge_combat.store.base import EventStore, FightInfo, StoreError
 from fudge_combat.store.snapshots import Snapshot
 from fudge_combat.store.bulk import paused_gc
 from fudge_combat.store.log import log
-from fudge_combat.store.views import ReadModel, View
+from fudge_combat.store.views import View, ViewStore
 from fudge_combat.service.reads import LogReads
 from fudge_combat.service.step import by_command, following, refolded
 
@@ -51,12 +53,23 @@ class Caches:
     """A store's snapshots and views of its fights, under this user's key (`EventStore.snapshot_key`):
     a store without a key keeps none, and every read folds the log."""
 
-    def __init__(self, store: EventStore, reads: LogReads, read_models: Sequence[ReadModel] = ()) -> None:
+    def __init__(self, store: EventStore, reads: LogReads, views: bool = True) -> None:
         self.store = store
         self.reads = reads
-        self.read_models = tuple(read_models)  # views stored with every append (store.views)
-        self.memos: dict[str, dict[str, Any]] = {model.name: {} for model in self.read_models}  # ReadModel.pack's
+        # The board's read model is stored with every append where the store can keep it (asked once);
+        # `views=False` keeps none, as a store without the ability (a differential run, a server that reads).
+        self.views: ViewStore | None = store if views and isinstance(store, ViewStore) else None
+        self.memo: dict[str, Any] = {}  # what this service last stored of each fight's view (board_view.rows)
         self.doubted: dict[str, str] = {}  # fight -> why its snapshot could not be caught up (`replayed`)
+
+    def append(self, name: str, expected_last_seq: int, rows: list[Row], kept: Kept, *,
+               create: FightInfo | None = None) -> None:
+        """The store's append, with the caches `of` made for it in the same transaction: the views only to a
+        store that keeps them (`ViewStore`), asked once."""
+        if self.views is not None:
+            self.views.append(name, expected_last_seq, rows, create=create, snapshot=kept.snapshot, views=kept.views)
+        else:
+            self.store.append(name, expected_last_seq, rows, create=create, snapshot=kept.snapshot)
 
     def state_at(self, name: str, seq: int, last_hash: str) -> FromSnapshot | None:
         """The state and its undo history from the fight's snapshot and the events after it, if that is
@@ -123,23 +136,23 @@ class Caches:
            fight_id: str | None = None, since: int | None = None, done: History = UNKNOWN) -> Kept:
         """The snapshot and views for the store's append, when the store keeps them.
 
-        The read models (store.views) are stored at every append: each is a small view of the
-        new last event. Encoding and writing a snapshot cost in proportion to the fight, so one
-        is written every `max(32, seq // 64)` events (a read parses and folds at most that many
-        after it: a few ms), and after every command that voids events (a read could not fold
-        past it).
+        The board's read model (store.views) is stored at every append: a small view of the new
+        last event, of which an append writes the rows it changed. Encoding and writing a snapshot
+        cost in proportion to the fight, so one is written every `max(32, seq // 64)` events (a read
+        parses and folds at most that many after it: a few ms), and after every command that voids
+        events (a read could not fold past it).
         """
         snapshot_due = since is None or seq - since >= max(32, seq // 64)
-        if not (snapshot_due or self.read_models):
+        if not snapshot_due and self.views is None:
             return Kept()
         key = self.store.snapshot_key(create=True)
         if key is None:
             return Kept()  # no key (a store in memory, or nowhere to keep this user's): reads fold the log
         fight_id = fight_id or self.store.fight(name).fight_id
         state = named(state, name)  # an imported fight's views show the name it was imported as
-        kept_views = tuple(view for model in self.read_models
-                           for view in _view(self.store, name, model, state, fight_id, seq, last_hash, key,
-                                             self.memos[model.name]))
+        kept_views: tuple[View, ...] = ()
+        if self.views is not None:
+            kept_views = _board(self.views, name, state, fight_id, seq, last_hash, key, self.memo)
         snapshot = None
         if snapshot_due:
             try:
@@ -173,15 +186,12 @@ def catch_up(state: FightState, done: History, records: list[Recorded],
     return after, following(done, state, records, after, False)
 
 
-def _view(store: EventStore, name: str, model: ReadModel, state: FightState, fight_id: str, seq: int,
-          last_hash: str, key: bytes, memo: dict[str, Any]) -> tuple[views.View, ...]:
-    """A read model's rows for the new state; a view that cannot be built is not stored (the query then
+def _board(store: ViewStore, name: str, state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes,
+           memo: dict[str, Any]) -> tuple[View, ...]:
+    """The board's rows for the new state; a view that cannot be built is not stored (the query then
     computes it from the fight, as for any stale view), and never fails the command that was decided."""
     try:
-        if model.pack is not None:
-            return model.pack(state, fight_id, seq, last_hash, key, store, name, memo)
-        return (views.pack(model, state, fight_id, seq, last_hash, key),)
+        return views.board_views(store, name, state, fight_id, seq, last_hash, key, memo)
     except Exception as error:  # noqa: BLE001 - a view is a cache: the log is what must be written
-        log.warning("read model not stored", view=model.name, error=repr(error))
+        log.warning("read model not stored", view="status", error=repr(error))
         return ()
-

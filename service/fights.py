@@ -39,7 +39,6 @@ from fudge_combat.service.step import step, tracked_step
 from fudge_combat.store.base import EventStore, FightInfo, Row, SecretBox, StoreError
 from fudge_combat.store.bulk import paused_gc
 from fudge_combat.store.log import log
-from fudge_combat.store.views import ReadModel
 
 __all__ = ["DiceInput", "Fights", "Outcome", "UnusedDice", "empty_log"]
 
@@ -86,12 +85,12 @@ class Fights:
     def __init__(self, store: EventStore, clock: Callable[[], str] = utc_now,
                  new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
                  random_bytes: Callable[[int], bytes] = random_source.token_bytes,
-                 read_models: Sequence[ReadModel] = (), secrets: SecretBox | None = None) -> None:
+                 secrets: SecretBox | None = None, views: bool = True) -> None:
         self.store = store
         self.reads = LogReads(store)  # the store's read shortcuts, if it offers them, checked once here
         self.secrets: SecretBox = secrets if secrets is not None else store.user_secrets()
         self.keeper = Keeper(store, self.secrets)
-        self.caches = Caches(store, self.reads, read_models)
+        self.caches = Caches(store, self.reads, views)  # the board's read model too, where the store keeps views
         self.loader = Loader(store, self.reads, self.caches)
         self.clock = clock
         self.new_id = new_id
@@ -177,8 +176,8 @@ class Fights:
         if seals_of is not None and (seals := self.keeper.seals_at(seals_of)):
             self.keeper.put(fight_id, seals)
         kept = self.caches.of(name, after, rows[-1].seq, rows[-1].hash, fight_id, done=FOUNDED)
-        self.store.append(name, 0, [*prefix, *rows], snapshot=kept.snapshot, views=kept.views,
-                          create=FightInfo(name, fight_id, parent=parent, fork_seq=fork_seq, created_at=self.clock()))
+        self.caches.append(name, 0, [*prefix, *rows], kept,
+                           create=FightInfo(name, fight_id, parent=parent, fork_seq=fork_seq, created_at=self.clock()))
         if current:
             self.store.set_setting("current", name)
         return Outcome(tuple(new), after)
@@ -236,7 +235,7 @@ class Fights:
         last = rows[-1]
         kept = self.caches.of(name, decided.state, last.seq, last.hash,
                               since=None if decided.replayed else loaded.snapshot_seq, done=decided.done)
-        self.store.append(name, loaded.last_seq, rows, snapshot=kept.snapshot, views=kept.views)
+        self.caches.append(name, loaded.last_seq, rows, kept)
         self.loader.hold(name, Loaded(decided.state, last.seq, last.hash,
                                       last.seq if kept.snapshot is not None else loaded.snapshot_seq, decided.done))
 
@@ -320,8 +319,8 @@ class Fights:
         if unrevealed:
             self.keeper.put(state.fight_id, unrevealed)
         kept = self.caches.of(name, state, rows[-1].seq, rows[-1].hash, info.fight_id)
-        self.store.append(name, 0, rows, snapshot=kept.snapshot, views=kept.views,
-                          create=FightInfo(name, info.fight_id, created_at=self.clock()))
+        self.caches.append(name, 0, rows, kept,
+                           create=FightInfo(name, info.fight_id, created_at=self.clock()))
         return Outcome(tuple(source.log(name)), state)
 
     def reveal_seed(self, name: str) -> Outcome:

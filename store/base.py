@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from fudge_combat.store.snapshots import Snapshot
-from fudge_combat.store.views import View
 
 from fudge_combat.events.rows import Row
 
@@ -95,13 +94,11 @@ class EventStore(Protocol):
     def rows_from(self, name: str, seq: int) -> list[Row]: ...  # the rows from `seq` on, in order
     def tail(self, name: str) -> tuple[int, str]: ...  # (last seq, its hash); (0, GENESIS) when empty
     def append(self, name: str, expected_last_seq: int, rows: list[Row], *, create: FightInfo | None = None,
-               snapshot: Snapshot | None = None, views: tuple[View, ...] = ()) -> None: ...
+               snapshot: Snapshot | None = None) -> None: ...
 
-    # --- caches kept in the append's transaction (store.snapshots, store.views) --------------------
+    # --- caches kept in the append's transaction (store.snapshots; read models: store.views.ViewStore) -----
     def snapshot_key(self, create: bool = False) -> bytes | None: ...  # None: no caches are kept
     def snapshot(self, name: str) -> Snapshot | None: ...
-    def view(self, name: str, view: str) -> View | None: ...
-    def views_under(self, name: str, prefix: str) -> dict[str, View]: ...  # the fight's views named prefix...
 
     # --- the GM's secrets and the store's settings ---------------------------------------------------
     def user_secrets(self) -> SecretBox: ...  # the GM's seeds and sealed declarations (store.secrets)

@@ -1,61 +1,51 @@
-"""Read models: what a query shows of a fight at its last event, stored as it is written (CQRS).
+"""Read models kept beside the log: the rows of a view of a fight at its last event, written in a
+command's append transaction by a store that declares it can (`ViewStore`), and read back as
+untrusted input.
 
-A command's append transaction also stores, for each read model the service was given (the
-command line gives it `fudge status`'s), that view of the state it ends at: plain JSON data,
-keyed like a snapshot (`store.snapshots`) by the fight's last sequence number and hash, by the
-version of the code that builds it, and under an HMAC keyed by this user's snapshot key. A
-reader takes it only if all of that still matches; anything else (no view, an older event, other
-code, another user's key, a store from before read models) means "compute it from the fight".
-Reading one needs neither the event models nor the engine; reads never write it.
+What a view holds, how it is derived from the state and how its rows are sealed and checked is the
+projection's (projections.board_view, projections.board_rows, projections.stored); this module runs
+it against a store. The service (service.caches) asks once whether its store is a `ViewStore` and,
+if it is and keeps caches under this user's key, stores the board's rows with every append
+(`board_rows`); `fudge status`, the shell's completion and `fudge play` read them (`stored_board`)
+without the event models, the engine or a fold. A store that is not a `ViewStore` keeps no views:
+every read computes the board from the fight.
 
 Like a snapshot, a stored view is untrusted: a row any column of which is not of its type, or
 whose MAC or JSON does not check, is ignored with one warning (store.snapshots.ignored) and the
 view is computed from the fight; the next command stores it again. Its body is at most `MAX_BODY`
 characters, and JSON's decoder is bounded (its nesting by the recursion limit), so a view's
-decoded size is at most a small multiple of that.
+decoded size is at most a small multiple of that. Reads never write a view.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import json
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+import importlib.util
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from fudge_combat.store.snapshots import ignored
+from fudge_combat.projections import board_rows
+from fudge_combat.projections.stored import FORMAT as FORMAT, View as View, opened, sealed as sealed
+from fudge_combat.store.snapshots import QUIET, ignored, source_digest
 
-FORMAT = 1  # the stored shape below; a reader ignores views of another format
-
-
-@dataclass(frozen=True, slots=True)
-class View:
-    """One stored view: `body` is its JSON data."""
-
-    name: str
-    seq: int
-    hash: str
-    version: str
-    body: str
-    mac: str
-
-
-@dataclass(frozen=True)
-class ReadModel:
-    """A view to keep at every fight's last event: `build(state)` gives its JSON data, `version()`
-    names the code that builds it (a view stored by other code is not read)."""
-
-    name: str
-    build: Callable[[Any], Any]
-    version: Callable[[], str]
-    # A view stored as several rows, of which an append writes those that changed: `pack(state, fight_id,
-    # seq, last_hash, key, store, name, memo)` gives them (`store` and `name`: where the fight's rows are
-    # read; `memo`: a dict the writer keeps for this model between appends).
-    pack: Callable[[Any, str, int, str, bytes, Any, str, dict[str, Any]], tuple[View, ...]] | None = None
-
+if TYPE_CHECKING:
+    from fudge_combat.events.rows import Row
+    from fudge_combat.store.base import EventStore, FightInfo
+    from fudge_combat.store.snapshots import Snapshot
 
 MAX_BODY = 16 << 20  # characters: far above the head or a part of the longest bench fight's status view
+
+
+@runtime_checkable
+class ViewStore(Protocol):
+    """What a store offers to keep read models: its append also writes `views` in the same transaction
+    (each replacing the fight's row of that name), and the fight's rows read back. A store without
+    these keeps no views (tests/test_store_contract.py runs one)."""
+
+    def append(self, name: str, expected_last_seq: int, rows: list[Row], *, create: FightInfo | None = None,
+               snapshot: Snapshot | None = None, views: tuple[View, ...] = ()) -> None: ...
+    def view(self, name: str, view: str) -> View | None: ...  # the fight's row of that name, as last stored
+    def views_under(self, name: str, prefix: str) -> dict[str, View]: ...  # the fight's rows named prefix...
 
 
 def from_row(name: Any, row: Any, fight: str) -> View | None:
@@ -72,35 +62,85 @@ def from_row(name: Any, row: Any, fight: str) -> View | None:
     return View(name, seq, last_hash, version, body, mac)
 
 
-def _mac(key: bytes, fight_id: str, view: str, seq: int, last_hash: str, version: str, body: str) -> str:
-    head = f"{FORMAT}|{fight_id}|{view}|{seq}|{last_hash}|{version}|".encode()
-    return hmac.new(key, head + body.encode(), hashlib.sha256).hexdigest()
-
-
-def pack(model: ReadModel, state: Any, fight_id: str, seq: int, last_hash: str, key: bytes) -> View:
-    body = json.dumps(model.build(state), separators=(",", ":"), ensure_ascii=False)  # key order kept: it is shown
-    return sealed(model.name, body, fight_id, seq, last_hash, model.version(), key)
-
-
-def sealed(name: str, body: str, fight_id: str, seq: int, last_hash: str, version: str, key: bytes) -> View:
-    """The row of view `name` holding `body` (JSON), at the fight's event `seq`."""
-    return View(name, seq, last_hash, version, body, _mac(key, fight_id, name, seq, last_hash, version, body))
-
-
 def unpack(view: View | None, fight_id: str, seq: int, last_hash: str, version: str, key: bytes,
            fight: str | None = None) -> Any | None:
     """The view's data, if it is of this fight at this very event, by this code, untouched. An older
     view or one of other code is simply not used; one that fails its MAC or its JSON is ignored with one
     warning (`fight`: the name it gives)."""
-    if view is None or (view.seq, view.hash, view.version) != (seq, last_hash, version):
+    data, why = opened(view, fight_id, seq, last_hash, version, key)
+    if why:
+        ignored("view", fight or fight_id, why)
+    return data
+
+
+_VERSION: list[str] = []
+
+
+def board_version() -> str:
+    """The code that builds the board's view (projections.board_rows.SOURCES, the view's format, Python,
+    and pydantic's version read from its version file, unimported)."""
+    if not _VERSION:
+        spec = importlib.util.find_spec("pydantic")
+        folder = Path(spec.origin).parent if spec is not None and spec.origin else None
+        pydantic = (folder / "version.py").read_text() if folder is not None else ""
+        _VERSION.append(source_digest(board_rows.SOURCES, f"{FORMAT}|{sys.version}|{pydantic}"))
+    return _VERSION[0]
+
+
+def stored_board(store: EventStore, fight: str | None,
+                 quiet: bool = False) -> tuple[dict[str, Any], int, str, str] | None:
+    """(the board's view, the seq and hash of the event it is at, the fight's name) if the store keeps
+    views and holds a valid one at the fight's last event (`fight`; None: the current one); None:
+    compute it from the fight. A view of an older event or of other code is not used; one whose rows
+    do not check or do not make a view is ignored with one warning (`quiet`: none, for a reader that
+    must print nothing, as the shell's completion)."""
+    from fudge_combat.store.base import StoreError
+
+    if not isinstance(store, ViewStore):
         return None
-    expected = _mac(key, fight_id, view.name, seq, last_hash, version, view.body)
-    if not (view.mac.isascii() and hmac.compare_digest(view.mac.encode(), expected.encode())):
-        ignored("view", fight or fight_id, "its MAC does not check under this user's key (another user's "
-                "store, or a row edited)")
-        return None
+    token = QUIET.set(True) if quiet else None
     try:
-        return json.loads(view.body)
-    except (ValueError, RecursionError) as error:
-        ignored("view", fight or fight_id, f"its body is not JSON ({type(error).__name__})")
+        name = fight or store.setting("current")
+        key = store.snapshot_key()
+        if not name or key is None:
+            return None
+        fight_id = store.fight(name).fight_id
+        seq, last_hash = store.tail(name)
+        version = board_version()
+        head = unpack(store.view(name, board_rows.STATUS_NAME), fight_id, seq, last_hash, version, key, fight=name)
+        if head is None:
+            return None
+        data, why = board_rows.verified(head, store.views_under(name, board_rows.PAGE),
+                                        store.views_under(name, board_rows.PART), version)
+        if data is None:
+            ignored("view", name, why)
+            return None
+        return data, seq, last_hash, name
+    except (StoreError, UnicodeError):  # UnicodeError: a name typed in bytes that are not UTF-8 (computed: one line)
         return None
+    finally:
+        if token is not None:
+            QUIET.reset(token)
+
+
+def board_views(store: ViewStore, name: str, state: Any, fight_id: str, seq: int, last_hash: str, key: bytes,
+                memo: dict[str, Any]) -> tuple[View, ...]:
+    """The board's rows to store with the append that ends the fight at `state`
+    (projections.board_view.rows), reading what the store holds of them (nothing, for a fight this
+    append creates)."""
+    from fudge_combat.projections import board_view
+    from fudge_combat.store.base import StoreError
+
+    def head_held() -> View | None:
+        try:
+            return store.view(name, board_rows.STATUS_NAME)
+        except StoreError:
+            return None
+
+    def held(prefix: str) -> dict[str, View]:
+        try:
+            return store.views_under(name, prefix)
+        except StoreError:
+            return {}
+
+    return board_view.rows(state, fight_id, seq, last_hash, key, board_version(), memo, head_held, held)

@@ -19,13 +19,16 @@ from fudge_combat.service.fights import DiceInput, Fights
 from fudge_combat.store.memory import MemoryStore
 
 
-def make_fights(store: Any = None) -> Fights:
+def make_fights(store: Any = None, views: bool = False) -> Fights:
+    """A service with a fixed clock, ids and randomness; it keeps the board's read model only when asked
+    (`views`: the command line's service keeps it wherever the store can)."""
     counter = itertools.count(1)
     return Fights(
         store if store is not None else MemoryStore(),
         clock=lambda: "2026-01-01T00:00:00.000+00:00",
         new_id=lambda: f"{next(counter):032x}",
         random_bytes=lambda n: bytes(range(n)),
+        views=views,
     )
 
 

@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from hypothesis import given, strategies as st
 
-from fudge_combat.cli import board, style, views
+from fudge_combat.cli import style, views
+from fudge_combat.cli.board import board_json, render_board
+from fudge_combat.projections import board
 from fudge_combat.cli.render import status_text
 from fudge_combat.service.fights import Fights
 from fudge_combat.store.sqlite import SqliteStore
@@ -121,7 +123,7 @@ def test_eight_fighters_fit_80_columns_and_20_lines_under_every_preset(
     assert len(lines) <= 20, text
     assert all(board.cells(line) <= 80 for line in lines), text
     assert "…" in text and LONG not in text and "Guard-D of the Duke's Own Household Guard" not in text
-    assert text == board.render_board(state, 80)
+    assert text == render_board(state, 80)
     assert fudge("status", "--as-of", str(state.last_seq)).stdout == shown  # computed, not the stored view
     names = [line[2:18].rstrip() for line in lines[1:] if not line.startswith("    ") and line[:2] in ("  ", "▶ ")]
     assert len(names) == 8
@@ -243,17 +245,17 @@ def test_a_narrow_board_keeps_every_line_within_its_width(fudge: Any) -> None:
     phased(fudge, ["--rules", "fudge-phases"], CRUNCH)
     state = state_of(fudge, "phases")
     for width in (40, 60, 79, 80):
-        lines = board.render_board(state, width).split("\n")
+        lines = render_board(state, width).split("\n")
         assert all(board.cells(line) <= width for line in lines), width
-    assert "…" in board.render_board(state, 60)
+    assert "…" in render_board(state, 60)
 
 
 def test_board_json_is_the_board_as_data(fudge: Any) -> None:
     phased(fudge, ["--rules", "fudge-phases"], CRUNCH)
     state = state_of(fudge, "phases")
-    data = json.loads(json.dumps(board.board_json(state)))
+    data = json.loads(json.dumps(board_json(state)))
     assert data["width"] == 80
-    assert "\n".join("".join(part["text"] for part in line) for line in data["lines"]) == board.render_board(state)
+    assert "\n".join("".join(part["text"] for part in line) for line in data["lines"]) == render_board(state)
     kinds = {part["kind"] for line in data["lines"] for part in line}
     assert {"turn", "current", "wound3", "marked", "box", "ok"} <= kinds  # Leroy is Very Hurt
 

@@ -40,7 +40,6 @@ import pytest
 import structlog
 import typer.main
 
-from fudge_combat.cli import views as cli_views
 from fudge_combat.cli.main import app
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.options import RuleOptions
@@ -64,8 +63,7 @@ def build(db: Path) -> None:
     long enough that its snapshot is behind its last event, and "other", to swap rows with."""
     ids = itertools.count(1)
     fights = Fights(SqliteStore(db), clock=lambda: "2026-01-01T00:00:00.000+00:00",
-                    new_id=lambda: f"{next(ids):032x}", random_bytes=lambda n: bytes(range(n)),
-                    read_models=(cli_views.STATUS,))
+                    new_id=lambda: f"{next(ids):032x}", random_bytes=lambda n: bytes(range(n)))
     for name in ("other", "duel"):
         start(fights, name)
         for who in ("Ann", "Bob"):
@@ -421,7 +419,7 @@ def forge_view(db: Path, change: Callable[[dict[str, Any]], Any]) -> None:
         body = con.execute("SELECT body FROM views WHERE fight = ? AND name = 'status'", (duel,)).fetchone()[0]
         changed = change(json.loads(body))
         text = changed if isinstance(changed, str) else json.dumps(changed)
-        row = views.sealed("status", text, fight_id, seq, last_hash, cli_views.version(), key)
+        row = views.sealed("status", text, fight_id, seq, last_hash, views.board_version(), key)
         con.execute("INSERT OR REPLACE INTO views VALUES (?,?,?,?,?,?,?)",
                     (duel, row.name, row.seq, row.hash, row.version, row.body, row.mac))
 

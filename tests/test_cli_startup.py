@@ -18,7 +18,9 @@ from typing import Any
 
 import pytest
 
-from fudge_combat.cli import main, status_model, views
+from fudge_combat.cli import main, views
+from fudge_combat.projections import board_view
+from fudge_combat.store import views as stored_views
 from fudge_combat.projections.fold import replay
 from fudge_combat.service.fights import Fights
 from fudge_combat.store.sqlite import SqliteStore
@@ -45,7 +47,7 @@ def stored(db: Path, name: str | None = None) -> dict[str, Any] | None:
 def computed(db: Path, name: str) -> dict[str, Any]:
     """The status view of a replay of the whole log, through JSON as the store keeps it."""
     fights = Fights(SqliteStore(db))
-    return json.loads(json.dumps(status_model.build(replay(fights.log(name)))))
+    return json.loads(json.dumps(board_view.build(replay(fights.log(name)))))
 
 
 def view_rows(db: Path) -> list[tuple[Any, ...]]:
@@ -123,7 +125,7 @@ def test_a_stale_tampered_foreign_or_missing_view_is_not_used(
     fudge("join", "snorri.toml")
     assert stored(fudge.db) is not None
 
-    Fights(SqliteStore(fudge.db)).execute("duel", _start_round())  # appended without the read model: stale
+    Fights(SqliteStore(fudge.db), views=False).execute("duel", _start_round())  # appended without the read model: stale
     assert stored(fudge.db) is None
     assert fudge("status").stdout == folded_status(fudge)
 
@@ -134,7 +136,7 @@ def test_a_stale_tampered_foreign_or_missing_view_is_not_used(
     assert "Sn0rri" not in fudge("status").stdout
 
     fudge("round")
-    monkeypatch.setattr(status_model, "_VERSION", ["other code"])  # written by other code
+    monkeypatch.setattr(stored_views, "_VERSION", ["other code"])  # written by other code
     assert stored(fudge.db) is None
     monkeypatch.undo()
     assert stored(fudge.db) is not None
@@ -160,7 +162,7 @@ def test_a_view_that_cannot_be_built_never_fails_the_command(fudge: Any, monkeyp
     def broken(*args: Any) -> Any:
         raise ValueError("a view that cannot be built")
 
-    monkeypatch.setattr("fudge_combat.cli.render.combatant_text_lines", broken)
+    monkeypatch.setattr("fudge_combat.projections.status.combatant_text_lines", broken)
     seq = SqliteStore(fudge.db).last_seq("duel")
     fudge("join", "brynhild.toml")
     assert SqliteStore(fudge.db).last_seq("duel") > seq
@@ -184,7 +186,7 @@ def test_reading_the_status_never_writes_the_view(
     argv_status(monkeypatch, capsys, "--store", str(fudge.db), "status")
     fudge("status", "--json")
     assert view_rows(fudge.db) == before
-    Fights(SqliteStore(fudge.db)).execute("duel", _start_round())  # the view is now stale
+    Fights(SqliteStore(fudge.db), views=False).execute("duel", _start_round())  # the view is now stale
     fudge("status")  # computed from the fight, not stored back
     assert view_rows(fudge.db) == before
 
@@ -223,8 +225,9 @@ def test_status_from_the_view_loads_no_model_and_no_engine(fudge: Any) -> None:
     for status in (["status"], ["status", "--long"], ["status", "--json"]):
         loaded = _modules_after(status, env)
         assert "fudge_combat.cli.views" in loaded and "fudge_combat.cli.fight" not in loaded, status  # answered before Typer ran
-        assert not loaded & {"pydantic.main", "fudge_combat.events.models", "fudge_combat.engine.kernel.options", "fudge_combat.engine.kernel.state", "fudge_combat.cli.render",
-                             "fudge_combat.cli.board"}, status
+        assert not loaded & {"pydantic.main", "fudge_combat.events.models", "fudge_combat.engine.kernel.options",
+                             "fudge_combat.engine.kernel.state", "fudge_combat.cli.render", "fudge_combat.cli.board",
+                             "fudge_combat.projections.board", "fudge_combat.projections.status"}, status
         assert not any(name == "rich" or name.startswith("rich.") for name in loaded), status  # plain: no rich
     for plain in (["status", "--as-of", "1"], ["log"]):  # computed from the fight, plain: rich is not imported
         assert not any(name == "rich" or name.startswith("rich.") for name in _modules_after(plain, env)), plain

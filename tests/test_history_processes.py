@@ -52,13 +52,12 @@ def in_this_process(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
     import fudge_combat.cli.history
     import fudge_combat.cli.table
     from fudge_combat.cli.main import app
-    from fudge_combat.cli.views import STATUS
     from fudge_combat.service.fights import Fights
     from fudge_combat.store.sqlite import SqliteStore
 
     db = tmp / "fudge.db"
     monkeypatch.setenv("FUDGE_KEY_FILE", str(tmp / "snapshot.key"))
-    shared = Fights(SqliteStore(db), read_models=(STATUS,))
+    shared = Fights(SqliteStore(db))
     for module in (fudge_combat.cli.context, fudge_combat.cli.fight, fudge_combat.cli.history, fudge_combat.cli.table):
         monkeypatch.setattr(module, "service", lambda store=None: shared)
     runner = CliRunner()

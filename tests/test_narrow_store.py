@@ -22,7 +22,6 @@ import pytest
 
 from fudge_combat.cli import context, play
 from fudge_combat.cli.demos import join
-from fudge_combat.cli.status_model import STATUS
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.options import resolve
 from fudge_combat.events.rows import Row
@@ -134,15 +133,15 @@ def test_the_wrapper_offers_the_narrow_contract_alone(tmp_path: Path) -> None:
 
 
 def deterministic(store: Any, secrets: SecretBox) -> Fights:
-    """The service as `fudge` makes it (with `fudge status`'s read model), with a fixed clock, ids and
-    seeds: two stores given the same commands hold the same bytes."""
+    """The service as `fudge` makes it (with the board's read model, which both stores keep), with a fixed
+    clock, ids and seeds: two stores given the same commands hold the same bytes."""
     ids = itertools.count(1)
     stream = itertools.count()
     return Fights(store, clock=lambda: "2026-01-01T00:00:00.000+00:00",
                   new_id=lambda: hashlib.sha256(f"id {next(ids)}".encode()).hexdigest()[:32],
                   random_bytes=lambda n: b"".join(hashlib.sha256(str(next(stream)).encode()).digest()
                                                   for _ in range(0, n, 32))[:n],
-                  read_models=(STATUS,), secrets=secrets)
+                  secrets=secrets)
 
 
 def played(folder: Path, wrap: Callable[[SqliteStore], Any], monkeypatch: pytest.MonkeyPatch,

@@ -1,9 +1,9 @@
-"""`fudge status`'s view kept one combatant at a time (cli.status_view) is the view rendered whole.
+"""`fudge status`'s view kept one combatant at a time (projections.board_view) is the view rendered whole.
 
 The parts are kept while the state's inputs to them are the same objects; these tests walk fights
 forwards and back, and a service storing the view through random commands (undo and redo among
 them, two writers taking turns), and compare the kept view, and the stored one, with a full render
-of the same state (cli.render, cli.board) after every command.
+of the same state (projections.status, projections.board) after every command.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fudge_combat.cli import board, render, status_model, status_rows, status_view, views
+from fudge_combat.cli import views
+from fudge_combat.projections import board, board_rows, board_view, status
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.rulesets.fate.commands import FateAction, FateExchange, FateRound
 from fudge_combat.engine.kernel.errors import RuleError
@@ -36,9 +37,9 @@ from tests.test_stored_rows import old_logs
 
 def whole(state: Any) -> dict[str, Any]:
     """The view as rendered whole: every combatant, nothing kept."""
-    return {"text": render.status_text(state), "json": render.status_json(state),
+    return {"text": status.status_text(state), "json": status.status_json(state),
             "board": [[[text, kind] for text, kind in line] for line in board.board_lines(state, 80)],
-            "traits": views.traits(state)}
+            "traits": board_view.traits(state)}
 
 
 def test_the_kept_view_is_the_whole_render_after_every_command_of_each_recorded_fight_forwards_and_back() -> None:
@@ -50,7 +51,7 @@ def test_the_kept_view_is_the_whole_render_after_every_command_of_each_recorded_
             state = fold(records, state) if state is not None else fold(records)
             states.append(state)
         for state in [*states, *reversed(states[:-1])]:  # back again: maps return to earlier versions
-            assert status_model.build(state) == whole(state)
+            assert board_view.build(state) == whole(state)
             walked += 1
     assert walked > 100
 
@@ -74,7 +75,7 @@ def run(tmp_path: Path, crowd: int, ops: list[tuple[str, int, int]], rules: str 
     `fudge status` reads it) is the whole render of the state the command ended at."""
     db = tmp_path / "fight.db"
     db.unlink(missing_ok=True)
-    writers = [Fights(SqliteStore(db), read_models=(status_model.STATUS,)) for _ in range(2)]
+    writers = [Fights(SqliteStore(db)) for _ in range(2)]
     label, options = resolve(rules)
     writers[0].new("duel", label, options.model_dump(mode="json"))
     names: list[str] = []
@@ -169,7 +170,7 @@ def test_a_roster_renders_nothing_again_for_the_same_state_and_everyone_when_the
     for records in by_command([load(row["body"]) for row in rows]):
         state = fold(records, state) if state is not None else fold(records)
     assert state is not None and len(state.combatants) >= 2
-    kept = status_view.Roster()
+    kept = board_view.Roster()
     kept.update(state)
     assert sorted(kept.rendered) == sorted(state.combatants)
     kept.update(replace(state, name="renamed"))  # the header only
@@ -189,11 +190,11 @@ def test_another_fight_under_the_same_id_is_rendered_whole_even_with_no_one_in_i
     empty = fold(list(by_command([load(row["body"]) for row in rows]))[0])
     assert not empty.combatants
     for shown in (state, replace(empty, fight_id=state.fight_id), state):
-        assert status_model.build(shown) == whole(shown)
+        assert board_view.build(shown) == whole(shown)
 
 
 def crowd(db: Path, size: int) -> Fights:
-    fights = Fights(SqliteStore(db), read_models=(status_model.STATUS,))
+    fights = Fights(SqliteStore(db))
     fights.new("duel", "fudge", {})
     for number in range(size):
         fights.execute("duel", cmd.Join(sheet=sheet(f"F{number}", number), source="test"))
@@ -225,7 +226,7 @@ def test_a_warm_writer_stores_the_head_and_only_the_pages_and_parts_a_command_ch
     fights = spied(crowd(db, 70), written)  # two pages: 64 fighters and 6
     offense(fights, "F3")
     assert written[-1] == ["status", "status-pages/0", "status/f3"]
-    other = spied(Fights(SqliteStore(db), read_models=(status_model.STATUS,)), written)
+    other = spied(Fights(SqliteStore(db)), written)
     offense(other, "F66")
     assert written[-1] == ["status", "status-pages/1", "status/f66"]  # its rows read and compared
     offense(fights, "F7")
@@ -251,7 +252,7 @@ def test_a_page_or_part_row_edited_by_hand_is_not_shown_and_the_next_command_men
     fights.store.close()
     shown = fudge("status", "--fight", "duel", "--json", store=db, key=Path(os.environ["FUDGE_KEY_FILE"]))
     assert shown.returncode == 0 and json.loads(shown.stdout) == whole(state)["json"]
-    page_before = status_rows.PAGE + "1"
+    page_before = board_rows.PAGE + "1"
     edits = [
         "UPDATE views SET body = replace(body, 'offense', 'defense') WHERE name = 'status/f65'",
         f"UPDATE views SET body = replace(body, '\"f64\"', '\"f65\"') WHERE name = '{page_before}'",
@@ -268,7 +269,7 @@ def test_a_page_or_part_row_edited_by_hand_is_not_shown_and_the_next_command_men
         store.close()
         again = fudge("status", "--fight", "duel", "--json", store=db, key=Path(os.environ["FUDGE_KEY_FILE"]))
         assert again.stdout == shown.stdout, edit
-        mender = Fights(SqliteStore(db), read_models=(status_model.STATUS,))
+        mender = Fights(SqliteStore(db))
         mender.execute("duel", cmd.RollTrait(combatant="F1", trait="Perception", difficulty=1))
         store = SqliteStore(db)
         assert views.stored_status(store, "duel") == json.loads(json.dumps(whole(mender.state("duel")))), edit
@@ -286,18 +287,18 @@ def test_pages_hold_the_parts_in_join_order_and_are_joined_again_only_where_a_pa
     for records in by_command([load(row["body"]) for row in rows]):
         state = fold(records, state) if state is not None else fold(records)
         states.append(state)
-    kept = status_view.Roster()
+    kept = board_view.Roster()
     for state in states:
         kept.update(state)
         pages = kept.paged()
         entries = [entry for body, _ in pages for entry in json.loads(body)]
         assert entries == [[part.key, part.digest] for part in kept.in_order()]
-        assert all(len(json.loads(body)) == status_rows.PAGE_SIZE for body, _ in pages[:-1])
-        assert [pinned for _, pinned in pages] == [status_rows.digest(body) for body, _ in pages]
-    kept.listed = [f'["k{index}","d"]' for index in range(3 * status_rows.PAGE_SIZE)]
+        assert all(len(json.loads(body)) == board_rows.PAGE_SIZE for body, _ in pages[:-1])
+        assert [pinned for _, pinned in pages] == [board_rows.digest(body) for body, _ in pages]
+    kept.listed = [f'["k{index}","d"]' for index in range(3 * board_rows.PAGE_SIZE)]
     kept.stale = None
     first = list(kept.paged())
-    kept.listed[status_rows.PAGE_SIZE + 1] = '["changed","d"]'
+    kept.listed[board_rows.PAGE_SIZE + 1] = '["changed","d"]'
     kept.stale = {1}
     second = kept.paged()
     assert [second[0], second[2]] == [first[0], first[2]] and second[1] != first[1]

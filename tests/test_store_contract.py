@@ -10,6 +10,7 @@ no secrets, no fight.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +27,7 @@ from fudge_combat.store.base import (Conflict, DuplicateCommand, EventStore, Fig
 from fudge_combat.store.memory import MemoryStore
 from fudge_combat.store.snapshots import Snapshot
 from fudge_combat.store.sqlite import SqliteStore
-from fudge_combat.store.views import View
+from fudge_combat.store.views import View, ViewStore, stored_board
 from tests.conftest import dice, make_fights, sheet, start
 
 CONFLICT_TEXT = "the fight changed since you read it"
@@ -274,26 +275,39 @@ class TestStoreContract:
 
 # --- every ability the Protocol declares, on both backends ------------------------------------------------
 
-def members(protocol: Any) -> frozenset[str]:
-    return frozenset(name for name in (*vars(protocol), *protocol.__annotations__) if not name.startswith("_"))
+def declared(*protocols: Any) -> frozenset[str]:
+    return frozenset(name for protocol in protocols for name in (*vars(protocol), *protocol.__annotations__)
+                     if not name.startswith("_"))
 
 
-# What every backend must do, and the read shortcuts it may offer (store.base): all three backends offer both.
-DECLARED = members(EventStore) | members(ReadShortcuts)
+# What every backend must do, the read shortcuts it may offer (store.base) and the read models it may keep beside
+# the log (store.views): all three backends offer all of them.
+DECLARED = declared(EventStore, ReadShortcuts, ViewStore)
 
 
 class OnlyDeclared:
-    """A store seen through its Protocols alone: asking it for anything `EventStore` or `ReadShortcuts` does
-    not declare fails (tests/test_narrow_store.py runs the service on `EventStore`'s members alone)."""
+    """A store seen through its Protocols alone: asking it for anything `EventStore`, `ReadShortcuts` and (unless
+    `abilities` says otherwise) `ViewStore` do not declare fails (tests/test_narrow_store.py runs the service on
+    `EventStore`'s members alone)."""
 
-    def __init__(self, store: Any) -> None:
-        self._store = store
+    def __init__(self, store: Any, abilities: frozenset[str] = DECLARED) -> None:
+        self._store, self._abilities = store, abilities
 
     def __getattr__(self, name: str) -> Any:
-        if name not in DECLARED:
-            raise AttributeError(f"the service asked the store for {name!r}, which neither EventStore nor "
-                                 "ReadShortcuts declares")
+        if name not in self._abilities:
+            raise AttributeError(f"the service asked the store for {name!r}, which its Protocols do not declare")
         return getattr(self._store, name)
+
+
+class WithoutViews(OnlyDeclared):
+    """A store that offers the log and its snapshots but no read models: its append takes no views."""
+
+    def __init__(self, store: Any) -> None:
+        super().__init__(store, declared(EventStore) - {"append"})
+
+    def append(self, name: str, expected_last_seq: int, rows: list[Row], *, create: FightInfo | None = None,
+               snapshot: Snapshot | None = None) -> None:
+        self._store.append(name, expected_last_seq, rows, create=create, snapshot=snapshot)
 
 
 def keyed(backend: Backend) -> Any:
@@ -406,7 +420,7 @@ class TestDeclaredAbilities:
             store.snapshot("nobody")
 
     def test_the_views_under_a_name_are_read_together(self, backend: Backend) -> None:
-        """A view stored in parts (cli.status_view): the parts are read in one query, each as stored,
+        """A view stored in parts (projections.board_view): the parts are read in one query, each as stored,
         none of another fight's nor of another name."""
         store = keyed(backend)
         store.append("duel", 0, rows(1, "start"), create=FightInfo("duel", "id"))
@@ -432,13 +446,10 @@ class TestDeclaredAbilities:
     def test_the_service_asks_a_store_for_nothing_its_protocol_does_not_declare(self, backend: Backend) -> None:
         """New, commands with read models and secrets, undo, redo, sealed declarations, branch, export,
         import and reveal-seed through a store that offers only what `EventStore` declares."""
-        from fudge_combat.cli.views import STATUS
-
         store = OnlyDeclared(keyed(backend))
         counter = iter(range(1, 10_000))
         fights = Fights(store, clock=lambda: "2026-01-01T00:00:00.000+00:00",
-                        new_id=lambda: f"{next(counter):032x}", random_bytes=lambda n: bytes(range(n)),
-                        read_models=(STATUS,))
+                        new_id=lambda: f"{next(counter):032x}", random_bytes=lambda n: bytes(range(n)))
         start(fights, "duel")
         for who in ("Snorri", "Brynhild"):
             fights.execute("duel", cmd.Join(sheet=sheet(who, skills={"Sword": "Good"}, attack="Sword", weapon=2),
@@ -457,3 +468,34 @@ class TestDeclaredAbilities:
         assert again.state("duel") == fights.state("duel", as_of=store.last_seq("duel"))  # A-REPLAY-1
         assert [r.seq for r in store.read("duel")] == list(range(1, store.last_seq("duel") + 1))
         assert store.snapshot("duel") is not None and store.view("copy", "status") is not None  # caches kept
+
+    def test_a_store_that_keeps_no_views_still_shows_the_board_computed_from_the_fight(self, backend: Backend) -> None:
+        """Read models are an ability a store declares (`ViewStore`), asked once by the service: a store
+        without it gets appends with no views, keeps its snapshots, and every read of the board computes
+        it from the fight: the board a store keeping views stores for the same commands."""
+        from fudge_combat.cli.views import stored_output
+        from fudge_combat.projections.board_view import build
+
+        without = WithoutViews(keyed(backend))
+        assert not isinstance(without, ViewStore) and isinstance(OnlyDeclared(keyed(backend)), ViewStore)
+        keeping = MemoryStore(snapshot_key=bytes(range(32)))
+        assert isinstance(keeping, ViewStore)
+        states = []
+        for store in (without, keeping):
+            fights = make_fights(store, views=True)  # kept wherever the store can
+            start(fights, "duel")
+            for who in ("Snorri", "Brynhild"):
+                fights.execute("duel", cmd.Join(sheet=sheet(who, skills={"Sword": "Good"}, attack="Sword", weapon=2),
+                                                source=f"{who.lower()}.toml"))
+            fights.execute("duel", cmd.Exchange(first="Snorri", second="Brynhild"))
+            fights.execute("duel", cmd.Undo())
+            fights.execute("duel", cmd.Exchange(first="Brynhild", second="Snorri"))
+            states.append(make_fights(store).state("duel"))  # a new process: read from the snapshot
+        inner = without._store
+        assert inner.view("duel", "status") is None and inner.views_under("duel", "status") == {}  # none written
+        assert inner.snapshot("duel") is not None  # the other caches are kept as before
+        assert stored_board(without, "duel") is None and stored_output(without, "duel", as_json=True) is None
+        kept = stored_board(keeping, "duel")
+        assert kept is not None and kept[1] == keeping.last_seq("duel")
+        assert states[0] == states[1]
+        assert kept[0] == json.loads(json.dumps(build(states[0])))  # what a read computes without the view

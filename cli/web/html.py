@@ -1,6 +1,6 @@
 """The board and the last commands as HTML: every text escaped, styled by its kind (cli.style's words).
 
-The board is `cli.board.board_lines`, the terminal's own board, drawn as lines of spans whose class is
+The board is `projections.board.board_lines`, the terminal's own board, drawn as lines of spans whose class is
 the segment's kind: a player's page says what the GM's terminal says. Lines wrap on a phone.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
-from fudge_combat.cli.board import board_lines
+from fudge_combat.projections.board import board_lines
 from fudge_combat.cli.terminal import safe
 from fudge_combat.cli.web.story import Step
 from fudge_combat.engine.kernel.state import FightState

@@ -1,5 +1,7 @@
-"""`fudge status`'s view (cli.views) one combatant at a time: each combatant's part kept while nothing
-it reads changes, so that a command re-renders, and stores, only the combatants it changed.
+"""The board's read model (`fudge status`'s view: its board, `--long` text, `--json` data and the traits
+the shell completes) derived from a fight's state one combatant at a time, and the rows it is stored
+in (projections.board_rows): each combatant's part kept while nothing it reads changes, so that a
+command re-renders, and stores, only the combatants it changed.
 
 A fight's roster only grows: a long fight has every fighter who ever joined (bench/growth.py's fight
 has hundreds), and rendering them all at every command cost a command more the longer the fight.
@@ -9,7 +11,7 @@ object: the combatant itself, his entries in the maps below, the rule options, a
 fight-wide values a part reads (the round for a stun's end, Fate's order, whose turn it is and
 who has acted). `Roster.update` finds what changed between the state it last rendered and the
 new one by identity, through each map's own record of its changes where it keeps one
-(engine.kernel.pmap.PMap.changes_since), and re-renders those combatants only.
+(engine.pmap.PMap.changes_since), and re-renders those combatants only.
 
 Stored, the view is a head (the lines before and after the combatants, and each page's name and
 digest), one row a page (`status-pages/<n>`: the names and digests of `PAGE_SIZE` parts, in join
@@ -19,6 +21,11 @@ joined, MAC'd and written at every append; pages keep it to one entry per 64 fig
 MAC pins every page's digest and each page every part's, so a page or part row from another state
 or edited by hand does not match and the view is computed from the fight instead; those rows
 carry no MAC of their own (it would add nothing to the digests the head pins).
+
+What the parts hold is projections.board (the board's lines) and projections.status (the text and
+JSON); the store that keeps the rows (store.views.ViewStore) is given to `rows` as two readers, so
+this module reads nothing itself and writes nothing: the service stores what `rows` gives in the
+append's transaction.
 """
 
 from __future__ import annotations
@@ -26,29 +33,28 @@ from __future__ import annotations
 import atexit
 import threading
 from collections import Counter, OrderedDict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from json import JSONEncoder
 from json.encoder import encode_basestring
 from typing import Any
 
-from fudge_combat.cli import board, render
-from fudge_combat.cli.terminal import safe
-from fudge_combat.cli.status_rows import PAGE, PAGE_SIZE, PART, STATUS_NAME, assemble, digest
 from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.pmap import PMap
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.turns import current_actor, still_fights
-from fudge_combat.store import views
-from fudge_combat.store.base import StoreError
-from fudge_combat.store.views import View
+from fudge_combat.projections import board, status
+from fudge_combat.projections.board_rows import PAGE, PAGE_SIZE, PART, STATUS_NAME, assemble, digest
+from fudge_combat.projections.stored import View, sealed
+from fudge_combat.projections.text import safe
 
 WIDTH = 80  # the board's width in the stored view
 
-# The state's maps keyed by combatant whose entries a combatant's part reads (cli.render, cli.board).
+# The state's maps keyed by combatant whose entries a combatant's part reads (projections.status, .board).
 BY_COMBATANT = ("combatants", "initiative", "ranked", "declarations", "sealed", "pending", "round_declarations",
                 "will_relief", "fate_marks", "fate_aspects")
 _ABSENT = object()
-_JSON = JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # as store.views writes a view: key order kept
+_JSON = JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # key order kept: it is shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +74,8 @@ class Part:
 
 def render_part(state: FightState, who: Combatant, current: bool, done: str | None) -> Part:
     first, second = board.combatant_lines(state, who, current, done, board.widths(WIDTH))
-    data = {"text": [safe(line) for line in render.combatant_text_lines(state, who)],
-            "json": render.combatant_json(state, who),
+    data = {"text": [safe(line) for line in status.combatant_text_lines(state, who)],
+            "json": status.combatant_json(state, who),
             "board": [[[text, kind] for text, kind in board.clip(line, WIDTH)] for line in (first, second)],
             "traits": trait_names(state, who)}
     body = _JSON.encode(data)
@@ -83,6 +89,12 @@ def trait_names(state: FightState, who: Combatant) -> list[str]:
     its file and the same sheet read back from the log list them in other orders."""
     return list(dict.fromkeys([*sorted(who.fighter.sheet.skills), *sorted(who.fighter.sheet.attributes),
                                *state.options.attributes]))
+
+
+def traits(state: FightState) -> dict[str, list[str]]:
+    """Each combatant in join order, with the traits a roll may name: what the shell completes
+    (cli.completion), kept in the view so a <TAB> loads no engine."""
+    return {who.name: trait_names(state, who) for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)}
 
 
 def changed_keys(old: Any, new: Any) -> set[Any]:
@@ -143,7 +155,7 @@ class Roster:
         self.standing = Sides()
         self.current: str | None = None
         self.done: dict[str, str] = {}
-        self.rendered: list[str] = []  # the keys of the parts rendered again, in turn (cli.status_view.pack)
+        self.rendered: list[str] = []  # the keys of the parts rendered again, in turn (`rows`)
 
     def update(self, state: FightState) -> None:
         """Render again the parts whose inputs changed; what is kept of the others is brought up to
@@ -222,8 +234,8 @@ class Roster:
     def head(self, state: FightState) -> dict[str, Any]:
         """What the view shows besides the parts: the text's first lines, the JSON's keys, the board's
         header and footer, and the board's order (indexes of join order acting first)."""
-        return {"text": [safe(line) for line in render.status_head_lines(state)],
-                "json": render.status_json_tail(state, {**render.status_json_head(state), "combatants": None}),
+        return {"text": [safe(line) for line in status.status_head_lines(state)],
+                "json": status.status_json_tail(state, {**status.status_json_head(state), "combatants": None}),
                 "board": board.clip(board.header(state, self.current), WIDTH),
                 "footer": [board.clip(line, WIDTH) for line in board.footer_of(
                     state, self.sides.named, self.standing.named)],
@@ -257,6 +269,8 @@ def roster(state: FightState) -> Roster:
 
 
 def build(state: FightState) -> dict[str, Any]:
+    """The view of `state`: its text (projections.status.status_text), JSON (`status_json`), board
+    (projections.board.board_lines at 80 columns) and traits (`traits`), built one combatant at a time."""
     with _LOCK:
         kept = roster(state)
         return assemble(kept.head(state), [part.data for part in kept.in_order()])
@@ -273,28 +287,29 @@ class Written:
     pages: dict[str, str]  # name -> digest of each page row as written
 
 
-def pack(state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes, store: Any, name: str,
-         memo: dict[str, Any], version: str) -> tuple[View, ...]:
-    """The head at `seq`, and the pages and parts whose row does not hold them yet. When the head the
-    store holds is the one this writer stored last (`memo`: what it remembers, kept by its service),
-    the page and part rows are as it wrote them: only the parts rendered again since, and the pages'
-    digests, are compared. Otherwise (another process wrote, or none yet, as for a one-shot command)
-    the part rows and the page rows are read in one query each and each row that differs is written
-    (a row edited by hand is mended by the next command): writing every part costs several times
-    reading them."""
+def rows(state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes, version: str,
+         memo: dict[str, Any], head_held: Callable[[], View | None],
+         held: Callable[[str], Mapping[str, View]]) -> tuple[View, ...]:
+    """The head at `seq`, and the pages and parts whose row does not hold them yet. `head_held()` is the
+    head row the store holds, `held(prefix)` its rows named `prefix`... (each as a store without them
+    yet gives: None, nothing). When the head the store holds is the one this writer stored last (`memo`:
+    what it remembers, kept by its service), the page and part rows are as it wrote them: only the
+    parts rendered again since, and the pages' digests, are compared. Otherwise (another process wrote,
+    or none yet, as for a one-shot command) the part rows and the page rows are read in one query each
+    and each row that differs is written (a row edited by hand is mended by the next command): writing
+    every part costs several times reading them."""
     with _LOCK:
         kept = roster(state)
         last = memo.get(fight_id)
-        stored = _read(lambda: store.view(name, STATUS_NAME), None)
+        stored = head_held()
         if (last is None or last.roster is not kept or stored is None
                 or last.head != (stored.seq, stored.hash, stored.mac)):
-            held = _read(lambda: store.views_under(name, PART), {})
+            found = held(PART)
             last = Written(kept, 0, (0, "", ""), {}, {})
             changed = [part for part in kept.parts.values()
-                       if (row := held.get(PART + part.key)) is None or (row.version, row.body) != (version, part.body)]
+                       if (row := found.get(PART + part.key)) is None or (row.version, row.body) != (version, part.body)]
             last.digests = {part.key: part.digest for part in kept.parts.values()}
-            pages_held = _read(lambda: store.views_under(name, PAGE), {})
-            last.pages = {page: digest(row.body) for page, row in pages_held.items() if row.version == version}
+            last.pages = {page: digest(row.body) for page, row in held(PAGE).items() if row.version == version}
         else:
             changed = [kept.parts[k] for k in set(kept.rendered[last.rendered:])
                        if k in kept.parts and last.digests.get(k) != kept.parts[k].digest]
@@ -307,17 +322,9 @@ def pack(state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes,
             last.pages[page] = pinned
         head = _JSON.encode(kept.head(state))
         listing = ",".join(f'["{number}","{pinned}"]' for number, (_, pinned) in enumerate(pages))
-        rows = (views.sealed(STATUS_NAME, f'{head[:-1]},"pages":[{listing}]}}', fight_id, seq, last_hash, version, key),
-                *(View(page, seq, last_hash, version, body, "") for page, body, _ in paged),
-                *(View(PART + part.key, seq, last_hash, version, part.body, "") for part in changed))
-        last.rendered, last.head = len(kept.rendered), (seq, last_hash, rows[0].mac)
+        out = (sealed(STATUS_NAME, f'{head[:-1]},"pages":[{listing}]}}', fight_id, seq, last_hash, version, key),
+               *(View(page, seq, last_hash, version, body, "") for page, body, _ in paged),
+               *(View(PART + part.key, seq, last_hash, version, part.body, "") for part in changed))
+        last.rendered, last.head = len(kept.rendered), (seq, last_hash, out[0].mac)
         memo[fight_id] = last
-        return rows
-
-
-def _read(read: Any, default: Any) -> Any:
-    """What the store holds, or `default` for a fight this append creates."""
-    try:
-        return read()
-    except StoreError:
-        return default
+        return out
