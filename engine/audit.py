@@ -320,7 +320,7 @@ def _groups(log: Sequence[Recorded]) -> list[list[Recorded]]:
 
 def _expected(log: Sequence[Recorded], done: int, state: FightState, group: list[Recorded]) -> list[Any]:
     """What the rules give for the command that recorded `group`, on the state before it."""
-    command = cmd.COMMAND_ADAPTER.validate_python(group[0].issued)
+    command = cmd.read_issued(group[0].issued, state.options.ruleset)
     if isinstance(command, cmd.Undo):
         target, _ = history.undo_target(log[:done], history.voided(log[:done]))
         return [ev.CommandUndone(target=target)]

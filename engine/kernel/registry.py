@@ -1,8 +1,15 @@
-"""The rulesets a fight may run: its `ruleset` option -> its package under `fudge_combat.engine.rulesets`.
+"""The rulesets a fight may run: its `ruleset` option -> the package that holds the ruleset.
 
-One line a ruleset. A ruleset's package holds a `decider` module (its Decider as `DECIDER`) and a `reading`
-module (what the views ask of it, as `READING`); each is imported when a fight first asks for it, so a Fudge
-fight never loads Fate's or Atari Isev's rules.
+One line a ruleset. A ruleset's package holds a `decider` module (its Decider as `DECIDER`), a `reading`
+module (what the views ask of it, as `READING`) and an `events` module (the event types it adds, as
+`EVENTS`); a ruleset added from outside this project also holds a `preset` module (its options, as `PRESET`)
+and a `commands` module (its own commands by the word the GM types, as `COMMANDS`). Each module is imported
+when a fight first asks for it, so a Fudge fight never loads Fate's or Atari Isev's rules.
+
+The built-in rulesets are the dict `RULESETS`. A ruleset of another distribution is its one line in that
+distribution's entry points, group `fudge_combat.rulesets` (`wits = toy_wits`: the ruleset's name, then its
+package), found the standard way (importlib.metadata). The entry points are read only when a fight names a
+ruleset that is not built in: reading them costs a one-shot command time that a built-in fight never pays.
 """
 
 from __future__ import annotations
@@ -16,7 +23,54 @@ RULESETS: dict[str, str] = {
     "fate": "fate",
 }
 
+ENTRY_POINTS = "fudge_combat.rulesets"  # the entry-point group a ruleset of another distribution is declared in
+
+_added: dict[str, str] | None = None  # name -> package of the rulesets the entry points declare, once read
+
+
+class UnknownRuleset(KeyError):
+    """No ruleset of that name is built in or installed."""
+
+    def __str__(self) -> str:  # KeyError's own shows the repr of its argument
+        return str(self.args[0])
+
+
+def added() -> dict[str, str]:
+    """The rulesets the installed distributions declare in the entry points (name -> package), read once.
+    A name of a built-in ruleset there is not taken: a fight's ruleset is never another than the one it
+    was recorded with."""
+    global _added
+    if _added is None:
+        from importlib.metadata import entry_points
+
+        _added = {point.name: point.module for point in entry_points(group=ENTRY_POINTS)
+                  if point.name not in RULESETS}
+    return _added
+
+
+def is_built_in(name: str) -> bool:
+    return name in RULESETS
+
+
+def names() -> list[str]:
+    """Every ruleset a fight may run: the built-in ones, then the installed ones (this reads the entry points)."""
+    return [*RULESETS, *sorted(added())]
+
+
+def package_of(name: str) -> str:
+    """The import name of the package of the ruleset `name` (UnknownRuleset: none of that name)."""
+    built_in = RULESETS.get(name)
+    if built_in is not None:
+        return f"fudge_combat.engine.rulesets.{built_in}"
+    package = added().get(name)
+    if package is None:
+        raise UnknownRuleset(f"no ruleset {name!r} is built in or installed (rulesets: {', '.join(names())}); "
+                             f"a ruleset of another package is installed with it, declared in the entry points "
+                             f"group {ENTRY_POINTS!r}")
+    return package
+
 
 def ruleset_module(name: str, part: str) -> ModuleType:
-    """The module `part` ("decider", "reading", ...) of the ruleset named `name` (KeyError: no such ruleset)."""
-    return importlib.import_module(f"fudge_combat.engine.rulesets.{RULESETS[name]}.{part}")
+    """The module `part` ("decider", "reading", ...) of the ruleset named `name` (UnknownRuleset, a KeyError:
+    no such ruleset)."""
+    return importlib.import_module(f"{package_of(name)}.{part}")
