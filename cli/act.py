@@ -9,11 +9,12 @@ and so does the end of `fudge act --help` when there is a current fight.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 
-from fudge_combat.cli.context import echo, fight_name, guard, service
+from fudge_combat.cli.context import echo, fight_name, guard, service, settings
 from fudge_combat.cli.outcome import JsonOpt
 from fudge_combat.cli.params import FudgeCommand
 from fudge_combat.cli.table import CommandIdOpt, DiceOpt, FightOpt, run
@@ -38,7 +39,7 @@ def listing(name: str, ruleset: str, commands: dict[str, type[CommandModel]]) ->
     if not commands:
         return [f"the {ruleset} rules of {name} add no command of their own: each of theirs has its own "
                 "`fudge` command (see `fudge --help`)"]
-    lines = [f"the {ruleset} rules of {name} add these commands (`fudge act WORD FIELD=VALUE...`):"]
+    lines = [f"the {ruleset} rules of {name} add these commands (`fudge act COMMAND FIELD=VALUE...`):"]
     for word, cls in commands.items():
         fields = " ".join(f"{field}=..." if info.is_required() else f"[{field}=...]"
                           for field, info in cls.model_fields.items() if field != "type")
@@ -77,25 +78,31 @@ def built(cls: Any, word: str, pairs: list[str]) -> Any:
 
 
 class _ActCommand(FudgeCommand):
-    """`fudge act --help` ends with the current fight's own commands, when there is one to read."""
+    """`fudge act --help` ends with the current fight's own commands, when there is a store and a current
+    fight to read them from (the help reads its epilog; a help never makes a store)."""
 
-    def format_epilog(self, ctx: Any, formatter: Any) -> None:
-        super().format_epilog(ctx, formatter)
+    @property  # click's plain attribute (`epilog`), read when the help is drawn
+    def epilog(self) -> str | None:
         try:
+            path = settings.store_path
+            if isinstance(path, Path) and not path.exists():
+                return self._epilog
             lines = listing(*commands_of(None))
-        except Exception:  # no store, no current fight: the help says what it always says
-            return
-        formatter.write_paragraph()
-        for line in lines:
-            formatter.write_text(line)
+        except Exception:  # noqa: BLE001 - no fight to read: the help says what it always says
+            return self._epilog
+        return "\n\n".join([*([self._epilog] if self._epilog else []), *lines])
+
+    @epilog.setter
+    def epilog(self, value: str | None) -> None:
+        self._epilog = value
 
 
 @app.command(cls=_ActCommand)
 def act(
     word: Annotated[Optional[str], typer.Argument(
-        metavar="[COMMAND]", show_default=False, help="A command of the fight's ruleset (none: list them).")] = None,
+        metavar="COMMAND", show_default=False, help="A command of the fight's ruleset (none: list them).")] = None,
     fields: Annotated[Optional[list[str]], typer.Argument(
-        metavar="[FIELD=VALUE]...", show_default=False, help="The command's fields, e.g. combatant=rosa.")] = None,
+        metavar="FIELD=VALUE...", show_default=False, help="The command's fields, e.g. combatant=rosa.")] = None,
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,

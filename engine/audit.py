@@ -12,6 +12,7 @@ from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel import history
 from fudge_combat.engine.decide import decide, seal_of
 from fudge_combat.engine.kernel.dice import Roll, check_faces, derive_faces, parse_substitute
+from fudge_combat.engine.kernel.registry import UnknownRuleset
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.evolve import evolve
 from fudge_combat.engine.kernel.sheets import Sheet
@@ -366,6 +367,9 @@ def check_rules(log: Sequence[Recorded]) -> list[Problem]:
             problems += _check_group(log, done, state, group)
             done += len(group)
             state = _state_after(log[:done], state, group)
+        except UnknownRuleset as exc:  # not an altered log: its rules are not installed here to follow it
+            problems.append((group[0].seq, f"the rules cannot be followed here: {exc}"))
+            break
         except Exception as exc:  # noqa: BLE001 - an auditor reports a log it cannot follow, it does not crash
             problems.append((group[0].seq, f"the rules cannot follow this event ({type(exc).__name__}: "
                                            f"{_first_line(exc)}): the log was altered"))

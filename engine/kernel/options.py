@@ -215,12 +215,10 @@ class RuleOptions(BaseModel):
     @classmethod
     def _known_ruleset(cls, value: str) -> str:
         """A ruleset built in or installed (`kernel.registry`): a built-in name is known without reading the
-        installed packages' entry points."""
+        installed packages' entry points. An unknown one raises UnknownRuleset, an InputError that pydantic
+        lets through as it is: a fight recorded under a ruleset not installed here is not an altered log."""
         if not is_built_in(value):
-            try:
-                package_of(value)
-            except UnknownRuleset as exc:
-                raise ValueError(str(exc)) from None  # its line names the rulesets there are
+            package_of(value)  # its line names the rulesets there are, and how one is installed
         return value
 
     @model_validator(mode="before")

@@ -17,6 +17,8 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+from fudge_combat.engine.kernel.errors import InputError
+
 RULESETS: dict[str, str] = {
     "fudge": "fudge",
     "atari-isev": "atari_isev",
@@ -28,8 +30,9 @@ ENTRY_POINTS = "fudge_combat.rulesets"  # the entry-point group a ruleset of ano
 _added: dict[str, str] | None = None  # name -> package of the rulesets the entry points declare, once read
 
 
-class UnknownRuleset(KeyError):
-    """No ruleset of that name is built in or installed."""
+class UnknownRuleset(InputError, KeyError):
+    """No ruleset of that name is built in or installed: one line for the GM (an InputError), and a KeyError
+    to a reader of the registry as a mapping."""
 
     def __str__(self) -> str:  # KeyError's own shows the repr of its argument
         return str(self.args[0])
@@ -64,9 +67,8 @@ def package_of(name: str) -> str:
         return f"fudge_combat.engine.rulesets.{built_in}"
     package = added().get(name)
     if package is None:
-        raise UnknownRuleset(f"no ruleset {name!r} is built in or installed (rulesets: {', '.join(names())}); "
-                             f"a ruleset of another package is installed with it, declared in the entry points "
-                             f"group {ENTRY_POINTS!r}")
+        raise UnknownRuleset(f"no ruleset {name!r} is built in or installed here (rulesets: {', '.join(names())}): "
+                             f"install the package that declares it (entry points group {ENTRY_POINTS!r})")
     return package
 
 
