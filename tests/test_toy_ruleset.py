@@ -60,7 +60,7 @@ TOY: dict[str, str] = {
         from typing import Any, ClassVar
 
         from fudge_combat.engine.kernel.event_rules import EventRule
-        from fudge_combat.engine.kernel.ruleset_events import AddedEvent
+        from fudge_combat.engine.kernel.added_events import AddedEvent
         from fudge_combat.engine.kernel.state import FightState, replace
         from fudge_combat.events.bounds import Serial, Text, Total
 
@@ -103,7 +103,7 @@ TOY: dict[str, str] = {
         from fudge_combat.engine.kernel.commands import ByCommand
         from fudge_combat.engine.kernel.decider import Decider, able_to_act
         from fudge_combat.engine.kernel.dice import Dice
-        from fudge_combat.engine.kernel.ruleset_events import stored
+        from fudge_combat.engine.kernel.added_events import stored
         from fudge_combat.engine.kernel.state import FightState
         from fudge_combat.engine.rulesets.fudge import decider as fudge
         from fudge_combat.engine.rulesets.fudge.rolls import next_action, roll_event

@@ -6,16 +6,17 @@ stores then read any log whichever rulesets are installed, and the built-in even
 chain are untouched. A ruleset's package declares each kind as an `AddedEvent` model in its `events`
 module's `EVENTS`, with its evolve and its line in words as every event type is (`kernel.event_rules`);
 optionally its words for an undo (`SUMMARIES`: model -> (event, state) -> words). Its decide handlers
-return `stored(state, event)`. Folding or showing the stored event validates its fields by the kind's
-model (its own bounds: events.bounds), then hands the model to the declared evolve or line.
+return `stored(state, event)` (`kernel.added_events`, a module apart: a fight of a built-in ruleset folds
+with this one and never creates the model class). Folding or showing the stored event validates its fields
+by the kind's model (its own bounds: events.bounds), then hands the model to the declared evolve or line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.event_rules import EventRule
@@ -23,29 +24,18 @@ from fudge_combat.engine.kernel.registry import UnknownRuleset, added, is_built_
 from fudge_combat.events import models as ev
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from fudge_combat.engine.kernel.state import FightState
     from fudge_combat.events.envelope import Recorded
 
 
-class AddedEvent(BaseModel):
-    """One kind of event an installed ruleset adds: a frozen model that refuses unknown fields, its kind
-    named by `kind` (unique within its ruleset). Bound its fields as the event models' are (events.bounds)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    kind: ClassVar[str]
-
-
 Summary = Callable[[Any, "FightState"], str]  # (the event, the state) -> the few words an undo names it by
 
-_KINDS: dict[str, dict[str, tuple[type[AddedEvent], EventRule, Summary | None]]] = {}
+_KINDS: dict[str, dict[str, tuple[type[BaseModel], EventRule, Summary | None]]] = {}
 
 
-def stored(state: FightState, event: AddedEvent) -> ev.RulesetEvent:
-    """The event as the log holds it, under the fight's ruleset: what a decide handler returns."""
-    return ev.RulesetEvent(ruleset=state.options.ruleset, kind=event.kind, data=event.model_dump(mode="json"))
-
-
-def kinds_of(ruleset: str) -> dict[str, tuple[type[AddedEvent], EventRule, Summary | None]]:
+def kinds_of(ruleset: str) -> dict[str, tuple[type[BaseModel], EventRule, Summary | None]]:
     """The kinds of event the ruleset's package declares: kind -> (its model, its rule, its undo's words)."""
     found = _KINDS.get(ruleset)
     if found is None:
@@ -53,11 +43,11 @@ def kinds_of(ruleset: str) -> dict[str, tuple[type[AddedEvent], EventRule, Summa
         summaries = getattr(module, "SUMMARIES", {})
         found = _KINDS[ruleset] = {model.kind: (model, rule, summaries.get(model))
                                    for model, rule in module.EVENTS.items()
-                                   if isinstance(model, type) and issubclass(model, AddedEvent)}
+                                   if isinstance(getattr(model, "kind", None), str)}  # its AddedEvents
     return found
 
 
-def opened(event: ev.RulesetEvent) -> tuple[AddedEvent, EventRule, Summary | None]:
+def opened(event: ev.RulesetEvent) -> tuple[BaseModel, EventRule, Summary | None]:
     """The stored event as its kind's model, with the kind's rule and words (RuleError: its ruleset is not
     installed, declares no such kind, or its fields do not fit the kind's model: an altered log)."""
     try:
