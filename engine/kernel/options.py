@@ -491,6 +491,8 @@ def resolve(preset: str, house_toml: str | None = None, house_name: str = "house
         options = RuleOptions.model_validate(merged)
     except ValidationError as exc:
         raise InputError(validation_line(exc, house_name, "option")) from None
+    except UnknownRuleset as exc:
+        raise InputError(f"{house_name}: option 'ruleset': {exc}") from None
     check_boxes(options.wound_boxes, house_name, "wound_boxes")
     check_boxes(options.fate_boxes, house_name, "fate_boxes")
     check_combination(options, house_name)
