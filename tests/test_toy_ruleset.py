@@ -301,3 +301,36 @@ def test_a_built_in_fight_never_reads_the_entry_points(monkeypatch: pytest.Monke
     fights.execute("fudge", cmd.Exchange(first="Ann", second="Bob"))
     assert len(replay(fights.log("fudge")).combatants) == 2
     assert registry._added is None
+
+
+def test_an_added_command_that_takes_a_built_in_commands_type_is_refused(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A log's commands are read back by their `type`: an added command with a built-in one's (`exchange`)
+    would be read as the other, so the ruleset's commands are refused, in one line that says what to change."""
+    from fudge_combat.engine.kernel.commands import own_commands, read_issued
+    from fudge_combat.engine.kernel.errors import RuleError
+
+    package = tmp_path / "clash_rules"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "commands.py").write_text(textwrap.dedent('''
+        from typing import Literal
+
+        from fudge_combat.engine.kernel.command_base import CommandModel
+
+
+        class Feint(CommandModel):
+            type: Literal["exchange"] = "exchange"
+            combatant: str
+
+
+        COMMANDS = {"feint": Feint}
+    '''))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_added", {"clash": "clash_rules"})
+    with pytest.raises(RuleError, match="the clash ruleset's command 'feint' has the type 'exchange' of a "
+                                        "built-in command: give it its own"):
+        own_commands("clash")
+    with pytest.raises(RuleError):
+        read_issued({"type": "exchange", "first": "Ann", "second": "Bob"}, "clash")
+    assert own_commands("fudge") == {}  # a built-in ruleset's commands have their own in the shell

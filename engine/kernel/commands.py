@@ -8,7 +8,9 @@ shell names the classes through `engine.commands`.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import typing
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -89,10 +91,28 @@ class ByCommand(Mapping[type, V]):
 
 def own_commands(ruleset: str) -> dict[str, type[CommandModel]]:
     """The commands a ruleset of another package adds, by the word the GM types (`fudge act WORD`): its
-    `commands` module's `COMMANDS`. A built-in ruleset's commands have commands of their own in the shell."""
+    `commands` module's `COMMANDS`. A built-in ruleset's commands have commands of their own in the shell.
+
+    Each needs a `type` of its own (say `wits.taunt`): a log's `issued` dumps are read back by it, so one
+    that takes a built-in command's is refused (RuleError) rather than read as the other."""
+    from fudge_combat.engine.kernel.errors import RuleError
     from fudge_combat.engine.kernel.registry import is_built_in, ruleset_module
 
-    return {} if is_built_in(ruleset) else dict(ruleset_module(ruleset, "commands").COMMANDS)
+    if is_built_in(ruleset):
+        return {}
+    own = dict(ruleset_module(ruleset, "commands").COMMANDS)
+    for word, cls in own.items():
+        if cls.model_fields["type"].default in _built_in_types():
+            raise RuleError(f"the {ruleset} ruleset's command {word!r} has the type "
+                            f"{cls.model_fields['type'].default!r} of a built-in command: give it its own")
+    return own
+
+
+@functools.cache
+def _built_in_types() -> frozenset[str]:
+    """The `type` of every command of the union (`Command`)."""
+    return frozenset(tag for cls in typing.get_args(typing.get_args(command_class("Command"))[0])
+                     for tag in typing.get_args(cls.model_fields["type"].annotation))
 
 
 def read_issued(issued: Mapping[str, Any] | None, ruleset: str) -> Any:
