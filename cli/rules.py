@@ -13,7 +13,7 @@ from fudge_combat.cli.context import echo, fight_name, guard, house_rules, servi
 from fudge_combat.cli.outcome import said_of, show_consequences, undone_of
 from fudge_combat.engine.kernel.dice import parse_faces
 from fudge_combat.engine.kernel.errors import InputError
-from fudge_combat.engine.kernel.options import PRESETS, RuleOptions, option_rule, resolve
+from fudge_combat.engine.kernel.options import RuleOptions, option_rule, presets, resolve
 from fudge_combat.service.dice import DiceInput
 
 app = typer.Typer()
@@ -26,7 +26,7 @@ app.add_typer(rules_app, name="rules")
 def rules_list(ctx: typer.Context) -> None:
     """List the presets (`fudge rules show NAME` prints every option)."""
     if ctx.invoked_subcommand is None:
-        for preset in PRESETS.values():
+        for preset in presets().values():  # the built-in ones, and an installed ruleset's
             echo(f"{preset.name:<14} {preset.summary}")
 
 

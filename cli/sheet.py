@@ -527,10 +527,14 @@ def sheet_schema() -> dict[str, Any]:
 def house_schema() -> dict[str, Any]:
     """The options' schema as a house file writes them: `extends` and `name` beside them, `ladder` as a name or a
     [ladder] table, named wound tables, every option optional."""
-    from fudge_combat.engine.kernel.options import PRESETS, WOUND_BOXES, WOUND_THRESHOLDS, RuleOptions
+    from fudge_combat.engine.kernel.options import WOUND_BOXES, WOUND_THRESHOLDS, RuleOptions, presets
+    from fudge_combat.engine.kernel.registry import names as ruleset_names
 
     schema = editor_ready(RuleOptions.model_json_schema())
     props = schema["properties"]
+    ruleset = {**props["ruleset"], "enum": ruleset_names()}  # a name of the rulesets there are, built in or installed
+    ruleset.pop("maxLength", None)
+    props["ruleset"] = dict(sorted(ruleset.items()))  # in the order the schema lists a choice's keys
     props["ladder"] = {"anyOf": [props["ladder"], {
         "type": "object", "additionalProperties": {"type": "integer"},
         "description": "C-LAD-1: a house ladder, `Name = value` for each level, one step apart"}],
@@ -538,7 +542,7 @@ def house_schema() -> dict[str, Any]:
     for key, names in (("wound_thresholds", WOUND_THRESHOLDS), ("wound_boxes", WOUND_BOXES)):
         props[key] = {"anyOf": [props[key], {"enum": list(names)}], "description": props[key].get("description", "")}
     schema["properties"] = {
-        "extends": {"enum": list(PRESETS), "description": "the preset these house rules start from"},
+        "extends": {"enum": list(presets()), "description": "the preset these house rules start from"},
         "name": {"type": "string", "minLength": 1, "description": "the house rules' name, as `fudge status` shows it"},
         **props}
     schema.pop("required", None)

@@ -12,6 +12,7 @@ from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel import history
 from fudge_combat.engine.decide import decide, seal_of
 from fudge_combat.engine.kernel.dice import Roll, check_faces, derive_faces, parse_substitute
+from fudge_combat.engine.kernel.registry import UnknownRuleset
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.evolve import evolve
 from fudge_combat.engine.kernel.sheets import Sheet
@@ -320,7 +321,7 @@ def _groups(log: Sequence[Recorded]) -> list[list[Recorded]]:
 
 def _expected(log: Sequence[Recorded], done: int, state: FightState, group: list[Recorded]) -> list[Any]:
     """What the rules give for the command that recorded `group`, on the state before it."""
-    command = cmd.COMMAND_ADAPTER.validate_python(group[0].issued)
+    command = cmd.read_issued(group[0].issued, state.options.ruleset)
     if isinstance(command, cmd.Undo):
         target, _ = history.undo_target(log[:done], history.voided(log[:done]))
         return [ev.CommandUndone(target=target)]
@@ -366,6 +367,9 @@ def check_rules(log: Sequence[Recorded]) -> list[Problem]:
             problems += _check_group(log, done, state, group)
             done += len(group)
             state = _state_after(log[:done], state, group)
+        except UnknownRuleset as exc:  # not an altered log: its rules are not installed here to follow it
+            problems.append((group[0].seq, f"the rules cannot be followed here: {exc}"))
+            break
         except Exception as exc:  # noqa: BLE001 - an auditor reports a log it cannot follow, it does not crash
             problems.append((group[0].seq, f"the rules cannot follow this event ({type(exc).__name__}: "
                                            f"{_first_line(exc)}): the log was altered"))

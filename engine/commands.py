@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from fudge_combat.engine.kernel.command_base import CombatantName, CommandModel, Reveal  # noqa: F401  (cmd.Reveal, ...)
-from fudge_combat.engine.kernel.commands import MODULES, ByCommand, command_class  # noqa: F401  (cmd.ByCommand, ...)
+from fudge_combat.engine.kernel.commands import MODULES, ByCommand, command_class, read_issued  # noqa: F401  (cmd.ByCommand, ...)
 
 if TYPE_CHECKING:  # the classes as a type checker sees them; at run time `__getattr__` creates each when first named
     from fudge_combat.engine.rulesets.fudge.commands_aftermath import EndBattle, GmWound, Heal, Kill, Rest

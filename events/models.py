@@ -699,6 +699,22 @@ class InjuryRecovered(_Event):
     activity: Literal["rest", "light"] | None = None
 
 
+# --- the events of a ruleset added from outside this project ------------------------------------------
+
+class RulesetEvent(_Event):
+    """An event type a ruleset of another package adds (engine.kernel.registry), stored under this one type:
+    its ruleset's name, the `kind` its package declares it under and its fields (`data`), which that
+    package's model of the kind validates, with its own bounds, whenever the fight folds or shows the event
+    (engine.kernel.ruleset_events). One stored type, not a type per added event, so that the union, both
+    decoders and every store read any log, whichever rulesets are installed, and no added kind can take a
+    type name this project gives a later event."""
+
+    type: Literal["ruleset_event"] = "ruleset_event"
+    ruleset: Text
+    kind: Text
+    data: dict[str, Any]
+
+
 Event = Annotated[
     Union[
         FightStarted, BranchStarted, SeedCommitted, SeedRevealed, CombatantJoined, RoundStarted,
@@ -709,7 +725,7 @@ Event = Annotated[
         WoundsHealed, StunMarked, BattleEnded, InitiativeRanked, WillSteeled,
         MeleeResolved, StoryRolled, LocationWounded,
         FateResolved, FateBoxMarked, AspectChecked, FateTurnOrder, FateSceneEnded, InjuryRecovered,
-        FateTurnPassed,
+        FateTurnPassed, RulesetEvent,
     ],
     Field(discriminator="type"),
 ]

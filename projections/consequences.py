@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from fudge_combat.engine.kernel import ruleset_events
 from fudge_combat.engine.kernel.initiative import PHASE_NAME
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
@@ -128,6 +129,7 @@ _SUMMARY: dict[type, Any] = {
     ev.FudgePointSpent: lambda e, s: f"{e.combatant}'s {_points_word(s)} point ({e.use})",
     ev.AspectChecked: lambda e, s: f"{e.combatant}'s {e.aspect} reroll",
     ev.SpareDieSpent: lambda e, s: f"{e.combatant}'s spare die",
+    ev.RulesetEvent: ruleset_events.summary,  # an added ruleset's own event: its own words (kernel.ruleset_events)
     ev.ExchangeResolved: _exchange,
     ev.ShotResolved: lambda e, s: f"{e.sides[0].combatant}'s shot at {e.target}",
     ev.MeleeResolved: lambda e, s: f"{e.lone.combatant}'s fight against {', '.join(f.combatant for f in e.foes)}",

@@ -44,4 +44,7 @@ def test_FT_INIT_a_turn_passed_or_held_says_which_and_after_whom() -> None:
 
     lines = [render.describe(load(body).event, FUDGE7, points="fate") for body in new_type_bodies()]
     assert lines == ["Finn holds his turn in round 1: he acts after Cyrus (FT-INIT)",
-                     "Cyrus passes his turn in round 1: it is used with no action (FT-INIT)"]
+                     "Cyrus passes his turn in round 1: it is used with no action (FT-INIT)",
+                     # an event of a ruleset installed from another package, read where it is not installed
+                     # (tests/test_toy_ruleset.py reads it where it is)
+                     "wits told (an event of the wits rules, which are not installed)"]

@@ -8,9 +8,14 @@ shell names the classes through `engine.commands`.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import typing
 from collections.abc import Iterator, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from fudge_combat.engine.kernel.command_base import CommandModel
 
 # Each class (and constant) of a command module: the module that defines it, under fudge_combat.engine.
 MODULES: dict[str, str] = {
@@ -48,11 +53,14 @@ class ByCommand(Mapping[type, V]):
     Building it creates no class: this module creates each when it is first named, and a one-shot
     command names a handful (bench/README.md, target 4). It reads as a dict keyed by class: `table[cmd.Attack]`,
     `table.get(type(command))`, `cmd.Shoot in table`; iterating it names, so creates, every class in it.
+    A ruleset of another package keys its own commands by their classes (`by_class`): `MODULES` names only
+    this project's.
     """
 
-    def __init__(self, by_name: Mapping[str, V]) -> None:
+    def __init__(self, by_name: Mapping[str, V], by_class: Mapping[type, V] | None = None) -> None:
         self.by_name: dict[str, V] = dict(by_name)
-        self._by_class: dict[type, V] = {}  # the classes looked up so far: a dict's speed from the second time
+        self.by_class: dict[type, V] = dict(by_class or {})
+        self._by_class: dict[type, V] = dict(self.by_class)  # the classes looked up so far: a dict's speed from the second time
 
     def __getitem__(self, kind: type) -> V:
         found = self._by_class.get(kind, _MISSING)
@@ -71,13 +79,51 @@ class ByCommand(Mapping[type, V]):
         return self[kind] if kind in self else default
 
     def __iter__(self) -> Iterator[type]:
-        return (_command(name) for name in self.by_name)
+        yield from (_command(name) for name in self.by_name)
+        yield from self.by_class
 
     def __len__(self) -> int:
-        return len(self.by_name)
+        return len(self.by_name) + len(self.by_class)
 
     def __repr__(self) -> str:
-        return f"ByCommand({self.by_name!r})"
+        return f"ByCommand({self.by_name!r}, {self.by_class!r})"
+
+
+def own_commands(ruleset: str) -> dict[str, type[CommandModel]]:
+    """The commands a ruleset of another package adds, by the word the GM types (`fudge act WORD`): its
+    `commands` module's `COMMANDS`. A built-in ruleset's commands have commands of their own in the shell.
+
+    Each needs a `type` of its own (say `wits.taunt`): a log's `issued` dumps are read back by it, so one
+    that takes a built-in command's is refused (RuleError) rather than read as the other."""
+    from fudge_combat.engine.kernel.errors import RuleError
+    from fudge_combat.engine.kernel.registry import is_built_in, ruleset_module
+
+    if is_built_in(ruleset):
+        return {}
+    own = dict(ruleset_module(ruleset, "commands").COMMANDS)
+    for word, cls in own.items():
+        if cls.model_fields["type"].default in _built_in_types():
+            raise RuleError(f"the {ruleset} ruleset's command {word!r} has the type "
+                            f"{cls.model_fields['type'].default!r} of a built-in command: give it its own")
+    return own
+
+
+@functools.cache
+def _built_in_types() -> frozenset[str]:
+    """The `type` of every command of the union (`Command`)."""
+    return frozenset(tag for cls in typing.get_args(typing.get_args(command_class("Command"))[0])
+                     for tag in typing.get_args(cls.model_fields["type"].annotation))
+
+
+def read_issued(issued: Mapping[str, Any] | None, ruleset: str) -> Any:
+    """A command as the log's `issued` dump holds it, read back: by the fight's ruleset's own commands when it
+    is a ruleset of another package (its `commands` module's `COMMANDS`), else by the union of this
+    project's (`Command`)."""
+    own = {cls.model_fields["type"].default: cls for cls in own_commands(ruleset).values()}
+    cls = own.get(issued.get("type")) if isinstance(issued, Mapping) else None
+    if cls is not None:
+        return cls.model_validate(issued)
+    return command_class("COMMAND_ADAPTER").validate_python(issued)
 
 
 def _command(name: str) -> type:

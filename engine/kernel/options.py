@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from fudge_combat.engine.kernel.errors import InputError
+from fudge_combat.engine.kernel.registry import UnknownRuleset, is_built_in, package_of, ruleset_module
 from fudge_combat.engine.kernel.inputs import MAX_ENTRIES, Count, Number, Text, check_boxes, load_toml, validation_line
 
 
@@ -46,7 +47,8 @@ class RuleOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
-    ruleset: Literal["fudge", "atari-isev", "fate"] = _opt(
+    # A name `kernel.registry` knows: a built-in ruleset's, or one an installed package declares.
+    ruleset: Text = _opt(
         "fudge", "F-MEL-1", "how blows hit and hurt: Fudge 4 (F-MEL, F-DMG), Atari Isev (AI-ATK, AI-DMG) "
                             "or Fate (FT-OUT, FT-TRACK)")
     ladder: Literal["fudge7", "fate11", "house"] = _opt(
@@ -209,6 +211,16 @@ class RuleOptions(BaseModel):
                              "2 weeks of rest / 3 of light activity less a day per MoS above Average (long)")
     fate_medicine: Text = _opt("Medicine", "FT-HEAL-1", "the skill an injury's recovery roll uses")
 
+    @field_validator("ruleset")
+    @classmethod
+    def _known_ruleset(cls, value: str) -> str:
+        """A ruleset built in or installed (`kernel.registry`): a built-in name is known without reading the
+        installed packages' entry points. An unknown one raises UnknownRuleset, an InputError that pydantic
+        lets through as it is: a fight recorded under a ruleset not installed here is not an altered log."""
+        if not is_built_in(value):
+            package_of(value)  # its line names the rulesets there are, and how one is installed
+        return value
+
     @model_validator(mode="before")
     @classmethod
     def _doubled_counts_rd_twice(cls, data: Any) -> Any:
@@ -324,6 +336,43 @@ PRESETS: dict[str, Preset] = {
 }
 
 
+
+
+def preset_named(name: str) -> Preset | None:
+    """The preset `name`: a built-in one, or the preset of the installed ruleset of that name (its package's
+    `preset` module, `PRESET`), which runs that ruleset. None: no such preset. The entry points are read
+    only for a name that is not a built-in preset."""
+    preset = PRESETS.get(name)
+    if preset is not None or is_built_in(name):
+        return preset
+    try:
+        declared: Preset = ruleset_module(name, "preset").PRESET
+    except UnknownRuleset:
+        return None
+    return declared.model_copy(update={"name": name, "overrides": {**declared.overrides, "ruleset": name}})
+
+
+def presets() -> dict[str, Preset]:
+    """Every preset: the built-in ones, then one for each installed ruleset (this reads the entry points)."""
+    from fudge_combat.engine.kernel.registry import added
+
+    out = dict(PRESETS)
+    for name in added():
+        preset = preset_named(name)
+        if preset is not None:
+            out[name] = preset
+    return out
+
+
+def constraints_of(ruleset: str) -> tuple[Constraint, ...]:
+    """The ruleset's own combination checks: a built-in one's (`RULESET_CONSTRAINTS`), or those an installed
+    ruleset's `preset` module declares (`CONSTRAINTS`, none when it declares none)."""
+    built_in = RULESET_CONSTRAINTS.get(ruleset)
+    if built_in is not None:
+        return built_in
+    return tuple(getattr(ruleset_module(ruleset, "preset"), "CONSTRAINTS", ()))
+
+
 def option_rule(name: str) -> str:
     extra = RuleOptions.model_fields[name].json_schema_extra
     return str(extra["rule"]) if isinstance(extra, dict) else ""
@@ -385,7 +434,7 @@ INCOMPATIBLE: tuple[Constraint, ...] = (
 
 def check_combination(options: RuleOptions, house_name: str = "house rules") -> None:
     """Refuse options that make no sense together, naming the reason."""
-    for broken, reason in (*INCOMPATIBLE, *RULESET_CONSTRAINTS[options.ruleset]):
+    for broken, reason in (*INCOMPATIBLE, *constraints_of(options.ruleset)):
         if broken(options):
             raise InputError(f"{house_name}: {reason}")
 
@@ -409,11 +458,12 @@ def resolve(preset: str, house_toml: str | None = None, house_name: str = "house
         house = load_toml(house_toml, house_name)
         extends = house.pop("extends", preset)
         label = house.pop("name", None)
-        if not isinstance(extends, str) or extends not in PRESETS:
-            meant = _meant(extends, PRESETS) if isinstance(extends, str) else ""
-            presets = ", ".join(PRESETS)
-            raise InputError(f"{house_name}: extends = {extends!r} is not a preset{meant} (presets: {presets})"
-                             if meant else f"{house_name}: extends = {extends!r} is not a preset; give one of: {presets}")
+        if not isinstance(extends, str) or preset_named(extends) is None:
+            known = presets()
+            meant = _meant(extends, known) if isinstance(extends, str) else ""
+            listed = ", ".join(known)
+            raise InputError(f"{house_name}: extends = {extends!r} is not a preset{meant} (presets: {listed})"
+                             if meant else f"{house_name}: extends = {extends!r} is not a preset; give one of: {listed}")
         if label is not None and (not isinstance(label, str) or not label.strip()):
             raise InputError(f"{house_name}: name = {label!r}: the house rules' name is a text, like name = \"our table\"")
         if isinstance(house.get("ladder"), dict):
@@ -422,12 +472,14 @@ def resolve(preset: str, house_toml: str | None = None, house_name: str = "house
         preset = extends
         overrides = house
         name = label or f"{extends}+house"
-    if preset not in PRESETS:
-        meant = _meant(preset, PRESETS)
-        presets = ", ".join(PRESETS)
-        raise InputError(f"unknown rules {preset!r}{meant} (presets: {presets}; see `fudge rules`)" if meant else
-                         f"unknown rules {preset!r}; presets: {presets} (see `fudge rules`)")
-    merged = {**PRESETS[preset].overrides, **overrides}
+    chosen = preset_named(preset)
+    if chosen is None:
+        known = presets()
+        meant = _meant(preset, known)
+        listed = ", ".join(known)
+        raise InputError(f"unknown rules {preset!r}{meant} (presets: {listed}; see `fudge rules`)" if meant else
+                         f"unknown rules {preset!r}; presets: {listed} (see `fudge rules`)")
+    merged = {**chosen.overrides, **overrides}
     unknown = sorted(set(merged) - set(RuleOptions.model_fields))
     if unknown:
         meant = _meant(unknown[0], [*RuleOptions.model_fields, "extends", "name"])
@@ -439,6 +491,8 @@ def resolve(preset: str, house_toml: str | None = None, house_name: str = "house
         options = RuleOptions.model_validate(merged)
     except ValidationError as exc:
         raise InputError(validation_line(exc, house_name, "option")) from None
+    except UnknownRuleset as exc:
+        raise InputError(f"{house_name}: option 'ruleset': {exc}") from None
     check_boxes(options.wound_boxes, house_name, "wound_boxes")
     check_boxes(options.fate_boxes, house_name, "fate_boxes")
     check_combination(options, house_name)

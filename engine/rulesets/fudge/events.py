@@ -1,11 +1,14 @@
 """The event types Fudge adds to the log, each declared once: how it changes the fight (`evolve`) and how it
 reads (`describe`). The lifecycle's events (a fight's start, branches, seeds, joins, undo and redo) are here
-too: every ruleset composes Fudge's lifecycle. Atari Isev adds none; Fate declares its own beside these.
+too: every ruleset composes Fudge's lifecycle. Atari Isev adds none; Fate declares its own beside these. So is
+the one stored type of the events a ruleset of another package adds (`ruleset_event`): it folds and reads by
+its kind's declaration in that package (`kernel.ruleset_events`).
 """
 
 from __future__ import annotations
 
 from fudge_combat.engine.kernel.event_rules import EventRule, EventRules
+from fudge_combat.engine.kernel.ruleset_events import ADDED
 from fudge_combat.engine.rulesets.fudge import describe, evolve
 from fudge_combat.events import models as ev
 
@@ -48,4 +51,5 @@ EVENTS: EventRules = {
     ev.MeleeResolved: EventRule(evolve._melee_resolved, describe._melee_resolved),
     ev.StoryRolled: EventRule(evolve._story_rolled, describe._story_rolled),
     ev.LocationWounded: EventRule(evolve._location_wounded, describe._location_wounded),
+    ev.RulesetEvent: ADDED,
 }
