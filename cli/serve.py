@@ -76,7 +76,7 @@ def serve(
         "--fight", "-f", metavar="FIGHT", help="Fight to show (default: the current one, followed as it changes).")] = None,
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port (0: any free one).")] = 8000,
     host: Annotated[Optional[str], typer.Option(
-        "--host", show_default="127.0.0.1",
+        "--host", metavar="ADDRESS", show_default="127.0.0.1",
         help="Address to listen on (requests must name it: no DNS rebinding); other than localhost, the page is "
              "served under the fight's secret link. 0.0.0.0 listens on every network: the LAN address is printed.")]
         = None,
@@ -159,7 +159,8 @@ def serve(
             if not no_qr:
                 from fudge_combat.cli import style
 
-                typer.echo("\n".join(joining.qr_lines(f"{base}{prefix}/", style.wanted(sys.stdout))))
+                colour = style.wanted(sys.stdout)  # escapes of its own, not a name's: written as they are
+                typer.echo("\n".join(joining.qr_lines(f"{base}{prefix}/", colour)), color=colour)
             echo(f"or open {base}/join and type the code {joining.spoken(code)} (good while this server runs)")
         sys.stdout.flush()
         # Ctrl-C: the players' streams end at their next poll (`stopping`), well within the grace period.

@@ -180,7 +180,7 @@ def page(payload: dict[str, object], large: bool) -> str:
 
 def join_page(said: str = "") -> str:
     """The short page where a player types the GM's code (no script: a form, posted to itself)."""
-    alert = f'<p class="status" role="alert">{escape(said)}</p>' if said else ""
+    alert = f'<p class="status" role="alert">{escape(said, quote=False)}</p>' if said else ""
     return ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             '<meta name="color-scheme" content="light dark">'
