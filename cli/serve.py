@@ -32,13 +32,21 @@ def loopback(host: str) -> bool:
         return False
 
 
+def unspecified(host: str) -> bool:
+    """Is `host` every address (0.0.0.0, ::), no address of its own?"""
+    try:
+        return ipaddress.ip_address(host.split("%")[0]).is_unspecified
+    except ValueError:  # a name
+        return False
+
+
 def bound(host: str, port: int, backlog: int) -> socket.socket:
     """A listening socket, bound here so a port in use is one clear error (and port 0 picks a free one).
     On `::` it takes IPv4 too, so the IPv4 address printed for it opens the board."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    if family == socket.AF_INET6 and ipaddress.ip_address(host.split("%")[0]).is_unspecified:
+    if family == socket.AF_INET6 and unspecified(host):
         try:
             sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
         except OSError:
@@ -59,7 +67,7 @@ def printed_address(bound_to: str, v6only: bool) -> tuple[str, str | None]:
     family the socket takes (:: takes IPv4 too unless the system keeps it to IPv6)."""
     from fudge_combat.cli.web.lan import lan_address
 
-    if not ipaddress.ip_address(bound_to.split("%")[0]).is_unspecified:
+    if not unspecified(bound_to):
         return bound_to, None
     six = ":" in bound_to
     found = lan_address(versions=(6,) if six and v6only else (4, 6) if six else (4,))
@@ -140,9 +148,9 @@ def serve(
             token, replaced = board_link(fights.keeper, fights.store.fight(shown_fight).fight_id, shown_fight,
                                          renew=new_link)
             prefix = "/" + token
-            every = ipaddress.ip_address(shown[0].split("%")[0]).is_unspecified
-            echo(f"warning: serving to {'every network this machine is on' if every else f'the network on {host}'}: anyone who can reach it and has the link below "
-                 "can read the fight (never change it); share it with the table only", err=True)
+            where = "every network this machine is on" if unspecified(shown[0]) else f"the network on {host}"
+            echo(f"warning: serving to {where}: anyone who can reach it and has the link below can read the fight "
+                 "(never change it); share it with the table only", err=True)
         v6only = sock.family == socket.AF_INET6 and sock.getsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY) != 0
         address, alone = printed_address(shown[0], v6only)
         if alone:
