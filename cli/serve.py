@@ -148,8 +148,8 @@ def serve(
             token, replaced = board_link(fights.keeper, fights.store.fight(shown_fight).fight_id, shown_fight,
                                          renew=new_link)
             prefix = "/" + token
-            where = "every network this machine is on" if unspecified(shown[0]) else f"the network on {host}"
-            echo(f"warning: serving to {where}: anyone who can reach it and has the link below can read the fight "
+            where = " (every network this machine is on)" if unspecified(shown[0]) else ""
+            echo(f"warning: serving to the network on {host}{where}: anyone who can reach it and has the link below can read the fight "
                  "(never change it); share it with the table only", err=True)
         v6only = sock.family == socket.AF_INET6 and sock.getsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY) != 0
         address, alone = printed_address(shown[0], v6only)
