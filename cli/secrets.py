@@ -23,7 +23,7 @@ app.add_typer(group, name="secrets")
 def export(
     output: Annotated[Path, typer.Option("--output", "-o", help="File to write (readable by you alone).")],
 ) -> None:
-    """Write every secret this machine keeps (seeds and sealed declarations of all fights) to a file.
+    """Write every secret this machine keeps (seeds, sealed declarations and board links of all fights) to a file.
 
     Whoever reads the file predicts the dice of your fights: keep it private, delete it once imported.
     """

@@ -58,8 +58,8 @@ def checked_append(last: int, expected_last_seq: int, rows: list[Row]) -> dict[s
 @dataclass(frozen=True, slots=True)
 class Secret:
     fight: str  # the fight id whose event committed the seed or sealed the declaration
-    key: str  # seed:<commitment> or seal:<seal>
-    value: str  # the seed in hex, or {"declaration": ..., "salt": ...} as JSON
+    key: str  # seed:<commitment>, seal:<seal>, or link:board (the players' board's secret path)
+    value: str  # the seed in hex, {"declaration": ..., "salt": ...} as JSON, or the path's token
     revealed: bool = False
 
 
@@ -68,6 +68,7 @@ class SecretBox(Protocol):
 
     def get(self, fight: str, key: str) -> str | None: ...
     def put(self, fight: str, items: Mapping[str, str]) -> None: ...
+    def replace(self, fight: str, key: str, value: str) -> None: ...  # a link, never a seed or a seal
     def knows(self, fight: str) -> bool: ...
     def was_revealed(self, key: str) -> bool: ...
     def mark_revealed(self, keys: Iterable[str]) -> None: ...

@@ -12,6 +12,10 @@ or sealed the declaration) and by `seed:<commitment>` or `seal:<seal>`: one figh
 never taken for another's. A seed revealed in a log is marked revealed here, so a fight that
 still rolls with it (its log copied under another name, say) is refused rather than predictable.
 
+The players' board's link (`link:board`: the secret path `fudge serve` serves a fight under, so the
+address the players saved still works after a restart) is kept here too, and is the one secret that
+is replaced (`fudge serve --new-link`): a seed or a sealed declaration never changes.
+
 `export` and `add` move the secrets to another machine (`fudge secrets export` / `import`).
 """
 
@@ -20,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sqlite3
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -30,6 +35,7 @@ from fudge_combat.store.snapshots import key_file, private_file_problem, sync_fo
 
 FORMAT = "fudge-secrets"
 FORMAT_VERSION = 1
+LINK_TOKEN = re.compile(r"[A-Za-z0-9_-]{22,64}")  # a board's link: secrets.token_urlsafe, a path segment as it is
 
 
 def secrets_file() -> Path:
@@ -51,6 +57,9 @@ class MemorySecrets:
     def put(self, fight: str, items: Mapping[str, str]) -> None:
         for key, value in items.items():
             self._items.setdefault((fight, key), Secret(fight, key, value))
+
+    def replace(self, fight: str, key: str, value: str) -> None:
+        self._items[(fight, key)] = Secret(fight, key, value)
 
     def knows(self, fight: str) -> bool:
         return any(f == fight for f, _ in self._items)
@@ -162,6 +171,11 @@ class SecretFile:
     def put(self, fight: str, items: Mapping[str, str]) -> None:
         self._insert([Secret(fight, key, value) for key, value in items.items()])
 
+    def replace(self, fight: str, key: str, value: str) -> None:
+        """The one secret that changes: the board's link, made anew (`fudge serve --new-link`)."""
+        self._write(lambda db: db.execute("INSERT OR REPLACE INTO secrets (fight, key, value, revealed) "
+                                          "VALUES (?, ?, ?, 0)", (fight, key, value)))
+
     def knows(self, fight: str) -> bool:
         return self.db.execute("SELECT 1 FROM secrets WHERE fight = ? LIMIT 1", (fight,)).fetchone() is not None
 
@@ -250,6 +264,8 @@ def _problem(secret: Secret, check_seal: Any) -> str | None:
             return None if check_seal(json.loads(secret.value), name) else "does not match its seal"
         except (ValueError, TypeError, KeyError):
             return "is not a sealed declaration"
+    if kind == "link":
+        return None if name == "board" and LINK_TOKEN.fullmatch(secret.value) else "is not a board's link"
     return "is of no kind fudge keeps"
 
 

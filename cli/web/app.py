@@ -10,8 +10,10 @@ as soon as the command commits, and an idle fight costs the server no queries.
 Everything runs on the event loop's thread: the SQLite connection is used by one thread only, and a
 rebuild (a replay of the fight's log) is short next to the poll interval.
 
-`prefix` is "" on localhost, or "/" + a random token when the page is served to the table's network:
-no other path answers (404), so a guest who knows the address of one fight cannot read another.
+`prefix` is "" on localhost, or "/" + the fight's secret link (service.links) when the page is served to
+the table's network: no other path answers (404), so a guest who knows the address of one fight cannot read
+another. Then `/join` also answers: a player who cannot scan the QR code types there the short code the GM
+reads out, and is sent to the board's link (cli.web.lan: the code, and why wrong tries are limited).
 
 One watch for all the pages: the first open stream that waits for a change starts it (a notifying store's
 wait, or one poll), every other stream waits on the same one, and it reads the store's tail once for all
@@ -32,14 +34,17 @@ import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from html import escape
+from urllib.parse import parse_qs
 from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.responses import (HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response,
+                                 StreamingResponse)
 from starlette.routing import Route
 
 from fudge_combat.cli.web.html import CSS, board_html, events_html
+from fudge_combat.cli.web.lan import Tries, check
 from fudge_combat.cli.web.net import HostCheck
 from fudge_combat.cli.web.story import steps
 from fudge_combat.store.base import StoreError
@@ -173,11 +178,29 @@ def page(payload: dict[str, object], large: bool) -> str:
             f"<script>{SCRIPT}</script></body></html>")
 
 
+def join_page(said: str = "") -> str:
+    """The short page where a player types the GM's code (no script: a form, posted to itself)."""
+    alert = f'<p class="status" role="alert">{escape(said, quote=False)}</p>' if said else ""
+    return ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<meta name="color-scheme" content="light dark">'
+            f"<title>Join the board</title><style>{CSS}</style></head><body><main>"
+            '<h1>Join the board</h1><form method="post" action="join">'
+            '<label for="code">The code the GM reads out</label> '
+            '<input id="code" name="code" maxlength="16" autocomplete="off" autocapitalize="characters" '
+            f'spellcheck="false" autofocus required> <button>Join</button></form>{alert}'
+            "</main></body></html>")
+
+
+JOIN_BODY = 1024  # bytes of a posted code at most: a form's `code=ABC-DEF`, many times over
+
+
 def create_app(fights: Fights, fight: str | None = None, prefix: str = "", large: bool = False, *,
                hosts: Callable[[str], bool], stopping: Callable[[], bool] = lambda: False,
-               warn: Callable[[str], None] = lambda line: None) -> HostCheck:
+               warn: Callable[[str], None] = lambda line: None, join: str | None = None) -> HostCheck:
     """The application; `hosts` says which Host headers name this server (cli.web.net.host_rule), `stopping`
-    that the server is shutting down (Ctrl-C): the open streams then end; `warn` writes to the GM."""
+    that the server is shutting down (Ctrl-C): the open streams then end; `warn` writes to the GM; `join`:
+    the short code that `/join` takes to the board (None: no /join)."""
     board = Board(fights, fight, warn)
     board._poll()  # a fight that does not exist fails here, before the server starts
     streams = 0  # open now
@@ -224,9 +247,36 @@ def create_app(fights: Fights, fight: str | None = None, prefix: str = "", large
         return Stream(stream(), media_type="text/event-stream",
                       headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
+    tries = Tries()
+
+    async def join_form(request: Request) -> Response:
+        return HTMLResponse(join_page(), headers={"Cache-Control": "no-store"})
+
+    async def join_code(request: Request) -> Response:
+        """A typed code: the right one is sent to the board (303), a wrong one counted (cli.web.lan.Tries)."""
+        assert join is not None
+        where = request.client.host if request.client else ""
+        wait = tries.wait(where)
+        if wait > 0:
+            return HTMLResponse(join_page(f"too many wrong codes: try again in {int(wait) + 1} s"), status_code=429,
+                                headers={"Retry-After": str(int(wait) + 1), "Cache-Control": "no-store"})
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > JOIN_BODY:
+                return HTMLResponse(join_page("that is no code"), status_code=413, headers={"Connection": "close"})
+        given = parse_qs(body.decode("utf-8", "replace")).get("code", [""])[0]
+        if check(join, given):
+            return RedirectResponse(f"{prefix}/", status_code=303, headers={"Cache-Control": "no-store"})
+        tries.failed(where)
+        return HTMLResponse(join_page("that is not this board's code: check it with the GM"), status_code=403,
+                            headers={"Cache-Control": "no-store"})
+
     routes = [Route(f"{prefix}/", index, methods=["GET"]),
               Route(f"{prefix}/board.json", board_json, methods=["GET"]),
               Route(f"{prefix}/events", events, methods=["GET"])]
     if prefix:
         routes.append(Route(prefix, index, methods=["GET"]))
+    if prefix and join is not None:
+        routes += [Route("/join", join_form, methods=["GET"]), Route("/join", join_code, methods=["POST"])]
     return HostCheck(Starlette(routes=routes), hosts)
