@@ -58,6 +58,14 @@ def serve(
                        "the page is served under a secret path.")]
         = "127.0.0.1",
     large: Annotated[bool, typer.Option("--large", help="Large type, for a TV across the table.")] = False,
+    wounds: Annotated[Optional[str], typer.Option(
+        "--wounds", metavar="exact|words|npc-words", show_default="npc-words, or what was kept",
+        help="What players see of wounds: the exact track, words (hurt, badly hurt, down, out), or NPCs in words "
+             "and the others exact. Kept for the fight among the GM's settings, never in the log.")] = None,
+    words_for: Annotated[Optional[list[str]], typer.Option(
+        "--words-for", metavar="NAME", help="Show this fighter's wounds in words (repeat for more).")] = None,
+    exact_for: Annotated[Optional[list[str]], typer.Option(
+        "--exact-for", metavar="NAME", help="Show this fighter's wounds exactly (repeat for more).")] = None,
 ) -> None:
     """A read-only web page of the board for the players: turn order, wounds, points and the last commands,
     updated within a second of any command. Nothing on it can change the fight."""
@@ -86,6 +94,8 @@ def serve(
                  "can read the fight (never change it); share the address with the table only", err=True)
         servers: list[uvicorn.Server] = []
         limit = net.connection_limit(net.descriptors())
+        from fudge_combat.cli.web.wounds import keep as keep_wounds  # the GM's choice of wounds shown, checked now
+        seen = keep_wounds(fights, name or fights.current(), wounds, words_for or (), exact_for or ())
         sock = bound(host, port, net.BACKLOG)
         shown = sock.getsockname()
         hosts = net.host_rule(host, shown[0], shown[1], loopback(host))
@@ -94,6 +104,8 @@ def serve(
         where = f"[{shown[0]}]" if ":" in shown[0] else shown[0]
         echo(f"the board of {name or 'the current fight'} at http://{where}:{shown[1]}{prefix}/ "
              "(Ctrl-C stops)")
+        sys.stdout.flush()
+        echo(seen)  # after the address, the first line a reader of this output looks for
         sys.stdout.flush()
         # Ctrl-C: the players' streams end at their next poll (`stopping`), well within the grace period.
         # uvicorn's warnings are a stranger's malformed requests: not the GM's to read, nor to be flooded with.
