@@ -178,7 +178,7 @@ def wounds_html(fighter: dict[str, Any]) -> str:
         if boxes > 8:
             drawn = f'<span class="count">{filled}/{boxes}</span>'
         else:
-            drawn = '<i class="bx on"></i>' * filled + '<i class="bx"></i>' * max(0, boxes - filled)
+            drawn = '<span class="bx on"></span>' * filled + '<span class="bx"></span>' * max(0, boxes - filled)
         rows.append(f'<span class="row" role="img" aria-label="{h(row["label"])}: {filled} of {boxes}">{label}{drawn}</span>')
     parts.append(f'<span class="track">{"".join(rows)}</span>')
     return "".join(parts)
