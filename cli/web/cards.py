@@ -35,48 +35,48 @@ color-scheme:dark}
 --ok:#4ade80;--turn:#ecebe6;--turnfg:#121317;color-scheme:dark}}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.35 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
-main{max-width:72rem;margin:0 auto;padding:.5rem .6rem 1rem}
-.top{display:flex;flex-wrap:wrap;align-items:baseline;gap:.2rem .8rem}
-h1{font-size:1.15rem;margin:0;overflow-wrap:anywhere}.where{color:var(--dim)}
-.bar{margin-left:auto;display:flex;gap:.8rem;font-size:.85rem;color:var(--dim)}
-.bar label{display:flex;align-items:center;gap:.2rem;cursor:pointer;min-height:1.8rem}
-.turn{font-size:1.6rem;font-weight:800;margin:.35rem 0;padding:.2rem .6rem;border-radius:8px;background:var(--turn);
+main{max-width:72rem;margin:0 auto;padding:.5em .6em 1em}
+.top{display:flex;flex-wrap:wrap;align-items:baseline;gap:.2em .8em}
+h1{font-size:1.15em;margin:0;overflow-wrap:anywhere}.where{color:var(--dim)}
+.bar{margin-left:auto;display:flex;gap:.8em;font-size:.85em;color:var(--dim)}
+.bar label{display:flex;align-items:center;gap:.2em;cursor:pointer;min-height:1.8em}.bar input{width:1em;height:1em;margin:0}
+.turn{font-size:1.6em;font-weight:800;margin:.35em 0;padding:.2em .6em;border-radius:8px;background:var(--turn);
 color:var(--turnfg);overflow-wrap:anywhere}
-.note{font-weight:700;margin:.3rem 0;color:var(--w3)}
-.cards{display:grid;gap:.45rem;grid-template-columns:repeat(auto-fill,minmax(19rem,1fr))}
-.card{background:var(--card);border:1px solid var(--line);border-left:.45rem solid var(--c);border-radius:8px;
-padding:.35rem .6rem .4rem;min-width:0}
+.note{font-weight:700;margin:.3em 0;color:var(--w3)}
+.cards{display:grid;gap:.45em;grid-template-columns:repeat(auto-fill,minmax(19rem,1fr))}
+.card{background:var(--card);border:1px solid var(--line);border-left:.45em solid var(--c);border-radius:8px;
+padding:.35em .6em .4em;min-width:0}
 .card.now{outline:3px solid var(--fg);outline-offset:-1px}
-.card.gone{opacity:.72}
-.name{display:flex;align-items:center;gap:.5rem;margin:0;font-size:1.08rem}
+.card.gone{background:transparent}
+.name{display:flex;align-items:center;gap:.5em;margin:0;font-size:1.08em}
 .name b{overflow-wrap:anywhere;min-width:0}.name .mark{font-size:1.1em}
 .side{margin-left:auto;flex:none;max-width:45%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;
-background:var(--c);color:#fff;font-size:.75rem;font-weight:600;padding:.05rem .45rem;border-radius:99px}
-.hp{display:flex;flex-wrap:wrap;align-items:center;gap:.15rem .6rem;margin:.2rem 0}
+background:var(--c);color:#fff;font-size:.75em;font-weight:600;padding:.05em .45em;border-radius:99px}
+.hp{display:flex;flex-wrap:wrap;align-items:center;gap:.15em .6em;margin:.2em 0}
 .lvl{font-weight:700;white-space:nowrap}.pen{font-weight:700;white-space:nowrap}
 .ok{color:var(--ok)}.wound1{color:var(--w1)}.wound2{color:var(--w2)}.wound3{color:var(--w3)}.wound4,.out{color:var(--w4)}
-.track{display:flex;flex-wrap:wrap;gap:.1rem .5rem}
+.track{display:flex;flex-wrap:wrap;gap:.1em .5em}
 .row{display:inline-flex;align-items:center;gap:2px;white-space:nowrap}
-.row abbr{font-size:.72rem;color:var(--dim);text-decoration:none;margin-right:1px}
-.bx{display:inline-block;width:.8rem;height:.8rem;border:2px solid var(--box);border-radius:2px}
+.row abbr{font-size:.72em;color:var(--dim);text-decoration:none;margin-right:1px}
+.bx{display:inline-block;width:.8em;height:.8em;border:2px solid var(--box);border-radius:2px}
 .bx.on{background:var(--on);border-color:var(--on)}
-.count{font-size:.8rem}
-.meta{margin:0;color:var(--dim);font-size:.85rem;overflow-wrap:anywhere}
-.cond{display:flex;flex-wrap:wrap;gap:.25rem;list-style:none;margin:.2rem 0 0;padding:0}
-.cond li{border:1px solid var(--line);border-radius:99px;padding:0 .45rem;font-size:.8rem;overflow-wrap:anywhere}
+.count{font-size:.8em}
+.meta{margin:0;color:var(--dim);font-size:.85em;overflow-wrap:anywhere}
+.cond{display:flex;flex-wrap:wrap;gap:.25em;list-style:none;margin:.2em 0 0;padding:0}
+.cond li{border:1px solid var(--line);border-radius:99px;padding:0 .45em;font-size:.8em;overflow-wrap:anywhere}
 .cond:empty{display:none}
-h2{font-size:1rem;margin:.8rem 0 .3rem}
+h2{font-size:1em;margin:.8em 0 .3em}
 .story{list-style:none;margin:0;padding:0;background:var(--card);border:1px solid var(--line);border-radius:8px}
-.story li{padding:.35rem .6rem;border-top:1px solid var(--line);overflow-wrap:anywhere}
+.story li{padding:.35em .6em;border-top:1px solid var(--line);overflow-wrap:anywhere}
 .story li:first-child{border-top:0}.story p{margin:0}
 .story .undone p{text-decoration:line-through;color:var(--dim)}
-.mech{display:none;color:var(--dim);font:.78rem/1.35 ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;
-overflow-wrap:anywhere;margin:.15rem 0 0}
+.mech{display:none;color:var(--dim);font:.78em/1.35 ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;
+overflow-wrap:anywhere;margin:.15em 0 0}
 .details .mech{display:block}
-.status{color:var(--dim);font-size:.8rem;margin-top:.6rem}
+.status{color:var(--dim);font-size:.8em;margin-top:.6em}
 body.tv{font-size:1.9vw}body.tv main{max-width:none;padding:1vw 2vw}body.tv .cards{grid-template-columns:repeat(auto-fill,minmax(30vw,1fr))}
-body.tv .turn{font-size:3.2vw}body.tv h1{font-size:2.2vw}
-@media (max-width:30rem){body:not(.tv){font-size:15px}.turn{font-size:1.35rem}.bar{margin-left:0}}
+body.tv .turn{font-size:1.7em}body.tv h1{font-size:1.2em}
+@media (max-width:30rem){body:not(.tv){font-size:15px}.turn{font-size:1.35em}.bar{margin-left:0}}
 """
 CSS += "".join(f".s{index}{{--c:{colour}}}" for index, colour in enumerate(PALETTE))
 
@@ -188,11 +188,12 @@ def story_html(story: list[dict[str, Any]]) -> str:
     """The latest commands, newest first: plain sentences, their mechanics under the details switch."""
     items = []
     for step in story:
-        cls = ' class="undone"' if step["undone"] else ""
-        said = " ".join(step["said"]) or "…"
-        if step["undone"]:
-            said += " (taken back)"
         mechanics = "".join(f'<span class="mech">{h(line)}</span>' for line in step["mechanics"])
+        if not step["said"]:  # dice or declarations alone: nothing a player needs unless he asks for details
+            items.append(f'<li class="mech">{mechanics}</li>')
+            continue
+        said = " ".join(step["said"]) + (" (taken back)" if step["undone"] else "")
+        cls = ' class="undone"' if step["undone"] else ""
         items.append(f"<li{cls}><p>{h(said)}</p>{mechanics}</li>")
     return f'<ol class="story" id="events">{"".join(items) or "<li>nothing yet</li>"}</ol>'
 

@@ -228,6 +228,9 @@ def sentences(before: FightState, after: FightState, events: Iterable[Any], view
             out.append(f"{now.name} is {now.stunned[0].replace('_', ' ')}.")
     if after.ended_through > before.ended_through:
         out.append("The battle is over.")
+    actor, was = current_actor(after), current_actor(before)
+    if actor is not None and (was is None or was.key != actor.key) and after.ended_through != after.last_seq:
+        out.append(f"{actor.name}'s turn.")
     return list(dict.fromkeys(out))
 
 
