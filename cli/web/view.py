@@ -265,6 +265,8 @@ def blow(event: Any, points: str) -> list[str]:
             struck = contest.outcome not in ("", "none")
             out.append(f"{contest.attacker} {'hits' if struck else 'attacks'} {contest.defender}"
                        f"{'' if struck else ' without effect'}.")
+        if not out and event.sides:
+            out.append(f"{' and '.join(side.combatant for side in event.sides)}: nobody is affected.")
         return out
     if isinstance(event, (ev.ActionResolved, ev.StoryRolled)):
         return [f"{event.combatant} tries {event.trait}."]
