@@ -99,6 +99,14 @@ def serve(
                            "from now on. The link is otherwise kept among your secrets, the same at every serve.")]
         = False,
     large: Annotated[bool, typer.Option("--large", help="Large type, for a TV across the table.")] = False,
+    wounds: Annotated[Optional[str], typer.Option(
+        "--wounds", metavar="exact|words|npc-words", show_default="npc-words, or what was kept",
+        help="What players see of wounds: the exact track, words (hurt, badly hurt, down, out), or NPCs in words "
+             "and the others exact. Kept for the fight among the GM's settings, never in the log.")] = None,
+    words_for: Annotated[Optional[list[str]], typer.Option(
+        "--words-for", metavar="NAME", help="Show this fighter's wounds in words (repeat for more).")] = None,
+    exact_for: Annotated[Optional[list[str]], typer.Option(
+        "--exact-for", metavar="NAME", help="Show this fighter's wounds exactly (repeat for more).")] = None,
 ) -> None:
     """A read-only web page of the board for the players: turn order, wounds, points and the last commands,
     updated within a second of any command. Nothing on it can change the fight.
@@ -141,6 +149,8 @@ def serve(
                              "(or --host ADDRESS)")
         servers: list[uvicorn.Server] = []
         limit = net.connection_limit(net.descriptors())
+        from fudge_combat.cli.web.wounds import keep as keep_wounds  # the GM's choice of wounds shown, checked now
+        seen = keep_wounds(fights, name or fights.current(), wounds, words_for or (), exact_for or ())
         sock = bound(host, port, net.BACKLOG)
         shown = sock.getsockname()
         prefix, replaced = "", False
@@ -170,6 +180,8 @@ def serve(
                 colour = style.wanted(sys.stdout)  # escapes of its own, not a name's: written as they are
                 typer.echo("\n".join(joining.qr_lines(f"{base}{prefix}/", colour)), color=colour)
             echo(f"or open {base}/join and type the code {joining.spoken(code)} (good while this server runs)")
+        sys.stdout.flush()
+        echo(seen)  # after the address, the first line a reader of this output looks for
         sys.stdout.flush()
         # Ctrl-C: the players' streams end at their next poll (`stopping`), well within the grace period.
         # uvicorn's warnings are a stranger's malformed requests: not the GM's to read, nor to be flooded with.

@@ -43,10 +43,12 @@ from starlette.responses import (HTMLResponse, JSONResponse, PlainTextResponse, 
                                  StreamingResponse)
 from starlette.routing import Route
 
-from fudge_combat.cli.web.html import CSS, board_html, events_html
+from fudge_combat.cli.web import cards, view
+from fudge_combat.cli.web.html import CSS
 from fudge_combat.cli.web.lan import Tries, check
 from fudge_combat.cli.web.net import HostCheck
 from fudge_combat.cli.web.story import steps
+from fudge_combat.cli.web.wounds import WoundView, view_of
 from fudge_combat.store.base import StoreError
 
 if TYPE_CHECKING:
@@ -59,26 +61,13 @@ HEARTBEAT = 15.0  # seconds: a comment line keeps proxies and phones from closin
 STREAMS = 64  # open streams at most: a table's phones and a TV, many times over (cli.web.net.CONNECTIONS: 256)
 RECONNECTING = "the store is reconnecting: this page follows the fight again by itself when it answers"
 
-# A few lines of plain JavaScript: the page replaces its live part with what the server sends.
-SCRIPT = """
-const live = document.getElementById("live"), state = document.getElementById("conn");
-function listen() {
-  const source = new EventSource(location.pathname.replace(/\\/?$/, "/") + "events");
-  source.onmessage = (m) => { const d = JSON.parse(m.data); live.innerHTML = d.html; document.title = d.title;
-    document.body.dataset.seq = d.seq; state.textContent = "live · event " + d.seq; };
-  source.onerror = () => { state.textContent = "reconnecting…";  // a refused stream (503) is not retried: retry
-    if (source.readyState === EventSource.CLOSED) setTimeout(listen, 5000); };
-}
-listen();
-if (new URLSearchParams(location.search).has("large")) document.body.classList.add("large");
-"""
-
-
 class Board:
-    """The fight's board as HTML, rebuilt when the store's tail moves; `warn` gives the GM's terminal a line."""
+    """The fight's board as HTML, rebuilt when the store's tail moves; `warn` gives the GM's terminal a line;
+    `wounds` gives a fight's (by its id) choice of wounds shown (cli.web.wounds: the GM's, read at each build)."""
 
-    def __init__(self, fights: Fights, fight: str | None, warn: Callable[[str], None] = lambda line: None) -> None:
-        self.fights, self.fight, self.warn = fights, fight, warn
+    def __init__(self, fights: Fights, fight: str | None, warn: Callable[[str], None] = lambda line: None,
+                 wounds: Callable[[str], WoundView] = view_of) -> None:
+        self.fights, self.fight, self.warn, self.wounds = fights, fight, warn, wounds
         self.tail: tuple[str, int, str] | None = None
         self.payload: dict[str, object] = {}  # the last board built
         self.shown: dict[str, object] = {}  # what the pages show now: that board, or why the store is unread
@@ -148,10 +137,14 @@ class Board:
         self.poll()
 
     def build(self, name: str, seq: int) -> dict[str, object]:
+        """The players' view (cli.web.view), filtered for them before it is drawn: every page gets these bytes."""
         state = self.fights.state(name)
         records = self.fights.log(name, seq)
-        html = board_html(state) + "<h2>Last commands</h2>" + events_html(steps(records, keep=SHOWN))
-        return {"seq": seq, "title": f"{name} · round {state.round}" if state.round else name, "html": html}
+        wounds = self.wounds(state.fight_id)
+        told = view.story(steps(records, keep=SHOWN), {r.seq: r.event for r in records}, wounds)
+        details = [f"event {seq}", f"dice seed committed {state.commitment[:12]}…"] if state.commitment else []
+        html = cards.live_html(view.board(state, wounds), told, details)
+        return {"seq": seq, "title": view.title(state), "html": html}
 
 
 def unreadable(exc: StoreError) -> tuple[str, bool]:
@@ -168,14 +161,8 @@ def unreadable(exc: StoreError) -> tuple[str, bool]:
 
 
 def page(payload: dict[str, object], large: bool) -> str:
-    body = ' class="large"' if large else ""
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<meta name="color-scheme" content="light dark">'
-            f"<title>{escape(str(payload['title']))}</title><style>{CSS}</style></head>"
-            f'<body{body} data-seq="{payload["seq"]}"><main><div id="live">{payload["html"]}</div>'
-            f'<p class="status" id="conn">event {payload["seq"]}</p></main>'
-            f"<script>{SCRIPT}</script></body></html>")
+    """The players' page (cli.web.cards); `large`: in TV mode from the start."""
+    return cards.page_html(payload, large)
 
 
 def join_page(said: str = "") -> str:
@@ -217,7 +204,7 @@ def create_app(fights: Fights, fight: str | None = None, prefix: str = "", large
                 streams -= 1
 
     async def index(request: Request) -> Response:
-        return HTMLResponse(page(board.poll(), large), headers={"Cache-Control": "no-store"})
+        return HTMLResponse(page(board.poll(), large), headers=cards.HEADERS)
 
     async def board_json(request: Request) -> Response:
         return JSONResponse(board.poll(), headers={"Cache-Control": "no-store"})

@@ -1,17 +1,13 @@
-"""The board and the last commands as HTML: every text escaped, styled by its kind (cli.style's words).
-
-The board is `projections.board.board_lines`, the terminal's own board, drawn as lines of spans whose class is
-the segment's kind: a player's page says what the GM's terminal says. Lines wrap on a phone.
+"""HTML pieces the web pages share: the escaping (`h`), the kinds' colours (`CSS`, the join page's) and the last
+commands as a list (`events_html`). The players' board itself is cli.web.cards (its cards, from cli.web.view).
 """
 
 from __future__ import annotations
 
 from html import escape
 
-from fudge_combat.projections.board import board_lines
 from fudge_combat.cli.terminal import safe
 from fudge_combat.cli.web.story import Step
-from fudge_combat.engine.kernel.state import FightState
 
 # The colours of the kinds (cli.style.STYLES), light and dark (prefers-color-scheme), and the layout:
 # one column on a phone, large type for a TV (`.large`, `fudge serve --large` or ?large).
@@ -55,31 +51,6 @@ body.large h1 { font-size: 2.6vw; } body.large h2 { font-size: 2.2vw; }
 def h(text: str) -> str:
     """Text from the log, safe in HTML: markup escaped, controls shown as escapes (an attribute's quotes too)."""
     return escape(safe(text))
-
-
-BOARD_WIDTH = 80  # columns of the board's lines, as a terminal shows it: they wrap on a narrower screen
-
-
-def segments_html(line: list[tuple[str, str]]) -> str:
-    """Spans of the kinds; a column's padding is left outside the span, so a coloured box ends with its words."""
-    out = []
-    for text, kind in line:
-        words = text.rstrip(" ")
-        if kind and words:
-            out.append(f'<span class="k-{h(kind)}">{h(words)}</span>{text[len(words):]}')
-        else:
-            out.append(h(text))
-    return "".join(out)
-
-
-def board_html(state: FightState) -> str:
-    """The board (turn order, current actor, wounds, points) as HTML lines."""
-    lines = board_lines(state, BOARD_WIDTH)
-    out = []
-    for index, line in enumerate(lines):
-        head = " head" if index == 0 else ""
-        out.append(f'<div class="line{head}">{segments_html(line)}</div>')
-    return '<section class="board" id="board">' + "".join(out) + "</section>"
 
 
 def step_html(step: Step) -> str:
