@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator, Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 # Each class (and constant) of a command module: the module that defines it, under fudge_combat.engine.
 MODULES: dict[str, str] = {
@@ -39,7 +39,7 @@ def command_class(name: str) -> Any:
 
 
 V = TypeVar("V")
-_MISSING = object()
+T = TypeVar("T")
 
 
 class ByCommand(Mapping[type, V]):
@@ -55,19 +55,23 @@ class ByCommand(Mapping[type, V]):
         self._by_class: dict[type, V] = {}  # the classes looked up so far: a dict's speed from the second time
 
     def __getitem__(self, kind: type) -> V:
-        found = self._by_class.get(kind, _MISSING)
-        if found is not _MISSING:
-            return found  # type: ignore[return-value]
+        if kind in self._by_class:
+            return self._by_class[kind]
         name = getattr(kind, "__name__", None)
         if name not in self.by_name or _command(name) is not kind:  # a class of that name elsewhere is not it
             raise KeyError(kind)
         value = self._by_class[kind] = self.by_name[name]
         return value
 
-    def get(self, kind: type, default: Any = None) -> Any:  # `decide` asks at every command: no exception raised
-        found = self._by_class.get(kind, _MISSING)
-        if found is not _MISSING:
-            return found
+    @overload
+    def get(self, kind: type, /) -> V | None: ...
+    @overload
+    def get(self, kind: type, /, default: V | T) -> V | T: ...
+
+    def get(self, kind: type, /, default: V | T | None = None) -> V | T | None:
+        # `decide` asks at every command: no exception raised
+        if kind in self._by_class:
+            return self._by_class[kind]
         return self[kind] if kind in self else default
 
     def __iter__(self) -> Iterator[type]:
@@ -81,4 +85,7 @@ class ByCommand(Mapping[type, V]):
 
 
 def _command(name: str) -> type:
-    return command_class(name)
+    kind = command_class(name)
+    if not isinstance(kind, type):  # a table names command classes, not a module's constants
+        raise TypeError(f"{name} is not a command class")
+    return kind
