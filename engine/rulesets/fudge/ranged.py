@@ -61,8 +61,10 @@ def ranged_trait(who: Combatant, given: str | None) -> str:
 def dodge_trait(who: Combatant, given: str | None) -> str:
     """F-RNG-2: the defender's Dodge, or Agility without one."""
     combat = who.fighter.sheet.combat
-    if given or (combat and combat.dodge):
-        return given or combat.dodge  # type: ignore[union-attr, return-value]
+    if given:
+        return given
+    if combat and combat.dodge:
+        return combat.dodge
     if any(name.lower() == "dodge" for name in who.fighter.skills):
         return "Dodge"
     return "Agility"
