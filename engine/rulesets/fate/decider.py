@@ -278,7 +278,7 @@ def recover(state: FightState, c: RecoverInjury, dice: Dice) -> list[ev.Event]:
     mark = injuries[0]
     fields: dict[str, Any] = {"activity": c.activity if long else None}
     days = base
-    out: list[Any] = []
+    out: list[ev.Event] = []
     if c.healer is not None or c.skill_level is not None:
         action = state.last_seq + 1
         if c.healer is not None:

@@ -24,7 +24,7 @@ Readings taken where the text leaves room:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from fudge_combat.engine.rulesets.fudge.declarations import declarations_after, reveal_events, round_events
 from fudge_combat.engine.rulesets.fudge.reresolve import Spent, earlier_rolls, fresh_rolls, reresolve
@@ -106,13 +106,13 @@ def _checked(state: FightState, c: Melee) -> tuple[Combatant, list[Combatant], i
     return lone, foes, limit
 
 
-def decide_melee(state: FightState, c: Melee, dice: Dice) -> list[Any]:
+def decide_melee(state: FightState, c: Melee, dice: Dice) -> list[ev.Event]:
     """F-MULTI-1, F-MULTI-2, F-MULTI-3, F-MULTI-4, F-MULTI-5, F-MULTI-6, F-MULTI-7, F-NPC-1: one roll for
     the lone fighter, compared with each foe's result."""
     opts = state.options
     lone, foes, limit = _checked(state, c)
     everyone = [lone, *foes]
-    out: list[Any] = round_events(state, [w.name for w in everyone])
+    out: list[ev.Event] = round_events(state, [w.name for w in everyone])
     out += reveal_events(state, c.reveals)
     revealed = {r.combatant.lower() for r in c.reveals}
     if any(k in state.sealed and k not in revealed for k in (w.key for w in everyone)):
@@ -263,7 +263,7 @@ def describe_melee(lone: str, comparisons: Sequence[ev.Comparison], hits: Sequen
     return "; ".join(parts) + " → " + ("; ".join(blows) if blows else "nobody is hit")
 
 
-def reresolve_melee(state: FightState, spent: Spent, dice: Dice) -> list[Any]:
+def reresolve_melee(state: FightState, spent: Spent, dice: Dice) -> list[ev.Event]:
     """C-FP-2 on a melee roll: skill (or a CT-SPARE spare die) shifts, luck rerolls the spender's roll;
     the melee is decided again."""
     if spent.roll.purpose == "damage":
@@ -273,7 +273,7 @@ def reresolve_melee(state: FightState, spent: Spent, dice: Dice) -> list[Any]:
 
 
 def resettle_melee(state: FightState, record: Action, spent: Spent, new_roll: int | None,
-                   voids: list[int], dice: Dice) -> list[Any]:
+                   voids: list[int], dice: Dice) -> list[ev.Event]:
     """The melee decided again from the changed side.
 
     The foes, the named target, the sweep and the ignored foes stand as declared; a target the
