@@ -95,7 +95,7 @@ def _mods(state: Any, kinds: dict[str, Many]) -> tuple[cmd.FateMod, ...]:
             except ValueError:
                 raise InputError(f"{value!r}: the modifier after '=' is a whole number") from None
             name, foe = against(state, who)
-            out.append(cmd.FateMod(combatant=name.strip(), kind=kind, against=foe.strip() or None,  # type: ignore[arg-type]
+            out.append(cmd.FateMod(combatant=name.strip(), kind=kind, against=foe.strip() or None,  # type: ignore[arg-type]  # a str: the kind of its option
                                    value=amount))
     return tuple(out)
 
@@ -204,7 +204,7 @@ def attack(
         attacker, defender = actor_and_target(state, fighters, "fudge fate attack ATTACKER DEFENDER")
         return cmd.FateAttack(
             attack=cmd.FateAction(combatant=attacker, target=defender, skill=skill, maneuver=maneuver,
-                                  maneuver_needs=needs, non_lethal=non_lethal),  # type: ignore[arg-type]
+                                  maneuver_needs=needs, non_lethal=non_lethal),  # type: ignore[arg-type]  # a str checked above: the model's Literal
             defense=cmd.FateAction(combatant=defender, skill=defense, non_combat=non_combat, unaware=unaware),
             mods=mods_of(state, mod, position, outnumbering, flanking, surrounding, superior_weapon, superior_armor),
             mobile=mobile)

@@ -22,7 +22,7 @@ from fudge_combat.cli.params import FudgeCommand, FudgeGroup
 try:  # Typer vendors click since 0.22; before, it raised click's own exceptions
     from typer._click import exceptions as click_errors
 except ImportError:  # pragma: no cover
-    from click import exceptions as click_errors  # type: ignore[no-redef]
+    from click import exceptions as click_errors  # type: ignore[no-redef]  # the same module, before Typer vendored it
 
 # Where each command is declared (module of `cli`), in the order the help lists the modules: `fudge NAME`
 # imports that module alone (tests/test_cli_startup.py checks this table against the modules).
@@ -225,7 +225,7 @@ def _completing() -> list[str] | None:
     if shell is None or not instruction.startswith("complete_"):
         return []
     try:
-        words, _ = shell(None, {}, "fudge", COMPLETE_VAR).get_completion_args()  # type: ignore[arg-type]
+        words, _ = shell(None, {}, "fudge", COMPLETE_VAR).get_completion_args()  # type: ignore[arg-type]  # no command: only the shell's words are read
     except (KeyError, ValueError):  # the shell's variables are missing: Typer says so when it reads them
         return []
     return list(words)

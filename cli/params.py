@@ -13,9 +13,12 @@ calls the value: an option's metavar, an argument's name (`COMPLETES`).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+
+if TYPE_CHECKING:
+    from typer._click.core import Context, Parameter  # the click Typer vendors (and its classes subclass)
 
 # The help's panels: each ruleset's options where they apply (`rich_help_panel=`); the rest under "Options".
 FUDGE = "Fudge"
@@ -108,23 +111,26 @@ def one_line_paragraphs(text: str | None) -> str | None:
     return "\n\n".join(" ".join(paragraph.split()) for paragraph in text.split("\n\n"))
 
 
-class _Plain:
+def _plain_params(params: list[Parameter]) -> list[Parameter]:
     """Shared by the command and group classes: the parameters, made plain when click first asks for them;
     the table's dice and the fight last, so every command's help ends with them (a panel is shown where its
     first option comes). Only options move: the arguments keep their order, and options parse in any."""
-
-    def get_params(self, ctx: Any) -> list[Any]:
-        params = super().get_params(ctx)  # type: ignore[misc]
-        for param in params:
-            plain(param)
-        return sorted(params, key=lambda param: getattr(param, "rich_help_panel", None) == TABLE)
+    for param in params:
+        plain(param)
+    return sorted(params, key=lambda param: getattr(param, "rich_help_panel", None) == TABLE)
 
 
-class FudgeCommand(_Plain, TyperCommand):
+class FudgeCommand(TyperCommand):
     def __init__(self, *args: Any, help: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, help=one_line_paragraphs(help), **kwargs)
 
+    def get_params(self, ctx: Context) -> list[Parameter]:
+        return _plain_params(super().get_params(ctx))
 
-class FudgeGroup(_Plain, TyperGroup):
+
+class FudgeGroup(TyperGroup):
     def __init__(self, *args: Any, help: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, help=one_line_paragraphs(help), **kwargs)
+
+    def get_params(self, ctx: Context) -> list[Parameter]:
+        return _plain_params(super().get_params(ctx))

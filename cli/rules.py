@@ -85,7 +85,8 @@ def rules_explain(
 def shown_value(field: str, value: object) -> str:
     """An option's value as a GM would write it."""
     if field == "ladder_levels":
-        return ", ".join(f"{n} {v:+d}" for n, v in value) or "-"  # type: ignore[attr-defined]
+        assert isinstance(value, tuple)  # RuleOptions.ladder_levels: (name, value) pairs
+        return ", ".join(f"{n} {v:+d}" for n, v in value) or "-"
     if isinstance(value, tuple):
         return ", ".join(str(v) for v in value) or "-"
     if isinstance(value, bool):

@@ -199,7 +199,7 @@ def declare(
             raise InputError(f"--two-avoidances is one of {', '.join(kinds)}")
         declaration = ev.Declaration(all_out="offense" if all_out_offense else "defense" if all_out_defense else None,
                                      posture=posture, wait=wait, hasty=hasty, two_attacks=two_attacks,
-                                     two_avoidances=two_avoidances, sweep=sweep)  # type: ignore[arg-type]
+                                     two_avoidances=two_avoidances, sweep=sweep)  # type: ignore[arg-type]  # a str checked above: the model's Literal
         if posture_roll or posture_die is not None:
             if sealed:
                 raise InputError("a rolled posture is public: it cannot be --sealed (F-TAC-3)")
@@ -333,9 +333,9 @@ def attack(
                           difficulty=level_of(fights, name, difficulty),
                           reveals=fights.reveals(state, [attacker, target]),
                           stun=stun, pull=wound_level(pull) if pull is not None else None, head=head,
-                          avoid=avoids[0], position=tuple(pos or ()), target_back=target_back,  # type: ignore[arg-type]
-                          ranged=ranged, ranged_mod=ranged_mod, weapon=weapon,  # type: ignore[arg-type]
-                          targets=tuple(also or ()), targets_avoid=avoids[1:],  # type: ignore[arg-type]
+                          avoid=avoids[0], position=tuple(pos or ()), target_back=target_back,  # type: ignore[arg-type]  # a str checked above: the model's Literal
+                          ranged=ranged, ranged_mod=ranged_mod, weapon=weapon,  # type: ignore[arg-type]  # a str checked above: the model's Literal
+                          targets=tuple(also or ()), targets_avoid=avoids[1:],  # type: ignore[arg-type]  # a str checked above: the model's Literal
                           magic=parse_magic(magic),
                           targeting=targeting(fights, name, aim, aim_at, called, need_rd, otherwise, affects,
                                               speed_contest))
@@ -439,7 +439,8 @@ def barter(
         if len(trade) > 2:
             raise InputError("a barter trades one die (crunch) or two (classic), not more")
         alter = raise_ if raise_ is not None else lower
-        return cmd.Barter(combatant=combatant, trade=trade[0] - 1, alter=alter - 1,  # type: ignore[operator]
+        assert alter is not None  # one of the two, checked above
+        return cmd.Barter(combatant=combatant, trade=trade[0] - 1, alter=alter - 1,
                           direction=1 if raise_ is not None else -1,
                           second_trade=trade[1] - 1 if len(trade) > 1 else None)
     run(fight, build, as_json=as_json)
@@ -538,8 +539,8 @@ def spend(
             raise InputError(f"unknown use {use!r}; one of: {', '.join(uses)}")
         if shift is not None and shift.strip() not in ("+1", "1", "-1"):
             raise InputError("--shift is +1 or -1")
-        return cmd.SpendPoint(combatant=combatant, use=use, target=roll_seq,  # type: ignore[arg-type]
-                              shift=int(shift) if shift is not None else None)  # type: ignore[arg-type]
+        return cmd.SpendPoint(combatant=combatant, use=use, target=roll_seq,  # type: ignore[arg-type]  # a str checked above: the model's Literal
+                              shift=int(shift) if shift is not None else None)  # type: ignore[arg-type]  # an int checked above: +1 or -1
     run(fight, build, dice, command_id, as_json=as_json)
 
 

@@ -55,7 +55,7 @@ def decider_of(state: FightState) -> Decider:
 
 def decide(state: FightState, command: cmd.Command, dice: Dice) -> list[Event]:
     decider = decider_of(state)
-    handler = decider.table.get(type(command))
+    handler = decider.handler(command)
     if handler is None and type(command) not in decider.refusals:  # every ruleset decides or refuses each command
         raise RuleError(f"no rule handles {type(command).__name__}")
     if not state.name and not isinstance(command, cmd.StartFight):

@@ -361,7 +361,7 @@ def _fate_harm(before: FightState, after: FightState) -> list[Consequence]:
     return out
 
 
-def _harm(view: dict[str, Any]) -> tuple[Any, ...]:
+def _harm(view: Mapping[str, object]) -> tuple[object, ...]:
     return (view["boxes"], view["next_action"], view["scene"], view["beyond_scene"], view["hurt_narrative"])
 
 

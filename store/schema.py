@@ -153,7 +153,7 @@ class _Deriver:
             item = self.codec(args[0])
             if not item.same:
                 raise TypeError(f"{hint!r}: a set of values that change when stored")
-            return Codec(frozenset[item.wire])  # type: ignore[name-defined]
+            return Codec(frozenset[item.wire])  # type: ignore[name-defined]  # a type built at run time
         if origin is dict:
             return self.plain(*args)
         if origin is abc.Mapping:
@@ -195,7 +195,7 @@ class _Deriver:
         key, item = self.codec(key_hint), self.codec(item_hint)
         if not key.same:
             raise TypeError(f"{key_hint!r}: a map's key that changes when stored")
-        wire = dict[key.wire, item.wire]  # type: ignore[name-defined]
+        wire = dict[key.wire, item.wire]  # type: ignore[name-defined]  # a type built at run time
         if item.same:
             return Codec(wire)
         return Codec(wire, _values(item.encode), _values(item.decode))
@@ -286,8 +286,8 @@ class _Deriver:
                               _unless_missing(item.encode), _unless_none_missing(item.decode))
         wire = msgspec.defstruct("Change", [
             ("command", str), ("first", int),
-            ("values", tuple[Union[tuple(struct for struct, _ in values.values())], ...]),  # type: ignore[misc]
-            ("keys", tuple[Union[tuple(struct for struct, _, _ in keys.values())], ...]),  # type: ignore[misc]
+            ("values", tuple[Union[tuple(struct for struct, _ in values.values())], ...]),  # type: ignore[misc]  # a type built at run time
+            ("keys", tuple[Union[tuple(struct for struct, _, _ in keys.values())], ...]),  # type: ignore[misc]  # a type built at run time
         ], array_like=True, gc=False)
         value_of = {struct: (name, codec.decode or _same) for name, (struct, codec) in values.items()}
         keys_of = {struct: (name, decode) for name, (struct, _, decode) in keys.items()}

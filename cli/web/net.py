@@ -73,7 +73,7 @@ def guarded(limit: int, headers: float = HEADERS) -> type[asyncio.Protocol]:
         awaited: object = None  # the request cycle (None: none yet) after which the next request is awaited
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            super().connection_made(transport)  # type: ignore[arg-type]
+            super().connection_made(transport)  # type: ignore[arg-type]  # uvicorn narrows asyncio's parameter to a Transport, which a server's connection is
             held = sum(1 for other in self.connections if not other.transport.is_closing())
             if held > limit:
                 if waiting:

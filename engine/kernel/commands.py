@@ -12,7 +12,7 @@ import functools
 import importlib
 import typing
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.command_base import CommandModel
@@ -44,7 +44,7 @@ def command_class(name: str) -> Any:
 
 
 V = TypeVar("V")
-_MISSING = object()
+T = TypeVar("T")
 
 
 class ByCommand(Mapping[type, V]):
@@ -63,19 +63,23 @@ class ByCommand(Mapping[type, V]):
         self._by_class: dict[type, V] = dict(self.by_class)  # the classes looked up so far: a dict's speed from the second time
 
     def __getitem__(self, kind: type) -> V:
-        found = self._by_class.get(kind, _MISSING)
-        if found is not _MISSING:
-            return found  # type: ignore[return-value]
+        if kind in self._by_class:
+            return self._by_class[kind]
         name = getattr(kind, "__name__", None)
         if name not in self.by_name or _command(name) is not kind:  # a class of that name elsewhere is not it
             raise KeyError(kind)
         value = self._by_class[kind] = self.by_name[name]
         return value
 
-    def get(self, kind: type, default: Any = None) -> Any:  # `decide` asks at every command: no exception raised
-        found = self._by_class.get(kind, _MISSING)
-        if found is not _MISSING:
-            return found
+    @overload
+    def get(self, kind: type, /) -> V | None: ...
+    @overload
+    def get(self, kind: type, /, default: V | T) -> V | T: ...
+
+    def get(self, kind: type, /, default: V | T | None = None) -> V | T | None:
+        # `decide` asks at every command: no exception raised
+        if kind in self._by_class:
+            return self._by_class[kind]
         return self[kind] if kind in self else default
 
     def __iter__(self) -> Iterator[type]:
@@ -127,4 +131,7 @@ def read_issued(issued: Mapping[str, Any] | None, ruleset: str) -> Any:
 
 
 def _command(name: str) -> type:
-    return command_class(name)
+    kind = command_class(name)
+    if not isinstance(kind, type):  # a table names command classes, not a module's constants
+        raise TypeError(f"{name} is not a command class")
+    return kind

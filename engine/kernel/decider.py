@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Never, TypeVar, cast
 
+from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.state import Combatant, FightState
 
 if TYPE_CHECKING:
@@ -14,15 +15,22 @@ if TYPE_CHECKING:
     from fudge_combat.events.models import Event
 
 # A decide table's handler: (state, a command of its key's class, dice) -> the events it makes. Each handler
-# names its own command class, so the table's type leaves the arguments to them.
-Handler = Callable[..., "list[Event]"]
+# names its own command class (`attack(state, c: Attack, dice)`), which a table's one type cannot tie to
+# its key: so a handler takes `Never` there, which every handler's own class is (a parameter's type is
+# read the other way round), and a command reaches it only through `Decider.handler`, its one caller.
+Handler = Callable[[FightState, Never, Dice], "list[Event]"]
+# A handler as `decide` calls it: with a command of the class its table keys it by.
+Decides = Callable[[FightState, "Command", Dice], "list[Event]"]
+C = TypeVar("C", bound="Command")
+# A handler of one command class, as a rule that wraps or falls back on another names it (`HandlerOf[SpendPoint]`).
+HandlerOf = Callable[[FightState, C, Dice], "list[Event]"]
 
 
 @dataclass(frozen=True)
 class Decider:
     name: str  # the `ruleset` option that picks it
     title: str  # its name in a line to the GM
-    table: Mapping[type, Handler]  # a command's type -> what decides it
+    table: Mapping[type, Handler]  # a command's type -> what decides it (`handler`)
     refusals: Mapping[type, str]  # a command it lacks -> the line refusing it ({ruleset}: `name`)
     still_fights: Callable[[FightState, Combatant], bool]  # a combatant is still in the fight (not out, not Taken Out)
 
@@ -36,6 +44,13 @@ class Decider:
                 elif who.side != standing:
                     return False  # two sides still fight: no need to read the rest
         return True
+
+    def handler(self, command: Command) -> Decides | None:
+        """What decides `command`: the handler its class is keyed by, or None if this ruleset has none.
+
+        The handler takes commands of that class, which `command` is: the table's type cannot say so
+        (see `Handler`), and this is the one place it is said."""
+        return cast("Decides | None", self.table.get(type(command)))
 
     def refusal(self, command: Command | type[Command]) -> str:
         """The one line a command this ruleset does not have is refused with: it names the ruleset.

@@ -48,7 +48,7 @@ SUBSTITUTE_CHARTS: dict[str, tuple[tuple[int, int], ...]] = {
 }
 
 
-class Substituted(tuple):
+class Substituted(tuple[int, ...]):
     """Fudge faces standing for a 3d6 or d% roll typed at the table (C-DICE-4); `typed` is what was typed."""
 
     typed: str

@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.engine.kernel.registry import UnknownRuleset, is_built_in, package_of, ruleset_module
-from fudge_combat.engine.kernel.inputs import MAX_ENTRIES, Count, Number, Text, check_boxes, load_toml, validation_line
+from fudge_combat.engine.kernel.inputs import MAX_ENTRIES, check_boxes, load_toml, validation_line
+from fudge_combat.events.bounds import Count, Number, Text
 
 
 def _opt(default: Any, rule: str, text: str) -> Any:

@@ -13,7 +13,7 @@ Not thread-safe (rewinding mutates the shared dict); a fight is folded in one th
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, Self
 
 class Unbound:
     """A key not bound (one instance, kept one when copied or pickled: compared with `is`)."""
@@ -102,7 +102,7 @@ class PMap(Mapping[Any, Any]):
         self._ref = (key, before, new)
         return new
 
-    def _copy_to(self, new: PMap) -> None:
+    def _copy_to(self, new: Self) -> None:
         """What a new version takes from this one besides the shared dict (nothing, for a plain PMap)."""
 
     def changes_since(self, older: PMap) -> dict[Any, Any] | None:
@@ -151,7 +151,7 @@ class PMap(Mapping[Any, Any]):
             return self._data() == dict(other.items())
         return NotImplemented
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as a dict is: typeshed types object's __hash__ as a method
 
     def __repr__(self) -> str:
         return f"PMap({self._data()!r})"
@@ -211,8 +211,8 @@ class EventMap(PMap):
         """Read the values left in the log with `read(key)`; `keep`: hold the values set from now on."""
         self._reader.read, self._reader.keep = read, keep
 
-    def _copy_to(self, new: PMap) -> None:
-        new._reader = self._reader  # type: ignore[attr-defined]
+    def _copy_to(self, new: Self) -> None:
+        new._reader = self._reader
 
     def set(self, key: Any, value: Any) -> EventMap:
         data = self._data()

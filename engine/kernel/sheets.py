@@ -9,7 +9,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from fudge_combat.engine.kernel.errors import InputError
-from fudge_combat.engine.kernel.inputs import MAX_ENTRIES, Count, Number, Text, check_boxes, load_toml, validation_line
+from fudge_combat.engine.kernel.inputs import MAX_ENTRIES, check_boxes, load_toml, validation_line
+from fudge_combat.events.bounds import Count, Number, Text
 from fudge_combat.engine.kernel.ladder import Ladder
 from fudge_combat.engine.kernel.options import RuleOptions
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from fudge_combat.engine.rulesets.fudge import ranked
 from fudge_combat.engine.rulesets.atari_isev.rules import (BACK_TO_ENEMY, NO_AVOIDANCE, OFFENCE_POSITION, POSTURE_NAME, RANGED_AVOIDANCE,
@@ -150,7 +150,7 @@ def no_avoidance(who: Combatant, baseline: int) -> ev.Side:
                    offense=baseline, defense=baseline, declaration=ev.Declaration())
 
 
-def attack(state: FightState, c: Attack, dice: Dice) -> list[Any]:
+def attack(state: FightState, c: Attack, dice: Dice) -> list[ev.Event]:
     """AI-ATK-1, AI-ATK-2, AI-ATK-3 (and AI-SWEEP, AI-MULTI-ATK, AI-MULTI-AVD, AI-RNG, AI-POS): one attack command."""
     if c.stun or c.pull is not None or c.head:
         raise RuleError("stun, pulled and head blows (F-STUN) are Fudge rules; Atari Isev blows wound (AI-DMG-1)")
@@ -175,7 +175,7 @@ def attack(state: FightState, c: Attack, dice: Dice) -> list[Any]:
         raise RuleError(f"give one avoidance for every foe of the multi-strike ({len(targets)}), or one for all")
     avoids = (c.avoid, *(c.targets_avoid or (None,) * len(c.targets)))
     strike = ranked.current_strike(state) if state.options.initiative in ranked.SYSTEMS else 1
-    out: list[Any] = []
+    out: list[ev.Event] = []
     for index, target in enumerate(targets):
         blow = one_blow(state, c.model_copy(update={"avoid": avoids[index]}), attacker, target, strike,
                         index + 1 if decl.sweep else 0, state.last_seq + len(out) + 1, dice)
@@ -187,7 +187,7 @@ def attack(state: FightState, c: Attack, dice: Dice) -> list[Any]:
 
 
 def one_blow(state: FightState, c: Attack, attacker: Combatant, target: Combatant, strike: int,
-             sweep_index: int, action: int, dice: Dice) -> list[Any]:
+             sweep_index: int, action: int, dice: Dice) -> list[ev.Event]:
     """One attack roll against the target's avoidance (AI-ATK-1, AI-ATK-2, AI-ATK-3).
 
     Readings: without an avoidance (used, surrendered, `--avoid none`, unaware)
@@ -262,7 +262,7 @@ def default_avoidance(target: Combatant, decl: ev.Declaration) -> str:
     return "dodge" if "dodge" in wanted.lower() else "parry"
 
 
-def heroic(state: FightState, c: HeroicAvoidance, dice: Dice) -> list[Any]:
+def heroic(state: FightState, c: HeroicAvoidance, dice: Dice) -> list[ev.Event]:
     """AI-HEROIC: the wound just taken drops one class; Agility vs Fair: -2 next round, or prone on a failure."""
     who = combatant(state, c.combatant)
     if who.track.dead:
@@ -275,7 +275,7 @@ def heroic(state: FightState, c: HeroicAvoidance, dice: Dice) -> list[Any]:
     if ("heroic", rolled_with) in state.index:
         raise RuleError(f"{who.name} already rolled with that blow (AI-HEROIC)")
     action = next_action(state)
-    out: list[Any] = [ev.EventsVoided(seqs=(target,), reason=f"{who.name} rolls with the blow (AI-HEROIC)")]
+    out: list[ev.Event] = [ev.EventsVoided(seqs=(target,), reason=f"{who.name} rolls with the blow (AI-HEROIC)")]
     lower = heroic_level(mark.level)
     if lower > UNDAMAGED:
         out.append(ev.WoundMarked(action=mark.action, combatant=who.name, level=lower, damage=mark.damage))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import partial
 from itertools import islice
-from typing import Any, TYPE_CHECKING
+from typing import Any, TYPE_CHECKING, TypeVar
 
 from fudge_combat.engine.kernel.commands import ByCommand
 from fudge_combat.engine.rulesets.fudge import points
@@ -22,7 +22,7 @@ from fudge_combat.engine.rulesets.fudge.rolls import roll_event, settle_roll
 from fudge_combat.engine.rulesets.fudge import decider as fudge
 from fudge_combat.engine.rulesets.fudge import lifecycle
 from fudge_combat.engine.rulesets.fudge import phases
-from fudge_combat.engine.kernel.decider import Decider, Handler
+from fudge_combat.engine.kernel.decider import Decider, Handler, HandlerOf
 from fudge_combat.engine.rulesets.fudge.settle import settle_exchange
 from fudge_combat.engine.kernel.sheets import Sheet
 from fudge_combat.engine.rulesets.fudge.sides import able, combatant
@@ -208,7 +208,7 @@ def resettle(state: FightState, record: Action, spent: Spent, new_roll: int | No
                       exclude=frozenset(voids))
 
 
-def spend(state: FightState, c: SpendPoint, dice: Dice, *, fallback: Handler) -> list[ev.Event]:
+def spend(state: FightState, c: SpendPoint, dice: Dice, *, fallback: HandlerOf[SpendPoint]) -> list[ev.Event]:
     """FT-PTS: a fate point (the fudge-point pool, C-FP-4) for +1 to a roll."""
     who = combatant(state, c.combatant)
     if c.use != "skill" or c.shift not in (None, 1):
@@ -278,7 +278,7 @@ def recover(state: FightState, c: RecoverInjury, dice: Dice) -> list[ev.Event]:
     mark = injuries[0]
     fields: dict[str, Any] = {"activity": c.activity if long else None}
     days = base
-    out: list[Any] = []
+    out: list[ev.Event] = []
     if c.healer is not None or c.skill_level is not None:
         action = state.last_seq + 1
         if c.healer is not None:
@@ -297,7 +297,8 @@ def recover(state: FightState, c: RecoverInjury, dice: Dice) -> list[ev.Event]:
     return out + [ev.InjuryRecovered(combatant=patient.name, mark=mark.seq, days=days, **fields)]
 
 
-def roll(state: FightState, c: RollTrait, dice: Dice, *, fallback: Handler = fudge.roll_trait) -> list[ev.Event]:
+def roll(state: FightState, c: RollTrait, dice: Dice, *,
+         fallback: HandlerOf[RollTrait] = fudge.roll_trait) -> list[ev.Event]:
     """FT-TRACK-3: any other roll (a chase, a medicine check) carries the Hurt and Injured penalties.
 
     The clipped -1 is left to the next exchange or attack, which is where the text spends it.
@@ -340,10 +341,13 @@ PHASES_ONLY = {"StartRound": "fudge round", "NextTurn": "fudge next", "Barter": 
                "OrderTies": "fudge order", "HoldAction": "fudge hold", "DeclareIntent": "fudge intend"}
 
 
-def phased(handler: Handler, typed: str) -> Handler:
+C = TypeVar("C", bound="CommandModel")
+
+
+def phased(handler: HandlerOf[C], typed: str) -> HandlerOf[C]:
     """A phase initiative command (the PH rules), for a Fate fight in turns ordered by phase initiative only."""
 
-    def guarded(state: FightState, command: CommandModel, dice: Dice) -> list[ev.Event]:
+    def guarded(state: FightState, command: C, dice: Dice) -> list[ev.Event]:
         if not state.options.initiative.startswith("phases"):
             raise RuleError(not_fate(state, typed))
         return handler(state, command, dice)

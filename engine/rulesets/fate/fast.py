@@ -141,5 +141,5 @@ def play(duel: FateDuel, seed: bytes) -> tuple[int | None, int, tuple[str, str]]
             break
     out = (boxes[0][TAKEN_OUT] > 0, boxes[1][TAKEN_OUT] > 0)
     winner = None if out[0] == out[1] else (1 if out[0] else 0)
-    worst = tuple(LEVELS[max((i for i in range(1, 5) if marks[i]), default=0)] for marks in boxes)
-    return winner, exchanges, worst  # type: ignore[return-value]
+    first, second = (LEVELS[max((i for i in range(1, 5) if marks[i]), default=0)] for marks in boxes)
+    return winner, exchanges, (first, second)

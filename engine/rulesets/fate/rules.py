@@ -38,9 +38,10 @@ Readings taken where the text leaves room:
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any, Literal, TYPE_CHECKING
+from typing import Literal, TYPE_CHECKING, TypedDict
 
 from fudge_combat.engine.kernel.errors import RuleError
+from fudge_combat.engine.kernel.sheets import FateArmor, Sheet
 from fudge_combat.engine.rulesets.fudge.sides import combatant
 from fudge_combat.engine.rulesets.fate.tables import (ARMOR_PIERCING, ARMOR_TYPES, BOXES, OUTCOME_NAME, OUTCOMES, SIMPLE_ARMOR,
                                 SIMPLE_WEAPONS, VICIOUS, outcome_for)
@@ -98,7 +99,27 @@ def penalties(state: FightState, who: Combatant, role: str = "act") -> tuple[lis
     return out, clip
 
 
-def penalty_view(state: FightState, who: Combatant) -> dict[str, Any]:
+class AspectView(TypedDict):
+    boxes: int  # the aspect's boxes on the sheet
+    checked: list[int]  # those checked (FT-PTS)
+
+
+class PenaltyView(TypedDict):
+    """A fighter's track as `status` shows it (FT-TRACK-3), the boxes and aspects by name."""
+
+    boxes: dict[str, int]  # marked, by box
+    capacity: dict[str, int]  # the boxes of each kind
+    next_action: int
+    scene: int
+    beyond_scene: int
+    total_next_action: int
+    taken_out: bool
+    hurt_narrative: bool
+    aspects: dict[str, AspectView]
+    fate_points: int
+
+
+def penalty_view(state: FightState, who: Combatant) -> PenaltyView:
     """What `status` shows: the penalties on the next action, for the scene, beyond the scene."""
     marks = marks_of(state, who)
     scene = state.options.pace == "scene"
@@ -153,7 +174,7 @@ def attributes(who: Combatant) -> tuple[str, ...]:
     return weapon.attributes if weapon else ()
 
 
-def check_arms(sheet: Any, limit: int, arms: str) -> None:
+def check_arms(sheet: Sheet, limit: int, arms: str) -> None:
     """FT-SIMPLE, FT-ADV-1: ratings 0..limit (a house rule raises it), armor types 0..8, names from the tables.
 
     A rating is read from the table by name when the fight needs it: simple arms, or advanced armor with no type.
@@ -161,7 +182,7 @@ def check_arms(sheet: Any, limit: int, arms: str) -> None:
     for kind, item, table in (("weapon", sheet.fate_weapon, SIMPLE_WEAPONS), ("armor", sheet.fate_armor, SIMPLE_ARMOR)):
         if item is None:
             continue
-        needed = arms == "simple" or (arms == "advanced" and kind == "armor" and item.type is None)
+        needed = arms == "simple" or (arms == "advanced" and isinstance(item, FateArmor) and item.type is None)
         if item.rating is None and not needed:
             continue
         if item.rating is None and item.name.lower() not in table:
@@ -385,11 +406,12 @@ def mark_events(state: FightState, action: int, found: Sequence[ev.FateContest],
     return out
 
 
-def resolution(state: FightState, action: int, pace: str, sides: Sequence[ev.FateSide], mode: str = "contests",
-               supersedes: int | None = None, exclude: frozenset[int] = frozenset()) -> list[Any]:
+def resolution(state: FightState, action: int, pace: Literal["scene", "exchange", "turn"],
+               sides: Sequence[ev.FateSide], mode: Literal["contests", "total"] = "contests",
+               supersedes: int | None = None, exclude: frozenset[int] = frozenset()) -> list[ev.Event]:
     found = total_contests(state, sides) if mode == "total" else contests(state, sides)
-    resolved = ev.FateResolved(action=action, pace=pace, round=state.round, sides=tuple(sides),  # type: ignore[arg-type]
-                               contests=tuple(found), mode=mode, supersedes=supersedes)  # type: ignore[arg-type]
+    resolved = ev.FateResolved(action=action, pace=pace, round=state.round, sides=tuple(sides),
+                               contests=tuple(found), mode=mode, supersedes=supersedes)
     return [resolved, *mark_events(state, action, found, sides, exclude)]
 
 

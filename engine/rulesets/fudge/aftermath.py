@@ -7,10 +7,10 @@ and branches need nothing special.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, TYPE_CHECKING
 
 from fudge_combat.engine.kernel.commands import ByCommand
+from fudge_combat.engine.kernel.decider import Handler
 from fudge_combat.engine.rulesets.fudge import healing
 from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.errors import RuleError
@@ -32,12 +32,12 @@ def _living(state: FightState, names: tuple[str, ...]) -> list[Combatant]:
     return [who for who in chosen if not who.track.dead]
 
 
-def _end(state: FightState, c: EndBattle, dice: Dice) -> list[Any]:
+def _end(state: FightState, c: EndBattle, dice: Dice) -> list[ev.Event]:
     """F-HEAL-1: Scratches are erased; F-STUN-1: stun marks clear. Once is enough: nothing since, nothing to end."""
     if state.ended_through and state.ended_through == state.last_seq:
         raise RuleError(f"the battle already ended (round {state.round}) and nothing has happened since: "
                         "`fudge rest` or `fudge heal` for the days after it")
-    out: list[Any] = [ev.BattleEnded(round=state.round)]
+    out: list[ev.Event] = [ev.BattleEnded(round=state.round)]
     for who in _living(state, ()):
         changes = healing.erase_scratches(who.marks)
         if changes:
@@ -45,12 +45,12 @@ def _end(state: FightState, c: EndBattle, dice: Dice) -> list[Any]:
     return out
 
 
-def _rest(state: FightState, c: Rest, dice: Dice) -> list[Any]:
+def _rest(state: FightState, c: Rest, dice: Dice) -> list[ev.Event]:
     """F-HEAL-1 a short rest erases Scratches; F-HEAL-3 each week of rest heals one level."""
     chosen = _living(state, c.combatants)
     if c.combatants and len(chosen) < len(c.combatants):
         raise RuleError("the dead do not heal: name only living combatants")
-    out: list[Any] = []
+    out: list[ev.Event] = []
     action = next_action(state)
     for who in chosen:
         marks = who.marks
@@ -82,7 +82,7 @@ def _rest(state: FightState, c: Rest, dice: Dice) -> list[Any]:
     return out
 
 
-def _heal(state: FightState, c: Heal, dice: Dice) -> list[Any]:
+def _heal(state: FightState, c: Heal, dice: Dice) -> list[ev.Event]:
     """F-HEAL-2: Good heals every wound one level, Great two, Superb three (F-HEAL-4: from each mark's level)."""
     if (c.healer is None) == (c.skill_level is None):
         raise RuleError("say who heals: a combatant (--by NAME) or the healer's skill level (--level LEVEL)")
@@ -112,7 +112,7 @@ def _heal(state: FightState, c: Heal, dice: Dice) -> list[Any]:
                                     modifiers=tuple(mods), result=result)]
 
 
-HANDLERS: ByCommand[Callable[[FightState, Any, Dice], list[Any]]] = ByCommand({
+HANDLERS: ByCommand[Handler] = ByCommand({
     "EndBattle": _end,
     "Rest": _rest,
     "Heal": _heal,

@@ -32,12 +32,12 @@ def fight(state: FightState, kind: Literal["exchange", "attack"], first: Combata
            magic: Sequence[tuple[str, int]] = (),
            targeting: Targeting = NO_TARGETING,
            more: tuple[tuple[ev.Modifier, ...], tuple[ev.Modifier, ...]] = ((), ()),
-           speed_contest: bool = False) -> list[Any]:
+           speed_contest: bool = False) -> list[ev.Event]:
     """F-MEL-1, F-MEL-2, F-MEL-3: both sides rolled (or a difficulty for an unaware defender), then settled."""
     check_magic(magic, [first, second])
     check_aim(targeting.aim, targeting.aim_at, good_level(state))
     check_called(targeting)
-    out: list[Any] = round_events(state, [first.name, second.name]) if kind == "exchange" else []
+    out: list[ev.Event] = round_events(state, [first.name, second.name]) if kind == "exchange" else []
     out += reveal_events(state, reveals)
     pending = [k for k in state.sealed if k in (first.key, second.key)]
     revealed = {r.combatant.lower() for r in reveals}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.errors import RuleError
@@ -93,7 +93,7 @@ def check_declaration(state: FightState, who: Combatant, decl: ev.Declaration, a
             raise RuleError("parry-parry needs two suitable objects or one small fast one (AI-MULTI-AVD)")
 
 
-def willpower(state: FightState, c: Willpower, dice: Dice) -> list[Any]:
+def willpower(state: FightState, c: Willpower, dice: Dice) -> list[ev.Event]:
     """AI-WILL-1: Will vs Fair; each level above Fair lowers the effective wound status for the scene."""
     who = combatant(state, c.combatant)
     if who.track.level >= NEAR_DEATH:
@@ -108,7 +108,7 @@ def willpower(state: FightState, c: Willpower, dice: Dice) -> list[Any]:
                                             levels=steel_levels(outcome.result, state.options.default_difficulty))]
 
 
-def resist_spell(state: FightState, c: ResistSpell, dice: Dice) -> list[Any]:
+def resist_spell(state: FightState, c: ResistSpell, dice: Dice) -> list[ev.Event]:
     """AI-WILL-2: both roll Will. Recorded as the target's roll opposed by the caster's: a margin above 0
     is how much the spell is reduced; a tie or less leaves it full (so a fudge point re-reads it the same way)."""
     caster, target = combatant(state, c.caster), combatant(state, c.target)

@@ -146,7 +146,7 @@ def roll_trait(state: FightState, c: RollTrait, dice: Dice, *, acting: Acting = 
     if c.advantage and who.key not in state.advantage_open:
         raise RuleError(f"{who.name} has not won an all-out defense this round: no advantage to seek (F-MOD-7)")
     outcome = settle_roll(who.name, trait, level, own, tuple(mods), resolved, c.advantage, action, **extra)
-    out: list[Any] = [*rolled, outcome, *turn_used(state, who, c.free, c.advantage, action)]
+    out: list[ev.Event] = [*rolled, outcome, *turn_used(state, who, c.free, c.advantage, action)]
     out += advantage_events(state, outcome)
     return out
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.rulesets.fudge.sides import combatant
@@ -29,9 +29,9 @@ def seal_of(declaration: ev.Declaration, salt: str) -> str:
     return hashlib.sha256((salt + canonical(data)).encode()).hexdigest()
 
 
-def reveal_events(state: FightState, reveals: Sequence[Reveal]) -> list[Any]:
+def reveal_events(state: FightState, reveals: Sequence[Reveal]) -> list[ev.Event]:
     """A-SEAL-1: open the seals this action needs; each must match what was sealed."""
-    out = []
+    out: list[ev.Event] = []
     for reveal in reveals:
         who = combatant(state, reveal.combatant)
         sealed = state.sealed.get(who.key)
@@ -53,7 +53,7 @@ def declarations_after(state: FightState, reveals: Sequence[Reveal],
     return out
 
 
-def round_events(state: FightState, names: Sequence[str]) -> list[Any]:
+def round_events(state: FightState, names: Sequence[str]) -> list[ev.Event]:
     """Simultaneous pace: a fighter who already fought this round starts the next one."""
     if state.options.pace != "simultaneous":
         return []

@@ -29,7 +29,7 @@ Readings taken:
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.rulesets.fudge.tracks import track_of
@@ -37,20 +37,24 @@ from fudge_combat.engine.kernel.wounds import (DEAD, HURT, INCAPACITATED, LEVELS
                            halve, level_for_damage)
 from fudge_combat.events import models as ev
 
+if TYPE_CHECKING:
+    from fudge_combat.engine.kernel.options import RuleOptions
+    from fudge_combat.engine.kernel.state import Combatant, FightState
+
 PENDING = 10**9  # seq of a mark not yet written; it sorts after every written one
 GOOD = 1
 
 
-def protected(who: Any, options: Any) -> bool:
+def protected(who: Combatant, options: RuleOptions) -> bool:
     """F-DEATH-4: the death rules guard PCs and major NPCs, not ordinary NPCs (unless set to all)."""
     return options.death_protects == "all" or who.fighter.sheet.kind in ("pc", "major")
 
 
-def _track(who: Any, marks: Sequence[Mark], options: Any) -> Track:
+def _track(who: Combatant, marks: Sequence[Mark], options: RuleOptions) -> Track:
     return track_of(who.fighter, who.boxes, marks, options, who.out)
 
 
-def capped(who: Any, marks: Sequence[Mark], began: Sequence[Mark], level: int, options: Any) -> tuple[int, list[str]]:
+def capped(who: Combatant, marks: Sequence[Mark], began: Sequence[Mark], level: int, options: RuleOptions) -> tuple[int, list[str]]:
     """F-DEATH-1, F-DEATH-2: the worst level at most `level` whose mark keeps the track within the caps."""
     if not protected(who, options) or not (options.death_three_levels or options.death_needs_incapacitated):
         return level, []
@@ -100,8 +104,8 @@ class AdjustmentDice:
                              source=rolled.source, stream=rolled.stream, draw=rolled.draw), True
 
 
-def capacity_shift(who: Any, hit: ev.Hit, level: int, options: Any, dice: AdjustmentDice,
-                   out: list[Any]) -> tuple[int, str]:
+def capacity_shift(who: Combatant, hit: ev.Hit, level: int, options: RuleOptions, dice: AdjustmentDice,
+                   out: list[ev.Event]) -> tuple[int, str]:
     """F-DC: -1, 0 or +1 severity from a Damage Capacity or Willpower roll, or from gifts; and why."""
     mode = options.damage_capacity
     if mode == "gift":
@@ -119,7 +123,7 @@ def capacity_shift(who: Any, hit: ev.Hit, level: int, options: Any, dice: Adjust
     return 0, ""
 
 
-def adjusted(hit: ev.Hit, level: int, shift: int, options: Any) -> int:
+def adjusted(hit: ev.Hit, level: int, shift: int, options: RuleOptions) -> int:
     """F-DC: one wound level, or one damage point read again on the thresholds."""
     if options.damage_capacity_step == "point" and hit.damage is not None:
         return level_for_damage(max(0, hit.damage + shift), options.wound_thresholds)
@@ -137,9 +141,9 @@ def stun_effect(level: int, stuns: int) -> Literal["stun", "very_stunned", "knoc
     return "stun"
 
 
-def marks_for_hits(state: Any, action: int, hits: Sequence[ev.Hit], sides: Sequence[ev.Side],
+def marks_for_hits(state: FightState, action: int, hits: Sequence[ev.Hit], sides: Sequence[ev.Side],
                    new_round: bool, exclude: Collection[int] = (), dice: Dice | None = None,
-                   reuse: Sequence[ev.DiceRolled] = ()) -> list[Any]:
+                   reuse: Sequence[ev.DiceRolled] = ()) -> list[ev.Event]:
     """The WoundMarked / StunMarked events of an action's hits (`exclude`: marks being replaced),
     after the DiceRolled of any F-DC roll."""
     adjustment_dice = AdjustmentDice(action, dice, reuse)
@@ -147,7 +151,7 @@ def marks_for_hits(state: Any, action: int, hits: Sequence[ev.Hit], sides: Seque
     by_name = {side.combatant.lower(): side for side in sides}
     round_start = action if new_round else round_start_at(state.round_starts, action)
     round_number = state.round + (1 if new_round else 0)
-    out: list[Any] = []
+    out: list[ev.Event] = []
     pending: dict[str, list[Mark]] = {}
     kept = points_kept(state, action, exclude)
     for hit in hits:
@@ -185,10 +189,11 @@ def marks_for_hits(state: Any, action: int, hits: Sequence[ev.Hit], sides: Seque
             notes += more
         if level > UNDAMAGED:
             halved, ticking = kept.get((who.key, hit.attacker.lower()), (False, False))
-            out.append(ev.WoundMarked(action=action, combatant=who.name, level=halve(level) if halved else level,
-                                      damage=hit.damage, still_ticking=ticking, halved_from=level if halved else None,
-                                      dealt=hit.level if level != hit.level else None, notes=tuple(notes)))
-            pending.setdefault(who.key, []).append(Mark(out[-1].level, PENDING + len(out), ticking))
+            marked = ev.WoundMarked(action=action, combatant=who.name, level=halve(level) if halved else level,
+                                    damage=hit.damage, still_ticking=ticking, halved_from=level if halved else None,
+                                    dealt=hit.level if level != hit.level else None, notes=tuple(notes))
+            out.append(marked)
+            pending.setdefault(who.key, []).append(Mark(marked.level, PENDING + len(out), ticking))
         if knocks:
             out.append(ev.StunMarked(action=action, combatant=who.name, effect="knocked_out", round=round_number,
                                      dealt=hit.level, notes=("F-STUN-3: a Good blow to the head",)))
@@ -208,7 +213,7 @@ def round_start_at(starts: Mapping[int, int], action: int) -> int:
     return starts[low - 1] if low else 0
 
 
-def points_kept(state: Any, action: int, replaced: Collection[int]) -> dict[tuple[str, str], tuple[bool, bool]]:
+def points_kept(state: FightState, action: int, replaced: Collection[int]) -> dict[tuple[str, str], tuple[bool, bool]]:
     """C-FP-2: the points already spent on this action's blows stay spent when it is re-resolved.
 
     Only a Scratch and Still Ticking change one blow's mark; a later point on the action's

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from fudge_combat.engine.kernel.commands import ByCommand
 from fudge_combat.engine.kernel.dice import Dice
@@ -37,7 +37,7 @@ def commit(state: FightState, c: CommitSeed, dice: Dice) -> list[ev.Event]:
 
 
 def reveal_seed(state: FightState, c: RevealSeed, dice: Dice) -> list[ev.Event]:
-    out: list[Any] = []
+    out: list[ev.Event] = []
     for commitment, seed in c.seeds:
         if hashlib.sha256(bytes.fromhex(seed)).hexdigest() != commitment:
             raise RuleError("a revealed seed does not match its commitment (A-FAIR-1)")

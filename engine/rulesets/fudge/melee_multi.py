@@ -24,7 +24,7 @@ Readings taken where the text leaves room:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from fudge_combat.engine.rulesets.fudge.declarations import declarations_after, reveal_events, round_events
 from fudge_combat.engine.rulesets.fudge.reresolve import Spent, earlier_rolls, fresh_rolls, reresolve
@@ -46,10 +46,9 @@ if TYPE_CHECKING:
 def foe_modifiers(state: FightState, lone: Combatant, foe: Combatant) -> tuple[ev.Modifier, ...]:
     """What one foe alone changes in the lone fighter's result: his shield, the weapon sizes."""
     mods = []
-    shield = shield_value(foe, state.options)
-    if shield:
-        mods.append(ev.Modifier(name=f"{foe.name}'s {foe.fighter.sheet.shield.size} shield",  # type: ignore[union-attr]
-                                value=-shield))
+    shield, value = foe.fighter.sheet.shield, shield_value(foe, state.options)
+    if shield is not None and value:
+        mods.append(ev.Modifier(name=f"{foe.name}'s {shield.size} shield", value=-value))
     mods += weapon_size_modifiers(state, lone, foe)
     return tuple(mods)
 
@@ -107,13 +106,13 @@ def _checked(state: FightState, c: Melee) -> tuple[Combatant, list[Combatant], i
     return lone, foes, limit
 
 
-def decide_melee(state: FightState, c: Melee, dice: Dice) -> list[Any]:
+def decide_melee(state: FightState, c: Melee, dice: Dice) -> list[ev.Event]:
     """F-MULTI-1, F-MULTI-2, F-MULTI-3, F-MULTI-4, F-MULTI-5, F-MULTI-6, F-MULTI-7, F-NPC-1: one roll for
     the lone fighter, compared with each foe's result."""
     opts = state.options
     lone, foes, limit = _checked(state, c)
     everyone = [lone, *foes]
-    out: list[Any] = round_events(state, [w.name for w in everyone])
+    out: list[ev.Event] = round_events(state, [w.name for w in everyone])
     out += reveal_events(state, c.reveals)
     revealed = {r.combatant.lower() for r in c.reveals}
     if any(k in state.sealed and k not in revealed for k in (w.key for w in everyone)):
@@ -172,6 +171,13 @@ def decide_melee(state: FightState, c: Melee, dice: Dice) -> list[Any]:
     return out + rolled + damage_rolls + [resolved] + marks
 
 
+def _results(side: ev.Side, postures: bool) -> tuple[int, int]:
+    """A rolled side's (offense, defense): under postures the two its posture splits (F-TAC-4), else its result twice."""
+    offense, defense = (side.offense, side.defense) if postures else (side.result, side.result)
+    assert offense is not None and defense is not None, "a side is compared once rolled"
+    return offense, defense
+
+
 def compare(state: FightState, lone: Combatant, lone_side: ev.Side, foes: Sequence[Combatant],
             foe_sides: Sequence[ev.Side], ignored: set[str], min_hits: Sequence[int]) -> tuple[ev.Comparison, ...]:
     """F-MULTI-2, F-MULTI-3, F-MULTI-5 (with F-TAC-4 under postures): each foe's result against the lone fighter's;
@@ -180,24 +186,22 @@ def compare(state: FightState, lone: Combatant, lone_side: ev.Side, foes: Sequen
     Under postures his offense meets each foe's defense (whether he may wound) and each foe's offense
     meets his defense (whether that foe hits him).
     """
-    assert lone_side.result is not None
     postures = state.options.tactics == "postures"
+    offense, defense = _results(lone_side, postures)
     rows = []
     for foe, side in zip(foes, foe_sides):
-        assert side.result is not None
+        attack, theirs = _results(side, postures)
         mods = foe_modifiers(state, lone, foe)
         shift = sum(m.value for m in mods)
-        mine = (lone_side.offense if postures else lone_side.result) + shift  # type: ignore[operator]
-        theirs = side.defense if postures else side.result
-        rd = mine - theirs  # type: ignore[operator]
-        attack = side.offense if postures else side.result
-        guard = (lone_side.defense if postures else lone_side.result) + shift  # type: ignore[operator]
+        mine = offense + shift
+        rd = mine - theirs
+        guard = defense + shift
         skip = foe.key in ignored
-        foe_rd = attack - (state.options.unaware_difficulty if skip else guard)  # type: ignore[operator]
+        foe_rd = attack - (state.options.unaware_difficulty if skip else guard)
         foe_least = min_hit_for(state, foe, lone, None)
         can_harm = side.declaration.all_out != "defense"
-        hits = can_harm and foe_rd >= 1 and attack >= foe_least  # type: ignore[operator]
-        rows.append(ev.Comparison(foe=foe.name, lone_result=mine, lone_modifiers=mods, foe_result=theirs,  # type: ignore[arg-type]
+        hits = can_harm and foe_rd >= 1 and attack >= foe_least
+        rows.append(ev.Comparison(foe=foe.name, lone_result=mine, lone_modifiers=mods, foe_result=theirs,
                                   relative_degree=rd, ignored=skip, foe_hits=hits, foe_relative_degree=foe_rd))
     faced = [r for r in rows if not r.ignored]
     if lone_side.declaration.all_out == "defense" or any(r.relative_degree < 0 for r in faced):
@@ -259,7 +263,7 @@ def describe_melee(lone: str, comparisons: Sequence[ev.Comparison], hits: Sequen
     return "; ".join(parts) + " → " + ("; ".join(blows) if blows else "nobody is hit")
 
 
-def reresolve_melee(state: FightState, spent: Spent, dice: Dice) -> list[Any]:
+def reresolve_melee(state: FightState, spent: Spent, dice: Dice) -> list[ev.Event]:
     """C-FP-2 on a melee roll: skill (or a CT-SPARE spare die) shifts, luck rerolls the spender's roll;
     the melee is decided again."""
     if spent.roll.purpose == "damage":
@@ -269,7 +273,7 @@ def reresolve_melee(state: FightState, spent: Spent, dice: Dice) -> list[Any]:
 
 
 def resettle_melee(state: FightState, record: Action, spent: Spent, new_roll: int | None,
-                   voids: list[int], dice: Dice) -> list[Any]:
+                   voids: list[int], dice: Dice) -> list[ev.Event]:
     """The melee decided again from the changed side.
 
     The foes, the named target, the sweep and the ignored foes stand as declared; a target the

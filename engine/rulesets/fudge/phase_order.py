@@ -273,7 +273,7 @@ def declared_intent(state: FightState, who: Combatant, what: str, target: Combat
                              target=target.name if target else None)
 
 
-def turn_used(state: FightState, who: Combatant, free: bool, advantage: bool, action: int) -> list[Any]:
+def turn_used(state: FightState, who: Combatant, free: bool, advantage: bool, action: int) -> list[ev.Event]:
     """A roll under phase initiative, once the turns have begun, is the actor's action in the phase.
 
     Before the first turn (a surprise check, a roll before the round) any roll

@@ -26,7 +26,7 @@ def start_round(state: FightState, c: StartRound, dice: Dice) -> list[ev.Event]:
         return ranked.start_round(state, c, dice)
     surprised = {combatant(state, n).key for n in c.surprised}
     number = state.round + 1
-    out: list[Any] = [ev.RoundStarted(round=number, surprised=tuple(state.combatants[k].name for k in sorted(surprised)))]
+    out: list[ev.Event] = [ev.RoundStarted(round=number, surprised=tuple(state.combatants[k].name for k in sorted(surprised)))]
     if state.options.initiative == "none":
         if surprised:
             raise RuleError("surprise here shifts phase initiative (PH-5); this fight has no initiative")
@@ -66,12 +66,12 @@ def barter_dice(state: FightState, c: Barter, dice: Dice) -> list[ev.Event]:
                            face_after=after.dice[c.alter].face)]
 
 
-def barter_classic_events(state: FightState, who: Combatant, initiative: Any, c: Barter) -> list[Any]:
+def barter_classic_events(state: FightState, who: Combatant, initiative: Any, c: Barter) -> list[ev.Event]:
     """PC-BARTER-1, PC-BARTER-2, PC-BARTER-3, PH-6: each traded die and the altered die, each its own event."""
     if c.second_trade is None:
         raise RuleError("classic bartering trades two dice (PC-BARTER-1): give --trade twice")
     after = barter_classic(initiative, (c.trade, c.second_trade), c.alter, c.direction, state.options)
-    traded = [ev.DieTraded(combatant=who.name, round=state.round, die=index, face=initiative.dice[index].face)
+    traded: list[ev.Event] = [ev.DieTraded(combatant=who.name, round=state.round, die=index, face=initiative.dice[index].face)
               for index in (c.trade, c.second_trade)]
     return traded + [ev.DieAltered(combatant=who.name, round=state.round, die=c.alter, direction=c.direction,
                                    face_before=initiative.dice[c.alter].face, face_after=after.dice[c.alter].face)]

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from fudge_combat.engine.rulesets.fudge.commands_rolls import SpendPoint
 
 
-def spend(state: FightState, c: SpendPoint, dice: Dice, *, settle: Settle) -> list[Any]:
+def spend(state: FightState, c: SpendPoint, dice: Dice, *, settle: Settle) -> list[ev.Event]:
     """C-FP-2, C-FP-3, CT-SPARE: a point spent on a roll or a blow; `settle` settles the ruleset's blows again."""
     who = combatant(state, c.combatant)
     blow_use = c.use in ("scratch", "ticking")
@@ -60,7 +60,7 @@ def spend(state: FightState, c: SpendPoint, dice: Dice, *, settle: Settle) -> li
     return [paid, *respend(state, spent, dice, settle)]
 
 
-def respend(state: FightState, spent: Spent, dice: Dice, settle: Settle) -> list[Any]:
+def respend(state: FightState, spent: Spent, dice: Dice, settle: Settle) -> list[ev.Event]:
     """C-FP-2: the action the roll belongs to, re-resolved the way its kind of resolution is settled."""
     resolution = state.events[state.actions[spent.roll.action].resolution]
     if isinstance(resolution, ev.ShotResolved):
@@ -96,7 +96,7 @@ def latest(state: FightState, who: Combatant, blow_use: bool) -> int:
     raise RuleError(f"{who.name} has no {'blow taken' if blow_use else 'roll'} to spend a point on")
 
 
-def spend_on_blow(state: FightState, who: Combatant, c: SpendPoint, target: int, event: Any) -> list[Any]:
+def spend_on_blow(state: FightState, who: Combatant, c: SpendPoint, target: int, event: Any) -> list[ev.Event]:
     """C-FP-2 Only a Scratch and Still Ticking (F-DEATH-3): replace one blow's wound mark."""
     if not isinstance(event, ev.WoundMarked) or event.combatant.lower() != who.key:
         raise RuleError(f"event {target} is not a blow {who.name} took")

@@ -22,7 +22,7 @@ Readings taken (the text leaves them open):
 
 from __future__ import annotations
 
-from typing import Any, Literal, TYPE_CHECKING
+from typing import Literal, TYPE_CHECKING
 
 from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.errors import RuleError
@@ -61,8 +61,10 @@ def ranged_trait(who: Combatant, given: str | None) -> str:
 def dodge_trait(who: Combatant, given: str | None) -> str:
     """F-RNG-2: the defender's Dodge, or Agility without one."""
     combat = who.fighter.sheet.combat
-    if given or (combat and combat.dodge):
-        return given or combat.dodge  # type: ignore[union-attr, return-value]
+    if given:
+        return given
+    if combat and combat.dodge:
+        return combat.dodge
     if any(name.lower() == "dodge" for name in who.fighter.skills):
         return "Dodge"
     return "Agility"
@@ -94,7 +96,7 @@ def weapon_kind(who: Combatant, given: Literal["thrown", "propelled"] | None) ->
     return kind
 
 
-def shoot(state: FightState, c: Shoot, dice: Dice) -> list[Any]:
+def shoot(state: FightState, c: Shoot, dice: Dice) -> list[ev.Event]:
     """F-RNG-1 unaware, F-RNG-2 aware (a dodge), F-RNG-3 shooting back; F-RNG-4 guns, F-RNG-5 bursts."""
     opts = state.options
     shooter, target = able(state, c.shooter), combatant(state, c.target)
@@ -116,7 +118,7 @@ def shoot(state: FightState, c: Shoot, dice: Dice) -> list[Any]:
         check_turn(state, shooter, target)
     if c.aware and not target.track.can_act:
         raise RuleError(f"{target.name} cannot act, so cannot dodge: shoot without --aware (F-RNG-1)")
-    out: list[Any] = round_events(state, [shooter.name, target.name])
+    out: list[ev.Event] = round_events(state, [shooter.name, target.name])
     action = state.last_seq + len(out) + 1
     difficulty = c.difficulty if c.difficulty is not None else opts.default_difficulty
     mode: Literal["unaware", "aware", "shoot_back"] = (
@@ -201,7 +203,7 @@ def describe_shot(mode: str, sides: list[ev.Side], hits: list[ev.Hit]) -> str:
     return "; ".join(parts)
 
 
-def reresolve_shot(state: FightState, spent: Spent, dice: Dice) -> list[Any]:
+def reresolve_shot(state: FightState, spent: Spent, dice: Dice) -> list[ev.Event]:
     """C-FP-2 on a shot: luck rerolls, skill (or a CT-SPARE spare die) shifts one side's result."""
     if spent.roll.purpose == "damage":
         raise RuleError("a fudge point changes an action roll, not a damage roll: spend on the wound (scratch, ticking)")
@@ -211,7 +213,7 @@ def reresolve_shot(state: FightState, spent: Spent, dice: Dice) -> list[Any]:
 
 
 def resettle_shot(state: FightState, record: Action, spent: Spent, new_roll: int | None,
-                  voids: list[int], dice: Dice) -> list[Any]:
+                  voids: list[int], dice: Dice) -> list[ev.Event]:
     """The shot settled again from the changed sides (F-RNG-1, F-RNG-2, F-RNG-3); damage rolls made are reused."""
     shot: ev.ShotResolved = state.events[record.resolution]
     sides = list(shot.sides)

@@ -19,7 +19,7 @@ strikes. The turn's `phase` field holds the slot's total.
 
 from __future__ import annotations
 
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.errors import RuleError
@@ -91,7 +91,7 @@ def slot_track(state: FightState, who: Combatant) -> Track:
     return track if not who.track.dead or who.killed_by is None else who.track
 
 
-def start_round(state: FightState, c: StartRound, dice: Dice) -> list[Any]:
+def start_round(state: FightState, c: StartRound, dice: Dice) -> list[ev.Event]:
     """F-INIT-2, AI-INIT-2: a new round; everyone able rolls (unless once per battle and already rolled)."""
     opts = state.options
     number = state.round + 1
@@ -101,7 +101,7 @@ def start_round(state: FightState, c: StartRound, dice: Dice) -> list[Any]:
         raise RuleError(f"no combatant {known[None]!r}; combatants: {', '.join(w.name for w in state.combatants.values())}")
     if c.surprised:
         raise RuleError("rolled initiative takes surprise as --initiative-bonus NAME=N or --automatic NAME (F-INIT-2)")
-    out: list[Any] = [ev.RoundStarted(round=number)]
+    out: list[ev.Event] = [ev.RoundStarted(round=number)]
     if opts.initiative == "opposed" and opts.initiative_every == "battle" and state.ranked:
         return out
     bonus = {n.lower(): b for n, b in c.initiative_bonus}
@@ -150,7 +150,7 @@ def turn_order(state: FightState) -> list[tuple[int, str, int]]:
     return [(-slot, key, strike) for slot, _, strike, key in entries]
 
 
-def next_turn(state: FightState, c: NextTurn, dice: Dice) -> list[Any]:
+def next_turn(state: FightState, c: NextTurn, dice: Dice) -> list[ev.Event]:
     if not state.ranked:
         raise RuleError("no initiative rolled this round: `fudge round` rolls it")
     order = turn_order(state)

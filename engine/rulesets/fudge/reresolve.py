@@ -48,14 +48,14 @@ class Spent:
 
 class Resettle(Protocol):
     def __call__(self, state: FightState, record: Action, spent: Spent, new_roll: int | None,
-                 voids: list[int], dice: Dice) -> list[Any]: ...
+                 voids: list[int], dice: Dice) -> list[ev.Event]: ...
 
 
-def reresolve(state: FightState, spent: Spent, dice: Dice, resettle: Resettle) -> list[Any]:
+def reresolve(state: FightState, spent: Spent, dice: Dice, resettle: Resettle) -> list[ev.Event]:
     """C-FP-2, FT-PTS: void the action's old consequences; append the new ones that `resettle` settles."""
     record = state.actions[spent.roll.action]
     voids = [record.resolution, *record.consequences]
-    out: list[Any] = []
+    out: list[ev.Event] = []
     new_roll: int | None = None
     if spent.reroll:
         roll = spent.roll
@@ -85,7 +85,7 @@ def fresh_rolls(rolls: Any, reused: list[ev.DiceRolled]) -> list[ev.DiceRolled]:
 
 
 def resettle_roll(state: FightState, record: Action, spent: Spent, new_roll: int | None,
-                  voids: list[int], dice: Dice) -> list[Any]:
+                  voids: list[int], dice: Dice) -> list[ev.Event]:
     """C-ACT-2, C-ACT-3 again for a trait roll; F-MOD-7's advantage and AI-WILL-1's steeled will follow it."""
     resolution: ev.ActionResolved = state.events[record.resolution]
     mine = resolution.combatant.lower() == spent.who.key
@@ -126,7 +126,7 @@ def resettle_exchange(settle: Settle) -> Resettle:
     roll spent on)."""
 
     def resettle(state: FightState, record: Action, spent: Spent, new_roll: int | None,
-                 voids: list[int], dice: Dice) -> list[Any]:
+                 voids: list[int], dice: Dice) -> list[ev.Event]:
         if spent.use == "panache":
             raise RuleError("panache makes an unopposed action succeed: a blow is opposed (C-FP-2)")
         resolution: ev.ExchangeResolved = state.events[record.resolution]

@@ -46,7 +46,7 @@ def settle_roll(name: str, trait: str, level: int, roll: int, mods: tuple[ev.Mod
 
 
 def advantage_events(state: FightState, outcome: ev.ActionResolved,
-                     earlier: ev.AdvantageGained | None = None) -> list[Any]:
+                     earlier: ev.AdvantageGained | None = None) -> list[ev.Event]:
     """F-MOD-7: a successful roll for advantage gives the foe a penalty next round.
 
     `earlier` is the advantage a re-resolved roll had won: the same foe and round stand.

@@ -126,7 +126,7 @@ def describe(sides: Sequence[ev.Side], hits: Sequence[ev.Hit], kind: str) -> str
 
 def wound_events(action: int, hits: Sequence[ev.Hit], state: FightState | None = None,
                  sides: Sequence[ev.Side] = (), new_round: bool = False, exclude: Sequence[int] = (),
-                 dice: Dice | None = None, reuse: Sequence[ev.DiceRolled] = ()) -> list[Any]:
+                 dice: Dice | None = None, reuse: Sequence[ev.DiceRolled] = ()) -> list[ev.Event]:
     """Each hit's mark: through engine.rulesets.fudge.harm (F-DC, F-STUN, F-DEATH) when the state is known."""
     if state is not None:
         return harm.marks_for_hits(state, action, hits, sides, new_round, frozenset(exclude), dice, reuse)
@@ -134,7 +134,7 @@ def wound_events(action: int, hits: Sequence[ev.Hit], state: FightState | None =
             for h in hits if h.level > 0]
 
 
-def blow_marks(action: int, hits: Sequence[ev.Hit], affects: str | None = None, *args: Any, **kwargs: Any) -> list[Any]:
+def blow_marks(action: int, hits: Sequence[ev.Hit], affects: str | None = None, *args: Any, **kwargs: Any) -> list[ev.Event]:
     """F-WND-3, F-LOC-2: body blows are marked as wound_events marks them; a blow on a named part wounds that part."""
     return [*wound_events(action, [h for h in hits if not h.location], *args, **kwargs),
             *location_marks(action, hits, affects)]

@@ -109,9 +109,8 @@ def side_for(state: FightState, who: Combatant, foe: Combatant | None, role: str
     wanted = (combat.defend or combat.attack) if (combat and role == "defend") else (combat.attack if combat else "Brawling")
     trait, level, _ = who.fighter.trait(wanted, opts)
     mods = wound_modifiers(who, opts) + stun.modifiers(state, who, role) + location_modifiers(who.locations, "combat")
-    if foe is not None and role != "defend" and shield_value(foe, opts):
-        mods.append(_modifier(f"{foe.name}'s {foe.fighter.sheet.shield.size} shield",  # type: ignore[union-attr]
-                              -shield_value(foe, opts)))
+    if foe is not None and role != "defend" and (shield := foe.fighter.sheet.shield) and shield_value(foe, opts):
+        mods.append(_modifier(f"{foe.name}'s {shield.size} shield", -shield_value(foe, opts)))
     if declaration.hasty:  # F-INIT-3
         mods.append(ev.Modifier(name="hasty attack", value=opts.hasty_penalty))
     if foe is not None:

@@ -8,7 +8,7 @@ on top of it.
 
 from __future__ import annotations
 
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.errors import RuleError
@@ -28,7 +28,7 @@ def median(values: list[int]) -> int:
     return sorted(values)[len(values) // 2]
 
 
-def decide_story(state: FightState, c: StoryRoll, dice: Dice) -> list[Any]:
+def decide_story(state: FightState, c: StoryRoll, dice: Dice) -> list[ev.Event]:
     opts = state.options
     if opts.pace != "story":
         raise RuleError("story elements need pace = \"story\" (F-PACE-1); in this fight use `fudge roll` "
