@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, Literal, Optional
 
 import typer
 
@@ -68,5 +68,5 @@ def leave(
     """Take a fighter out of the fight without wounds: he no longer counts as still fighting."""
     if fled and surrendered:
         raise typer.BadParameter("choose one of --fled and --surrendered")
-    how = "fled" if fled else "surrendered" if surrendered else "left"
+    how: Literal["fled", "surrendered", "left"] = "fled" if fled else "surrendered" if surrendered else "left"
     run(fight, lambda f, n, s: cmd.Leave(combatant=combatant, how=how), None, command_id, as_json=as_json)
