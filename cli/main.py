@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     **dict.fromkeys(("declare", "exchange", "attack", "roll", "round", "barter", "next", "order", "hold", "intend",
                      "spend", "kill", "shoot"), "table"),
     **dict.fromkeys(("melee", "story"), "melee"),
+    **dict.fromkeys(("mark", "unmark", "leave"), "conditions"),
     "act": "act",
     **dict.fromkeys(("end", "wound", "rest", "heal"), "recovery"),
     **dict.fromkeys(("willpower", "resist-spell", "heroic"), "atari"),
@@ -50,7 +51,7 @@ COMMANDS: dict[str, str] = {
 
 # The help groups commands by what a GM is doing (module by module).
 PANELS = {"fight": "Fights and combatants", "sheet": "Fights and combatants", "play": "At the table",
-          "table": "At the table", "melee": "At the table", "act": "At the table",
+          "table": "At the table", "melee": "At the table", "conditions": "At the table", "act": "At the table",
           "recovery": "After the blows", "atari": "Atari Isev", "fate": "Fate", "history": "History and audit",
           "rules": "Rules and demos", "odds": "Odds and simulation", "sim": "Odds and simulation",
           "secrets": "History and audit", "club": "A club's server", "serve": "For the players",

@@ -167,6 +167,8 @@ def words_for(session: Session, before: list[str], partial: str) -> Iterable[str
         return list(subcommands)
     if partial.startswith("-"):
         return options_of(clicked)
+    if command in ("mark", "unmark") and len(before) == 2:
+        return conditions(state, command, before[1])
     last = before[-1]
     if last in FIGHT_OPTIONS or (command in FIGHT_ARGUMENT and len(before) == 1):
         return [info.name for info in session.fights.store.fights()]
@@ -201,6 +203,16 @@ def takes_value(clicked: Any, option: str) -> bool:
         if option in getattr(param, "opts", ()):
             return not getattr(param, "is_flag", False) and not getattr(param, "count", False)
     return False
+
+
+def conditions(state: FightState | None, command: str, typed: str) -> list[str]:
+    """`mark FIGHTER `: the rules' own states (docs/table.md); `unmark FIGHTER `: those marked on him."""
+    from fudge_combat.engine.rulesets.fudge.conditions import NAMED
+
+    if command == "mark":
+        return list(NAMED)
+    who = next((c for c in (state.combatants.values() if state else ()) if c.name.lower().startswith(typed.lower())), None)
+    return [c.name for c in who.conditions] if who is not None else []
 
 
 def names(state: FightState | None) -> list[str]:

@@ -37,6 +37,7 @@ STYLES = {
     "marked": "red",
     "points": "cyan",
     "sealed": "italic magenta",
+    "condition": "yellow",
     "acted": "dim",
     "todo": "bold",
     "die+": "bold green",

@@ -17,6 +17,7 @@ from fudge_combat.engine.kernel.commands import MODULES, ByCommand, command_clas
 
 if TYPE_CHECKING:  # the classes as a type checker sees them; at run time `__getattr__` creates each when first named
     from fudge_combat.engine.rulesets.fudge.commands_aftermath import EndBattle, GmWound, Heal, Kill, Rest
+    from fudge_combat.engine.rulesets.fudge.commands_conditions import ClearCondition, Leave, MarkCondition
     from fudge_combat.engine.rulesets.fudge.commands_blows import Attack, Exchange, NO_TARGETING, TARGETING_FIELDS, Targeting
     from fudge_combat.engine.rulesets.fate.commands import (CheckAspect, EndScene, FateAction, FateAttack, FateExchange, FateMod, FatePass,
                                       FateRound, FateScene, RecoverInjury)

@@ -10,6 +10,7 @@ from pydantic import ConfigDict, Field, TypeAdapter
 
 from fudge_combat.engine.rulesets.fudge.commands_aftermath import EndBattle, GmWound, Heal, Kill, Rest
 from fudge_combat.engine.rulesets.fudge.commands_blows import Attack, Exchange
+from fudge_combat.engine.rulesets.fudge.commands_conditions import ClearCondition, Leave, MarkCondition
 from fudge_combat.engine.rulesets.fate.commands import (CheckAspect, EndScene, FateAttack, FateExchange, FatePass, FateRound,
                                   FateScene, RecoverInjury)
 from fudge_combat.engine.kernel.commands_fight import CommitSeed, Join, Redo, RevealSeed, StartBranch, StartFight, Undo
@@ -23,7 +24,7 @@ Command = Annotated[
           StartRound, Exchange, Attack, RollTrait, Barter, NextTurn, SpendPoint, Kill, Undo, Redo,
           OrderTies, DeclareIntent, Shoot, HoldAction, Heal, Rest, EndBattle, Willpower, ResistSpell,
           HeroicAvoidance, Melee, StoryRoll, GmWound, FateExchange, FateScene, FateRound, FateAttack, CheckAspect,
-          EndScene, RecoverInjury, FatePass],
+          EndScene, RecoverInjury, FatePass, MarkCondition, ClearCondition, Leave],
     Field(discriminator="type"),
 ]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command, config=ConfigDict(defer_build=True))

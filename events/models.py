@@ -576,6 +576,36 @@ class StunMarked(_Event):
     notes: Items[Note] = ()
 
 
+class ConditionMarked(_Event):
+    """A state the GM puts on a fighter (docs/table.md, "Conditions"): one of the rules' own (prone, AI-POS;
+    surprised, PH-5) or free text, with a note. It is shown, not applied: no roll changes by it. `rounds`: it
+    lasts that many rounds and is gone at the start of round `round + rounds`; None: until unmarked."""
+
+    type: Literal["condition_marked"] = "condition_marked"
+    combatant: Text
+    condition: Text
+    round: Serial
+    rounds: Count | None = None
+    note: Note = ""
+
+
+class ConditionCleared(_Event):
+    """The GM takes a condition off a fighter before it runs out (or one marked with no end)."""
+
+    type: Literal["condition_cleared"] = "condition_cleared"
+    combatant: Text
+    condition: Text
+
+
+class CombatantLeft(_Event):
+    """A fighter leaves the fight without wounds (docs/table.md, "Leaving"): he fled, surrendered or simply
+    left. He no longer counts as still fighting; the battle's end does not bring him back."""
+
+    type: Literal["combatant_left"] = "combatant_left"
+    combatant: Text
+    how: Literal["fled", "surrendered", "left"] = "left"
+
+
 class BattleEnded(_Event):
     """F-HEAL-1, F-STUN-1: the fight is over; stun marks clear (scratches go by WoundsHealed)."""
 
@@ -725,7 +755,7 @@ Event = Annotated[
         WoundsHealed, StunMarked, BattleEnded, InitiativeRanked, WillSteeled,
         MeleeResolved, StoryRolled, LocationWounded,
         FateResolved, FateBoxMarked, AspectChecked, FateTurnOrder, FateSceneEnded, InjuryRecovered,
-        FateTurnPassed, RulesetEvent,
+        FateTurnPassed, ConditionMarked, ConditionCleared, CombatantLeft, RulesetEvent,
     ],
     Field(discriminator="type"),
 ]

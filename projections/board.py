@@ -9,8 +9,9 @@
 A header (fight, rules, round, phase or total, whose turn), then each combatant: ▶ on the current
 actor, name, side, wound level and penalty, the wound boxes (Fate's clipped, hurt, injured and taken
 out boxes), then fudge or fate points, whether he has acted this round, his initiative (phases,
-rolled total, or place in Fate's Alertness order) and his declaration (a sealed one only as
-"sealed"). Eight combatants take 17 lines of 80 columns; a long name is cut with "…".
+rolled total, or place in Fate's Alertness order), his declaration (a sealed one only as
+"sealed"), what else weighs on him and the conditions the GM marked ("prone until round 3").
+Eight combatants take 17 lines of 80 columns; a long name is cut with "…".
 
 It is data: lines of `(text, kind)` segments (projections.text), each text escaped (`safe`), so the
 shell prints it plain, in colour, as HTML or as JSON (cli.board, cli.web) and the stored read model
@@ -25,6 +26,7 @@ from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.turns import current_actor, still_fights
 from fudge_combat.engine.kernel.wounds import LEVELS
+from fudge_combat.projections.status import condition_words
 from fudge_combat.projections.text import Line, safe
 
 NAME, SIDE, LEVEL = 16, 10, 17  # columns of line 1, after the two of the turn mark
@@ -157,6 +159,7 @@ def combatant_lines(state: FightState, who: Combatant, current: bool, done: str 
     if declared:
         parts.append([(declared, "sealed" if declared == "sealed" else "")])
     parts += [[(safe(text), "dim")] for text in extras(state, who)]
+    parts += [[(safe(text), "condition")] for text in condition_words(who, notes=False)]
     second: Line = [("    ", "")]
     for index, part in enumerate(parts):
         if index:
@@ -207,7 +210,8 @@ def fate_track(state: FightState, who: Combatant) -> tuple[str, str, str, Line]:
     total = view["total_next_action"]
     if total and not view["taken_out"]:
         level += f" {total:+d}"
-    out = "DEAD" if who.track.dead else "OUT of the fight (Taken Out)" if view["taken_out"] else ""
+    out = ("DEAD" if who.track.dead else "OUT of the fight (Taken Out)" if view["taken_out"]
+           else f"OUT of the fight ({who.left})" if who.left else "")
     severity = {None: "ok", "Clipped": "wound1", "Hurt": "wound2", "Injured": "wound3"}.get(worst, "wound4")
     boxes: Line = []
     for (name, capacity), letter in zip(view["capacity"].items(), FATE_ROWS.values()):

@@ -28,7 +28,7 @@ from fudge_combat.events.envelope import Recorded
 @dataclass(frozen=True, slots=True)
 class Consequence:
     """One thing the GM needs to know after a command: `kind` says what (wound, out, fight-over, round,
-    order, turn, undo, redo, points, result, declaration), `text` says it."""
+    order, turn, undo, redo, points, result, declaration, condition, warning), `text` says it."""
 
     kind: str
     text: str
@@ -48,6 +48,8 @@ def consequences(before: FightState, after: FightState, records: Sequence[Record
     out += _results(before, after, [*records, *undone])
     out += _declarations(before, after, records)
     out += _fate_harm(before, after) if ruleset_of(after).boxes else _wounds(before, after)
+    out += _allies(after, records)
+    out += _conditions(before, after)
     out += _standing(before, after)
     out += _turn(before, after)
     out += _fight_over(before, after)
@@ -138,6 +140,9 @@ _SUMMARY: dict[type, Any] = {
     ev.StoryRolled: lambda e, s: f"{e.combatant}'s {e.trait} roll for the story",
     ev.WillSteeled: lambda e, s: f"{e.combatant}'s willpower",
     ev.CombatantKilled: lambda e, s: f"the GM's ruling that {e.combatant} is dead",
+    ev.ConditionMarked: lambda e, s: f"{e.combatant}'s {e.condition}",
+    ev.ConditionCleared: lambda e, s: f"the end of {e.combatant}'s {e.condition}",
+    ev.CombatantLeft: lambda e, s: f"{e.combatant} leaving the fight ({e.how})",
     ev.WoundMarked: lambda e, s: f"the wound to {e.combatant}",
     ev.StunMarked: lambda e, s: f"the stun to {e.combatant}",
     ev.BattleEnded: lambda e, s: "the end of the battle",
@@ -365,9 +370,58 @@ def _harm(view: Mapping[str, object]) -> tuple[object, ...]:
     return (view["boxes"], view["next_action"], view["scene"], view["beyond_scene"], view["hurt_narrative"])
 
 
+# --- a blow at an ally (docs/table.md) --------------------------------------------------------------------
+
+def _pairs(e: Any) -> list[tuple[str, str]]:
+    """Who struck at whom in a resolution: an exchange, a shot, a melee, a Fate contest."""
+    if isinstance(e, ev.ExchangeResolved) and len(e.sides) == 2:
+        return [(e.sides[0].combatant, e.sides[1].combatant)]
+    if isinstance(e, ev.ShotResolved) and e.sides:
+        return [(e.sides[0].combatant, e.target)]
+    if isinstance(e, ev.MeleeResolved):
+        return [(e.lone.combatant, foe.combatant) for foe in e.foes]
+    if isinstance(e, ev.FateResolved):
+        return [(c.attacker, c.defender) for c in e.contests]
+    return []
+
+
+def _allies(after: FightState, records: Sequence[Recorded]) -> list[Consequence]:
+    """A blow between two fighters of one side goes through (the GM may mean it), with one line saying so."""
+    out = []
+    for record in records:
+        for one, other in _pairs(record.event):
+            first, second = after.find(one), after.find(other)
+            if first is not None and second is not None and first.key != second.key and first.side == second.side:
+                out.append(Consequence("warning", f"{first.name} and {second.name} are on the same side "
+                                                  f"({first.side}): an attack on an ally"))
+    return list(dict.fromkeys(out))
+
+
+# --- conditions (docs/table.md) ----------------------------------------------------------------------------
+
+def _conditions(before: FightState, after: FightState) -> list[Consequence]:
+    """A condition marked, or gone: taken off, run out at a round's start, or undone."""
+    out = []
+    for key, now in after.combatants.items():
+        was = before.combatants.get(key)
+        if was is None or was.conditions == now.conditions:
+            continue
+        had = {c.name.lower(): c for c in was.conditions}
+        has = {c.name.lower(): c for c in now.conditions}
+        for name, c in has.items():
+            if had.get(name) != c:
+                until = f" until round {c.until}" if c.until is not None else ""
+                out.append(Consequence("condition", f"{now.name} is {c.name}{until}"))
+        out += [Consequence("condition", f"{now.name} is no longer {c.name}")
+                for name, c in had.items() if name not in has]
+    return out
+
+
 # --- out of the fight, and the fight's end ------------------------------------------------------------------
 
 def _why_out(state: FightState, who: Combatant) -> str:
+    if who.left:
+        return who.left  # fled, surrendered, left: before any ruleset's word
     taken_out = ruleset_of(state).taken_out  # FT-TRACK-3: Fate's word for out and alive
     if taken_out and not who.track.dead:
         return taken_out

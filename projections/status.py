@@ -113,9 +113,26 @@ def combatant_json(state: FightState, who: Combatant) -> dict[str, Any]:
         "initiative": (ranked_json(state, who) if state.options.initiative in ("opposed", "ranked")
                        else initiative_json(state, who)),
         **({"locations": locations_json(who)} if who.locations else {}),
+        **({"conditions": conditions_json(who)} if who.conditions else {}),
+        **({"left": who.left} if who.left else {}),
         **aftermath_json(state, who),
         **(fate_status_json(state, who) if ruleset_of(state).boxes else {}),
     }
+
+
+def conditions_json(who: Combatant) -> list[dict[str, Any]]:
+    """The conditions the GM marked (docs/table.md), in the order marked: a rules' own state says what the
+    rules say of it (`rules`)."""
+    from fudge_combat.engine.rulesets.fudge.conditions import NAMED
+
+    return [{"name": c.name, "note": c.note or None, "until_round": c.until, "rules": NAMED.get(c.name.lower())}
+            for c in who.conditions]
+
+
+def condition_words(who: Combatant, notes: bool = True) -> list[str]:
+    """Each condition in words, unescaped: "prone until round 3: tripped"; `notes` False leaves the notes out."""
+    return [c.name + (f" until round {c.until}" if c.until is not None else "") + (f": {c.note}" if notes and c.note else "")
+            for c in who.conditions]
 
 
 def locations_json(who: Combatant) -> dict[str, dict[str, str | None]]:
@@ -253,7 +270,7 @@ def status_head_lines(state: FightState) -> list[str]:
 def combatant_text_lines(state: FightState, who: Combatant) -> list[str]:
     """One combatant's lines of the status text (unescaped)."""
     if ruleset_of(state).boxes:
-        return [f"  {who.name} ({who.side})", *fate_status_lines(state, who)]
+        return [f"  {who.name} ({who.side})", *fate_status_lines(state, who), *conditions_lines(who, left=True)]
     from fudge_combat.engine.rulesets.fudge.sides import acting_wound
     acts_as, penalty = acting_wound(state, who)  # AI-WILL-1: what his rolls use
     level = LEVELS[who.track.level] + (f" (acts as {LEVELS[acts_as]}, willpower)"
@@ -271,8 +288,18 @@ def combatant_text_lines(state: FightState, who: Combatant) -> list[str]:
             f"{part} {LOCATION_LEVELS[level]}{f' (-1 {affects})' if affects and level >= 2 else ''}"
             for part, (level, affects) in sorted(who.locations.items())))
     lines.extend(line for line in [aftermath_text(state, who)] if line)
+    lines.extend(conditions_lines(who))
     lines.extend(card(state, who))
     lines.extend(ranked_line(state, who))
+    return lines
+
+
+def conditions_lines(who: Combatant, left: bool = False) -> list[str]:
+    """The conditions marked, and with `left` who left the fight and how (Fate's lines say nothing of it; the
+    Fudge track's `out` says it in `aftermath_text`). Unescaped."""
+    lines = [f"    out of the fight: {who.left}"] if left and who.left else []
+    if who.conditions:
+        lines.append("    conditions: " + "; ".join(condition_words(who)))
     return lines
 
 

@@ -47,4 +47,10 @@ def test_FT_INIT_a_turn_passed_or_held_says_which_and_after_whom() -> None:
                      "Cyrus passes his turn in round 1: it is used with no action (FT-INIT)",
                      # an event of a ruleset installed from another package, read where it is not installed
                      # (tests/test_toy_ruleset.py reads it where it is)
-                     "wits told (an event of the wits rules, which are not installed)"]
+                     "wits told (an event of the wits rules, which are not installed)",
+                     # conditions and leaving (docs/table.md)
+                     "Snorri is prone until round 2 (1 round): tripped on a shield",
+                     "Brynhild is on fire",
+                     "Brynhild is no longer on fire",
+                     "Snorri fled: out of the fight without wounds",
+                     "Brynhild left the fight: out of the fight without wounds"]

@@ -105,6 +105,7 @@ WRITERS = {
     "table": ("declare", "exchange", "attack", "roll", "round", "barter", "next", "order", "hold", "intend",
               "spend", "kill", "shoot"),
     "melee": ("melee", "story"),
+    "conditions": ("mark", "unmark", "leave"),
     "recovery": ("end", "wound", "rest", "heal"),
     "atari": ("willpower", "resist-spell", "heroic"),
     "history": ("undo", "redo", "branch", "import", "reveal-seed"),

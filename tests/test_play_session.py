@@ -315,3 +315,22 @@ def test_a_servers_history_is_kept_per_url_and_its_file_names_no_password(
     assert club != history_file("postgresql://gm:s3cret@db.example/other")
     assert club.parent == tmp_path / "state" / "fudge" / "history"
     assert "s3cret" not in str(club) and "example" not in str(club)
+
+
+def test_mark_unmark_and_leave_in_play_complete_names_and_conditions(
+        session: play.Session, capsys: pytest.CaptureFixture[str]) -> None:
+    """The one-shot commands work inside play as they are; completion offers the fighters, then the rules'
+    own conditions for `mark` and the fighter's marked ones for `unmark` (docs/table.md)."""
+    session.board()
+    assert completions(session, "mark sn") == ["Snorri"]
+    assert completions(session, "mark snorri pr") == ["prone"]
+    assert completions(session, "mark snorri kn") == ["'knocked down'"]  # quoted: one word for the shell
+    assert session.run("mark snorri 'knocked down' --rounds 1") == 0
+    session.board()  # the loop draws the board after each line: completion reads its state
+    assert completions(session, "unmark snorri ") == ["'knocked down'"]
+    assert completions(session, "unmark brynhild ") == []
+    assert session.run("unmark sn 'knocked down'") == 0
+    assert session.run("leave grok --surrendered") == 0
+    out = capsys.readouterr().out
+    assert "Snorri is knocked down until round 1 (1 round)" in out and "Snorri is no longer knocked down" in out
+    assert "Grok the Orc is out of the fight (surrendered)" in out

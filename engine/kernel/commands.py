@@ -27,6 +27,7 @@ MODULES: dict[str, str] = {
     **dict.fromkeys(("RollTrait", "SpendPoint", "Shoot", "Melee", "StoryRoll", "Willpower", "ResistSpell",
                      "HeroicAvoidance"), "rulesets.fudge.commands_rolls"),
     **dict.fromkeys(("Kill", "GmWound", "EndBattle", "Rest", "Heal"), "rulesets.fudge.commands_aftermath"),
+    **dict.fromkeys(("MarkCondition", "ClearCondition", "Leave"), "rulesets.fudge.commands_conditions"),
     **dict.fromkeys(("FateAction", "FateMod", "FateExchange", "FateScene", "FateRound", "FateAttack", "FatePass",
                      "CheckAspect", "EndScene", "RecoverInjury"), "rulesets.fate.commands"),
     **dict.fromkeys(("Command", "COMMAND_ADAPTER"), "commands_union"),

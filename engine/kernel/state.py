@@ -22,6 +22,16 @@ from fudge_combat.engine.kernel.wounds import Mark, Track, empty_track
 from fudge_combat.events import models as ev
 
 @dataclass(frozen=True, slots=True)
+class Condition:
+    """A state the GM marked on a fighter (`ConditionMarked`): shown, never applied to a roll."""
+
+    name: str
+    note: str = ""
+    until: int | None = None  # the round at whose start it is gone; None: until unmarked
+    seq: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Combatant:
     name: str
     side: str
@@ -36,6 +46,8 @@ class Combatant:
     stuns: int = 0  # F-STUN-1: Stun results on the sheet until the battle ends
     stunned: tuple[str, int] | None = None  # F-STUN-1: ("stun" | "very_stunned", last round it lasts)
     locations: Mapping[str, tuple[int, str | None]] = field(default_factory=dict)  # F-LOC-2: part -> (level, use)
+    conditions: tuple[Condition, ...] = ()  # marked by the GM, in the order marked
+    left: str | None = None  # "fled", "surrendered" or "left": out of the fight without wounds (CombatantLeft)
 
     @property
     def key(self) -> str:

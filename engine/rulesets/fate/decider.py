@@ -107,7 +107,7 @@ def new_round(state: FightState, c: FateRound, dice: Dice) -> list[ev.Event]:
     if state.options.initiative != "alertness":
         raise RuleError(f"this fight orders turns by phase initiative: {pace_commands(state)}")
     able = [w for w in sorted(state.combatants.values(), key=lambda w: w.joined_seq)
-            if not is_taken_out(marks_of(state, w))]
+            if w.left is None and not is_taken_out(marks_of(state, w))]
     if not able:
         raise RuleError("nobody can act")
     action = state.last_seq + 1
@@ -394,8 +394,8 @@ REFUSALS: ByCommand[str] = ByCommand({
 
 
 def still_in(state: FightState, who: Combatant) -> bool:
-    """FT-TRACK-3: a fighter Taken Out (or ruled dead) is out of the fight."""
-    return not who.track.dead and not is_taken_out(marks_of(state, who))
+    """FT-TRACK-3: a fighter Taken Out (or ruled dead, or who left) is out of the fight."""
+    return not who.track.dead and who.left is None and not is_taken_out(marks_of(state, who))
 
 
 FATE = Decider("fate", "Fate", TABLE, REFUSALS, still_in)

@@ -3,6 +3,7 @@ and turns passed or held, the end of a scene and recovery from an injury."""
 
 from __future__ import annotations
 
+from fudge_combat.engine.rulesets.fudge.conditions import expire
 from fudge_combat.engine.rulesets.fudge.evolving import remember, with_item
 from fudge_combat.engine.kernel.state import FateMark, FightState, replace
 from fudge_combat.events import models as ev
@@ -38,6 +39,7 @@ def _aspect_checked(s: FightState, r: Recorded, e: ev.AspectChecked) -> FightSta
 
 
 def _fate_order(s: FightState, r: Recorded, e: ev.FateTurnOrder) -> FightState:
+    s = expire(s, e.round)  # a round's order starts it: timed conditions run out (docs/table.md)
     return replace(s, round=e.round, fate_order=tuple(n.lower() for n in e.order), fate_acted=frozenset())
 
 

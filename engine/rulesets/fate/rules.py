@@ -231,6 +231,8 @@ def fate_able(state: FightState, name: str) -> Combatant:
         raise RuleError(f"{who.name} is dead (the GM's ruling after the fight)")
     if is_taken_out(marks_of(state, who)):
         raise RuleError(f"{who.name} is Taken Out (FT-TRACK-3): out of the fight")
+    if who.left:
+        raise RuleError(f"{who.name} is out of the fight ({who.left}) and cannot act")
     return who
 
 
@@ -434,7 +436,8 @@ def still_to_act(state: FightState) -> Iterator[Combatant]:
     """FT-INIT: who still has a turn this round, in order: not acted (or passed), not Taken Out, not dead."""
     for key in state.fate_order:
         who = state.combatants[key]
-        if key not in state.fate_acted and not who.track.dead and not is_taken_out(marks_of(state, who)):
+        if (key not in state.fate_acted and not who.track.dead and who.left is None
+                and not is_taken_out(marks_of(state, who))):
             yield who
 
 

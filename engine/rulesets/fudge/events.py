@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fudge_combat.engine.kernel.event_rules import EventRule, EventRules
 from fudge_combat.engine.kernel.ruleset_events import ADDED
-from fudge_combat.engine.rulesets.fudge import describe, evolve
+from fudge_combat.engine.rulesets.fudge import conditions, describe, evolve
 from fudge_combat.events import models as ev
 
 EVENTS: EventRules = {
@@ -51,5 +51,8 @@ EVENTS: EventRules = {
     ev.MeleeResolved: EventRule(evolve._melee_resolved, describe._melee_resolved),
     ev.StoryRolled: EventRule(evolve._story_rolled, describe._story_rolled),
     ev.LocationWounded: EventRule(evolve._location_wounded, describe._location_wounded),
+    ev.ConditionMarked: EventRule(conditions._marked, conditions._describe_marked),
+    ev.ConditionCleared: EventRule(conditions._cleared, conditions._describe_cleared),
+    ev.CombatantLeft: EventRule(evolve._left, conditions._describe_left),
     ev.RulesetEvent: ADDED,
 }

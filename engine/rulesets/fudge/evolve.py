@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from fudge_combat.engine.rulesets.fudge import healing
+from fudge_combat.engine.rulesets.fudge.conditions import expire
 from fudge_combat.engine.kernel.initiative import Initiative, Intent, card_dice
 from fudge_combat.engine.rulesets.fudge.locations import worsen
 from fudge_combat.engine.kernel.options import RuleOptions
@@ -59,6 +60,7 @@ def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
 
 
 def _round_started(s: FightState, r: Recorded, e: ev.RoundStarted) -> FightState:
+    s = expire(s, e.round)
     return replace(s, round=e.round, declarations={}, sealed={}, fought=frozenset(), forfeits=frozenset(),
                    round_starts=with_item(s.round_starts, len(s.round_starts), r.seq),
                    initiative={}, turn=None, slot_start=0, pending={},
@@ -168,6 +170,12 @@ def _location_wounded(s: FightState, r: Recorded, e: ev.LocationWounded) -> Figh
 
 def _killed(s: FightState, r: Recorded, e: ev.CombatantKilled) -> FightState:
     combatant = replace(s.combatants[e.combatant.lower()], killed_by=r.seq)
+    return _retrack(s, combatant, combatant.marks)
+
+
+def _left(s: FightState, r: Recorded, e: ev.CombatantLeft) -> FightState:
+    """Out of the fight as a knocked-out fighter is (the track's `out`), and still out after the battle."""
+    combatant = replace(s.combatants[e.combatant.lower()], left=e.how, out=e.how)
     return _retrack(s, combatant, combatant.marks)
 
 
@@ -299,7 +307,7 @@ def _stun_marked(s: FightState, r: Recorded, e: ev.StunMarked) -> FightState:
 def _battle_ended(s: FightState, r: Recorded, e: ev.BattleEnded) -> FightState:
     """F-STUN-1: stun marks clear after combat; a knocked-out combatant comes round in time."""
     for key, combatant in s.combatants.items():
-        cleared = replace(combatant, stuns=0, stunned=None, out=None)
+        cleared = replace(combatant, stuns=0, stunned=None, out=combatant.left)  # who left stays out
         s = _retrack(s, cleared, cleared.marks)
     # AI-WILL-1: willpower lasts the scene, and the battle was the scene
     return replace(s, will_relief={}, ended_through=r.seq)

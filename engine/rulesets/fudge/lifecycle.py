@@ -1,5 +1,5 @@
 """The commands every ruleset shares: a fight's start and branches, its committed and revealed seeds
-(A-FAIR-1), who joins it, and a GM's kill."""
+(A-FAIR-1), who joins it, a GM's kill, the conditions the GM marks and who leaves the fight."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.decider import Handler
 from fudge_combat.engine.kernel.sheets import Sheet, read_levels
+from fudge_combat.engine.rulesets.fudge import conditions
 from fudge_combat.engine.rulesets.fudge.sides import combatant
 from fudge_combat.events import models as ev
 from fudge_combat.engine.kernel.state import FightState
@@ -78,4 +79,7 @@ TABLE: ByCommand[Handler] = ByCommand({
     "RevealSeed": reveal_seed,
     "Join": join,
     "Kill": kill,
+    "MarkCondition": conditions.mark,
+    "ClearCondition": conditions.clear,
+    "Leave": conditions.leave,
 })

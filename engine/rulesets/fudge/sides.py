@@ -37,6 +37,8 @@ def combatant(state: FightState, name: str) -> Combatant:
 
 def able(state: FightState, name: str) -> Combatant:
     who = combatant(state, name)
+    if who.left:
+        raise RuleError(f"{who.name} is out of the fight ({who.left}) and cannot act")
     if not who.track.can_act:
         raise RuleError(f"{who.name} is {LEVELS[who.track.level]} and cannot act (F-WND-1)")
     return who
