@@ -244,3 +244,18 @@ def test_each_side_colour_keeps_white_text_readable() -> None:
     ratios = {colour: 1.05 / (luminance(colour) + 0.05) for colour in PALETTE}
     assert all(ratio >= 4.5 for ratio in ratios.values()), ratios
     assert len(set(PALETTE)) == len(PALETTE) == 8
+
+
+def test_a_condition_the_gm_marks_is_on_the_fighters_card(tmp_path: Path) -> None:
+    """`fudge mark` shows on the players' board: the condition, its note and the round it lasts to, on the
+    marked fighter's card alone; `fudge unmark` takes it off."""
+    store = tmp_path / "fudge.db"
+    play_the_bridge(store)
+    assert fudge("mark", "Leroy", "prone", "--rounds", "2", "--note", "tripped", store=store).returncode == 0
+    with served(store) as (url, _, _process):
+        cards = cards_of(get(url)[0].decode())
+    assert "prone until round 3: tripped" in cards["Leroy"]
+    assert not any("prone" in card for name, card in cards.items() if name != "Leroy")
+    assert fudge("unmark", "Leroy", "prone", store=store).returncode == 0
+    with served(store) as (url, _, _process):
+        assert "prone" not in cards_of(get(url)[0].decode())["Leroy"]

@@ -21,6 +21,7 @@ from typing import Any
 from fudge_combat.projections.board import ROWS, acted, declaration, fate_track, fudge_track, initiative, turn_order
 from fudge_combat.cli.web.story import Step
 from fudge_combat.cli.web.wounds import WoundView
+from fudge_combat.projections.status import condition_words
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.kernel.wounds import LEVELS
@@ -146,37 +147,20 @@ def exact(state: FightState, who: Combatant) -> dict[str, Any]:
 
 
 def conditions(state: FightState, who: Combatant, words: bool) -> list[str]:
-    """What else the table sees on him: stunned, knocked out, and whatever conditions and notes the state
-    keeps for him (a fighter's `conditions` and `notes`, when the engine records them). Exactly shown: his
-    wounded parts (F-LOC-2) too."""
+    """What else the table sees on him: stunned, knocked out or gone, the conditions the GM marked (with their
+    notes and the round they last to). Exactly shown: his wounded parts (F-LOC-2) too."""
     out: list[str] = []
     if who.stunned:
         effect, until = who.stunned
         out.append(f"{effect.replace('_', ' ')} until round {until}" if until else effect.replace("_", " "))
     if who.out and not who.track.dead:
         out.append(who.out)
-    for name in ("conditions", "notes"):
-        out += [_said(item) for item in getattr(who, name, ()) or ()]
-    for name in ("conditions", "notes"):
-        kept = getattr(state, name, None)
-        if isinstance(kept, Mapping):
-            out += [_said(item) for item in kept.get(who.key, ()) or ()]
+    out += condition_words(who)  # marked by the GM (`fudge mark`): shown, never applied to a roll
     if not words:
         from fudge_combat.engine.rulesets.fudge.locations import LOCATION_LEVELS
 
         out += [f"{part} {LOCATION_LEVELS[level]}" for part, (level, _) in sorted(who.locations.items())]
     return [text for text in dict.fromkeys(out) if text]
-
-
-def _said(item: Any) -> str:
-    """A condition or note in words, whatever shape the state keeps it in (text, or a record with one)."""
-    if isinstance(item, str):
-        return item
-    for name in ("text", "label", "name", "condition", "note"):
-        value = getattr(item, name, None)
-        if isinstance(value, str):
-            return value
-    return str(item)
 
 
 # --- the latest commands, in sentences ----------------------------------------------------------------
