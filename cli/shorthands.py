@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fudge_combat.engine.kernel.reading import ruleset_of
-from fudge_combat.engine.turns import current_actor, still_fights
+from fudge_combat.engine.turns import current_actor, last_turn, still_fights
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.state import Combatant, FightState
@@ -116,14 +116,15 @@ def blow(state: FightState) -> list[str]:
 
 
 def next_words(state: FightState, rest: list[str]) -> list[str]:
-    """`n`: `next`; in Fate's turns by Alertness, a new round once everyone has had his turn.
+    """`n`: `next`; once the round's turns are used, `round` (phases, rolled initiative: PH-1, F-INIT-2,
+    AI-INIT-2) or in Fate's turns by Alertness `fate round` (FT-INIT): the next round, its initiative rolled.
 
     Under phases `next` moves on after the actor has acted; Fate's turns move on by themselves when he
     acts (FT-INIT), so `n` typed after a blow from that habit would give up the next fighter's turn
     unasked. While someone has the turn `n` is refused, naming the commands that give it up
     (`fate pass`, `fate hold`): giving up a turn is said, never a side effect of `n`."""
     if state.options.initiative != "alertness":
-        return ["next", *rest]
+        return ["round", *rest] if last_turn(state) else ["next", *rest]
     actor = current_actor(state)
     if actor is not None:
         raise Refused(f"it is {actor.name}'s turn: Fate's turns move on when he acts, `a TARGET`, or gives it up, "
