@@ -25,7 +25,7 @@ import typer
 
 from fudge_combat.cli import context
 from fudge_combat.cli.context import echo
-from fudge_combat.cli.shorthands import (HELP, LEAVE, SHORTHANDS, USAGE, Leave, Refused, attack_words, current_actor, next_words,
+from fudge_combat.cli.shorthands import (HELP, LEAVE, SHORTHANDS, USAGE, Leave, Refused, and_list, attack_words, current_actor, next_words,
                             odds_words)
 from fudge_combat.cli.terminal import safe
 from fudge_combat.engine.kernel.errors import RuleError
@@ -194,15 +194,14 @@ class Session:
         if self.confirm is None or words[0] not in ("round", "fate") or "--force" in words or not self.current():
             return words
         from fudge_combat.engine.turns import round_begun, yet_to_act
-        from fudge_combat.cli.table import and_list
 
         state = self.current_state()
         waiting = yet_to_act(state)
-        if waiting:
+        if not round_begun(state):
+            question = f"nobody has acted in round {state.round}"
+        elif waiting:
             verb = "has" if len(waiting) == 1 else "have"
             question = f"{and_list([who.name for who in waiting])} {verb} not acted"
-        elif not round_begun(state):
-            question = f"nobody has acted in round {state.round}"
         else:
             return words
         if not self.confirm(safe(f"{question}: start round {state.round + 1} anyway? y/n ")):
@@ -307,6 +306,12 @@ class Session:
         if state is None:
             return "> "
         actor = current_actor(state)
+        if actor is None and state.options.pace == "simultaneous" and state.fought:
+            from fudge_combat.engine.turns import yet_to_act
+
+            waiting = yet_to_act(state)  # after a pair has fought: who has not yet, this round (F-PACE-2)
+            if waiting:
+                return safe(f"{state.name}, {and_list([who.name for who in waiting])} to fight> ")
         return safe(f"{state.name}{' ' + actor.name if actor else ''}> ")
 
 

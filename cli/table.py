@@ -433,23 +433,21 @@ def round_(
 def check_round_over(state: Any, typed: str) -> None:
     """A round never advances while a fighter who can act has not, nor after a round where nobody has
     (F-PACE-2, PH-1, F-INIT-2, AI-INIT-2, FT-INIT): one line naming who would lose a turn, and `--force`."""
+    from fudge_combat.cli.shorthands import and_list
     from fudge_combat.engine.turns import round_begun, yet_to_act
 
     command = typed if context.settings.session is not None else f"fudge {typed}"
+    if not round_begun(state):
+        raise InputError(f"nobody has acted in round {state.round} yet: `{command} --force` starts "
+                         f"round {state.round + 1} anyway")
     waiting = yet_to_act(state)
     if waiting:
         names = and_list([who.name for who in waiting])
         verb = "has" if len(waiting) == 1 else "have"
         raise InputError(f"{names} {verb} not acted in round {state.round}: `{command} --force` starts "
                          f"round {state.round + 1} anyway, and the turns left are lost")
-    if not round_begun(state):
-        raise InputError(f"nobody has acted in round {state.round} yet: `{command} --force` starts "
-                         f"round {state.round + 1} anyway")
 
 
-def and_list(names: list[str]) -> str:
-    """"Leroy", "Leroy and Brynhild", "Leroy, Theodora and Brynhild"."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 @app.command()

@@ -98,8 +98,8 @@ new brawl --rules fate
 join examples/sheets/cyrus.toml
 join examples/sheets/guard.toml --as Guard-A
 join examples/sheets/guard.toml --as Guard-B
-a guard-a -d "cyrus=0 0 0 0" -d "guard-a=+ 0 0 0"
-a cyrus guard-a -d "cyrus=+ 0 0 0" -d "guard-a=- 0 0 0"
+a guard-a -d "cyrus=0 0 0 0" -d "guard-a=+ 0 0 0" -d "guard-b=0 0 0 0"
+a cyrus guard-a -d "cyrus=+ 0 0 0" -d "guard-a=- 0 0 0" -d "guard-b=- 0 0 0"
 a guard
 new duel --rules fate --house examples/house/fate-turns.toml
 join examples/sheets/cyrus.toml
@@ -124,8 +124,8 @@ EXPANDED = {
     "phases-classic": ["(attack Brynhild Leroy ", "(attack Leroy Brynhild ", "(attack Theodora Brynhild "],
     "atari-isev": ["(attack Max Cutthroat --weapon unarmed -d 'max=0 0 0 0'", "(attack Cutthroat Max -d 'cutthroat=+ + 0 0'",
                    "(round -d 'max=0 0 0 +'", "(attack Max Cutthroat --weapon unarmed -d 'max=0 + 0 0'", "(attack Cutthroat Max -d 'cutthroat=+ + 0 0' -d 'max=0 0 0 0' -d 'cutthroat=- 0 0 0'"],
-    "fate": ["(fate exchange 'Cyrus>Guard-A' 'Guard-A>Cyrus' -d 'cyrus=0 0 0 0'",
-             "(fate exchange 'Cyrus>Guard-A' 'Guard-A>Cyrus' -d 'cyrus=+ 0 0 0'",
+    "fate": ["(fate exchange 'Cyrus>Guard-A' 'Guard-A>Cyrus' 'Guard-B>Cyrus' -d 'cyrus=0 0 0 0'",
+             "(fate exchange 'Cyrus>Guard-A' 'Guard-A>Cyrus' 'Guard-B>Cyrus' -d 'cyrus=+ 0 0 0'",
              "(fate round -d 'cyrus=+ 0 0 0'", "(fate attack Finn Guard-A ", "(fate attack Cyrus Guard-A ",
              "(fate attack Guard-A Cyrus ", "(fate round -d 'cyrus=0 0 0 0'"],
 }
