@@ -4,6 +4,7 @@ real store, every die typed: a refused line would end it with its status."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -46,7 +47,7 @@ SCRIPTS = {
 }
 
 
-def play(tmp_path: Path, script: str, *args: str) -> object:
+def play(tmp_path: Path, script: str, *args: str) -> subprocess.CompletedProcess[str]:
     return fudge("play", "--strict", *args, store=tmp_path / "fudge.db", input=script, cwd=ROOT)
 
 
@@ -56,8 +57,8 @@ def test_three_fighters_play_two_whole_rounds_without_a_refused_line(tmp_path: P
     fighters, typed as the GM plays them: no line is refused, and no die is generated."""
     script = SCRIPTS[preset]
     done = play(tmp_path, script)
-    assert done.returncode == 0 and done.stderr == "", done.stderr  # type: ignore[attr-defined]
-    out = done.stdout  # type: ignore[attr-defined]
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    out = done.stdout
     assert "(generated)" not in out
     if preset == "fudge":
         assert out.count("(melee Brynhild Snorri Leroy") == 2 and "round 2 begins" in out
@@ -70,7 +71,7 @@ def test_three_fighters_play_two_whole_rounds_without_a_refused_line(tmp_path: P
         after = out.split("round 1 is over: n starts round 2", 1)[1]
         board = after.split("receipt ", 1)[0]
         assert "▶" not in board  # the mark is dropped with the round's turns
-        prompt = after.split("\n", )[[i for i, line in enumerate(after.split("\n")) if "> " in line][0]]
+        prompt = next(line for line in after.split("\n") if "> " in line)
         assert prompt.split("> ")[0] in ("watch", "tavern")  # the prompt names nobody
 
 
@@ -81,8 +82,7 @@ def test_round_mid_round_is_refused_and_force_starts_it(tmp_path: Path) -> None:
     setup = ("new watch --rules fudge-phases\njoin examples/sheets/leroy.toml --side watch\n"
              "join examples/sheets/theodora.toml --side watch\njoin examples/sheets/brynhild.toml --side raiders\n"
              f"round {PHASE_DICE}\nn\n")
-    for args in (("--store", str(tmp_path / "fudge.db")),):
-        assert play(tmp_path, setup).returncode == 0  # type: ignore[attr-defined]
+    assert play(tmp_path, setup).returncode == 0
     store = tmp_path / "fudge.db"
     refused = fudge("round", store=store, cwd=ROOT)
     assert refused.returncode not in (0, 70)
