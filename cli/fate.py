@@ -16,7 +16,7 @@ import typer
 
 from fudge_combat.cli.gm_inputs import choices
 from fudge_combat.cli.outcome import JsonOpt
-from fudge_combat.cli.table import CommandIdOpt, DiceOpt, FightOpt, offer_odds, run, two_names
+from fudge_combat.cli.table import CommandIdOpt, DiceOpt, FightOpt, ForceOpt, check_round_over, offer_odds, run, two_names
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.decide import decider_of
 from fudge_combat.engine.kernel.errors import InputError, RuleError
@@ -168,10 +168,16 @@ def scene(
 
 
 @fate_app.command(name="round")
-def round_(dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
+def round_(force: ForceOpt = False, dice: DiceOpt = None, fight: FightOpt = None, command_id: CommandIdOpt = None,
            as_json: JsonOpt = False) -> None:
-    """A new round of turns: everyone rolls Alertness; ties go to Tactics, then the combat skill [FT-INIT]."""
-    run(fight, lambda f, n, s: cmd.FateRound(), dice, command_id, as_json=as_json)
+    """A new round of turns: everyone rolls Alertness; ties go to Tactics, then the combat skill [FT-INIT].
+
+    Refused while a fighter who can act has not had his turn: --force starts it anyway."""
+    def build(fights: Any, name: str, state: Any) -> cmd.FateRound:
+        if not force:
+            check_round_over(state, "fate round")
+        return cmd.FateRound()
+    run(fight, build, dice, command_id, as_json=as_json)
 
 
 @fate_app.command()

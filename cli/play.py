@@ -17,7 +17,7 @@ from pathlib import Path
 import shlex
 import sys
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
@@ -25,7 +25,7 @@ import typer
 
 from fudge_combat.cli import context
 from fudge_combat.cli.context import echo
-from fudge_combat.cli.shorthands import (HELP, LEAVE, SHORTHANDS, USAGE, Leave, Refused, attack_words, current_actor, next_words,
+from fudge_combat.cli.shorthands import (HELP, LEAVE, SHORTHANDS, USAGE, Leave, Refused, and_list, attack_words, current_actor, next_words,
                             odds_words)
 from fudge_combat.cli.terminal import safe
 from fudge_combat.engine.kernel.errors import RuleError
@@ -128,6 +128,7 @@ class Session:
         self.shown: Any = ()  # (fight, its last event) the board shows; None: no current fight
         self.state: FightState | None = None  # the state the board shows (completion reads it)
         self.ran: str | None = None  # the command the last line ran to its end (None: it failed, or ran none)
+        self.confirm: Callable[[str], bool] | None = None  # asks the GM a y/n question (on a terminal only)
 
     def close(self) -> None:
         context.settings.session = None
@@ -169,13 +170,15 @@ class Session:
             expanded = next_words(self.current_state(), rest)
             if expanded[0] != "next":
                 echo(f"  ({shlex.join(expanded)})")
-            return expanded
+            return self.confirmed(expanded)
         if head in SHORTHANDS:
-            return [SHORTHANDS[head], *rest]
+            return self.confirmed([SHORTHANDS[head], *rest])
         if head == "a":
             expanded = attack_words(self.current_state(), rest)
             echo(f"  ({shlex.join(expanded)})")
             return expanded
+        if head == "round" or words[:2] == ["fate", "round"]:
+            return self.confirmed(words)
         if head == "play":
             raise Refused("already playing: type the commands without `fudge` (? lists them)", USAGE)
         if head == "odds" and odds_in_fight(rest):
@@ -183,6 +186,28 @@ class Session:
             echo(f"  ({shlex.join(expanded)})")
             return expanded
         return words
+
+    def confirmed(self, words: list[str]) -> list[str]:
+        """`round` (or `n` at a round's end) while a fighter who can act has not: on a terminal the GM is
+        asked, naming who would lose a turn (y: `--force`, anything else: nothing is done); in a script
+        the command refuses it itself, in one line."""
+        if self.confirm is None or words[0] not in ("round", "fate") or "--force" in words or not self.current():
+            return words
+        from fudge_combat.engine.turns import round_begun, yet_to_act
+
+        state = self.current_state()
+        waiting = yet_to_act(state)
+        if not round_begun(state):
+            question = f"nobody has acted in round {state.round}"
+        elif waiting:
+            verb = "has" if len(waiting) == 1 else "have"
+            question = f"{and_list([who.name for who in waiting])} {verb} not acted"
+        else:
+            return words
+        if not self.confirm(safe(f"{question}: start round {state.round + 1} anyway? y/n ")):
+            echo("nothing done: the round goes on")
+            return []
+        return [*words, "--force"]
 
     def invoke(self, words: list[str]) -> int:
         """Run a command through the Typer app, in this process, as `fudge --store STORE WORDS...` would."""
@@ -281,6 +306,12 @@ class Session:
         if state is None:
             return "> "
         actor = current_actor(state)
+        if actor is None and state.options.pace == "simultaneous" and state.fought:
+            from fudge_combat.engine.turns import yet_to_act
+
+            waiting = yet_to_act(state)  # after a pair has fought: who has not yet, this round (F-PACE-2)
+            if waiting:
+                return safe(f"{state.name}, {and_list([who.name for who in waiting])} to fight> ")
         return safe(f"{state.name}{' ' + actor.name if actor else ''}> ")
 
 

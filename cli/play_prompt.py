@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import shlex
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -43,6 +43,8 @@ class Session(Protocol):
     fights: Fights
     state: FightState | None  # the state the board shows
 
+    confirm: Callable[[str], bool] | None
+
     def board(self, force: bool = False) -> None: ...
     def prompt(self) -> str: ...
     def run(self, line: str) -> int: ...
@@ -54,6 +56,7 @@ def interactive(session: Session) -> None:
     """Prompt, run, redraw, until `q` or Ctrl-D; Ctrl-C drops the line being typed."""
     prompt: PromptSession[str] = PromptSession(history=history(session.store_path), completer=Completions(session),
                                                complete_while_typing=False, complete_style=CompleteStyle.READLINE_LIKE)
+    session.confirm = ask
     session.board(force=True)
     while True:
         try:
@@ -69,6 +72,16 @@ def interactive(session: Session) -> None:
             return
         except KeyboardInterrupt:  # outside a command (which says so itself): the session goes on
             echo("error: interrupted", err=True)
+
+
+def ask(question: str) -> bool:
+    """A y/n question at the prompt, kept out of the session's history: y or yes is yes; anything else,
+    Ctrl-C or Ctrl-D is no."""
+    try:
+        answer = PromptSession[str]().prompt(question)
+    except (KeyboardInterrupt, EOFError):
+        return False
+    return answer.strip().lower() in ("y", "yes")
 
 
 def history_file(store: Path | str) -> Path:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fudge_combat.engine.kernel.reading import ruleset_of
-from fudge_combat.engine.turns import current_actor, still_fights
+from fudge_combat.engine.turns import current_actor, last_turn, still_fights, yet_to_act
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.state import Combatant, FightState
@@ -56,11 +56,72 @@ def attack_words(state: FightState, words: list[str]) -> list[str]:
     names, options = leading_names(words)
     if not names:
         raise Refused("`a TARGET` names whom the current actor attacks (`a FIGHTER TARGET` names both)", USAGE)
+    if state.options.pace == "simultaneous" and len(names) == 1 and len(foes(state, find(state, names[0]))) > 1:
+        return [*melee(state, None, find(state, names[0])), *options]
     actor, target = striker(state, names)
     command = blow(state)
     if command == ["fate", "exchange"]:
-        return [*command, f"{actor.name}>{target.name}", f"{target.name}>{actor.name}", *options]
+        return [*command, *engaged(state, actor, target), *options]
+    if state.options.pace == "simultaneous":
+        return [*melee(state, actor, target), *options]
     return [*command, actor.name, target.name, *options]
+
+
+def foes(state: FightState, who: Combatant) -> list[Combatant]:
+    """Those still standing on another side than `who`'s, in join order."""
+    return sorted((other for other in state.combatants.values() if other.side != who.side and still_fights(state, other)),
+                  key=lambda c: c.joined_seq)
+
+
+def melee(state: FightState, actor: Combatant | None, target: Combatant) -> list[str]:
+    """Simultaneous rounds (F-PACE-2): each engaged pair rolls once a round, and a fighter alone against
+    several foes fights them all with one roll (F-MULTI-1, F-MULTI-2, F-MULTI-3): `melee`. The pair named is
+    an `exchange` unless one of the two stands alone against several and the other has no other foe;
+    `actor` None: the target, alone, against every foe standing.
+
+    A blow that would open a new round (one of them fought in this one) while another fighter has not
+    fought yet is refused: a round is never opened implicitly while someone can still act in it."""
+    if actor is None:
+        words, fighters = ["melee", target.name, *[f.name for f in foes(state, target)]], [target, *foes(state, target)]
+    elif len(foes(state, target)) > 1 and [f.key for f in foes(state, actor)] == [target.key]:
+        words, fighters = ["melee", target.name, *[f.name for f in foes(state, target)]], [target, *foes(state, target)]
+    elif len(foes(state, actor)) > 1 and [f.key for f in foes(state, target)] == [actor.key]:
+        words = ["melee", actor.name, *[f.name for f in foes(state, actor)], "--target", target.name]
+        fighters = [actor, *foes(state, actor)]
+    else:
+        words, fighters = ["exchange", actor.name, target.name], [actor, target]
+    again = [who for who in fighters if who.key in state.fought]
+    keys = {who.key for who in fighters}
+    waiting = [who for who in yet_to_act(state) if who.key not in keys]
+    if state.round and again and waiting:
+        verb = "has" if len(waiting) == 1 else "have"
+        raise Refused(f"{again[0].name} fought in round {state.round} and {and_list([w.name for w in waiting])} "
+                      f"{verb} not: this would open round {state.round + 1} (F-PACE-2); fight them first, "
+                      f"or `round --force` opens it")
+    return words
+
+
+def engaged(state: FightState, actor: Combatant, target: Combatant) -> list[str]:
+    """Fate's exchange takes everyone who engages (FT-PACE: all declare, all roll, each compared with whom
+    he opposes): the pair named, and each other fighter standing against his only foe standing. One
+    with several foes is not guessed: the GM names whom he opposes."""
+    out = [f"{actor.name}>{target.name}", f"{target.name}>{actor.name}"]
+    for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq):
+        if who.key in (actor.key, target.key) or not still_fights(state, who):
+            continue
+        opposed = foes(state, who)
+        if len(opposed) > 1:
+            raise Refused(f"an exchange takes everyone who engages (FT-PACE), and {who.name} stands against "
+                          f"{and_list([f.name for f in opposed])}: name whom each opposes, "
+                          f"`fate exchange {out[0]} {out[1]} {who.name}>{opposed[0].name} ...`", USAGE)
+        if opposed:
+            out.append(f"{who.name}>{opposed[0].name}")
+    return out
+
+
+def and_list(names: list[str]) -> str:
+    """"Leroy", "Leroy and Brynhild", "Leroy, Theodora and Brynhild"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def leading_names(words: list[str]) -> tuple[list[str], list[str]]:
@@ -116,14 +177,15 @@ def blow(state: FightState) -> list[str]:
 
 
 def next_words(state: FightState, rest: list[str]) -> list[str]:
-    """`n`: `next`; in Fate's turns by Alertness, a new round once everyone has had his turn.
+    """`n`: `next`; once the round's turns are used, `round` (phases, rolled initiative: PH-1, F-INIT-2,
+    AI-INIT-2) or in Fate's turns by Alertness `fate round` (FT-INIT): the next round, its initiative rolled.
 
     Under phases `next` moves on after the actor has acted; Fate's turns move on by themselves when he
     acts (FT-INIT), so `n` typed after a blow from that habit would give up the next fighter's turn
     unasked. While someone has the turn `n` is refused, naming the commands that give it up
     (`fate pass`, `fate hold`): giving up a turn is said, never a side effect of `n`."""
     if state.options.initiative != "alertness":
-        return ["next", *rest]
+        return ["round", *rest] if last_turn(state) else ["next", *rest]
     actor = current_actor(state)
     if actor is not None:
         raise Refused(f"it is {actor.name}'s turn: Fate's turns move on when he acts, `a TARGET`, or gives it up, "

@@ -9,6 +9,7 @@ import typer
 from fudge_combat.cli import render
 from fudge_combat.cli.gm_inputs import (AffectsOpt, AimAtOpt, AimOpt, CalledOpt, MagicOpt, NeedRdOpt, OtherwiseOpt, SpeedOpt,
                            choices, parse_magic)
+from fudge_combat.cli import context
 from fudge_combat.cli.context import dice_input, echo, fight_name, guard, service
 from fudge_combat.cli.params import ATARI, FUDGE, PHASES, TABLE
 from fudge_combat.engine import commands as cmd
@@ -390,6 +391,10 @@ def roll(
     run(fight, build, dice, command_id, unlisted, as_json=as_json)
 
 
+ForceOpt = Annotated[bool, typer.Option(
+    "--force", help="Start the round even though a fighter who can act has not, or nobody has acted yet")]
+
+
 @app.command(name="round")
 def round_(
     surprised: Annotated[Optional[list[str]], typer.Option(
@@ -400,13 +405,19 @@ def round_(
     automatic: Annotated[Optional[list[str]], typer.Option(
         "--automatic", metavar="NAME", help="NAME wins initiative automatically (surprise; repeat) [F-INIT-2]",
         rich_help_panel=FUDGE)] = None,
+    force: ForceOpt = False,
     dice: DiceOpt = None,
     fight: FightOpt = None,
     command_id: CommandIdOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Start a round; roll everyone's initiative: phase dice (PH-2, CT-TABLE) or 4dF + trait (F-INIT-2, AI-INIT-2)."""
+    """Start a round; roll everyone's initiative: phase dice (PH-2, CT-TABLE) or 4dF + trait (F-INIT-2, AI-INIT-2).
+
+    Refused while a fighter who can act has not (he would lose his turn), and after a round where nobody
+    has acted yet: --force starts it anyway."""
     def build(fights: Fights, name: str, state: Any) -> cmd.StartRound:
+        if not force:
+            check_round_over(state, "round")
         bonuses = []
         for item in initiative_bonus or ():
             who, _, value = item.partition("=")
@@ -417,6 +428,26 @@ def round_(
         return cmd.StartRound(surprised=tuple(surprised or ()), initiative_bonus=tuple(bonuses),
                               automatic=tuple(automatic or ()))
     run(fight, build, dice, command_id, as_json=as_json)
+
+
+def check_round_over(state: Any, typed: str) -> None:
+    """A round never advances while a fighter who can act has not, nor after a round where nobody has
+    (F-PACE-2, PH-1, F-INIT-2, AI-INIT-2, FT-INIT): one line naming who would lose a turn, and `--force`."""
+    from fudge_combat.cli.shorthands import and_list
+    from fudge_combat.engine.turns import round_begun, yet_to_act
+
+    command = typed if context.settings.session is not None else f"fudge {typed}"
+    if not round_begun(state):
+        raise InputError(f"nobody has acted in round {state.round} yet: `{command} --force` starts "
+                         f"round {state.round + 1} anyway")
+    waiting = yet_to_act(state)
+    if waiting:
+        names = and_list([who.name for who in waiting])
+        verb = "has" if len(waiting) == 1 else "have"
+        raise InputError(f"{names} {verb} not acted in round {state.round}: `{command} --force` starts "
+                         f"round {state.round + 1} anyway, and the turns left are lost")
+
+
 
 
 @app.command()

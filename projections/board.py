@@ -24,7 +24,7 @@ import unicodedata
 
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
-from fudge_combat.engine.turns import current_actor, still_fights
+from fudge_combat.engine.turns import current_actor, round_over, still_fights
 from fudge_combat.engine.kernel.wounds import LEVELS
 from fudge_combat.projections.status import condition_words
 from fudge_combat.projections.text import Line, safe
@@ -114,8 +114,11 @@ def header(state: FightState, current: str | None) -> Line:
     if rules.plays_rounds(state.options.pace):  # Fate's scene and exchange paces have no rounds
         line.append((" · ", "dim"))
         line.append((f"round {state.round}" if state.round else "before the first round", "round"))
+    over = round_over(state)
+    if over:  # the last actor's turn is spent: nobody has the turn, the next step is a new round
+        line.append((f" is over: n starts round {state.round + 1}", "round"))
     turn = state.turn
-    if turn is not None:
+    if turn is not None and not over:
         if state.options.initiative in ("opposed", "ranked"):
             line.append((f" · initiative {turn.phase:+d}", ""))
         else:

@@ -52,13 +52,14 @@ def test_F_PACE_2_a_in_simultaneous_rounds_is_an_exchange_with_the_only_foe_stan
     assert attack_words(state, ["Brynhild", "snorri", "--mod", "1"]) == ["exchange", "Brynhild", "Snorri", "--mod", "1"]
 
 
-def test_F_INIT_1_with_two_foes_standing_simultaneous_rounds_need_the_fighter_named() -> None:
+def test_F_MULTI_2_a_fighter_alone_against_two_foes_fights_both_in_one_melee() -> None:
+    """F-PACE-2, F-MULTI-2: Snorri alone against Brynhild and Leroy rolls once against both; whichever of
+    the three `a` names, the round's blow is the melee (naming Leroy as Snorri's target: F-MULTI-3)."""
     fights, name = fight("fudge", join("snorri", side="a"), join("brynhild", side="b"), join("leroy", side="b"))
     state = fights.state(name)
-    with pytest.raises(Refused, match="simultaneous rounds have no current actor and 2 foes of Snorri stand"):
-        attack_words(state, ["snorri"])
-    assert attack_words(state, ["leroy", "snorri"]) == ["exchange", "Leroy", "Snorri"]
-    assert attack_words(state, ["leroy"]) == ["exchange", "Snorri", "Leroy"]  # Snorri alone stands against Leroy
+    assert attack_words(state, ["snorri"]) == ["melee", "Snorri", "Brynhild", "Leroy"]
+    assert attack_words(state, ["leroy", "snorri"]) == ["melee", "Snorri", "Brynhild", "Leroy"]
+    assert attack_words(state, ["leroy"]) == ["melee", "Snorri", "Brynhild", "Leroy", "--target", "Leroy"]
 
 
 def test_a_does_not_pick_a_foe_who_is_out_of_the_fight() -> None:

@@ -51,8 +51,8 @@ FIGHTS: dict[str, tuple[list[tuple[str, ...]], set[str]]] = {
         ("attack", "Brynhild", "Snorri", "-d", "Brynhild=+ 0 0 0", "-d", "Snorri=0 0 - 0"),
         ("next",),
         ("attack", "Snorri", "Brynhild", "-d", "Snorri=+ + 0 -", "-d", "Brynhild=0 - 0 0"),
-        ("round",),  # generated phase dice
-        ("round", "-d", "Snorri=- - 0 0", "-d", "Brynhild=+ + + 0 0"),
+        ("round", "--force"),  # generated phase dice; the turns left of round 1 given up
+        ("round", "--force", "-d", "Snorri=- - 0 0", "-d", "Brynhild=+ + + 0 0"),  # round 2 rolled again
     ], set()),
     "atari-isev": ([
         ("join", sheet("max")), ("join", sheet("cutthroat")), ("join", sheet("dwarzuga")),

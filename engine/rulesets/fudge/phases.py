@@ -94,15 +94,22 @@ def next_turn(state: FightState, c: NextTurn, dice: Dice) -> list[ev.Event]:
         return ranked.next_turn(state, c, dice)
     if not state.initiative:
         raise RuleError("no initiative rolled this round: `fudge round` rolls it")
+    index = next_index(state)
+    if index is None:
+        raise RuleError(f"round {state.round} is over: `fudge round` starts the next one")
+    slot = slots(state)[index]
+    return [ev.TurnTaken(round=state.round, phase=slot.phase, combatant=state.combatants[slot.combatant].name,
+                         index=index, tied_with=slot.tied_with, step=slot.step)]
+
+
+def next_index(state: FightState) -> int | None:
+    """PH-1, PH-3: the place in this round's order of the next turn `fudge next` gives (the next fighter
+    still able to act), or None: the round's turns are used."""
     order = slots(state)
     index = 0 if state.turn is None else state.turn.index + 1
     while index < len(order) and not state.combatants[order[index].combatant].track.can_act:
         index += 1
-    if index >= len(order):
-        raise RuleError(f"round {state.round} is over: `fudge round` starts the next one")
-    slot = order[index]
-    return [ev.TurnTaken(round=state.round, phase=slot.phase, combatant=state.combatants[slot.combatant].name,
-                         index=index, tied_with=slot.tied_with, step=slot.step)]
+    return index if index < len(order) else None
 
 
 def order_ties(state: FightState, c: OrderTies, dice: Dice) -> list[ev.Event]:

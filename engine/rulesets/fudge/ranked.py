@@ -153,6 +153,19 @@ def turn_order(state: FightState) -> list[tuple[int, str, int]]:
 def next_turn(state: FightState, c: NextTurn, dice: Dice) -> list[ev.Event]:
     if not state.ranked:
         raise RuleError("no initiative rolled this round: `fudge round` rolls it")
+    index = next_index(state)
+    if index is None:
+        raise RuleError(f"round {state.round} is over: `fudge round` starts the next one")
+    order = turn_order(state)
+    slot, key, strike = order[index]
+    ties = tuple(state.combatants[k].name for s, k, _ in order if s == slot and k != key)
+    return [ev.TurnTaken(round=state.round, phase=slot, combatant=state.combatants[key].name,
+                         index=index, tied_with=ties, initiative=slot)]
+
+
+def next_index(state: FightState) -> int | None:
+    """F-INIT-2, AI-INIT-2: the place in this round's order of the next turn `fudge next` gives (the next
+    fighter able to act, a wound dealt in the current slot waiting for its end), or None: the round's turns are used."""
     order = turn_order(state)
     index = 0 if state.turn is None else state.turn.index + 1
     while index < len(order):
@@ -161,14 +174,9 @@ def next_turn(state: FightState, c: NextTurn, dice: Dice) -> list[ev.Event]:
         same_slot = state.turn is not None and state.turn.phase == slot
         track = slot_track(state, who) if same_slot else who.track
         if track.can_act:
-            break
+            return index
         index += 1
-    if index >= len(order):
-        raise RuleError(f"round {state.round} is over: `fudge round` starts the next one")
-    slot, key, strike = order[index]
-    ties = tuple(state.combatants[k].name for s, k, _ in order if s == slot and k != key)
-    return [ev.TurnTaken(round=state.round, phase=slot, combatant=state.combatants[key].name,
-                         index=index, tied_with=ties, initiative=slot)]
+    return None
 
 
 def current_strike(state: FightState) -> int:

@@ -1,0 +1,118 @@
+"""`fudge play`'s loop through whole rounds: the round's end, `n` into the next one, and the guard on
+starting a round while someone can still act. Every session is a `fudge play --strict` process on a
+real store, every die typed: a refused line would end it with its status."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.processes import ROOT, fudge
+
+MISS = '-d "{a}=- - - -" -d "{d}=+ + + +"'  # the attacker rolls -4, the defender +4: no wound, no damage roll
+PHASE_DICE = '-d "leroy=+ + 0 -" -d "theodora=+ 0 0 -" -d "brynhild=+ + + - 0"'
+
+
+def phase_round() -> str:
+    """Twelve turns of a crunch phase round (four each); each actor passes but the last, Theodora, who strikes."""
+    return "n\n" * 11 + "n\na brynhild " + MISS.format(a="theodora", d="brynhild") + "\n"
+
+
+SCRIPTS = {
+    # F-PACE-2, F-MULTI-2: Brynhild alone against Snorri and Leroy fights both at once, each round
+    "fudge": ("new duel --rules fudge --house examples/house/snorri-brynhild.toml\n"
+              "join examples/sheets/snorri.toml --side heroes\njoin examples/sheets/leroy.toml --side heroes\n"
+              "join examples/sheets/brynhild.toml --side raiders\n"
+              'a bry -d "brynhild=- - - -" -d "snorri=- - - -" -d "leroy=- - - -"\n'
+              'a sn bry -d "brynhild=- - - -" -d "snorri=- - - -" -d "leroy=- - - -"\n'),
+    # PH-1: `n` after the round's last turn rolls the next round's phases
+    "fudge-phases": ("new watch --rules fudge-phases\njoin examples/sheets/leroy.toml --side watch\n"
+                     "join examples/sheets/theodora.toml --side watch\njoin examples/sheets/brynhild.toml --side raiders\n"
+                     f"round {PHASE_DICE}\n" + phase_round() + f"n {PHASE_DICE}\n" + phase_round()
+                     + f"n {PHASE_DICE}\n"),
+    # AI-INIT-2: rolled totals; `n` at the round's end rolls them again
+    "atari-isev": ("new tavern --rules atari-isev\njoin examples/sheets/max.toml --side Max\n"
+                   "join examples/sheets/cutthroat.toml --side bar\njoin examples/sheets/cutthroat.toml --as Cutthroat-2 --side bar\n"
+                   + 'round -d "max=+ + 0 0" -d "cutthroat=0 0 0 0" -d "cutthroat-2=- 0 0 0"\n'
+                   + ("n\na cutthroat " + MISS.format(a="max", d="cutthroat") + "\n"
+                      "n\na max " + MISS.format(a="cutthroat", d="max") + "\n"
+                      "n\na max " + MISS.format(a="cutthroat-2", d="max") + "\n"
+                      'n -d "max=+ + 0 0" -d "cutthroat=0 0 0 0" -d "cutthroat-2=- 0 0 0"\n') * 2),
+    # FT-PACE: each exchange takes everyone who engages, Guard-B too
+    "fate": ("new brawl --rules fate\njoin examples/sheets/cyrus.toml\n"
+             "join examples/sheets/guard.toml --as Guard-A\njoin examples/sheets/guard.toml --as Guard-B\n"
+             + 'a guard-a -d "cyrus=0 0 0 0" -d "guard-a=- - - -" -d "guard-b=- - - -"\n' * 2),
+}
+
+
+def play(tmp_path: Path, script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return fudge("play", "--strict", *args, store=tmp_path / "fudge.db", input=script, cwd=ROOT)
+
+
+@pytest.mark.parametrize("preset", sorted(SCRIPTS))
+def test_three_fighters_play_two_whole_rounds_without_a_refused_line(tmp_path: Path, preset: str) -> None:
+    """PH-1, F-INIT-2, AI-INIT-2, F-PACE-2, F-MULTI-2, FT-PACE: two rounds (Fate: two exchanges) of three
+    fighters, typed as the GM plays them: no line is refused, and no die is generated."""
+    script = SCRIPTS[preset]
+    done = play(tmp_path, script)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    out = done.stdout
+    assert "(generated)" not in out
+    if preset == "fudge":
+        assert out.count("(melee Brynhild Snorri Leroy") == 2 and "round 2 begins" in out
+    if preset == "fate":
+        assert out.count("'Guard-B>Cyrus'") == 2 and "Guard-B rolls" in out
+    if preset in ("fudge-phases", "atari-isev"):
+        assert out.count("  (round -d") == 2 and "round 3 begins" in out
+        ended = [line for line in out.splitlines() if " is over: n starts round " in line]
+        assert ended and all("'s turn" not in line for line in ended)
+        after = out.split("round 1 is over: n starts round 2", 1)[1]
+        board = after.split("receipt ", 1)[0]
+        assert "▶" not in board  # the mark is dropped with the round's turns
+        prompt = next(line for line in after.split("\n") if "> " in line)
+        assert prompt.split("> ")[0] in ("watch", "tavern")  # the prompt names nobody
+
+
+def test_round_mid_round_is_refused_and_force_starts_it(tmp_path: Path) -> None:
+    """PH-1: `round` while fighters can still act refuses in one line naming them and `--force`;
+    `round --force` starts the next round; `round` straight after names that nobody has acted; undo
+    across the round's end brings the first round back."""
+    setup = ("new watch --rules fudge-phases\njoin examples/sheets/leroy.toml --side watch\n"
+             "join examples/sheets/theodora.toml --side watch\njoin examples/sheets/brynhild.toml --side raiders\n"
+             f"round {PHASE_DICE}\nn\n")
+    assert play(tmp_path, setup).returncode == 0
+    store = tmp_path / "fudge.db"
+    refused = fudge("round", store=store, cwd=ROOT)
+    assert refused.returncode not in (0, 70)
+    assert refused.stderr.count("\n") == 1
+    assert "Brynhild, Leroy and Theodora have not acted in round 1" in refused.stderr
+    assert "`fudge round --force` starts round 2" in refused.stderr
+    assert "round 1" in fudge("status", store=store, cwd=ROOT).stdout.splitlines()[0]
+    forced = fudge("round", "--force", "-d", "leroy=0 0 0 0", "-d", "theodora=0 0 0 0", "-d", "brynhild=0 0 0 0 0", store=store, cwd=ROOT)
+    assert forced.returncode == 0, forced.stderr
+    assert "round 2 begins" in forced.stdout
+    again = fudge("round", store=store, cwd=ROOT)
+    assert again.returncode not in (0, 70) and "nobody has acted in round 2 yet" in again.stderr
+    undone = fudge("undo", store=store, cwd=ROOT)
+    assert undone.returncode == 0, undone.stderr
+    head = fudge("status", store=store, cwd=ROOT).stdout.splitlines()[0]
+    assert "round 1" in head and "'s turn" in head  # the first round is back, its turn given
+
+
+def test_in_play_a_pair_fought_names_who_has_not_and_a_new_round_is_not_opened_for_them(tmp_path: Path) -> None:
+    """F-PACE-2: two against two, each engaged pair once a round: after Snorri and Brynhild fight the
+    prompt names Leroy and Theodora; a blow that would open round 2 before them is refused; theirs runs."""
+    script = ("new duel --rules fudge --house examples/house/snorri-brynhild.toml\n"
+              "join examples/sheets/snorri.toml --side heroes\njoin examples/sheets/leroy.toml --side heroes\n"
+              "join examples/sheets/brynhild.toml --side raiders\njoin examples/sheets/theodora.toml --side raiders\n"
+              'a sn bry -d "snorri=- - - -" -d "brynhild=- - - -"\n'
+              'a le bry -d "leroy=- - - -" -d "brynhild=- - - -"\n'
+              'a le theo -d "leroy=- - - -" -d "theodora=- - - -"\n')
+    done = fudge("play", store=tmp_path / "fudge.db", input=script, cwd=ROOT)
+    assert "duel, Leroy and Theodora to fight> a le bry" in done.stdout
+    assert done.stderr.splitlines() == [
+        "error: Brynhild fought in round 1 and Theodora has not: this would open round 2 (F-PACE-2); "
+        "fight them first, or `round --force` opens it"]
+    assert "(exchange Leroy Theodora" in done.stdout and "round 2 begins" not in done.stdout
