@@ -116,7 +116,7 @@ def header(state: FightState, current: str | None) -> Line:
         line.append((f"round {state.round}" if state.round else "before the first round", "round"))
     over = round_over(state)
     if over:  # the last actor's turn is spent: nobody has the turn, the next step is a new round
-        line.append((f" is over: n starts round {state.round + 1}", "round"))
+        line.append((" is over", "round"))  # play's `n`, or `fudge round`, starts the next
     turn = state.turn
     if turn is not None and not over:
         if state.options.initiative in ("opposed", "ranked"):

@@ -66,9 +66,9 @@ def test_three_fighters_play_two_whole_rounds_without_a_refused_line(tmp_path: P
         assert out.count("'Guard-B>Cyrus'") == 2 and "Guard-B rolls" in out
     if preset in ("fudge-phases", "atari-isev"):
         assert out.count("  (round -d") == 2 and "round 3 begins" in out
-        ended = [line for line in out.splitlines() if " is over: n starts round " in line]
+        ended = [line for line in out.splitlines() if " is over" in line]
         assert ended and all("'s turn" not in line for line in ended)
-        after = out.split("round 1 is over: n starts round 2", 1)[1]
+        after = out.split("round 1 is over", 1)[1]
         board = after.split("receipt ", 1)[0]
         assert "▶" not in board  # the mark is dropped with the round's turns
         prompt = next(line for line in after.split("\n") if "> " in line)
