@@ -1,14 +1,17 @@
 """Growth with the fight's length: replay, one command, append, undo and redo at 1k, 10k and 100k events,
 two checkouts side by side.
 
-    python bench/growth.py --old /tmp/bench-old [--new .] [--sizes 1000,10000,100000] [--runs 3]
+    python bench/growth.py --old ../before [--new .] [--old-python PATH] [--new-python PATH]
+                           [--sizes 1000,10000,100000] [--runs 3]
 
 The fights are built once (`bench/replay.py`'s `build`, run by the new checkout: exchanges, rolls,
 declarations, fudge points, undos and redos, fighters joining as others fall); each checkout then
 reads and extends its own copy of each, so each writes and reads its own snapshots. Every figure
-is CPU time (user + system) of a child process started from the checkout's root with
-`PYTHONPATH=<root>`, so the machine's other load counts little; old and new run in turns (A B A B),
-and each figure is the median of `--runs`:
+is CPU time (user + system) of a child process started from the checkout's root by that checkout's
+own interpreter (`--old-python`, `--new-python`; by default `<root>/.venv/bin/python`: the project
+installs as one package, `fudge_combat`, so the interpreter, not PYTHONPATH, chooses the code, and a
+child refuses to run other code; `bench/checkouts.py`), so the machine's other load counts little; old
+and new run in turns (A B A B), and each figure is the median of `--runs`:
 
 - replay: `Fights(store).state(name)` with no snapshot key (a replay from scratch through the
   service), µs per event: each child replays the fight at least twice (a short one until
@@ -36,9 +39,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from checkouts import CHECK, add_options, environment, python_for
+
 HERE = Path(__file__).resolve().parent.parent
 
-PRELUDE = """import importlib.util, json, logging, os, resource, sys, time
+PRELUDE = CHECK + """import importlib.util, json, logging, os, resource, sys, time
 from pathlib import Path
 import structlog
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
@@ -71,10 +76,19 @@ print(json.dumps({"seconds": min(times), "events": events,
 """
 
 LATENCY = PRELUDE + """from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.kernel.dice import parse_faces
 from fudge_combat.store.sqlite import SqliteStore
 from fudge_combat.service.fights import DiceInput, Fights
-fights = Fights(SqliteStore(sys.argv[1]), views=False)  # the append alone; the read model below
+try:
+    from fudge_combat.engine.kernel.dice import parse_faces
+except ImportError:  # a baseline from before the rulesets' packages: engine/ was one folder
+    from fudge_combat.engine.dice import parse_faces
+def service(views):
+    try:  # a baseline from before the board's projection: the CLI handed its read model to the service
+        from fudge_combat.cli.views import STATUS
+    except ImportError:
+        return Fights(SqliteStore(sys.argv[1]), views=views)
+    return Fights(SqliteStore(sys.argv[1]), read_models=(STATUS,) if views else ())
+fights = service(views=False)  # the append alone; the read model below
 state = fights.state("long")
 roller = next(c.name for c in state.combatants.values() if c.track.can_act)
 fights.execute("long", cmd.StartRound())  # the service warm, as a long-lived writer holds it
@@ -87,7 +101,7 @@ for _ in range(int(sys.argv[2])):
         started = cpu()
         fights.execute("long", command, dice if key == "append" else None)
         times[key].append(cpu() - started)
-viewed = Fights(SqliteStore(sys.argv[1]))  # the same append as the CLI makes it: with the status read model
+viewed = service(views=True)  # the same append as the CLI makes it: with the status read model
 viewed.execute("long", cmd.StartRound())
 times["viewed"] = []
 for _ in range(int(sys.argv[2])):
@@ -110,9 +124,12 @@ print(json.dumps([c.name for c in state.combatants.values() if c.track.can_act][
 """
 
 
+PYTHONS: dict[Path, str] = {}  # each checkout's root: its interpreter (`python_for`)
+
+
 def child(root: Path, code: str, *args: str, env: dict[str, str]) -> Any:
-    done = subprocess.run([sys.executable, "-c", code, *args], cwd=root, capture_output=True, text=True,
-                          env={**env, "PYTHONPATH": str(root)})
+    done = subprocess.run([PYTHONS[root], "-c", code, *args], cwd=root, capture_output=True, text=True,
+                          env=environment(env))
     if done.returncode:
         sys.exit(f"error: a child in {root} failed:\n{done.stderr.strip()[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -120,8 +137,8 @@ def child(root: Path, code: str, *args: str, env: dict[str, str]) -> Any:
 
 def command(root: Path, argv: list[str], env: dict[str, str]) -> tuple[float, int]:
     """CPU seconds and peak RSS (KiB) of one `fudge` command run as a fresh process."""
-    process = subprocess.Popen([sys.executable, "-m", "fudge_combat.cli.main", *argv], cwd=root, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, env={**env, "PYTHONPATH": str(root)})
+    process = subprocess.Popen([PYTHONS[root], "-m", "fudge_combat.cli.main", *argv], cwd=root,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment(env))
     _, status, usage = os.wait4(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode:
@@ -141,11 +158,14 @@ def main() -> None:
     parser.add_argument("--fights", type=Path, help="a folder of fights built before (f<size>.db), reused")
     parser.add_argument("--only", choices=("all", "latency", "command"), default="all",
                         help="measure only the warm-service latencies, or only those and the command")
+    add_options(parser)
     args = parser.parse_args()
     roots = {"old": args.old.resolve(), "new": args.new.resolve()}
+    PYTHONS.update({roots["old"]: python_for(roots["old"], args.old_python),
+                    roots["new"]: python_for(roots["new"], args.new_python)})
     sizes = [int(size) for size in args.sizes.split(",")]
     for root in roots.values():
-        subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(root / p) for p in (
+        subprocess.run([PYTHONS[root], "-m", "compileall", "-q", *(str(root / p) for p in (
             "engine", "events", "projections", "store", "service", "sim", "cli", "examples"))],
             check=True, capture_output=True)
     with tempfile.TemporaryDirectory() as folder:

@@ -1,9 +1,12 @@
 """`fudge attack` on a 1,000-event fight as a fresh process: its CPU time beside the imports, and where it goes.
 
-    python bench/oneshot.py [--old /tmp/bench-old] [--runs 21] [--events 1000]
+    python bench/oneshot.py [--old ../before] [--old-python PATH] [--new-python PATH] [--runs 21] [--events 1000]
     python bench/oneshot.py --profile [--samples 30]     # where the milliseconds go (this checkout)
 
-Each checkout (`--old`, and this one) builds its own fight with its own `bench/replay.py` (`build`: a
+Each checkout (`--old`, and this one) runs under its own interpreter (`--old-python`, `--new-python`; by
+default `<root>/.venv/bin/python`: the project installs as one package, `fudge_combat`, so the
+interpreter, not PYTHONPATH, chooses the code; `bench/checkouts.py` refuses one that imports another
+checkout's) and builds its own fight with its own `bench/replay.py` (`build`: a
 `fudge` fight of about `--events` events, three fighters at a time), runs one `fudge attack A B`
 (dice that always miss, so the fight goes on) and keeps the store as it is then. Every measured run
 starts from that copy, so each one does the same work on the same fight. The figure is the CPU time
@@ -36,10 +39,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+from checkouts import CHECK, add_options, environment, python_for
+
 HERE = Path(__file__).resolve().parent.parent
 PROJECT = ("cli", "engine", "events", "projections", "store", "service", "sim")
 
-BUILD = """import importlib.util, json, logging, sys
+BUILD = CHECK + """import importlib.util, json, logging, sys
 from pathlib import Path
 import structlog
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
@@ -78,7 +83,7 @@ def done():
         out.write(json.dumps({"cpu": used.ru_utime + used.ru_stime, "s": samples}) + "\\n")
 sys.argv = ["fudge", *sys.argv[1:]]
 try:
-    runpy.run_module("cli.main", run_name="__main__", alter_sys=True)
+    runpy.run_module("fudge_combat.cli.main", run_name="__main__", alter_sys=True)
 except SystemExit:
     pass
 """
@@ -90,26 +95,27 @@ CENSUS = """import atexit, dataclasses, gc, json, sys
 def count():
     import pydantic
     gc.unfreeze()  # what a command froze (cli.main.start_up) is out of gc.get_objects' sight until then
-    project = ("cli", "engine", "events", "projections", "store", "service")
+    def project(module):
+        return module.startswith("fudge_combat.")
     objects = gc.get_objects()
     used = {type(o) for o in objects}
     models = [c for c in objects if isinstance(c, type) and issubclass(c, pydantic.BaseModel)
-              and c.__module__.split(".")[0] in project]
+              and project(c.__module__)]
     classes = [c for c in objects if isinstance(c, type) and dataclasses.is_dataclass(c)
-               and c.__module__.split(".")[0] in project]
+               and project(c.__module__)]
     print(json.dumps({"models": len(models), "models_used": sum(c in used for c in models),
                       "schemas_built": sum(bool(c.__pydantic_complete__) for c in models),
                       "dataclasses": len(classes), "dataclasses_used": sum(c in used for c in classes),
-                      "modules": sum(m.split(".")[0] in project for m in sys.modules)}), file=sys.stderr)
+                      "modules": sum(map(project, sys.modules))}), file=sys.stderr)
 sys.argv = ["fudge", *sys.argv[1:]]
 from fudge_combat.cli.main import app
 app()
 """
 
 
-def env_for(root: Path, folder: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
-    env.update(PYTHONPATH=str(root), FUDGE_KEY_FILE=str(folder / "key"), XDG_STATE_HOME=str(folder / "state"),
+def env_for(folder: Path) -> dict[str, str]:
+    env = {k: v for k, v in environment().items() if not k.startswith("FUDGE_")}
+    env.update(FUDGE_KEY_FILE=str(folder / "key"), XDG_STATE_HOME=str(folder / "state"),
                NO_COLOR="1", COLUMNS="100", FUDGE_STORE=str(folder / "fudge.db"))
     return env
 
@@ -141,19 +147,19 @@ def cpu_of(argv: list[str], env: dict[str, str], cwd: Path) -> float:
 class Checkout:
     """One checkout's fight, ready for `fudge attack` runs that each start from the same store."""
 
-    def __init__(self, label: str, root: Path, folder: Path, events: int) -> None:
-        self.label, self.root, self.folder = label, root, folder / label
+    def __init__(self, label: str, root: Path, python: str, folder: Path, events: int) -> None:
+        self.label, self.root, self.python, self.folder = label, root, python, folder / label
         self.folder.mkdir()
-        self.env = env_for(root, self.folder)
+        self.env = env_for(self.folder)
         self.db, self.template = self.folder / "fudge.db", self.folder / "template.db"
-        subprocess.run([sys.executable, "-m", "compileall", "-q", *(p for p in PROJECT if (root / p).is_dir())],
+        subprocess.run([python, "-m", "compileall", "-q", *(p for p in PROJECT if (root / p).is_dir())],
                        cwd=root, check=True, capture_output=True)  # this machine sets PYTHONDONTWRITEBYTECODE=1
-        built = subprocess.run([sys.executable, "-c", BUILD, str(self.db), str(events)], cwd=root, env=self.env,
+        built = subprocess.run([python, "-c", BUILD, str(self.db), str(events)], cwd=root, env=self.env,
                                capture_output=True, text=True, check=True)
         answer = json.loads(built.stdout.strip().splitlines()[-1])
         self.events, (a, b) = answer["events"], answer["pair"]
-        self.argv = [sys.executable, "-m", "fudge_combat.cli.main", "--store", str(self.db), "attack", a, b, "--fight", "short",
-                     "--dice", f"{a}=----", "--dice", f"{b}=++++"]
+        self.argv = [python, "-m", "fudge_combat.cli.main", "--store", str(self.db), "attack", a, b,
+                     "--fight", "short", "--dice", f"{a}=----", "--dice", f"{b}=++++"]
         self.attack()  # the state a command leaves (snapshot, read model): what the next one finds
         copy_store(self.db, self.template)
 
@@ -225,9 +231,9 @@ LADDER = {
 def side_by_side(checkouts: list[Checkout], runs: int, ladder: bool) -> None:
     cases = {f"`fudge attack`, {c.label} ({c.events:,}-event fight)": c.attack for c in checkouts}
     newest = checkouts[-1]
-    env = {**os.environ, "PYTHONPATH": str(newest.root)}
+    env = environment()
     for name, code in LADDER.items() if ladder else list(LADDER.items())[1:2]:
-        cases[name] = lambda code=code: cpu_of([sys.executable, "-c", code], env, newest.root)
+        cases[name] = lambda code=code: cpu_of([newest.python, "-c", code], env, newest.root)
     times: dict[str, list[float]] = {name: [] for name in cases}
     for run in range(runs + 1):
         for name in (list(cases) if run % 2 else reversed(list(cases))):
@@ -285,7 +291,7 @@ def profile(checkout: Checkout, samples: int) -> None:
     env = {**checkout.env, "SAMPLES_OUT": str(out)}
     for _ in range(samples):
         copy_store(checkout.template, checkout.db)
-        subprocess.run([sys.executable, "-c", SAMPLER, *checkout.argv[3:]], cwd=checkout.root, env=env,
+        subprocess.run([checkout.python, "-c", SAMPLER, *checkout.argv[3:]], cwd=checkout.root, env=env,
                        capture_output=True, check=True)
     runs = [json.loads(line) for line in out.read_text().splitlines()]
     cpu = statistics.median(r["cpu"] for r in runs) * 1000
@@ -298,7 +304,7 @@ def profile(checkout: Checkout, samples: int) -> None:
         print(f"| {name} | {count / total * cpu:.0f} | {count / total:.0%} |")
 
     copy_store(checkout.template, checkout.db)
-    census = subprocess.run([sys.executable, "-c", CENSUS, *checkout.argv[3:]], cwd=checkout.root,
+    census = subprocess.run([checkout.python, "-c", CENSUS, *checkout.argv[3:]], cwd=checkout.root,
                             env=checkout.env, capture_output=True, text=True)
     found = json.loads(census.stderr.strip().splitlines()[-1])
     print(f"\nDefined and used: {found['modules']} of the project's modules imported; {found['models']} pydantic "
@@ -308,13 +314,13 @@ def profile(checkout: Checkout, samples: int) -> None:
     least: dict[str, int] = {}
     for _ in range(5):
         copy_store(checkout.template, checkout.db)
-        done = subprocess.run([sys.executable, "-X", "importtime", *checkout.argv[1:]], cwd=checkout.root,
+        done = subprocess.run([checkout.python, "-X", "importtime", *checkout.argv[1:]], cwd=checkout.root,
                               env=checkout.env, capture_output=True, text=True, check=True)
         for line in done.stderr.splitlines():
             found = re.match(r"import time:\s+(\d+) \|\s+\d+ \|\s*(\S+)", line)
             if found:
                 least[found[2]] = min(least.get(found[2], 10**9), int(found[1]))
-    own = {name: us for name, us in least.items() if name.split(".")[0] in PROJECT}
+    own = {name: us for name, us in least.items() if name.startswith("fudge_combat.")}
     print(f"\n`python -X importtime`, the least of 5 runs (wall time, self): {len(least)} modules, "
           f"{sum(least.values()) / 1000:.0f} ms; the project's {len(own)} modules {sum(own.values()) / 1000:.0f} ms; "
           "the largest:\n")
@@ -323,7 +329,7 @@ def profile(checkout: Checkout, samples: int) -> None:
 
     stats = checkout.folder / "attack.prof"
     copy_store(checkout.template, checkout.db)
-    subprocess.run([sys.executable, "-m", "cProfile", "-o", str(stats), *checkout.argv[1:]], cwd=checkout.root,
+    subprocess.run([checkout.python, "-m", "cProfile", "-o", str(stats), *checkout.argv[1:]], cwd=checkout.root,
                    env=checkout.env, capture_output=True, check=True)
     import pstats
 
@@ -341,17 +347,20 @@ def main() -> None:
     parser.add_argument("--ladder", action="store_true", help="also time what the command builds on, layer by layer")
     parser.add_argument("--profile", action="store_true", help="where the CPU of `fudge attack` goes (--new only)")
     parser.add_argument("--samples", type=int, default=30, help="sampled runs for --profile")
+    add_options(parser)
     given = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="fudge-oneshot-"))
     try:
         print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
               f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}")
         if given.profile:
-            profile(Checkout("new", given.new.resolve(), folder, given.events), given.samples)
+            new = given.new.resolve()
+            profile(Checkout("new", new, python_for(new, given.new_python), folder, given.events), given.samples)
             return
         roots = {"old": given.old, "new": given.new} if given.old else {"new": given.new}
-        side_by_side([Checkout(label, root.resolve(), folder, given.events) for label, root in roots.items()],
-                     given.runs, given.ladder)
+        pythons = {"old": given.old_python, "new": given.new_python}
+        side_by_side([Checkout(label, root.resolve(), python_for(root.resolve(), pythons[label]), folder, given.events)
+                      for label, root in roots.items()], given.runs, given.ladder)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -1,10 +1,13 @@
 """Replay from scratch against the eventsourcing peer: this checkout beside an older one, in one run.
 
-    python bench/rebuild.py --old /tmp/bench-old [--events 10000] [--rounds 5] [--replays 7] [--split]
+    python bench/rebuild.py --old ../before [--old-python PATH] [--new-python PATH] [--events 10000] [--rounds 5]
+                            [--replays 7] [--split]
 
 Builds a `fudge` fight of about N events once (bench/replay.py's `build`, this checkout's), then runs in
 turns, the order rotated every round:
-- a child process of each checkout, started from its own root (`PYTHONPATH=<root>`), timing
+- a child process of each checkout, started from its own root by its own interpreter (`--old-python`,
+  `--new-python`; by default `<root>/.venv/bin/python`, refused if it imports another checkout's
+  `fudge_combat`: bench/checkouts.py), timing
   `Fights(store).loader.rebuild(name, last)`: what a command does when no snapshot serves (the voiding rows
   first, then every row read a page at a time, validated and folded into every projection), on a
   fresh connection each time, `--replays` times after one warm-up, CPU and wall time;
@@ -34,8 +37,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import structlog  # noqa: E402
+from checkouts import CHECK, add_options, environment, python_for  # noqa: E402
 
-CHILD = """import gc, json, logging, sys, time
+CHILD = CHECK + """import gc, json, logging, sys, time
 import structlog
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
 from fudge_combat.service.fights import Fights
@@ -59,9 +63,8 @@ print(json.dumps({"cpu": cpu, "wall": wall}))
 """
 
 
-def ours(root: Path, path: Path, replays: int) -> dict[str, list[float]]:
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    out = subprocess.run([sys.executable, "-c", CHILD, str(path), "long", str(replays)], cwd=root, env=env,
+def ours(python: str, root: Path, path: Path, replays: int) -> dict[str, list[float]]:
+    out = subprocess.run([python, "-c", CHILD, str(path), "long", str(replays)], cwd=root, env=environment(),
                          check=True, capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
@@ -125,14 +128,17 @@ def main() -> None:
     parser.add_argument("--replays", type=int, default=7)
     parser.add_argument("--peer-python", help="a Python with eventsourcing 9.5.x (default: .venv-peer, made on first use)")
     parser.add_argument("--split", action="store_true", help="where this checkout's replay goes, per event")
+    add_options(parser)
     args = parser.parse_args()
+    roots = {"old": args.old.resolve(), "new": ROOT}
+    pythons = {"old": python_for(roots["old"], args.old_python), "new": python_for(ROOT, args.new_python)}
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
     sys.path.insert(0, str(ROOT / "bench"))
     import replay as bench_replay  # noqa: PLC0415
 
     python = bench_replay.peer_python(args.peer_python)
-    for root in (ROOT, args.old):
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(root)], check=True, capture_output=True)
+    for label, root in roots.items():
+        subprocess.run([pythons[label], "-m", "compileall", "-q", str(root)], check=True, capture_output=True)
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.db"
@@ -147,7 +153,7 @@ def main() -> None:
                     found = peer(python, folder, count, args.replays)
                     peer_events, peer_version = found["events"], found["version"]
                 else:
-                    found = ours(ROOT if key == "new" else args.old, path, args.replays)
+                    found = ours(pythons[key], roots[key], path, args.replays)
                 runs[key]["cpu"] += found["cpu"]
                 runs[key]["wall"] += found["wall"]
         parts = split(path) if args.split else []

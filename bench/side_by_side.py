@@ -1,10 +1,14 @@
 """Two checkouts of this project measured side by side: replay, one-shot commands, `fudge sim`.
 
-    python bench/side_by_side.py --old /tmp/bench-old [--new .] [--rounds 3] [--runs 15]
+    python bench/side_by_side.py --old ../before [--new .] [--old-python PATH] [--new-python PATH]
+                                 [--rounds 3] [--runs 15]
 
 Each checkout is measured with its own code and its own bench scripts (`bench/replay.py`'s `build`,
-`full`, `floor` and `cold`; `bench/sim.py`'s `setup_for`), in child processes started from its root
-with `PYTHONPATH=<root>`, so nothing of one checkout is imported by the other. Old and new run in
+`full`, `floor` and `cold`; `bench/sim.py`'s `setup_for`), in child processes started from its root by
+its own interpreter (`--old-python`, `--new-python`; by default `<root>/.venv/bin/python`, a venv with
+that checkout installed editable), so nothing of one checkout is imported by the other: the project
+installs as one package, `fudge_combat`, so the interpreter, not PYTHONPATH, chooses the code, and each
+child refuses to run if its `fudge_combat` is not under its root (`bench/checkouts.py`). Old and new run in
 turns (A B A B ..., the order swapped every round) so that load from elsewhere on a shared
 machine hits both alike; each figure is the median over the rounds (or the runs).
 
@@ -12,8 +16,9 @@ machine hits both alike; each figure is the median over the rounds (or the runs)
   `Fights.replayed` before) of a ~10,000-event fight from SQLite into every projection, median of
   `--replays` in each child, `--rounds` children per checkout;
 - commands: `fudge status` and `fudge attack A B` (dice that always miss) on a ~1,000-event fight,
-  fresh processes (`python -m fudge_combat.cli.main`), next to `python -c "import pydantic, typer"`, median of
-  `--runs`, after one warm-up run of each;
+  fresh processes (`python -m fudge_combat.cli.main`), next to `python -c "import pydantic, typer"` (the
+  new checkout's interpreter): wall clock and CPU time (user + system) of the child, median of `--runs`
+  (the least and the most printed as they come), after one warm-up run of each;
 - sim: `sim.parallel.run_serial` of `--duels` plain-policy duels per preset (the light path of
   `fudge sim`, one process), duels per CPU second of the child, `--rounds` children per checkout.
 
@@ -34,9 +39,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from checkouts import CHECK, add_options, environment, python_for
+
 HERE = Path(__file__).resolve().parent.parent
 
-PRELUDE = """import importlib.util, json, logging, sys, time
+PRELUDE = CHECK + """import importlib.util, json, logging, sys, time
 from pathlib import Path
 import structlog
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
@@ -75,62 +82,71 @@ print(json.dumps(rates))
 PRESETS = ("fudge", "fudge-phases", "atari-isev", "fate")
 
 
-def child(root: Path, code: str, *args: str) -> Any:
-    """Run `code` in a fresh Python from `root`, with only that checkout importable; its JSON answer."""
-    done = subprocess.run([sys.executable, "-c", code, *args], cwd=root, env=env_for(root),
-                          capture_output=True, text=True)
+def child(python: str, root: Path, code: str, *args: str) -> Any:
+    """Run `code` in a fresh `python` from `root` (that checkout's interpreter); its JSON answer."""
+    done = subprocess.run([python, "-c", code, *args], cwd=root, env=environment(), capture_output=True, text=True)
     if done.returncode:
         sys.exit(f"error: a child process in {root} failed:\n{done.stderr.strip()}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def env_for(root: Path) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(root)}
-
-
-def in_turns(roots: dict[str, Path], rounds: int, measure: Callable[[Path], Any]) -> dict[str, list[Any]]:
-    """`measure(root)` for each checkout in turns, the order swapped every round."""
-    results: dict[str, list[Any]] = {label: [] for label in roots}
+def in_turns(labels: list[str], rounds: int, measure: Callable[[str], Any]) -> dict[str, list[Any]]:
+    """`measure(label)` for each checkout in turns, the order swapped every round."""
+    results: dict[str, list[Any]] = {label: [] for label in labels}
     for turn in range(rounds):
-        labels = list(roots) if turn % 2 == 0 else list(reversed(roots))
-        for label in labels:
-            results[label].append(measure(roots[label]))
+        for label in labels if turn % 2 == 0 else list(reversed(labels)):
+            results[label].append(measure(label))
     return results
 
 
-def commands(roots: dict[str, Path], fights: dict[str, Any], dbs: dict[str, Path], runs: int) -> dict[str, float]:
-    """Median seconds of `fudge status`, `fudge attack` per checkout and of the imports, all in turns."""
-    base = [sys.executable, "-m", "fudge_combat.cli.main"]
+def commands(roots: dict[str, Path], pythons: dict[str, str], fights: dict[str, Any], dbs: dict[str, Path],
+             runs: int) -> dict[str, list[tuple[float, float]]]:
+    """Wall-clock and CPU seconds of `fudge status`, `fudge attack` per checkout and of the imports, each run,
+    all in turns."""
     calls = {}
-    for label, root in roots.items():
+    for label in roots:
+        base = [pythons[label], "-m", "fudge_combat.cli.main"]
         db, (a, b) = dbs[label], fights[label]["pair"]
-        env = {**env_for(root), "FUDGE_STORE": str(db)}
+        env = {**environment(), "FUDGE_STORE": str(db)}
         calls[f"{label} status"] = (base + ["--store", str(db), "status", "--fight", "short"], env, db.parent)
         calls[f"{label} attack"] = (base + ["--store", str(db), "attack", a, b, "--fight", "short",
                                             "--dice", f"{a}=----", "--dice", f"{b}=++++"], env, db.parent)
-    calls["imports"] = ([sys.executable, "-c", "import pydantic, typer"], os.environ.copy(), HERE)
+    calls["imports"] = ([pythons["new"], "-c", "import pydantic, typer"], environment(), HERE)
 
-    def run(key: str) -> float:
+    def run(key: str) -> tuple[float, float]:
+        """Wall-clock and CPU (user + system) seconds of one run."""
         argv, env, cwd = calls[key]
         started = time.perf_counter()
-        done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
+        process = subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - started
-        if done.returncode:
-            sys.exit(f"error: `{' '.join(argv)}` failed:\n{done.stderr.strip()}")
-        return seconds
+        if status:
+            sys.exit(f"error: `{' '.join(argv)}` failed:\n{process.stderr.read().decode().strip() if process.stderr else ''}")
+        if process.stderr:
+            process.stderr.close()
+        return seconds, usage.ru_utime + usage.ru_stime
 
     for key in calls:  # warm-up: OS caches, and the read model `fudge status` shows
         run(key)
-    samples: dict[str, list[float]] = {key: [] for key in calls}
+    samples: dict[str, list[tuple[float, float]]] = {key: [] for key in calls}
     keys = list(calls)
     for turn in range(runs):
         for key in keys if turn % 2 == 0 else reversed(keys):
             samples[key].append(run(key))
-    return {key: statistics.median(values) for key, values in samples.items()}
+    return samples
 
 
 def ratio(new: float, old: float) -> str:
     return f"{new / old:.2f}x"
+
+
+def load() -> str:
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def spread(values: list[float], scale: float = 1000) -> str:
+    """The least and the most of `values`, scaled (ms by default): the spread of a median."""
+    return f"{min(values) * scale:,.0f}-{max(values) * scale:,.0f}"
 
 
 def main() -> None:
@@ -144,25 +160,29 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15, help="runs of each one-shot command")
     parser.add_argument("--duels", type=int, default=1000, help="duels per preset per child")
     parser.add_argument("--skip", nargs="*", default=[], choices=["replay", "commands", "sim"])
+    add_options(parser)
     args = parser.parse_args()
     roots = {"old": args.old.resolve(), "new": args.new.resolve()}
-    for root in roots.values():
+    pythons = {"old": python_for(roots["old"], args.old_python), "new": python_for(roots["new"], args.new_python)}
+    labels = list(roots)
+    for label, root in roots.items():
         packages = [p for p in ("engine", "events", "projections", "store", "service", "sim", "cli", "examples")
                     if (root / p).is_dir()]
-        subprocess.run([sys.executable, "-m", "compileall", "-q", *packages], cwd=root, check=True,
+        subprocess.run([pythons[label], "-m", "compileall", "-q", *packages], cwd=root, check=True,
                        capture_output=True)
-    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; load average at start "
-          f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"old: {roots['old']} ({pythons['old']}); new: {roots['new']} ({pythons['new']})")
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; load average at start {load()}")
     rows = [("measure", "old", "new", "new/old")]
     with tempfile.TemporaryDirectory() as folder:
         dbs = {label: Path(folder) / label / "bench.db" for label in roots}
         fights = {}
         for label, root in roots.items():
             dbs[label].parent.mkdir()
-            fights[label] = child(root, BUILD, str(dbs[label]), str(args.events), str(args.status_events))
+            fights[label] = child(pythons[label], root, BUILD, str(dbs[label]), str(args.events),
+                                  str(args.status_events))
         if "replay" not in args.skip:
-            got = in_turns(roots, args.rounds, lambda root: child(
-                root, REPLAY, str(dbs["old" if root == roots["old"] else "new"]), str(args.replays)))
+            got = in_turns(labels, args.rounds, lambda label: child(
+                pythons[label], roots[label], REPLAY, str(dbs[label]), str(args.replays)))
             for key, name in (("full", f"replay from scratch, {fights['new']['long']:,} events"),
                               ("cold", "cached projection (next command's read)"),
                               ("floor", "floor: SELECT + json.loads")):
@@ -170,22 +190,31 @@ def main() -> None:
                 rows.append((name, f"{old * 1000:.0f} ms", f"{new * 1000:.0f} ms", ratio(new, old)))
                 print(f"  {name}: old {[round(r[key] * 1000) for r in got['old']]} ms, "
                       f"new {[round(r[key] * 1000) for r in got['new']]} ms", flush=True)
+            print(f"  load average after the replays {load()}", flush=True)
         if "commands" not in args.skip:
-            procs = commands(roots, fights, dbs, args.runs)
+            procs = commands(roots, pythons, fights, dbs, args.runs)
             for what in ("status", "attack"):
-                old, new = procs[f"old {what}"], procs[f"new {what}"]
-                rows.append((f"`fudge {what}`, {fights['new']['short']:,}-event fight, fresh process",
-                             f"{old * 1000:.0f} ms", f"{new * 1000:.0f} ms", ratio(new, old)))
-            rows.append(('`python -c "import pydantic, typer"`', f"{procs['imports'] * 1000:.0f} ms", "", ""))
+                for index, clock in enumerate(("wall clock", "CPU")):
+                    got = {label: [run[index] for run in procs[f"{label} {what}"]] for label in ("old", "new")}
+                    old, new = (statistics.median(got[label]) for label in ("old", "new"))
+                    rows.append((f"`fudge {what}`, {fights['new']['short']:,}-event fight, fresh process, {clock}",
+                                 f"{old * 1000:.0f} ms", f"{new * 1000:.0f} ms", ratio(new, old)))
+                    print(f"  {what}, {clock}: old {spread(got['old'])} ms, new {spread(got['new'])} ms "
+                          f"(least-most of {args.runs})", flush=True)
+            for index, clock in enumerate(("wall clock", "CPU")):
+                rows.append((f'`python -c "import pydantic, typer"`, {clock}',
+                             f"{statistics.median(run[index] for run in procs['imports']) * 1000:.0f} ms", "", ""))
+            print(f"  load average after the commands {load()}", flush=True)
         if "sim" not in args.skip:
-            got = in_turns(roots, args.rounds, lambda root: child(root, SIM, str(args.duels), *PRESETS))
+            got = in_turns(labels, args.rounds, lambda label: child(
+                pythons[label], roots[label], SIM, str(args.duels), *PRESETS))
             for preset in PRESETS:
                 old, new = (statistics.median(r[preset] for r in got[label]) for label in ("old", "new"))
                 rows.append((f"`fudge sim` {preset}, duels per CPU second", f"{old:,.0f}", f"{new:,.0f}",
                              ratio(new, old)))
                 print(f"  sim {preset}: old {[round(r[preset]) for r in got['old']]}, "
                       f"new {[round(r[preset]) for r in got['new']]}", flush=True)
-    print(f"load average at end {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average at end {load()}")
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     for number, row in enumerate(rows):
         print("| " + " | ".join(cell.ljust(w) if i == 0 else cell.rjust(w)

@@ -1,11 +1,14 @@
 """A snapshot's write and read on a long fight, and its size: two checkouts side by side.
 
-    python bench/snapshot.py --old /tmp/bench-old [--new .] [--fights DIR] [--sizes 10000,100000] [--runs 5]
+    python bench/snapshot.py --old ../before [--new .] [--old-python PATH] [--new-python PATH] [--fights DIR]
+                             [--sizes 10000,100000] [--runs 5]
 
 The fights are built once by the new checkout (`bench/replay.py`'s `build`, as bench/growth.py builds
 them: exchanges, trait rolls, declarations, fudge points, undos and redos, fighters joining as others
 fall; `--fights DIR` reuses DIR/f<size>.db). Each checkout then works on its own copy, in child
-processes started from its own root (`PYTHONPATH=<root>`), old and new in turns (A B A B). A child
+processes started from its own root by its own interpreter (`--old-python`, `--new-python`; by default
+`<root>/.venv/bin/python`, refused if it imports another checkout's `fudge_combat`: bench/checkouts.py),
+old and new in turns (A B A B). A child
 reads the fight through the service (`Fights.state`: from its log, the build's snapshots being under
 another key) and runs 64 commands (trait rolls, new rounds, undos and redos), so that the service
 holds an undo history of some 40 commands; then, in that warm process, it times its checkout's own
@@ -27,6 +30,8 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from checkouts import CHECK, add_options, environment, python_for
 
 HERE = Path(__file__).resolve().parent.parent
 
@@ -83,9 +88,12 @@ print(json.dumps({"pack": min(pack), "unpack": min(unpack), "bytes": len(snap.bo
 """
 
 
+PYTHONS: dict[Path, str] = {}  # each checkout's root: its interpreter (`python_for`)
+
+
 def child(root: Path, code: str, *args: str, env: dict[str, str]) -> Any:
-    done = subprocess.run([sys.executable, "-c", code, *args], cwd=root, capture_output=True, text=True,
-                          env={**env, "PYTHONPATH": str(root)})
+    done = subprocess.run([PYTHONS[root], "-c", CHECK + code, *args], cwd=root, capture_output=True, text=True,
+                          env=environment(env))
     if done.returncode:
         sys.exit(f"error: a child in {root} failed:\n{done.stderr.strip()[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -99,8 +107,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="children per checkout and size, in turns")
     parser.add_argument("--repeats", type=int, default=5, help="packs and unpacks timed in each child (the least kept)")
     parser.add_argument("--fights", type=Path, help="a folder of fights built before (f<size>.db), reused")
+    add_options(parser)
     args = parser.parse_args()
     roots = {"old": args.old.resolve(), "new": args.new.resolve()}
+    PYTHONS.update({roots["old"]: python_for(roots["old"], args.old_python),
+                    roots["new"]: python_for(roots["new"], args.new_python)})
     sizes = [int(size) for size in args.sizes.split(",")]
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "XDG_STATE_HOME": str(Path(folder) / "state"),

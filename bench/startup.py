@@ -1,9 +1,12 @@
 """Start-up of the light commands, two checkouts side by side: `fudge status` (the stored view), `fudge --version`,
 `fudge attack --help` and the shell asking for `fudge attack <TAB>`, on a fresh two-fighter fight.
 
-    python bench/startup.py --old /tmp/bench-old [--new .] [--runs 15]
+    python bench/startup.py --old ../before [--new .] [--old-python PATH] [--new-python PATH] [--runs 15]
 
-Each checkout runs its own code (`python -m fudge_combat.cli.main` from its root, `PYTHONPATH=<root>`, its own store);
+Each checkout runs its own code (`python -m fudge_combat.cli.main` from its root, its own store) under its own
+interpreter (`--old-python`, `--new-python`; by default `<root>/.venv/bin/python`: the project installs as
+one package, `fudge_combat`, so the interpreter, not PYTHONPATH, chooses the code; `bench/checkouts.py`
+refuses one that imports another checkout's);
 old and new run in turns, the order swapped every run, after one warm-up run of each; each figure is the
 median over the runs. A command the old checkout lacks (`--version`, completion) is still timed: it is a
 usage error there, after loading every command module (what `fudge --version` cost before).
@@ -12,7 +15,6 @@ usage error there, after loading every command module (what `fudge --version` co
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import subprocess
@@ -20,6 +22,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from checkouts import add_options, environment as without_path, python_for
 
 HERE = Path(__file__).resolve().parent.parent
 SHEETS = HERE / "examples" / "sheets"
@@ -32,28 +36,28 @@ CASES: dict[str, tuple[list[str], dict[str, str]]] = {
 }
 
 
-def environment(root: Path, store: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
-    env.update(PYTHONPATH=str(root), FUDGE_KEY_FILE=str(store.parent / "key"), NO_COLOR="1", COLUMNS="100",
+def environment(store: Path) -> dict[str, str]:
+    env = {k: v for k, v in without_path().items() if not k.startswith("FUDGE_")}
+    env.update(FUDGE_KEY_FILE=str(store.parent / "key"), NO_COLOR="1", COLUMNS="100",
                XDG_STATE_HOME=str(store.parent / "state"))
     return env
 
 
-def prepare(root: Path, folder: Path) -> Path:
+def prepare(root: Path, python: str, folder: Path) -> Path:
     store = folder / "fudge.db"
     for args in (["new", "duel"], ["join", str(SHEETS / "snorri.toml")], ["join", str(SHEETS / "brynhild.toml")]):
-        subprocess.run([sys.executable, "-m", "fudge_combat.cli.main", "--store", str(store), *args], cwd=root, check=True,
-                       env=environment(root, store), capture_output=True)
-    subprocess.run([sys.executable, "-m", "compileall", "-q", "cli", "engine", "events", "projections", "store",
+        subprocess.run([python, "-m", "fudge_combat.cli.main", "--store", str(store), *args], cwd=root, check=True,
+                       env=environment(store), capture_output=True)
+    subprocess.run([python, "-m", "compileall", "-q", "cli", "engine", "events", "projections", "store",
                     "service"], cwd=root, check=True)  # this machine sets PYTHONDONTWRITEBYTECODE=1
     return store
 
 
-def once(root: Path, store: Path, case: str) -> float:
+def once(root: Path, python: str, store: Path, case: str) -> float:
     args, extra = CASES[case]
-    env = {**environment(root, store), **{k: v.format(store=store) for k, v in extra.items()}}
+    env = {**environment(store), **{k: v.format(store=store) for k, v in extra.items()}}
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "fudge_combat.cli.main", "--store", str(store), *args], cwd=root, env=env,
+    subprocess.run([python, "-m", "fudge_combat.cli.main", "--store", str(store), *args], cwd=root, env=env,
                    capture_output=True)
     return time.perf_counter() - start
 
@@ -63,26 +67,28 @@ def main() -> None:
     parser.add_argument("--old", type=Path, required=True)
     parser.add_argument("--new", type=Path, default=HERE)
     parser.add_argument("--runs", type=int, default=15)
+    add_options(parser)
     given = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="fudge-startup-"))
     try:
         roots = {"old": given.old.resolve(), "new": given.new.resolve()}
+        pythons = {"old": python_for(roots["old"], given.old_python), "new": python_for(roots["new"], given.new_python)}
         stores = {}
         for label, root in roots.items():
             (folder / label).mkdir()
-            stores[label] = prepare(root, folder / label)
+            stores[label] = prepare(root, pythons[label], folder / label)
         times: dict[tuple[str, str], list[float]] = {(case, label): [] for case in CASES for label in roots}
         for run in range(given.runs + 1):
             order = ["old", "new"] if run % 2 else ["new", "old"]
             for case in CASES:
                 for label in order:
-                    took = once(roots[label], stores[label], case)
+                    took = once(roots[label], pythons[label], stores[label], case)
                     if run:  # the first run warms the caches
                         times[(case, label)].append(took)
         floor = []
         for _ in range(given.runs):
             start = time.perf_counter()
-            subprocess.run([sys.executable, "-c", "import typer"], check=True)
+            subprocess.run([pythons["new"], "-c", "import typer"], check=True, env=without_path())
             floor.append(time.perf_counter() - start)
         print("| command | old | new |\n|---|---|---|")
         for case in CASES:
