@@ -86,6 +86,12 @@ def echo(text: str, err: bool = False, nl: bool = True, lines: bool = False, sty
     typer.echo(shown, err=err, nl=nl)
 
 
+def echo_drawn(lines: list[str], colour: bool) -> None:
+    """Lines the program drew itself, with colour codes of its own (`fudge serve`'s QR code of its own link):
+    nothing in them came from a file, a store or a user, so they are written as they are, not escaped."""
+    typer.echo("\n".join(lines), color=colour)
+
+
 def echo_segments(lines: list[style.Line], err: bool = False, nl: bool = True) -> None:
     """Styled output (cli.style): lines of (text, kind) segments whose texts were escaped where they
     were built (cli.terminal.safe; escaped again here, which changes nothing then). Coloured by rich

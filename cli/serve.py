@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from fudge_combat.cli.context import echo, fight_named, guard, open_store
+from fudge_combat.cli.context import echo, echo_drawn, fight_named, guard, open_store
 from fudge_combat.engine.kernel.errors import InputError
 
 app = typer.Typer()
@@ -178,7 +178,7 @@ def serve(
                 from fudge_combat.cli import style
 
                 colour = style.wanted(sys.stdout)  # escapes of its own, not a name's: written as they are
-                typer.echo("\n".join(joining.qr_lines(f"{base}{prefix}/", colour)), color=colour)
+                echo_drawn(joining.qr_lines(f"{base}{prefix}/", colour), colour)
             echo(f"or open {base}/join and type the code {joining.spoken(code)} (good while this server runs)")
         sys.stdout.flush()
         echo(seen)  # after the address, the first line a reader of this output looks for

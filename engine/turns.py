@@ -50,8 +50,9 @@ def round_over(state: FightState) -> bool:
         return bool(state.fate_order) and next_actor(state) is None
     if not last_turn(state):
         return False
-    actor = state.combatants.get(state.turn.combatant) if state.turn else None
-    return actor is None or state.turn.acted or not actor.track.can_act  # type: ignore[union-attr]
+    turn = state.turn
+    actor = state.combatants.get(turn.combatant) if turn is not None else None
+    return actor is None or turn is None or turn.acted or not actor.track.can_act
 
 
 def last_turn(state: FightState) -> bool:

@@ -28,6 +28,7 @@ from typing import Any
 
 from fudge_combat.engine import evolve as evolving_handlers
 from fudge_combat.engine.rulesets.fudge import evolve as fudge_evolve
+from fudge_combat.engine.rulesets.fudge.conditions import expire
 from fudge_combat.engine.rulesets.fudge.evolving import AVOIDANCES, SMALL, index_as, with_item, with_items, without
 from fudge_combat.engine.rulesets.fudge.harm import ADJUSTMENT_PURPOSE
 from fudge_combat.engine.rulesets.fudge.tracks import is_pawn, pain_of
@@ -186,6 +187,7 @@ _W = {name: FightState.__dict__[name].__set__ for name in FightState.__dataclass
 def _round_started(s: Draft, r: Any, e: Any) -> Draft:
     """engine.rulesets.fudge.evolve._round_started, each field set through its slot (the handler is one `replace` of
     thirteen fields); every value is worked out from the state before the round, as the handler's are."""
+    s = expire(s, e.round)  # the timed conditions that end as this round starts (a Draft is changed in place)
     number, options, pending, advantages = e.round, s.options, s.pending, s.advantages
     _W["round_starts"](s, with_item(s.round_starts, len(s.round_starts), r.seq))
     _W["round_declarations"](s, {k: d for k, (n, d) in pending.items() if n == number})
@@ -254,7 +256,7 @@ _OWN: dict[type, Handler] = {ev.DiceRolled: _dice_rolled, ev.ExchangeResolved: _
 RESTATES: dict[str, str] = {
     "engine.rulesets.fudge.evolve._dice_rolled": "eca285b49320",
     "engine.rulesets.fudge.evolve._exchange_resolved": "0e97c6c03150",
-    "engine.rulesets.fudge.evolve._round_started": "cabb4e33c3ed",
+    "engine.rulesets.fudge.evolve._round_started": "a6cd07df172c",
     "engine.rulesets.fudge.evolve._wound_marked": "eadbf42230ac",
     "engine.rulesets.fudge.evolve._retrack": "53a3a324b41f",
     "engine.rulesets.fudge.evolving.remember": "47ff4d772b59",

@@ -43,6 +43,8 @@ NOT_NAMES = {
     "Join.side": "a side", "SealDeclaration.seal": "a hash", "Reveal.salt": "random hex",
     "Targeting.aim_at": "a body part", "Targeting.called": "a body part", "Targeting.otherwise": "a body part",
     "Targeting.affects": "a trait or `combat`", "RollTrait.trait": "a trait", "RollTrait.opponent_trait": "a trait",
+    "MarkCondition.condition": "a condition's name (free text, checked and bounded)",
+    "MarkCondition.note": "free text", "ClearCondition.condition": "a condition's name, as marked",
     "Kill.reason": "free text", "DeclareIntent.what": "free text", "Shoot.skill": "a trait", "Shoot.dodge": "a trait",
     "Heal.skill": "a trait", "StoryRoll.trait": "a trait", "StoryRoll.element": "free text",
     "GmWound.reason": "free text", "FateAction.skill": "a trait", "FateAction.maneuver": "free text",

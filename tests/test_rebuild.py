@@ -222,3 +222,26 @@ def test_a_command_without_a_snapshot_it_can_use_reads_the_rebuilt_fight_as_a_gm
         return [{k: v for k, v in event.items() if k not in ("command", "at")} for event in events]
     assert facts(on_rebuild["events"]) == facts(on_snapshot["events"]) and on_rebuild["events"]
     assert "hash chain intact, rules agree" in ok("verify", "duel", key=other_key)
+
+
+def test_a_timed_condition_runs_out_in_the_fast_fold_as_in_the_handlers() -> None:
+    """The fast fold's round start restates the handler's, whose first step ends the conditions marked to last
+    until that round: a fight with conditions timed and untimed, over three rounds, rebuilds to the fold at
+    every cut (the board would otherwise keep a condition the log says is gone)."""
+    from tests.conftest import make_fights, sheet, start
+
+    fights = make_fights()
+    name = start(fights)
+    for who in ("Ann", "Bob"):
+        fights.execute(name, cmd.Join(sheet=sheet(who, skills={"Sword": 1}, attack="Sword"), source=f"{who}.toml"))
+    fights.execute(name, cmd.MarkCondition(combatant="Ann", condition="prone", rounds=1, note="tripped"))
+    fights.execute(name, cmd.MarkCondition(combatant="Bob", condition="on fire"))
+    fights.execute(name, cmd.MarkCondition(combatant="Bob", condition="blinded", rounds=2))
+    for _ in range(3):
+        fights.execute(name, cmd.StartRound())
+    records = fights.log(name)
+    for cut in range(len(records) + 1):
+        assert rebuilt(records[:cut]) == replay(records[:cut]), cut
+    final = rebuilt(records)
+    assert [c.name for c in final.combatants["ann"].conditions] == []
+    assert [c.name for c in final.combatants["bob"].conditions] == ["on fire"]
