@@ -62,6 +62,7 @@ def play(
             code = session.run(shlex.join(["use", fight]))
             if code:
                 raise typer.Exit(code)
+        context.settings.playing = True
         if sys.stdin.isatty() and sys.stdout.isatty():
             from fudge_combat.cli.play_prompt import interactive
 
@@ -69,6 +70,7 @@ def play(
             return
         code = scripted(session, sys.stdin, strict)
     finally:
+        context.settings.playing = False
         session.close()
     if code:
         raise typer.Exit(code)

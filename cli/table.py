@@ -436,7 +436,7 @@ def check_round_over(state: Any, typed: str) -> None:
     from fudge_combat.cli.shorthands import and_list
     from fudge_combat.engine.turns import round_begun, yet_to_act
 
-    command = typed if context.settings.session is not None else f"fudge {typed}"
+    command = f"fudge {typed}"  # inside play, `round --force` (context.in_place)
     if not round_begun(state):
         raise InputError(f"nobody has acted in round {state.round} yet: `{command} --force` starts "
                          f"round {state.round + 1} anyway")
