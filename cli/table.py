@@ -6,6 +6,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from fudge_combat.engine.kernel.words import counted
 from fudge_combat.cli import render
 from fudge_combat.cli.gm_inputs import (AffectsOpt, AimAtOpt, AimOpt, CalledOpt, MagicOpt, NeedRdOpt, OtherwiseOpt, SpeedOpt,
                            choices, parse_magic)
@@ -350,7 +351,7 @@ def foes_avoid(given: list[str], further: int) -> tuple[str | None, ...]:
     if len(given) == 1:
         return tuple(given) * (1 + further)
     if len(given) != 1 + further:
-        raise InputError(f"--avoid is given once for every foe, or once per foe in order: {1 + further} foe(s) "
+        raise InputError(f"--avoid is given once for every foe, or once per foe in order: {counted(1 + further, 'foe')} "
                          f"(the target and each --also), {len(given)} --avoid")
     return tuple(given)
 
