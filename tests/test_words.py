@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from fudge_combat.engine.kernel.words import counted, possessive
 from tests.processes import ROOT, fudge
 
@@ -31,3 +33,32 @@ def test_the_board_says_heroes_side_and_a_refusal_counts_points(tmp_path: Path) 
     refused = fudge("spend", "leroy", "scratch", store=db)
     assert refused.returncode != 0
     assert refused.stderr.splitlines() == ["error: Leroy has 0 fudge points; this costs 1 (C-FP-3)"]
+
+
+def test_report_to_a_terminal_refuses_html_in_one_line_and_piped_output_still_works(tmp_path: Path) -> None:
+    """`fudge report` without -o on a terminal: one line naming -o FILE, nothing written; through a pipe
+    (as a script redirects it) the HTML comes out as before, and Markdown goes to a terminal too."""
+    import os
+    import sys
+
+    pexpect = pytest.importorskip("pexpect")
+    db = tmp_path / "fudge.db"
+    fudge("new", "d", "--rules", "fudge", store=db)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
+    env.update({"PYTHONPATH": str(ROOT), "FUDGE_KEY_FILE": str(tmp_path / "key.bin"), "NO_COLOR": "1", "TERM": "xterm",
+                "FUDGE_SECRETS_FILE": str(tmp_path / "secrets.db")})
+
+    def on_a_terminal(*args: str) -> tuple[str, int]:
+        child = pexpect.spawn(sys.executable, ["-m", "fudge_combat.cli.main", "--store", str(db), "report", *args],
+                              env=env, cwd=str(ROOT), encoding="utf-8", timeout=60, dimensions=(40, 200))
+        out = child.read()
+        child.close()
+        return out, child.exitstatus
+
+    out, status = on_a_terminal()
+    assert out.strip().splitlines() == ["error: the report is HTML: write it to a file with -o FILE (or --format md)"]
+    assert status == 1  # an input error (cli.exits), as every refused command
+    md, status = on_a_terminal("--format", "md")
+    assert status == 0 and "## d: after-action report" in md and "<html" not in md.lower()
+    piped = fudge("report", store=db)
+    assert piped.returncode == 0 and piped.stdout.lstrip().lower().startswith("<!doctype html")
