@@ -62,3 +62,17 @@ def test_report_to_a_terminal_refuses_html_in_one_line_and_piped_output_still_wo
     assert status == 0 and "## d: after-action report" in md and "<html" not in md.lower()
     piped = fudge("report", store=db)
     assert piped.returncode == 0 and piped.stdout.lstrip().lower().startswith("<!doctype html")
+
+
+def test_a_side_spelled_almost_as_one_joined_is_refused_with_the_near_side(tmp_path: Path) -> None:
+    db = tmp_path / "fudge.db"
+    fudge("new", "d", "--rules", "fudge", store=db)
+    fudge("join", "examples/sheets/leroy.toml", "--side", "watch", store=db, cwd=ROOT)
+    typo = fudge("join", "examples/sheets/theodora.toml", "--side", "wacth", store=db, cwd=ROOT)
+    assert typo.returncode == 1
+    assert typo.stderr.splitlines() == ["error: no side 'wacth' has joined: did you mean --side watch? "
+                                        "(`--new-side` makes side wacth on purpose)"]
+    assert "Theodora" not in fudge("status", store=db).stdout  # nothing written
+    assert fudge("join", "examples/sheets/theodora.toml", "--side", "WATCH", store=db, cwd=ROOT).returncode == 0
+    meant = fudge("join", "examples/sheets/snorri.toml", "--side", "watchers", "--new-side", store=db, cwd=ROOT)
+    assert meant.returncode == 0 and "(side watchers)" in meant.stdout
