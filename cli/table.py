@@ -568,7 +568,11 @@ def spend(
     def build(fights: Fights, name: str, state: Any) -> cmd.SpendPoint:
         uses = choices(cmd.SpendPoint, "use")
         if use not in uses:
-            raise InputError(f"unknown use {use!r}; one of: {', '.join(uses)}")
+            import difflib
+
+            near = difflib.get_close_matches(use.lower(), uses, n=1, cutoff=0.6)
+            meant = f": did you mean {near[0]}?" if near else ""
+            raise InputError(f"unknown use {use!r}{meant} (one of: {', '.join(uses)})")
         if shift is not None and shift.strip() not in ("+1", "1", "-1"):
             raise InputError("--shift is +1 or -1")
         return cmd.SpendPoint(combatant=combatant, use=use, target=roll_seq,  # type: ignore[arg-type]  # a str checked above: the model's Literal

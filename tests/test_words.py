@@ -33,6 +33,9 @@ def test_the_board_says_heroes_side_and_a_refusal_counts_points(tmp_path: Path) 
     refused = fudge("spend", "leroy", "scratch", store=db)
     assert refused.returncode != 0
     assert refused.stderr.splitlines() == ["error: Leroy has 0 fudge points; this costs 1 (C-FP-3)"]
+    typo = fudge("spend", "leroy", "scrach", store=db)
+    assert typo.returncode == 1 and typo.stderr.splitlines() == [
+        "error: unknown use 'scrach': did you mean scratch? (one of: panache, skill, luck, scratch, ticking, spare)"]
 
 
 def test_report_to_a_terminal_refuses_html_in_one_line_and_piped_output_still_works(tmp_path: Path) -> None:
