@@ -31,9 +31,26 @@ DEFAULT_STORE = "fudge.db"
 class Settings:
     store_path: Path | str = Path(DEFAULT_STORE)  # a store file, or a postgresql:// URL
     session: Fights | None = None  # `fudge play`: one service for every command of the session (cli.play)
+    playing: bool = False  # the GM types at play's prompt (or its script): hints name play's forms (in_place)
 
 
 settings = Settings()
+
+# A hint names a command as `fudge round` does at the shell. Inside `fudge play` the same command is typed
+# without `fudge`, and a round's end is the next step of the loop, `n` (cli.shorthands.next_words).
+PLAY_FORMS = (("`fudge fate round` starts the next", "`n` starts the next"),
+              ("`fudge round` starts the next", "`n` starts the next"), ("`fudge ", "`"))
+
+
+def in_place(text: str) -> str:
+    """A line as the place it is read in says it: at play's prompt (settings.playing) its hints name the
+    commands as play takes them; elsewhere (and for `fudge play FIGHT` refused before any prompt) unchanged. Every line out passes here (echo, echo_segments,
+    fail), so no command has to know where it runs."""
+    if not settings.playing or "`fudge " not in text:
+        return text
+    for shell, play in PLAY_FORMS:
+        text = text.replace(shell, play)
+    return text
 
 
 def configure_logging(verbose: int) -> None:
@@ -79,7 +96,7 @@ def echo(text: str, err: bool = False, nl: bool = True, lines: bool = False, sty
     turns, rounds, dice drawn as dice) and wrapped to its width; elsewhere (or `styled=False`: JSON
     text) they are printed as they are.
     """
-    shown = safe(text, lines=lines)
+    shown = safe(in_place(text), lines=lines)
     if styled and style.wanted(sys.stderr if err else sys.stdout):
         echo_segments([style.command_line(line) for line in shown.split("\n")], err=err, nl=nl)
         return
@@ -97,7 +114,7 @@ def echo_segments(lines: list[style.Line], err: bool = False, nl: bool = True) -
     were built (cli.terminal.safe; escaped again here, which changes nothing then). Coloured by rich
     on a terminal that wants colour, plain otherwise (rich is not imported then)."""
     stream = sys.stderr if err else sys.stdout
-    lines = [[(safe(text), kind) for text, kind in line] for line in lines]
+    lines = [[(safe(in_place(text)), kind) for text, kind in line] for line in lines]
     if style.wanted(stream):
         drawn = style.ansi(lines, style.width(stream))
         typer.echo(drawn if nl else drawn.removesuffix("\n"), err=err, nl=False, color=True)
@@ -112,7 +129,7 @@ def echo_json(data: Any, **options: Any) -> None:
 
 def fail(message: str, code: int = 1) -> typer.Exit:
     """One line on stderr: a line feed in the message (a name from a file) is shown escaped."""
-    typer.echo(f"error: {safe(message)}", err=True)
+    typer.echo(f"error: {safe(in_place(message))}", err=True)
     return typer.Exit(code)
 
 

@@ -13,6 +13,7 @@ from fudge_combat.cli.outcome import JsonOpt, report, said_of, show_consequences
 from fudge_combat.cli.views import Shown, board_shown, board_width, show, stored_output, with_receipt
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.reading import ruleset_of
+from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.events import models as ev
 
 if TYPE_CHECKING:
@@ -79,6 +80,8 @@ def join(
         "--side", metavar="SIDE", help="Side (default: the sheet's, or its own name).")] = None,
     as_name: Annotated[Optional[str], typer.Option(
         "--as", metavar="NAME", help="Join under another name (a second thug).")] = None,
+    new_side: Annotated[bool, typer.Option(
+        "--new-side", help="--side names a new side, though one already joined is spelled almost so.")] = False,
     fight: FightOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -90,6 +93,8 @@ def join(
         fights = service()
         name = fight_name(fights, fight)
         state = fights.state(name)
+        if side is not None and not new_side:
+            typo_of_a_side(state, side)
         warnings = unlisted_combat_traits(parsed, state.options, state.ladder, str(sheet), as_name)
         outcome = fights.execute(name, cmd.Join(sheet=parsed.model_dump(mode="json"), source=sheet.name,
                                                 name=as_name, side=side))
@@ -104,6 +109,21 @@ def join(
         for warning in warnings:
             echo(f"  warning: {warning}")
         show_consequences(said_of(state, outcome, None))
+
+
+def typo_of_a_side(state: Any, side: str) -> None:
+    """A `--side` spelled almost as a side already joined is a typo far more often than a new side (a new side
+    would silently change who is whose foe): refused, with the near side and `--new-side` to mean it."""
+    import difflib
+
+    sides = sorted({who.side for who in state.combatants.values()})
+    if side.lower() in {known.lower() for known in sides}:
+        return
+    near = difflib.get_close_matches(side.lower(), [known.lower() for known in sides], n=1, cutoff=0.7)
+    if near:
+        meant = next(known for known in sides if known.lower() == near[0])
+        raise InputError(f"no side {side!r} has joined: did you mean --side {meant}? "
+                         f"(`--new-side` makes side {side} on purpose)")
 
 
 @app.command()

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from fudge_combat.engine.kernel.words import counted
 from fudge_combat.cli.context import echo, echo_json
 
 if TYPE_CHECKING:  # the rest is imported when a command shows its result: `fudge status` (cli.fight) loads no engine
@@ -119,7 +120,7 @@ def unused_line(unused: UnusedDice) -> str:
     faces = ", ".join(getattr(f, "typed", None) or (format_faces(f) if all(-1 <= x <= 1 for x in f)
                                                     else " ".join(str(x) for x in f)) for f in unused.faces)
     if unused.roller == "(unnamed)":
-        why = f"not needed: {unused.used} roll(s) took dice typed without a name" if unused.used else \
+        why = f"not needed: {counted(unused.used, 'roll')} took dice typed without a name" if unused.used else \
             "no roll took dice typed without a name"
     elif unused.rolled:
         why = f"not needed: {unused.roller} rolled only {', '.join(unused.rolled)}"

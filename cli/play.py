@@ -62,6 +62,7 @@ def play(
             code = session.run(shlex.join(["use", fight]))
             if code:
                 raise typer.Exit(code)
+        context.settings.playing = True
         if sys.stdin.isatty() and sys.stdout.isatty():
             from fudge_combat.cli.play_prompt import interactive
 
@@ -69,6 +70,7 @@ def play(
             return
         code = scripted(session, sys.stdin, strict)
     finally:
+        context.settings.playing = False
         session.close()
     if code:
         raise typer.Exit(code)
@@ -104,15 +106,16 @@ def odds_in_fight(words: list[str]) -> bool:
 
 
 def board_after(state: FightState, tail: tuple[int, str]) -> None:
-    """Draw the board after a command as `fudge status` shows it (projections/board.py), with the receipt of the
-    log's last event (`tail`: its seq and hash), the number `undo --to` and `branch --at` take: the one
-    place that says what the session draws."""
+    """Draw the board after a command as `fudge status` shows it (projections/board.py): the one place that says
+    what the session draws. Without the receipt (`tail`, the log's last event): a hash under every board is
+    noise at the table; `verify` and `status` print it, and each event's line shows the seq `undo --to` takes."""
     import sys
 
     from fudge_combat.cli.views import board_shown, board_width, show
     from fudge_combat.projections.board import board_lines
 
-    show(board_shown(board_lines(state, board_width(sys.stdout)), *tail))
+    del tail
+    show(board_shown(board_lines(state, board_width(sys.stdout)), 0, ""))
 
 
 class Session:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -30,6 +31,8 @@ def report(
     with guard():
         if form not in FORMATS:
             raise InputError(f"--format {form}: choose html or md")
+        if output is None and form == "html" and sys.stdout.isatty():  # a page of markup is no reading at a terminal
+            raise InputError("the report is HTML: write it to a file with -o FILE (or --format md)")
         from fudge_combat.cli.web.report import facts, html_report, md_report
         from fudge_combat.engine.audit import verify as verify_log
 

@@ -134,9 +134,10 @@ def leading_names(words: list[str]) -> tuple[list[str], list[str]]:
     return names, words[len(names):]
 
 
-def striker(state: FightState, names: list[str]) -> tuple[Combatant, Combatant]:
-    """Who strikes whom for `a` and `odds`: both named, or the target alone and the striker the current
-    actor (turns) or the only foe standing against the target (simultaneous rounds)."""
+def striker(state: FightState, names: list[str], word: str = "a") -> tuple[Combatant, Combatant]:
+    """Who strikes whom for `a` and `odds` (`word`, the shorthand typed, which a refusal names): both named,
+    or the target alone and the striker the current actor (turns) or the only foe standing against the
+    target (simultaneous rounds)."""
     target = find(state, names[-1])
     opts = state.options
     turns = opts.pace in ("alternating", "turn")
@@ -148,14 +149,14 @@ def striker(state: FightState, names: list[str]) -> tuple[Combatant, Combatant]:
     elif turns:
         found = current_actor(state)
         if found is None:
-            raise Refused(nobody_has_the_turn(state))
+            raise Refused(nobody_has_the_turn(state, word))
         actor = found
     else:
         foes = [who for who in state.combatants.values() if who.side != target.side and still_fights(state, who)]
         if len(foes) != 1:
             standing = f"{len(foes)} foes of {target.name} stand" if foes else f"nobody stands against {target.name}"
             raise Refused(f"simultaneous rounds have no current actor and {standing}: "
-                          f"name who fights, `a FIGHTER {target.name}`")
+                          f"name who fights, `{word} FIGHTER {target.name}`")
         actor = foes[0]
     if actor.key == target.key:
         whose = f"it is {actor.name}'s turn" if len(names) == 1 else f"{actor.name} is named twice"
@@ -166,7 +167,7 @@ def striker(state: FightState, names: list[str]) -> tuple[Combatant, Combatant]:
 def odds_words(state: FightState, words: list[str]) -> list[str]:
     """`odds [FIGHTER] TARGET`: `odds --fight` for the blow `a` would strike, with the striker named."""
     names, options = leading_names(words)
-    actor, target = striker(state, names)
+    actor, target = striker(state, names, "odds")
     return ["odds", "--fight", actor.name, target.name, *options]
 
 
@@ -193,9 +194,9 @@ def next_words(state: FightState, rest: list[str]) -> list[str]:
     return ["fate", "round", *rest]
 
 
-def nobody_has_the_turn(state: FightState) -> str:
+def nobody_has_the_turn(state: FightState, word: str = "a") -> str:
     if state.options.initiative == "alertness":
         return "nobody has the turn: `fate round` orders a new round by Alertness (FT-INIT)"
     if state.options.initiative == "none":
-        return "these rules have no turn order (the GM says who attacks, F-PACE-3): `a FIGHTER TARGET`"
+        return f"these rules have no turn order (the GM says who attacks, F-PACE-3): `{word} FIGHTER TARGET`"
     return "nobody has the turn: `n` gives the next actor the turn (`round` first, if none is rolled)"

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from fudge_combat.engine.kernel.words import counted
 from fudge_combat.cli import render
 from fudge_combat.cli.gm_inputs import (AffectsOpt, AimAtOpt, AimOpt, CalledOpt, MagicOpt, NeedRdOpt, OtherwiseOpt, SpeedOpt,
                            choices, parse_magic)
@@ -350,7 +351,7 @@ def foes_avoid(given: list[str], further: int) -> tuple[str | None, ...]:
     if len(given) == 1:
         return tuple(given) * (1 + further)
     if len(given) != 1 + further:
-        raise InputError(f"--avoid is given once for every foe, or once per foe in order: {1 + further} foe(s) "
+        raise InputError(f"--avoid is given once for every foe, or once per foe in order: {counted(1 + further, 'foe')} "
                          f"(the target and each --also), {len(given)} --avoid")
     return tuple(given)
 
@@ -436,7 +437,7 @@ def check_round_over(state: Any, typed: str) -> None:
     from fudge_combat.cli.shorthands import and_list
     from fudge_combat.engine.turns import round_begun, yet_to_act
 
-    command = typed if context.settings.session is not None else f"fudge {typed}"
+    command = f"fudge {typed}"  # inside play, `round --force` (context.in_place)
     if not round_begun(state):
         raise InputError(f"nobody has acted in round {state.round} yet: `{command} --force` starts "
                          f"round {state.round + 1} anyway")
@@ -567,7 +568,11 @@ def spend(
     def build(fights: Fights, name: str, state: Any) -> cmd.SpendPoint:
         uses = choices(cmd.SpendPoint, "use")
         if use not in uses:
-            raise InputError(f"unknown use {use!r}; one of: {', '.join(uses)}")
+            import difflib
+
+            near = difflib.get_close_matches(use.lower(), uses, n=1, cutoff=0.6)
+            meant = f": did you mean {near[0]}?" if near else ""
+            raise InputError(f"unknown use {use!r}{meant} (one of: {', '.join(uses)})")
         if shift is not None and shift.strip() not in ("+1", "1", "-1"):
             raise InputError("--shift is +1 or -1")
         return cmd.SpendPoint(combatant=combatant, use=use, target=roll_seq,  # type: ignore[arg-type]  # a str checked above: the model's Literal

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from fudge_combat.engine.kernel.words import possessive
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.turns import current_actor, round_over, still_fights
@@ -300,7 +301,7 @@ def footer_of(state: FightState, sides: set[str], standing: set[str]) -> list[Li
     if not state.combatants:
         return [[("no combatants yet: `fudge join SHEET` adds one", "dim")]]
     if len(sides) > 1 and len(standing) == 1 and not (state.ended_through == state.last_seq):
-        return [[(f"only {safe(next(iter(standing)))}'s side is standing", "turn")]]
+        return [[(f"only {possessive(safe(next(iter(standing))))} side is standing", "turn")]]
     return []
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from fudge_combat.engine.kernel.words import possessive
 from fudge_combat.engine.kernel import ruleset_events
 from fudge_combat.engine.kernel.initiative import PHASE_NAME
 from fudge_combat.engine.kernel.reading import ruleset_of
@@ -468,7 +469,7 @@ def _fight_over(before: FightState, after: FightState) -> list[Consequence]:
         if not now:
             return [Consequence("fight-over", f"nobody is standing: {end}")]
         side, names = next(iter(now.items()))
-        who = f"{side}'s side" if side in names else f"side {side} ({', '.join(names)})"
+        who = f"{possessive(side)} side" if side in names else f"side {side} ({', '.join(names)})"
         return [Consequence("fight-over", f"only {who} is standing: {end}")]
     if len(was) <= 1 and len(now) >= 2:
         return [Consequence("fight-over", f"the fight goes on: {len(now)} sides are standing")]

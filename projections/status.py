@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fudge_combat.engine.kernel.words import counted
 from fudge_combat.engine.kernel.initiative import PHASE_NAME, PHASES
 from fudge_combat.engine.rulesets.fudge.locations import LOCATION_LEVELS
 from fudge_combat.engine.kernel.reading import ruleset_of
@@ -177,7 +178,7 @@ def aftermath_text(state: FightState, who: Combatant) -> str:
         parts.append("pawn (Undamaged, Hurt, Out of the battle)")
     if "damage_capacity" in extra:
         dc = extra["damage_capacity"]
-        parts.append(f"Damage Capacity {dc['now']} ({dc['hits']} hit(s) from {dc['undamaged']})")
+        parts.append(f"Damage Capacity {dc['now']} ({counted(dc['hits'], 'hit')} from {dc['undamaged']})")
     if "out" in extra:
         parts.append(extra["out"])
     if "stun" in extra:
@@ -330,7 +331,7 @@ def ranked_line(state: FightState, who: Combatant) -> list[str]:
     if pending is not None:  # made before the round it is for (F-INIT-2, AI-WAIT)
         lines.append(f"    declared for round {pending[0]}: {declaration_text(pending[1])}")
     if state.will_relief.get(who.key):
-        lines.append(f"    willpower: wounds count {state.will_relief[who.key]} level(s) lighter this scene")
+        lines.append(f"    willpower: wounds count {counted(state.will_relief[who.key], 'level')} lighter this scene")
     return lines
 
 

@@ -85,7 +85,7 @@ def test_AI_WAIT_AI_WILL_1_AI_HEROIC_commands(tavern: Fudge) -> None:
     tavern("heroic", "max", "--dice", "max=+ 0 0 0")
     assert tavern.who("Max")["wound_level"] == "Hurt"
     out = tavern("willpower", "max", "--dice", "max=+ 0 0 0").stdout
-    assert "1 level(s) lighter" in out
+    assert "1 level lighter" in out
     assert "lighter this scene" in tavern("status", "--long").stdout
 
 

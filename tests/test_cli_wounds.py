@@ -25,7 +25,7 @@ def test_F_HEAL_2_heal_at_the_command_line(fudge: Fudge) -> None:  # noqa: F811
     fudge("exchange", "snorri", "brynhild", *ROUND_1)
     assert fudge.who("Brynhild")["wound_level"] == "Hurt"
     out = fudge("heal", "brynhild", "--level", "Good", "--dice", "0 0 0 0").stdout
-    assert "healer Medicine Good +0 = Good: Brynhild heals 1 level(s): Hurt -> healed" in out
+    assert "healer Medicine Good +0 = Good: Brynhild heals 1 level: Hurt -> healed" in out
     assert fudge.who("Brynhild")["wound_level"] == "Undamaged"
 
 
@@ -38,7 +38,7 @@ def test_F_HEAL_1_F_HEAL_3_rest_and_end(fudge: Fudge) -> None:  # noqa: F811
     assert fudge.who("Brynhild")["boxes"]["Scratch"][0] == "Scratch"
     assert "Scratches are erased (1)" in fudge("end").stdout
     assert fudge.who("Brynhild")["boxes"]["Scratch"] == [None, None, None]
-    assert "week 1: Brynhild heals 1 level(s): Hurt -> healed" in fudge("rest", "brynhild", "--weeks", "1").stdout
+    assert "week 1: Brynhild heals 1 level: Hurt -> healed" in fudge("rest", "brynhild", "--weeks", "1").stdout
     assert fudge.who("Brynhild")["wound_level"] == "Undamaged"
 
 
@@ -96,7 +96,7 @@ def test_F_WND_7_F_WND_8_status_shows_pawns_and_the_damage_capacity_track(fudge:
     thug = fudge.who("Thug")
     assert thug["out"] == "out of the battle" and thug["wound_level"] == "Incapacitated"
     assert "pawn (Undamaged, Hurt, Out of the battle); out of the battle" in fudge("status", "--long").stdout
-    assert "Damage Capacity Good (0 hit(s) from Good)" in fudge("status", "--long").stdout
+    assert "Damage Capacity Good (0 hits from Good)" in fudge("status", "--long").stdout
 
 
 def test_F_WND_3_F_WND_1_an_overflowing_wound_says_where_he_ends_and_that_he_is_out(tmp_path: Path) -> None:

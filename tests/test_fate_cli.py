@@ -39,7 +39,7 @@ def test_FT_PTS_points_and_aspects_from_the_command_line_refused_cleanly(fudge: 
           "--dice", "finn=+ 0 0 0", "--dice", "guard-a=0 0 0 0")
     out = fudge("spend", "Finn", "skill", "--shift", "+1").stdout
     assert "Finn Superb vs Guard-A Fair: MoS +3 → Hurt" in out
-    assert "Finn spends 1 fate point(s): skill +1" in out and "fudge point" not in out
+    assert "Finn spends 1 fate point: skill +1" in out and "fudge point" not in out
     out = fudge("fate", "aspect", "Finn", "Underhanded", "--box", "1", "--dice", "finn=+ + 0 0").stdout
     assert "Finn checks Underhanded box 1" in out
     before = fudge.written()
@@ -79,7 +79,7 @@ def test_FT_INIT_FT_HEAL_1_turns_and_recovery_from_the_command_line(fudge: Fudge
           "--dice", "finn=0 0 0 0", "--dice", "guard-a=0 0 0 0")
     assert fudge.who("Guard-A")["fate"]["boxes"]["Injured"] == 1
     out = fudge("fate", "recover", "Guard-A", "--level", "Great", "--dice", "healer=0 0 0 0").stdout
-    assert "heals in 5 day(s)" in out
+    assert "heals in 5 days" in out
     assert fudge.who("Guard-A")["fate"]["boxes"]["Injured"] == 0
 
 

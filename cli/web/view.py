@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from fudge_combat.engine.kernel.words import possessive
 from fudge_combat.projections.board import ROWS, acted, declaration, fate_track, fudge_track, initiative, turn_order
 from fudge_combat.cli.web.story import Step
 from fudge_combat.cli.web.wounds import WoundView
@@ -70,7 +71,7 @@ def board(state: FightState, view: WoundView) -> dict[str, Any]:
     elif not state.combatants:
         note = "no fighters yet"
     elif len(sides) > 1 and len(standing) == 1:
-        note = f"only {next(iter(standing))}'s side is standing"
+        note = f"only {possessive(next(iter(standing)))} side is standing"
     elif len(sides) > 1 and not standing:
         note = "nobody is standing"
     return {"fight": state.name, "rules": state.rules, "where": where, "turn": turn, "note": note,

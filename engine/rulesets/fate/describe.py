@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fudge_combat.engine.kernel.words import counted
 from fudge_combat.events import models as ev
 
 
@@ -79,6 +80,6 @@ def _recovered(e: ev.InjuryRecovered, ladder: Any, points: str = "fate") -> str:
         roll = (f"{e.healer} {e.skill} {ladder.name(e.level)} {e.roll:+d}{shown} = "
                 f"{ladder.name(e.result)} vs {ladder.name(e.difficulty)}: ")
     activity = f" of {e.activity}" if e.activity else ""
-    return f"{roll}{e.combatant}'s injury (event {e.mark}) heals in {e.days} day(s){activity}"
+    return f"{roll}{e.combatant}'s injury (event {e.mark}) heals in {counted(e.days, 'day')}{activity}"
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fudge_combat.engine.kernel.words import counted
 from fudge_combat.engine.kernel.dice import format_faces
 from fudge_combat.engine.kernel.initiative import PHASE_NAME
 from fudge_combat.engine.kernel.wounds import LEVELS
@@ -203,7 +204,7 @@ def _ranked(e: ev.InitiativeRanked, ladder: Any, points: str) -> str:
 
 
 def _steeled(e: ev.WillSteeled, ladder: Any, points: str) -> str:
-    return f"{e.combatant} steels the will: wounds count {e.levels} level(s) lighter this scene (AI-WILL-1)"
+    return f"{e.combatant} steels the will: wounds count {counted(e.levels, 'level')} lighter this scene (AI-WILL-1)"
 
 
 def _die_traded(e: ev.DieTraded, ladder: Any, points: str) -> str:
@@ -238,7 +239,7 @@ def _spare_spent(e: ev.SpareDieSpent, ladder: Any, points: str) -> str:
 
 def _spent(e: ev.FudgePointSpent, ladder: Any, points: str) -> str:
     shift = f" {e.shift:+d}" if e.shift else ""
-    return f"{e.combatant} spends {e.cost} {points} point(s): {e.use}{shift} on event {e.target}"
+    return f"{e.combatant} spends {counted(e.cost, points + ' point')}: {e.use}{shift} on event {e.target}"
 
 
 def _voided(e: ev.EventsVoided, ladder: Any, points: str) -> str:
@@ -295,6 +296,6 @@ def _healed(e: ev.WoundsHealed, ladder: Any, points: str) -> str:
         roll = (f"{e.healer or e.combatant} {e.trait} {ladder.name(e.skill_level)} {e.roll:+d}"
                 f"{mods(e.modifiers)} = {ladder.name(e.result)}{against}: ")
     when = f"week {e.weeks}: " if e.cause == "natural" else ""
-    return f"{when}{roll}{e.combatant} heals {e.levels} level(s){': ' + changes if changes else ''}"
+    return f"{when}{roll}{e.combatant} heals {counted(e.levels, 'level')}{': ' + changes if changes else ''}"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, TYPE_CHECKING
 
+from fudge_combat.engine.kernel.words import counted
 from fudge_combat.engine.rulesets.fudge import harm
 from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.errors import RuleError
@@ -118,7 +119,7 @@ def spend_on_blow(state: FightState, who: Combatant, c: SpendPoint, target: int,
         cost = state.options.still_ticking_cost_near_death if before.level >= NEAR_DEATH else 1
         level, ticking, halved = event.level, True, event.halved_from
     if who.fudge_points < cost:
-        raise RuleError(f"{who.name} has {who.fudge_points} fudge point(s); this costs {cost} (C-FP-3)")
+        raise RuleError(f"{who.name} has {counted(who.fudge_points, 'fudge point')}; this costs {cost} (C-FP-3)")
     return [ev.FudgePointSpent(combatant=who.name, use=use, target=target, cost=cost),
             ev.EventsVoided(seqs=(target,), reason=f"{who.name} spent a fudge point ({c.use})"),
             ev.WoundMarked(action=event.action, combatant=who.name, level=level, damage=event.damage,
