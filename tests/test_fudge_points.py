@@ -365,7 +365,7 @@ def test_C_FP_3_no_points_for_a_blow(fights: Fights) -> None:
     """C-FP-3."""
     duel(fights, bob={"fudge_points": 0})
     fights.execute("fight", cmd.Exchange(first="Ann", second="Bob"), dice("ann=+000", "bob=0000"))
-    refused(fights, cmd.SpendPoint(combatant="Bob", use="scratch"), r"0 fudge point\(s\); this costs 1")
+    refused(fights, cmd.SpendPoint(combatant="Bob", use="scratch"), r"0 fudge points; this costs 1")
 
 
 def test_C_FP_3_a_roll_that_does_not_exist(fights: Fights) -> None:
