@@ -53,6 +53,13 @@ def set_up(target: str, gms: int, folder: Path) -> None:
     from fudge_combat.service.fights import Fights
 
     options = resolve("fudge")[1].model_dump(mode="json")
+    if target.startswith("postgresql://"):  # the club's admin sets the server up and names its GMs (`fudge club`)
+        from fudge_combat.store.postgres import PostgresStore
+
+        admin = PostgresStore(target)
+        admin.upgrade()
+        for n in range(gms):
+            admin.add_gm(f"gm{n}", role=False)  # one role for all: what is measured is the GMs' load, not their roles
     for n in range(gms):
         os.environ["FUDGE_SECRETS_FILE"] = str(folder / f"gm{n}.secrets")
         store = store_of(target, f"gm{n}")

@@ -46,6 +46,8 @@ os.environ.update({"FUDGE_KEY_FILE": str(FOLDER / "snapshot.key"), "FUDGE_SECRET
 os.environ.pop("FUDGE_STORE", None)
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
+import re  # noqa: E402
+
 import pexpect  # noqa: E402
 import structlog  # noqa: E402
 
@@ -57,6 +59,8 @@ from fudge_combat.service.fights import DiceInput, Fights  # noqa: E402
 from fudge_combat.store.sqlite import SqliteStore  # noqa: E402
 
 FIGHT = "short"
+BOARD = rf"{FIGHT} \(.*\) · round \d+"  # the board's header: the fight, its rules, the round
+PROMPT = rf"{FIGHT}[^>\n]*>"  # play's prompt ("short>", or with a first-use hint: "short, F2 to fight>")
 
 
 def fighters(path: Path) -> tuple[str, str]:
@@ -106,7 +110,7 @@ class InProcess:
             code = self.session.run(self.line)
             self.session.after()  # the board, as the session's loop draws it
             took = time.perf_counter() - started
-        if code or self.session.fights.store.last_seq(FIGHT) <= before or "last event" not in self.out.getvalue():
+        if code or self.session.fights.store.last_seq(FIGHT) <= before or not re.search(BOARD, self.out.getvalue()):
             sys.exit(f"error: `{self.line}` in play did not append and redraw:\n{self.out.getvalue()[-500:]}")
         return took
 
@@ -123,9 +127,9 @@ class Pty:
         self.path, self.line = path, line
         self.child = pexpect.spawn(sys.executable, ["-m", "fudge_combat.cli.main", "--store", str(path), "play", FIGHT],
                                    env={**env, "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}, cwd=str(FOLDER),
-                                   encoding="utf-8", timeout=300, dimensions=(50, 250))
+                                   encoding="utf-8", timeout=30, dimensions=(50, 250))
         self.child.delaybeforesend = None  # pexpect sleeps 50 ms before each send by default
-        self.child.expect(f"{FIGHT}>")
+        self.child.expect(PROMPT)
 
     def run(self) -> float:
         before = last_seq(self.path)
@@ -133,8 +137,8 @@ class Pty:
         self.child.expect_exact(self.line[-12:])  # the line is on the screen: now the GM presses Enter
         started = time.perf_counter()
         self.child.send("\r")
-        self.child.expect(r"last event \d+")  # the board
-        self.child.expect(f"{FIGHT}>")  # and the prompt under it
+        self.child.expect(BOARD)  # the board's header
+        self.child.expect(PROMPT)  # and the prompt under it
         took = time.perf_counter() - started
         if last_seq(self.path) <= before:
             sys.exit(f"error: `{self.line}` on the pty appended nothing:\n{self.child.before[-500:]}")

@@ -71,7 +71,7 @@ def sim(
     house: Annotated[Optional[Path], typer.Option("--house", help="House-rules TOML: extends a preset.")] = None,
     n: Annotated[int, typer.Option("-n", help=f"Number of fights (at most {MAX_FIGHTS:,}).")] = 100_000,
     seed: Annotated[Optional[int], typer.Option("--seed", help="Master seed (default: a random one, printed).")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help=f"Parallel processes, 0 for one per core, at most {JOBS_PER_CPU} per CPU (same results for any number).")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help=f"Parallel processes, 0 for one per core, at most {JOBS_PER_CPU} per CPU (same results for any number; started only when the run pays for them, -v says).")] = 1,
     policy: Annotated[Optional[list[str]], typer.Option(
         "--policy", metavar="POLICY", help=f"What combatants do: {', '.join(POLICY_NAMES)} (plain); one for all, or one per sheet.")] = None,
     keep_k: Annotated[int, typer.Option("--keep", help="Store this many sample fights (median and extremes).")] = 0,

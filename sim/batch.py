@@ -3,6 +3,7 @@ statistics, and the sample fights kept in a store. The command line only reads f
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,6 +15,7 @@ from fudge_combat.sim.rulesets import view_of
 from fudge_combat.sim.runner import Setup, check_setup, keep, opening_of, sides_of, simulate_range
 from fudge_combat.sim.stats import Summary, Tally
 from fudge_combat.service.fights import Fights
+from fudge_combat.store.log import log
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,32 @@ def check_run(n: int, keep_k: int) -> None:
         raise InputError(f"--keep must be from 0 to {MAX_KEPT:,}: each kept fight is stored whole")
 
 
+# What a run's remaining work must cost in one process before local workers are started for it. A forked
+# worker starts in a few milliseconds (it is a copy of this process: `sim.parallel.start_method`), and
+# each range it plays is sent and gathered: below this the run is over before the workers would pay.
+WORKERS_PAY_FROM = 0.05  # seconds of CPU
+# How long the fights played here first, to weigh a fight, may take (they count as the run's own).
+PROBE = 0.01  # seconds of CPU
+
+
+def _probe(setup: Setup, seed: int, n: int, first: int, sink: Callable[[Any], None],
+           progress: Callable[[int], None] | None) -> tuple[int, float]:
+    """Play fights from `first` in this process, ranges doubling from one fight, until they have taken
+    `PROBE` of CPU or the run is done: (the next fight to play, CPU seconds per fight). The results are
+    the run's own (each fight's dice come from its index, whoever plays it)."""
+    opening = opening_of(setup)
+    start, size, spent = first, 1, 0.0
+    while start < n and spent < PROBE:
+        stop = min(n, start + size)
+        began = time.process_time()
+        sink(simulate_range(setup, seed, start, stop, opening))
+        spent += time.process_time() - began
+        if progress:
+            progress(stop - start)
+        start, size = stop, size * 2
+    return start, spent / max(1, start - first)
+
+
 def run_batch(setup: Setup, seed: int, n: int, *, jobs: int = 1, executor: str = "process",
               scheduler: str | None = None, progress: Callable[[int], None] | None = None,
               store: Callable[[], Fights] | None = None, keep_k: int = 0, prefix: str = "sim",
@@ -62,8 +90,18 @@ def run_batch(setup: Setup, seed: int, n: int, *, jobs: int = 1, executor: str =
     tally.add(simulate_range(setup, seed, 0, 1))  # fight 0 first: a setup the driver cannot play is refused
     if progress:                                    # before any work; the workers play the others
         progress(1)
+    first = 1
+    if executor == "process" and jobs > 1:  # workers only where the work left outweighs starting them
+        first, per_fight = _probe(setup, seed, n, first, tally.add, progress)
+        left = (n - first) * per_fight
+        if left < WORKERS_PAY_FROM:
+            log.info("sim ran in this process alone: the fights left cost less than starting workers",
+                     jobs=jobs, fights=n, work_s=round(left, 3), workers_pay_from_s=WORKERS_PAY_FROM)
+            jobs = 1
+        else:
+            log.info("sim starts workers", jobs=jobs, fights=n, work_s=round(left, 3))
     with executor_for(executor, jobs, scheduler, tls) as pool:
-        simulate(setup, seed, n, pool, progress, first=1, sink=tally.add)
+        simulate(setup, seed, n, pool, progress, first=first, sink=tally.add)
     batch = Batch(seed, tally.summary(sides, names, view_of(probe).levels))
     if fights is not None:  # each kept fight is written whole; the fight at the table stays current
         for index, rounds in tally.samples():

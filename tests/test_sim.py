@@ -348,6 +348,7 @@ def test_jobs_zero_is_one_per_core_with_the_same_results(tmp_path: Path, monkeyp
 
     monkeypatch.setattr("os.cpu_count", lambda: 2)
     monkeypatch.setattr("fudge_combat.sim.parallel.ProcessPoolExecutor", Counted)
+    monkeypatch.setattr("fudge_combat.sim.batch.WORKERS_PAY_FROM", 0.0)  # 40 fights: workers even so
     args = [*sheets("snorri", "brynhild"), "-n", "40", "--seed", "3", "--json"]
     every = fudge(tmp_path, "sim", *args, "--jobs", "0")
     one = fudge(tmp_path, "sim", *args, "--jobs", "1")
