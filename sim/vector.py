@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from fudge_combat.engine.kernel.errors import InputError
@@ -33,7 +33,8 @@ from fudge_combat.sim.stats import Tally
 
 CHUNK = 65_536  # fights played at once: a chunk's arrays are a few MB, whatever -n
 LABEL = b"fudge-sim-batch:v1:"
-NEEDS_NUMPY = "--batch needs numpy: pip install 'fudge-combat[batch]' (or run without --batch)"
+NEEDS_NUMPY = ("--batch needs numpy: pip install numpy, or install fudge with its batch extra (pip install "
+               "'.[batch]' in fudge's source folder); or run without --batch")
 
 
 def chunk_key(master: int, chunk: int) -> int:
@@ -85,16 +86,21 @@ def kernel(setup: Setup, opening: Opening) -> tuple[Any, Any] | None:
     return (part, duel) if duel is not None else None
 
 
+def outcomes(part: Any, duel: Any, master: int, n: int) -> Iterator[Any]:
+    """Fights 0..n-1 of the run, a chunk's `Outcomes` at a time (at most `CHUNK` fights: memory does not
+    grow with n)."""
+    for chunk, start in enumerate(range(0, n, CHUNK)):
+        yield part.play_many(duel, min(CHUNK, n - start), KeyedDice(chunk_key(master, chunk)))
+
+
 def play(part: Any, duel: Any, master: int, n: int, tally: Tally,
          progress: Callable[[int], None] | None = None) -> None:
-    """Fights 0..n-1 of the run, chunk by chunk, counted into `tally` (a chunk's arrays are dropped once
-    counted: memory does not grow with n)."""
+    """Fights 0..n-1 of the run counted into `tally`, chunk by chunk (each dropped once counted)."""
     import numpy as np
 
     names = part.LEVELS
-    for chunk, start in enumerate(range(0, n, CHUNK)):
-        size = min(CHUNK, n - start)
-        out = part.play_many(duel, size, KeyedDice(chunk_key(master, chunk)))
+    for out in outcomes(part, duel, master, n):
+        size = len(out.winner)
         tally.fights += size
         winners = np.bincount(out.winner.astype(np.int64) + 1, minlength=3)
         tally.winners.update({who: int(c) for who, c in zip((None, 0, 1), winners) if c})
