@@ -4,8 +4,8 @@
     .venv/bin/python bench/batch.py --command              # the whole command too: `fudge sim` in a child
     .venv/bin/python bench/batch.py --smallest             # a few hundred duels: that the script runs
 
-The `fudge` preset's demo duel (Snorri and Brynhild, on two sides), with the `plain` and `reckless`
-policies:
+The `fudge` preset's demo duel (Snorri and Brynhild, on two sides) with the `plain` and `reckless`
+policies, and the `fate` preset's (Cyrus and Finn) with `plain`:
 - *fast*: `sim.batch.run_batch` as `fudge sim` calls it in one process (the fast path,
   `engine.rulesets.fudge.fast`, with the engine's dice), `--fast-duels` fights;
 - *batch*: `sim.batch.run_batch(..., vectorised=True)` as `fudge sim --batch` calls it (the batch kernel,
@@ -40,10 +40,13 @@ SHEETS = ROOT / "examples" / "sheets"
 STORE = Path(tempfile.mkdtemp(prefix="fudge-bench-")) / "fudge.db"  # a run writes nothing there (no --keep)
 
 
-def setup_for(policy: str) -> Setup:
-    label, options = resolve("fudge")
+DUELS = {"fudge": ("snorri", "brynhild"), "fate": ("cyrus", "finn")}
+
+
+def setup_for(preset: str, policy: str) -> Setup:
+    label, options = resolve(preset)
     entrants = tuple(Entrant(parse_sheet((SHEETS / f"{name}.toml").read_text(), f"{name}.toml").model_dump(mode="json"),
-                             f"{name}.toml", side) for name, side in (("snorri", "one"), ("brynhild", "two")))
+                             f"{name}.toml", side) for name, side in zip(DUELS[preset], ("one", "two")))
     return Setup(label, options.model_dump(mode="json"), entrants, policy)
 
 
@@ -78,9 +81,9 @@ def main() -> None:
         args.fast_duels, args.batch_duels, args.repeat = 200, 500, 1
     print(f"load average {os.getloadavg()[0]:.2f}; fast {args.fast_duels:,} duels, batch {args.batch_duels:,} a run, "
           f"{args.repeat} runs each, in turns")
-    print(f"{'policy':<9} {'fast (duels/CPU-s)':>28} {'batch (duels/CPU-s)':>28} {'batch / fast':>13}")
-    for policy in ("plain", "reckless"):
-        setup = setup_for(policy)
+    print(f"{'duel':<15} {'fast (duels/CPU-s)':>28} {'batch (duels/CPU-s)':>28} {'batch / fast':>13}")
+    for preset, policy in (("fudge", "plain"), ("fudge", "reckless"), ("fate", "plain")):
+        setup = setup_for(preset, policy)
         rate(setup, 100, False), rate(setup, 100, True)  # warm: imports, the opening
         fast: list[float] = []
         batch: list[float] = []
@@ -88,7 +91,7 @@ def main() -> None:
             order = [(False, args.fast_duels, fast), (True, args.batch_duels, batch)]
             for vectorised, n, out in order if turn % 2 == 0 else reversed(order):
                 out.append(rate(setup, n, vectorised))
-        print(f"{policy:<9} {spread(fast):>28} {spread(batch):>28} "
+        print(f"{preset + ' ' + policy:<15} {spread(fast):>28} {spread(batch):>28} "
               f"{statistics.median(batch) / statistics.median(fast):>12.1f}x")
     if args.command:
         sheets = [str(SHEETS / "snorri.toml"), str(SHEETS / "brynhild.toml")]

@@ -95,7 +95,7 @@ def sim(
         "--engine", help="Play every fight through the engine, also the duels a faster path plays (the same results); "
                          "FUDGE_PLAIN=1 does the same.")] = False,
     vectorised: Annotated[bool, typer.Option(
-        "--batch", help="Play the fights as numpy arrays, many at once (a Fudge duel the fast path takes; "
+        "--batch", help="Play the fights as numpy arrays, many at once (a fudge or fate duel a fast path takes; "
                         "needs numpy: fudge's batch extra): several times faster, with the batch's own keyed "
                         "dice (docs/sim.md), so the same distribution but not the same fights as without it; "
                         "--json says \"path\": \"batch\". One process, no --keep.")] = False,

@@ -85,8 +85,8 @@ def run_vectorised(setup: Setup, seed: int, n: int, progress: Callable[[int], No
     opening = opening_of(setup)
     taken = vector.kernel(setup, opening)
     if taken is None:
-        raise InputError("--batch plays duels the fast path takes (two fighters under the fudge preset or its "
-                         "house rules, docs/sim.md): run this setup without --batch")
+        raise InputError("--batch plays the duels a fast path takes (two fighters on two sides under the fudge or "
+                         "fate preset, docs/sim.md): run this setup without --batch")
     probe = opening.state
     names = [c.name for c in sorted(probe.combatants.values(), key=lambda c: c.joined_seq)]
     tally = Tally(len(names))

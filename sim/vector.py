@@ -1,6 +1,7 @@
 """`fudge sim --batch`: a run's fights played as arrays by its ruleset's batch kernel, with the batch's keyed dice.
 
-A ruleset serves batch runs with a `batch` module in its package (`engine.rulesets.fudge.batch`): its
+A ruleset serves batch runs with a `batch` module in its package (`engine.rulesets.fudge.batch`,
+`engine.rulesets.fate.batch`): its
 `plan(setup, opening)` (the duel, or None where the kernel was not proven), `play_many(duel, fights,
 dice)` (each fight's winner, rounds and final wound levels, as arrays) and `LEVELS` (the names of
 those levels). Both need numpy, the `batch` extra; without it `--batch` is refused in one line.

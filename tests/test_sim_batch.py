@@ -38,6 +38,7 @@ from hypothesis import strategies as st
 
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.engine.kernel.wounds import LEVELS
+from fudge_combat.engine.rulesets.fate import batch as fate_batch, fast as fate_fast
 from fudge_combat.engine.rulesets.fudge import batch, fast
 from fudge_combat.sim import vector
 from fudge_combat.sim.batch import run_batch
@@ -45,7 +46,8 @@ from fudge_combat.sim.runner import Opening, Setup, fight_seed, simulate_one
 from fudge_combat.sim.stats import Tally
 from tests.fuzzing import fuzz
 from tests.processes import fudge
-from tests.test_sim_fast import POLICY, SHEETS, demo, eligible_options, options_of, setup_of, sheets
+from tests.test_sim_fast import (POLICY, SHEETS, demo, eligible_options, fate_options, fate_sheets, options_of, setup_of,
+                                 sheets)
 
 
 class EngineRolls:
@@ -64,9 +66,11 @@ class EngineRolls:
         return np.array(out, np.int64)
 
 
-def batch_results(duel: fast.Duel, seeds: list[bytes]) -> list[tuple[int | None, int, tuple[str, str]]]:
-    out = batch.play_many(duel, len(seeds), EngineRolls(seeds))
-    return [(None if w < 0 else int(w), int(r), (LEVELS[x], LEVELS[y]))
+def batch_results(duel: Any, seeds: list[bytes], kernel: Any = batch) -> list[tuple[int | None, int, tuple[str, str]]]:
+    """The kernel's outcome of each fight, fed each fight's engine dice, as the fast path reports it."""
+    out = kernel.play_many(duel, len(seeds), EngineRolls(seeds))
+    names = kernel.LEVELS
+    return [(None if w < 0 else int(w), int(r), (names[x], names[y]))
             for w, r, x, y in zip(out.winner, out.rounds, out.first, out.second)]
 
 
@@ -101,6 +105,34 @@ def test_fed_the_engines_dice_the_kernel_plays_the_engines_fights(policy: str) -
     seeds = [fight_seed(2026, index) for index in range(150)]
     engine = [simulate_one(setup, 2026, index, opening) for index in range(150)]
     assert batch_results(duel, seeds) == [(r.winner, r.rounds, r.levels) for r in engine]
+
+
+@fuzz(60)
+@given(fate_options(), st.data(), st.integers(0, 2**40), st.integers(1, 30))
+def test_fed_the_engines_dice_the_fate_kernel_plays_the_fast_paths_fights(overrides: dict[str, Any],
+                                                                          data: st.DataObject, master: int,
+                                                                          max_rounds: int) -> None:
+    """Fate exchanges (FT-PACE, FT-OUT, FT-SIMPLE, FT-TRACK-2, FT-TRACK-3): any boxes, arms, sheets and
+    policies the fast path takes, 60 fights a batch, fight for fight."""
+    options = options_of(overrides)
+    people = [data.draw(fate_sheets(name)) for name in ("Ann", "Bob")]
+    setup = setup_of(options, people, [data.draw(POLICY) for _ in people], max_rounds)
+    duel = fate_batch.plan(setup, Opening.of(setup))
+    if duel is None:
+        return
+    seeds = [fight_seed(master, index) for index in range(60)]
+    assert batch_results(duel, seeds, fate_batch) == [duel.play(seed) for seed in seeds]
+
+
+def test_fed_the_engines_dice_the_fate_kernel_plays_the_engines_fights() -> None:
+    """The `fate` preset's demo duel: 100 fights played by the engine itself and by the kernel."""
+    setup = demo("cyrus", "finn", preset="fate")
+    opening = Opening.of(setup)
+    duel = fate_batch.plan(setup, opening)
+    assert duel is not None
+    seeds = [fight_seed(2026, index) for index in range(100)]
+    engine = [simulate_one(setup, 2026, index, opening) for index in range(100)]
+    assert batch_results(duel, seeds, fate_batch) == [(r.winner, r.rounds, r.levels) for r in engine]
 
 
 # --- equal in distribution, with the batch's own dice ----------------------------------------------------
@@ -175,9 +207,9 @@ def outcomes(results: list[tuple[int, int, int, int]]) -> dict[str, Counter[Any]
             "final wound 2": Counter(y for _, _, _, y in results)}
 
 
-def fast_outcomes(duel: fast.Duel) -> dict[str, Counter[Any]]:
+def fast_outcomes(duel: Any, names: tuple[str, ...] = LEVELS) -> dict[str, Counter[Any]]:
     """The fast path's fights 0..FIGHTS-1 of seed 1 (the engine's dice)."""
-    rank = {name: i for i, name in enumerate(LEVELS)}
+    rank = {name: i for i, name in enumerate(names)}
     results = []
     for index in range(FIGHTS):
         winner, rounds, (x, y) = duel.play(fight_seed(1, index))
@@ -185,10 +217,10 @@ def fast_outcomes(duel: fast.Duel) -> dict[str, Counter[Any]]:
     return outcomes(results)
 
 
-def kernel_outcomes(duel: fast.Duel, master: int = 1) -> dict[str, Counter[Any]]:
+def kernel_outcomes(duel: Any, master: int = 1, kernel: Any = batch) -> dict[str, Counter[Any]]:
     """The kernel's fights 0..FIGHTS-1 of this seed, with the batch's keyed dice, chunk by chunk as a run."""
     results: list[tuple[int, int, int, int]] = []
-    for out in vector.outcomes(batch, duel, master, FIGHTS):
+    for out in vector.outcomes(kernel, duel, master, FIGHTS):
         results.extend(zip(out.winner.tolist(), out.rounds.tolist(), out.first.tolist(), out.second.tolist()))
     return outcomes(results)
 
@@ -235,6 +267,16 @@ def test_other_policies_are_the_engines_distribution(policy: str) -> None:
     duel = batch.plan(setup, Opening.of(setup))
     assert duel is not None
     found = p_values(fast_outcomes(duel), kernel_outcomes(duel, master=2))
+    assert all(p > ALPHA for p, _ in found.values()), found
+
+
+def test_the_fate_batch_is_the_engines_distribution() -> None:
+    """The `fate` preset's demo duel, 10^5 fights each way: winner and exchanges jointly, each worst box."""
+    setup = demo("cyrus", "finn", preset="fate")
+    duel = fate_batch.plan(setup, Opening.of(setup))
+    assert duel is not None
+    found = p_values(fast_outcomes(duel, fate_fast.LEVELS), kernel_outcomes(duel, 3, fate_batch))
+    assert found["winner and rounds"][1] >= 20
     assert all(p > ALPHA for p, _ in found.values()), found
 
 
@@ -336,6 +378,11 @@ def test_cli_batch_json_says_its_path_and_repeats(tmp_path: Path) -> None:
     assert sum(side["count"] for side in data["sides"].values()) + data["draws"]["count"] == 70000
     plain = json.loads(fudge(*sim_args("-n", "300", "--seed", "11", "--json"), store=tmp_path / "fudge.db").stdout)
     assert "path" not in plain  # without --batch, nothing changes in what a run prints
+    fate = fudge("sim", str(SHEETS / "cyrus.toml"), str(SHEETS / "finn.toml"), "-r", "fate", "--side", "a", "--side",
+                 "b", "-n", "2000", "--seed", "3", "--batch", "--json", store=tmp_path / "fudge.db")
+    assert fate.returncode == 0, fate.stderr
+    data = json.loads(fate.stdout)
+    assert data["path"] == "batch" and data["fights"] == 2000 and set(data["sides"]) == {"a", "b"}
 
 
 @pytest.mark.parametrize("extra, cause", [
