@@ -7,10 +7,10 @@ dice)` (each fight's winner, rounds and final wound levels, as arrays) and `LEVE
 those levels). Both need numpy, the `batch` extra; without it `--batch` is refused in one line.
 
 The dice (docs/sim.md, "Batch runs"): the fights of a run are cut in chunks of `CHUNK` in index
-order, whatever the machine. Chunk c's dice come from numpy's Philox4x64-10 counter-based generator
-(`numpy.random.Philox`), keyed by the first 16 bytes, little-endian, of
-HMAC-SHA256(key = the run's --seed in decimal ASCII, message = "fudge-sim-batch:v1:" + c in decimal),
-its counter from 0. The kernel asks for the dice of every fight still on at once, in the engine's order
+order, whatever the machine. Chunk c's dice come from Random123's Philox4x64-10 counter-based
+generator (`numpy.random.Philox(key=K)`, its raw 64-bit words: blocks at counters 1, 2, ...), K the
+first 16 bytes, little-endian, of HMAC-SHA256(key = the run's --seed in decimal ASCII, message =
+"fudge-sim-batch:v1:" + c in decimal). The kernel asks for the dice of every fight still on at once, in the engine's order
 (first fighter's roll, second's, then the damage rolls of the blows), fights in index order; each roll
 of n Fudge dice takes the high 32 bits of one 64-bit output w, rejected while w >= 3^n * floor(2^32 / 3^n)
 (the next output replaces it) and read as the base-3 digits of w mod 3^n, each digit less 1 a die.

@@ -308,6 +308,32 @@ def test_the_keyed_dice_are_as_documented() -> None:
         assert got == documented_rolls(master, chunk, [count for size, count in asked for _ in range(size)])
 
 
+def words(*hexes: str) -> int:
+    """Random123's 64-bit words, first word first, as numpy's one integer (the first word lowest)."""
+    return sum(int(word, 16) << (64 * i) for i, word in enumerate(hexes))
+
+
+# Random123's known answers for philox4x64 with 10 rounds (its kat_vectors): counter, key, the block
+KNOWN = [
+    (("0000000000000000",) * 4, ("0000000000000000",) * 2,
+     ("16554d9eca36314c", "db20fe9d672d0fdc", "d7e772cee186176b", "7e68b68aec7ba23b")),
+    (("ffffffffffffffff",) * 4, ("ffffffffffffffff",) * 2,
+     ("87b092c3013fe90b", "438c3c67be8d0224", "9cc7d7c69cd777b6", "a09caebf594f0ba0")),
+    (("243f6a8885a308d3", "13198a2e03707344", "a4093822299f31d0", "082efa98ec4e6c89"),
+     ("452821e638d01377", "be5466cf34e90c6c"),
+     ("a528f45403e61d95", "38c72dbd566e9788", "a5a1610e72fd18b5", "57bd43b5e52b7fe6")),
+]
+
+
+@pytest.mark.parametrize("counter, key, block", KNOWN)
+def test_the_generator_is_random123s_philox(counter: tuple[str, ...], key: tuple[str, ...],
+                                            block: tuple[str, ...]) -> None:
+    """numpy's Philox is Random123's Philox4x64-10 (its published known answers), and it adds one to its
+    counter before each block: the generator docs/sim.md names, whatever numpy's version."""
+    bits = np.random.Philox(key=words(*key), counter=(words(*counter) - 1) % 2 ** 256)
+    assert [f"{int(w):016x}" for w in bits.random_raw(4)] == list(block)
+
+
 def test_a_rejected_word_is_replaced_by_the_next() -> None:
     """A word at or above 81 * floor(2^32 / 81) would make some sums likelier: it is drawn again (it comes
     about once in 50 million rolls, so the generator is fed such a word here)."""
