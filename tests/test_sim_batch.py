@@ -425,6 +425,12 @@ def test_cli_batch_refuses_what_it_cannot_honour(tmp_path: Path, extra: list[str
     assert done.stdout == "" and not (tmp_path / "fudge.db").exists()
 
 
+def test_cli_batch_refuses_the_plain_switch(tmp_path: Path) -> None:
+    """FUDGE_PLAIN=1 turns every fast path off for a differential run: --batch has no plain equivalent."""
+    done = fudge(*sim_args("-n", "100", "--batch"), store=tmp_path / "fudge.db", env={"FUDGE_PLAIN": "1"})
+    assert done.returncode == 1 and done.stderr.count("\n") == 1 and "FUDGE_PLAIN" in done.stderr, done.stderr
+
+
 def test_cli_batch_without_numpy_says_how_to_install_it(tmp_path: Path) -> None:
     """numpy is an extra: without it `--batch` says in one line how to get it (exit 1, not 70), and a run
     without --batch still works."""
