@@ -13,6 +13,10 @@ differential run: the same commands with and without it must print the same byte
   in its ruleset's package, found by the simulator through the registry (`sim.runner.fast_plan`). Plain:
   the engine, as `fudge sim --engine` plays them; the switch sets that option's effect at the command
   line (`cli.sim`), so the setup sent to workers says it. Checked by tests/test_sim_fast.py, fight for fight.
+- `engine.rulesets.fudge.batch`, `engine.rulesets.fate.batch`: the same duels as arrays, many at once, with
+  the batch's own keyed dice (`fudge sim --batch`, `sim.vector`). No plain path gives its numbers (its dice
+  are not the engine's): FUDGE_PLAIN=1 refuses --batch. Checked by tests/test_sim_batch.py, fight for fight
+  on the engine's dice and in distribution on its own.
 
 Read once, when this module is first imported: a setting of the process, like the store's path. The
 functional core (engine/, events/) never reads it.

@@ -3,6 +3,7 @@ statistics, and the sample fights kept in a store. The command line only reads f
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -10,7 +11,7 @@ from typing import Any
 
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.sim import MAX_FIGHTS
-from fudge_combat.sim.parallel import Tls, check_pool, executor_for, simulate
+from fudge_combat.sim.parallel import Interrupted, Tls, check_pool, executor_for, simulate
 from fudge_combat.sim.rulesets import view_of
 from fudge_combat.sim.runner import Setup, check_setup, keep, opening_of, sides_of, simulate_range
 from fudge_combat.sim.stats import Summary, Tally
@@ -71,11 +72,14 @@ def _probe(setup: Setup, seed: int, n: int, first: int, sink: Callable[[Any], No
 def run_batch(setup: Setup, seed: int, n: int, *, jobs: int = 1, executor: str = "process",
               scheduler: str | None = None, progress: Callable[[int], None] | None = None,
               store: Callable[[], Fights] | None = None, keep_k: int = 0, prefix: str = "sim",
-              tls: Tls | None = None) -> Batch:
+              tls: Tls | None = None, vectorised: bool = False) -> Batch:
     """Check the setup (one fight is played first, so a bad one is refused before any work), run `n`
     fights, summarize them as they come (no fight's result is held once counted), and keep `keep_k`
-    samples in the store `store()` opens."""
+    samples in the store `store()` opens. `vectorised`: the fights played by the ruleset's batch kernel
+    with the batch's dice, in this process (`sim.vector`, `fudge sim --batch`)."""
     check_run(n, keep_k)
+    if vectorised:
+        return run_vectorised(setup, seed, n, progress)
     check_pool(executor, jobs, scheduler, tls)
     check_setup(setup)
     probe = opening_of(setup).state  # the fighters joined; worker processes forked from here inherit it
@@ -109,3 +113,23 @@ def run_batch(setup: Setup, seed: int, n: int, *, jobs: int = 1, executor: str =
             keep(fights, setup, seed, index, name)
             batch.kept.append({"fight": name, "index": index, "rounds": rounds})
     return batch
+
+
+def run_vectorised(setup: Setup, seed: int, n: int, progress: Callable[[int], None] | None = None) -> Batch:
+    """`run_batch` with `vectorised`: a setup the ruleset's batch kernel does not take is refused."""
+    from fudge_combat.sim import vector
+
+    check_setup(setup)
+    opening = opening_of(setup)
+    taken = vector.kernel(setup, opening)
+    if taken is None:
+        raise InputError("--batch plays the duels a fast path takes (two fighters on two sides under the fudge or "
+                         "fate preset, docs/sim.md): run this setup without --batch")
+    probe = opening.state
+    names = [c.name for c in sorted(probe.combatants.values(), key=lambda c: c.joined_seq)]
+    tally = Tally(len(names))
+    try:
+        vector.play(*taken, seed, n, tally, progress)
+    except KeyboardInterrupt as stop:
+        raise Interrupted(tally.fights, n, getattr(stop, "signum", signal.SIGINT)) from None
+    return Batch(seed, tally.summary(sides_of(probe), names, view_of(probe).levels))

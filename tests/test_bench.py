@@ -25,6 +25,7 @@ BENCH = ROOT / "bench"
 
 # script -> its smallest run (arguments), and whether it needs the peer's environment (`--peer-python`)
 RUNS: dict[str, tuple[list[str], bool]] = {
+    "batch.py": (["--smallest"], False),
     "club.py": (["--gms", "2", "--commands", "4"], False),
     "colour.py": (["--runs", "1"], False),
     "growth.py": (["--old", ".", "--sizes", "100", "--runs", "1", "--steps", "2", "--latency-runs", "1"], False),
