@@ -35,6 +35,7 @@ from typing import Any
 from fudge_combat.engine.rulesets.fudge.damage import defensive_factor, offensive_factor, rolled_damage
 from fudge_combat.engine.rulesets.fudge.melee_mods import weapon_size_modifiers
 from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.registry import FastDuel
 from fudge_combat.engine.rulesets.fudge.settle import min_hit_for
 from fudge_combat.engine.rulesets.fudge.sides import shield_value
 from fudge_combat.engine.kernel.state import Combatant
@@ -130,10 +131,14 @@ class Duel:
         return play(self, seed)
 
 
-def plan(setup: Any, opening: Any) -> Duel | None:
-    """The duel to play fast, or None when any part of the setup is outside what this path was proven on."""
+def plan(setup: Any, opening: Any) -> Duel | FastDuel | None:
+    """The duel to play fast (in phase order: `fast_phases`'s), or None when any part of the setup is outside what this path was proven on."""
     state = opening.state
     options = state.options
+    if options.pace == "alternating" and options.initiative.startswith("phases"):  # turns in phase order
+        from fudge_combat.engine.rulesets.fudge import fast_phases
+
+        return fast_phases.plan(setup, opening)
     if not options_eligible(options) or len(setup.entrants) != 2 or len(state.combatants) != 2:
         return None
     first, second = sorted(state.combatants.values(), key=lambda c: c.joined_seq)

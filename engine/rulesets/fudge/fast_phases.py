@@ -1,0 +1,259 @@
+"""The fast path for a Fudge duel in phase order (F-PACE-3 under PH, CT and PC initiative), as
+`engine.rulesets.fudge.fast` is for a duel at simultaneous pace: the `fudge-phases` preset's fights.
+
+Speed code (`projections.speed`): `fudge sim --engine`, or FUDGE_PLAIN=1, plays the engine instead.
+
+Each round both fighters, in join order, roll their initiative dice (PH-1, CT-TABLE or PC-DICE:
+`engine.kernel.initiative.allotment`, a draw of that many dice, none when the table gives none);
+the phases each acts in are the engine's own reading of the card (`Initiative.phases`, with the
+discards and gifts of `engine.kernel.initiative`), worked out once per card a fight meets. Phase
+by phase, `++` first and `--` (everyone's) last, the faster on the in-phase order trait first and
+then the first to join (PH-3, `engine.rulesets.fudge.phase_order.slots_of`), each fighter still
+able to act makes one directed attack on the other (F-PACE-3): the attacker rolls, then the
+defender with his defense trait (F-MEL-1), and a result above the defender's that reaches the
+least that hits wounds him as a duel's blow does (`engine.rulesets.fudge.fast._strike` and
+`_place`). The fight ends when a fighter can no longer act, or after `max_rounds` rounds.
+
+Taken (`plan`): the options `engine.rulesets.fudge.fast` takes, with pace "alternating" and
+initiative "phases-crunch" or "phases-classic" instead of simultaneous pace, and the initiative
+options read here at any value; two combatants on two sides, each as the simultaneous fast path
+takes them; the policy `plain` (it declares nothing and barters nothing). Anything else (a
+policy that barters, declares or spends, PH-4's structured declarations, CT-SPARE) is played by
+the engine. tests/test_sim_fast_phases.py plays thousands of fights both ways.
+
+Rules restated here, each as the engine states it: F-PACE-3 and F-MEL-1 (a directed attack:
+`engine.rulesets.fudge.settle.settle_exchange`, kind "attack", plain declarations), PH-1 and
+PH-3 (the order of turns: `phase_order.slots_of` without ties ordered, holds or intents), F-MOD-1,
+F-MOD-3 and F-MOD-4 (the modifiers `sides.side_for` gives an attacker and a defender), F-FANCY-2
+(`melee_mods.plus_modifiers`), F-NPC-1; the damage and the track as `engine.rulesets.fudge.fast`
+restates them. The digest check of tests/test_sim_fast_phases.py (`RESTATES`) fails when one of
+these engine functions changes, so the restatement is read again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from fudge_combat.engine.kernel.initiative import Initiative, allotment, bonus_phases, card_dice, discards
+from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.state import Combatant
+from fudge_combat.engine.kernel.wounds import INCAPACITATED, LEVELS
+from fudge_combat.engine.rulesets.fudge import fast
+from fudge_combat.engine.rulesets.fudge.fast import _FACE, Dice, _penalties, _place, _strike, stream_of
+from fudge_combat.engine.rulesets.fudge.melee_mods import weapon_size_modifiers
+from fudge_combat.engine.rulesets.fudge.phase_order import PHASE_SYSTEMS, speed
+from fudge_combat.engine.rulesets.fudge.settle import min_hit_for
+from fudge_combat.engine.rulesets.fudge.sides import shield_value
+
+# The options of the simultaneous fast path, less what phase order changes: each option is in exactly one
+# of these (tests/test_sim_fast_phases.py checks it).
+FIXED: dict[str, Any] = {**{k: v for k, v in fast.FIXED.items() if k not in ("pace", "initiative", "bartering")},
+                         "pace": "alternating"}
+SYSTEMS = PHASE_SYSTEMS  # the `initiative` values taken
+INITIATIVE = frozenset({  # read here, any value (bartering: the plain policy never barters)
+    "initiative_trait", "initiative_order_trait", "crunch_table", "duplicates_act", "bartering",
+    "crunch_single_plus_trade", "crunch_downgrades",
+})
+READ = fast.READ | {"initiative"} | INITIATIVE
+AT_OPENING = fast.AT_OPENING
+UNREAD = fast.UNREAD - INITIATIVE
+POLICIES = frozenset({"plain"})
+_DEFAULTS = RuleOptions()
+
+
+def options_eligible(options: RuleOptions) -> bool:
+    """The options are ones this fast path was proven on (see the module's docstring)."""
+    if options.initiative not in SYSTEMS:
+        return False
+    for name in type(options).model_fields:
+        value = getattr(options, name)
+        if name in FIXED:
+            if value != FIXED[name]:
+                return False
+        elif name not in READ and name not in AT_OPENING and name not in UNREAD:
+            if value != getattr(_DEFAULTS, name):
+                return False
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    """One fighter of a phase duel: everything constant over the fight, worked out by the engine's functions."""
+
+    attack: int  # the attack trait's level, less the foe's shield (F-MOD-3), with weapon size (F-MOD-4)
+    attack_plus: bool  # F-FANCY-2: the attack trait has a plus level
+    defend: int  # the defense trait's level (`combat.defend`, else the attack trait), with weapon size
+    defend_plus: bool
+    static: bool  # F-NPC-1: no roll
+    penalties: tuple[int, ...]  # F-MOD-1: the wound penalty at each track level able to act
+    rows: tuple[int, ...]  # boxes per wound level, Scratch first
+    min_hit: int  # F-HIT-1: the least result that hits the foe
+    factor: int  # F-DMG-3: damage factor against the foe
+    dice: int  # initiative dice rolled each round (PH-1)
+    phases: Any  # the card (rolled faces) -> the phases acted in, best first (`Phases`)
+
+
+class Phases:
+    """A fighter's phases for each card he may roll, each worked out once by `Initiative.phases`."""
+
+    __slots__ = ("fixed", "gifts", "allot", "options", "known")
+
+    def __init__(self, who: Combatant, options: RuleOptions) -> None:
+        _, determinant, _ = who.fighter.trait(options.initiative_trait, options)
+        self.allot = allotment(determinant, options)
+        self.gifts = who.fighter.sheet.gifts
+        self.options = options
+        self.known: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def __call__(self, faces: tuple[int, ...]) -> tuple[int, ...]:
+        known = self.known.get(faces)
+        if known is None:  # as `engine.rulesets.fudge.phases.start_round` puts the card, and `phase_order` reads it
+            allot = self.allot
+            card = card_dice(faces, allot.fixed, discards(faces + allot.fixed, allot, self.gifts))
+            known = self.known[faces] = Initiative(card, bonus=bonus_phases(self.gifts)).phases(self.options)
+        return known
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseDuel:
+    """A duel in phase order: both fighters, the order between them within a phase, and the strike's options."""
+
+    first: Fighter
+    second: Fighter
+    first_leads: bool  # PH-3: within a phase the first to join acts first (faster, or as fast)
+    max_rounds: int
+    strike: fast.Duel  # the damage options `fast._strike` and `fast._place` read
+
+    def play(self, seed: bytes) -> tuple[int | None, int, tuple[str, str]]:
+        return play(self, seed)
+
+
+def plan(setup: Any, opening: Any) -> PhaseDuel | None:
+    """The duel to play fast, or None when any part of the setup is outside what this path was proven on."""
+    state = opening.state
+    options = state.options
+    if not options_eligible(options) or len(setup.entrants) != 2 or len(state.combatants) != 2:
+        return None
+    first, second = sorted(state.combatants.values(), key=lambda c: c.joined_seq)
+    if first.side == second.side or state.initiative or state.turn is not None:
+        return None
+    for who, entrant in zip((first, second), setup.entrants):
+        policy = entrant.policy or setup.policy
+        if policy not in POLICIES or not fast._fighter_eligible(who, policy):
+            return None
+    # the damage options, read as the simultaneous fast path reads them (its sides are not used here)
+    strike = fast.Duel(None, None, setup.max_rounds, False, options.all_out_offense_damage,  # type: ignore[arg-type]
+                       options.all_out_loser_bonus, tuple(options.wound_thresholds), tuple(options.graze_table),
+                       options.graze_cap, options.damage_roll, options.graze_damage_roll,
+                       options.relative_degree_weight, options.scratch_cap, options.death_rule == "gm")
+    return PhaseDuel(_fighter(state, first, second), _fighter(state, second, first),
+                     speed(state, first) >= speed(state, second), setup.max_rounds, strike)
+
+
+def _fighter(state: Any, who: Combatant, foe: Combatant) -> Fighter:
+    """`engine.rulesets.fudge.sides.side_for` for an attack on `foe` and a defense against him, less what
+    changes from blow to blow (the wound, the plus level's round)."""
+    options = state.options
+    combat = who.fighter.sheet.combat
+    attack, attack_level, _ = who.fighter.trait(combat.attack if combat else "Brawling", options)
+    defend, defend_level, _ = who.fighter.trait((combat.defend or combat.attack) if combat else "Brawling", options)
+    size = sum(m.value for m in weapon_size_modifiers(state, who, foe))  # F-MOD-4, both roles
+    tech = fast.tech_difference(who.fighter, foe.fighter, options)
+    factor = (fast.offensive_factor(who.fighter, options) - fast.defensive_factor(foe.fighter, who.fighter, options)
+              + (tech or 0))
+    phases = Phases(who, options)
+    return Fighter(attack_level - shield_value(foe, options) + size, attack in who.fighter.plus,
+                   defend_level + size, defend in who.fighter.plus,
+                   options.npc_static and who.fighter.sheet.kind == "npc", _penalties(options, who.track.pain),
+                   tuple(who.boxes), min_hit_for(state, who, foe, None), factor, phases.allot.rolled, phases)
+
+
+def faces(dice: Dice, draw: int, count: int) -> tuple[int, ...]:
+    """`engine.kernel.dice.derive_faces(seed, stream, draw, count)`: each byte of 255 rejected, byte % 3 - 1."""
+    out: list[int] = []
+    block = 0
+    while True:
+        for byte in dice.block(draw, block):
+            if byte != 255:
+                out.append(_FACE[byte])
+                if len(out) == count:
+                    return tuple(out)
+        block += 1
+
+
+def play(duel: PhaseDuel, seed: bytes) -> tuple[int | None, int, tuple[str, str]]:
+    """(winner: 0, 1 or None for a draw; rounds; each fighter's final wound) of the fight with this seed."""
+    dice = Dice(seed, stream_of(seed))
+    fighters = (duel.first, duel.second)
+    strike = duel.strike
+    filled = ([0] * len(duel.first.rows), [0] * len(duel.second.rows))
+    levels = [0, 0]  # each track's level: the highest marked row, DEAD (6) once dead
+    order = (0, 1) if duel.first_leads else (1, 0)
+    draw = rounds = 0
+    over = False
+    while not over and rounds < duel.max_rounds:
+        rounds += 1
+        even = rounds >= 2 and rounds % 2 == 0  # F-FANCY-2
+        acting: list[tuple[int, ...]] = []
+        for fighter in fighters:  # PH-1: both can act at a round's start (else the fight is over)
+            if fighter.dice:
+                acting.append(fighter.phases(faces(dice, draw, fighter.dice)))
+                draw += 1
+            else:
+                acting.append(fighter.phases(()))
+        turns = [who for phase in (2, 1, 0, -1, -2) for who in order  # PH-1, PH-3: phase by phase
+                 for _ in range(acting[who].count(phase))]
+        if strike_twice(acting):  # PH-2 `duplicates_act`: a repeat comes after everyone's first
+            turns = [who for phase in (2, 1, 0, -1, -2) for repeat in range(max(map(len, acting)))
+                     for who in order if acting[who].count(phase) > repeat]
+        for who in turns:
+            if levels[who] >= INCAPACITATED:
+                continue  # `phases.next_index`: the turn of one who can no longer act is skipped
+            attacker, defender = fighters[who], fighters[1 - who]
+            if attacker.static:
+                attack_roll = 0
+            else:
+                attack_roll = dice.total(draw, 4)
+                draw += 1
+            if defender.static:
+                defense_roll = 0
+            else:
+                defense_roll = dice.total(draw, 4)
+                draw += 1
+            result = (attacker.attack + attack_roll + attacker.penalties[levels[who]]
+                      + (attacker.attack_plus and even))
+            defense = (defender.defend + defense_roll + defender.penalties[levels[1 - who]]
+                       + (defender.defend_plus and even))
+            rd = result - defense
+            if rd >= 1 and result >= attacker.min_hit:  # F-MEL-1, F-HIT-1
+                level, draw = _strike(strike, attacker, rd, 0, attack_roll, defense_roll, dice, draw)  # type: ignore[arg-type]
+                if level > 0 and levels[1 - who] != 6:
+                    levels[1 - who] = _place(strike, defender.rows, filled[1 - who], level)
+                if levels[1 - who] >= INCAPACITATED:
+                    over = True
+                    break
+    able = (levels[0] < INCAPACITATED, levels[1] < INCAPACITATED)
+    won = None if able[0] == able[1] else (0 if able[0] else 1)
+    return won, rounds, (LEVELS[levels[0]], LEVELS[levels[1]])
+
+
+def strike_twice(acting: list[tuple[int, ...]]) -> bool:
+    """Whether a fighter acts twice in one phase (only under PH-2's `duplicates_act`)."""
+    return any(len(phases) != len(set(phases)) for phases in acting)
+
+
+# The engine code restated above, each with a digest of its source (`projections.fast.source_digest`) when the
+# two were last read together: tests/test_sim_fast_phases.py fails when one changes, until this module is read
+# again (and the change made here, or seen not to matter) and the digest set anew.
+RESTATES: dict[str, str] = {
+    "engine.rulesets.fudge.settle.settle_exchange": "7094637a4a77",
+    "engine.rulesets.fudge.phase_order.slots_of": "bbdd294f2203",
+    "engine.rulesets.fudge.sides.side_for": "e425d76d80c3",
+    "engine.rulesets.fudge.phases.start_round": "e477f2a4729f",
+    "engine.rulesets.fudge.phases.next_index": "0cd71113b7f6",
+    "engine.rulesets.fudge.melee_mods.plus_modifiers": "70eecbef4bfd",
+    "engine.rulesets.fudge.decider.attack": "98eca8cc663f",
+    "engine.rulesets.fudge.blows.fight": "488dce8c7075",
+    "engine.kernel.dice.derive_faces": "8fec2ca0203e",
+}
