@@ -181,7 +181,8 @@ OUTSIDE: dict[str, dict[str, Any]] = {  # one option beyond the fast path's boun
     "F-WND-8": {"dc_track": True, "dc_in_defense": False},
     "F-MMM": {"damage_system": "min_mid_max", "damage_roll": "none"},
     "F-INIT-2": {"pace": "alternating", "initiative": "opposed"},
-    "F-PACE-3": {"pace": "alternating", "initiative": "phases-classic"},
+    "PH-4": {"pace": "alternating", "initiative": "phases-classic", "phase_declaration": "structured"},  # phase
+    # order itself is `fast_phases`'s (tests/test_sim_fast_phases.py), its structured declarations are not
 }
 
 
@@ -212,7 +213,7 @@ def demo(*names: str, preset: str = "fudge", policy: str = "plain", sides: tuple
     ("a pawn's track (F-WND-7)", None),
     ("three fighters", demo("snorri", "brynhild", "leroy", sides=("one", "two", "two"))),
     ("sensible with points to spend (C-FP-2)", demo("snorri", "brynhild", policy="sensible")),
-    ("another preset", demo("leroy", "brynhild", preset="fudge-phases")),
+    ("another preset, a policy that barters", demo("leroy", "brynhild", preset="fudge-phases", policy="sensible")),
     ("another ruleset", demo("max", "cutthroat", preset="atari-isev")),
 ])
 def test_setups_outside_go_to_the_engine(why: str, setup: Setup | None) -> None:
