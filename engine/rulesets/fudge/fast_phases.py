@@ -11,8 +11,8 @@ by phase, `++` first and `--` (everyone's) last, the faster on the in-phase orde
 then the first to join (PH-3, `engine.rulesets.fudge.phase_order.slots_of`), each fighter still
 able to act makes one directed attack on the other (F-PACE-3): the attacker rolls, then the
 defender with his defense trait (F-MEL-1), and a result above the defender's that reaches the
-least that hits wounds him as a duel's blow does (`engine.rulesets.fudge.fast._strike` and
-`_place`). The fight ends when a fighter can no longer act, or after `max_rounds` rounds.
+least that hits wounds him as a duel's blow does (`fast_common.strike` and `fast_common.place`).
+The fight ends when a fighter can no longer act, or after `max_rounds` rounds.
 
 Taken (`plan`): the options `engine.rulesets.fudge.fast` takes, with pace "alternating" and
 initiative "phases-crunch" or "phases-classic" instead of simultaneous pace, and the initiative
@@ -26,7 +26,7 @@ Rules restated here, each as the engine states it: F-PACE-3 and F-MEL-1 (a direc
 PH-3 (the order of turns: `phase_order.slots_of` without ties ordered, holds or intents), F-MOD-1,
 F-MOD-3 and F-MOD-4 (the modifiers `sides.side_for` gives an attacker and a defender), F-FANCY-2
 (`melee_mods.plus_modifiers`), F-NPC-1; the damage and the track as `engine.rulesets.fudge.fast`
-restates them. The digest check of tests/test_sim_fast_phases.py (`RESTATES`) fails when one of
+`fast_common` restates them. The digest check of tests/test_sim_fast_phases.py (`RESTATES`) fails when one of
 these engine functions changes, so the restatement is read again.
 """
 
@@ -39,25 +39,27 @@ from fudge_combat.engine.kernel.initiative import Initiative, allotment, bonus_p
 from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.state import Combatant
 from fudge_combat.engine.kernel.wounds import INCAPACITATED, LEVELS
-from fudge_combat.engine.rulesets.fudge import fast
-from fudge_combat.engine.rulesets.fudge.fast import _FACE, Dice, _penalties, _place, _strike, stream_of
+from fudge_combat.engine.rulesets.fudge import fast_common as common
+from fudge_combat.engine.rulesets.fudge.damage import defensive_factor, offensive_factor
+from fudge_combat.engine.rulesets.fudge.fast_common import _FACE, Dice, penalties, place, stream_of, strike
 from fudge_combat.engine.rulesets.fudge.melee_mods import weapon_size_modifiers
 from fudge_combat.engine.rulesets.fudge.phase_order import PHASE_SYSTEMS, speed
 from fudge_combat.engine.rulesets.fudge.settle import min_hit_for
 from fudge_combat.engine.rulesets.fudge.sides import shield_value
+from fudge_combat.engine.rulesets.fudge.wounding import tech_difference
 
 # The options of the simultaneous fast path, less what phase order changes: each option is in exactly one
 # of these (tests/test_sim_fast_phases.py checks it).
-FIXED: dict[str, Any] = {**{k: v for k, v in fast.FIXED.items() if k not in ("pace", "initiative", "bartering")},
+FIXED: dict[str, Any] = {**{k: v for k, v in common.FIXED.items() if k not in ("pace", "initiative", "bartering")},
                          "pace": "alternating"}
 SYSTEMS = PHASE_SYSTEMS  # the `initiative` values taken
 INITIATIVE = frozenset({  # read here, any value (bartering: the plain policy never barters)
     "initiative_trait", "initiative_order_trait", "crunch_table", "duplicates_act", "bartering",
     "crunch_single_plus_trade", "crunch_downgrades",
 })
-READ = fast.READ | {"initiative"} | INITIATIVE
-AT_OPENING = fast.AT_OPENING
-UNREAD = fast.UNREAD - INITIATIVE
+READ = common.READ | {"initiative"} | INITIATIVE
+AT_OPENING = common.AT_OPENING
+UNREAD = common.UNREAD - INITIATIVE
 POLICIES = frozenset({"plain"})
 _DEFAULTS = RuleOptions()
 
@@ -116,6 +118,20 @@ class Phases:
 
 
 @dataclass(frozen=True, slots=True)
+class Damage:
+    """The options a won blow's damage and its mark read (`fast_common.strike`, `fast_common.place`)."""
+
+    thresholds: tuple[int, ...]
+    graze_table: tuple[int, int]
+    graze_cap: int
+    damage_roll: str
+    graze_damage_roll: bool
+    weight: int
+    scratch_cap: bool
+    gm_death: bool
+
+
+@dataclass(frozen=True, slots=True)
 class PhaseDuel:
     """A duel in phase order: both fighters, the order between them within a phase, and the strike's options."""
 
@@ -123,7 +139,7 @@ class PhaseDuel:
     second: Fighter
     first_leads: bool  # PH-3: within a phase the first to join acts first (faster, or as fast)
     max_rounds: int
-    strike: fast.Duel  # the damage options `fast._strike` and `fast._place` read
+    damage: Damage
 
     def play(self, seed: bytes) -> tuple[int | None, int, tuple[str, str]]:
         return play(self, seed)
@@ -140,15 +156,13 @@ def plan(setup: Any, opening: Any) -> PhaseDuel | None:
         return None
     for who, entrant in zip((first, second), setup.entrants):
         policy = entrant.policy or setup.policy
-        if policy not in POLICIES or not fast._fighter_eligible(who, policy):
+        if policy not in POLICIES or not common.fighter_eligible(who):
             return None
-    # the damage options, read as the simultaneous fast path reads them (its sides are not used here)
-    strike = fast.Duel(None, None, setup.max_rounds, False, options.all_out_offense_damage,  # type: ignore[arg-type]
-                       options.all_out_loser_bonus, tuple(options.wound_thresholds), tuple(options.graze_table),
-                       options.graze_cap, options.damage_roll, options.graze_damage_roll,
-                       options.relative_degree_weight, options.scratch_cap, options.death_rule == "gm")
+    damage = Damage(tuple(options.wound_thresholds), tuple(options.graze_table), options.graze_cap,
+                    options.damage_roll, options.graze_damage_roll, options.relative_degree_weight,
+                    options.scratch_cap, options.death_rule == "gm")
     return PhaseDuel(_fighter(state, first, second), _fighter(state, second, first),
-                     speed(state, first) >= speed(state, second), setup.max_rounds, strike)
+                     speed(state, first) >= speed(state, second), setup.max_rounds, damage)
 
 
 def _fighter(state: Any, who: Combatant, foe: Combatant) -> Fighter:
@@ -159,13 +173,13 @@ def _fighter(state: Any, who: Combatant, foe: Combatant) -> Fighter:
     attack, attack_level, _ = who.fighter.trait(combat.attack if combat else "Brawling", options)
     defend, defend_level, _ = who.fighter.trait((combat.defend or combat.attack) if combat else "Brawling", options)
     size = sum(m.value for m in weapon_size_modifiers(state, who, foe))  # F-MOD-4, both roles
-    tech = fast.tech_difference(who.fighter, foe.fighter, options)
-    factor = (fast.offensive_factor(who.fighter, options) - fast.defensive_factor(foe.fighter, who.fighter, options)
+    tech = tech_difference(who.fighter, foe.fighter, options)
+    factor = (offensive_factor(who.fighter, options) - defensive_factor(foe.fighter, who.fighter, options)
               + (tech or 0))
     phases = Phases(who, options)
     return Fighter(attack_level - shield_value(foe, options) + size, attack in who.fighter.plus,
                    defend_level + size, defend in who.fighter.plus,
-                   options.npc_static and who.fighter.sheet.kind == "npc", _penalties(options, who.track.pain),
+                   options.npc_static and who.fighter.sheet.kind == "npc", penalties(options, who.track.pain),
                    tuple(who.boxes), min_hit_for(state, who, foe, None), factor, phases.allot.rolled, phases)
 
 
@@ -186,7 +200,7 @@ def play(duel: PhaseDuel, seed: bytes) -> tuple[int | None, int, tuple[str, str]
     """(winner: 0, 1 or None for a draw; rounds; each fighter's final wound) of the fight with this seed."""
     dice = Dice(seed, stream_of(seed))
     fighters = (duel.first, duel.second)
-    strike = duel.strike
+    damage = duel.damage
     filled = ([0] * len(duel.first.rows), [0] * len(duel.second.rows))
     levels = [0, 0]  # each track's level: the highest marked row, DEAD (6) once dead
     order = (0, 1) if duel.first_leads else (1, 0)
@@ -227,9 +241,9 @@ def play(duel: PhaseDuel, seed: bytes) -> tuple[int | None, int, tuple[str, str]
                        + (defender.defend_plus and even))
             rd = result - defense
             if rd >= 1 and result >= attacker.min_hit:  # F-MEL-1, F-HIT-1
-                level, draw = _strike(strike, attacker, rd, 0, attack_roll, defense_roll, dice, draw)  # type: ignore[arg-type]
+                level, draw = strike(damage, attacker, rd, 0, attack_roll, defense_roll, dice, draw)
                 if level > 0 and levels[1 - who] != 6:
-                    levels[1 - who] = _place(strike, defender.rows, filled[1 - who], level)
+                    levels[1 - who] = place(damage, defender.rows, filled[1 - who], level)
                 if levels[1 - who] >= INCAPACITATED:
                     over = True
                     break
