@@ -65,7 +65,7 @@ def phase_sheets(draw: st.DrawFn, name: str, plus: bool) -> dict[str, Any]:
     return data
 
 
-@fuzz(120)
+@fuzz(100)
 @given(phase_options(), st.data(), st.integers(0, 2**40), st.integers(1, 12))
 def test_phase_fast_path_plays_the_engines_fight(overrides: dict[str, Any], data: st.DataObject, master: int,
                                                  max_rounds: int) -> None:

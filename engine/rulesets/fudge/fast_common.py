@@ -21,7 +21,16 @@ from fudge_combat.engine.kernel.wounds import INCAPACITATED, NEAR_DEATH, SCRATCH
 from fudge_combat.engine.rulesets.fudge.damage import rolled_damage
 
 
-class Damage(Protocol):
+class Marking(Protocol):
+    """The options a wound's mark reads (`place`)."""
+
+    @property
+    def scratch_cap(self) -> bool: ...
+    @property
+    def gm_death(self) -> bool: ...
+
+
+class Damage(Marking, Protocol):
     """The options a won blow's damage and its mark read (`strike`, `place`)."""
 
     @property
@@ -36,10 +45,6 @@ class Damage(Protocol):
     def graze_damage_roll(self) -> bool: ...
     @property
     def weight(self) -> int: ...
-    @property
-    def scratch_cap(self) -> bool: ...
-    @property
-    def gm_death(self) -> bool: ...
 
 
 class Striker(Protocol):
@@ -196,7 +201,7 @@ def strike(duel: Damage, attacker: Striker, rd: int, bonus: int, attack_roll: in
     return level, draw
 
 
-def place(duel: Damage, rows: tuple[int, ...], filled: list[int], level: int) -> int:
+def place(duel: Marking, rows: tuple[int, ...], filled: list[int], level: int) -> int:
     """`engine.kernel.wounds.place` on a track held as marked boxes per row: the track's level after the mark."""
     top = len(rows)
     ceiling = VERY_HURT if (level == SCRATCH and duel.scratch_cap) else top
