@@ -97,16 +97,19 @@ class Fighter:
 
 
 class Phases:
-    """A fighter's phases for each card he may roll, each worked out once by `Initiative.phases`."""
+    """A fighter's phases for each card he may roll, each worked out once by `Initiative.phases`; fighters
+    with the same dice, gifts and reading of duplicates share what was worked out (`_CARDS`)."""
 
-    __slots__ = ("fixed", "gifts", "allot", "options", "known")
+    __slots__ = ("gifts", "allot", "options", "known")
 
     def __init__(self, who: Combatant, options: RuleOptions) -> None:
         _, determinant, _ = who.fighter.trait(options.initiative_trait, options)
         self.allot = allotment(determinant, options)
         self.gifts = who.fighter.sheet.gifts
         self.options = options
-        self.known: dict[tuple[int, ...], tuple[int, ...]] = {}
+        if len(_CARDS) > 256:
+            _CARDS.clear()
+        self.known = _CARDS.setdefault((self.allot, tuple(self.gifts), options.duplicates_act), {})
 
     def __call__(self, faces: tuple[int, ...]) -> tuple[int, ...]:
         known = self.known.get(faces)
@@ -115,6 +118,31 @@ class Phases:
             card = card_dice(faces, allot.fixed, discards(faces + allot.fixed, allot, self.gifts))
             known = self.known[faces] = Initiative(card, bonus=bonus_phases(self.gifts)).phases(self.options)
         return known
+
+
+# (allotment, gifts, duplicates_act) -> rolled faces -> the phases acted in: `Initiative.phases` reads nothing else
+_CARDS: dict[tuple[Any, ...], dict[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def turns_of(first: tuple[int, ...], second: tuple[int, ...], first_leads: bool) -> tuple[int, ...]:
+    """PH-1, PH-2, PH-3: who acts at each turn of a round (0: the first to join, 1: the other), as
+    `phase_order.slots_of` orders the two fighters' phases: phase by phase, `++` first; within a phase the
+    faster first (`first_leads`), and a repeat (PH-2 `duplicates_act`) after everyone's first."""
+    key = (first, second, first_leads)
+    known = _TURNS.get(key)
+    if known is None:
+        acting = (first, second)
+        order = (0, 1) if first_leads else (1, 0)
+        repeats = max(len(first), len(second))
+        known = tuple(who for phase in (2, 1, 0, -1, -2) for repeat in range(repeats)
+                      for who in order if acting[who].count(phase) > repeat)
+        if len(_TURNS) > 4096:
+            _TURNS.clear()
+        _TURNS[key] = known
+    return known
+
+
+_TURNS: dict[tuple[Any, ...], tuple[int, ...]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,15 +213,19 @@ def _fighter(state: Any, who: Combatant, foe: Combatant) -> Fighter:
 
 def faces(dice: Dice, draw: int, count: int) -> tuple[int, ...]:
     """`engine.kernel.dice.derive_faces(seed, stream, draw, count)`: each byte of 255 rejected, byte % 3 - 1."""
+    digest = dice.block(draw, 0)
+    if 255 not in digest[:count]:  # the common case: the first `count` bytes, none rejected
+        return tuple(map(_FACE.__getitem__, digest[:count]))
     out: list[int] = []
     block = 0
     while True:
-        for byte in dice.block(draw, block):
+        for byte in digest:
             if byte != 255:
                 out.append(_FACE[byte])
                 if len(out) == count:
                     return tuple(out)
         block += 1
+        digest = dice.block(draw, block)
 
 
 def play(duel: PhaseDuel, seed: bytes) -> tuple[int | None, int, tuple[str, str]]:
@@ -203,24 +235,20 @@ def play(duel: PhaseDuel, seed: bytes) -> tuple[int | None, int, tuple[str, str]
     damage = duel.damage
     filled = ([0] * len(duel.first.rows), [0] * len(duel.second.rows))
     levels = [0, 0]  # each track's level: the highest marked row, DEAD (6) once dead
-    order = (0, 1) if duel.first_leads else (1, 0)
+    first_leads = duel.first_leads
     draw = rounds = 0
     over = False
     while not over and rounds < duel.max_rounds:
         rounds += 1
         even = rounds >= 2 and rounds % 2 == 0  # F-FANCY-2
-        acting: list[tuple[int, ...]] = []
+        phases = []
         for fighter in fighters:  # PH-1: both can act at a round's start (else the fight is over)
             if fighter.dice:
-                acting.append(fighter.phases(faces(dice, draw, fighter.dice)))
+                phases.append(fighter.phases(faces(dice, draw, fighter.dice)))
                 draw += 1
             else:
-                acting.append(fighter.phases(()))
-        turns = [who for phase in (2, 1, 0, -1, -2) for who in order  # PH-1, PH-3: phase by phase
-                 for _ in range(acting[who].count(phase))]
-        if strike_twice(acting):  # PH-2 `duplicates_act`: a repeat comes after everyone's first
-            turns = [who for phase in (2, 1, 0, -1, -2) for repeat in range(max(map(len, acting)))
-                     for who in order if acting[who].count(phase) > repeat]
+                phases.append(fighter.phases(()))
+        turns = turns_of(phases[0], phases[1], first_leads)
         for who in turns:
             if levels[who] >= INCAPACITATED:
                 continue  # `phases.next_index`: the turn of one who can no longer act is skipped
@@ -250,11 +278,6 @@ def play(duel: PhaseDuel, seed: bytes) -> tuple[int | None, int, tuple[str, str]
     able = (levels[0] < INCAPACITATED, levels[1] < INCAPACITATED)
     won = None if able[0] == able[1] else (0 if able[0] else 1)
     return won, rounds, (LEVELS[levels[0]], LEVELS[levels[1]])
-
-
-def strike_twice(acting: list[tuple[int, ...]]) -> bool:
-    """Whether a fighter acts twice in one phase (only under PH-2's `duplicates_act`)."""
-    return any(len(phases) != len(set(phases)) for phases in acting)
 
 
 # The engine code restated above, each with a digest of its source (`projections.fast.source_digest`) when the
