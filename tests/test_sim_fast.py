@@ -202,8 +202,9 @@ def test_one_option_outside_goes_to_the_engine(overrides: dict[str, Any], outsid
 
 
 def demo(*names: str, preset: str = "fudge", policy: str = "plain", sides: tuple[str, ...] = ("one", "two"),
-         max_rounds: int = 50) -> Setup:
-    label, options = resolve(preset)
+         max_rounds: int = 50, options: dict[str, Any] | None = None) -> Setup:
+    label, resolved = resolve(preset)
+    options = RuleOptions.model_validate({**resolved.model_dump(), **(options or {})})
     entrants = tuple(Entrant(parse_sheet((SHEETS / f"{n}.toml").read_text(), f"{n}.toml").model_dump(mode="json"),
                              f"{n}.toml", side) for n, side in zip(names, sides))
     return Setup(label, options.model_dump(mode="json"), entrants, policy, max_rounds)
@@ -213,7 +214,8 @@ def demo(*names: str, preset: str = "fudge", policy: str = "plain", sides: tuple
     ("a pawn's track (F-WND-7)", None),
     ("three fighters", demo("snorri", "brynhild", "leroy", sides=("one", "two", "two"))),
     ("sensible with points to spend (C-FP-2)", demo("snorri", "brynhild", policy="sensible")),
-    ("another preset, a policy that barters", demo("leroy", "brynhild", preset="fudge-phases", policy="sensible")),
+    ("another preset, points to spend", demo("leroy", "brynhild", preset="fudge-phases", policy="sensible",
+                                             options={"default_fudge_points": 2})),
     ("another ruleset", demo("max", "cutthroat", preset="atari-isev")),
 ])
 def test_setups_outside_go_to_the_engine(why: str, setup: Setup | None) -> None:

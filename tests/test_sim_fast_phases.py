@@ -29,7 +29,7 @@ from fudge_combat.projections.fast import source_digest
 from fudge_combat.sim.runner import Opening, Setup, fast_plan, fight_seed, simulate_fast, simulate_one, simulate_range
 from tests.fuzzing import fuzz
 from tests.processes import fudge
-from tests.test_sim_fast import SHEETS, demo, eligible_options, options_of, setup_of, sheets
+from tests.test_sim_fast import POLICY, SHEETS, demo, eligible_options, options_of, setup_of, sheets
 
 FIGHTS = 12  # fights per example, each played both ways
 
@@ -42,12 +42,14 @@ def phase_options(draw: st.DrawFn) -> dict[str, Any]:
     system = draw(st.sampled_from(fast_phases.SYSTEMS))
     bartering = {"phases-crunch": "crunch", "phases-classic": "classic"}[system]
     options.update({
-        "pace": "alternating", "initiative": system, "bartering": draw(st.sampled_from((bartering, "none"))),
+        "pace": "alternating", "initiative": system, "bartering": draw(st.sampled_from((bartering, bartering, "none"))),
         "crunch_table": draw(st.sampled_from(("rolled", "rolled_fixed", "fixed"))),
         "duplicates_act": draw(st.booleans()),
         "initiative_trait": draw(st.sampled_from(("Agility", "Strength", "Sword", "Health"))),
         "initiative_order_trait": draw(st.sampled_from(("", "Strength", "Agility"))),
         "crunch_single_plus_trade": draw(st.booleans()), "crunch_downgrades": draw(st.booleans()),
+        "all_out_exposure": draw(st.sampled_from(("minus2", "no_defense"))),
+        "unaware_difficulty": draw(st.integers(-3, 0)),
     })
     return options
 
@@ -76,23 +78,32 @@ def test_phase_fast_path_plays_the_engines_fight(overrides: dict[str, Any], data
     except InputError:
         return  # a combination the rules refuse
     people = [data.draw(phase_sheets(name, options.plus_levels)) for name in ("Ann", "Bob")]
-    setup = setup_of(options, people, ["plain", "plain"], max_rounds)
+    policies = [data.draw(POLICY) for _ in people]
+    for person, policy in zip(people, policies):
+        if policy == "sensible" and data.draw(st.integers(0, 3)):
+            person["fudge_points"] = 0  # mostly none to spend: the policy then barters (CT-BARTER-1) on the fast path
+    setup = setup_of(options, people, policies, max_rounds)
     opening = Opening.of(setup)
+    points = [c.fudge_points for c in sorted(opening.state.combatants.values(), key=lambda c: c.joined_seq)]
     duel = fast_plan(setup, opening)
+    if any(p == "sensible" and n > 0 for p, n in zip(policies, points)):
+        assert duel is None  # a point may be spent: the engine plays
+        return
     assert isinstance(duel, fast_phases.PhaseDuel)
     for index in range(FIGHTS):
         assert simulate_fast(duel, master, index) == simulate_one(setup, master, index, opening), index
 
 
 def test_the_phase_demo_duels_are_taken_and_agree() -> None:
-    """The `fudge-phases` preset's demo duels, 200 fights each way each."""
-    for pair in (("leroy", "brynhild"), ("snorri", "brynhild"), ("duellist", "dwarzuga")):
-        setup = demo(*pair, preset="fudge-phases")
+    """The `fudge-phases` preset's demo duels, by each policy the fast path takes, 150 fights each way each."""
+    for pair, policy in ((("duellist", "dwarzuga"), "plain"), (("snorri", "brynhild"), "reckless"),
+                         (("leroy", "brynhild"), "sensible")):
+        setup = demo(*pair, preset="fudge-phases", policy=policy)
         opening = Opening.of(setup)
         duel = fast_plan(setup, opening)
         assert isinstance(duel, fast_phases.PhaseDuel), pair
-        assert [simulate_fast(duel, 2026, i) for i in range(200)] == [simulate_one(setup, 2026, i, opening)
-                                                                       for i in range(200)], pair
+        assert [simulate_fast(duel, 2026, i) for i in range(150)] == [simulate_one(setup, 2026, i, opening)
+                                                                       for i in range(150)], pair
 
 
 PHASE_OUTSIDE: dict[str, dict[str, Any]] = {  # one option beyond the phase fast path's bounds
@@ -115,8 +126,8 @@ def test_phase_options_outside_go_to_the_engine(outside: str) -> None:
 
 
 @pytest.mark.parametrize("why, setup", [
-    ("sensible barters (CT-BARTER-1)", demo("leroy", "brynhild", preset="fudge-phases", policy="sensible")),
-    ("reckless declares all-out offense (F-MOD-8)", demo("leroy", "brynhild", preset="fudge-phases", policy="reckless")),
+    ("sensible with points to spend (C-FP-2)", demo("leroy", "brynhild", preset="fudge-phases", policy="sensible",
+                                                    options={"default_fudge_points": 2})),
     ("three fighters", demo("leroy", "brynhild", "snorri", preset="fudge-phases", sides=("one", "two", "two"))),
 ])
 def test_phase_setups_outside_go_to_the_engine(why: str, setup: Setup) -> None:

@@ -198,4 +198,6 @@ RESTATES: dict[str, str] = {  # engine code -> `projections.fast.source_digest` 
     "engine.rulesets.atari_isev.rules.settle": "6f11498650e1",
     "engine.rulesets.fudge.sides.acting_wound": "6957b4313f32",
     "engine.kernel.dice.derive_faces": "8fec2ca0203e",
+    "sim.policies.reckless_declaration": "b86cf1b5a798",
+    "sim.policies.sensible_declaration": "3658e73a0648",
 }

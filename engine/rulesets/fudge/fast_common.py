@@ -167,9 +167,10 @@ def stream_of(seed: bytes) -> str:
     return hashlib.sha256(seed + b":id:0").hexdigest()[:12]
 
 
-def strike(duel: Damage, attacker: Striker, rd: int, bonus: int, attack_roll: int, defense_roll: int,
+def strike(duel: Damage, attacker: Striker, rd: int, bonus: int, attack_roll: int, defense_roll: int | None,
             dice: Dice, draw: int) -> tuple[int, int]:
-    """`engine.rulesets.fudge.wounding.strike` under the `factors` system: (the wound level, the next draw)."""
+    """`engine.rulesets.fudge.wounding.strike` under the `factors` system: (the wound level, the next draw).
+    `defense_roll` None: the defender rolled nothing (unaware or unable, F-MEL-3)."""
     factor = attacker.factor
     graze = rd == 1
     mode = duel.damage_roll
@@ -177,7 +178,7 @@ def strike(duel: Damage, attacker: Striker, rd: int, bonus: int, attack_roll: in
     parity = 0
     if mode != "none" and (not graze or duel.graze_damage_roll):
         if mode == "parity":
-            parity = (attack_roll % 2 == 0) - (defense_roll % 2 == 0)
+            parity = (attack_roll % 2 == 0) - (defense_roll is not None and defense_roll % 2 == 0)
         else:
             roll = dice.total(draw, 1 if mode.startswith("1dF") else 4)
             draw += 1
