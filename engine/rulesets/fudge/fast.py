@@ -23,7 +23,8 @@ F-MEL-2 (opposed results, the relative degree), F-HIT-1 (the least result that h
 (the worst wound's penalty), F-MOD-3 (the foe's shield), F-MOD-4 (weapon size), F-MOD-6 and
 F-TAC-1 (all-out offense, postures), F-NPC-1 (static NPCs), F-FANCY-2 (plus levels), F-DMG-3,
 F-DMG-4, F-GRAZE, F-DROLL (damage and its roll), F-WND-3, F-WND-5, F-WND-6 (the track), F-WND-1
-(who can act).
+(who can act). The dice, the damage and the track are `fast_common`'s, shared with the other fast paths;
+a fight in phase order is handed to `fast_phases`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""What the fast paths of Fudge duels share (`engine.rulesets.fudge.fast`, simultaneous; `fast_phases`, in
-phase order): the options every Fudge duel may read, which fighters a fast path takes, the engine's
-dice read fast, and a won blow's damage and mark restated.
+"""What the fast paths of duels share (`engine.rulesets.fudge.fast`, simultaneous; `fast_phases`, in phase
+order; `engine.rulesets.atari_isev.fast` and `engine.rulesets.fate.fast`, the dice and the track): the
+options every Fudge duel may read, which fighters a fast path takes, the engine's dice read fast, and a
+won blow's damage and mark restated.
 
 Speed code (`projections.speed`): `fudge sim --engine`, or FUDGE_PLAIN=1, plays the engine instead.
 
