@@ -9,7 +9,7 @@ For each preset, its demo's two fighters duel (`fudge`: Snorri and Brynhild,
 `fudge-phases`: Leroy and Brynhild, `atari-isev`: Max and the Cutthroat, `fate`: Cyrus
 and Finn, on two sides):
 - *sim/core*: `sim.parallel.run_serial`, what `fudge sim` runs in one process (the fast
-  path, `engine.rulesets.fudge.fast`, where it takes the setup, else the engine), duels per CPU second;
+  path of the ruleset, `engine.rulesets.<name>.fast`, where it takes the setup, else the engine), duels per CPU second;
   *path* says which played;
 - *engine/core*: the same fights with the fast path off (`Setup(fast=False)`, `fudge sim
   --engine`): every fight through the service's step on records kept in memory;

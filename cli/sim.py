@@ -147,8 +147,8 @@ def sim(
             raise stop from None
         if as_json:
             data = {"rules": rules_name, "policy": policies[0] if len(policies) == 1 else policies, "seed": master,
-                    "max_rounds": max_rounds,
-                    **({"path": "batch"} if vectorised else {}), **batch.summary.as_json(), "kept": batch.kept}
+                    "max_rounds": max_rounds, "path": batch.path,
+                    **batch.summary.as_json(), "kept": batch.kept}
             echo_json(data, indent=2)
             return
         summary = replace(batch.summary, sides=tuple(map(safe, batch.summary.sides)),

@@ -9,10 +9,13 @@ differential run: the same commands with and without it must print the same byte
   decoder's structs, with handlers of its own for the commonest events. Plain: every body validated by
   pydantic and folded by `engine.evolve` (`projections.fold`). Checked by tests/test_rebuild.py, event
   for event, and each of its own handlers names the engine code it restates (`fast.RESTATES`).
-- `engine.rulesets.fudge.fast`, `engine.rulesets.fate.fast`: whole duels played without the engine, each
-  in its ruleset's package, found by the simulator through the registry (`sim.runner.fast_plan`). Plain:
-  the engine, as `fudge sim --engine` plays them; the switch sets that option's effect at the command
-  line (`cli.sim`), so the setup sent to workers says it. Checked by tests/test_sim_fast.py, fight for fight.
+- `engine.rulesets.fudge.fast` (and `fast_phases`, the duels in phase order it hands on),
+  `engine.rulesets.fate.fast`, `engine.rulesets.atari_isev.fast`: whole duels played without the engine,
+  each in its ruleset's package, found by the simulator through the registry (`sim.runner.fast_plan`).
+  Plain: the engine, as `fudge sim --engine` plays them; the switch sets that option's effect at the
+  command line (`cli.sim`), so the setup sent to workers says it; `fudge sim --json` says which path
+  played (`path`). Checked by tests/test_sim_fast.py, test_sim_fast_phases.py and test_sim_fast_atari.py,
+  fight for fight.
 - `engine.rulesets.fudge.batch`, `engine.rulesets.fate.batch`: the same duels as arrays, many at once, with
   the batch's own keyed dice (`fudge sim --batch`, `sim.vector`). No plain path gives its numbers (its dice
   are not the engine's): FUDGE_PLAIN=1 refuses --batch. Checked by tests/test_sim_batch.py, fight for fight

@@ -13,7 +13,7 @@ from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.sim import MAX_FIGHTS
 from fudge_combat.sim.parallel import Interrupted, Tls, check_pool, executor_for, simulate
 from fudge_combat.sim.rulesets import view_of
-from fudge_combat.sim.runner import Setup, check_setup, keep, opening_of, sides_of, simulate_range
+from fudge_combat.sim.runner import Setup, check_setup, fast_plan, keep, opening_of, sides_of, simulate_range
 from fudge_combat.sim.stats import Summary, Tally
 from fudge_combat.service.fights import Fights
 from fudge_combat.store.log import log
@@ -24,6 +24,7 @@ class Batch:
     seed: int
     summary: Summary
     kept: list[dict[str, Any]] = field(default_factory=list)  # fight, index, rounds
+    path: str = "engine"  # which path played the fights: "fast" (the ruleset's fast path), "engine" or "batch"
 
 
 def kept_name(prefix: str, seed: int, index: int) -> str:
@@ -82,7 +83,8 @@ def run_batch(setup: Setup, seed: int, n: int, *, jobs: int = 1, executor: str =
         return run_vectorised(setup, seed, n, progress)
     check_pool(executor, jobs, scheduler, tls)
     check_setup(setup)
-    probe = opening_of(setup).state  # the fighters joined; worker processes forked from here inherit it
+    opening = opening_of(setup)  # the fighters joined; worker processes forked from here inherit it
+    probe = opening.state
     sides = sides_of(probe)
     if len(sides) < 2:
         raise InputError("everyone is on one side: give the sheets different sides (--side A --side B)")
@@ -106,7 +108,8 @@ def run_batch(setup: Setup, seed: int, n: int, *, jobs: int = 1, executor: str =
             log.info("sim starts workers", jobs=jobs, fights=n, work_s=round(left, 3))
     with executor_for(executor, jobs, scheduler, tls) as pool:
         simulate(setup, seed, n, pool, progress, first=first, sink=tally.add)
-    batch = Batch(seed, tally.summary(sides, names, view_of(probe).levels))
+    path = "fast" if fast_plan(setup, opening) is not None else "engine"  # as every range decides it
+    batch = Batch(seed, tally.summary(sides, names, view_of(probe).levels), path=path)
     if fights is not None:  # each kept fight is written whole; the fight at the table stays current
         for index, rounds in tally.samples():
             name = kept_name(prefix, seed, index)
@@ -132,4 +135,4 @@ def run_vectorised(setup: Setup, seed: int, n: int, progress: Callable[[int], No
         vector.play(*taken, seed, n, tally, progress)
     except KeyboardInterrupt as stop:
         raise Interrupted(tally.fights, n, getattr(stop, "signum", signal.SIGINT)) from None
-    return Batch(seed, tally.summary(sides_of(probe), names, view_of(probe).levels))
+    return Batch(seed, tally.summary(sides_of(probe), names, view_of(probe).levels), path="batch")

@@ -295,7 +295,7 @@ def fast_plan(setup: Setup, opening: Opening) -> FastDuel | None:
 def simulate_range(setup: Setup, master: int, start: int, stop: int,
                    opening: Opening | None = None) -> list[FightResult]:
     """Fights start..stop-1: the unit of work a process, or a cluster's worker, runs. A setup the fast
-    path was proven on (`engine.rulesets.fudge.fast.plan`) is played by it, any other by the engine.
+    path was proven on (its ruleset's `fast.plan`, `fast_plan`) is played by it, any other by the engine.
 
     `opening`: the setup's `Opening`, when the caller has it (else this thread's, `opening_of`)."""
     opening = opening or opening_of(setup)

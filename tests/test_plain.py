@@ -3,7 +3,8 @@ with and without `FUDGE_PLAIN=1`, print the same bytes.
 
 With the switch, a fight read without a snapshot is replayed by the plain path (pydantic's records folded
 by `engine.evolve`) instead of the fast fold (projections.fast), and `fudge sim` plays every duel through
-the engine instead of engine.rulesets.fudge.fast and engine.rulesets.fate.fast. A-REPLAY-1: the state is the one its log folds to.
+the engine instead of the fast paths (engine.rulesets.fudge.fast and fast_phases, engine.rulesets.fate.fast,
+engine.rulesets.atari_isev.fast). A-REPLAY-1: the state is the one its log folds to.
 """
 
 from __future__ import annotations
@@ -97,16 +98,20 @@ def test_a_command_that_writes_then_its_log_are_the_same_with_the_plain_paths(ta
     assert "Brynhild" in outs[1]
 
 
-@pytest.mark.parametrize("preset, sheets", [("fudge", ("snorri", "brynhild")), ("fate", ("cyrus", "finn"))])
+@pytest.mark.parametrize("preset, sheets", [("fudge", ("snorri", "brynhild")), ("fate", ("cyrus", "finn")),
+                                             ("fudge-phases", ("leroy", "brynhild")), ("atari-isev", ("max", "cutthroat"))])
 def test_fudge_sim_json_is_the_same_bytes_with_the_plain_paths(tmp_path: Path, preset: str,
                                                                  sheets: tuple[str, str]) -> None:
-    """The presets a fast path plays: the engine's fights give the same statistics, byte for byte."""
+    """The presets a fast path plays: the engine's fights give the same statistics, byte for byte; only
+    `path` differs, and says which played."""
     args = ("sim", *(str(SHEETS / f"{name}.toml") for name in sheets), "--side", "a", "--side", "b", "--rules", preset, "-n", "60",
             "--seed", "11", "--jobs", "1", "--json")
     fast_run = fudge(*args, store=tmp_path / "fast.db")
     plain_run = fudge(*args, store=tmp_path / "plain.db", env=PLAIN)
     assert fast_run.returncode == plain_run.returncode == 0, (fast_run.stderr, plain_run.stderr)
-    assert fast_run.stdout == plain_run.stdout and '"fights": 60' in fast_run.stdout
+    assert '"path": "fast"' in fast_run.stdout and '"path": "engine"' in plain_run.stdout
+    assert fast_run.stdout.replace('"path": "fast"', '"path": "engine"') == plain_run.stdout
+    assert '"fights": 60' in fast_run.stdout
 
 
 def test_the_switch_is_read_by_the_process_and_changes_the_path(tmp_path: Path) -> None:

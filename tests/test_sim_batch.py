@@ -403,7 +403,7 @@ def test_cli_batch_json_says_its_path_and_repeats(tmp_path: Path) -> None:
     assert data["path"] == "batch" and data["fights"] == 70000 and data["kept"] == []
     assert sum(side["count"] for side in data["sides"].values()) + data["draws"]["count"] == 70000
     plain = json.loads(fudge(*sim_args("-n", "300", "--seed", "11", "--json"), store=tmp_path / "fudge.db").stdout)
-    assert "path" not in plain  # without --batch, nothing changes in what a run prints
+    assert plain["path"] == "fast"  # without --batch: the fast path, with the engine's dice, as before
     fate = fudge("sim", str(SHEETS / "cyrus.toml"), str(SHEETS / "finn.toml"), "-r", "fate", "--side", "a", "--side",
                  "b", "-n", "2000", "--seed", "3", "--batch", "--json", store=tmp_path / "fudge.db")
     assert fate.returncode == 0, fate.stderr

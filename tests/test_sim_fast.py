@@ -4,7 +4,7 @@ For random sheets, options and seeds inside what the fast path takes, every figh
 winner, rounds and final wound levels whether the engine (`sim.runner.simulate_one`: commands,
 decide, fold) or the fast path plays it; just outside (one option, one sheet, one policy, one
 fighter too many), the fast path declines and the engine plays. `fudge sim --json` prints the same
-bytes either way (`--engine` makes the engine play every fight).
+bytes either way (`--engine` makes the engine play every fight) but for `path`, which says which played.
 
 Rules restated by the fast path and proven here against the engine: F-PACE-2, F-MEL-1, F-MEL-2,
 F-HIT-1, F-MOD-1, F-MOD-3, F-MOD-4, F-MOD-6, F-TAC-1, F-TAC-4, F-NPC-1, F-FANCY-2, F-DMG-3,
@@ -181,7 +181,8 @@ OUTSIDE: dict[str, dict[str, Any]] = {  # one option beyond the fast path's boun
     "F-WND-8": {"dc_track": True, "dc_in_defense": False},
     "F-MMM": {"damage_system": "min_mid_max", "damage_roll": "none"},
     "F-INIT-2": {"pace": "alternating", "initiative": "opposed"},
-    "F-PACE-3": {"pace": "alternating", "initiative": "phases-classic"},
+    "PH-4": {"pace": "alternating", "initiative": "phases-classic", "phase_declaration": "structured"},  # phase
+    # order itself is `fast_phases`'s (tests/test_sim_fast_phases.py), its structured declarations are not
 }
 
 
@@ -201,8 +202,9 @@ def test_one_option_outside_goes_to_the_engine(overrides: dict[str, Any], outsid
 
 
 def demo(*names: str, preset: str = "fudge", policy: str = "plain", sides: tuple[str, ...] = ("one", "two"),
-         max_rounds: int = 50) -> Setup:
-    label, options = resolve(preset)
+         max_rounds: int = 50, options: dict[str, Any] | None = None) -> Setup:
+    label, resolved = resolve(preset)
+    options = RuleOptions.model_validate({**resolved.model_dump(), **(options or {})})
     entrants = tuple(Entrant(parse_sheet((SHEETS / f"{n}.toml").read_text(), f"{n}.toml").model_dump(mode="json"),
                              f"{n}.toml", side) for n, side in zip(names, sides))
     return Setup(label, options.model_dump(mode="json"), entrants, policy, max_rounds)
@@ -212,7 +214,8 @@ def demo(*names: str, preset: str = "fudge", policy: str = "plain", sides: tuple
     ("a pawn's track (F-WND-7)", None),
     ("three fighters", demo("snorri", "brynhild", "leroy", sides=("one", "two", "two"))),
     ("sensible with points to spend (C-FP-2)", demo("snorri", "brynhild", policy="sensible")),
-    ("another preset", demo("leroy", "brynhild", preset="fudge-phases")),
+    ("another preset, points to spend", demo("leroy", "brynhild", preset="fudge-phases", policy="sensible",
+                                             options={"default_fudge_points": 2})),
     ("another ruleset", demo("max", "cutthroat", preset="atari-isev")),
 ])
 def test_setups_outside_go_to_the_engine(why: str, setup: Setup | None) -> None:
@@ -279,7 +282,8 @@ def test_cli_json_is_the_same_bytes_with_the_engine(tmp_path: Path, seed: int, e
     quick = fudge(*args, store=tmp_path / "fudge.db")
     engine = fudge(*args, "--engine", store=tmp_path / "fudge.db")
     assert quick.returncode == engine.returncode == 0, quick.stderr + engine.stderr
-    assert quick.stdout == engine.stdout
+    assert (json.loads(quick.stdout)["path"], json.loads(engine.stdout)["path"]) == ("fast", "engine")
+    assert quick.stdout.replace('"path": "fast"', '"path": "engine"') == engine.stdout
     assert json.loads(quick.stdout)["fights"] == 300
 
 
@@ -376,4 +380,5 @@ def test_fate_cli_json_is_the_same_bytes_with_the_engine(tmp_path: Path) -> None
     quick = fudge(*args, store=tmp_path / "fudge.db")
     engine = fudge(*args, "--engine", store=tmp_path / "fudge.db")
     assert quick.returncode == engine.returncode == 0, quick.stderr + engine.stderr
-    assert quick.stdout == engine.stdout
+    assert (json.loads(quick.stdout)["path"], json.loads(engine.stdout)["path"]) == ("fast", "engine")
+    assert quick.stdout.replace('"path": "fast"', '"path": "engine"') == engine.stdout

@@ -24,17 +24,25 @@ Importing this module needs numpy (the `batch` extra): the engine never imports 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
 from fudge_combat.engine.kernel.wounds import DEAD, INCAPACITATED, LEVELS, NEAR_DEATH, SCRATCH, VERY_HURT
-from fudge_combat.engine.rulesets.fudge.fast import Duel, Side, plan
+from fudge_combat.engine.rulesets.fudge import fast
+from fudge_combat.engine.rulesets.fudge.fast import Duel, Side
 
 __all__ = ["LEVELS", "Outcomes", "Rolls", "plan", "play_many"]
 
 Ints = NDArray[np.int64]
+
+
+def plan(setup: Any, opening: Any) -> Duel | None:
+    """The simultaneous duel the fast path would play, or None: a fight in phase order has a fast path of
+    its own (`fast_phases`), not a batch kernel."""
+    duel = fast.plan(setup, opening)
+    return duel if isinstance(duel, Duel) else None
 
 
 class Rolls(Protocol):

@@ -23,54 +23,28 @@ F-MEL-2 (opposed results, the relative degree), F-HIT-1 (the least result that h
 (the worst wound's penalty), F-MOD-3 (the foe's shield), F-MOD-4 (weapon size), F-MOD-6 and
 F-TAC-1 (all-out offense, postures), F-NPC-1 (static NPCs), F-FANCY-2 (plus levels), F-DMG-3,
 F-DMG-4, F-GRAZE, F-DROLL (damage and its roll), F-WND-3, F-WND-5, F-WND-6 (the track), F-WND-1
-(who can act).
+(who can act). The dice, the damage and the track are `fast_common`'s, shared with the other fast paths;
+a fight in phase order is handed to `fast_phases`.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from fudge_combat.engine.rulesets.fudge.damage import defensive_factor, offensive_factor, rolled_damage
-from fudge_combat.engine.rulesets.fudge.melee_mods import weapon_size_modifiers
 from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.registry import FastDuel
+from fudge_combat.engine.kernel.state import Combatant
+from fudge_combat.engine.kernel.wounds import INCAPACITATED, LEVELS
+from fudge_combat.engine.rulesets.fudge.damage import defensive_factor, offensive_factor
+from fudge_combat.engine.rulesets.fudge.fast_common import (  # noqa: F401  (Dice, stream_of: what the other fast paths read here)
+    AT_OPENING, FIXED, READ, UNREAD, Dice, fighter_eligible, penalties, place, stream_of, strike)
+from fudge_combat.engine.rulesets.fudge.melee_mods import weapon_size_modifiers
 from fudge_combat.engine.rulesets.fudge.settle import min_hit_for
 from fudge_combat.engine.rulesets.fudge.sides import shield_value
-from fudge_combat.engine.kernel.state import Combatant
 from fudge_combat.engine.rulesets.fudge.wounding import tech_difference
-from fudge_combat.engine.kernel.wounds import INCAPACITATED, LEVELS, NEAR_DEATH, SCRATCH, VERY_HURT, Track
 
-# Every option of `RuleOptions` is in exactly one of these (tests/test_sim_fast.py checks it); an option
-# added later is in none, and a fight that sets it to anything but its default goes to the engine.
-FIXED: dict[str, Any] = {  # must have this value
-    "ruleset": "fudge", "pace": "simultaneous", "initiative": "none", "dice": "generated",
-    "damage_system": "factors", "damage_capacity": "modifier", "dc_track": False,
-    "death_three_levels": False, "death_needs_incapacitated": False, "bartering": "none",
-    "spares_as_points": False, "phase_declaration": "open",
-}
-READ = frozenset({  # read here, any value
-    "min_hit", "shield_values", "weapon_size", "npc_static", "plus_levels", "tactics",
-    "all_out_offense_skill", "all_out_offense_damage", "all_out_loser_bonus",
-    "wound_thresholds", "graze_table", "graze_cap", "damage_roll", "graze_damage_roll", "relative_degree_weight",
-    "wound_boxes", "wound_penalties", "scratch_cap", "death_rule",
-})
-AT_OPENING = frozenset({  # read by the engine when the fighters join and when the plan is made, any value
-    "ladder", "ladder_levels", "attributes", "missing_attribute", "unlisted_skill", "default_fudge_points",
-    "npc_fudge_points", "wound_chart", "dc_in_defense", "blunt_heavy_halves_armor", "tech_scale",
-})
-UNREAD = frozenset({  # never read by a two-fighter exchange without declarations of defense, intents or points
-    "dice_substitutes", "default_difficulty", "unaware_difficulty", "all_out_defense_skill", "advantage_penalty",
-    "still_ticking_cost_near_death", "crunch_table", "crunch_single_plus_trade", "crunch_downgrades",
-    "duplicates_act", "initiative_trait", "initiative_order_trait", "propelled_dodge_penalty",
-    "ranged_shield_values", "mmm_factor_steps", "mmm_rd_steps", "mmm_deep_penalty", "death_protects",
-    "head_blow_knockout", "healing_skill", "natural_healing_roll", "healing_trait", "damage_capacity_step",
-    "dc_track_terrible", "multi_penalty", "max_foes", "sweeping_blow", "npc_group_roll", "all_out_exposure",
-    "story_modifier_limit", "speed_trait", "initiative_every", "initiative_traits", "combat_reflexes_bonus",
-    "hasty_initiative", "hasty_penalty", "graze_max_damage", "off_hand_penalty", "second_attack_delay",
-    "sweep_penalty", "sweep_foes_avoid", "heroic_difficulty", "heroic_penalty", "fate_boxes", "arms",
-    "arms_rating_limit", "fate_injury_days", "fate_recovery", "fate_medicine",
-})
+# The options it takes are `fast_common`'s FIXED, READ, AT_OPENING and UNREAD.
 POLICIES = frozenset({"plain", "reckless", "sensible"})  # sensible: only for a fighter without points
 
 
@@ -130,10 +104,15 @@ class Duel:
         return play(self, seed)
 
 
-def plan(setup: Any, opening: Any) -> Duel | None:
-    """The duel to play fast, or None when any part of the setup is outside what this path was proven on."""
+def plan(setup: Any, opening: Any) -> Duel | FastDuel | None:
+    """The duel to play fast, or None when any part of the setup is outside what this path was proven on.
+    A fight in phase order is `fast_phases`'s to plan."""
     state = opening.state
     options = state.options
+    if options.pace == "alternating" and options.initiative.startswith("phases"):  # turns in phase order
+        from fudge_combat.engine.rulesets.fudge import fast_phases
+
+        return fast_phases.plan(setup, opening)
     if not options_eligible(options) or len(setup.entrants) != 2 or len(state.combatants) != 2:
         return None
     first, second = sorted(state.combatants.values(), key=lambda c: c.joined_seq)
@@ -152,12 +131,7 @@ def plan(setup: Any, opening: Any) -> Duel | None:
 
 
 def _fighter_eligible(who: Combatant, policy: str) -> bool:
-    sheet = who.fighter.sheet
-    track = who.track
-    return (policy in POLICIES and (policy != "sensible" or who.fudge_points <= 0)
-            and sheet.track == "boxes" and type(track) is Track and not track.dead and track.out is None
-            and track.level == 0 and not who.marks and who.out is None and who.killed_by is None
-            and who.stunned is None and not who.stuns and not who.locations and len(who.boxes) == NEAR_DEATH)
+    return policy in POLICIES and (policy != "sensible" or who.fudge_points <= 0) and fighter_eligible(who)
 
 
 def _side(state: Any, who: Combatant, foe: Combatant, reckless: bool) -> Side:
@@ -177,86 +151,8 @@ def _side(state: Any, who: Combatant, foe: Combatant, reckless: bool) -> Side:
     factor = (offensive_factor(who.fighter, options) - defensive_factor(foe.fighter, who.fighter, options)
               + (tech or 0))
     return Side(who.name, level, trait in who.fighter.plus, options.npc_static and who.fighter.sheet.kind == "npc",
-                posture, offense, _penalties(options, who.track.pain), tuple(who.boxes),
+                posture, offense, penalties(options, who.track.pain), tuple(who.boxes),
                 min_hit_for(state, who, foe, None), factor)
-
-
-def _penalties(options: RuleOptions, pain: int) -> tuple[int, ...]:
-    """`Track.penalty` at each level a fighter can still act at (F-MOD-1, F-DC pain threshold)."""
-    out = [0]
-    for level in range(SCRATCH, INCAPACITATED):
-        penalty = options.wound_penalties[min(level, VERY_HURT) - 1]
-        if penalty and pain:
-            penalty = min(0, penalty + pain)
-        out.append(penalty)
-    return tuple(out)
-
-
-# --- the dice ---------------------------------------------------------------------------------------
-# `engine.kernel.dice.derive_faces`: face i of draw d is read from HMAC-SHA256(seed, "stream:d:block"), a byte of
-# 255 rejected, byte % 3 - 1 taken. HMAC (RFC 2104) of a key of at most 64 bytes hashes the key padded
-# to 64 bytes and xored with 0x36 before the message, and with 0x5c before that inner digest: both
-# padded keys are hashed once per fight here (`Dice`), and each draw copies them (`hmac.digest` pads and
-# hashes the key again at every call). tests/test_sim_fast.py checks every draw of many streams against
-# `derive_faces`, rejected bytes included.
-
-_INNER = bytes(byte ^ 0x36 for byte in range(256))
-_OUTER = bytes(byte ^ 0x5C for byte in range(256))
-REJECTED = 100  # the face of a byte of 255: any sum holding it is out of the range of real faces
-_FACE = tuple(byte % 3 - 1 for byte in range(255)) + (REJECTED,)
-
-
-class Dice:
-    """A fight's generated dice: the sum of each draw's Fudge faces, draws numbered from 0."""
-
-    __slots__ = ("inner", "outer", "prefix", "seed")
-
-    def __init__(self, seed: bytes, stream: str) -> None:
-        if len(seed) > 64:
-            raise ValueError("a fight seed is at most one SHA-256 block")
-        key = seed.ljust(64, b"\0")
-        self.inner = hashlib.sha256(key.translate(_INNER))
-        self.outer = hashlib.sha256(key.translate(_OUTER))
-        self.prefix = stream.encode() + b":"
-        self.seed = seed
-
-    def block(self, draw: int, block: int) -> bytes:
-        inner = self.inner.copy()
-        inner.update(b"%s%d:%d" % (self.prefix, draw, block))
-        outer = self.outer.copy()
-        outer.update(inner.digest())
-        return outer.digest()
-
-    def total(self, draw: int, count: int) -> int:
-        """The sum of `derive_faces(seed, stream, draw, count)`."""
-        inner = self.inner.copy()  # `block(draw, 0)`, written out: this is most of a fight's time
-        inner.update(b"%s%d:0" % (self.prefix, draw))
-        outer = self.outer.copy()
-        outer.update(inner.digest())
-        digest = outer.digest()
-        if count == 4:  # the action roll: four bytes, unless one of them is rejected
-            face = _FACE
-            total = face[digest[0]] + face[digest[1]] + face[digest[2]] + face[digest[3]]
-            if total < REJECTED - 4:
-                return total
-        total = taken = block = 0
-        while True:
-            for byte in digest:
-                if byte != 255:
-                    total += _FACE[byte]
-                    taken += 1
-                    if taken == count:
-                        return total
-            block += 1
-            digest = self.block(draw, block)
-
-
-# --- the fight -------------------------------------------------------------------------------------
-
-def stream_of(seed: bytes) -> str:
-    """The dice stream of the fight with this seed: the first id `sim.runner.derived_ids` gives, cut as
-    `sim.runner.LightSession.start` cuts it."""
-    return hashlib.sha256(seed + b":id:0").hexdigest()[:12]
 
 
 def play(duel: Duel, seed: bytes) -> tuple[int | None, int, tuple[str, str]]:
@@ -303,63 +199,12 @@ def play(duel: Duel, seed: bytes) -> tuple[int | None, int, tuple[str, str]]:
                     hits.append((winner, loser, abs(rd), bonus))
         for attacker, defender, rd, bonus in hits:
             own, foe = (roll_a, roll_b) if defender == 1 else (roll_b, roll_a)
-            level, draw = _strike(duel, attacker, rd, bonus, own, foe, dice, draw)
+            level, draw = strike(duel, attacker, rd, bonus, own, foe, dice, draw)
             if level > 0 and levels[defender] != 6:
                 rows = (a, b)[defender].rows
-                levels[defender] = _place(duel, rows, filled[defender], level)
+                levels[defender] = place(duel, rows, filled[defender], level)
         if levels[0] >= INCAPACITATED or levels[1] >= INCAPACITATED:
             break
     able = (levels[0] < INCAPACITATED, levels[1] < INCAPACITATED)
     won = None if able[0] == able[1] else (0 if able[0] else 1)
     return won, rounds, (LEVELS[levels[0]], LEVELS[levels[1]])
-
-
-def _strike(duel: Duel, attacker: Side, rd: int, bonus: int, attack_roll: int, defense_roll: int,
-            dice: Dice, draw: int) -> tuple[int, int]:
-    """`engine.rulesets.fudge.wounding.strike` under the `factors` system: (the wound level, the next draw)."""
-    factor = attacker.factor
-    graze = rd == 1
-    mode = duel.damage_roll
-    roll: int | None = None
-    parity = 0
-    if mode != "none" and (not graze or duel.graze_damage_roll):
-        if mode == "parity":
-            parity = (attack_roll % 2 == 0) - (defense_roll % 2 == 0)
-        else:
-            roll = dice.total(draw, 1 if mode.startswith("1dF") else 4)
-            draw += 1
-    if graze:  # F-GRAZE-1, F-GRAZE-2, F-GRAZE-3
-        scratch_at, hurt_at = duel.graze_table
-        level = 0 if factor < scratch_at else 1 if factor < hurt_at else 2
-        if bonus > 0:
-            level += 1
-        moved = roll if roll is not None else (parity or None)
-        if moved is not None:
-            level += (moved > 0) - (moved < 0)
-        return max(0, min(level, duel.graze_cap)), draw
-    calculated = rd * duel.weight + factor + bonus + parity
-    damage = rolled_damage(calculated, roll, mode)
-    level = 0
-    for index, lowest in enumerate(duel.thresholds, start=1):  # F-DMG-4, as `level_for_damage`
-        if damage >= lowest:
-            level = index
-    if mode == "1dF_level" and roll is not None and level > 0:
-        level = max(0, min(level + roll, NEAR_DEATH))
-    return level, draw
-
-
-def _place(duel: Duel, rows: tuple[int, ...], filled: list[int], level: int) -> int:
-    """`engine.kernel.wounds.place` on a track held as marked boxes per row: the track's level after the mark."""
-    top = len(rows)
-    ceiling = VERY_HURT if (level == SCRATCH and duel.scratch_cap) else top
-    for row in range(min(level, top), ceiling + 1):
-        if filled[row - 1] < rows[row - 1]:
-            filled[row - 1] += 1
-            break
-    else:
-        if not (ceiling < top or duel.gm_death):
-            return 6  # F-WND-6: no open box kills
-    for row in range(top, 0, -1):
-        if filled[row - 1]:
-            return row
-    return 0
