@@ -15,9 +15,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fudge_combat.engine.kernel.words import possessive
-from fudge_combat.engine.kernel import ruleset_events
+from fudge_combat.engine.evolve import EVENT_RULES
+from fudge_combat.engine.kernel.event_rules import Named
 from fudge_combat.engine.kernel.initiative import PHASE_NAME
+from fudge_combat.engine.kernel.words import possessive
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.turns import still_fights
@@ -101,91 +102,18 @@ def _history(records: Sequence[Recorded], undone: Sequence[Recorded], state: Fig
 
 
 def summary(records: Sequence[Recorded], state: FightState) -> str:
-    """A command in a few words, by the event that says most about it (its resolution before its dice)."""
-    events = [r.event for r in records]
-    for kind in _SUMMARY_ORDER:
-        for event in events:
-            if type(event) is kind:
-                return _SUMMARY[kind](event, state)
-    return events[0].type.replace("_", " ") if events else "nothing"
-
-
-def _exchange(e: ev.ExchangeResolved, state: FightState) -> str:
-    first, second = e.sides[0].combatant, e.sides[1].combatant
-    return f"{first}'s exchange with {second}" if e.kind == "exchange" else f"{first}'s attack on {second}"
-
-
-def _fate(e: ev.FateResolved, state: FightState) -> str:
-    names = [s.combatant for s in e.sides]
-    if e.pace == "turn" and len(names) > 1:
-        return f"{names[0]}'s attack on {names[1]}"
-    return f"the {e.pace} of {', '.join(names)}"
+    """A command in a few words, by the event that says most about it: of its events with words (each type's
+    `Named`, declared by its ruleset beside its evolve), the first of the lowest rank."""
+    named = [(rule.words.rank, index, rule.words, event) for index, event in enumerate(r.event for r in records)
+             if (rule := EVENT_RULES.get(type(event))) is not None and isinstance(rule.words, Named)]
+    if named:
+        _, _, words, event = min(named, key=lambda found: found[:2])
+        return words.say(event, state)
+    return records[0].event.type.replace("_", " ") if records else "nothing"
 
 
 def _points_word(state: FightState) -> str:
     return ruleset_of(state).points
-
-
-# Its first event type a command holds names it: a point before the resolution it re-resolves, a
-# resolution or a declaration before the dice and the round it opened.
-_SUMMARY: dict[type, Any] = {
-    ev.FudgePointSpent: lambda e, s: f"{e.combatant}'s {_points_word(s)} point ({e.use})",
-    ev.AspectChecked: lambda e, s: f"{e.combatant}'s {e.aspect} reroll",
-    ev.SpareDieSpent: lambda e, s: f"{e.combatant}'s spare die",
-    ev.RulesetEvent: ruleset_events.summary,  # an added ruleset's own event: its own words (kernel.ruleset_events)
-    ev.ExchangeResolved: _exchange,
-    ev.ShotResolved: lambda e, s: f"{e.sides[0].combatant}'s shot at {e.target}",
-    ev.MeleeResolved: lambda e, s: f"{e.lone.combatant}'s fight against {', '.join(f.combatant for f in e.foes)}",
-    ev.FateResolved: _fate,
-    ev.ActionResolved: lambda e, s: f"{e.combatant}'s {e.trait} roll",
-    ev.StoryRolled: lambda e, s: f"{e.combatant}'s {e.trait} roll for the story",
-    ev.WillSteeled: lambda e, s: f"{e.combatant}'s willpower",
-    ev.CombatantKilled: lambda e, s: f"the GM's ruling that {e.combatant} is dead",
-    ev.ConditionMarked: lambda e, s: f"{e.combatant}'s {e.condition}",
-    ev.ConditionCleared: lambda e, s: f"the end of {e.combatant}'s {e.condition}",
-    ev.CombatantLeft: lambda e, s: f"{e.combatant} leaving the fight ({e.how})",
-    ev.WoundMarked: lambda e, s: f"the wound to {e.combatant}",
-    ev.StunMarked: lambda e, s: f"the stun to {e.combatant}",
-    ev.BattleEnded: lambda e, s: "the end of the battle",
-    ev.FateSceneEnded: lambda e, s: f"the end of scene {e.scene}",
-    ev.WoundsHealed: lambda e, s: f"{e.combatant}'s healing",
-    ev.InjuryRecovered: lambda e, s: f"{e.combatant}'s recovery",
-    ev.FateTurnOrder: lambda e, s: f"round {e.round}'s order",
-    ev.FateTurnPassed: lambda e, s: f"{e.combatant}'s {'held' if e.behind else 'passed'} turn",
-    ev.Declared: lambda e, s: f"{e.combatant}'s declaration",
-    ev.DeclarationSealed: lambda e, s: f"{e.combatant}'s sealed declaration",
-    ev.IntentDeclared: lambda e, s: f"{e.combatant}'s declaration in phase {PHASE_NAME[e.phase]}",
-    ev.RoundStarted: lambda e, s: f"the start of round {e.round}",
-    ev.TiesOrdered: lambda e, s: "the GM's order of ties",
-    ev.TurnTaken: lambda e, s: f"{e.combatant}'s turn",
-    ev.DieBartered: lambda e, s: f"{e.combatant}'s barter",
-    ev.DieTraded: lambda e, s: f"{e.combatant}'s barter",
-    ev.ActionHeld: lambda e, s: f"{e.combatant}'s held action",
-    ev.CombatantJoined: lambda e, s: f"{e.combatant} joining",
-    ev.CommandUndone: lambda e, s: "an undo",
-    ev.CommandRedone: lambda e, s: "a redo",
-}
-_SUMMARY_ORDER = tuple(_SUMMARY)
-
-# The event types `_SUMMARY` leaves out, each with why: a command holding one is named by another event
-# beside it, or by the type's own words (`summary`'s last resort). A new event type goes in one or the other
-# (tests/test_event_types.py).
-UNSUMMARIZED: dict[type, str] = {
-    ev.FightStarted: "the first command of a log: no undo or redo names it; its words are its type's",
-    ev.BranchStarted: "the first command of a branch: no undo or redo names it; its words are its type's",
-    ev.SeedCommitted: "a new dice seed is a command of its own: its type's words say it",
-    ev.SeedRevealed: "revealed with the next seed's commitment: its type's words say it",
-    ev.DiceRolled: "the dice of a roll whose resolution beside it names the command",
-    ev.AdvantageGained: "gained by the roll whose resolution beside it names the command",
-    ev.DeclarationRevealed: "revealed by the round or the resolution beside it, which names the command",
-    ev.DieAltered: "the second half of a barter: the DieTraded beside it names the command",
-    ev.EventsVoided: "voided by the point, the undo or the reroll beside it, which names the command",
-    ev.FateBoxMarked: "marked by the FateResolved beside it, which names the command",
-    ev.InitiativeRanked: "rolled with the RoundStarted beside it, which names the command",
-    ev.InitiativeRolled: "rolled with the RoundStarted beside it, which names the command",
-    ev.LocationWounded: "marked with the WoundMarked beside it, which names the command",
-    ev.TurnUsed: "a turn used with no blow is a command of its own: its type's words say it",
-}
 
 
 # --- points and what they bought (C-FP-2, FT-PTS) -----------------------------------------------------
