@@ -48,7 +48,7 @@ from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.registry import ruleset_part
 from fudge_combat.engine.kernel.state import FightState
-from fudge_combat.engine.kernel.weighing import (ONE, OddsProfile, Outcome, ScriptedDice, every_roll,  # noqa: F401 (read by tests)
+from fudge_combat.engine.kernel.weighing import (ONE, OddsProfile, ScriptedDice, every_roll,  # noqa: F401 (read by tests)
                                                  fudge_sums, tally)
 from fudge_combat.events import models as ev
 
@@ -89,11 +89,6 @@ class Match:
 
 
 # --- one action -----------------------------------------------------------------------
-
-
-def outcome_of(state: FightState, events: Sequence[Any]) -> Outcome:
-    """What an action's events did, as the fight's ruleset reads them: each blow with the level it marked."""
-    return profile_of(state).outcome(events)
 
 
 @dataclass(frozen=True)
