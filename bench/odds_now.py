@@ -23,11 +23,10 @@ sys.path.insert(0, str(ROOT))
 
 from fudge_combat.engine import commands as cmd  # noqa: E402
 from fudge_combat.engine.decide import decide  # noqa: E402
-from fudge_combat.engine.odds.duel import setup  # noqa: E402
+from fudge_combat.engine.odds.duel import ScriptedDice, apply, setup  # noqa: E402
 from fudge_combat.engine.odds.now import OFFER_BUDGET, current_actor, odds_now  # noqa: E402
 from fudge_combat.engine.kernel.options import resolve  # noqa: E402
 from fudge_combat.engine.kernel.sheets import parse_sheet  # noqa: E402
-from fudge_combat.engine.odds.weighing import ScriptedDice, apply  # noqa: E402
 
 ROWS = [("fudge", None), ("fudge", 'extends = "fudge"\ndamage_roll = "4dF_limited"\n'),
         ("fudge", 'extends = "fudge"\ndamage_system = "min_mid_max"\n'), ("fudge-phases", None),

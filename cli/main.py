@@ -58,69 +58,23 @@ PANELS = {"fight": "Fights and combatants", "sheet": "Fights and combatants", "p
           "report": "For the players"}
 
 
-class _Fudge(typer.Typer):
-    """Imports and builds only the command the command line names (a start-up measure: `start_up`).
-
-    The commands are read from their modules when Typer asks for them (`COMMANDS` says which module);
-    help, no command or an unknown one: all of them.
-    """
-
-    named: str | None = None  # the command of the command line being run
-    one_shot = False  # run as the program (`fudge ...`), not called by a test's runner or another program
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        completing = _completing()
-        named = _named(sys.argv[1:] if completing is None else completing)
-        plain = not args and not kwargs and completing is None
-        if plain:  # run as the program: an output that cannot print the board's symbols gets them in ASCII
-            terminal.fit_output_encoding()
-        try:
-            if named == "status" and plain:
-                shown = views.shown_from_argv(sys.argv[1:])  # the stored read model, if valid: no Typer run
-                if shown is not None:
-                    views.show(shown)  # its lines escaped when it was built
-                    return None
-            if named is None and "--version" in sys.argv[1:] and plain:
-                context.echo(f"fudge {version()}")  # no command module, no engine: as quick as Python starts
-                return None
-            self.named, self.one_shot = named, plain
-            kwargs.setdefault("prog_name", "fudge")  # under `python -m fudge_combat.cli.main` too: help and completion say fudge
-            kwargs.setdefault("complete_var", COMPLETE_VAR)
-            return super().__call__(*args, **kwargs)
-        except Exception as exc:  # SystemExit and Ctrl-C pass: Typer and the shell handle them
-            last_resort(exc)
-        finally:
-            self.named, self.one_shot = None, False
-
-    @property
-    def registered_commands(self) -> list[CommandInfo]:
-        return [info for info in self._infos("registered_commands")
-                if self._wanted(info.name or get_command_name(info.callback.__name__))]
-
-    @registered_commands.setter
-    def registered_commands(self, value: list[CommandInfo]) -> None:
-        _declared_elsewhere(value)
-
-    @property
-    def registered_groups(self) -> list[TyperInfo]:
-        return [info for info in self._infos("registered_groups") if self._wanted(info.name)]
-
-    @registered_groups.setter
-    def registered_groups(self, value: list[TyperInfo]) -> None:
-        _declared_elsewhere(value)
-
-    def _wanted(self, name: Any) -> bool:
-        return self.named not in COMMANDS or name == self.named
-
-    def _infos(self, kind: str) -> list[Any]:
-        modules = [COMMANDS[self.named]] if self.named in COMMANDS else list(PANELS)
-        out = []
-        for module, imported in zip(modules, start_up(modules, self.one_shot)):
-            for info in getattr(imported.app, kind):
-                info.rich_help_panel = info.rich_help_panel or PANELS[module]
-                _plain_help(info)
-                out.append(info)
-        return out
+def _commands(modules: Sequence[str], one_shot: bool, name: str | None = None) -> dict[str, Any]:
+    """The click commands the `modules` of `cli` declare (only the one called `name`, when given), built as
+    Typer builds an app's: its commands, then its groups, each in its panel with its parameters in the GM's
+    words. Their modules are imported by `start_up`."""
+    commands: list[CommandInfo] = []
+    groups: list[TyperInfo] = []
+    for module, imported in zip(modules, start_up(modules, one_shot)):
+        for kind, out in (("registered_commands", commands), ("registered_groups", groups)):
+            found: list[Any] = getattr(imported.app, kind)
+            for info in found:
+                if name is None or (info.name or get_command_name(info.callback.__name__)) == name:
+                    info.rich_help_panel = info.rich_help_panel or PANELS[module]
+                    _plain_help(info)
+                    out.append(info)
+    holder = typer.Typer()  # Typer's own build of these, as of any app's (typer.main.get_group)
+    holder.registered_commands, holder.registered_groups = commands, groups
+    return dict(typer.main.get_group(holder).commands)
 
 
 def start_up(modules: Sequence[str], one_shot: bool) -> list[Any]:
@@ -128,9 +82,10 @@ def start_up(modules: Sequence[str], one_shot: bool) -> list[Any]:
     measures, all here. Each is measured against the code without it in bench/README.md (*One-shot
     command*, what each start-up measure buys); none changes what a command does.
 
-    - Only the module of the command the line names is imported (`COMMANDS`, through `_Fudge`): a
-      command's module brings the engine and the event models, and Typer reads every command's options
-      from its signature, most of a command's start-up. (In the same spirit `engine.commands` creates
+    - Only the module of the command the line names is imported and only that command is built (`COMMANDS`,
+      through click's documented lazy loading of subcommands: `_Fudge.get_command`): a command's module
+      brings the engine and the event models, and Typer reads every command's options from its signature,
+      most of a command's start-up. (In the same spirit `engine.commands` creates
       each command class when it is first named, and a Fudge fight loads neither Fate's nor Atari Isev's
       rules: that row of the table.)
     - When fudge runs as the program (`one_shot`):
@@ -203,12 +158,6 @@ def closed_pipe() -> NoReturn:
     raise SystemExit(exits.CLOSED_PIPE)
 
 
-def _declared_elsewhere(value: list[Any]) -> None:
-    """Typer's constructor starts the lists empty; commands are declared in the modules `COMMANDS` names."""
-    if value:
-        raise TypeError("declare fudge's commands in a module of `cli` and name them in cli.main.COMMANDS")
-
-
 COMPLETE_VAR = "_FUDGE_COMPLETE"  # set by the script `fudge --show-completion` prints: the shell asks for words
 
 
@@ -250,7 +199,7 @@ def version() -> str:
 
 
 def _show_version(value: bool) -> None:
-    """`--version` as Typer parses it (the fast path in `_Fudge.__call__` answers the plain form first)."""
+    """`--version` as Typer parses it (the fast path in `_Fudge.main` answers the plain form first)."""
     if value:
         context.echo(f"fudge {version()}")
         raise typer.Exit()
@@ -269,12 +218,34 @@ def _named(argv: list[str]) -> str | None:
     return None
 
 
-class _OneLineErrors(FudgeGroup):
-    """A usage error is one line on stderr, as every other error is: what is wrong, and where help is.
+class _Fudge(FudgeGroup):
+    """`fudge`'s click group: it builds only the command the command line names, and says a usage error in one
+    line.
 
+    The commands are read from their modules when click asks for one (`get_command`, `list_commands`: click's
+    documented way of loading subcommands lazily; `COMMANDS` says which module, `start_up` why). Help, no
+    command, an unknown one or the completion of a command's name: all of them.
+
+    A usage error is one line on stderr, as every other error is: what is wrong, and where help is.
     Typer shows it as a panel of four lines (usage, hint, and the message boxed); docs/table.md promises
     `error: ...` and a non-zero exit (2, click's code for usage errors).
     """
+
+    one_shot = False  # run as the program (`fudge ...`), not called by a test's runner or another program
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        found = self.commands.get(cmd_name)
+        if found is None and cmd_name in COMMANDS:
+            self.commands.update(_commands([COMMANDS[cmd_name]], self.one_shot, cmd_name))
+            found = self.commands.get(cmd_name)
+        elif found is None:  # no such command: all of them, for the close ones the error names
+            self.list_commands(ctx)
+        return found
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        every = _commands(list(PANELS), self.one_shot)
+        self.commands = {name: self.commands.get(name, command) for name, command in every.items()}
+        return list(self.commands)
 
     def make_context(self, *args: Any, **kwargs: Any) -> Any:  # where `--help` is printed
         try:
@@ -290,6 +261,30 @@ class _OneLineErrors(FudgeGroup):
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
+        if prog_name is not None:  # a test's runner, or `fudge play`'s line: it handles what a command raises
+            return self._main(args, prog_name, complete_var, standalone_mode, windows_expand_args, **extra)
+        completing = _completing()  # called as `app()`: the console script, or a program calling it
+        plain = args is None and completing is None and standalone_mode and not extra
+        if plain:  # run as the program: an output that cannot print the board's symbols gets them in ASCII
+            terminal.fit_output_encoding()
+        try:
+            if plain and _named(sys.argv[1:]) == "status":
+                shown = views.shown_from_argv(sys.argv[1:])  # the stored read model, if valid: no command built
+                if shown is not None:
+                    views.show(shown)  # its lines escaped when it was built
+                    return None
+            if plain and _named(sys.argv[1:]) is None and "--version" in sys.argv[1:]:
+                context.echo(f"fudge {version()}")  # no command module, no engine: as quick as Python starts
+                return None
+            self.one_shot = plain
+            # under `python -m fudge_combat.cli.main` too: help and completion say fudge
+            return self._main(args, "fudge", complete_var or COMPLETE_VAR, standalone_mode, windows_expand_args,
+                              **extra)
+        except Exception as exc:  # SystemExit and Ctrl-C pass: Typer and the shell handle them
+            last_resort(exc)
+
+    def _main(self, args: Sequence[str] | None, prog_name: str, complete_var: str | None, standalone_mode: bool,
+              windows_expand_args: bool, **extra: Any) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         try:
@@ -338,9 +333,9 @@ def _did_you_mean(exc: click_errors.UsageError) -> str | None:
     return f"no such command {found.group(1)}" + (f" (did you mean {one_of(close)}?)" if close else "")
 
 
-app = _Fudge(
+app = typer.Typer(
     name="fudge",
-    cls=_OneLineErrors,
+    cls=_Fudge,
     help="Run FUDGE-family fights as an append-only event log: replay, undo, branch, audit.",
     epilog=exits.EPILOG,
     no_args_is_help=True,

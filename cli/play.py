@@ -236,11 +236,9 @@ class Session:
         if name not in self.groups:
             from fudge_combat.cli import main
 
-            saved, main.app.named = main.app.named, name
-            try:
-                self.groups[name] = typer.main.get_command(main.app)
-            finally:
-                main.app.named = saved
+            group = typer.main.get_group(main.app)
+            group.get_command(None, name)  # type: ignore[arg-type]  # built, not run: no context to give  # its module imported and the command built, as click asks for it
+            self.groups[name] = group
         return self.groups[name]
 
     def command(self, words: list[str]) -> Any:

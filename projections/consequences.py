@@ -15,9 +15,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fudge_combat.engine.kernel.words import possessive
-from fudge_combat.engine.kernel import ruleset_events
+from fudge_combat.engine.evolve import EVENT_RULES
+from fudge_combat.engine.kernel.event_rules import Named
 from fudge_combat.engine.kernel.initiative import PHASE_NAME
+from fudge_combat.engine.kernel.words import possessive
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.turns import still_fights
@@ -48,11 +49,12 @@ def consequences(before: FightState, after: FightState, records: Sequence[Record
     out += _points(before, after)
     out += _results(before, after, [*records, *undone])
     out += _declarations(before, after, records)
-    out += _fate_harm(before, after) if ruleset_of(after).boxes else _wounds(before, after)
+    rules = ruleset_of(after)  # its wounds and its turns, in its own words (each ruleset's consequences module)
+    out += [Consequence(kind, text) for kind, text in rules.harm(before, after)]
     out += _allies(after, records)
     out += _conditions(before, after)
     out += _standing(before, after)
-    out += _turn(before, after)
+    out += [Consequence(kind, text) for kind, text in rules.turn(before, after)]
     out += _fight_over(before, after)
     return out
 
@@ -101,91 +103,18 @@ def _history(records: Sequence[Recorded], undone: Sequence[Recorded], state: Fig
 
 
 def summary(records: Sequence[Recorded], state: FightState) -> str:
-    """A command in a few words, by the event that says most about it (its resolution before its dice)."""
-    events = [r.event for r in records]
-    for kind in _SUMMARY_ORDER:
-        for event in events:
-            if type(event) is kind:
-                return _SUMMARY[kind](event, state)
-    return events[0].type.replace("_", " ") if events else "nothing"
-
-
-def _exchange(e: ev.ExchangeResolved, state: FightState) -> str:
-    first, second = e.sides[0].combatant, e.sides[1].combatant
-    return f"{first}'s exchange with {second}" if e.kind == "exchange" else f"{first}'s attack on {second}"
-
-
-def _fate(e: ev.FateResolved, state: FightState) -> str:
-    names = [s.combatant for s in e.sides]
-    if e.pace == "turn" and len(names) > 1:
-        return f"{names[0]}'s attack on {names[1]}"
-    return f"the {e.pace} of {', '.join(names)}"
+    """A command in a few words, by the event that says most about it: of its events with words (each type's
+    `Named`, declared by its ruleset beside its evolve), the first of the lowest rank."""
+    named = [(rule.words.rank, index, rule.words, event) for index, event in enumerate(r.event for r in records)
+             if (rule := EVENT_RULES.get(type(event))) is not None and isinstance(rule.words, Named)]
+    if named:
+        _, _, words, event = min(named, key=lambda found: found[:2])
+        return words.say(event, state)
+    return records[0].event.type.replace("_", " ") if records else "nothing"
 
 
 def _points_word(state: FightState) -> str:
     return ruleset_of(state).points
-
-
-# Its first event type a command holds names it: a point before the resolution it re-resolves, a
-# resolution or a declaration before the dice and the round it opened.
-_SUMMARY: dict[type, Any] = {
-    ev.FudgePointSpent: lambda e, s: f"{e.combatant}'s {_points_word(s)} point ({e.use})",
-    ev.AspectChecked: lambda e, s: f"{e.combatant}'s {e.aspect} reroll",
-    ev.SpareDieSpent: lambda e, s: f"{e.combatant}'s spare die",
-    ev.RulesetEvent: ruleset_events.summary,  # an added ruleset's own event: its own words (kernel.ruleset_events)
-    ev.ExchangeResolved: _exchange,
-    ev.ShotResolved: lambda e, s: f"{e.sides[0].combatant}'s shot at {e.target}",
-    ev.MeleeResolved: lambda e, s: f"{e.lone.combatant}'s fight against {', '.join(f.combatant for f in e.foes)}",
-    ev.FateResolved: _fate,
-    ev.ActionResolved: lambda e, s: f"{e.combatant}'s {e.trait} roll",
-    ev.StoryRolled: lambda e, s: f"{e.combatant}'s {e.trait} roll for the story",
-    ev.WillSteeled: lambda e, s: f"{e.combatant}'s willpower",
-    ev.CombatantKilled: lambda e, s: f"the GM's ruling that {e.combatant} is dead",
-    ev.ConditionMarked: lambda e, s: f"{e.combatant}'s {e.condition}",
-    ev.ConditionCleared: lambda e, s: f"the end of {e.combatant}'s {e.condition}",
-    ev.CombatantLeft: lambda e, s: f"{e.combatant} leaving the fight ({e.how})",
-    ev.WoundMarked: lambda e, s: f"the wound to {e.combatant}",
-    ev.StunMarked: lambda e, s: f"the stun to {e.combatant}",
-    ev.BattleEnded: lambda e, s: "the end of the battle",
-    ev.FateSceneEnded: lambda e, s: f"the end of scene {e.scene}",
-    ev.WoundsHealed: lambda e, s: f"{e.combatant}'s healing",
-    ev.InjuryRecovered: lambda e, s: f"{e.combatant}'s recovery",
-    ev.FateTurnOrder: lambda e, s: f"round {e.round}'s order",
-    ev.FateTurnPassed: lambda e, s: f"{e.combatant}'s {'held' if e.behind else 'passed'} turn",
-    ev.Declared: lambda e, s: f"{e.combatant}'s declaration",
-    ev.DeclarationSealed: lambda e, s: f"{e.combatant}'s sealed declaration",
-    ev.IntentDeclared: lambda e, s: f"{e.combatant}'s declaration in phase {PHASE_NAME[e.phase]}",
-    ev.RoundStarted: lambda e, s: f"the start of round {e.round}",
-    ev.TiesOrdered: lambda e, s: "the GM's order of ties",
-    ev.TurnTaken: lambda e, s: f"{e.combatant}'s turn",
-    ev.DieBartered: lambda e, s: f"{e.combatant}'s barter",
-    ev.DieTraded: lambda e, s: f"{e.combatant}'s barter",
-    ev.ActionHeld: lambda e, s: f"{e.combatant}'s held action",
-    ev.CombatantJoined: lambda e, s: f"{e.combatant} joining",
-    ev.CommandUndone: lambda e, s: "an undo",
-    ev.CommandRedone: lambda e, s: "a redo",
-}
-_SUMMARY_ORDER = tuple(_SUMMARY)
-
-# The event types `_SUMMARY` leaves out, each with why: a command holding one is named by another event
-# beside it, or by the type's own words (`summary`'s last resort). A new event type goes in one or the other
-# (tests/test_event_types.py).
-UNSUMMARIZED: dict[type, str] = {
-    ev.FightStarted: "the first command of a log: no undo or redo names it; its words are its type's",
-    ev.BranchStarted: "the first command of a branch: no undo or redo names it; its words are its type's",
-    ev.SeedCommitted: "a new dice seed is a command of its own: its type's words say it",
-    ev.SeedRevealed: "revealed with the next seed's commitment: its type's words say it",
-    ev.DiceRolled: "the dice of a roll whose resolution beside it names the command",
-    ev.AdvantageGained: "gained by the roll whose resolution beside it names the command",
-    ev.DeclarationRevealed: "revealed by the round or the resolution beside it, which names the command",
-    ev.DieAltered: "the second half of a barter: the DieTraded beside it names the command",
-    ev.EventsVoided: "voided by the point, the undo or the reroll beside it, which names the command",
-    ev.FateBoxMarked: "marked by the FateResolved beside it, which names the command",
-    ev.InitiativeRanked: "rolled with the RoundStarted beside it, which names the command",
-    ev.InitiativeRolled: "rolled with the RoundStarted beside it, which names the command",
-    ev.LocationWounded: "marked with the WoundMarked beside it, which names the command",
-    ev.TurnUsed: "a turn used with no blow is a command of its own: its type's words say it",
-}
 
 
 # --- points and what they bought (C-FP-2, FT-PTS) -----------------------------------------------------
@@ -289,87 +218,6 @@ def _stance(d: ev.Declaration) -> str:
 
 
 # --- wounds (F-WND, F-MOD-1, AI-WILL-1, F-STUN-1) ---------------------------------------------------------
-
-def _wounds(before: FightState, after: FightState) -> list[Consequence]:
-    from fudge_combat.engine.rulesets.fudge import stun
-    from fudge_combat.engine.rulesets.fudge.sides import acting_wound
-
-    out = []
-    for key, now in after.combatants.items():
-        was = before.combatants.get(key)
-        if was is None or (was.track is now.track and was.stunned == now.stunned
-                           and before.will_relief.get(key) == after.will_relief.get(key)):
-            continue
-        level, acting = now.track.level, acting_wound(after, now)
-        if not now.track.can_act:
-            if was.track.level != level and not was.track.can_act and not now.track.dead:
-                out.append(Consequence("wound", f"{now.name} is {LEVELS[level]}, still out of the fight"))
-        elif level != was.track.level or acting != acting_wound(before, was):
-            relief = f" (acts as {LEVELS[acting[0]]}, willpower)" if acting[0] != level else ""
-            penalty = f"{acting[1]:+d} to every roll" if acting[1] else "no penalty"
-            out.append(Consequence("wound", f"{now.name} is {_level_word(level)}{relief}: {penalty}"))
-        else:
-            out += _boxes_marked(was, now, acting[1])
-        effect = stun.effect(after, now)
-        if effect and effect != stun.effect(before, was):
-            until = f" until round {now.stunned[1]}" if now.stunned else ""
-            out.append(Consequence("wound", f"{now.name} is {stun.LABEL[effect]}{until} (F-STUN-1)"))
-    return out
-
-
-def _boxes_marked(was: Combatant, now: Combatant, penalty: int) -> list[Consequence]:
-    """A box marked that leaves the level as it was (F-WND-3: a Scratch on a Very Hurt fighter): said, so
-    the GM does not read the log's "wounded: Very Hurt" as a blow that made her so."""
-    rows, old = getattr(now.track, "boxes", ()), getattr(was.track, "boxes", ())
-    out = []
-    for index, (row, before) in enumerate(zip(rows, old)):
-        marked, had = sum(box is not None for box in row), sum(box is not None for box in before)
-        if marked > had:
-            still = f"{penalty:+d} to every roll" if penalty else "no penalty"
-            out.append(Consequence("wound", f"{now.name} marks a {LEVELS[index + 1]} box ({marked} of {len(row)}), "
-                                            f"still {LEVELS[now.track.level]}: {still}"))
-    return out
-
-
-def _level_word(level: int) -> str:
-    """A wound level after "is": Brynhild is Hurt, is Scratched."""
-    return "Scratched" if LEVELS[level] == "Scratch" else LEVELS[level]
-
-
-def _fate_harm(before: FightState, after: FightState) -> list[Consequence]:
-    """FT-TRACK-3: the boxes a fighter has marked, and the penalties they bring."""
-    from fudge_combat.engine.rulesets.fate.rules import is_taken_out, penalty_view
-    from fudge_combat.engine.rulesets.fate.tables import BOXES, OUTCOME_NAME
-
-    out = []
-    for key, now in after.combatants.items():
-        marks = after.fate_marks.get(key, ())
-        was = before.combatants.get(key)
-        if was is None or before.fate_marks.get(key, ()) == marks or is_taken_out(marks):
-            continue
-        view = penalty_view(after, now)
-        if _harm(view) == _harm(penalty_view(before, was)):
-            continue  # re-marked as it was (a point re-resolved the exchange the marks came from)
-        boxes = {m.box for m in marks}
-        worst = next((OUTCOME_NAME[b] for b in reversed(BOXES) if b in boxes), None)
-        bits = []
-        if view["next_action"]:
-            bits.append(f"{view['next_action']:+d} to the next "
-                        f"{'attack' if after.options.pace == 'turn' else 'roll'}")
-        if view["scene"]:
-            bits.append(f"{view['scene']:+d} to every roll this scene")
-        if view["hurt_narrative"]:
-            bits.append("-1 where the GM says, this scene")
-        if view["beyond_scene"]:
-            bits.append(f"{view['beyond_scene']:+d} until healed")
-        state = f"is {worst}" if worst else "is unharmed"
-        out.append(Consequence("wound", f"{now.name} {state}: {', '.join(bits) or 'no penalty'}"))
-    return out
-
-
-def _harm(view: Mapping[str, object]) -> tuple[object, ...]:
-    return (view["boxes"], view["next_action"], view["scene"], view["beyond_scene"], view["hurt_narrative"])
-
 
 # --- a blow at an ally (docs/table.md) --------------------------------------------------------------------
 
@@ -523,48 +371,3 @@ def _phase_order(state: FightState) -> str:
         if name not in names:
             names.append(name)
     return "; ".join(f"{PHASE_NAME[phase]} {', '.join(names)}" for phase, names in phases.items())
-
-
-def _when(state: FightState, phase: int) -> str:
-    return f"initiative {phase:+d}" if state.options.initiative in ("opposed", "ranked") else f"phase {PHASE_NAME[phase]}"
-
-
-def _turn(before: FightState, after: FightState) -> list[Consequence]:
-    if after.options.initiative == "alertness":  # FT-INIT: only Fate's turn pace takes it (engine.kernel.options)
-        return _fate_turn(before, after)
-    now, was = after.turn, before.turn
-    if now is None or now.step == "held" or (was is not None and (now.round, now.phase, now.combatant, now.index,
-                                                                    now.step) == (was.round, was.phase, was.combatant,
-                                                                                  was.index, was.step)):
-        if now is not None and now.acted and not (was is not None and was.acted) and _last_turn(after):
-            return [Consequence("turn", f"round {after.round}'s turns are all taken: `fudge round` starts the next")]
-        return []
-    name = after.combatants[now.combatant].name
-    verb = {"declare": " to declare", "resolve": " to resolve"}.get(now.step, "")
-    return [Consequence("turn", f"{name}'s turn{verb} ({_when(after, now.phase)})")]
-
-
-def _last_turn(state: FightState) -> bool:
-    """Nobody able acts after the current turn this round."""
-    turn = state.turn
-    if turn is None:
-        return False
-    if state.options.initiative in ("opposed", "ranked"):
-        from fudge_combat.engine.rulesets.fudge.ranked import turn_order
-        keys = [key for _, key, _ in turn_order(state)]
-    else:
-        from fudge_combat.engine.rulesets.fudge.phase_order import slots
-        keys = [slot.combatant for slot in slots(state)]
-    return not any(state.combatants[key].track.can_act for key in keys[turn.index + 1:])
-
-
-def _fate_turn(before: FightState, after: FightState) -> list[Consequence]:
-    from fudge_combat.engine.rulesets.fate.rules import next_actor
-
-    now = next_actor(after) if after.fate_order else None
-    was = next_actor(before) if before.fate_order else None
-    if now is not None and (was is None or was.key != now.key or after.fate_order != before.fate_order):
-        return [Consequence("turn", f"{now.name}'s turn (Alertness order)")]
-    if now is None and was is not None and after.fate_order:
-        return [Consequence("turn", f"round {after.round}'s turns are all taken: `fudge fate round` starts the next")]
-    return []

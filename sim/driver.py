@@ -1,8 +1,8 @@
 """The fight the simulator plays: a pace's script of commands, with each fighter's policy choosing.
 
-A ruleset with paces or a directed attack of its own (sim.fate) adds one entry to `PACES` or
-`ATTACKS`; the runner (sim.runner) gives the driver a session to play through, and reads the
-fight it leaves.
+A pace of its own (Fate's exchanges and turns, sim.fate) adds one entry to `PACES`; a ruleset's directed
+attack on a turn is its package's (`kernel.sim_rules`); the runner (sim.runner) gives the driver a session
+to play through, and reads the fight it leaves.
 """
 
 from __future__ import annotations
@@ -185,7 +185,7 @@ class Driver:
                            if i.phase == turn.phase and i.target), None)
             if intent is not None and intent.target is not None:
                 self.declare(who, defensive=False)
-                attack = ATTACKS.get(self.state.options.ruleset, fudge_attack)
+                attack = view_of(self.state).attack
                 self.may(attack(self.state, who, self.state.combatants[intent.target]))
             return
         target = self.policy(who).target(self.state, who, foes(self.state, who))
@@ -196,7 +196,7 @@ class Driver:
         else:
             if self.state.options.initiative not in RANKED:
                 self.declare(who, defensive=False)
-            self.may(ATTACKS.get(self.state.options.ruleset, fudge_attack)(self.state, who, target))
+            self.may(view_of(self.state).attack(self.state, who, target))
 
     def run(self) -> None:
         options = self.state.options
@@ -209,11 +209,5 @@ class Driver:
         play_pace(self)
 
 
-def fudge_attack(state: FightState, who: Combatant, target: Combatant) -> Any:
-    return cmd.Attack(attacker=who.name, target=target.name)
-
-
 # pace option -> how a fight at that pace is played (a new pace adds one function here)
 PACES: dict[str, Callable[[Driver], None]] = {"simultaneous": Driver.simultaneous, "alternating": Driver.alternating}
-# ruleset option -> the command of a directed attack on a turn
-ATTACKS: dict[str, Callable[[FightState, Combatant, Combatant], Any]] = {}

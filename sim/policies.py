@@ -13,10 +13,10 @@ comes from the fight's seeded dice through `decide`):
 The answers are commands, the same ones a GM types; the driver in
 `sim.runner` executes them through `decide` like any other command, so a
 policy can never break a rule: a command the rules refuse is simply not
-taken. A new policy is a `Policy(...)` in `POLICIES`; a new ruleset whose
-points or defenses work differently adds one function to `SAVES` or
-`DEFENSES` keyed by its `ruleset`/`tactics` option (and, when its fighters
-are taken out otherwise than on the wound track, a `sim.rulesets.View`).
+taken. A new policy is a `Policy(...)` in `POLICIES`; how a ruleset's points
+save a fighter, and how its fighters are taken out, are its package's (its `sim`
+module, `kernel.sim_rules`); a tactics option whose defenses work differently
+adds one function to `DEFENSES`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any
 from fudge_combat.engine import commands as cmd
 from fudge_combat.events import models as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
-from fudge_combat.sim.rulesets import badly_hurt, reading
+from fudge_combat.sim.rulesets import badly_hurt, reading, view_of
 
 Target = Callable[[FightState, Combatant, "list[Combatant]"], "Combatant | None"]
 Declare = Callable[[FightState, Combatant], "ev.Declaration | None"]
@@ -134,25 +134,10 @@ def barter_for_double_plus(state: FightState, who: Combatant) -> tuple[cmd.Barte
     return (cmd.Barter(combatant=who.name, trade=trade, alter=alter, direction=1),)
 
 
-def fudge_save(state: FightState, who: Combatant, blow: ev.WoundMarked, seq: int) -> cmd.SpendPoint | None:
-    """C-FP-2, F-DEATH-3: a blow that would take this fighter out costs a point: Still Ticking when it
-    kills, Only a Scratch when it would leave him unable to act."""
-    if who.fudge_points <= 0 or blow.still_ticking:
-        return None
-    if who.track.dead:
-        return cmd.SpendPoint(combatant=who.name, use="ticking", target=seq)
-    if not who.track.can_act and blow.level > 1:
-        return cmd.SpendPoint(combatant=who.name, use="scratch", target=seq)
-    return None
-
-
-# ruleset option -> how that ruleset's points save a fighter
-SAVES: dict[str, Save] = {"fudge": fudge_save, "atari-isev": fudge_save}
-
-
 def sensible_save(state: FightState, who: Combatant, blow: Any, seq: int) -> cmd.SpendPoint | None:
-    save = SAVES.get(state.options.ruleset)
-    return save(state, who, blow, seq) if save else None
+    """How the fight's ruleset spends a point to keep a fighter in the fight (its `sim` module's `save`)."""
+    spend: cmd.SpendPoint | None = view_of(state).save(state, who, blow, seq)
+    return spend
 
 
 POLICIES: dict[str, Policy] = {

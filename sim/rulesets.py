@@ -1,68 +1,22 @@
 """How the simulator reads a fight of each ruleset: who can still act, and how hurt each fighter ends.
 
-A ruleset whose fighters are taken out or hurt otherwise than on the wound
-track (`Combatant.track`) adds one `View` to `VIEWS`, keyed by its `ruleset`
-option; the fight driver and the statistics read fights through it.
+Each ruleset declares what the simulator reads of it in its own package (its `sim` module's `SIM`,
+`kernel.sim_rules.SimRules`: the wound track for Fudge and Atari Isev, the boxes for Fate), found through
+the registry; the fight driver, the policies and the statistics read fights through it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Protocol
-
-from fudge_combat.engine.kernel.wounds import LEVELS, VERY_HURT
-from fudge_combat.events import models as ev
+from fudge_combat.engine.kernel.sim_rules import SimRules, sim_rules
 from fudge_combat.engine.kernel.state import Combatant, FightState
 
 
-class Blow(Protocol):
-    """An event that marks a wound: whom it marked."""
-
-    combatant: str
-
-
-@dataclass(frozen=True)
-class View:
-    able: Callable[[FightState, Combatant], bool]  # can still act (F-WND-1 on the wound track)
-    wound: Callable[[FightState, Combatant], str]  # the name of the fighter's worst wound
-    levels: tuple[str, ...]  # every wound name, least hurt first (the order of the statistics)
-    badly: str  # the first wound name that counts as badly hurt
-    blows: tuple[type[Blow], ...]  # events that mark a wound (a policy may spend a point on one)
-    in_force: Callable[[FightState, Combatant, int], bool]  # the blow of this seq still counts
-    rounds: Callable[[FightState], int]  # rounds (or exchanges) fought
-    # (able, wound rank in `levels`) at once, where the view can say it without naming the wound
-    read: Callable[[FightState, Combatant], tuple[bool, int]] | None = None
-
-
-def track_able(state: FightState, who: Combatant) -> bool:
-    return who.track.can_act
-
-
-def track_wound(state: FightState, who: Combatant) -> str:
-    return LEVELS[who.track.level]
-
-
-def track_in_force(state: FightState, who: Combatant, seq: int) -> bool:
-    return any(m.seq == seq for m in who.marks)
-
-
-def rounds_of(state: FightState) -> int:
-    return state.round
-
-
-def track_read(state: FightState, who: Combatant) -> tuple[bool, int]:
-    track = who.track
-    return track.can_act, track.level  # the level is its name's rank in LEVELS
-
-
-TRACK = View(track_able, track_wound, LEVELS, LEVELS[VERY_HURT], (ev.WoundMarked,), track_in_force, rounds_of,
-             track_read)
-VIEWS: dict[str, View] = {"fudge": TRACK, "atari-isev": TRACK}
+View = SimRules  # what the simulator reads of a ruleset, declared in its package (`kernel.sim_rules`)
 
 
 def view_of(state: FightState) -> View:
-    return VIEWS.get(state.options.ruleset, TRACK)
+    """What the simulator reads of the fight's ruleset: its package's `sim` module (`kernel.sim_rules`)."""
+    return sim_rules(state.options.ruleset)
 
 
 _last: tuple[FightState | None, dict[str, tuple[bool, int]]] = (None, {})

@@ -78,15 +78,11 @@ _COMMANDS: dict[str, Any] = {}
 
 
 def run(db: Path, *args: str) -> Any:
-    """`fudge --store DB ARGS...` in-process; Typer builds the one command named, as `fudge` itself does
-    (cli.main._Fudge), once per test module."""
+    """`fudge --store DB ARGS...` in-process; the group builds the one command named when click asks for it,
+    as `fudge` itself does (cli.main._Fudge), once per test module."""
     command = _COMMANDS.get(args[0])
     if command is None:
-        app.named = args[0]
-        try:
-            command = _COMMANDS[args[0]] = typer.main.get_command(app)
-        finally:
-            app.named = None
+        command = _COMMANDS[args[0]] = typer.main.get_command(app)
     return click.testing.CliRunner().invoke(command, ["--store", str(db), *args], env=ENV)
 
 

@@ -166,9 +166,12 @@ def every_command() -> list[tuple[list[str], Any]]:
     out = []
 
     def walk(command: Any, path: list[str]) -> None:
+        """A group's commands as click reads them (`list_commands`, `get_command`): `fudge` builds each when asked."""
         out.append((path, command))
-        for name, sub in getattr(command, "commands", {}).items():
-            walk(sub, [*path, name])
+        if hasattr(command, "list_commands"):
+            ctx = command.context_class(command)
+            for name in command.list_commands(ctx):
+                walk(command.get_command(ctx, name), [*path, name])
     walk(typer.main.get_command(app), [])
     return out
 

@@ -21,8 +21,9 @@ from hypothesis import strategies as st
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.decide import decide
 from fudge_combat.engine.kernel.errors import RuleError
-from fudge_combat.engine.odds.duel import (Match, _Chain, apply, duel, every_roll, fate_transitions, fudge_sums, round_transitions,
-                         setup, single_action, track_key)
+from fudge_combat.engine.odds.duel import Match, _Chain, apply, duel, every_roll, fudge_sums, setup, single_action
+from fudge_combat.engine.rulesets.fate.odds import ODDS as FATE_ODDS, fate_transitions
+from fudge_combat.engine.rulesets.fudge.odds import round_transitions, track_key
 from fudge_combat.engine.kernel.options import resolve
 from fudge_combat.events import models as ev
 from tests.conftest import sheet
@@ -227,7 +228,7 @@ def test_a_fate_duel_round_is_what_fudge_fate_exchange_does(arms: str) -> None:
                           ev.FateBoxMarked(action=state.last_seq + 1, combatant="Bob", outcome="hurt", box="hurt",
                                            by="Ann")])
     match = Match(*names)
-    chain = _Chain(match, "ann", "bob", fate=True)
+    chain = _Chain(match, "ann", "bob", profile=FATE_ODDS)
     ours = {key: p for key, (p, _) in fate_transitions(chain, state).items()}
     command = cmd.FateExchange(actions=(cmd.FateAction(combatant="Ann", target="Bob"),
                                         cmd.FateAction(combatant="Bob", target="Ann")))

@@ -22,7 +22,7 @@ from tests.processes import fudge as run_fudge
 ROOT = Path(__file__).resolve().parent.parent
 SHEETS = ROOT / "examples" / "sheets"
 
-# The whole ruleset, as its author writes it: a package of five small modules.
+# The whole ruleset, as its author writes it: a package of a few small modules.
 TOY: dict[str, str] = {
     "__init__.py": '''
         """A duel of wits: Fudge, and a taunt that rattles the foe."""
@@ -59,7 +59,7 @@ TOY: dict[str, str] = {
 
         from typing import Any, ClassVar
 
-        from fudge_combat.engine.kernel.event_rules import EventRule
+        from fudge_combat.engine.kernel.event_rules import EventRule, Named
         from fudge_combat.engine.kernel.added_events import AddedEvent
         from fudge_combat.engine.kernel.state import FightState, replace
         from fudge_combat.events.bounds import Serial, Text, Total
@@ -92,8 +92,11 @@ TOY: dict[str, str] = {
             return f"{said}: {event.foe} keeps a cool head"
 
 
-        EVENTS = {WitsTold: EventRule(evolve, describe)}
-        SUMMARIES = {WitsTold: lambda event, state: f"{event.combatant}'s taunt of {event.foe}"}
+        def words(event: WitsTold, state: FightState) -> str:  # what an undo of the taunt names it by
+            return f"{event.combatant}'s taunt of {event.foe}"
+
+
+        EVENTS = {WitsTold: EventRule(evolve, describe, Named(40, words))}
     ''',
     "decider.py": '''
         """Fudge's decide table, and the taunt."""
@@ -127,6 +130,16 @@ TOY: dict[str, str] = {
 
         DECIDER = Decider("wits", "Duel of Wits", ByCommand(fudge.TABLE.by_name, {Taunt: taunt}),
                           fudge.REFUSALS, able_to_act)
+    ''',
+    "odds.py": '''
+        """The exact odds of wits: its blows are Fudge's."""
+
+        from fudge_combat.engine.rulesets.fudge.odds import ODDS
+    ''',
+    "sim.py": '''
+        """What the simulator reads of wits: what it reads of Fudge."""
+
+        from fudge_combat.engine.rulesets.fudge.sim import SIM
     ''',
     "reading.py": '''
         """What the views ask of wits: what they ask of Fudge."""
@@ -235,7 +248,7 @@ def test_a_new_ruleset_is_one_package_and_one_line_and_every_view_shows_it(
     assert "Brynhild taunts Snorri: Wits" in session
     assert "rules agree" in ok("verify", store=store, env=env)
 
-    # the simulator runs it on Fudge's driver
+    # the simulator runs it by what its package declares of it (Fudge's)
     sim = json.loads(ok("sim", "--rules", "wits", "-n", "20", "--seed", "7", "--json", "snorri.toml", "brynhild.toml",
                         store=store, env=env))
     assert sim["rules"] == "wits" and sim["fights"] == 20

@@ -44,6 +44,10 @@ class Reading:
     sheet: str  # the sheet it reads: its template and `fudge sheet check`'s reading (`cli.sheet.SHEETS`)
     severity_levels: tuple[str, ...]  # the names of `severity`'s levels (the report's wound chart)
     severity: Callable[[FightState, Combatant], int]  # how hurt a fighter is, as a number of `severity_levels`
+    # (the state before a command, after it) -> what it did to the fighters' harm, and whose turn it is now,
+    # each a list of (kind, text) lines in the GM's words (`projections.consequences`)
+    harm: Callable[[FightState, FightState], list[tuple[str, str]]]
+    turn: Callable[[FightState, FightState], list[tuple[str, str]]]
 
     def plays_rounds(self, pace: str) -> bool:
         """A fight at this pace is played in numbered rounds (Fate's scene and exchange paces are not)."""

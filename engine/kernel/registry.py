@@ -2,8 +2,9 @@
 
 One line a ruleset. A ruleset's package holds a `decider` module (its Decider as `DECIDER`), a `reading`
 module (what the views ask of it, as `READING`) and an `events` module (the event types it adds, as
-`EVENTS`); it may hold a `fast` module, its fast path for the simulator (`plan(setup, opening)`: a
-`FastDuel`, or None where it was not proven). A ruleset added from outside this project also holds a `preset`
+`EVENTS`); it may hold an `odds` module (its exact odds, as `ODDS`: `kernel.weighing.OddsProfile`), a
+`sim` module (what the simulator reads of it, as `SIM`: `kernel.sim_rules.SimRules`) and a `fast` module,
+its fast path for the simulator (`plan(setup, opening)`: a `FastDuel`, or None where it was not proven). A ruleset added from outside this project also holds a `preset`
 module (its options, as `PRESET`) and a `commands` module (its own commands by the word the GM types, as
 `COMMANDS`). Each module is imported when a fight first asks for it, so a Fudge fight never loads Fate's or
 Atari Isev's rules.

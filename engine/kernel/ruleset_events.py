@@ -4,8 +4,8 @@ package, every one stored as one type of the log, `ev.RulesetEvent` (its ruleset
 Why one stored type: the log's union, both decoders of a stored body (events.decoder), the bounds and the
 stores then read any log whichever rulesets are installed, and the built-in events' stored form and hash
 chain are untouched. A ruleset's package declares each kind as an `AddedEvent` model in its `events`
-module's `EVENTS`, with its evolve and its line in words as every event type is (`kernel.event_rules`);
-optionally its words for an undo (`SUMMARIES`: model -> (event, state) -> words). Its decide handlers
+module's `EVENTS`, with its evolve, its line in words and its words for an undo as every event type is
+(`kernel.event_rules`; its rank is the stored type's, `ADDED`). Its decide handlers
 return `stored(state, event)` (`kernel.added_events`, a module apart: a fight of a built-in ruleset folds
 with this one and never creates the model class). Folding or showing the stored event validates its fields
 by the kind's model (its own bounds: events.bounds), then hands the model to the declared evolve or line.
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from fudge_combat.engine.kernel.errors import RuleError
-from fudge_combat.engine.kernel.event_rules import EventRule
+from fudge_combat.engine.kernel.event_rules import EventRule, Named
 from fudge_combat.engine.kernel.registry import UnknownRuleset, added, is_built_in, ruleset_module
 from fudge_combat.events import models as ev
 
@@ -40,8 +40,7 @@ def kinds_of(ruleset: str) -> dict[str, tuple[type[BaseModel], EventRule, Summar
     found = _KINDS.get(ruleset)
     if found is None:
         module = ruleset_module(ruleset, "events")
-        summaries = getattr(module, "SUMMARIES", {})
-        found = _KINDS[ruleset] = {model.kind: (model, rule, summaries.get(model))
+        found = _KINDS[ruleset] = {model.kind: (model, rule, rule.words.say if isinstance(rule.words, Named) else None)
                                    for model, rule in module.EVENTS.items()
                                    if isinstance(getattr(model, "kind", None), str)}  # its AddedEvents
     return found
@@ -89,5 +88,6 @@ def summary(event: ev.RulesetEvent, state: FightState) -> str:
     return words(inner, state) if words is not None else event.kind.replace("_", " ")
 
 
-# How the log's `ruleset_event` folds and reads: by its kind's declaration in its ruleset's package.
-ADDED: EventRule = EventRule(_evolve, _describe)
+# How the log's `ruleset_event` folds, reads and names its command: by its kind's declaration in its ruleset's
+# package. Its words rank after a point spent, before any resolution (`kernel.event_rules.Named`).
+ADDED: EventRule = EventRule(_evolve, _describe, Named(40, summary))

@@ -12,10 +12,12 @@ weighed without this module knowing which rolls a rule makes.
   (each acting against the other), or one `fudge attack` (alternating pace,
   any ruleset) through `decide` itself.
 - `duel`: a whole fight of simultaneous exchanges between two fighters, as a
-  Markov chain over both wound tracks. A round's sides come from
-  `sides.blow_sides`, its hits from `settle.settle_exchange`, its marks from
-  `settle.wound_events` (F-DC, F-DEATH), and the next state from `evolve`;
-  under Fate from `fate.build_side`, `fate.contests` and `fate.mark_events`.
+  Markov chain over both wound tracks. Each ruleset's package declares its
+  steps (its `odds` module's `ODDS`, `kernel.weighing.OddsProfile`): under
+  Fudge a round's sides come from `sides.blow_sides`, its hits from
+  `settle.settle_exchange`, its marks from `settle.wound_events` (F-DC,
+  F-DEATH); under Fate from `fate.build_side`, `fate.contests` and
+  `fate.mark_events`; the next state from `evolve`, which the chain hands in.
   Tests hold each round against `decide` itself, every roll weighed.
 
 Readings taken:
@@ -34,25 +36,26 @@ Readings taken:
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import InitVar, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.decide import decide
+from fudge_combat.engine.evolve import evolve
+from fudge_combat.engine.kernel import weighing
 from fudge_combat.engine.kernel.errors import RuleError
-from fudge_combat.engine.rulesets.fudge.melee_mods import is_static_npc
-from fudge_combat.engine.odds.fate import FATE_LEVELS, FATE_ODDS, FATE_SEVERITY, fate_key, fate_transitions  # noqa: F401 (read by tests)
 from fudge_combat.engine.kernel.options import RuleOptions
-from fudge_combat.engine.rulesets.fudge.rolls import damage_roller
-from fudge_combat.engine.rulesets.fudge.settle import min_hit_for, settle_exchange, wound_events
-from fudge_combat.engine.rulesets.fudge.sides import blow_sides, with_roll
-from fudge_combat.engine.rulesets.fudge.tracks import SCRATCHES_PER_HIT, DamageCapacityTrack
-from fudge_combat.engine.odds.weighing import (ONE, OddsProfile, ScriptedDice, add_chance, apply, every_roll, fudge_sums, states_by_key,
-                             tally)
-from fudge_combat.engine.kernel.wounds import LEVELS, SCRATCH
+from fudge_combat.engine.kernel.registry import ruleset_part
+from fudge_combat.engine.kernel.state import FightState
+from fudge_combat.engine.kernel.weighing import (ONE, OddsProfile, ScriptedDice, every_roll,  # noqa: F401 (read by tests)
+                                                 fudge_sums, tally)
 from fudge_combat.events import models as ev
-from fudge_combat.engine.kernel.state import Combatant, FightState
+
+
+def apply(state: FightState, events: Sequence[Any]) -> FightState:
+    """Fold events into the state with `evolve`, as the store would after appending them."""
+    return weighing.apply(evolve, state, events)
 
 
 # --- a fight to weigh -----------------------------------------------------------------
@@ -89,47 +92,6 @@ class Match:
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """One distinguishable result of an action: its blows, each as (attacker, defender, graze, level marked).
-
-    Levels index `LEVELS` (Fudge wound levels) or, under Fate, `FATE_LEVELS` (the box marked).
-    """
-
-    blows: tuple[tuple[str, str, bool, int], ...]
-    stuns: tuple[tuple[str, str], ...] = ()
-    fate: bool = False
-
-    def label(self, kind: str, defender: str) -> str:
-        if not self.blows and not self.stuns:
-            return "stand-off" if kind == "exchange" else f"{defender} is not hit"
-        if self.fate:
-            return "; ".join(f"{a} beats {d}: {FATE_LEVELS[level]}" for a, d, _, level in self.blows)
-        parts = [f"{a} {'grazes' if graze else 'hits'} {d}: {LEVELS[level] if level else 'no wound'}"
-                 for a, d, graze, level in self.blows]
-        parts += [f"{who}: {effect.replace('_', ' ')}" for who, effect in self.stuns]
-        return "; ".join(parts)
-
-
-def outcome_of(events: Sequence[Any]) -> Outcome:
-    """What an action's events did: each hit with the level its mark took (after F-DC, F-DEATH), and stuns;
-    under Fate each contest won with the box it marked (FT-TRACK-2), or Scratched."""
-    fate = next((e for e in events if isinstance(e, ev.FateResolved)), None)
-    if fate is not None:
-        boxes = {e.combatant.lower(): FATE_SEVERITY[e.box] for e in events if isinstance(e, ev.FateBoxMarked)}
-        won = tuple((c.attacker, c.defender, False, boxes.get(c.defender.lower(), FATE_SEVERITY["scratched"]))
-                    for c in fate.contests if c.outcome != "none")
-        return Outcome(won, fate=True)
-    resolved = next(e for e in events if isinstance(e, ev.ExchangeResolved))
-    marked: dict[str, int] = {}
-    for event in events:
-        if isinstance(event, ev.WoundMarked):
-            marked[event.combatant.lower()] = max(marked.get(event.combatant.lower(), 0), event.level)
-    blows = tuple((h.attacker, h.defender, h.graze, marked.get(h.defender.lower(), 0)) for h in resolved.hits)
-    stuns = tuple((e.combatant, e.effect) for e in events if isinstance(e, ev.StunMarked))
-    return Outcome(blows, stuns)
-
-
-@dataclass(frozen=True)
 class Odds:
     """Exact probabilities: of each outcome, and of the wound level each fighter takes."""
 
@@ -147,17 +109,6 @@ def action_command(state: FightState, match: Match) -> tuple[str, Any]:
     return profile_of(state).command(state, match)
 
 
-def fudge_command(state: FightState, match: Match) -> tuple[str, Any]:
-    """One action under Fudge or Atari Isev: an exchange (simultaneous pace) or a directed attack."""
-    opts = state.options
-    if opts.pace == "story":
-        raise RuleError("a story-paced fight (F-PACE-1) has no exchanges to weigh: use --rules fudge or another preset")
-    if opts.pace == "simultaneous":
-        return "exchange", cmd.Exchange(first=match.first, second=match.second, mods=match.mods)
-    return "attack", cmd.Attack(attacker=match.first, target=match.second, mod=match.mods[0],
-                                defense_mod=match.mods[1])
-
-
 def single_action(state: FightState, match: Match) -> Odds:
     """The exact odds of one exchange (simultaneous pace, or Fate's exchange) or one attack by `first` on
     `second` (turns).
@@ -168,10 +119,10 @@ def single_action(state: FightState, match: Match) -> Odds:
     kind, command = action_command(state, match)
     state = replace(state, options=state.options.model_copy(update={"initiative": "none"}))  # no turn checks
     state = declare(state, match)
-    weighted = [(p, outcome_of(events)) for p, events in every_roll(lambda dice: decide(state, command, dice))]
+    profile = profile_of(state)
+    weighted = [(p, profile.outcome(events)) for p, events in every_roll(lambda dice: decide(state, command, dice))]
     by_outcome = tally(weighted)
     names = (state.combatants[match.first.lower()].name, state.combatants[match.second.lower()].name)
-    profile = profile_of(state)
     wounds = []
     for name in names:
         taken = tally([(p, max([lvl for _, d, _, lvl in o.blows if d == name], default=0)) for p, o in weighted])
@@ -200,20 +151,6 @@ StateKey = Hashable
 End = tuple[int, int, bool, bool]  # both levels at the end, and whether each can still act
 
 
-def track_key(who: Combatant) -> Hashable:
-    """What of a fighter's state the rest of a duel depends on: how many boxes of each level are marked
-    (F-WND-3: where the next mark goes; which wound put it there no longer matters),
-    whether he is out, and on a Damage Capacity track the Scratches toward the next hit (F-WND-8).
-
-    A mark that changes none of these (a Scratch lost past a full track, F-WND-5) leaves the state as it was.
-    """
-    filled = tuple(sum(box is not None for box in row) for row in who.track.boxes)
-    counted: tuple[int, ...] = ()
-    if isinstance(who.track, DamageCapacityTrack):
-        counted = (who.track.hits, sum(1 for m in who.marks if m.level == SCRATCH) % SCRATCHES_PER_HIT)
-    return (filled, who.track.dead, who.out, who.stuns, counted)
-
-
 @dataclass
 class DuelOdds:
     """Exact probabilities of a whole duel's end."""
@@ -230,24 +167,21 @@ class _Chain:
     match: Match
     first: str
     second: str
-    settled: dict[Hashable, list[tuple[Fraction, tuple[ev.Hit, ...]]]] = field(default_factory=dict)
+    settled: dict[Hashable, Any] = field(default_factory=dict)  # a round's weighed rolls, by what they depend on
     edges: dict[StateKey, tuple[list[tuple[StateKey, Fraction]], Fraction]] = field(default_factory=dict)
     ends: dict[StateKey, End] = field(default_factory=dict)  # states where one (or both) cannot act
     order: list[StateKey] = field(default_factory=list)
     on_path: set[StateKey] = field(default_factory=set)
-    profile: OddsProfile | None = None  # None: Fudge's, or Fate's with fate=True (a chain built by hand)
-    fate: InitVar[bool] = False
-
-    def __post_init__(self, fate: bool) -> None:
-        if self.profile is None:
-            self.profile = FATE_ODDS if fate else FUDGE_ODDS
+    profile: OddsProfile = field(default_factory=lambda: odds_profile("fudge"))  # the ruleset's steps
 
     def key(self, state: FightState) -> StateKey:
         return tuple(self.steps.key(state, k) for k in (self.first, self.second))
 
+    def apply(self, state: FightState, events: Sequence[Any]) -> FightState:
+        return apply(state, events)
+
     @property
     def steps(self) -> OddsProfile:
-        assert self.profile is not None  # set in __post_init__
         return self.profile
 
     def acts(self, state: FightState, key: str) -> bool:
@@ -343,81 +277,15 @@ def _flow(chain: _Chain, start: StateKey) -> tuple[dict[End, Fraction], Fraction
     return ends, rounds
 
 
-def round_transitions(chain: _Chain, state: FightState) -> dict[StateKey, tuple[Fraction, FightState]]:
-    """One simultaneous exchange from this state: each next state (by tracks) with its probability.
-
-    The same steps as `decide` takes for `fudge exchange` in a new round: the sides
-    (`blow_sides`), the action rolls, `settle_exchange`, then `wound_events`.
-    """
-    match = chain.match
-    a, b = state.combatants[chain.first], state.combatants[chain.second]
-    now = replace(state, round=state.round + 1)
-    sides = blow_sides(now, "exchange", a, b, match.declared(), match.mods)
-    min_hits = (min_hit_for(state, a, b, None), min_hit_for(state, b, a, None))
-    action = state.last_seq + 2  # after the round's RoundStarted, as in `decide`
-    cache_key = (tuple(sides), min_hits)
-    hits_by_chance = chain.settled.get(cache_key)
-    if hits_by_chance is None:
-        hits_by_chance = settle_all(now, sides, min_hits, (is_static_npc(state, a), is_static_npc(state, b)), action)
-        chain.settled[cache_key] = hits_by_chance
-    started = apply(state, [ev.RoundStarted(round=state.round + 1)])
-    by_marks: dict[tuple[Any, ...], tuple[Fraction, tuple[Any, ...]]] = {}
-    for chance, hits in hits_by_chance:
-        for p, marks in every_roll(lambda dice: wound_events(action, hits, state, sides, True, dice=dice)):
-            kept = tuple(e for e in marks if isinstance(e, (ev.WoundMarked, ev.StunMarked)))
-            same = tuple((e.type, e.combatant, getattr(e, "level", None), getattr(e, "effect", None),
-                          getattr(e, "still_ticking", None)) for e in kept)  # what the track reads of a mark
-            add_chance(by_marks, same, chance * p, kept)
-    return states_by_key(started, by_marks, chain.key)
-
-
-def settle_all(state: FightState, sides: Sequence[ev.Side], min_hits: tuple[int, int],
-               static: tuple[bool, bool], action: int) -> list[tuple[Fraction, tuple[ev.Hit, ...]]]:
-    """`settle_exchange` for every pair of action rolls (and every damage roll it asks for)."""
-    sums = [((0, ONE),) if is_static else tuple((t, Fraction(w, 81)) for t, w in fudge_sums(4)) for is_static in static]
-    weighted: list[tuple[Fraction, tuple[ev.Hit, ...]]] = []
-    for roll_a, p_a in sums[0]:
-        for roll_b, p_b in sums[1]:
-            rolled = [with_roll(sides[0], roll_a), with_roll(sides[1], roll_b)]
-            for p, settled in every_roll(
-                    lambda dice: settle_exchange(state, "exchange", rolled, min_hits, damage_roller(action, dice))):
-                weighted.append((p_a * p_b * p, settled.hits))
-    # harm reads of a hit who struck whom and its level (its damage points only for an F-DC point step):
-    # hits alike in those mark alike
-    points = state.options.damage_capacity_step == "point"
-    kept: dict[Hashable, tuple[Fraction, tuple[ev.Hit, ...]]] = {}
-    for chance, hits in weighted:
-        same = tuple((h.attacker, h.defender, h.level, h.damage if points else None, h.location) for h in hits)
-        before = kept.get(same)
-        kept[same] = ((before[0] if before else Fraction(0)) + chance, before[1] if before else hits)
-    return list(kept.values())
-
-
-
-
-def fudge_duel_check(state: FightState) -> None:
-    """A chain over wound tracks follows simultaneous rounds only (F-PACE-2): one attack is weighed alone."""
-    if state.options.pace != "simultaneous":
-        raise RuleError(f"a whole duel is computed for simultaneous rounds (pace = \"simultaneous\", as under "
-                        f"--rules fudge, or Fate's exchanges); this fight's pace is {state.options.pace}: "
-                        f"drop --duel for one attack")
-
-
-def fudge_acts(state: FightState, key: str) -> bool:
-    return state.combatants[key].track.can_act
-
-
-def fudge_level(state: FightState, key: str) -> int:
-    return state.combatants[key].track.level
-
-
-FUDGE_ODDS = OddsProfile(name="fudge", levels=LEVELS, grazes=True, command=fudge_command,
-                         check_duel=fudge_duel_check, key=lambda state, k: track_key(state.combatants[k]),
-                         acts=fudge_acts, level=fudge_level, transitions=round_transitions)
-# Atari Isev's blows mark Fudge's wound track: its odds are weighed as Fudge's
-ODDS_PROFILES: dict[str, OddsProfile] = {"fudge": FUDGE_ODDS, "atari-isev": FUDGE_ODDS, "fate": FATE_ODDS}
-
-
 def profile_of(state: FightState) -> OddsProfile:
-    """The odds profile of the fight's ruleset."""
-    return ODDS_PROFILES[state.options.ruleset]
+    """The odds of the fight's ruleset, declared in its package (its `odds` module's `ODDS`)."""
+    return odds_profile(state.options.ruleset)
+
+
+def odds_profile(ruleset: str) -> OddsProfile:
+    """The odds the ruleset named `ruleset` declares (RuleError: it declares none)."""
+    module = ruleset_part(ruleset, "odds")
+    if module is None:
+        raise RuleError(f"the {ruleset} rules declare no exact odds: weigh them at the table")
+    profile: OddsProfile = module.ODDS
+    return profile

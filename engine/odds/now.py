@@ -34,15 +34,13 @@ from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.decide import decide
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.reading import ruleset_of
-from fudge_combat.engine.odds.duel import outcome_of
-from fudge_combat.engine.odds.fate import FATE_LEVELS
-from fudge_combat.engine.rulesets.fudge.sides import combatant
 from fudge_combat.engine.kernel.state import Combatant, FightState, replace
+from fudge_combat.engine.kernel.weighing import add_chance, every_roll
+from fudge_combat.engine.odds.duel import apply, profile_of
+from fudge_combat.engine.rulesets.fudge.sides import combatant
 from fudge_combat.engine.turns import current_actor, still_fights as standing
-from fudge_combat.engine.odds.weighing import add_chance, apply, every_roll
-from fudge_combat.engine.kernel.wounds import LEVELS
 
-SERIOUS = "Hurt"  # the wound level a line counts "or worse" from, on both tracks (LEVELS and FATE_LEVELS)
+SERIOUS = "Hurt"  # the level a line counts "or worse" from, on every ruleset's levels (Fudge's track, Fate's boxes)
 
 
 @dataclass(frozen=True)
@@ -93,22 +91,7 @@ def foes_standing(state: FightState, attacker: Combatant) -> list[Combatant]:
 def command_now(state: FightState, attacker: Combatant, target: Combatant,
                 reveals: Sequence[cmd.Reveal] = ()) -> tuple[str, Any]:
     """The command of the attacker's next action on the target under the fight's ruleset and pace."""
-    opts = state.options
-    if ruleset_of(state).boxes:  # Fate's blows: an exchange or an attack of Fate's (FT-PACE), harm in boxes
-        if opts.pace == "exchange":
-            return "exchange", cmd.FateExchange(actions=(cmd.FateAction(combatant=attacker.name, target=target.name),
-                                                         cmd.FateAction(combatant=target.name, target=attacker.name)))
-        if opts.pace == "turn":
-            return "attack", cmd.FateAttack(attack=cmd.FateAction(combatant=attacker.name, target=target.name),
-                                            defense=cmd.FateAction(combatant=target.name))
-        raise RuleError(f"under Fate the odds weigh an exchange or an attack; this fight's pace is {opts.pace} "
-                        "(one roll for the whole scene)")
-    if opts.pace == "story":
-        raise RuleError("a story-paced fight (F-PACE-1) has no blows to weigh")
-    mine = tuple(r for r in reveals if r.combatant.lower() in (attacker.key, target.key))
-    if opts.pace == "simultaneous":
-        return "exchange", cmd.Exchange(first=attacker.name, second=target.name, reveals=mine)
-    return "attack", cmd.Attack(attacker=attacker.name, target=target.name, reveals=mine)
+    return profile_of(state).command_now(state, attacker, target, reveals)
 
 
 class Costly(Exception):
@@ -159,9 +142,9 @@ def _out_of_turn(state: FightState) -> FightState:
 
 def _weigh(state: FightState, command: Any, kind: str, actor: Combatant, foe: Combatant, note: str,
            budget: int | None) -> NowOdds:
-    fate = ruleset_of(state).boxes  # harm in Fate's boxes (FT-TRACK): its levels, not the wound track's
-    serious_at = (FATE_LEVELS if fate else LEVELS).index(SERIOUS)
-    effect_at = FATE_LEVELS.index("Clipped") if fate else 0  # FT-OUT: a margin of 0 (Scratched) does nothing
+    fate = ruleset_of(state).boxes  # harm in Fate's boxes (FT-TRACK): its contests are told as "beats"
+    profile = profile_of(state)  # the ruleset's levels, and the first that did something
+    serious_at, effect_at = profile.levels.index(SERIOUS), profile.effect_at
     runs = [0]
 
     def run(dice: Any) -> list[Any]:
@@ -172,7 +155,7 @@ def _weigh(state: FightState, command: Any, kind: str, actor: Combatant, foe: Co
 
     grouped: dict[Any, tuple[Fraction, Any]] = {}
     for chance, events in every_roll(run):
-        outcome = outcome_of(events)
+        outcome = profile.outcome(events)
         add_chance(grouped, (outcome, _marks(events)), chance, events)  # alike outcomes are folded once
     pairs = [(actor.key, foe.key)] + ([(foe.key, actor.key)] if kind == "exchange" else [])
     lands = dict.fromkeys(pairs, Fraction(0))

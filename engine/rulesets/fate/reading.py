@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fudge_combat.engine.kernel.reading import Reading
+from fudge_combat.engine.rulesets.fate import consequences
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.state import Combatant, FightState
@@ -35,4 +36,4 @@ READING = Reading(
     name="fate", points="fate", battle="scene", end_command="end-scene", scenes=True,
     round_paces=frozenset({"turn"}), boxes=True, taken_out="Taken Out", landed="contests won (Scratched or worse)",
     ranked_rule="F-INIT-2", ties_together=False, blow_prefix=("fate",), no_order=no_order, sheet="fate",
-    severity_levels=LEVELS, severity=severity)
+    severity_levels=LEVELS, severity=severity, harm=consequences.harm, turn=consequences.turn)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from fudge_combat.engine.kernel.reading import Reading
 from fudge_combat.engine.kernel.wounds import LEVELS
+from fudge_combat.engine.rulesets.fudge import consequences
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.state import Combatant, FightState
@@ -31,4 +32,4 @@ READING = Reading(
     name="fudge", points="fudge", battle="battle", end_command="end", scenes=False, round_paces=None,
     boxes=False, taken_out="", landed="blows landed (graze or hit)", ranked_rule="F-INIT-2",
     ties_together=False, blow_prefix=(), no_order=no_order, sheet="fudge", severity_levels=LEVELS,
-    severity=severity)
+    severity=severity, harm=consequences.harm, turn=consequences.turn)

@@ -1,19 +1,20 @@
-"""Exact odds of Fate's exchanges (FT-PACE exchange): one exchange from a state, every roll weighed, through
-the same rules `fudge fate exchange` applies (`build_side`, `contests`, `FateResolved` and `mark_events`)."""
+"""Fate's exact odds (`ODDS`, read by `engine.odds`): its blows' commands, what an action's contests marked,
+and a duel of Fate's exchanges (FT-PACE exchange): one exchange from a state, every roll weighed, through the
+same rules `fudge fate exchange` applies (`build_side`, `contests`, `FateResolved` and `mark_events`)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.rulesets.fate import rules as fate_rules
 from fudge_combat.engine.kernel.errors import RuleError
-from fudge_combat.engine.odds.weighing import OddsProfile, add_chance, apply, fudge_sums, states_by_key
+from fudge_combat.engine.kernel.state import Combatant, FightState
+from fudge_combat.engine.kernel.weighing import Chain, OddsProfile, Outcome, add_chance, fudge_sums, states_by_key
+from fudge_combat.engine.rulesets.fate import rules as fate_rules
+from fudge_combat.engine.rulesets.fate.commands import FateAction, FateAttack, FateExchange
 from fudge_combat.events import models as ev
-from fudge_combat.engine.kernel.state import FightState
 
 FATE_BOXES = ("clipped", "hurt", "injured", "taken_out")  # FT-TRACK-1
 FATE_LEVELS = ("Untouched", "Scratched", "Clipped", "Hurt", "Injured", "Taken Out")  # FT-OUT, FT-TRACK-1
@@ -28,9 +29,32 @@ def fate_command(state: FightState, match: Any) -> tuple[str, Any]:
                         f"this fight's pace is {state.options.pace}")
     if any(d != ev.Declaration() for d in match.declarations.values()):
         raise RuleError("Fate has no all-out declarations or postures (FT-DEF): give GM modifiers with --mods")
-    actions = (cmd.FateAction(combatant=match.first, target=match.second, mod=match.mods[0]),
-               cmd.FateAction(combatant=match.second, target=match.first, mod=match.mods[1]))
-    return "exchange", cmd.FateExchange(actions=actions)
+    actions = (FateAction(combatant=match.first, target=match.second, mod=match.mods[0]),
+               FateAction(combatant=match.second, target=match.first, mod=match.mods[1]))
+    return "exchange", FateExchange(actions=actions)
+
+
+def fate_command_now(state: FightState, attacker: Combatant, target: Combatant,
+                     reveals: Sequence[Any]) -> tuple[str, Any]:
+    """The attacker's next blow on the target in a running fight: an exchange or an attack of Fate's (FT-PACE)."""
+    pace = state.options.pace
+    if pace == "exchange":
+        return "exchange", FateExchange(actions=(FateAction(combatant=attacker.name, target=target.name),
+                                                 FateAction(combatant=target.name, target=attacker.name)))
+    if pace == "turn":
+        return "attack", FateAttack(attack=FateAction(combatant=attacker.name, target=target.name),
+                                    defense=FateAction(combatant=target.name))
+    raise RuleError(f"under Fate the odds weigh an exchange or an attack; this fight's pace is {pace} "
+                    "(one roll for the whole scene)")
+
+
+def fate_outcome(events: Sequence[Any]) -> Outcome:
+    """Each contest won with the box it marked (FT-TRACK-2), or Scratched."""
+    fate = next(e for e in events if isinstance(e, ev.FateResolved))
+    boxes = {e.combatant.lower(): FATE_SEVERITY[e.box] for e in events if isinstance(e, ev.FateBoxMarked)}
+    won = tuple((c.attacker, c.defender, False, boxes.get(c.defender.lower(), FATE_SEVERITY["scratched"]))
+                for c in fate.contests if c.outcome != "none")
+    return Outcome(won, levels=FATE_LEVELS, contests=True)
 
 
 def fate_duel_check(state: FightState) -> None:
@@ -56,12 +80,12 @@ def fate_key(state: FightState, key: str) -> Hashable:
     return (tuple(marked[box] for box in FATE_BOXES), key in state.fate_clip)
 
 
-def fate_transitions(chain: Any, state: FightState) -> dict[StateKey, tuple[Fraction, FightState]]:
+def fate_transitions(chain: Chain, state: FightState) -> dict[StateKey, tuple[Fraction, FightState]]:
     """One Fate exchange (FT-PACE) from this state, each fighter acting against the other: the same steps
     `fudge fate exchange` takes (`build_side`, `contests`, `FateResolved` and `mark_events`), every roll weighed."""
     match = chain.match
-    actions = (cmd.FateAction(combatant=match.first, target=match.second, mod=match.mods[0]),
-               cmd.FateAction(combatant=match.second, target=match.first, mod=match.mods[1]))
+    actions = (FateAction(combatant=match.first, target=match.second, mod=match.mods[0]),
+               FateAction(combatant=match.second, target=match.first, mod=match.mods[1]))
     cache_key = tuple(fate_rules.build_side(state, a, (), 0) for a in actions)
     found_by_chance = chain.settled.get(cache_key)
     if found_by_chance is None:
@@ -81,17 +105,18 @@ def fate_transitions(chain: Any, state: FightState) -> dict[StateKey, tuple[Frac
     action = state.last_seq + 1
     # the resolution itself changes only who paid a clipped -1, the same whatever the rolls: fold it once
     _, (contests, sides) = found_by_chance[0]
-    resolved = apply(state, [ev.FateResolved(action=action, pace="exchange", round=state.round, sides=sides,
+    resolved = chain.apply(state, [ev.FateResolved(action=action, pace="exchange", round=state.round, sides=sides,
                                              contests=contests)])
     by_marks: dict[Hashable, tuple[Fraction, tuple[Any, ...]]] = {}
     for chance, (contests, sides) in found_by_chance:
         marks = tuple(fate_rules.mark_events(state, action, contests, sides))
         read = tuple((m.combatant, m.box, m.non_lethal) for m in marks)  # what the track reads of a mark
         add_chance(by_marks, read, chance, marks)
-    return states_by_key(resolved, by_marks, chain.key)
+    return states_by_key(chain, resolved, by_marks)
 
 
-
-FATE_ODDS = OddsProfile(name="fate", levels=FATE_LEVELS, grazes=False, command=fate_command,
-                        check_duel=fate_duel_check, key=fate_key, acts=fate_acts, level=fate_level,
-                        transitions=fate_transitions)
+ODDS = OddsProfile(name="fate", levels=FATE_LEVELS, grazes=False, command=fate_command, command_now=fate_command_now,
+                   outcome=fate_outcome,
+                   effect_at=FATE_LEVELS.index("Clipped"),  # FT-OUT: a margin of 0 (Scratched) does nothing
+                   check_duel=fate_duel_check, key=fate_key, acts=fate_acts, level=fate_level,
+                   transitions=fate_transitions)

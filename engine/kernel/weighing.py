@@ -1,5 +1,9 @@
 """What the exact odds are built from: every roll of the dice a pure function asks for, each with its exact
-probability (`every_roll`), and a state folded forward by events (`apply`), as the store would fold them."""
+probability (`every_roll`), and a state folded forward by events (`apply`), as the store would fold them.
+
+Each ruleset's package declares its own odds (`odds` module, `ODDS`: an `OddsProfile`) from these; the fold is
+handed in (`Fold`: `engine.evolve` folds with every ruleset's events, and a ruleset's package sits below it),
+and `engine.odds` weighs an action or a whole duel of any ruleset through its profile."""
 
 from __future__ import annotations
 
@@ -9,32 +13,85 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import factorial
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from fudge_combat.engine.kernel.dice import Dice, Roll
-from fudge_combat.events.envelope import Recorded
-from fudge_combat.engine.evolve import evolve
 from fudge_combat.engine.kernel.state import FightState
+from fudge_combat.events.envelope import Recorded
 
 T = TypeVar("T")
 ONE = Fraction(1)
+
+# (the state, the recorded event) -> the state after it: the fold the odds apply events with (`engine.evolve`)
+Fold = Callable[[FightState, Recorded], FightState]
+
+
+class Chain(Protocol):
+    """What a ruleset's step of a duel reads of the chain weighing it (`engine.odds.duel`): the match and its
+    two fighters' keys, the rounds already weighed (by what they depend on), the key a state is merged by, and
+    the fold."""
+
+    @property
+    def match(self) -> Any: ...
+
+    @property
+    def first(self) -> str: ...
+
+    @property
+    def second(self) -> str: ...
+
+    @property
+    def settled(self) -> dict[Hashable, Any]: ...
+
+    def key(self, state: FightState) -> Hashable: ...
+
+    def apply(self, state: FightState, events: Sequence[Any]) -> FightState: ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One distinguishable result of an action: its blows, each as (attacker, defender, graze, level marked).
+
+    Levels index the ruleset's `levels` (Fudge's wound levels, or the box Fate's contest marked); `contests`:
+    a blow is a contest won (Fate), told as "beats", not a hit or a graze.
+    """
+
+    blows: tuple[tuple[str, str, bool, int], ...]
+    stuns: tuple[tuple[str, str], ...] = ()
+    levels: tuple[str, ...] = ()
+    contests: bool = False
+
+    def label(self, kind: str, defender: str) -> str:
+        if not self.blows and not self.stuns:
+            return "stand-off" if kind == "exchange" else f"{defender} is not hit"
+        if self.contests:
+            return "; ".join(f"{a} beats {d}: {self.levels[level]}" for a, d, _, level in self.blows)
+        parts = [f"{a} {'grazes' if graze else 'hits'} {d}: {self.levels[level] if level else 'no wound'}"
+                 for a, d, graze, level in self.blows]
+        parts += [f"{who}: {effect.replace('_', ' ')}" for who, effect in self.stuns]
+        return "; ".join(parts)
 
 
 @dataclass(frozen=True)
 class OddsProfile:
     """What the exact odds read of one ruleset: the names of the levels a fighter ends at, whether a blow can
-    graze, the command of one action, what a whole duel refuses, and the chain's steps (a fighter's key, whether
-    he still acts, his level, one round's transitions). Each ruleset's odds module declares its own."""
+    graze, the command of one action (from sheets, and in a running fight), what an action's events did, what a
+    whole duel refuses, and the chain's steps (a fighter's key, whether he still acts, his level, one round's
+    transitions). Each ruleset's package declares its own (its `odds` module's `ODDS`)."""
 
     name: str
     levels: tuple[str, ...]
     grazes: bool
     command: Callable[[FightState, Any], tuple[str, Any]]  # (state, match) -> ("exchange" or "attack", command)
+    # (state, attacker, target, the reveals given) -> ("exchange" or "attack", command): his next blow in a fight
+    command_now: Callable[[FightState, Any, Any, Sequence[Any]], tuple[str, Any]]
+    outcome: Callable[[Sequence[Any]], Outcome]  # an action's events -> what they did
+    effect_at: int  # the level of `levels` from which a blow did something (Fate: a margin of 0 does nothing)
     check_duel: Callable[[FightState], None]  # raises RuleError for a fight a duel chain cannot follow
     key: Callable[[FightState, str], Hashable]
     acts: Callable[[FightState, str], bool]
     level: Callable[[FightState, str], int]
-    transitions: Callable[[Any, FightState], dict[Hashable, tuple[Fraction, FightState]]]  # (chain, state)
+    transitions: Callable[[Chain, FightState], dict[Hashable, tuple[Fraction, FightState]]]  # (chain, state)
 
 
 def fudge_sums(count: int) -> tuple[tuple[int, int], ...]:
@@ -116,11 +173,11 @@ def tally(weighted: Sequence[tuple[Fraction, Hashable]]) -> dict[Any, Fraction]:
     return total
 
 
-def apply(state: FightState, events: Sequence[Any]) -> FightState:
-    """Fold events into the state, as the store would after appending them."""
+def apply(fold: Fold, state: FightState, events: Sequence[Any]) -> FightState:
+    """Fold events into the state with `fold`, as the store would after appending them."""
     for event in events:
-        state = evolve(state, Recorded(fight=state.fight_id or "odds", seq=state.last_seq + 1, command="odds",
-                                       at="", prev="", event=event))
+        state = fold(state, Recorded(fight=state.fight_id or "odds", seq=state.last_seq + 1, command="odds",
+                                     at="", prev="", event=event))
     return state
 
 
@@ -130,11 +187,12 @@ def add_chance(grouped: dict[Any, tuple[Fraction, Any]], key: Hashable, chance: 
     grouped[key] = ((before[0] if before else Fraction(0)) + chance, before[1] if before else value)
 
 
-def states_by_key(start: FightState, by_marks: Mapping[Any, tuple[Fraction, Sequence[Any]]],
-                  key: Callable[[FightState], Hashable]) -> dict[Any, tuple[Fraction, FightState]]:
-    """Each distinct set of marks applied once to `start`, the chances of states with the same `key` added up."""
+def states_by_key(chain: Chain, start: FightState,
+                  by_marks: Mapping[Any, tuple[Fraction, Sequence[Any]]]) -> dict[Any, tuple[Fraction, FightState]]:
+    """Each distinct set of marks applied once to `start`, the chances of states with the same key of the
+    chain added up."""
     out: dict[Any, tuple[Fraction, FightState]] = {}
     for chance, marks in by_marks.values():
-        after = apply(start, marks)
-        add_chance(out, key(after), chance, after)
+        after = chain.apply(start, marks)
+        add_chance(out, chain.key(after), chance, after)
     return out

@@ -1,0 +1,66 @@
+"""What a command did to Fate's fighters and turns, in the GM's words (`projections.consequences` asks the
+fight's ruleset through its `Reading`): the boxes marked and their penalties (FT-TRACK-3), and whose turn it is
+in Alertness order (FT-INIT); at another initiative, Fudge's turns. Each line is (its kind, its text)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from fudge_combat.engine.kernel.state import FightState
+from fudge_combat.engine.rulesets.fudge import consequences as fudge
+
+Said = tuple[str, str]  # (kind, text): a consequence, as `projections.consequences.Consequence` holds it
+
+
+def harm(before: FightState, after: FightState) -> list[Said]:
+    """FT-TRACK-3: the boxes a fighter has marked, and the penalties they bring."""
+    from fudge_combat.engine.rulesets.fate.rules import is_taken_out, penalty_view
+    from fudge_combat.engine.rulesets.fate.tables import BOXES, OUTCOME_NAME
+
+    out = []
+    for key, now in after.combatants.items():
+        marks = after.fate_marks.get(key, ())
+        was = before.combatants.get(key)
+        if was is None or before.fate_marks.get(key, ()) == marks or is_taken_out(marks):
+            continue
+        view = penalty_view(after, now)
+        if _harm(view) == _harm(penalty_view(before, was)):
+            continue  # re-marked as it was (a point re-resolved the exchange the marks came from)
+        boxes = {m.box for m in marks}
+        worst = next((OUTCOME_NAME[b] for b in reversed(BOXES) if b in boxes), None)
+        bits = []
+        if view["next_action"]:
+            bits.append(f"{view['next_action']:+d} to the next "
+                        f"{'attack' if after.options.pace == 'turn' else 'roll'}")
+        if view["scene"]:
+            bits.append(f"{view['scene']:+d} to every roll this scene")
+        if view["hurt_narrative"]:
+            bits.append("-1 where the GM says, this scene")
+        if view["beyond_scene"]:
+            bits.append(f"{view['beyond_scene']:+d} until healed")
+        state = f"is {worst}" if worst else "is unharmed"
+        out.append(("wound", f"{now.name} {state}: {', '.join(bits) or 'no penalty'}"))
+    return out
+
+
+def _harm(view: Mapping[str, object]) -> tuple[object, ...]:
+    return (view["boxes"], view["next_action"], view["scene"], view["beyond_scene"], view["hurt_narrative"])
+
+
+def turn(before: FightState, after: FightState) -> list[Said]:
+    """Whose turn it is in Alertness order (FT-INIT); at phase initiative, as in Fudge."""
+    if after.options.initiative == "alertness":  # FT-INIT: only Fate's turn pace takes it (engine.kernel.options)
+        return _fate_turn(before, after)
+    return fudge.turn(before, after)
+
+
+def _fate_turn(before: FightState, after: FightState) -> list[Said]:
+    from fudge_combat.engine.rulesets.fate.rules import next_actor
+
+    now = next_actor(after) if after.fate_order else None
+    was = next_actor(before) if before.fate_order else None
+    if now is not None and (was is None or was.key != now.key or after.fate_order != before.fate_order):
+        return [("turn", f"{now.name}'s turn (Alertness order)")]
+    if now is None and was is not None and after.fate_order:
+        return [("turn", f"round {after.round}'s turns are all taken: `fudge fate round` starts the next")]
+    return []
