@@ -24,6 +24,7 @@ from fudge_combat.engine.turns import still_fights
 from fudge_combat.engine.kernel.wounds import LEVELS
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import Recorded
+from fudge_combat.engine.rulesets.fate.state import fate_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,9 +344,9 @@ def _fate_harm(before: FightState, after: FightState) -> list[Consequence]:
 
     out = []
     for key, now in after.combatants.items():
-        marks = after.fate_marks.get(key, ())
+        marks = fate_of(after).marks.get(key, ())
         was = before.combatants.get(key)
-        if was is None or before.fate_marks.get(key, ()) == marks or is_taken_out(marks):
+        if was is None or fate_of(before).marks.get(key, ()) == marks or is_taken_out(marks):
             continue
         view = penalty_view(after, now)
         if _harm(view) == _harm(penalty_view(before, was)):
@@ -484,9 +485,9 @@ def _rounds(before: FightState, after: FightState) -> list[Consequence]:
         out.append(Consequence("round", f"round {after.round} begins"))
     elif after.round < before.round:
         out.append(Consequence("round", f"back in round {after.round}" if after.round else "back before round 1"))
-    if ruleset_of(after).scenes and after.fate_scene != before.fate_scene:
-        out.append(Consequence("round", f"scene {after.fate_scene} begins" if after.fate_scene > before.fate_scene
-                               else f"back in scene {after.fate_scene}"))
+    if ruleset_of(after).scenes and fate_of(after).scene != fate_of(before).scene:
+        out.append(Consequence("round", f"scene {fate_of(after).scene} begins" if fate_of(after).scene > fate_of(before).scene
+                               else f"back in scene {fate_of(after).scene}"))
     return out
 
 
@@ -500,8 +501,8 @@ def _order(before: FightState, after: FightState) -> list[Consequence]:
         order = ", ".join(f"{' and '.join(names)} {total:+d}{together if len(names) > 1 else ''}"
                           for total, names in sorted(totals.items(), reverse=True))
         return [Consequence("order", f"order: {order}")]
-    if after.fate_order and after.fate_order != before.fate_order:
-        return [Consequence("order", "order: " + ", ".join(after.combatants[k].name for k in after.fate_order))]
+    if fate_of(after).order and fate_of(after).order != fate_of(before).order:
+        return [Consequence("order", "order: " + ", ".join(after.combatants[k].name for k in fate_of(after).order))]
     if after.initiative and _cards(after) != _cards(before):
         return [Consequence("order", f"order: {_phase_order(after)}")]
     return []
@@ -561,10 +562,10 @@ def _last_turn(state: FightState) -> bool:
 def _fate_turn(before: FightState, after: FightState) -> list[Consequence]:
     from fudge_combat.engine.rulesets.fate.rules import next_actor
 
-    now = next_actor(after) if after.fate_order else None
-    was = next_actor(before) if before.fate_order else None
-    if now is not None and (was is None or was.key != now.key or after.fate_order != before.fate_order):
+    now = next_actor(after) if fate_of(after).order else None
+    was = next_actor(before) if fate_of(before).order else None
+    if now is not None and (was is None or was.key != now.key or fate_of(after).order != fate_of(before).order):
         return [Consequence("turn", f"{now.name}'s turn (Alertness order)")]
-    if now is None and was is not None and after.fate_order:
+    if now is None and was is not None and fate_of(after).order:
         return [Consequence("turn", f"round {after.round}'s turns are all taken: `fudge fate round` starts the next")]
     return []

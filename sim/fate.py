@@ -14,6 +14,7 @@ from typing import Any
 from fudge_combat.engine import commands as cmd
 from fudge_combat.events import models as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
+from fudge_combat.engine.rulesets.fate.state import fate_of
 from fudge_combat.sim import policies, rulesets
 from fudge_combat.sim.driver import ATTACKS, PACES, Driver
 
@@ -22,7 +23,7 @@ BOX_LEVEL = {"clipped": "Clipped", "hurt": "Hurt", "injured": "Injured", "taken_
 
 
 def marks(state: FightState, who: Combatant) -> tuple[Any, ...]:
-    return tuple(getattr(state, "fate_marks", {}).get(who.key, ()))
+    return tuple(fate_of(state).marks.get(who.key, ()))
 
 
 def able(state: FightState, who: Combatant) -> bool:

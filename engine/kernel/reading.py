@@ -44,6 +44,9 @@ class Reading:
     sheet: str  # the sheet it reads: its template and `fudge sheet check`'s reading (`cli.sheet.SHEETS`)
     severity_levels: tuple[str, ...]  # the names of `severity`'s levels (the report's wound chart)
     severity: Callable[[FightState, Combatant], int]  # how hurt a fighter is, as a number of `severity_levels`
+    # AI-WILL-1: a fighter's wounds weigh by the campaign's penalties (`options.wound_penalties`), counted
+    # lighter by his willpower this scene (`state.will_relief`); else by his track's own (F-MOD-1, F-DC, F-WND-8)
+    campaign_wounds: bool = False
 
     def plays_rounds(self, pace: str) -> bool:
         """A fight at this pace is played in numbered rounds (Fate's scene and exchange paces are not)."""
