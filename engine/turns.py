@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from fudge_combat.engine.decide import decider_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
+from fudge_combat.engine.rulesets.fate.state import fate_of
 
 
 def current_actor(state: FightState) -> Combatant | None:
@@ -17,7 +18,7 @@ def current_actor(state: FightState) -> Combatant | None:
         if round_over(state):
             return None
         return state.combatants.get(state.turn.combatant)
-    if state.options.initiative == "alertness" and state.fate_order:
+    if state.options.initiative == "alertness" and fate_of(state).order:
         from fudge_combat.engine.rulesets.fate.rules import next_actor
 
         return next_actor(state)
@@ -47,7 +48,7 @@ def round_over(state: FightState) -> bool:
     if state.options.initiative == "alertness":
         from fudge_combat.engine.rulesets.fate.rules import next_actor
 
-        return bool(state.fate_order) and next_actor(state) is None
+        return bool(fate_of(state).order) and next_actor(state) is None
     if not last_turn(state):
         return False
     turn = state.turn
@@ -78,7 +79,7 @@ def yet_to_act(state: FightState) -> list[Combatant]:
     if state.options.initiative == "alertness":
         from fudge_combat.engine.rulesets.fate.rules import still_to_act
 
-        return list(still_to_act(state)) if state.fate_order else []
+        return list(still_to_act(state)) if fate_of(state).order else []
     if turned(state):
         keys = _turn_keys(state)
         start = 0 if state.turn is None else state.turn.index + (1 if state.turn.acted else 0)
@@ -110,7 +111,7 @@ def round_begun(state: FightState) -> bool:
     if not state.round:
         return True
     if state.options.initiative == "alertness":
-        return bool(state.fate_acted)
+        return bool(fate_of(state).acted)
     if turned(state):
         return state.turn is not None
     if state.options.pace == "simultaneous":

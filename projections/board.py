@@ -29,6 +29,7 @@ from fudge_combat.engine.turns import current_actor, round_over, still_fights
 from fudge_combat.engine.kernel.wounds import LEVELS
 from fudge_combat.projections.status import condition_words
 from fudge_combat.projections.text import Line, safe
+from fudge_combat.engine.rulesets.fate.state import fate_of
 
 NAME, SIDE, LEVEL = 16, 10, 17  # columns of line 1, after the two of the turn mark
 ROWS = ("S", "H", "VH", "I", "ND")  # Scratch, Hurt, Very Hurt, Incapacitated, Near Death
@@ -73,7 +74,7 @@ def acting_first(state: FightState) -> list[str]:
     elif state.options.initiative in ("opposed", "ranked") and state.ranked:
         first = [key for _, key, _ in ranked_order(state)]
     elif state.options.initiative == "alertness":
-        first = list(state.fate_order)
+        first = list(fate_of(state).order)
     return list(dict.fromkeys(key for key in first if key in state.combatants))
 
 
@@ -100,8 +101,8 @@ def acted(state: FightState) -> dict[str, str]:
             else:
                 out[key] = "acted" if had >= total else "to act"
         return out
-    if state.options.initiative == "alertness" and state.fate_order:
-        return {key: "acted" if key in state.fate_acted else "to act" for key in state.fate_order}
+    if state.options.initiative == "alertness" and fate_of(state).order:
+        return {key: "acted" if key in fate_of(state).acted else "to act" for key in fate_of(state).order}
     return {key: "fought" for key in state.fought if state.round}
 
 
@@ -111,7 +112,7 @@ def header(state: FightState, current: str | None) -> Line:
     line: Line = [(safe(state.name), "title"), (f" ({safe(state.rules)})", "dim")]
     rules = ruleset_of(state)
     if rules.scenes:
-        line.append((f" · scene {state.fate_scene}", ""))
+        line.append((f" · scene {fate_of(state).scene}", ""))
     if rules.plays_rounds(state.options.pace):  # Fate's scene and exchange paces have no rounds
         line.append((" · ", "dim"))
         line.append((f"round {state.round}" if state.round else "before the first round", "round"))
@@ -243,8 +244,8 @@ def initiative(state: FightState, who: Combatant) -> list[str]:
     rolled = state.ranked.get(who.key)
     if rolled is not None:
         return [f"initiative {rolled.total:+d}" + (" (automatic)" if rolled.automatic else "")]
-    if who.key in state.fate_order:
-        return [f"order {state.fate_order.index(who.key) + 1}"]
+    if who.key in fate_of(state).order:
+        return [f"order {fate_of(state).order.index(who.key) + 1}"]
     return []
 
 

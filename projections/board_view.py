@@ -42,6 +42,7 @@ from typing import Any
 from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.pmap import PMap
 from fudge_combat.engine.kernel.state import Combatant, FightState
+from fudge_combat.engine.rulesets.fate.state import FateState, fate_of
 from fudge_combat.engine.turns import current_actor, still_fights
 from fudge_combat.projections import board, status
 from fudge_combat.projections.board_rows import PAGE, PAGE_SIZE, PART, STATUS_NAME, assemble, digest
@@ -52,7 +53,8 @@ WIDTH = 80  # the board's width in the stored view
 
 # The state's maps keyed by combatant whose entries a combatant's part reads (projections.status, .board).
 BY_COMBATANT = ("combatants", "initiative", "ranked", "declarations", "sealed", "pending", "round_declarations",
-                "will_relief", "fate_marks", "fate_aspects")
+                "will_relief")
+FATE_BY_COMBATANT = ("marks", "aspects")  # the same, of Fate's part of the state (engine.rulesets.fate.state)
 _ABSENT = object()
 _JSON = JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # key order kept: it is shown
 
@@ -112,14 +114,14 @@ class Inputs:
     """What the parts read of a state: kept instead of the state, whose events and actions a roster
     need not hold alive (a one-shot command would free them only at exit)."""
 
-    __slots__ = ("options", "round", "fate_clip", "fate_order", *BY_COMBATANT)
+    __slots__ = ("options", "round", "fate", *BY_COMBATANT)
     options: RuleOptions
     round: int
-    fate_clip: frozenset[str]
-    fate_order: tuple[str, ...]
+    fate: FateState
 
     def __init__(self, state: FightState) -> None:
-        for name in self.__slots__:
+        self.options, self.round, self.fate = state.options, state.round, fate_of(state)
+        for name in BY_COMBATANT:
             setattr(self, name, getattr(state, name))
 
 
@@ -204,9 +206,12 @@ class Roster:
         dirty: set[str] = set()
         for name in BY_COMBATANT:
             dirty |= changed_keys(getattr(before, name), getattr(state, name))
-        dirty |= before.fate_clip ^ state.fate_clip
-        if before.fate_order != state.fate_order:  # the board shows each one's place in it
-            dirty |= {*before.fate_order, *state.fate_order}
+        was, fate = before.fate, fate_of(state)
+        for name in FATE_BY_COMBATANT:
+            dirty |= changed_keys(getattr(was, name), getattr(fate, name))
+        dirty |= was.clip ^ fate.clip
+        if was.order != fate.order:  # the board shows each one's place in it
+            dirty |= {*was.order, *fate.order}
         if before.round != state.round:
             dirty |= {key for key, part in self.parts.items() if part.stunned}
         if current != self.current:

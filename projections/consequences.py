@@ -25,6 +25,7 @@ from fudge_combat.engine.turns import still_fights
 from fudge_combat.engine.kernel.wounds import LEVELS
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import Recorded
+from fudge_combat.engine.rulesets.fate.state import fate_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,9 +333,9 @@ def _rounds(before: FightState, after: FightState) -> list[Consequence]:
         out.append(Consequence("round", f"round {after.round} begins"))
     elif after.round < before.round:
         out.append(Consequence("round", f"back in round {after.round}" if after.round else "back before round 1"))
-    if ruleset_of(after).scenes and after.fate_scene != before.fate_scene:
-        out.append(Consequence("round", f"scene {after.fate_scene} begins" if after.fate_scene > before.fate_scene
-                               else f"back in scene {after.fate_scene}"))
+    if ruleset_of(after).scenes and fate_of(after).scene != fate_of(before).scene:
+        out.append(Consequence("round", f"scene {fate_of(after).scene} begins" if fate_of(after).scene > fate_of(before).scene
+                               else f"back in scene {fate_of(after).scene}"))
     return out
 
 
@@ -348,8 +349,8 @@ def _order(before: FightState, after: FightState) -> list[Consequence]:
         order = ", ".join(f"{' and '.join(names)} {total:+d}{together if len(names) > 1 else ''}"
                           for total, names in sorted(totals.items(), reverse=True))
         return [Consequence("order", f"order: {order}")]
-    if after.fate_order and after.fate_order != before.fate_order:
-        return [Consequence("order", "order: " + ", ".join(after.combatants[k].name for k in after.fate_order))]
+    if fate_of(after).order and fate_of(after).order != fate_of(before).order:
+        return [Consequence("order", "order: " + ", ".join(after.combatants[k].name for k in fate_of(after).order))]
     if after.initiative and _cards(after) != _cards(before):
         return [Consequence("order", f"order: {_phase_order(after)}")]
     return []

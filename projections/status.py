@@ -20,6 +20,7 @@ from fudge_combat.engine.rulesets.fudge.tracks import DamageCapacityTrack, is_pa
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.rulesets.fudge.describe import declaration_text
 from fudge_combat.projections.text import safe
+from fudge_combat.engine.rulesets.fate.state import fate_of
 
 BOX_LEVELS = LEVELS[1:6]
 
@@ -264,7 +265,7 @@ def status_head_lines(state: FightState) -> list[str]:
         step = {"declare": " (declares)", "resolve": " (resolves)", "held": " (holds)"}.get(state.turn.step, "")
         lines.append(f"turn: {state.combatants[state.turn.combatant].name} in phase {phase_label(state, state.turn.phase)}{step}")
     if ruleset_of(state).scenes:
-        lines[0] += f", scene {state.fate_scene}, pace {state.options.pace}"
+        lines[0] += f", scene {fate_of(state).scene}, pace {state.options.pace}"
     return lines
 
 

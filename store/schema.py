@@ -20,6 +20,9 @@ state's annotations stay the one schema:
   refuse a name with `=`) are not run, as a value read from a store is never re-validated;
 - a `Mapping` field is `[persistent, {key: value}]`: a persistent map (engine.kernel.pmap.PMap) comes back
   a `PMap`, a dict a dict, since an undo's change names the keys of a persistent map (engine.kernel.rewind);
+- `FightState.part`, the ruleset's own part of the state, is a union of each built-in ruleset's part
+  class (and the empty `RulesPart`), tagged by the class's name: a part of another class is refused
+  when it is written, so a snapshot is never written that could not be read back as it was;
 - `FightState.events` keeps its keys alone: the event at each seq stays in the log (`EventMap.in_log`);
 - the undo history's `Change` holds, for each field it puts back, a value of that field's own type:
   a union tagged by the field's name (one struct per field of the state); and for each persistent
@@ -47,7 +50,8 @@ from pydantic.fields import FieldInfo
 
 from fudge_combat.engine.kernel.pmap import KINDS, LOGGED, MISSING, EventMap, PMap
 from fudge_combat.engine.kernel.rewind import Change, History
-from fudge_combat.engine.kernel.state import FightState
+from fudge_combat.engine.kernel.registry import RULESETS
+from fudge_combat.engine.kernel.state import FightState, RulesPart, initial_part
 
 # Types built at run time from the state's annotations: subscripted through these names, as values
 _TUPLE: Any = tuple
@@ -162,6 +166,8 @@ class _Deriver:
             return Codec(tuple[int, ...], _event_keys, EventMap.in_log)
         if hint is Change:
             return self.change()
+        if hint is RulesPart:
+            return self.part()
         if isinstance(hint, type) and (dataclasses.is_dataclass(hint) or issubclass(hint, pydantic.BaseModel)):
             return self.struct(hint)
         raise TypeError(f"{hint!r}: the snapshot's schema derives no type for it")
@@ -219,9 +225,31 @@ class _Deriver:
 
         return Codec(_TUPLE[bool, plain.wire], encode, decode)
 
-    def struct(self, cls: type) -> Codec:
+    def part(self) -> Codec:
+        """A ruleset's part of the state (`FightState.part`): each built-in ruleset's part class (and the
+        empty one) as an array tagged by the class's name, one member of a union each."""
+        kinds: set[type[RulesPart]] = {RulesPart, *(type(initial_part(name)) for name in RULESETS)}
+        classes = sorted(kinds, key=lambda cls: cls.__name__)
+        members = {cls: self.struct(cls, tag=cls.__name__) for cls in classes}
+        by_wire = {codec.wire: codec for codec in members.values()}
+
+        def encode(value: Any) -> Any:
+            codec = members.get(type(value))
+            if codec is None or codec.encode is None:
+                raise TypeError(f"a {type(value).__name__} where a ruleset's part of the state is stored")
+            return codec.encode(value)
+
+        def decode(value: Any) -> Any:
+            convert = by_wire[type(value)].decode
+            assert convert is not None
+            return convert(value)
+
+        return Codec(_UNION[tuple(codec.wire for codec in members.values())], encode, decode)
+
+    def struct(self, cls: type, tag: str | None = None) -> Codec:
         """A class's fields as an array; a dataclass is rebuilt field by field (its slots set, no __init__
-        run), a pydantic model as its own pickling would restore it (its fields' dict, all of them set)."""
+        run), a pydantic model as its own pickling would restore it (its fields' dict, all of them set).
+        `tag`: the array starts with it (a member of a tagged union, `part`)."""
         if cls in self.classes:
             found = self.classes[cls]
             if found is None:
@@ -234,8 +262,13 @@ class _Deriver:
         names = tuple(name for name, _ in fields)
         codecs = [self.codec(hint) for _, hint in fields]
         wire = msgspec.defstruct(cls.__name__, [(name, codec.wire) for name, codec in zip(names, codecs)],
-                                 array_like=True, gc=False)
-        read = operator.attrgetter(*names) if len(names) > 1 else (lambda value: (getattr(value, names[0]),))
+                                 array_like=True, gc=False, tag=tag)
+        read: Callable[[Any], Any]
+        if len(names) > 1:
+            read = operator.attrgetter(*names)
+        else:
+            read = (lambda value: (getattr(value, names[0]),)) if names else (lambda value: ())
+        tagged = () if tag is None else (tag,)
         encodes = [(number, codec.encode) for number, codec in enumerate(codecs) if codec.encode is not None]
         decodes = [(number, codec.decode) for number, codec in enumerate(codecs) if codec.decode is not None]
 
@@ -244,11 +277,11 @@ class _Deriver:
                 raise TypeError(f"a {type(value).__name__} where a {cls.__name__} is stored")
             held = read(value)
             if not encodes:
-                return held
+                return (*tagged, *held) if tagged else held
             out = list(held)
             for number, convert in encodes:
                 out[number] = convert(out[number])
-            return out
+            return [*tagged, *out]
 
         build = _model(cls, names) if issubclass(cls, pydantic.BaseModel) else _dataclass(cls, names)
 

@@ -55,8 +55,9 @@ SOURCES = ("engine", "events", "projections")
 _VERSION: list[str] = []
 # The layout of a snapshot's body, part of its version: a snapshot of another format is ignored (the state
 # is folded from the log), never misread. 2: the events of the actions are left in the log (keys only);
-# 3: msgpack of the types store.schema derives (1 and 2 were pickles).
-FORMAT = "3"
+# 3: msgpack of the types store.schema derives (1 and 2 were pickles); 4: a ruleset's own fields (Fate's)
+# are one tagged part of the state (`FightState.part`), no longer fields of their own.
+FORMAT = "4"
 
 
 def code_version() -> str:

@@ -17,6 +17,9 @@ from fudge_combat.engine.rulesets.fudge.ranked import derived_initiative
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.rulesets.fudge.settle import min_hit_for
 from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.reading import ruleset_of
+from fudge_combat.engine.kernel.state import replace
+from fudge_combat.engine.rulesets.fudge.sides import acting_wound
 from fudge_combat.engine.kernel.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT, level_for_damage
 from fudge_combat.events import models as ev
 from fudge_combat.service.fights import Fights
@@ -334,6 +337,24 @@ def test_AI_HEROIC_and_AI_WILL_1_risonda_shrugs_off_a_very_hurt(fights: Fights) 
     climb = events(fights.execute("fight", cmd.RollTrait(combatant="Risonda", trait="Agility"),
                                   dice("risonda=0 0 0 0")), ev.ActionResolved)[0]
     assert climb.modifiers == () and climb.success  # no -2 on any action
+
+
+def test_AI_WILL_1_the_relief_weighs_where_the_ruleset_says_its_wounds_do(fights: Fights) -> None:
+    """AI-WILL-1 is Atari Isev's reading of wounds (its Reading's `campaign_wounds`), asked by Fudge's shared
+    code: the same state read as a Fudge fight's weighs Risonda's marks by his track's own penalty
+    (F-MOD-1), willpower or not; as Atari Isev's, two levels lighter."""
+    atari(fights, "risonda", "duellist")
+    round_(fights, "risonda=- - - -", "duellist=+ + 0 0")
+    next_(fights)
+    attack(fights, "Duellist", "Risonda", "duellist=+ + + 0", "risonda=- - 0 0", "duellist=0 0 0 0")
+    fights.execute("fight", cmd.Willpower(combatant="Risonda"), dice("risonda=0 0 0 0"))
+    state = fights.state("fight")
+    risonda = state.combatants["risonda"]
+    assert ruleset_of(state).campaign_wounds and state.will_relief == {"risonda": 2}
+    assert acting_wound(state, risonda) == (SCRATCH, 0)
+    as_fudge = replace(state, options=state.options.model_copy(update={"ruleset": "fudge"}))
+    assert not ruleset_of(as_fudge).campaign_wounds
+    assert acting_wound(as_fudge, risonda) == (VERY_HURT, risonda.track.penalty(as_fudge.options)) != (VERY_HURT, 0)
 
 
 def test_AI_WILL_1_not_at_near_death(fights: Fights) -> None:

@@ -25,6 +25,7 @@ from fudge_combat.projections.fold import evolve_all
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice, make_fights, start
 from tests.fuzzing import fuzz
+from fudge_combat.engine.rulesets.fate.state import fate_of
 
 ROOT = Path(__file__).resolve().parents[1]
 F_EX_ROUND_1 = ("snorri=+ 0 0 0", "brynhild=- 0 0 0", "snorri=- - 0 0")  # F-EX: Brynhild Hurt
@@ -251,7 +252,7 @@ def test_FT_INIT_fate_turns_say_the_alertness_order_and_whose_turn() -> None:
     state = fights.state("fight")
     first = next_actor(state)
     assert found == [("round", "round 1 begins"),
-                     ("order", "order: " + ", ".join(state.combatants[k].name for k in state.fate_order)),
+                     ("order", "order: " + ", ".join(state.combatants[k].name for k in fate_of(state).order)),
                      ("turn", f"{first.name}'s turn (Alertness order)")]
     foe = next(w for w in state.combatants.values() if w.side != first.side)
     after_attack = said(fights, cmd.FateAttack(attack=cmd.FateAction(combatant=first.name, target=foe.name),

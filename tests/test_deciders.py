@@ -10,8 +10,10 @@ from fudge_combat.engine.rulesets.atari_isev import blows as atari
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.decide import DECIDERS
 from fudge_combat.engine.kernel.errors import RuleError
+from fudge_combat.engine.kernel.state import FightState, RulesPart
 from fudge_combat.engine.rulesets.fate import decider as fate
 from fudge_combat.engine.rulesets.fudge import decider as fudge
+from fudge_combat.engine.rulesets.fate.state import FateState
 from fudge_combat.service.fights import Fights
 from tests.conftest import sheet, start
 
@@ -38,6 +40,16 @@ def test_each_ruleset_keeps_its_own_handlers() -> None:
     assert cmd.Shoot not in DECIDERS["atari-isev"].table and cmd.Shoot in fudge.TABLE
     assert DECIDERS["fate"].table[cmd.Join] is fate.join and fudge.TABLE[cmd.Join] is not fate.join
     assert cmd.FateExchange not in fudge.TABLE
+
+
+@pytest.mark.parametrize("rules,part", [("fudge", RulesPart), ("atari-isev", RulesPart), ("fate", FateState)])
+def test_each_ruleset_keeps_its_own_part_of_the_state(fights: Fights, rules: str, part: type) -> None:
+    """A fight starts with the part of the state its ruleset's Decider names (FT-TRACK's boxes, FT-INIT's order
+    are Fate's alone); Fudge and Atari Isev keep nothing beyond the fields every ruleset shares."""
+    assert type(DECIDERS[rules].initial_part()) is part
+    assert type(FightState().part) is RulesPart  # before the fight starts, no ruleset's
+    start(fights, rules=rules)
+    assert type(fights.state("fight").part) is part
 
 
 @pytest.mark.parametrize("rules,command,words", [

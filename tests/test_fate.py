@@ -20,6 +20,7 @@ from fudge_combat.engine.kernel.options import resolve
 from fudge_combat.events import models as ev
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice, sheet, start
+from fudge_combat.engine.rulesets.fate.state import fate_of
 
 
 def fighter(name: str, skill: Any = "Good", side: str | None = None, **extra: Any) -> dict[str, Any]:
@@ -59,7 +60,7 @@ def boxes(outcome: Any) -> list[tuple[str, str, str]]:
 
 def marks(fights: Fights, name: str, who: str) -> list[str]:
     state = fights.state(name)
-    return [m.box for m in state.fate_marks.get(who.lower(), ())]
+    return [m.box for m in fate_of(state).marks.get(who.lower(), ())]
 
 
 def refused(fights: Fights, name: str, command: Any, *faces: str, match: str) -> None:
@@ -157,7 +158,7 @@ def test_FT_TRACK_1_two_boxes_each_and_a_house_track(fights: Fights) -> None:
 def test_FT_TRACK_2_an_outcome_with_no_open_box_marks_the_next_more_severe(fights: Fights) -> None:
     """FT-TRACK-2: a third clip spills into Hurt; a third Hurt into Injured (Bob's penalties counted in the margins)."""
     from fudge_combat.engine.rulesets.fate.rules import place
-    from fudge_combat.engine.kernel.state import FateMark
+    from fudge_combat.engine.rulesets.fate.state import FateMark
     assert place([FateMark(1, "injured"), FateMark(2, "injured")], "clipped", (2, 2, 2)) == "clipped"
     assert place([FateMark(1, "hurt"), FateMark(2, "hurt"), FateMark(3, "injured")], "hurt", (2, 2, 2)) == "injured"
     name = fate(fights, fighter("Ann", "Average"), fighter("Bob", "Average"))
@@ -219,11 +220,11 @@ def test_FT_TRACK_3_in_turn_pace_a_clip_counts_on_the_next_attack_roll_not_on_de
     assert marks(fights, name, "Bob") == ["clipped"]
     out = fights.execute(name, cmd.FateAttack(attack=act("Ann", "Bob"), defense=act("Bob")),
                          dice("ann=0000", "bob=0000"))
-    assert resolved(out).sides[1].modifiers == () and "bob" in out.state.fate_clip
+    assert resolved(out).sides[1].modifiers == () and "bob" in fate_of(out.state).clip
     out = fights.execute(name, cmd.FateAttack(attack=act("Bob", "Ann"), defense=act("Ann")),
                          dice("bob=0000", "ann=0000"))
     assert [(m.name, m.value) for m in resolved(out).sides[0].modifiers] == [("clipped (next action)", -1)]
-    assert "bob" not in out.state.fate_clip
+    assert "bob" not in fate_of(out.state).clip
 
 
 def test_FT_TRACK_3_taken_out_cannot_act_and_clears_when_the_scene_ends(fights: Fights) -> None:
@@ -575,7 +576,7 @@ def test_FT_INIT_a_pass_uses_the_turn_a_hold_waits_for_the_next_and_the_dead_hav
     refused(fights, name, cmd.FatePass(combatant="Bob"), match="it is Ann's turn .*not Bob's")
     held = fights.execute(name, cmd.FatePass(combatant="Ann", hold=True))
     assert [r.event for r in held.records] == [ev.FateTurnPassed(round=1, combatant="Ann", behind="Bob")]
-    assert held.state.fate_order == ("bob", "ann", "cid")
+    assert fate_of(held.state).order == ("bob", "ann", "cid")
     passed = fights.execute(name, cmd.FatePass())
     assert [r.event for r in passed.records] == [ev.FateTurnPassed(round=1, combatant="Bob")]
     assert not any(isinstance(r.event, ev.DiceRolled) for r in held.records + passed.records)

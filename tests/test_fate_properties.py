@@ -28,6 +28,7 @@ from fudge_combat.engine.rulesets.fate.rules import is_taken_out, marks_of
 from fudge_combat.engine.turns import current_actor
 from fudge_combat.projections.fold import replay
 from tests.conftest import make_fights, start
+from fudge_combat.engine.rulesets.fate.state import fate_of
 
 NAMES = ("Cyrus", "Finn", "Guard-A", "Guard-B")
 JOINS = [join("cyrus"), join("finn"), join_as("guard", "Guard-A"), join_as("guard", "Guard-B")]
@@ -72,7 +73,7 @@ def test_FT_PTS_FT_TRACK_2_random_sessions_replay_verify_and_refuse_cleanly(comm
         assert status_json(outcome.state) == status_json(replay(fights.log("fight")))
     state = fights.state("fight")
     capacity = dict(zip(("clipped", "hurt", "injured", "taken_out"), (*state.options.fate_boxes, 1)))
-    for marks in state.fate_marks.values():
+    for marks in fate_of(state).marks.values():
         for box, room in capacity.items():
             assert sum(1 for m in marks if m.box == box) <= room
     report = verify(fights.store.read("fight"))
@@ -130,9 +131,9 @@ def test_FT_INIT_random_turn_sessions_replay_verify_and_name_the_turn(steps: lis
             continue
         state = outcome.state
         assert status_json(state) == status_json(replay(fights.log("fight")))
-        waiting = [state.combatants[key].name for key in state.fate_order if key not in state.fate_acted
+        waiting = [state.combatants[key].name for key in fate_of(state).order if key not in fate_of(state).acted
                    and not is_taken_out(marks_of(state, state.combatants[key]))]
         assert status_json(state)["turn"] == (waiting[0] if waiting else None)
-        assert sorted(state.fate_order) == sorted(set(state.fate_order))
+        assert sorted(fate_of(state).order) == sorted(set(fate_of(state).order))
     report = verify(fights.store.read("fight"))
     assert report.ok, report.problems

@@ -23,6 +23,7 @@ from tests.conftest import dice, make_fights, start
 from tests.test_cli import Fudge
 from fudge_combat.cli import render
 from fudge_combat.projections.fold import evolve_all
+from fudge_combat.engine.rulesets.fate.state import fate_of
 
 
 def play(fights: Fights) -> tuple[str, list[list[Any]]]:
@@ -107,7 +108,7 @@ def test_FT_EX_cyrus_and_finn_as_the_text_tells_it(fights: Fights, snapshot) -> 
     state = fights.state(name)
     assert [(w.name, w.fudge_points) for w in state.combatants.values()][:2] == [("Cyrus", 2), ("Finn", 1)]
     assert penalty_view(state, state.find("Guard-A"))["taken_out"]
-    assert [m.box for m in state.fate_marks["cyrus"]] == ["clipped", "clipped"]
+    assert [m.box for m in fate_of(state).marks["cyrus"]] == ["clipped", "clipped"]
     assert verify(fights.store.read(name)).ok
     assert fate_steps(fights, name) == snapshot(name="fate-cyrus-and-finn-state-after-each-event")
 
@@ -121,7 +122,7 @@ def test_FT_EX_the_demo_plays_under_fudge_demo(tmp_path: Path) -> None:
     for _, command, faces in chosen.steps:
         fights.execute("demo-fate", command, dice(*faces))
     state = fights.state("demo-fate")
-    assert [m.box for m in state.fate_marks["guard-a"]] == ["injured"]
+    assert [m.box for m in fate_of(state).marks["guard-a"]] == ["injured"]
     try:
         out = Fudge(tmp_path)("demo", "fate").stdout
     finally:

@@ -2,15 +2,18 @@
 other way round; inside the engine, the rulesets sit on the kernel and each ruleset is one room (Fudge
 imports neither Atari Isev nor Fate, which never import each other); the engine, cli, sim and service have no
 import cycle. `.ci/run` runs `lint-imports`
-too; this test lets the README's test command catch a wrong import before CI does."""
+too; this test lets the README's test command catch a wrong import before CI does. A ruleset's package
+does not name another ruleset either: what differs between rulesets is asked of the fight's own."""
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
 import tomllib
 
+from fudge_combat.engine.kernel.registry import RULESETS
 from tests.processes import ROOT
 
 
@@ -21,3 +24,22 @@ def test_import_linter_contracts_are_kept() -> None:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
     assert f"Contracts: {len(contracts)} kept, 0 broken." in done.stdout
+
+
+def test_no_ruleset_package_names_another_ruleset() -> None:
+    """The code shared through Fudge's package asks the fight's ruleset (its Reading, its part of the state)
+    instead of comparing the `ruleset` option with another ruleset's name; nor do the variants name each
+    other. A string of the code (a docstring or a comment may speak of another ruleset) equal to another
+    built-in ruleset's name fails."""
+    found = []
+    for name, package in RULESETS.items():
+        others = set(RULESETS) - {name}
+        for path in sorted((ROOT / "engine" / "rulesets" / package).glob("*.py")):
+            tree = ast.parse(path.read_text())
+            docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                          if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                          and node.body and isinstance(node.body[0], ast.Expr)
+                          and isinstance(node.body[0].value, ast.Constant)}
+            found += [f"{path.relative_to(ROOT)}:{node.lineno}: {node.value!r}" for node in ast.walk(tree)
+                      if isinstance(node, ast.Constant) and node.value in others and id(node) not in docstrings]
+    assert not found, found

@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from fudge_combat.engine import commands as cmd
@@ -19,6 +20,7 @@ from fudge_combat.engine.kernel.pmap import LOGGED, MISSING
 from fudge_combat.engine.kernel.rewind import UNKNOWN
 from fudge_combat.projections.fold import replay
 from fudge_combat.engine.kernel.state import FightState
+from fudge_combat.engine.rulesets.fate.state import FateState, fate_of
 from fudge_combat.store import schema, snapshots
 from fudge_combat.service.fights import Fights
 from fudge_combat.store.log import log
@@ -236,6 +238,39 @@ def test_a_pickled_snapshot_of_the_format_before_is_never_unpickled_and_the_figh
         version, body = db.execute("SELECT version, body FROM snapshots").fetchone()
     assert version == snapshots.code_version() and body[:2] != b"\x80\x05"
     consistent(path, "duel")
+
+
+def test_a_snapshot_of_format_3_with_fates_fields_of_their_own_is_not_misread_but_folded_from_the_log(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Fate fight's store from before a ruleset's fields were its own part of the state (snapshot format 3:
+    Fate's boxes, clip and order were fields of the state beside the shared ones; tests/fixtures/README.md).
+    Its snapshot is of another version, so it is not used (no warning: stale, not damaged), and its body is
+    not of this format's schema either (the decoder refuses it rather than reading Fate's fields as others).
+    The state is folded from the log, with Fate's boxes where the rules keep them (FT-TRACK-2), and the
+    next write stores this format, which reads back as the replay."""
+    path, key = tmp_path / "fudge.db", tmp_path / "snapshot.key"
+    with sqlite3.connect(path) as db:
+        db.executescript((FIXTURES / "snapshot_format3.sql").read_text())
+    key.write_text((FIXTURES / "snapshot_format3.key").read_text())
+    key.chmod(0o600)
+    monkeypatch.setenv("FUDGE_KEY_FILE", str(key))
+    with sqlite3.connect(path) as db:
+        version, body, seq = db.execute("SELECT version, body, seq FROM snapshots").fetchone()
+    assert version != snapshots.code_version() and seq > 1  # written by the code before, partway through
+    with pytest.raises(msgspec.ValidationError):
+        schema.decode(body)
+    snapshots._IGNORED.clear()
+    assert from_cache(path, "tavern") is None
+    state = opened(path).state("tavern")
+    assert state == replayed(path, "tavern") and not snapshots._IGNORED
+    assert type(state.part) is FateState
+    assert {who: [m.box for m in marks] for who, marks in fate_of(state).marks.items() if marks} == {
+        "cyrus": ["clipped"], "finn": ["clipped"], "guard-a": ["hurt", "injured"]}
+    opened(path).execute("tavern", cmd.Undo())  # a write stores a snapshot of this format
+    with sqlite3.connect(path) as db:
+        version, = db.execute("SELECT version FROM snapshots").fetchone()
+    assert version == snapshots.code_version()
+    assert type(consistent(path, "tavern").part) is FateState
 
 
 def test_a_pickled_snapshot_read_by_fudge_as_a_gm_runs_it_never_loads_pickle(tmp_path: Path) -> None:

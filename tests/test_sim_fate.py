@@ -20,6 +20,7 @@ from fudge_combat.service.fights import Fights
 from fudge_combat.store.memory import MemoryStore
 from fudge_combat.store.sqlite import SqliteStore
 from tests.test_sim import entrant
+from fudge_combat.engine.rulesets.fate.state import fate_of
 
 SHEETS = Path(__file__).resolve().parents[1] / "examples" / "sheets"
 HOUSES = {"exchange": None,
@@ -101,6 +102,6 @@ def test_plain_targets_the_foe_with_the_worst_box() -> None:
     state = fights.execute("fight", cmd.FateExchange(actions=(cmd.FateAction(combatant="Cyrus", target="Guard"),
                                                               cmd.FateAction(combatant="Guard"))),
                            dice("cyrus=++++", "guard=----")).state
-    assert state.fate_marks.get("guard")
+    assert fate_of(state).marks.get("guard")
     cyrus = state.find("Cyrus")
     assert worst_wounded_foe(state, cyrus, [state.find("Finn"), state.find("Guard")]).name == "Guard"

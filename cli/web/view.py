@@ -28,6 +28,7 @@ from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.kernel.wounds import LEVELS
 from fudge_combat.engine.turns import current_actor, still_fights
 from fudge_combat.events import models as ev
+from fudge_combat.engine.rulesets.fate.state import fate_of
 
 WORDS = ("unhurt", "hurt", "badly hurt", "down", "out")
 SIDE_COLOURS = 8  # cli.web.html's palette: sides past the eighth share its colours again
@@ -50,7 +51,7 @@ def board(state: FightState, view: WoundView) -> dict[str, Any]:
         turn = f"{actor.name}'s turn{step}"
     where = []
     if rules.scenes:
-        where.append(f"scene {state.fate_scene}")
+        where.append(f"scene {fate_of(state).scene}")
     if rules.plays_rounds(state.options.pace):
         where.append(f"round {state.round}" if state.round else "before the first round")
     if state.turn is not None:
@@ -192,8 +193,8 @@ def sentences(before: FightState, after: FightState, events: Iterable[Any], view
     out: list[str] = []
     if after.round > before.round:
         out.append(f"Round {after.round} begins.")
-    if ruleset_of(after).scenes and after.fate_scene > before.fate_scene:
-        out.append(f"Scene {after.fate_scene} begins.")
+    if ruleset_of(after).scenes and fate_of(after).scene > fate_of(before).scene:
+        out.append(f"Scene {fate_of(after).scene} begins.")
     out += [f"{who.name} joins the fight ({who.side})." for key, who in after.combatants.items()
             if key not in before.combatants]
     points = ruleset_of(after).points

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Never, TypeVar, cast
 
 from fudge_combat.engine.kernel.dice import Dice
-from fudge_combat.engine.kernel.state import Combatant, FightState
+from fudge_combat.engine.kernel.state import Combatant, FightState, RulesPart, initial_part
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.command_base import CommandModel as Command
@@ -65,6 +65,11 @@ class Decider:
     def initial() -> FightState:
         """The state before the first event: every ruleset starts from the same empty fight."""
         return FightState()
+
+    def initial_part(self) -> RulesPart:
+        """The ruleset's own part of the state its fights start with (`FightState.part`, which `FightStarted`
+        sets): its package's `state` module declares it, so that a fold finds it without loading this Decider."""
+        return initial_part(self.name)
 
 
 def able_to_act(state: FightState, who: Combatant) -> bool:

@@ -32,7 +32,7 @@ class Reading:
     points: str  # the points its fighters spend, as the views name them: "fudge" (C-FP) or "fate" (FT-PTS)
     battle: str  # what its fights are played in and ended by `end_command`: "battle" or "scene"
     end_command: str  # the command that ends one: "end" or "end-scene"
-    scenes: bool  # it counts its scenes (`state.fate_scene`, FT-SCENE): the views say which scene
+    scenes: bool  # it counts its scenes (Fate's part of the state: `scene`, FT-SCENE): the views say which scene
     round_paces: frozenset[str] | None  # the paces that play in rounds (None: every pace)
     boxes: bool  # harm is marked in Fate's boxes (FT-TRACK), not on the wound track (F-WND)
     taken_out: str  # why a fighter still alive is out of the fight, when it says one word for it ("": his track's)
@@ -48,6 +48,9 @@ class Reading:
     # each a list of (kind, text) lines in the GM's words (`projections.consequences`)
     harm: Callable[[FightState, FightState], list[tuple[str, str]]]
     turn: Callable[[FightState, FightState], list[tuple[str, str]]]
+    # AI-WILL-1: a fighter's wounds weigh by the campaign's penalties (`options.wound_penalties`), counted
+    # lighter by his willpower this scene (`state.will_relief`); else by his track's own (F-MOD-1, F-DC, F-WND-8)
+    campaign_wounds: bool = False
 
     def plays_rounds(self, pace: str) -> bool:
         """A fight at this pace is played in numbered rounds (Fate's scene and exchange paces are not)."""

@@ -17,6 +17,7 @@ from fudge_combat.engine.kernel.initiative import Initiative
 from fudge_combat.engine.kernel.ladder import Ladder, ladder_of
 from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.pmap import EventMap, PMap
+from fudge_combat.engine.kernel.registry import UnknownRuleset, ruleset_part
 from fudge_combat.engine.kernel.sheets import Fighter
 from fudge_combat.engine.kernel.wounds import Mark, Track, empty_track
 from fudge_combat.events import models as ev
@@ -75,13 +76,39 @@ class Turn:
 
 
 @dataclass(frozen=True, slots=True)
-class FateMark:
-    """FT-TRACK-2: one box marked by the event `seq`."""
+class RulesPart:
+    """The part of a fight's state that its ruleset alone keeps (`FightState.part`): a ruleset that keeps
+    fields of its own subclasses it in its package (`rulesets.fate.state.FateState`), and its package's
+    `state` module names the part its fights start with (`initial_part`). The kernel never reads one: only
+    its ruleset's package (and the views that ask it) know its fields.
 
-    seq: int
-    box: str
-    non_lethal: bool = False
-    by: str | None = None
+    This class itself, with no field, is the part of a ruleset that keeps nothing of its own (Fudge, Atari
+    Isev, or a ruleset added from outside that declares no `state` module).
+
+    Fudge's own fields (its melee's forfeits and advantages, rolled initiative, willpower's relief) stay on
+    `FightState`: Atari Isev and every ruleset composed from Fudge fold them with Fudge's handlers, and a
+    Fudge fight may record willpower too (AI-WILL-1 is a GM option there).
+    """
+
+
+NO_PART = RulesPart()  # the part of a ruleset that keeps none of its own
+
+_initial_parts: dict[str, RulesPart] = {}
+
+
+def initial_part(ruleset: str) -> RulesPart:
+    """The part of the state a fight under `ruleset` starts with: its package's `state` module's `INITIAL`,
+    or the empty part when it has none (or when the ruleset is not installed here: a recorded fight still folds).
+
+    A module of its own, not the Decider's, so that folding a fight's log never loads its rules' tables."""
+    part = _initial_parts.get(ruleset)
+    if part is None:
+        try:
+            module = ruleset_part(ruleset, "state")
+        except UnknownRuleset:
+            module = None
+        part = _initial_parts[ruleset] = NO_PART if module is None else module.INITIAL
+    return part
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +118,10 @@ class FightState:
     fight_id: str = ""
     name: str = ""
     rules: str = ""
+    # The ruleset's own part of the state (`RulesPart`: Fate's boxes, aspects, scene and turn order),
+    # set by `FightStarted` from the ruleset's `state` module. Named `part`, not `rules`: `rules` is the name
+    # of the rules the fight was started under, as its log records it, and every view reads it so.
+    part: RulesPart = NO_PART
     options: RuleOptions = field(default_factory=RuleOptions)
     stream: str = ""
     commitment: str = ""
@@ -127,15 +158,6 @@ class FightState:
     # --- melee (F-MOD-8) ---
     forfeits: frozenset[str] = frozenset()  # all-out defenders who may not attack this round
     exposed: Mapping[str, str] = field(default_factory=dict)  # all-out attacker -> the foe whose next turn finds him exposed
-    # --- fate ---
-    fate_marks: Mapping[str, tuple[FateMark, ...]] = field(default_factory=dict)  # FT-TRACK: boxes marked
-    fate_clip: frozenset[str] = frozenset()  # FT-TRACK-3: a clipped -1 waits for the next action
-    fate_aspects: Mapping[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)  # FT-PTS: checked boxes
-    fate_scene: int = 1
-    fate_scene_rolled: frozenset[str] = frozenset()  # FT-PACE scene: one roll each
-    fate_order: tuple[str, ...] = ()  # FT-INIT: this round's order
-    fate_acted: frozenset[str] = frozenset()
-    fate_last_action: int | None = None  # the latest exchange, scene or attack (fate points and rerolls change it)
     # --- aftermath (F-HEAL) ---
     ended_through: int = 0  # the last event of the latest battle end: nothing since it means the battle is over
 

@@ -1,5 +1,6 @@
 """What the read side asks of the Atari Isev ruleset (`engine.kernel.reading`): Fudge's, but its
-rolled initiative is AI-INIT, where equal totals act together (AI-INIT-2), and its own sheet."""
+rolled initiative is AI-INIT, where equal totals act together (AI-INIT-2), its own sheet, and its
+wounds weigh by the campaign's penalties, eased by willpower (AI-WILL-1)."""
 
 from __future__ import annotations
 
@@ -7,4 +8,5 @@ from dataclasses import replace
 
 from fudge_combat.engine.rulesets.fudge.reading import READING as FUDGE
 
-READING = replace(FUDGE, name="atari-isev", ranked_rule="AI-INIT", ties_together=True, sheet="atari-isev")
+READING = replace(FUDGE, name="atari-isev", ranked_rule="AI-INIT", ties_together=True, sheet="atari-isev",
+                  campaign_wounds=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from fudge_combat.engine.kernel.state import FightState
+from fudge_combat.engine.rulesets.fate.state import fate_of
 from fudge_combat.engine.rulesets.fudge import consequences as fudge
 
 Said = tuple[str, str]  # (kind, text): a consequence, as `projections.consequences.Consequence` holds it
@@ -19,9 +20,9 @@ def harm(before: FightState, after: FightState) -> list[Said]:
 
     out = []
     for key, now in after.combatants.items():
-        marks = after.fate_marks.get(key, ())
+        marks = fate_of(after).marks.get(key, ())
         was = before.combatants.get(key)
-        if was is None or before.fate_marks.get(key, ()) == marks or is_taken_out(marks):
+        if was is None or fate_of(before).marks.get(key, ()) == marks or is_taken_out(marks):
             continue
         view = penalty_view(after, now)
         if _harm(view) == _harm(penalty_view(before, was)):
@@ -57,10 +58,10 @@ def turn(before: FightState, after: FightState) -> list[Said]:
 def _fate_turn(before: FightState, after: FightState) -> list[Said]:
     from fudge_combat.engine.rulesets.fate.rules import next_actor
 
-    now = next_actor(after) if after.fate_order else None
-    was = next_actor(before) if before.fate_order else None
-    if now is not None and (was is None or was.key != now.key or after.fate_order != before.fate_order):
+    now = next_actor(after) if fate_of(after).order else None
+    was = next_actor(before) if fate_of(before).order else None
+    if now is not None and (was is None or was.key != now.key or fate_of(after).order != fate_of(before).order):
         return [("turn", f"{now.name}'s turn (Alertness order)")]
-    if now is None and was is not None and after.fate_order:
+    if now is None and was is not None and fate_of(after).order:
         return [("turn", f"round {after.round}'s turns are all taken: `fudge fate round` starts the next")]
     return []

@@ -28,6 +28,7 @@ from fudge_combat.engine.kernel.sheets import Sheet
 from fudge_combat.engine.rulesets.fudge.sides import able, combatant
 from fudge_combat.events import models as ev
 from fudge_combat.engine.kernel.state import Action, Combatant, FightState
+from fudge_combat.engine.rulesets.fate.state import fate_of
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.command_base import CommandModel
@@ -84,7 +85,7 @@ def scene(state: FightState, c: FateScene, dice: Dice) -> list[ev.Event]:
     """FT-PACE scene, FT-SCENE: one roll per participant for the whole scene."""
     _need_pace(state, "scene", "`fudge fate scene`")
     check_actions(state, c.actions, c.mods)
-    again = [a.combatant for a in c.actions if a.combatant.lower() in state.fate_scene_rolled]
+    again = [a.combatant for a in c.actions if a.combatant.lower() in fate_of(state).scene_rolled]
     if again:
         raise RuleError(f"{again[0]} has rolled in this scene (FT-PACE: one roll each); `fudge end-scene` first")
     if c.mode == "paired" and any(a.target is None for a in c.actions):
@@ -144,7 +145,7 @@ def attack(state: FightState, c: FateAttack, dice: Dice) -> list[ev.Event]:
 
 def _actor(state: FightState) -> Combatant:
     """FT-INIT: who has the turn in this round's Alertness order, or why nobody has."""
-    if not state.fate_order:
+    if not fate_of(state).order:
         raise RuleError("no order yet: `fudge fate round` orders the round (FT-INIT)")
     actor = next_actor(state)
     if actor is None:
@@ -191,7 +192,7 @@ def _fate_action(state: FightState, event: ev.DiceRolled, target: int) -> tuple[
     resolved = state.events.get(record.resolution) if record else None
     if not isinstance(resolved, ev.FateResolved):
         return None
-    if event.action != state.fate_last_action:
+    if event.action != fate_of(state).last_action:
         raise RuleError(f"event {target} is in an earlier exchange: fate points and aspect rerolls change the "
                         f"latest one only (FT-PTS)")
     return record, resolved
@@ -235,7 +236,7 @@ def check_aspect(state: FightState, c: CheckAspect, dice: Dice) -> list[ev.Event
     name = next((a for a in aspects if a.lower() == c.aspect.strip().lower()), None)
     if name is None:
         raise RuleError(f"{who.name} has no aspect {c.aspect!r}; aspects: {', '.join(aspects) or 'none'}")
-    checked = {b for a, b in state.fate_aspects.get(who.key, ()) if a == name}
+    checked = {b for a, b in fate_of(state).aspects.get(who.key, ()) if a == name}
     if c.box is not None:
         if not 1 <= c.box <= aspects[name]:
             raise RuleError(f"{name} has boxes 1..{aspects[name]}")
@@ -260,7 +261,7 @@ def check_aspect(state: FightState, c: CheckAspect, dice: Dice) -> list[ev.Event
 
 def end_scene(state: FightState, c: EndScene, dice: Dice) -> list[ev.Event]:
     """FT-TRACK-3: the scene is over; clipped, hurt and taken out clear, injuries stay."""
-    return [ev.FateSceneEnded(scene=state.fate_scene)]
+    return [ev.FateSceneEnded(scene=fate_of(state).scene)]
 
 
 def recover(state: FightState, c: RecoverInjury, dice: Dice) -> list[ev.Event]:

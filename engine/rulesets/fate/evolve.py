@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from fudge_combat.engine.rulesets.fudge.conditions import expire
 from fudge_combat.engine.rulesets.fudge.evolving import remember, with_item
-from fudge_combat.engine.kernel.state import FateMark, FightState, replace
+from fudge_combat.engine.kernel.state import FightState, replace
+from fudge_combat.engine.rulesets.fate.state import FateMark, fate_of, with_fate
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import Recorded
 
@@ -15,12 +16,13 @@ def _fate_resolved(s: FightState, r: Recorded, e: ev.FateResolved) -> FightState
     s = remember(s, r, e.action, resolution=r.seq)
     keys = [side.combatant.lower() for side in e.sides]
     used = {side.combatant.lower() for side in e.sides if side.clip_used}
-    s = replace(s, fate_clip=s.fate_clip - used, fate_last_action=e.action)
+    fate = fate_of(s)
+    s = with_fate(s, clip=fate.clip - used, last_action=e.action)
     if e.pace == "scene":
-        s = replace(s, fate_scene_rolled=s.fate_scene_rolled | frozenset(keys))
+        s = with_fate(s, scene_rolled=fate.scene_rolled | frozenset(keys))
     if e.pace == "turn":
-        s = replace(s, fate_acted=s.fate_acted | {keys[0]},
-                    turn=replace(s.turn, acted=True) if s.turn else None)
+        s = with_fate(s, acted=fate.acted | {keys[0]})
+        s = replace(s, turn=replace(s.turn, acted=True) if s.turn else None)
     return s
 
 
@@ -28,44 +30,47 @@ def _fate_box(s: FightState, r: Recorded, e: ev.FateBoxMarked) -> FightState:
     record = s.actions.get(e.action)
     s = remember(s, r, e.action, consequences=(record.consequences if record else ()) + (r.seq,))
     key = e.combatant.lower()
-    marks = s.fate_marks.get(key, ()) + (FateMark(r.seq, e.box, e.non_lethal, e.by),)
-    clip = s.fate_clip | {key} if e.box == "clipped" else s.fate_clip
-    return replace(s, fate_marks=with_item(s.fate_marks, key, marks), fate_clip=clip)
+    fate = fate_of(s)
+    marks = fate.marks.get(key, ()) + (FateMark(r.seq, e.box, e.non_lethal, e.by),)
+    clip = fate.clip | {key} if e.box == "clipped" else fate.clip
+    return with_fate(s, marks=with_item(fate.marks, key, marks), clip=clip)
 
 
 def _aspect_checked(s: FightState, r: Recorded, e: ev.AspectChecked) -> FightState:
     key = e.combatant.lower()
-    return replace(s, fate_aspects=with_item(s.fate_aspects, key, s.fate_aspects.get(key, ()) + ((e.aspect, e.box),)))
+    aspects = fate_of(s).aspects
+    return with_fate(s, aspects=with_item(aspects, key, aspects.get(key, ()) + ((e.aspect, e.box),)))
 
 
 def _fate_order(s: FightState, r: Recorded, e: ev.FateTurnOrder) -> FightState:
     s = expire(s, e.round)  # a round's order starts it: timed conditions run out (docs/table.md)
-    return replace(s, round=e.round, fate_order=tuple(n.lower() for n in e.order), fate_acted=frozenset())
+    return with_fate(replace(s, round=e.round), order=tuple(n.lower() for n in e.order), acted=frozenset())
 
 
 def _fate_passed(s: FightState, r: Recorded, e: ev.FateTurnPassed) -> FightState:
     """FT-INIT (a reading, engine.rulesets.fate.rules): a pass uses the turn as an action would; a hold moves the actor
     to just after the fighter he waits for, in this round's order only."""
     key = e.combatant.lower()
+    fate = fate_of(s)
     if e.behind is None:
-        return replace(s, fate_acted=s.fate_acted | {key})
-    order = [k for k in s.fate_order if k != key]
+        return with_fate(s, acted=fate.acted | {key})
+    order = [k for k in fate.order if k != key]
     order.insert(order.index(e.behind.lower()) + 1, key)
-    return replace(s, fate_order=tuple(order))
+    return with_fate(s, order=tuple(order))
 
 
 def _fate_scene_ended(s: FightState, r: Recorded, e: ev.FateSceneEnded) -> FightState:
     """FT-TRACK-3: clipped and hurt last the scene, and Taken Out the fight; FT-HEAL-1: non-lethal
     injuries heal with it. Lethal injuries stay until healed."""
     kept = {key: tuple(m for m in marks if m.box == "injured" and not m.non_lethal)
-            for key, marks in s.fate_marks.items()}
-    return replace(s, fate_marks=kept, fate_clip=frozenset(), fate_scene=e.scene + 1,
-                   fate_scene_rolled=frozenset(), fate_order=(), fate_acted=frozenset())
+            for key, marks in fate_of(s).marks.items()}
+    return with_fate(s, marks=kept, clip=frozenset(), scene=e.scene + 1, scene_rolled=frozenset(), order=(),
+                     acted=frozenset())
 
 
 def _injury_recovered(s: FightState, r: Recorded, e: ev.InjuryRecovered) -> FightState:
     key = e.combatant.lower()
     if e.action is not None:
         s = remember(s, r, e.action, resolution=r.seq)
-    return replace(s, fate_marks=with_item(s.fate_marks, key, tuple(m for m in s.fate_marks.get(key, ())
-                                                                 if m.seq != e.mark)))
+    marks = fate_of(s).marks
+    return with_fate(s, marks=with_item(marks, key, tuple(m for m in marks.get(key, ()) if m.seq != e.mark)))

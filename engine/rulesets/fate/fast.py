@@ -26,6 +26,7 @@ from fudge_combat.engine.rulesets.fate.tables import ARMOR_TYPES
 from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.state import Combatant
 from fudge_combat.engine.rulesets.fudge.fast import Dice, stream_of
+from fudge_combat.engine.rulesets.fate.state import fate_of
 
 FIXED: dict[str, Any] = {"ruleset": "fate", "pace": "exchange", "initiative": "none", "dice": "generated"}
 READ = frozenset({"fate_boxes", "arms"})
@@ -81,7 +82,7 @@ def plan(setup: Any, opening: Any) -> FateDuel | None:
     if not options_eligible(options) or len(setup.entrants) != 2 or len(state.combatants) != 2:
         return None
     first, second = sorted(state.combatants.values(), key=lambda c: c.joined_seq)
-    if first.side == second.side or state.fate_marks or state.fate_clip:
+    if first.side == second.side or fate_of(state).marks or fate_of(state).clip:
         return None
     policies = [entrant.policy or setup.policy for entrant in setup.entrants]
     for who, policy in zip((first, second), policies):

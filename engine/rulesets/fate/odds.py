@@ -15,6 +15,8 @@ from fudge_combat.engine.kernel.weighing import Chain, OddsProfile, Outcome, add
 from fudge_combat.engine.rulesets.fate import rules as fate_rules
 from fudge_combat.engine.rulesets.fate.commands import FateAction, FateAttack, FateExchange
 from fudge_combat.events import models as ev
+from fudge_combat.engine.kernel.state import FightState
+from fudge_combat.engine.rulesets.fate.state import fate_of
 
 FATE_BOXES = ("clipped", "hurt", "injured", "taken_out")  # FT-TRACK-1
 FATE_LEVELS = ("Untouched", "Scratched", "Clipped", "Hurt", "Injured", "Taken Out")  # FT-OUT, FT-TRACK-1
@@ -76,8 +78,8 @@ def fate_level(state: FightState, key: str) -> int:
 def fate_key(state: FightState, key: str) -> Hashable:
     """What of a Fate combatant the rest of a duel depends on: how many of each box are marked (FT-TRACK-2),
     and whether a clipped -1 still waits for his next roll (FT-TRACK-3)."""
-    marked = Counter(m.box for m in state.fate_marks.get(key, ()))
-    return (tuple(marked[box] for box in FATE_BOXES), key in state.fate_clip)
+    marked = Counter(m.box for m in fate_of(state).marks.get(key, ()))
+    return (tuple(marked[box] for box in FATE_BOXES), key in fate_of(state).clip)
 
 
 def fate_transitions(chain: Chain, state: FightState) -> dict[StateKey, tuple[Fraction, FightState]]:

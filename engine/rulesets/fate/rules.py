@@ -46,7 +46,8 @@ from fudge_combat.engine.rulesets.fudge.sides import combatant
 from fudge_combat.engine.rulesets.fate.tables import (ARMOR_PIERCING, ARMOR_TYPES, BOXES, OUTCOME_NAME, OUTCOMES, SIMPLE_ARMOR,
                                 SIMPLE_WEAPONS, VICIOUS, outcome_for)
 from fudge_combat.events import models as ev
-from fudge_combat.engine.kernel.state import Combatant, FateMark, FightState
+from fudge_combat.engine.kernel.state import Combatant, FightState
+from fudge_combat.engine.rulesets.fate.state import FateMark, fate_of
 
 if TYPE_CHECKING:
     from fudge_combat.engine.rulesets.fate.commands import FateAction, FateMod
@@ -57,7 +58,7 @@ MEDIOCRE = -1
 # --- the track (FT-TRACK) -----------------------------------------------------------
 
 def marks_of(state: FightState, who: Combatant, exclude: frozenset[int] = frozenset()) -> tuple[FateMark, ...]:
-    marks = tuple(state.fate_marks.get(who.key, ()))  # the state keeps tuples: no copy
+    marks = tuple(fate_of(state).marks.get(who.key, ()))  # the state keeps tuples: no copy
     if not exclude:  # the usual reading (every check of who is still in the fight): nothing to leave out
         return marks
     return tuple(m for m in marks if m.seq not in exclude)
@@ -88,7 +89,7 @@ def penalties(state: FightState, who: Combatant, role: str = "act") -> tuple[lis
     marks = marks_of(state, who)
     scene = state.options.pace == "scene"
     out: list[ev.Modifier] = []
-    clip = who.key in state.fate_clip and not scene and role != "defend"
+    clip = who.key in fate_of(state).clip and not scene and role != "defend"
     if clip:
         out.append(ev.Modifier(name="clipped (next action)", value=-1))
     if count(marks, "hurt") and not scene:
@@ -123,7 +124,7 @@ def penalty_view(state: FightState, who: Combatant) -> PenaltyView:
     """What `status` shows: the penalties on the next action, for the scene, beyond the scene."""
     marks = marks_of(state, who)
     scene = state.options.pace == "scene"
-    clipped = who.key in state.fate_clip and not scene
+    clipped = who.key in fate_of(state).clip and not scene
     hurt = -1 if count(marks, "hurt") and not scene else 0
     injured = -count(marks, "injured")
     return {
@@ -136,7 +137,7 @@ def penalty_view(state: FightState, who: Combatant) -> PenaltyView:
         "taken_out": is_taken_out(marks),
         "hurt_narrative": scene and bool(count(marks, "hurt")),
         "aspects": {name: {"boxes": boxes,
-                           "checked": sorted(b for a, b in state.fate_aspects.get(who.key, ()) if a == name)}
+                           "checked": sorted(b for a, b in fate_of(state).aspects.get(who.key, ()) if a == name)}
                     for name, boxes in who.fighter.sheet.aspects.items()},
         "fate_points": who.fudge_points,
     }
@@ -434,9 +435,9 @@ def tie_breaks(state: FightState, who: Combatant) -> tuple[int, int]:
 
 def still_to_act(state: FightState) -> Iterator[Combatant]:
     """FT-INIT: who still has a turn this round, in order: not acted (or passed), not Taken Out, not dead."""
-    for key in state.fate_order:
+    for key in fate_of(state).order:
         who = state.combatants[key]
-        if (key not in state.fate_acted and not who.track.dead and who.left is None
+        if (key not in fate_of(state).acted and not who.track.dead and who.left is None
                 and not is_taken_out(marks_of(state, who))):
             yield who
 

@@ -8,6 +8,7 @@ from typing import Any
 from fudge_combat.engine.kernel.sim_rules import SimRules
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.rulesets.fate.commands import FateAction, FateAttack
+from fudge_combat.engine.rulesets.fate.state import fate_of
 from fudge_combat.engine.rulesets.fudge.commands_rolls import SpendPoint
 from fudge_combat.events import models as ev
 
@@ -16,7 +17,7 @@ BOX_LEVEL = {"clipped": "Clipped", "hurt": "Hurt", "injured": "Injured", "taken_
 
 
 def marks(state: FightState, who: Combatant) -> tuple[Any, ...]:
-    return tuple(getattr(state, "fate_marks", {}).get(who.key, ()))
+    return tuple(fate_of(state).marks.get(who.key, ()))
 
 
 def able(state: FightState, who: Combatant) -> bool:

@@ -17,7 +17,7 @@ from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.sheets import Sheet, read_levels
 from fudge_combat.engine.rulesets.fudge.evolving import remember, with_item, without
 from fudge_combat.engine.rulesets.fudge.phase_order import with_tie_order
-from fudge_combat.engine.kernel.state import Combatant, FightState, Turn, replace
+from fudge_combat.engine.kernel.state import Combatant, FightState, Turn, initial_part, replace
 from fudge_combat.engine.rulesets.fudge.tracks import KNOCKED_OUT, track_of
 from fudge_combat.engine.kernel.wounds import Mark
 from fudge_combat.events import models as ev
@@ -25,9 +25,9 @@ from fudge_combat.events.envelope import Recorded
 
 
 def _fight_started(s: FightState, r: Recorded, e: ev.FightStarted) -> FightState:
-    return replace(s, fight_id=r.fight, name=e.name, rules=e.rules,
-                   options=RuleOptions.model_validate(e.options),
-                   stream=e.stream, commitment=e.seed_commitment)
+    options = RuleOptions.model_validate(e.options)
+    return replace(s, fight_id=r.fight, name=e.name, rules=e.rules, part=initial_part(options.ruleset),
+                   options=options, stream=e.stream, commitment=e.seed_commitment)
 
 
 def _branch_started(s: FightState, r: Recorded, e: ev.BranchStarted) -> FightState:

@@ -19,6 +19,7 @@ from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.rulesets.fudge.locations import location_modifiers
 from fudge_combat.engine.rulesets.fudge.melee_mods import weapon_size_modifiers
 from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Track
 from fudge_combat.events import models as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
@@ -144,12 +145,12 @@ def acting_wound(state: FightState, who: Combatant, track: Track | None = None) 
 
     The one source of both the wound modifier on his rolls and the level and penalty `status`
     shows, so the two never disagree. Willpower lowers the level a wound counts as for the
-    scene (the marks stay; not at Near Death). Atari Isev reads the campaign's penalties; the
-    other rulesets the track's own (F-DC pain thresholds, F-WND-8). `track`: the marks that
+    scene (the marks stay; not at Near Death). A ruleset whose Reading says `campaign_wounds` (Atari Isev)
+    reads the campaign's penalties; the others the track's own (F-DC pain thresholds, F-WND-8). `track`: the marks that
     count (the current slot's for a roll, AI-INIT-2); the whole track by default.
     """
     track = who.track if track is None else track
-    if state.options.ruleset != "atari-isev":
+    if not ruleset_of(state).campaign_wounds:
         return track.level, track.penalty(state.options)
     level = track.level
     relief = state.will_relief.get(who.key, 0)
