@@ -45,7 +45,7 @@ class Declare(_Action):
     """A stance; sealed: the request and the log hold only its seal (A-SEAL-1), set by the server."""
 
     kind: Literal["declare"] = "declare"
-    stance: Literal["all-out-offense", "all-out-defense"]
+    stance: Literal["all-out-offense", "all-out-defense"] | None = None  # never stored when sealed
     sealed: bool = False
     seal: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")] | None = None
 
@@ -69,6 +69,8 @@ def words(fighter: str, action: Attack | Declare | Spend) -> list[str]:
     if isinstance(action, Attack):
         return ["attack", fighter, action.target, *(["-d", f"{fighter}={action.dice}"] if action.dice else [])]
     if isinstance(action, Declare):
+        if action.stance is None:
+            raise ValueError("a declaration without its stance")
         return ["declare", fighter, *STANCES[action.stance][1]]
     return ["spend", fighter, action.use]
 
@@ -80,5 +82,7 @@ def said(fighter: str, action: Attack | Declare | Spend) -> str:
         dice = f" with dice {action.dice.strip()}" if action.dice else " (dice generated)"
         return f"{who} attacks {action.target}{dice}"
     if isinstance(action, Declare):
-        return f"{who} declares (sealed)" if action.sealed else f"{who} declares {STANCES[action.stance][2]}"
+        if action.sealed or action.stance is None:
+            return f"{who} declares (sealed)"
+        return f"{who} declares {STANCES[action.stance][2]}"
     return f"{who} spends a fudge point: {action.use}"
