@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 from fudge_combat.engine.kernel.words import possessive
 from fudge_combat.events.models import Declaration
 
-DICE = re.compile(r"[ +\-0]{1,24}")  # fudge dice as typed: "+ + 0 -", "++0-"
+DICE = re.compile(r"^[ +\-0]{1,24}$")  # fudge dice as typed: "+ + 0 -", "++0-"
 NAME = Annotated[str, StringConstraints(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f\x7f-]")]
 
 STANCES = {  # the stances a player declares, in the GM's `declare` options
