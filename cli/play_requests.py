@@ -67,8 +67,8 @@ def answered(session: Any, line: str) -> bool:
 
 def show(session: Any) -> None:
     """New requests of the current fight, one line each; accepted at once where the GM said so."""
-    store = session.fights.store
-    if not isinstance(store, RequestStore):
+    store: Any = session.fights.store
+    if not isinstance(session.fights.store, RequestStore):
         return
     waiting = _waiting(session)
     session.requests_woken = False  # the watcher may wake the prompt again for the next new request
@@ -136,16 +136,14 @@ def accept(session: Any, name: str, request: Request) -> None:
 
 def _seal(session: Any, name: str, fighter: str, seal: str) -> int:
     """A sealed declaration, as `declare --sealed` appends it: its plaintext was kept by the players' server."""
-    from fudge_combat.cli.play import refusing
-    from fudge_combat.cli.shorthands import Refused
     from fudge_combat.engine import commands as cmd
+    from fudge_combat.engine.kernel.errors import InputError, RuleError
 
     try:
-        with refusing():
-            outcome = session.fights.execute(name, cmd.SealDeclaration(combatant=fighter, seal=seal))
-    except Refused as refused:
-        echo(f"error: {refused}", err=True)
-        return refused.code or 1
+        outcome = session.fights.execute(name, cmd.SealDeclaration(combatant=fighter, seal=seal))
+    except (InputError, RuleError, StoreError) as exc:  # the rules refuse it now: their line, as a command's
+        echo(f"error: {exc}", err=True)
+        return 1
     for record in outcome.records:
         echo(f"  {record.seq:>3}  {fighter} seals a declaration ({seal[:12]}…)")
     session.ran = "declare"

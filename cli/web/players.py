@@ -30,15 +30,23 @@ import time
 from collections import deque
 from collections.abc import Callable
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from fudge_combat.cli import player_actions
 from fudge_combat.cli.web import cards, view
 from fudge_combat.cli.web.html import h
 from fudge_combat.store.base import StoreError
 
-if TYPE_CHECKING:
-    from fudge_combat.cli.web.app import Board
+
+
+class Board(Protocol):
+    """What the players' links read of the board's server (cli.web.app.Board)."""
+
+    fights: Any
+    wounds: Callable[[str], Any]
+
+    def name(self) -> str: ...
+    def poll(self) -> dict[str, object]: ...
 
 BODY = 2048  # bytes of a request's JSON at most
 RATE = (6, 10.0)  # requests a link may make in so many seconds (odds included): a player's taps, not a script's
