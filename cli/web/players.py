@@ -228,7 +228,7 @@ function listen() {
   const source = new EventSource(base + "events");
   source.onmessage = (m) => { const d = JSON.parse(m.data);
     if (d.revoked) { source.close(); $("said").textContent = d.said; body.classList.add("revoked"); return; }
-    if (d.asked !== $("asked").innerHTML && $("said").textContent.startsWith("asked:")) $("said").textContent = "";
+    if (!d.asked.includes('class="pending"') && $("said").textContent.startsWith("asked:")) $("said").textContent = "";
     $("live").innerHTML = d.html; $("mine").innerHTML = d.mine; $("asked").innerHTML = d.asked;
     targets(d.targets); document.title = d.title; body.dataset.seq = d.seq; $("conn").textContent = "live · event " + d.seq; };
   source.onerror = () => { $("conn").textContent = "reconnecting…";
