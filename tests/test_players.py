@@ -248,3 +248,16 @@ def test_the_gm_accepts_in_play_and_the_log_holds_the_gms_command_with_who_asked
     shown, _ = play(bridge, "")
     assert "Leroy's player declares all-out defense: accepted" in shown and "accept? y/n" not in shown
     assert requests_in(bridge)[-1][2] == "accepted"
+
+
+def test_a_club_server_keeps_no_requests_and_invite_says_so_in_one_line(pg_url: str, tmp_path: Path) -> None:
+    """PostgreSQL's store has no requests table yet: `invite` refuses in one line and gives no link."""
+    gm = tmp_path / "gm"
+    gm.mkdir()
+    for args in (("new", "club-fight"), ("join", str(ROOT / "examples" / "sheets" / "leroy.toml"))):
+        assert fudge(*args, store=pg_url, cwd=gm, env={"FUDGE_GM": "alice"}).returncode == 0
+    done = fudge("invite", "Leroy", "--no-qr", store=pg_url, cwd=gm, env={"FUDGE_GM": "alice"})
+    assert done.returncode not in (0, 70) and done.stdout == ""
+    assert done.stderr == ("error: players' requests need a store that keeps them (an SQLite store file): this store "
+                           "keeps none; players can still follow the board, and the GM types their actions\n")
+    assert not any(key.startswith("invite:") for key in secrets_of(gm / "fudge.db"))
