@@ -1,4 +1,5 @@
-"""The live board's web application (Starlette): GET only, one fight, pushed by server-sent events.
+"""The live board's web application (Starlette): one fight, pushed by server-sent events. The board's routes
+are GET only; a player's own link (`/p/<secret>/`, cli.web.players) also posts requests the GM answers.
 
 Why polling the store: commands are separate processes writing one SQLite file, with no channel to
 the server. The store's tail (last seq and hash, one indexed row) is read every POLL seconds; when it
