@@ -143,6 +143,19 @@ class Players:
         parts.append(f'<p class="meta" id="yourturn">{h(turn)}</p>')
         return "".join(parts)
 
+    def marks(self, token: str) -> tuple[tuple[str, str], ...]:
+        """The link's requests and their answers (one indexed query): the page is built again when they change."""
+        from fudge_combat.service.links import link_id
+        from fudge_combat.store.requests import RequestStore
+
+        store = self.board.fights.store
+        if not isinstance(store, RequestStore):
+            return ()
+        try:
+            return tuple((r.id, r.state) for r in store.requests(self.board.name()) if r.link == link_id(token))
+        except StoreError:
+            return ()
+
     def asked_html(self, name: str, token: str) -> str:
         from fudge_combat.cli.play_requests import said_of
         from fudge_combat.service.links import link_id
