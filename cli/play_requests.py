@@ -112,6 +112,10 @@ def accept(session: Any, name: str, request: Request) -> None:
         action = player_actions.read(request.body)
     except ValueError:
         settle(session, name, request, REFUSED, "this fudge does not know that request")
+        echo(f"refused: {said_of(request)}")
+        return
+    if not settle(session, name, request, ACCEPTED, "accepted"):  # claimed before it runs: it runs once
+        echo(f"{said_of(request)}: answered already (by another session): nothing done")
         return
     fights = session.fights
     fights.requested = {"v": 1, "fighter": request.fighter, "link": request.link, "request": request.id}
@@ -127,11 +131,9 @@ def accept(session: Any, name: str, request: Request) -> None:
     finally:
         sys.stderr = errors.stream
         fights.requested = None
-    if code == 0:
-        settle(session, name, request, ACCEPTED, "done")
-    else:
+    if code != 0:
         refusal = errors.last().removeprefix("error: ") or "refused"
-        settle(session, name, request, REFUSED, refusal)
+        settle(session, name, request, REFUSED, refusal, was=ACCEPTED)
 
 
 def _seal(session: Any, name: str, fighter: str, seal: str) -> int:
@@ -150,11 +152,13 @@ def _seal(session: Any, name: str, fighter: str, seal: str) -> int:
     return 0
 
 
-def settle(session: Any, name: str, request: Request, state: str, said: str) -> None:
+def settle(session: Any, name: str, request: Request, state: str, said: str, was: str = PENDING) -> bool:
+    """The request answered (False: it was not `was` any more, or the store refused the write)."""
     try:
-        session.fights.store.settle_request(name, request.id, state, said[:300])
+        return bool(session.fights.store.settle_request(name, request.id, state, said[:300], was))
     except StoreError as exc:
-        echo(f"error: the request could not be settled: {exc}", err=True)
+        echo(f"error: the request could not be answered: {exc}", err=True)
+        return False
 
 
 class _Tee:

@@ -75,14 +75,15 @@ def words(fighter: str, action: Attack | Declare | Spend) -> list[str]:
     return ["spend", fighter, action.use]
 
 
+def what(action: Attack | Declare | Spend) -> str:
+    """The request in a few words: "declares (sealed)", "attacks Brynhild with dice + + 0 -"."""
+    if isinstance(action, Attack):
+        return f"attacks {action.target}" + (f" with dice {action.dice.strip()}" if action.dice else " (dice generated)")
+    if isinstance(action, Declare):
+        return "declares (sealed)" if action.sealed or action.stance is None else f"declares {STANCES[action.stance][2]}"
+    return f"spends a fudge point: {action.use}"
+
+
 def said(fighter: str, action: Attack | Declare | Spend) -> str:
     """The request in the GM's words: "Leroy's player declares (sealed)"."""
-    who = f"{possessive(fighter)} player"
-    if isinstance(action, Attack):
-        dice = f" with dice {action.dice.strip()}" if action.dice else " (dice generated)"
-        return f"{who} attacks {action.target}{dice}"
-    if isinstance(action, Declare):
-        if action.sealed or action.stance is None:
-            return f"{who} declares (sealed)"
-        return f"{who} declares {STANCES[action.stance][2]}"
-    return f"{who} spends a fudge point: {action.use}"
+    return f"{possessive(fighter)} player {what(action)}"

@@ -38,7 +38,8 @@ class Request:
 class RequestStore(Protocol):
     def add_request(self, name: str, request: Request) -> None: ...
     def requests(self, name: str, state: str | None = None) -> list[Request]: ...  # oldest first
-    def settle_request(self, name: str, request_id: str, state: str, said: str) -> bool: ...  # False: not pending
+    def settle_request(self, name: str, request_id: str, state: str, said: str,
+                       was: str = PENDING) -> bool: ...  # False: it was not `was` (answered by another session)
 
 
 def requests_of(store: Any) -> RequestStore:

@@ -619,11 +619,11 @@ class SqliteStore:
             return []
         return [found for row in rows if (found := request_row(row)) is not None]
 
-    def settle_request(self, name: str, request_id: str, state: str, said: str) -> bool:
-        """A pending request accepted or refused, once: False if it was not pending (settled already)."""
+    def settle_request(self, name: str, request_id: str, state: str, said: str, was: str = PENDING) -> bool:
+        """A request answered, once: False if it was not in state `was` (another session answered it)."""
         with self._writing() as db:
             done = db.execute("UPDATE requests SET state = ?, said = ? WHERE fight = ? AND id = ? AND state = ?",
-                              (state, said, self._id(name), request_id, PENDING))
+                              (state, said, self._id(name), request_id, was))
             return done.rowcount == 1
 
     def setting(self, key: str) -> str | None:

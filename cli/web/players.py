@@ -157,7 +157,6 @@ class Players:
             return ()
 
     def asked_html(self, name: str, token: str) -> str:
-        from fudge_combat.cli.play_requests import said_of
         from fudge_combat.service.links import link_id
         from fudge_combat.store.requests import RequestStore
 
@@ -167,7 +166,10 @@ class Players:
         mine = [r for r in store.requests(name) if r.link == link_id(token)][-ASKED:]
         items = []
         for request in reversed(mine):
-            what = said_of(request).split(" player ", 1)[-1]
+            try:
+                what = player_actions.what(player_actions.read(request.body))
+            except ValueError:
+                what = "a request this fudge does not know"
             answer = {"pending": "waiting for the GM", "accepted": "accepted"}.get(request.state, f"refused: {request.said}")
             items.append(f'<li class="{h(request.state)}"><p>{h(what)}: {h(answer)}</p></li>')
         return "".join(items)
@@ -212,7 +214,7 @@ class Players:
             store.add_request(name, request)
         except (InputError, RuleError, StoreError) as exc:
             return 409, str(exc)
-        return 202, f"asked: {player_actions.said(fighter, action).split(' player ', 1)[-1]}, waiting for the GM"
+        return 202, f"asked: {player_actions.what(action)}, waiting for the GM"
 
     def odds(self, fighter: str, target: str) -> tuple[int, str]:
         """The exact odds of the player's own fighter's next blow on `target` (read-only; their own seal alone opened)."""
