@@ -140,6 +140,8 @@ def test_each_link_is_sent_its_own_fighter_alone_no_seal_seed_or_hidden_wound(br
     stream, odds, answers) and the public board's hold no other player's seal (its salt, its stance as
     theirs), no dice seed, and no exact wound of a fighter the GM shows in words."""
     leroy, grok = (Player(server, invite(bridge, name)) for name in ("Leroy", GROK))
+    status, odds = leroy.odds(GROK)
+    assert status == 200 and odds.startswith("Leroy hits <i>Grok</i>"), odds  # a fighter shown exactly: his odds
     assert leroy.ask({"kind": "declare", "stance": "all-out-offense", "sealed": True}) == (
         202, "asked: declares (sealed), waiting for the GM")
     assert grok.ask({"kind": "declare", "stance": "all-out-defense", "sealed": True})[0] == 202
@@ -151,7 +153,10 @@ def test_each_link_is_sent_its_own_fighter_alone_no_seal_seed_or_hidden_wound(br
     for player in (leroy, grok):
         player.page()
         player.message()
-        player.odds("Brynhild")
+        assert player.odds("Brynhild") == (409, "the GM shows Brynhild's wounds in words: the odds against Brynhild "
+                                                "would tell them")  # her chances follow her hidden wound penalty
+    status, odds = leroy.odds(GROK)
+    assert status == 409 and "declaration is sealed and its reveal was not given" in odds  # no seal opened for it
     public = [call(server)[1], call(server + "board.json")[1], first_message(server)]
     kept = secrets_of(bridge)
     seed = next(value for key, value in kept.items() if key.startswith("seed:"))
@@ -261,3 +266,24 @@ def test_a_club_server_keeps_no_requests_and_invite_says_so_in_one_line(pg_url: 
     assert done.stderr == ("error: players' requests need a store that keeps them (an SQLite store file): this store "
                            "keeps none; players can still follow the board, and the GM types their actions\n")
     assert not any(key.startswith("invite:") for key in secrets_of(gm / "fudge.db"))
+
+
+def test_a_refusal_that_names_a_fighter_shown_in_words_reaches_the_player_without_its_words(
+        bridge: Path, server: str) -> None:
+    """The rules' refusal line may say a wound (`Brynhild is Hurt`): on the page of a player who reads
+    Brynhild's wounds in words it becomes a line that names nothing; one naming only fighters shown exactly is
+    kept as it is."""
+    import hashlib
+
+    token = invite(bridge, "Leroy")
+    leroy = Player(server, token)
+    assert leroy.ask({"kind": "spend", "use": "luck"})[0] == 202
+    link = hashlib.sha256(token.encode()).hexdigest()[:12]
+    with sqlite3.connect(bridge) as db:  # as a GM's play refused them (the rules' lines, made up here)
+        db.execute("UPDATE requests SET state = 'refused', said = 'Brynhild is Hurt (-1): not now' WHERE link = ?",
+                   (link,))
+    asked = str(leroy.message()["asked"])
+    assert "Hurt" not in asked and "(-1)" not in asked and "the rules refuse it now (the GM's screen says why)" in asked
+    with sqlite3.connect(bridge) as db:
+        db.execute("UPDATE requests SET said = 'Leroy has no fudge points left (C-FP-3)' WHERE link = ?", (link,))
+    assert "refused: Leroy has no fudge points left (C-FP-3)" in str(leroy.message()["asked"])

@@ -8,7 +8,9 @@ What each link is sent is built for it on the server (the anchors: boardgame.io'
 issue 1159, where the unfiltered initial state leaked): the shared part is the public board's bytes (the
 GM's choice of wounds shown, cli.web.view), and the player's own part holds their fighter alone: the exact
 wounds of their own fighter, their own sealed declaration's plaintext, their own requests. Nothing else is
-sent: no other player's requests or seals, no dice seed (the board shows only its commitment).
+sent: no other player's requests or seals, no dice seed (the board shows only its commitment), no odds
+against a fighter whose wounds the players read in words (the chances follow his wound penalty), and no
+refusal line that names such a fighter (the rules' line may say his wound).
 
 A state-changing request (`POST act`) carries the link's secret (in its path), a CSRF token in a header
 (an HMAC of the link under a key of this server's run, given in the page; a cross-site form can neither
@@ -164,13 +166,19 @@ class Players:
         if not isinstance(store, RequestStore):
             return ""
         mine = [r for r in store.requests(name) if r.link == link_id(token)][-ASKED:]
+        state = self.board.fights.state(name)
+        wounds = self.board.wounds(state.fight_id)
+        hidden = [who.name for who in state.combatants.values() if wounds.in_words(who)]
         items = []
         for request in reversed(mine):
             try:
                 what = player_actions.what(player_actions.read(request.body))
             except ValueError:
                 what = "a request this fudge does not know"
-            answer = {"pending": "waiting for the GM", "accepted": "accepted"}.get(request.state, f"refused: {request.said}")
+            refusal = request.said
+            if view.mentions(refusal, hidden):  # the rules' line may say a wound the players read in words
+                refusal = "the rules refuse it now (the GM's screen says why)"
+            answer = {"pending": "waiting for the GM", "accepted": "accepted"}.get(request.state, f"refused: {refusal}")
             items.append(f'<li class="{h(request.state)}"><p>{h(what)}: {h(answer)}</p></li>')
         return "".join(items)
 
@@ -219,6 +227,7 @@ class Players:
     def odds(self, fighter: str, target: str) -> tuple[int, str]:
         """The exact odds of the player's own fighter's next blow on `target` (read-only; their own seal alone opened)."""
         from fudge_combat.engine.kernel.errors import InputError, RuleError
+        from fudge_combat.engine.kernel.words import possessive
         from fudge_combat.engine.odds.now import odds_now
         from fudge_combat.service.names import resolve
 
@@ -226,6 +235,10 @@ class Players:
         try:
             state = fights.state(self.board.name())
             aimed = resolve(state, target[:80])
+            foe = state.find(aimed)
+            if foe is not None and self.board.wounds(state.fight_id).in_words(foe):
+                # the chances follow the foe's wound penalty and track: they would tell what the words hide
+                return 409, f"the GM shows {possessive(aimed)} wounds in words: the odds against {aimed} would tell them"
             result = odds_now(state, fighter, aimed, fights.reveals(state, [fighter]))
         except (InputError, RuleError, StoreError) as exc:
             return 409, str(exc)
