@@ -283,7 +283,7 @@ def test_a_refusal_that_names_a_fighter_shown_in_words_reaches_the_player_withou
         db.execute("UPDATE requests SET state = 'refused', said = 'Brynhild is Hurt (-1): not now' WHERE link = ?",
                    (link,))
     asked = str(leroy.message()["asked"])
-    assert "Hurt" not in asked and "(-1)" not in asked and "the rules refuse it now (the GM's screen says why)" in asked
+    assert "Hurt" not in asked and "(-1)" not in asked and "the rules refuse it now (the GM&#x27;s screen says why)" in asked
     with sqlite3.connect(bridge) as db:
         db.execute("UPDATE requests SET said = 'Leroy has no fudge points left (C-FP-3)' WHERE link = ?", (link,))
     assert "refused: Leroy has no fudge points left (C-FP-3)" in str(leroy.message()["asked"])
