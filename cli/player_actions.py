@@ -5,7 +5,7 @@ reads the stored request back through it again (a stored request is untrusted in
 An action names no fighter: the fighter is the link's, set by the server. Every other name is matched to the
 fight's own combatant by the server before the request is stored, and the words the GM's play runs are
 built here from the model's fields alone, never from the player's text: a target is a combatant's full
-name, dice are fudge dice faces, a stance and a fudge point's use are words of a closed list.
+name, dice are fudge dice faces, a trait is one of the fighter's own sheet, a stance and a fudge point's use are words of a closed list.
 """
 
 from __future__ import annotations
@@ -50,21 +50,30 @@ class Declare(_Action):
     seal: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")] | None = None
 
 
+class Roll(_Action):
+    """An action roll of one of the fighter's own traits (C-ACT-2), as the GM asks for one; dice as for a blow."""
+
+    kind: Literal["roll"] = "roll"
+    trait: NAME
+    dice: Annotated[str, StringConstraints(pattern=DICE.pattern)] | None = None
+
+
 class Spend(_Action):
     kind: Literal["spend"] = "spend"
     use: Literal["skill", "luck", "scratch", "ticking", "panache"]
 
 
-Action = Annotated[Union[Attack, Declare, Spend], Field(discriminator="kind")]
-ACTION: TypeAdapter[Attack | Declare | Spend] = TypeAdapter(Action)
+Action = Annotated[Union[Attack, Declare, Roll, Spend], Field(discriminator="kind")]
+ACTION: TypeAdapter[Attack | Declare | Roll | Spend] = TypeAdapter(Action)
+PlayerAction = Attack | Declare | Roll | Spend  # one of them, as read
 
 
-def read(body: str) -> Attack | Declare | Spend:
+def read(body: str) -> PlayerAction:
     """A stored request's action (raises ValueError when it is none)."""
     return ACTION.validate_python(json.loads(body))
 
 
-def words(fighter: str, action: Attack | Declare | Spend) -> list[str]:
+def words(fighter: str, action: PlayerAction) -> list[str]:
     """The GM's command for the action, as play runs it (a sealed declaration has none: cli.play_requests)."""
     if isinstance(action, Attack):
         return ["attack", fighter, action.target, *(["-d", f"{fighter}={action.dice}"] if action.dice else [])]
@@ -72,18 +81,22 @@ def words(fighter: str, action: Attack | Declare | Spend) -> list[str]:
         if action.stance is None:
             raise ValueError("a declaration without its stance")
         return ["declare", fighter, *STANCES[action.stance][1]]
+    if isinstance(action, Roll):
+        return ["roll", fighter, action.trait, *(["-d", f"{fighter}={action.dice}"] if action.dice else [])]
     return ["spend", fighter, action.use]
 
 
-def what(action: Attack | Declare | Spend) -> str:
+def what(action: PlayerAction) -> str:
     """The request in a few words: "declares (sealed)", "attacks Brynhild with dice + + 0 -"."""
     if isinstance(action, Attack):
         return f"attacks {action.target}" + (f" with dice {action.dice.strip()}" if action.dice else " (dice generated)")
     if isinstance(action, Declare):
         return "declares (sealed)" if action.sealed or action.stance is None else f"declares {STANCES[action.stance][2]}"
+    if isinstance(action, Roll):
+        return f"rolls {action.trait}" + (f" with dice {action.dice.strip()}" if action.dice else " (dice generated)")
     return f"spends a fudge point: {action.use}"
 
 
-def said(fighter: str, action: Attack | Declare | Spend) -> str:
+def said(fighter: str, action: PlayerAction) -> str:
     """The request in the GM's words: "Leroy's player declares (sealed)"."""
     return f"{possessive(fighter)} player {what(action)}"

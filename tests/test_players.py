@@ -287,3 +287,19 @@ def test_a_refusal_that_names_a_fighter_shown_in_words_reaches_the_player_withou
     with sqlite3.connect(bridge) as db:
         db.execute("UPDATE requests SET said = 'Leroy has no fudge points left (C-FP-3)' WHERE link = ?", (link,))
     assert "refused: Leroy has no fudge points left (C-FP-3)" in str(leroy.message()["asked"])
+
+
+def test_a_player_rolls_a_trait_of_his_own_sheet_with_his_dice_and_the_gm_accepts(bridge: Path, server: str) -> None:
+    """C-ACT-2, C-DICE-3: Leroy's player rolls his Broadsword with the dice he rolled; a trait his sheet lacks
+    is refused before the GM is asked."""
+    leroy = Player(server, invite(bridge, "Leroy"))
+    status, said = leroy.ask({"kind": "roll", "trait": "Sorcery"})
+    assert status == 409 and "Leroy's sheet has no trait 'Sorcery'" in said and "Broadsword" in said
+    assert leroy.ask({"kind": "roll", "trait": "broadsword", "dice": "+ + 0 -"}) == (
+        202, "asked: rolls Broadsword with dice + + 0 -, waiting for the GM")
+    shown, errors = play(bridge, "y\n")
+    assert "  (roll Leroy Broadsword -d 'Leroy=+ + 0 -')" in shown and errors == "", errors
+    log = json.loads(fudge("log", "--json", store=bridge).stdout)
+    issued = [entry for entry in log if entry.get("issued")][-1]["issued"]
+    assert issued["type"] == "roll" and issued["requested"]["fighter"] == "Leroy"
+    assert [row[2] for row in requests_in(bridge)] == ["accepted"]

@@ -55,6 +55,14 @@ RATE = (6, 10.0)  # requests a link may make in so many seconds (odds included):
 ASKED = 6  # the player's latest requests shown on their page
 
 
+def traits(who: Any) -> list[str]:
+    """The fighter's own traits, the ones a player may roll: the sheet's attributes and skills."""
+    if who is None:
+        return []
+    sheet = who.fighter.sheet
+    return [*sheet.attributes, *sheet.skills]
+
+
 class Limit:
     """At most RATE[0] requests per link in any RATE[1] seconds; `wait` says how long until the next is taken."""
 
@@ -110,10 +118,11 @@ class Players:
             who = state.find(fighter)
             mine = self.own_html(state, who) if who is not None else '<p class="status">your fighter has left the fight</p>'
             targets = [c.name for c in state.combatants.values() if who is None or c.key != who.key]
+            own_traits = traits(who)
             asked = self.asked_html(name, token)
         except StoreError as exc:
-            mine, targets, asked = f'<p class="status">{h(str(exc))}</p>', [], ""
-        return {**shared, "mine": mine, "asked": asked, "targets": targets}
+            mine, targets, asked, own_traits = f'<p class="status">{h(str(exc))}</p>', [], "", []
+        return {**shared, "mine": mine, "asked": asked, "targets": targets, "traits": own_traits}
 
     def own_html(self, state: Any, who: Any) -> str:
         """The player's fighter: the card with exact wounds, the sheet's skills, their sealed declaration."""
@@ -187,6 +196,7 @@ class Players:
         """A player's action as a request waiting for the GM: (status, the line the page shows)."""
         from fudge_combat.engine.decide import seal_of
         from fudge_combat.engine.kernel.errors import InputError, RuleError
+        from fudge_combat.engine.kernel.words import possessive
         from fudge_combat.service.links import link_id
         from fudge_combat.service.names import resolve
         from fudge_combat.store.requests import Request, requests_of
@@ -205,6 +215,11 @@ class Players:
                 if target == fighter:
                     return 400, "your fighter cannot attack himself"
                 action = action.model_copy(update={"target": target})
+            if isinstance(action, player_actions.Roll):
+                known = {trait.lower(): trait for trait in traits(state.find(fighter))}
+                if action.trait.lower() not in known:
+                    return 409, f"{possessive(fighter)} sheet has no trait {action.trait!r}: {', '.join(known.values())}"
+                action = action.model_copy(update={"trait": known[action.trait.lower()]})
             if isinstance(action, player_actions.Declare) and action.sealed:
                 if action.stance is None:
                     return 400, "choose the stance you seal"
@@ -273,6 +288,7 @@ async function ask(action) {
 function on(id, make) { $(id).addEventListener("submit", (e) => { e.preventDefault(); ask(make()); }); }
 on("f-attack", () => ({kind: "attack", target: $("target").value, dice: $("dice").value.trim() || null}));
 on("f-declare", () => ({kind: "declare", stance: $("stance").value, sealed: $("sealed").checked}));
+on("f-roll", () => ({kind: "roll", trait: $("trait").value, dice: $("rolled").value.trim() || null}));
 on("f-spend", () => ({kind: "spend", use: $("use").value}));
 $("b-odds").addEventListener("click", async () => {
   try { const r = await fetch(base + "odds?target=" + encodeURIComponent($("target").value), {credentials: "omit"});
@@ -303,6 +319,7 @@ def page_html(payload: dict[str, Any], fighter: str, csrf: str) -> str:
     targets = "".join(f'<option value="{h(n)}">{h(n)}</option>' for n in payload["targets"])
     stances = "".join(f'<option value="{h(key)}">{h(words)}</option>' for key, (_, _, words) in player_actions.STANCES.items())
     uses = "".join(f'<option value="{h(use)}">{h(use)}</option>' for use in player_actions.USES)
+    rolls = "".join(f'<option value="{h(n)}">{h(n)}</option>' for n in payload["traits"])
     forms = (f'<form class="act" id="f-attack"><label for="target">attack</label><select id="target">{targets}</select>'
              '<input type="text" id="dice" inputmode="text" autocomplete="off" placeholder="dice: + 0 - 0" '
              'aria-label="your dice, as rolled (empty: the fight\'s dice)" maxlength="24">'
@@ -310,6 +327,9 @@ def page_html(payload: dict[str, Any], fighter: str, csrf: str) -> str:
              '<p id="odds" role="status"></p>'
              f'<form class="act" id="f-declare"><label for="stance">declare</label><select id="stance">{stances}</select>'
              '<label><input type="checkbox" id="sealed" checked> sealed</label><button>Declare</button></form>'
+             f'<form class="act" id="f-roll"><label for="trait">roll</label><select id="trait">{rolls}</select>'
+             '<input type="text" id="rolled" autocomplete="off" placeholder="dice: + 0 - 0" '
+             'aria-label="your dice, as rolled (empty: the fight\'s dice)" maxlength="24"><button>Roll</button></form>'
              f'<form class="act" id="f-spend"><label for="use">fudge point</label><select id="use">{uses}</select>'
              '<button>Spend</button></form><p id="said" role="status"></p>')
     return ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
