@@ -56,7 +56,7 @@ from fudge_combat.store.base import StoreError
 if TYPE_CHECKING:
     from fudge_combat.service.fights import Fights
 
-POLL = 0.1  # seconds between two reads of the store's tail (9 µs each: bench/serve.py); a player waits on it
+POLL = 0.1  # seconds between two reads of the store's tail (one indexed row: bench/serve.py); a player waits on it
 WAIT = 1.0  # seconds a stream waits on a notifying store before it checks for a closed page or Ctrl-C
 SHOWN = 8  # commands listed under the board
 HEARTBEAT = 15.0  # seconds: a comment line keeps proxies and phones from closing an idle stream
