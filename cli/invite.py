@@ -90,5 +90,6 @@ def invite(
                 echo_drawn(joining.qr_lines(url, colour), colour)
             except ImportError:
                 echo("(no QR code: install fudge with its serve extra for one)", err=True)
-        echo(f"give it to {possessive(who)} player alone; `fudge serve --lan --port {port}` serves it, "
+        where = f"--host {host}" if host else "--lan"
+        echo(f"give it to {possessive(who)} player alone; `fudge serve {where} --port {port}` serves it, "
              f"`fudge invite --revoke {who}` refuses it")

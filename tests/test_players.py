@@ -134,6 +134,21 @@ def test_invite_gives_one_link_per_fighter_lists_and_revokes_it(bridge: Path) ->
         assert secrets_of(bridge) == before
 
 
+def test_invite_prints_the_link_and_its_qr_code(bridge: Path) -> None:
+    """As `serve --lan` prints the board's: the link, then its QR code (the blocks are the link's), and where
+    `fudge serve` must listen for it (--host and --port given here)."""
+    from tests.test_serve_lan import encoded, modules
+
+    done = fudge("invite", "Leroy", "--host", "192.0.2.7", "--port", "8123", store=bridge, env={"COLUMNS": "200"})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    url = lines[0].split(": ", 1)[1]
+    assert re.fullmatch(r"http://192\.0\.2\.7:8123/p/[A-Za-z0-9_-]{22}/", url), url
+    drawn = [line for line in lines[1:] if line and set(line) <= set("█▀▄ ")]
+    assert modules(drawn, colour=False) == encoded(url)
+    assert "`fudge serve --host 192.0.2.7 --port 8123` serves it" in lines[-1]
+
+
 def test_each_link_is_sent_its_own_fighter_alone_no_seal_seed_or_hidden_wound(bridge: Path, server: str) -> None:
     """boardgame.io's playerView (its issue 1159: the unfiltered first state leaked): Leroy and Grok seal
     declarations from their phones, the GM accepts both in play; then every byte each link received (page,
