@@ -106,7 +106,6 @@ def said_of(request: Request) -> str:
 def accept(session: Any, name: str, request: Request) -> None:
     """The request run as the GM's command, with who asked kept in its `issued`; settled with the outcome."""
     from fudge_combat.cli import player_actions
-    from fudge_combat.engine.kernel.commands import REQUESTED  # noqa: F401  (the key the service writes)
 
     try:
         action = player_actions.read(request.body)

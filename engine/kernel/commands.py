@@ -122,15 +122,9 @@ def _built_in_types() -> frozenset[str]:
 
 # Beside a command in `issued`, when a player asked for it from their own device and the GM accepted it:
 # {"v": 1, "fighter": NAME, "link": LINK-ID, "request": REQUEST-ID} (cli.play_requests). Not the command's:
-# read apart (`requested_by`) and left out when the command is read back, so a log with it replays and
-# verifies as the GM's own command would; a log without it (every older one) reads as it always did.
+# left out when the command is read back, so a log with it replays and verifies as the GM's own command
+# would; a log without it (every older one) reads as it always did. `v` versions the record's own fields.
 REQUESTED = "requested"
-
-
-def requested_by(issued: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """Who asked for the command an `issued` dump holds (version 1), or None: the GM's own."""
-    found = issued.get(REQUESTED) if isinstance(issued, Mapping) else None
-    return dict(found) if isinstance(found, Mapping) and found.get("v") == 1 else None
 
 
 def read_issued(issued: Mapping[str, Any] | None, ruleset: str) -> Any:
