@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from fudge_combat.cli.context import echo
+from fudge_combat.engine.kernel.words import possessive
 from fudge_combat.store.base import StoreError
 from fudge_combat.store.requests import ACCEPTED, PENDING, REFUSED, Request, RequestStore
 
@@ -100,18 +101,22 @@ def said_of(request: Request) -> str:
     try:
         return player_actions.said(request.fighter, player_actions.read(request.body))
     except ValueError:
-        return f"{request.fighter}'s player asks for something this fudge does not know"
+        return f"{possessive(request.fighter)} player asks for something this fudge does not know"
 
 
 def accept(session: Any, name: str, request: Request) -> None:
     """The request run as the GM's command, with who asked kept in its `issued`; settled with the outcome."""
     from fudge_combat.cli import player_actions
 
-    try:
+    try:  # a stored request is untrusted: its action read again, its fighter one of the fight's, by full name
         action = player_actions.read(request.body)
-    except ValueError:
+        words = player_actions.words(request.fighter, action)
+        who = session.fights.state(name).find(request.fighter)
+        if who is None or who.name != request.fighter:
+            raise ValueError("no such fighter")
+    except (ValueError, StoreError):
         settle(session, name, request, REFUSED, "this fudge does not know that request")
-        echo(f"refused: {said_of(request)}")
+        echo(f"refused: {said_of(request)} (not a request this fudge knows)")
         return
     if not settle(session, name, request, ACCEPTED, "accepted"):  # claimed before it runs: it runs once
         echo(f"{said_of(request)}: answered already (by another session): nothing done")
@@ -124,7 +129,7 @@ def accept(session: Any, name: str, request: Request) -> None:
         if isinstance(action, player_actions.Declare) and action.sealed:
             code = _seal(session, name, request.fighter, action.seal or "")
         else:
-            line = shlex.join(player_actions.words(request.fighter, action))
+            line = shlex.join(words)
             echo(f"  ({line})")
             code = session.run(line)
     finally:

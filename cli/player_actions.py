@@ -78,8 +78,10 @@ def words(fighter: str, action: PlayerAction) -> list[str]:
     if isinstance(action, Attack):
         return ["attack", fighter, action.target, *(["-d", f"{fighter}={action.dice}"] if action.dice else [])]
     if isinstance(action, Declare):
-        if action.stance is None:
-            raise ValueError("a declaration without its stance")
+        if action.stance is None or action.sealed:  # a sealed one is appended by its seal (cli.play_requests)
+            if action.sealed and action.seal is not None:
+                return []
+            raise ValueError("a declaration without its stance or its seal")
         return ["declare", fighter, *STANCES[action.stance][1]]
     if isinstance(action, Roll):
         return ["roll", fighter, action.trait, *(["-d", f"{fighter}={action.dice}"] if action.dice else [])]

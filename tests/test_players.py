@@ -318,3 +318,19 @@ def test_a_player_rolls_a_trait_of_his_own_sheet_with_his_dice_and_the_gm_accept
     issued = [entry for entry in log if entry.get("issued")][-1]["issued"]
     assert issued["type"] == "roll" and issued["requested"]["fighter"] == "Leroy"
     assert [row[2] for row in requests_in(bridge)] == ["accepted"]
+
+
+def test_a_request_row_fudge_did_not_write_is_refused_not_run(bridge: Path) -> None:
+    """A stored request is untrusted: one whose fighter is an option (`--force`) or whose action is none
+    is refused in play, one line, and nothing is appended."""
+    before = fudge("log", store=bridge).stdout
+    with sqlite3.connect(bridge) as db:
+        fight = db.execute("SELECT id FROM fights").fetchone()[0]
+        for number, (fighter, body) in enumerate((("--force", '{"kind":"spend","use":"luck"}'),
+                                                  ("Leroy", '{"kind":"declare"}'), ("Leroy", "not json"))):
+            db.execute("INSERT INTO requests VALUES (?, ?, ?, 'x', ?, ?, 'pending', '')",
+                       (fight, f"forged{number}", fighter, f"2026-01-0{number + 1}", body))
+    shown, errors = play(bridge, "y\ny\ny\n")
+    assert shown.count("(not a request this fudge knows)") == 3 and errors == "", (shown, errors)
+    assert [row[2] for row in requests_in(bridge)] == ["refused"] * 3
+    assert fudge("log", store=bridge).stdout == before
