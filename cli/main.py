@@ -43,6 +43,7 @@ COMMANDS: dict[str, str] = {
     **dict.fromkeys(("rules", "demo"), "rules"),
     "odds": "odds",
     "serve": "serve",
+    "invite": "invite",
     "report": "report",
     "sim": "sim",
     "secrets": "secrets",
@@ -55,7 +56,7 @@ PANELS = {"fight": "Fights and combatants", "sheet": "Fights and combatants", "p
           "recovery": "After the blows", "atari": "Atari Isev", "fate": "Fate", "history": "History and audit",
           "rules": "Rules and demos", "odds": "Odds and simulation", "sim": "Odds and simulation",
           "secrets": "History and audit", "club": "A club's server", "serve": "For the players",
-          "report": "For the players"}
+          "invite": "For the players", "report": "For the players"}
 
 
 def _commands(modules: Sequence[str], one_shot: bool, name: str | None = None) -> dict[str, Any]:

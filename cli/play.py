@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from fudge_combat.cli import context
+from fudge_combat.cli import context, play_requests
 from fudge_combat.cli.context import echo
 from fudge_combat.cli.shorthands import (HELP, LEAVE, SHORTHANDS, USAGE, Leave, Refused, and_list, attack_words, current_actor, next_words,
                             odds_words)
@@ -83,6 +83,7 @@ def scripted(session: Session, lines: Any, strict: bool = False) -> int:
     the first failing line ends it with its own status.
     """
     session.board()
+    play_requests.show(session)
     for raw in lines:
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -142,6 +143,8 @@ class Session:
     def run(self, line: str) -> int:
         """Run one line; its exit status (0: done). `q` raises Leave; nothing else leaves the session."""
         self.ran = None
+        if play_requests.answered(self, line):  # y / n to a player's request (cli.play_requests)
+            return 0
         try:
             words = self.expand(split(line))
             code = self.invoke(words) if words else 0
@@ -270,6 +273,7 @@ class Session:
         and whenever the fight moved. A line that failed, or ran no command (`?`), changed nothing:
         the board above still holds."""
         self.board(force=self.ran not in (None, "status"))
+        play_requests.show(self)  # the players' requests come between two lines (cli.play_requests)
 
     def board(self, force: bool = False) -> None:
         """Draw the board if the fight moved (or another became current) since it was last drawn, or if forced.

@@ -22,6 +22,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.shortcuts import CompleteStyle
 
+from fudge_combat.cli import play_requests
 from fudge_combat.cli.context import echo
 from fudge_combat.cli.shorthands import HELP, LEAVE, SHORTHANDS, Leave, blow
 
@@ -58,13 +59,21 @@ def interactive(session: Session) -> None:
                                                complete_while_typing=False, complete_style=CompleteStyle.READLINE_LIKE)
     session.confirm = ask
     session.board(force=True)
+    with play_requests.watching(prompt, session):
+        _loop(session, prompt)
+
+
+def _loop(session: Session, prompt: PromptSession[str]) -> None:
+    typed = ""  # the line being typed when a player's request woke the prompt (cli.play_requests)
+    play_requests.show(session)
     while True:
         try:
-            line = prompt.prompt(session.prompt())
+            line = prompt.prompt(session.prompt(), default=typed)
         except KeyboardInterrupt:
             continue
         except EOFError:
             return
+        typed = prompt.default_buffer.text if line == play_requests.WAKE else ""
         try:
             session.run(line)
             session.after()

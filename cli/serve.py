@@ -109,7 +109,8 @@ def serve(
         "--exact-for", metavar="NAME", help="Show this fighter's wounds exactly (repeat for more).")] = None,
 ) -> None:
     """A read-only web page of the board for the players: turn order, wounds, points and the last commands,
-    updated within a second of any command. Nothing on it can change the fight.
+    updated within a second of any command. Nothing on it can change the fight; a player's own link
+    (`fudge invite FIGHTER`) asks for their fighter's actions, which the GM accepts in `fudge play`.
 
     Served to the table's network (--lan, or --host other than localhost), the page is under the fight's
     secret link, kept among the GM's secrets so it outlives a restart; players open it, scan its QR code,

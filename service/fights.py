@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel import history as undoing
+from fudge_combat.engine.kernel.commands import REQUESTED
 from fudge_combat.engine.kernel.dice import EnteredDice, commitment
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.events import models as ev
@@ -95,6 +96,9 @@ class Fights:
         self.clock = clock
         self.new_id = new_id
         self.random_bytes = random_bytes
+        # Who asked for the commands executed now, when a player did (cli.play_requests, `REQUESTED`): kept in
+        # the first event's `issued` beside the command; None, the GM's own command, writes nothing new.
+        self.requested: dict[str, Any] | None = None
 
     # --- reading -----------------------------------------------------------------
     def log(self, name: str, upto: int | None = None) -> list[Recorded]:
@@ -137,9 +141,12 @@ class Fights:
                  events: Sequence[Any]) -> list[Recorded]:
         out = []
         at = self.clock()
+        dump = issued.model_dump(mode="json") if issued is not None else None
+        if dump is not None and self.requested is not None:
+            dump[REQUESTED] = self.requested
         for index, event in enumerate(events):
             record = Recorded(fight=fight_id, seq=start_seq + index, command=command_id,
-                              issued=issued.model_dump(mode="json") if (index == 0 and issued is not None) else None,
+                              issued=dump if index == 0 else None,
                               at=at, prev=prev, event=event)
             body = record.body()
             prev = chain_hash(body)

@@ -8,6 +8,7 @@ serve --new-link`), after which the old path answers nothing.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 from fudge_combat.service.secrets import Keeper
@@ -31,3 +32,44 @@ def board_link(keeper: Keeper, fight_id: str, name: str, renew: bool = False) ->
     token = secrets.token_urlsafe(16)
     keeper.box.replace(fight_id, KEY, token)
     return token, kept is not None
+
+
+# --- a player's own link (`fudge invite FIGHTER`) -------------------------------------------------
+# Kept as `invite:<token>` with the fighter's name as its value: the server finds who a link is for in one
+# lookup at each request, so a revoked link (its secret deleted) is refused from the next request on.
+INVITE = "invite:"
+
+
+def link_id(token: str) -> str:
+    """A link's name in the store and the log (a request's `link`, an event's `issued`): a hash of its
+    secret, never the secret, so whoever reads the store cannot act as the player."""
+    return hashlib.sha256(token.encode()).hexdigest()[:12]
+
+
+def invites(keeper: Keeper, fight_id: str) -> dict[str, str]:
+    """The fight's player links: {fighter's name: token}."""
+    return {secret.value: secret.key[len(INVITE):] for secret in keeper.box.export()
+            if secret.fight == fight_id and secret.key.startswith(INVITE)}
+
+
+def invite(keeper: Keeper, fight_id: str, fighter: str) -> tuple[str, bool]:
+    """(the fighter's player link, whether it was made now): the same link at every call until it is revoked."""
+    kept = invites(keeper, fight_id).get(fighter)
+    if kept is not None:
+        return kept, False
+    token = secrets.token_urlsafe(16)
+    keeper.box.put(fight_id, {INVITE + token: fighter})
+    return token, True
+
+
+def invited(keeper: Keeper, fight_id: str, token: str) -> str | None:
+    """The fighter a player's link was given for, or None (never given, or revoked)."""
+    if not LINK_TOKEN.fullmatch(token):
+        return None
+    return keeper.box.get(fight_id, INVITE + token)
+
+
+def revoke(keeper: Keeper, fight_id: str, fighter: str) -> bool:
+    """The fighter's player link refused from now on; False if the fighter had none."""
+    token = invites(keeper, fight_id).get(fighter)
+    return token is not None and keeper.box.forget(fight_id, INVITE + token)

@@ -14,7 +14,9 @@ still rolls with it (its log copied under another name, say) is refused rather t
 
 The players' board's link (`link:board`: the secret path `fudge serve` serves a fight under, so the
 address the players saved still works after a restart) is kept here too, and is the one secret that
-is replaced (`fudge serve --new-link`): a seed or a sealed declaration never changes.
+is replaced (`fudge serve --new-link`): a seed or a sealed declaration never changes. A player's own link
+(`invite:<its secret>`, the fighter's name as its value: `fudge invite`) is the one that is deleted, when
+the GM revokes it.
 
 `export` and `add` move the secrets to another machine (`fudge secrets export` / `import`).
 """
@@ -60,6 +62,9 @@ class MemorySecrets:
 
     def replace(self, fight: str, key: str, value: str) -> None:
         self._items[(fight, key)] = Secret(fight, key, value)
+
+    def forget(self, fight: str, key: str) -> bool:
+        return self._items.pop((fight, key), None) is not None
 
     def knows(self, fight: str) -> bool:
         return any(f == fight for f, _ in self._items)
@@ -176,6 +181,11 @@ class SecretFile:
         self._write(lambda db: db.execute("INSERT OR REPLACE INTO secrets (fight, key, value, revealed) "
                                           "VALUES (?, ?, ?, 0)", (fight, key, value)))
 
+    def forget(self, fight: str, key: str) -> bool:
+        """A player's link revoked (`fudge invite --revoke`): the one secret deleted. False: none was kept."""
+        return bool(self._write(lambda db: db.execute("DELETE FROM secrets WHERE fight = ? AND key = ?",
+                                                      (fight, key)).rowcount))
+
     def knows(self, fight: str) -> bool:
         return self.db.execute("SELECT 1 FROM secrets WHERE fight = ? LIMIT 1", (fight,)).fetchone() is not None
 
@@ -266,6 +276,8 @@ def _problem(secret: Secret, check_seal: Any) -> str | None:
             return "is not a sealed declaration"
     if kind == "link":
         return None if name == "board" and LINK_TOKEN.fullmatch(secret.value) else "is not a board's link"
+    if kind == "invite":
+        return None if LINK_TOKEN.fullmatch(name) and 0 < len(secret.value) <= 200 else "is not a player's link"
     return "is of no kind fudge keeps"
 
 

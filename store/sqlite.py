@@ -14,11 +14,12 @@ from typing import Any
 from fudge_combat.events.rows import Row
 from fudge_combat.store.base import Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight, checked_append
 from fudge_combat.store import snapshots
+from fudge_combat.store.requests import PENDING, Request, from_row as request_row
 from fudge_combat.store.secrets import SecretFile
 from fudge_combat.store.snapshots import Snapshot
 from fudge_combat.store.views import View, from_row as view_row
 
-STORE_SCHEMA = "2"
+STORE_SCHEMA = "3"
 
 # The log's tables, as the first store schema made them (tests/fixtures/store_schema1.sql): one statement each,
 # since a migration runs them inside a write's own transaction (sqlite3's executescript would commit it).
@@ -77,13 +78,30 @@ CREATE TABLE IF NOT EXISTS views (
 ) WITHOUT ROWID
 """
 
+# Players' requests waiting for the GM (store.requests): rows inserted by the players' server, settled by the
+# GM's play. Not the log: a request changes no fight until the GM accepts it as a command.
+REQUESTS = """
+CREATE TABLE IF NOT EXISTS requests (
+    fight INTEGER NOT NULL REFERENCES fights(id),
+    id TEXT NOT NULL,
+    fighter TEXT NOT NULL,
+    link TEXT NOT NULL,
+    at TEXT NOT NULL,
+    body TEXT NOT NULL,
+    state TEXT NOT NULL,
+    said TEXT NOT NULL,
+    PRIMARY KEY (fight, id)
+) WITHOUT ROWID
+"""
+
 # The schema, version by version: MIGRATIONS[v] takes a store at version v to v + 1. Schema 1 (the first
 # stores) had no table for the caches; they were made by the first append that stored one. Schema 2 has
 # them from the start. Each stored schema is kept as a golden fixture (tests/fixtures/store_schemaN.sql).
 # A read never writes: an older store is read as it is (caches missing meaning "fold the log"), and its
 # first write migrates it inside that write's own transaction, so a failed write leaves the old file.
-MIGRATIONS: dict[str, tuple[str, tuple[str, ...]]] = {"1": ("2", (SNAPSHOTS, VIEWS))}
-SCHEMAS: dict[str, tuple[str, ...]] = {"1": LOG_TABLES, "2": (*LOG_TABLES, SNAPSHOTS, VIEWS)}
+MIGRATIONS: dict[str, tuple[str, tuple[str, ...]]] = {"1": ("2", (SNAPSHOTS, VIEWS)), "2": ("3", (REQUESTS,))}
+SCHEMAS: dict[str, tuple[str, ...]] = {"1": LOG_TABLES, "2": (*LOG_TABLES, SNAPSHOTS, VIEWS),
+                                       "3": (*LOG_TABLES, SNAPSHOTS, VIEWS, REQUESTS)}
 CACHES = frozenset({"snapshots", "views"})  # tables whose rows are caches: a store may lack them, never the log's
 SCHEMA = ";\n".join(SCHEMAS[STORE_SCHEMA]) + ";"  # the whole current schema, as one script
 
@@ -583,6 +601,30 @@ class SqliteStore:
         with self._writing() as db:
             db.execute("DELETE FROM secrets")
         self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    # --- players' requests (store.requests): not the log, so a row is settled in place -------
+    def add_request(self, name: str, request: Request) -> None:
+        with self._writing() as db:
+            db.execute("INSERT INTO requests VALUES (?,?,?,?,?,?,?,?)",
+                       (self._id(name), request.id, request.fighter, request.link, request.at, request.body,
+                        request.state, request.said))
+
+    def requests(self, name: str, state: str | None = None) -> list[Request]:
+        """The fight's requests, oldest first (`state`: those alone); a row not of its types is left out."""
+        where, params = ("AND state = ?", (state,)) if state else ("", ())
+        try:
+            rows = self.db.execute("SELECT id, fighter, link, at, body, state, said FROM requests WHERE fight = ? "
+                                   f"{where} ORDER BY at, id", (self._id(name), *params)).fetchall()
+        except sqlite3.OperationalError:  # a store of an older schema, not yet written by this version
+            return []
+        return [found for row in rows if (found := request_row(row)) is not None]
+
+    def settle_request(self, name: str, request_id: str, state: str, said: str, was: str = PENDING) -> bool:
+        """A request answered, once: False if it was not in state `was` (another session answered it)."""
+        with self._writing() as db:
+            done = db.execute("UPDATE requests SET state = ?, said = ? WHERE fight = ? AND id = ? AND state = ?",
+                              (state, said, self._id(name), request_id, was))
+            return done.rowcount == 1
 
     def setting(self, key: str) -> str | None:
         return self._meta(key)

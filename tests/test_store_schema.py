@@ -122,7 +122,7 @@ def test_A_LOG_1_the_oldest_sqlite_store_is_read_as_it_is_and_migrated_by_its_fi
     assert path.read_bytes() == before
     name, rows = next((n, r) for n, r in logs.items() if load(r[0].body).event.type == "fight_started")
     make_fights(store).execute(name, cmd.Join(sheet={"name": "Newcomer"}, source="newcomer.toml"))
-    assert schema(path) == STORE_SCHEMA == "2" and {"snapshots", "views"} <= tables(path)
+    assert schema(path) == STORE_SCHEMA == "3" and {"snapshots", "views"} <= tables(path)
     assert journal_mode(path) == "wal"  # set once the first write has committed
     again = SqliteStore(path)
     assert again.read(name)[: len(rows)] == rows and verify(again.read(name), again.fight(name).fight_id).ok
@@ -269,7 +269,7 @@ def test_a_store_of_a_newer_schema_is_refused_untouched(tmp_path: Path) -> None:
         db.execute("UPDATE meta SET value = '99' WHERE key = 'store_schema'")
     db.close()
     before = path.read_bytes()
-    with pytest.raises(StoreError, match="store schema 99; this version reads 2"):
+    with pytest.raises(StoreError, match="store schema 99; this version reads 3"):
         SqliteStore(path)
     assert path.read_bytes() == before
 

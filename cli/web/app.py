@@ -1,4 +1,5 @@
-"""The live board's web application (Starlette): GET only, one fight, pushed by server-sent events.
+"""The live board's web application (Starlette): one fight, pushed by server-sent events. The board's routes
+are GET only; a player's own link (`/p/<secret>/`, cli.web.players) also posts requests the GM answers.
 
 Why polling the store: commands are separate processes writing one SQLite file, with no channel to
 the server. The store's tail (last seq and hash, one indexed row) is read every POLL seconds; when it
@@ -47,6 +48,7 @@ from fudge_combat.cli.web import cards, view
 from fudge_combat.cli.web.html import CSS
 from fudge_combat.cli.web.lan import Tries, check
 from fudge_combat.cli.web.net import HostCheck
+from fudge_combat.cli.web.players import BODY, HEADERS as PLAYER_HEADERS, Players, page_html as player_html
 from fudge_combat.cli.web.story import steps
 from fudge_combat.cli.web.wounds import WoundView, view_of
 from fudge_combat.store.base import StoreError
@@ -54,11 +56,12 @@ from fudge_combat.store.base import StoreError
 if TYPE_CHECKING:
     from fudge_combat.service.fights import Fights
 
-POLL = 0.3  # seconds between two reads of the store's tail
+POLL = 0.1  # seconds between two reads of the store's tail (one indexed row: bench/serve.py); a player waits on it
 WAIT = 1.0  # seconds a stream waits on a notifying store before it checks for a closed page or Ctrl-C
 SHOWN = 8  # commands listed under the board
 HEARTBEAT = 15.0  # seconds: a comment line keeps proxies and phones from closing an idle stream
 STREAMS = 64  # open streams at most: a table's phones and a TV, many times over (cli.web.net.CONNECTIONS: 256)
+REVOKED = "this link is not (or no longer) a player's link to this fight: ask the GM for yours"
 RECONNECTING = "the store is reconnecting: this page follows the fight again by itself when it answers"
 
 class Board:
@@ -259,7 +262,94 @@ def create_app(fights: Fights, fight: str | None = None, prefix: str = "", large
         return HTMLResponse(join_page("that is not this board's code: check it with the GM"), status_code=403,
                             headers={"Cache-Control": "no-store"})
 
-    routes = [Route(f"{prefix}/", index, methods=["GET"]),
+    players = Players(board)
+
+    def refused_link() -> Response:
+        return JSONResponse({"said": REVOKED}, status_code=403, headers={"Cache-Control": "no-store"})
+
+    async def player_page(request: Request) -> Response:
+        token = request.path_params["token"]
+        fighter = players.fighter(token)
+        if fighter is None:
+            return PlainTextResponse(REVOKED + "\n", status_code=403, headers={"Cache-Control": "no-store"})
+        return HTMLResponse(player_html(players.payload(token, fighter), fighter, players.csrf(token)),
+                            headers=player_headers)
+
+    async def player_events(request: Request) -> Response:
+        token = request.path_params["token"]
+        if players.fighter(token) is None:
+            return refused_link()
+        if streams >= STREAMS:
+            return PlainTextResponse("too many open boards: this page retries in a moment\n", status_code=503,
+                                     headers={"Retry-After": "5", "Cache-Control": "no-store"})
+
+        async def stream() -> AsyncIterator[str]:
+            sent = ""
+            idle = 0.0
+            built: object = None  # the fight's tail and the link's requests the last payload was built at
+            while not stopping() and not await request.is_disconnected():
+                fighter = players.fighter(token)  # read at every turn: a revoked link's stream ends at once
+                if fighter is None:
+                    yield f"data: {json.dumps({'revoked': True, 'said': REVOKED})}\n\n"
+                    return
+                mark = (board.tail, players.marks(token))  # the tail as the last wait read it
+                data = json.dumps(players.payload(token, fighter)) if mark != built else sent
+                built = mark
+                if data != sent:
+                    sent, idle = data, 0.0
+                    yield f"data: {data}\n\n"
+                elif idle >= HEARTBEAT:
+                    idle = 0.0
+                    yield ": still here\n\n"
+                started = time.monotonic()
+                await board.changed()  # the fight's change, or one POLL: a request answered shows by then
+                idle += time.monotonic() - started
+
+        return Stream(stream(), media_type="text/event-stream",
+                      headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    async def player_act(request: Request) -> Response:
+        """A player's action (cli.web.players): the link, its CSRF token, this server's origin, a small JSON body."""
+        token = request.path_params["token"]
+        fighter = players.fighter(token)
+        if fighter is None:
+            return refused_link()
+        origin = request.headers.get("origin")
+        if origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}":
+            return JSONResponse({"said": "a request from another site is refused"}, status_code=403)
+        if not players.csrf_ok(token, request.headers.get("x-fudge-csrf", "")):
+            return JSONResponse({"said": "this page is out of date: reload it"}, status_code=403)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return JSONResponse({"said": "a request is JSON"}, status_code=415)
+        wait = players.limit.wait(token)
+        if wait > 0:
+            return JSONResponse({"said": f"too many requests: try again in {int(wait) + 1} s"}, status_code=429,
+                                headers={"Retry-After": str(int(wait) + 1)})
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > BODY:
+                return JSONResponse({"said": "that request is too long"}, status_code=413, headers={"Connection": "close"})
+        status, said = players.ask(token, fighter, body)
+        return JSONResponse({"said": said}, status_code=status, headers={"Cache-Control": "no-store"})
+
+    async def player_odds(request: Request) -> Response:
+        token = request.path_params["token"]
+        fighter = players.fighter(token)
+        if fighter is None:
+            return refused_link()
+        wait = players.limit.wait(token)
+        if wait > 0:
+            return JSONResponse({"said": f"too many requests: try again in {int(wait) + 1} s"}, status_code=429)
+        status, said = players.odds(fighter, request.query_params.get("target", ""))
+        return JSONResponse({"said": said}, status_code=status, headers={"Cache-Control": "no-store"})
+
+    player_headers = PLAYER_HEADERS
+    routes = [Route("/p/{token}/", player_page, methods=["GET"]),
+              Route("/p/{token}/events", player_events, methods=["GET"]),
+              Route("/p/{token}/act", player_act, methods=["POST"]),
+              Route("/p/{token}/odds", player_odds, methods=["GET"]),
+              Route(f"{prefix}/", index, methods=["GET"]),
               Route(f"{prefix}/board.json", board_json, methods=["GET"]),
               Route(f"{prefix}/events", events, methods=["GET"])]
     if prefix:

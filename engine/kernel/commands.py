@@ -120,10 +120,19 @@ def _built_in_types() -> frozenset[str]:
                      for tag in typing.get_args(cls.model_fields["type"].annotation))
 
 
+# Beside a command in `issued`, when a player asked for it from their own device and the GM accepted it:
+# {"v": 1, "fighter": NAME, "link": LINK-ID, "request": REQUEST-ID} (cli.play_requests). Not the command's:
+# left out when the command is read back, so a log with it replays and verifies as the GM's own command
+# would; a log without it (every older one) reads as it always did. `v` versions the record's own fields.
+REQUESTED = "requested"
+
+
 def read_issued(issued: Mapping[str, Any] | None, ruleset: str) -> Any:
     """A command as the log's `issued` dump holds it, read back: by the fight's ruleset's own commands when it
     is a ruleset of another package (its `commands` module's `COMMANDS`), else by the union of this
-    project's (`Command`)."""
+    project's (`Command`). Who asked for it (`REQUESTED`) is not the command's."""
+    if isinstance(issued, Mapping) and REQUESTED in issued:
+        issued = {key: value for key, value in issued.items() if key != REQUESTED}
     own = {cls.model_fields["type"].default: cls for cls in own_commands(ruleset).values()}
     cls = own.get(issued.get("type")) if isinstance(issued, Mapping) else None
     if cls is not None:

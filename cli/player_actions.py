@@ -1,0 +1,104 @@
+"""What a player may ask from their own device (`fudge invite`), as one model read on both sides: the
+players' server (cli.web.players) reads the page's JSON through it, and the GM's play (cli.play_requests)
+reads the stored request back through it again (a stored request is untrusted input).
+
+An action names no fighter: the fighter is the link's, set by the server. Every other name is matched to the
+fight's own combatant by the server before the request is stored, and the words the GM's play runs are
+built here from the model's fields alone, never from the player's text: a target is a combatant's full
+name, dice are fudge dice faces, a trait is one of the fighter's own sheet, a stance and a fudge point's use are words of a closed list.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+
+from fudge_combat.engine.kernel.words import possessive
+from fudge_combat.events.models import Declaration
+
+DICE = re.compile(r"^[ +\-0]{1,24}$")  # fudge dice as typed: "+ + 0 -", "++0-"
+NAME = Annotated[str, StringConstraints(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f\x7f-]")]
+
+STANCES = {  # the stances a player declares, in the GM's `declare` options
+    "all-out-offense": (Declaration(all_out="offense"), ["--all-out-offense"], "all-out offense"),
+    "all-out-defense": (Declaration(all_out="defense"), ["--all-out-defense"], "all-out defense"),
+}
+USES = ("skill", "luck", "scratch", "ticking", "panache")  # a fudge point's uses (`fudge spend`, C-FP-2)
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Attack(_Action):
+    """The fighter's blow on their turn: their dice typed (physical dice) or generated under the fight's seed."""
+
+    kind: Literal["attack"] = "attack"
+    target: NAME
+    dice: Annotated[str, StringConstraints(pattern=DICE.pattern)] | None = None
+
+
+class Declare(_Action):
+    """A stance; sealed: the request and the log hold only its seal (A-SEAL-1), set by the server."""
+
+    kind: Literal["declare"] = "declare"
+    stance: Literal["all-out-offense", "all-out-defense"] | None = None  # never stored when sealed
+    sealed: bool = False
+    seal: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")] | None = None
+
+
+class Roll(_Action):
+    """An action roll of one of the fighter's own traits (C-ACT-2), as the GM asks for one; dice as for a blow."""
+
+    kind: Literal["roll"] = "roll"
+    trait: NAME
+    dice: Annotated[str, StringConstraints(pattern=DICE.pattern)] | None = None
+
+
+class Spend(_Action):
+    kind: Literal["spend"] = "spend"
+    use: Literal["skill", "luck", "scratch", "ticking", "panache"]
+
+
+Action = Annotated[Union[Attack, Declare, Roll, Spend], Field(discriminator="kind")]
+ACTION: TypeAdapter[Attack | Declare | Roll | Spend] = TypeAdapter(Action)
+PlayerAction = Attack | Declare | Roll | Spend  # one of them, as read
+
+
+def read(body: str) -> PlayerAction:
+    """A stored request's action (raises ValueError when it is none)."""
+    return ACTION.validate_python(json.loads(body))
+
+
+def words(fighter: str, action: PlayerAction) -> list[str]:
+    """The GM's command for the action, as play runs it (a sealed declaration has none: cli.play_requests)."""
+    if isinstance(action, Attack):
+        return ["attack", fighter, action.target, *(["-d", f"{fighter}={action.dice}"] if action.dice else [])]
+    if isinstance(action, Declare):
+        if action.stance is None or action.sealed:  # a sealed one is appended by its seal (cli.play_requests)
+            if action.sealed and action.seal is not None:
+                return []
+            raise ValueError("a declaration without its stance or its seal")
+        return ["declare", fighter, *STANCES[action.stance][1]]
+    if isinstance(action, Roll):
+        return ["roll", fighter, action.trait, *(["-d", f"{fighter}={action.dice}"] if action.dice else [])]
+    return ["spend", fighter, action.use]
+
+
+def what(action: PlayerAction) -> str:
+    """The request in a few words: "declares (sealed)", "attacks Brynhild with dice + + 0 -"."""
+    if isinstance(action, Attack):
+        return f"attacks {action.target}" + (f" with dice {action.dice.strip()}" if action.dice else " (dice generated)")
+    if isinstance(action, Declare):
+        return "declares (sealed)" if action.sealed or action.stance is None else f"declares {STANCES[action.stance][2]}"
+    if isinstance(action, Roll):
+        return f"rolls {action.trait}" + (f" with dice {action.dice.strip()}" if action.dice else " (dice generated)")
+    return f"spends a fudge point: {action.use}"
+
+
+def said(fighter: str, action: PlayerAction) -> str:
+    """The request in the GM's words: "Leroy's player declares (sealed)"."""
+    return f"{possessive(fighter)} player {what(action)}"

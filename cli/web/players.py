@@ -1,0 +1,343 @@
+"""A player's own page (`fudge invite FIGHTER`): the shared board, their fighter's sheet, and what they may ask.
+
+The page is `/p/<secret>/` on the board's server. Who a link is for is read from the GM's secrets at every
+request (service.links.invited), so a revoked link is refused (403) from the next request on, its open
+stream included.
+
+What each link is sent is built for it on the server (the anchors: boardgame.io's `playerView`, and its
+issue 1159, where the unfiltered initial state leaked): the shared part is the public board's bytes (the
+GM's choice of wounds shown, cli.web.view), and the player's own part holds their fighter alone: the exact
+wounds of their own fighter, their own sealed declaration's plaintext, their own requests. Nothing else is
+sent: no other player's requests or seals, no dice seed (the board shows only its commitment), no odds
+against a fighter whose wounds the players read in words (the chances follow his wound penalty), and no
+refusal line that names such a fighter (the rules' line may say his wound).
+
+A state-changing request (`POST act`) carries the link's secret (in its path), a CSRF token in a header
+(an HMAC of the link under a key of this server's run, given in the page; a cross-site form can neither
+read it nor set a header, and a JSON body takes a CORS preflight no other site passes), an Origin that is
+this server's when the browser sends one, and a JSON body under BODY bytes. Requests are limited per link
+(`Limit`). A sealed declaration is sealed here: its salt and plaintext go to the GM's secrets (as `declare
+--sealed` keeps them), and the request and the log hold only the seal; it is opened when the rules open it
+(at the blow, A-SEAL-1), and no page or terminal shows it before, but the player's own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Any, Protocol
+
+from fudge_combat.cli import player_actions
+from fudge_combat.cli.web import cards, view
+from fudge_combat.cli.web.html import h
+from fudge_combat.store.base import StoreError
+
+
+
+class Board(Protocol):
+    """What the players' links read of the board's server (cli.web.app.Board)."""
+
+    fights: Any
+    wounds: Callable[[str], Any]
+
+    def name(self) -> str: ...
+    def poll(self) -> dict[str, object]: ...
+
+BODY = 2048  # bytes of a request's JSON at most
+RATE = (6, 10.0)  # requests a link may make in so many seconds (odds included): a player's taps, not a script's
+ASKED = 6  # the player's latest requests shown on their page
+
+
+def traits(who: Any) -> list[str]:
+    """The fighter's own traits, the ones a player may roll: the sheet's attributes and skills."""
+    if who is None:
+        return []
+    sheet = who.fighter.sheet
+    return [*sheet.attributes, *sheet.skills]
+
+
+class Limit:
+    """At most RATE[0] requests per link in any RATE[1] seconds; `wait` says how long until the next is taken."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.seen: dict[str, deque[float]] = {}
+
+    def wait(self, link: str) -> float:
+        count, window = RATE
+        now = self.clock()
+        times = self.seen.setdefault(link, deque())
+        while times and now - times[0] >= window:
+            times.popleft()
+        if len(times) >= count:
+            return window - (now - times[0])
+        times.append(now)
+        return 0.0
+
+
+class Players:
+    """The players' links of the board's fight: who each is for, their pages' payloads, their requests."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.key = secrets.token_bytes(32)  # this server run's: a page's CSRF token is good while it runs
+        self.limit = Limit()
+
+    # --- who a link is for --------------------------------------------------------------
+    def fighter(self, token: str) -> str | None:
+        """The fighter the link was given for in the board's fight, or None (never given, revoked, another fight's)."""
+        from fudge_combat.service.links import invited
+
+        fights = self.board.fights
+        try:
+            return invited(fights.keeper, fights.store.fight(self.board.name()).fight_id, token)
+        except StoreError:
+            return None
+
+    def csrf(self, token: str) -> str:
+        return hmac.new(self.key, token.encode(), hashlib.sha256).hexdigest()
+
+    def csrf_ok(self, token: str, given: str) -> bool:
+        return hmac.compare_digest(self.csrf(token), given)
+
+    # --- what the link is sent ---------------------------------------------------------------
+    def payload(self, token: str, fighter: str) -> dict[str, object]:
+        """The shared board (the public bytes) and the player's own part, built for this link alone."""
+        shared = self.board.poll()
+        fights = self.board.fights
+        name = self.board.name()
+        try:
+            state = fights.state(name)
+            who = state.find(fighter)
+            mine = self.own_html(state, who) if who is not None else '<p class="status">your fighter has left the fight</p>'
+            targets = [c.name for c in state.combatants.values() if who is None or c.key != who.key]
+            own_traits = traits(who)
+            asked = self.asked_html(name, token)
+        except StoreError as exc:
+            mine, targets, asked, own_traits = f'<p class="status">{h(str(exc))}</p>', [], "", []
+        return {**shared, "mine": mine, "asked": asked, "targets": targets, "traits": own_traits}
+
+    def own_html(self, state: Any, who: Any) -> str:
+        """The player's fighter: the card with exact wounds, the sheet's skills, their sealed declaration."""
+        wounds = self.board.wounds(state.fight_id)
+        own = dataclasses.replace(wounds, exact_for=wounds.exact_for | {who.key}, words_for=wounds.words_for - {who.key})
+        sides = view.side_colours(state)
+        actor = view.current_actor(state)
+        card = view.card(state, who, own, sides, actor is not None and actor.key == who.key, view.acted(state).get(who.key))
+        parts = [cards.card_html(card, view.ruleset_of(state).points)]
+        sheet = who.fighter.sheet
+        skills = [f"{skill} {level:+d}" if isinstance(level, int) else f"{skill} {level}"
+                  for skill, level in {**sheet.attributes, **sheet.skills}.items()]
+        if skills:
+            parts.append(f'<p class="meta" id="sheet">{h(" · ".join(skills))}</p>')
+        sealed = state.sealed.get(who.key)
+        if sealed is not None:
+            kept = self.board.fights.keeper.box.get(state.fight_id, f"seal:{sealed[0]}")
+            text = "kept on the GM's machine"
+            if kept is not None:
+                try:
+                    declaration = json.loads(kept)["declaration"]
+                    text = "all-out " + declaration["all_out"] if declaration.get("all_out") else "normal"
+                except (ValueError, KeyError, TypeError):
+                    text = "unreadable"
+            parts.append(f'<p class="meta" id="sealed">your sealed declaration: {h(text)} '
+                         "(hidden from everyone else, the GM too, until the blow)</p>")
+        turn = "your turn" if actor is not None and actor.key == who.key else (
+            f"{actor.name}'s turn" if actor is not None else "nobody's turn")
+        parts.append(f'<p class="meta" id="yourturn">{h(turn)}</p>')
+        return "".join(parts)
+
+    def marks(self, token: str) -> tuple[tuple[str, str], ...]:
+        """The link's requests and their answers (one indexed query): the page is built again when they change."""
+        from fudge_combat.service.links import link_id
+        from fudge_combat.store.requests import RequestStore
+
+        store = self.board.fights.store
+        if not isinstance(store, RequestStore):
+            return ()
+        try:
+            return tuple((r.id, r.state) for r in store.requests(self.board.name()) if r.link == link_id(token))
+        except StoreError:
+            return ()
+
+    def asked_html(self, name: str, token: str) -> str:
+        from fudge_combat.service.links import link_id
+        from fudge_combat.store.requests import RequestStore
+
+        store = self.board.fights.store
+        if not isinstance(store, RequestStore):
+            return ""
+        mine = [r for r in store.requests(name) if r.link == link_id(token)][-ASKED:]
+        state = self.board.fights.state(name)
+        wounds = self.board.wounds(state.fight_id)
+        hidden = [who.name for who in state.combatants.values() if wounds.in_words(who)]
+        items = []
+        for request in reversed(mine):
+            try:
+                what = player_actions.what(player_actions.read(request.body))
+            except ValueError:
+                what = "a request this fudge does not know"
+            refusal = request.said
+            if view.mentions(refusal, hidden):  # the rules' line may say a wound the players read in words
+                refusal = "the rules refuse it now (the GM's screen says why)"
+            answer = {"pending": "waiting for the GM", "accepted": "accepted"}.get(request.state, f"refused: {refusal}")
+            items.append(f'<li class="{h(request.state)}"><p>{h(what)}: {h(answer)}</p></li>')
+        return "".join(items)
+
+    # --- what the link asks -------------------------------------------------------------------
+    def ask(self, token: str, fighter: str, body: bytes) -> tuple[int, str]:
+        """A player's action as a request waiting for the GM: (status, the line the page shows)."""
+        from fudge_combat.engine.decide import seal_of
+        from fudge_combat.engine.kernel.errors import InputError, RuleError
+        from fudge_combat.engine.kernel.words import possessive
+        from fudge_combat.service.links import link_id
+        from fudge_combat.service.names import resolve
+        from fudge_combat.store.requests import Request, requests_of
+
+        try:
+            action = player_actions.ACTION.validate_json(body)
+        except ValueError:
+            return 400, "that is no action this page makes: reload it"
+        fights = self.board.fights
+        name = self.board.name()
+        try:
+            store = requests_of(fights.store)
+            state = fights.state(name)
+            if isinstance(action, player_actions.Attack):
+                target = resolve(state, action.target)
+                if target == fighter:
+                    return 400, "your fighter cannot attack himself"
+                action = action.model_copy(update={"target": target})
+            if isinstance(action, player_actions.Roll):
+                known = {trait.lower(): trait for trait in traits(state.find(fighter))}
+                if action.trait.lower() not in known:
+                    return 409, f"{possessive(fighter)} sheet has no trait {action.trait!r}: {', '.join(known.values())}"
+                action = action.model_copy(update={"trait": known[action.trait.lower()]})
+            if isinstance(action, player_actions.Declare) and action.sealed:
+                if action.stance is None:
+                    return 400, "choose the stance you seal"
+                declaration = player_actions.STANCES[action.stance][0]
+                salt = secrets.token_hex(16)
+                seal = seal_of(declaration, salt)
+                fights.keeper.put(state.fight_id, {f"seal:{seal}": json.dumps(
+                    {"declaration": declaration.model_dump(mode="json"), "salt": salt})})
+                action = player_actions.Declare(sealed=True, seal=seal)  # the stance is not stored
+            elif isinstance(action, player_actions.Declare) and action.stance is None:
+                return 400, "choose a stance"
+            request = Request(id=secrets.token_urlsafe(12), fighter=fighter, link=link_id(token),
+                              at=datetime.now(timezone.utc).isoformat(timespec="microseconds"),
+                              body=action.model_dump_json(exclude_none=True))
+            store.add_request(name, request)
+        except (InputError, RuleError, StoreError) as exc:
+            return 409, str(exc)
+        return 202, f"asked: {player_actions.what(action)}, waiting for the GM"
+
+    def odds(self, fighter: str, target: str) -> tuple[int, str]:
+        """The exact odds of the player's own fighter's next blow on `target` (read-only; their own seal alone opened)."""
+        from fudge_combat.engine.kernel.errors import InputError, RuleError
+        from fudge_combat.engine.kernel.words import possessive
+        from fudge_combat.engine.odds.now import odds_now
+        from fudge_combat.service.names import resolve
+
+        fights = self.board.fights
+        try:
+            state = fights.state(self.board.name())
+            aimed = resolve(state, target[:80])
+            foe = state.find(aimed)
+            if foe is not None and self.board.wounds(state.fight_id).in_words(foe):
+                # the chances follow the foe's wound penalty and track: they would tell what the words hide
+                return 409, f"the GM shows {possessive(aimed)} wounds in words: the odds against {aimed} would tell them"
+            result = odds_now(state, fighter, aimed, fights.reveals(state, [fighter]))
+        except (InputError, RuleError, StoreError) as exc:
+            return 409, str(exc)
+        return 200, result.line()
+
+
+SCRIPT = """
+const $ = (id) => document.getElementById(id), body = document.body;
+const base = location.pathname.replace(/\\/?$/, "/"), csrf = document.querySelector("meta[name=csrf]").content;
+let shown = "";
+function targets(names) { const key = JSON.stringify(names); if (key === shown) return; shown = key;
+  const pick = $("target"), was = pick.value; pick.replaceChildren(...names.map((n) => new Option(n, n)));
+  if (names.includes(was)) pick.value = was; }
+function listen() {
+  const source = new EventSource(base + "events");
+  source.onmessage = (m) => { const d = JSON.parse(m.data);
+    if (d.revoked) { source.close(); $("said").textContent = d.said; body.classList.add("revoked"); return; }
+    if (!d.asked.includes('class="pending"') && $("said").textContent.startsWith("asked:")) $("said").textContent = "";
+    $("live").innerHTML = d.html; $("mine").innerHTML = d.mine; $("asked").innerHTML = d.asked;
+    targets(d.targets); document.title = d.title; body.dataset.seq = d.seq; $("conn").textContent = "live · event " + d.seq; };
+  source.onerror = () => { $("conn").textContent = "reconnecting…";
+    if (source.readyState === EventSource.CLOSED) setTimeout(listen, 5000); };
+}
+async function ask(action) {
+  $("said").textContent = "sending…";
+  try {
+    const r = await fetch(base + "act", {method: "POST", credentials: "omit", body: JSON.stringify(action),
+      headers: {"Content-Type": "application/json", "X-Fudge-Csrf": csrf}});
+    $("said").textContent = (await r.json()).said;
+  } catch (e) { $("said").textContent = "the server did not answer: try again"; }
+}
+function on(id, make) { $(id).addEventListener("submit", (e) => { e.preventDefault(); ask(make()); }); }
+on("f-attack", () => ({kind: "attack", target: $("target").value, dice: $("dice").value.trim() || null}));
+on("f-declare", () => ({kind: "declare", stance: $("stance").value, sealed: $("sealed").checked}));
+on("f-roll", () => ({kind: "roll", trait: $("trait").value, dice: $("rolled").value.trim() || null}));
+on("f-spend", () => ({kind: "spend", use: $("use").value}));
+$("b-odds").addEventListener("click", async () => {
+  try { const r = await fetch(base + "odds?target=" + encodeURIComponent($("target").value), {credentials: "omit"});
+    $("odds").textContent = (await r.json()).said; } catch (e) { $("odds").textContent = "no answer"; } });
+listen();
+"""
+
+CSS = cards.CSS + """
+.mine{margin:.4em 0 .6em}.you{font-size:.85em;color:var(--dim);margin:.2em 0}
+form.act{display:flex;flex-wrap:wrap;align-items:center;gap:.35em;margin:.35em 0}
+form.act select,form.act input[type=text]{font:inherit;min-height:2.2em;max-width:100%}
+form.act input[type=text]{width:8em}form.act button,#b-odds{font:inherit;min-height:2.2em;padding:0 .8em}
+#said,#odds{font-weight:600;margin:.3em 0;overflow-wrap:anywhere}
+.asked{list-style:none;margin:0;padding:0;font-size:.9em}.asked li{border-top:1px solid var(--line);padding:.2em 0}
+.asked .refused{color:var(--w3)}body.revoked form{display:none}
+"""
+
+POLICY = (f"default-src 'none'; script-src {cards._hash(SCRIPT)}; style-src {cards._hash(CSS)}; connect-src 'self'; "
+          "img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+HEADERS = {**cards.HEADERS, "Content-Security-Policy": POLICY}
+
+
+def page_html(payload: dict[str, Any], fighter: str, csrf: str) -> str:
+    """The player's page: their own part and forms above the shared board; the script keeps both live."""
+    from fudge_combat.engine.kernel.words import possessive
+
+    seq = int(str(payload["seq"]))
+    targets = "".join(f'<option value="{h(n)}">{h(n)}</option>' for n in payload["targets"])
+    stances = "".join(f'<option value="{h(key)}">{h(words)}</option>' for key, (_, _, words) in player_actions.STANCES.items())
+    uses = "".join(f'<option value="{h(use)}">{h(use)}</option>' for use in player_actions.USES)
+    rolls = "".join(f'<option value="{h(n)}">{h(n)}</option>' for n in payload["traits"])
+    forms = (f'<form class="act" id="f-attack"><label for="target">attack</label><select id="target">{targets}</select>'
+             '<input type="text" id="dice" inputmode="text" autocomplete="off" placeholder="dice: + 0 - 0" '
+             'aria-label="your dice, as rolled (empty: the fight\'s dice)" maxlength="24">'
+             '<button>Attack</button><button type="button" id="b-odds">Odds</button></form>'
+             '<p id="odds" role="status"></p>'
+             f'<form class="act" id="f-declare"><label for="stance">declare</label><select id="stance">{stances}</select>'
+             '<label><input type="checkbox" id="sealed" checked> sealed</label><button>Declare</button></form>'
+             f'<form class="act" id="f-roll"><label for="trait">roll</label><select id="trait">{rolls}</select>'
+             '<input type="text" id="rolled" autocomplete="off" placeholder="dice: + 0 - 0" '
+             'aria-label="your dice, as rolled (empty: the fight\'s dice)" maxlength="24"><button>Roll</button></form>'
+             f'<form class="act" id="f-spend"><label for="use">fudge point</label><select id="use">{uses}</select>'
+             '<button>Spend</button></form><p id="said" role="status"></p>')
+    return ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<meta name="color-scheme" content="light dark"><meta name="referrer" content="no-referrer">'
+            f'<meta name="csrf" content="{h(csrf)}"><title>{h(str(payload["title"]))}</title><style>{CSS}</style></head>'
+            f'<body data-seq="{seq}"><main><p class="you">{h(possessive(fighter))} player</p>'
+            f'<section class="mine" id="mine">{payload["mine"]}</section>{forms}'
+            f'<h2>Your requests</h2><ol class="asked" id="asked">{payload["asked"]}</ol>'
+            f'<div id="live">{payload["html"]}</div><p class="status" id="conn">event {seq}</p></main>'
+            f"<script>{SCRIPT}</script></body></html>")

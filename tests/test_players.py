@@ -1,0 +1,336 @@
+"""Players who act from their own device (`fudge invite`), read byte by byte over HTTP (the page in a
+browser and the GM's play on a terminal: tests/test_players_browser.py).
+
+Every test runs `fudge` as the GM does, one process a command, and `fudge serve --port 0` as its own process:
+each link is sent its own fighter alone (no other player's seal, no dice seed, no wound the GM shows in
+words); a state change needs the link, its CSRF token, this server's origin and JSON, and is limited per link;
+a revoked link is refused at once; a request waits until the GM's play accepts it, and then the log holds the
+GM's own command with who asked beside it, and `fudge verify` agrees.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import sqlite3
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.processes import ROOT, fudge
+
+pytest.importorskip("uvicorn", reason="the serve extra is not installed: pip install '.[serve]'")
+
+from tests.browser import served  # noqa: E402  (after the skip)
+from tests.test_board_page import GROK, cards_of, first_message, play_the_bridge  # noqa: E402
+
+LINK = re.compile(r"http://\S+?/p/([A-Za-z0-9_-]{22,64})/")
+
+
+def invite(store: Path, fighter: str) -> str:
+    """`fudge invite FIGHTER --no-qr`: the link's secret."""
+    done = fudge("invite", fighter, "--no-qr", store=store)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    found = LINK.search(done.stdout)
+    assert found, done.stdout
+    return found.group(1)
+
+
+def call(url: str, body: bytes | None = None, headers: dict[str, str] | None = None,
+         method: str | None = None) -> tuple[int, bytes]:
+    """(status, body) of one request; an error status is an answer too."""
+    request = urllib.request.Request(url, data=body, headers=headers or {}, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:
+            return int(response.status), response.read()
+    except urllib.error.HTTPError as error:
+        return int(error.code), error.read()
+
+
+class Player:
+    """One player's browser, as far as HTTP goes: their page (and its CSRF token), their asks, all bytes kept."""
+
+    def __init__(self, base: str, token: str) -> None:
+        self.url = f"{base}p/{token}/"
+        self.received: list[bytes] = []
+        status, page = call(self.url)
+        assert status == 200, page
+        self.received.append(page)
+        found = re.search(rb'<meta name="csrf" content="([0-9a-f]{64})">', page)
+        assert found
+        self.csrf = found.group(1).decode()
+
+    def ask(self, action: dict[str, object], **headers: str) -> tuple[int, str]:
+        sent = {"Content-Type": "application/json", "X-Fudge-Csrf": self.csrf, **headers}
+        status, body = call(self.url + "act", json.dumps(action).encode(), sent, "POST")
+        self.received.append(body)
+        return status, json.loads(body)["said"]
+
+    def page(self) -> str:
+        status, body = call(self.url)
+        self.received.append(body)
+        return body.decode() if status == 200 else ""
+
+    def message(self) -> dict[str, object]:
+        data = first_message(self.url)
+        self.received.append(data)
+        return json.loads(data.removeprefix(b"data: "))  # type: ignore[no-any-return]
+
+    def odds(self, target: str) -> tuple[int, str]:
+        status, body = call(self.url + "odds?target=" + urllib.request.quote(target))
+        self.received.append(body)
+        return status, json.loads(body)["said"]
+
+
+def requests_in(store: Path) -> list[tuple[str, str, str, str]]:
+    with sqlite3.connect(store) as db:
+        return db.execute("SELECT fighter, body, state, said FROM requests ORDER BY at").fetchall()
+
+
+def secrets_of(store: Path) -> dict[str, str]:
+    with sqlite3.connect(store.parent / "secrets.db") as db:
+        return dict(db.execute("SELECT key, value FROM secrets"))
+
+
+@pytest.fixture
+def bridge(tmp_path: Path) -> Path:
+    store = tmp_path / "fudge.db"
+    play_the_bridge(store)  # Leroy and Grok (PCs) against Cutthroat and Brynhild (NPCs: wounds in words); Leroy's turn
+    return store
+
+
+@pytest.fixture
+def server(bridge: Path) -> Iterator[str]:
+    with served(bridge) as (url, _, _process):
+        yield url
+
+
+def play(store: Path, script: str) -> tuple[str, str]:
+    done = fudge("play", store=store, input=script, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return done.stdout, done.stderr
+
+
+def test_invite_gives_one_link_per_fighter_lists_and_revokes_it(bridge: Path) -> None:
+    token = invite(bridge, "ler")  # a prefix, as every command reads names
+    assert invite(bridge, "Leroy") == token  # the same link until it is revoked
+    assert secrets_of(bridge)[f"invite:{token}"] == "Leroy"  # among the GM's secrets, never in the store
+    assert token.encode() not in bridge.read_bytes()
+    listed = fudge("invite", "--list", store=bridge)
+    assert listed.stdout == "players' links of The Bridge: Leroy\n"
+    revoked = fudge("invite", "--revoke", "Leroy", store=bridge)
+    assert revoked.returncode == 0 and "Leroy's link is refused from now on" in revoked.stdout
+    assert invite(bridge, "Leroy") != token
+    for args, said in ((("invite", "Nobody"), "no combatant 'Nobody'"),
+                       (("invite", "--revoke", "Brynhild"), "Brynhild has no link to revoke"),
+                       (("invite", "Leroy", "--list"), "--list takes no FIGHTER")):
+        before = secrets_of(bridge)
+        done = fudge(*args, store=bridge)
+        assert done.returncode not in (0, 70) and done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
+        assert secrets_of(bridge) == before
+
+
+def test_invite_prints_the_link_and_its_qr_code(bridge: Path) -> None:
+    """As `serve --lan` prints the board's: the link, then its QR code (the blocks are the link's), and where
+    `fudge serve` must listen for it (--host and --port given here)."""
+    from tests.test_serve_lan import encoded, modules
+
+    done = fudge("invite", "Leroy", "--host", "192.0.2.7", "--port", "8123", store=bridge, env={"COLUMNS": "200"})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    url = lines[0].split(": ", 1)[1]
+    assert re.fullmatch(r"http://192\.0\.2\.7:8123/p/[A-Za-z0-9_-]{22}/", url), url
+    drawn = [line for line in lines[1:] if line and set(line) <= set("█▀▄ ")]
+    assert modules(drawn, colour=False) == encoded(url)
+    assert "`fudge serve --host 192.0.2.7 --port 8123` serves it" in lines[-1]
+
+
+def test_each_link_is_sent_its_own_fighter_alone_no_seal_seed_or_hidden_wound(bridge: Path, server: str) -> None:
+    """boardgame.io's playerView (its issue 1159: the unfiltered first state leaked): Leroy and Grok seal
+    declarations from their phones, the GM accepts both in play; then every byte each link received (page,
+    stream, odds, answers) and the public board's hold no other player's seal (its salt, its stance as
+    theirs), no dice seed, and no exact wound of a fighter the GM shows in words."""
+    leroy, grok = (Player(server, invite(bridge, name)) for name in ("Leroy", GROK))
+    status, odds = leroy.odds(GROK)
+    assert status == 200 and odds.startswith("Leroy hits <i>Grok</i>"), odds  # a fighter shown exactly: his odds
+    assert leroy.ask({"kind": "declare", "stance": "all-out-offense", "sealed": True}) == (
+        202, "asked: declares (sealed), waiting for the GM")
+    assert grok.ask({"kind": "declare", "stance": "all-out-defense", "sealed": True})[0] == 202
+    stored = requests_in(bridge)
+    assert [row[0] for row in stored] == ["Leroy", GROK] and all("all-out" not in row[1] for row in stored)
+    shown, _ = play(bridge, "y\ny\n")
+    assert "Leroy's player declares (sealed): accept? y/n" in shown and "all-out" not in shown  # the GM sees no stance
+    assert shown.count("seals a declaration") == 2
+    for player in (leroy, grok):
+        player.page()
+        player.message()
+        assert player.odds("Brynhild") == (409, "the GM shows Brynhild's wounds in words: the odds against Brynhild "
+                                                "would tell them")  # her chances follow her hidden wound penalty
+    status, odds = leroy.odds(GROK)
+    assert status == 409 and "declaration is sealed and its reveal was not given" in odds  # no seal opened for it
+    public = [call(server)[1], call(server + "board.json")[1], first_message(server)]
+    kept = secrets_of(bridge)
+    seed = next(value for key, value in kept.items() if key.startswith("seed:"))
+    seals = {json.loads(value)["declaration"]["all_out"]: json.loads(value)["salt"]
+             for key, value in kept.items() if key.startswith("seal:")}
+    assert len(seals) == 2
+    own = {"public": None, "leroy": b"all-out offense", "grok": b"all-out defense"}
+    for who, received in (("public", public), ("leroy", leroy.received), ("grok", grok.received)):
+        for body in received:
+            assert seed.encode() not in body, who
+            assert not any(salt.encode() in body for salt in seals.values()), who
+            assert b'"all_out"' not in body, who
+            for stance in re.findall(rb'id="sealed">your sealed declaration: ([a-z-]+(?: [a-z-]+)*) \(', body):
+                assert stance == own[who], (who, stance)  # the player's own part: their own stance alone
+        assert any(b'id="sealed"' in body for body in received) == (who != "public")
+    for player, name in ((leroy, "Leroy"), (grok, "&lt;i&gt;Grok&lt;/i&gt; &amp; &quot;Co&quot;")):
+        message = player.message()
+        assert message["html"] == json.loads(public[1])["html"]  # the shared part: the public board's very bytes
+        mine = str(message["mine"])
+        assert list(cards_of(mine)) == [name]  # the own part: their fighter alone
+        for page in (str(message["html"]), player.page()):
+            for hidden, word in (("Brynhild", "hurt"), ("Cutthroat", "down")):
+                card = cards_of(page)[hidden]
+                assert f">{word}</span>" in card and "track" not in card and "bx" not in card
+        assert str(message["asked"]).count("<li") == 1  # their own request, not the other player's
+    assert "Very Hurt</span>" in cards_of(str(leroy.message()["mine"]))["Leroy"]  # his own wounds, exact
+
+
+def test_a_state_change_needs_the_link_its_token_this_origin_and_json(bridge: Path, server: str) -> None:
+    token = invite(bridge, "Leroy")
+    leroy = Player(server, token)
+    act = leroy.url + "act"
+    spend = json.dumps({"kind": "spend", "use": "luck"}).encode()
+    json_type = {"Content-Type": "application/json"}
+    assert call(act)[0] == 405  # GET changes nothing
+    assert call(act, spend, json_type, "POST")[0] == 403  # no CSRF token
+    assert call(act, spend, {**json_type, "X-Fudge-Csrf": "0" * 64}, "POST")[0] == 403
+    assert call(act, spend, {**json_type, "X-Fudge-Csrf": leroy.csrf, "Origin": "http://evil.example"}, "POST")[0] == 403
+    assert call(act, spend, {"Content-Type": "text/plain", "X-Fudge-Csrf": leroy.csrf}, "POST")[0] == 415
+    assert call(server + "p/" + "A" * 22 + "/act", spend, {**json_type, "X-Fudge-Csrf": leroy.csrf}, "POST")[0] == 403
+    assert leroy.ask({"kind": "spend", "use": "luck", "fighter": "Brynhild"})[0] == 400  # a fighter is the link's
+    assert leroy.ask({"kind": "attack", "target": "--force"})[0] == 400  # never an option of the GM's command
+    status, said = leroy.ask({"kind": "attack", "target": "Nobody"})
+    assert status == 409 and "no combatant 'Nobody'" in said  # a name the fight knows, or nothing
+    assert leroy.ask({"kind": "attack", "target": "Brynhild", "dice": "+ + ; rm"})[0] == 400
+    assert call(act, b"{" * 5000, {**json_type, "X-Fudge-Csrf": leroy.csrf}, "POST")[0] == 413
+    assert requests_in(bridge) == []  # none of these was stored
+    assert leroy.ask({"kind": "attack", "target": "bry", "dice": "+ + 0 0"}) == (
+        202, "asked: attacks Brynhild with dice + + 0 0, waiting for the GM")
+    status, said = leroy.ask({"kind": "spend", "use": "luck"})
+    assert status == 429 and "too many requests" in said  # six a link in ten seconds, the refused ones counted
+    assert [row[0] for row in requests_in(bridge)] == ["Leroy"]
+
+
+def test_a_revoked_link_is_refused_at_once_its_open_stream_too(bridge: Path, server: str) -> None:
+    leroy = Player(server, invite(bridge, "Leroy"))
+    with urllib.request.urlopen(leroy.url + "events", timeout=20) as stream:
+        assert next(line for line in stream if line.startswith(b"data: "))
+        assert fudge("invite", "--revoke", "Leroy", store=bridge).returncode == 0
+        ended = [line for line in stream if line.startswith(b"data: ")]
+    assert json.loads(ended[-1].removeprefix(b"data: "))["revoked"] is True
+    assert call(leroy.url)[0] == 403
+    status, said = leroy.ask({"kind": "spend", "use": "luck"})
+    assert status == 403 and "ask the GM for yours" in said
+    assert call(leroy.url + "odds?target=Brynhild")[0] == 403
+
+
+def test_the_gm_accepts_in_play_and_the_log_holds_the_gms_command_with_who_asked(bridge: Path, server: str) -> None:
+    """Leroy's blow with his own dice, accepted: the events are `attack`'s, its issued record names him, and
+    `fudge verify` re-runs it (A-VERIFY-1). Grok's blow out of turn: the rules refuse it and the line reaches
+    Grok's page. A point the GM says no to is refused. With --auto, a request is accepted as it comes."""
+    leroy, grok = (Player(server, invite(bridge, name)) for name in ("Leroy", GROK))
+    assert leroy.ask({"kind": "attack", "target": "Brynhild", "dice": "+ + + +"})[0] == 202
+    assert grok.ask({"kind": "attack", "target": "Brynhild", "dice": "0 0 0 0"})[0] == 202
+    assert grok.ask({"kind": "spend", "use": "luck"})[0] == 202
+    shown, errors = play(bridge, "y\ny\nn\n")
+    assert "Leroy's player attacks Brynhild with dice + + + +: accept? y/n" in shown
+    assert "  (attack Leroy Brynhild -d 'Leroy=+ + + +')" in shown
+    assert "refused: " in shown and "spends a fudge point: luck" in shown
+    states = [(row[0], row[2]) for row in requests_in(bridge)]
+    assert states == [("Leroy", "accepted"), (GROK, "refused"), (GROK, "refused")]
+    refusal = requests_in(bridge)[1][3]
+    assert refusal and refusal in errors  # the rules' own line, as the GM saw it
+    asked = str(grok.message()["asked"])
+    assert "refused: the GM said no" in asked and "refused: " + html.escape(refusal) in asked
+    log = json.loads(fudge("log", "--json", store=bridge).stdout)
+    issued = [entry for entry in log if entry.get("issued")][-1]["issued"]
+    assert issued["type"] == "attack" and issued["requested"]["fighter"] == "Leroy" and issued["requested"]["v"] == 1
+    verified = fudge("verify", store=bridge)
+    assert verified.returncode == 0 and "rules agree" in verified.stdout, verified.stdout
+
+    assert fudge("invite", "--auto", store=bridge).returncode == 0
+    assert leroy.ask({"kind": "declare", "stance": "all-out-defense"})[0] == 202
+    shown, _ = play(bridge, "")
+    assert "Leroy's player declares all-out defense: accepted" in shown and "accept? y/n" not in shown
+    assert requests_in(bridge)[-1][2] == "accepted"
+
+
+def test_a_club_server_keeps_no_requests_and_invite_says_so_in_one_line(pg_url: str, tmp_path: Path) -> None:
+    """PostgreSQL's store has no requests table yet: `invite` refuses in one line and gives no link."""
+    gm = tmp_path / "gm"
+    gm.mkdir()
+    for args in (("new", "club-fight"), ("join", str(ROOT / "examples" / "sheets" / "leroy.toml"))):
+        assert fudge(*args, store=pg_url, cwd=gm, env={"FUDGE_GM": "alice"}).returncode == 0
+    done = fudge("invite", "Leroy", "--no-qr", store=pg_url, cwd=gm, env={"FUDGE_GM": "alice"})
+    assert done.returncode not in (0, 70) and done.stdout == ""
+    assert done.stderr == ("error: players' requests need a store that keeps them (an SQLite store file): this store "
+                           "keeps none; players can still follow the board, and the GM types their actions\n")
+    assert not any(key.startswith("invite:") for key in secrets_of(gm / "fudge.db"))
+
+
+def test_a_refusal_that_names_a_fighter_shown_in_words_reaches_the_player_without_its_words(
+        bridge: Path, server: str) -> None:
+    """The rules' refusal line may say a wound (`Brynhild is Hurt`): on the page of a player who reads
+    Brynhild's wounds in words it becomes a line that names nothing; one naming only fighters shown exactly is
+    kept as it is."""
+    import hashlib
+
+    token = invite(bridge, "Leroy")
+    leroy = Player(server, token)
+    assert leroy.ask({"kind": "spend", "use": "luck"})[0] == 202
+    link = hashlib.sha256(token.encode()).hexdigest()[:12]
+    with sqlite3.connect(bridge) as db:  # as a GM's play refused them (the rules' lines, made up here)
+        db.execute("UPDATE requests SET state = 'refused', said = 'Brynhild is Hurt (-1): not now' WHERE link = ?",
+                   (link,))
+    asked = str(leroy.message()["asked"])
+    assert "Hurt" not in asked and "(-1)" not in asked and "the rules refuse it now (the GM&#x27;s screen says why)" in asked
+    with sqlite3.connect(bridge) as db:
+        db.execute("UPDATE requests SET said = 'Leroy has no fudge points left (C-FP-3)' WHERE link = ?", (link,))
+    assert "refused: Leroy has no fudge points left (C-FP-3)" in str(leroy.message()["asked"])
+
+
+def test_a_player_rolls_a_trait_of_his_own_sheet_with_his_dice_and_the_gm_accepts(bridge: Path, server: str) -> None:
+    """C-ACT-2, C-DICE-3: Leroy's player rolls his Broadsword with the dice he rolled; a trait his sheet lacks
+    is refused before the GM is asked."""
+    leroy = Player(server, invite(bridge, "Leroy"))
+    status, said = leroy.ask({"kind": "roll", "trait": "Sorcery"})
+    assert status == 409 and "Leroy's sheet has no trait 'Sorcery'" in said and "Broadsword" in said
+    assert leroy.ask({"kind": "roll", "trait": "broadsword", "dice": "+ + 0 -"}) == (
+        202, "asked: rolls Broadsword with dice + + 0 -, waiting for the GM")
+    shown, errors = play(bridge, "y\n")
+    assert "  (roll Leroy Broadsword -d 'Leroy=+ + 0 -')" in shown and errors == "", errors
+    log = json.loads(fudge("log", "--json", store=bridge).stdout)
+    issued = [entry for entry in log if entry.get("issued")][-1]["issued"]
+    assert issued["type"] == "roll" and issued["requested"]["fighter"] == "Leroy"
+    assert [row[2] for row in requests_in(bridge)] == ["accepted"]
+
+
+def test_a_request_row_fudge_did_not_write_is_refused_not_run(bridge: Path) -> None:
+    """A stored request is untrusted: one whose fighter is an option (`--force`) or whose action is none
+    is refused in play, one line, and nothing is appended."""
+    before = fudge("log", store=bridge).stdout
+    with sqlite3.connect(bridge) as db:
+        fight = db.execute("SELECT id FROM fights").fetchone()[0]
+        for number, (fighter, body) in enumerate((("--force", '{"kind":"spend","use":"luck"}'),
+                                                  ("Leroy", '{"kind":"declare"}'), ("Leroy", "not json"))):
+            db.execute("INSERT INTO requests VALUES (?, ?, ?, 'x', ?, ?, 'pending', '')",
+                       (fight, f"forged{number}", fighter, f"2026-01-0{number + 1}", body))
+    shown, errors = play(bridge, "y\ny\ny\n")
+    assert shown.count("(not a request this fudge knows)") == 3 and errors == "", (shown, errors)
+    assert [row[2] for row in requests_in(bridge)] == ["refused"] * 3
+    assert fudge("log", store=bridge).stdout == before
