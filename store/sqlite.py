@@ -106,7 +106,6 @@ CACHES = frozenset({"snapshots", "views"})  # tables whose rows are caches: a st
 SCHEMA = ";\n".join(SCHEMAS[STORE_SCHEMA]) + ";"  # the whole current schema, as one script
 
 POLL = 0.1  # seconds between two reads of a fight followed by `wait_for_change`
-SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
 SEQ_MAX = 2**62  # past any log's end; a number the GM types may be larger than SQLite's integers
 BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
@@ -155,18 +154,27 @@ def _signature(path: Path) -> tuple[int, int] | None:
     return (found.st_size, found.st_mtime_ns) if found.st_size > 0 else None
 
 
+SMALLEST_DATABASE = 512  # bytes: one page of the smallest page size
+
+
 def _sqlite_header(path: Path) -> bool:
-    """False for a file with bytes that do not begin as every SQLite database does. SQLite itself reads a
-    file of one byte as an empty database, which a first write would then overwrite; an empty file, or one
-    that is not a regular file, is left for SQLite to judge."""
+    """False for a file that cannot be an SQLite database. SQLite itself reads a file of one byte as an
+    empty database, which a first write would then overwrite; an empty file, or one that is not a regular
+    file, is left for SQLite to judge.
+
+    Judged by the file's size alone, never by opening it: closing any descriptor of a file drops every
+    POSIX lock this process holds on it, the locks this process's open connections to the store rely on.
+    Another process would then take their write-ahead log for abandoned, checkpoint it and delete it, and
+    the writes after that would reach no other process until this one closed. A database is at least one
+    page (512 bytes), so a shorter file that is not empty is not one; a longer one SQLite judges by its
+    header as it first reads it (SQLITE_NOTADB, with nothing written)."""
     try:
-        if not stat.S_ISREG(path.stat().st_mode):
-            return True
-        with path.open("rb") as handle:
-            header = handle.read(len(SQLITE_HEADER))
+        found = path.stat()
     except OSError:
         return True  # SQLite's own error names the cause
-    return not header or header == SQLITE_HEADER
+    if not stat.S_ISREG(found.st_mode):
+        return True
+    return found.st_size == 0 or found.st_size >= SMALLEST_DATABASE
 
 
 def _seq(value: int | None) -> int:
