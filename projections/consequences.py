@@ -25,7 +25,6 @@ from fudge_combat.engine.turns import still_fights
 from fudge_combat.engine.kernel.wounds import LEVELS
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import Recorded
-from fudge_combat.engine.rulesets.fate.state import fate_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,37 +148,18 @@ def _results(before: FightState, after: FightState, records: Sequence[Recorded])
             continue
         if old is None or new is None:
             continue
-        if isinstance(new, ev.FateResolved) and isinstance(old, ev.FateResolved):
-            out += _fate_results(old, new, before, after)
+        own = ruleset_of(after).re_resolved(old, new, before, after)  # each part apart, where the ruleset says so
+        if own is not None:
+            out += [Consequence(kind, text) for kind, text in own]
         else:
             out.append(Consequence("result", f"now {_result(new, after)} (was {_result(old, before)})"))
     return out
 
 
-def _fate_results(old: ev.FateResolved, new: ev.FateResolved, before: FightState,
-                  after: FightState) -> list[Consequence]:
-    """FT-PTS: the contests a point or a reroll changed, each on its own line."""
-    was = {(c.attacker, c.defender): c for c in old.contests}
-    now = {(c.attacker, c.defender): c for c in new.contests}
-    out = []
-    for pair, contest in now.items():
-        earlier = was.get(pair)
-        if earlier is None:
-            out.append(Consequence("result", f"now {_contest(contest, after)}"))
-        elif earlier != contest:
-            out.append(Consequence("result", f"now {_contest(contest, after)} (was {_contest(earlier, before)})"))
-    out += [Consequence("result", f"no longer {_contest(c, before)}") for pair, c in was.items() if pair not in now]
-    return out
-
-
-def _contest(c: ev.FateContest, state: FightState) -> str:
-    from fudge_combat.engine.rulesets.fate.tables import OUTCOME_NAME
-    name = state.ladder.name
-    what = f"maneuver: {c.maneuver}" if c.maneuver else OUTCOME_NAME.get(c.outcome, "no effect")
-    return f"{c.attacker} {name(c.attacker_result)} vs {c.defender} {name(c.defender_result)}: {what}"
-
-
 def _result(event: Any, state: FightState) -> str:
+    own = ruleset_of(state).result(event, state)  # a resolution the fight's ruleset adds, in its words
+    if own is not None:
+        return own
     name = state.ladder.name
     if isinstance(event, ev.ActionResolved):
         verdict = "succeeds" if event.success else "fails"
@@ -190,8 +170,6 @@ def _result(event: Any, state: FightState) -> str:
     if isinstance(event, ev.MeleeResolved):
         return f"{event.lone.combatant} {name(event.lone.result) if event.lone.result is not None else '-'}: " \
                f"{event.outcome}"
-    if isinstance(event, ev.FateResolved):
-        return "; ".join(_contest(c, state) for c in event.contests) or "nobody is affected"
     if isinstance(event, ev.StoryRolled):
         return f"{event.combatant}'s {event.trait} {name(event.result)}"
     return event.type.replace("_", " ")
@@ -222,16 +200,17 @@ def _stance(d: ev.Declaration) -> str:
 
 # --- a blow at an ally (docs/table.md) --------------------------------------------------------------------
 
-def _pairs(e: Any) -> list[tuple[str, str]]:
-    """Who struck at whom in a resolution: an exchange, a shot, a melee, a Fate contest."""
+def _pairs(e: Any, state: FightState) -> list[tuple[str, str]]:
+    """Who struck at whom in a resolution: an exchange, a shot, a melee, or one the ruleset adds."""
+    own = ruleset_of(state).pairs(e)
+    if own is not None:
+        return own
     if isinstance(e, ev.ExchangeResolved) and len(e.sides) == 2:
         return [(e.sides[0].combatant, e.sides[1].combatant)]
     if isinstance(e, ev.ShotResolved) and e.sides:
         return [(e.sides[0].combatant, e.target)]
     if isinstance(e, ev.MeleeResolved):
         return [(e.lone.combatant, foe.combatant) for foe in e.foes]
-    if isinstance(e, ev.FateResolved):
-        return [(c.attacker, c.defender) for c in e.contests]
     return []
 
 
@@ -239,7 +218,7 @@ def _allies(after: FightState, records: Sequence[Recorded]) -> list[Consequence]
     """A blow between two fighters of one side goes through (the GM may mean it), with one line saying so."""
     out = []
     for record in records:
-        for one, other in _pairs(record.event):
+        for one, other in _pairs(record.event, after):
             first, second = after.find(one), after.find(other)
             if first is not None and second is not None and first.key != second.key and first.side == second.side:
                 out.append(Consequence("warning", f"{first.name} and {second.name} are on the same side "
@@ -333,9 +312,7 @@ def _rounds(before: FightState, after: FightState) -> list[Consequence]:
         out.append(Consequence("round", f"round {after.round} begins"))
     elif after.round < before.round:
         out.append(Consequence("round", f"back in round {after.round}" if after.round else "back before round 1"))
-    if ruleset_of(after).scenes and fate_of(after).scene != fate_of(before).scene:
-        out.append(Consequence("round", f"scene {fate_of(after).scene} begins" if fate_of(after).scene > fate_of(before).scene
-                               else f"back in scene {fate_of(after).scene}"))
+    out += [Consequence(kind, text) for kind, text in ruleset_of(after).rounds(before, after)]  # a scene
     return out
 
 
@@ -349,8 +326,9 @@ def _order(before: FightState, after: FightState) -> list[Consequence]:
         order = ", ".join(f"{' and '.join(names)} {total:+d}{together if len(names) > 1 else ''}"
                           for total, names in sorted(totals.items(), reverse=True))
         return [Consequence("order", f"order: {order}")]
-    if fate_of(after).order and fate_of(after).order != fate_of(before).order:
-        return [Consequence("order", "order: " + ", ".join(after.combatants[k].name for k in fate_of(after).order))]
+    own = ruleset_of(after).order(before, after)  # an order the ruleset keeps itself (Fate's Alertness)
+    if own:
+        return [Consequence(kind, text) for kind, text in own]
     if after.initiative and _cards(after) != _cards(before):
         return [Consequence("order", f"order: {_phase_order(after)}")]
     return []

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fudge_combat.engine.kernel.registry import ruleset_module
 
@@ -51,6 +51,16 @@ class Reading:
     # AI-WILL-1: a fighter's wounds weigh by the campaign's penalties (`options.wound_penalties`), counted
     # lighter by his willpower this scene (`state.will_relief`); else by his track's own (F-MOD-1, F-DC, F-WND-8)
     campaign_wounds: bool = False
+    # What the read side says of the resolutions and rounds the ruleset adds (`projections.consequences`):
+    # a resolution of its own in words; the lines of one a point re-resolved, each part apart; who struck
+    # at whom in it; and the lines of its own of a new round (a scene) and a new order. The defaults say
+    # nothing of their own (None, or no line): the shared words of the Fudge family say it.
+    result: Callable[[Any, FightState], str | None] = lambda event, state: None
+    re_resolved: Callable[[Any, Any, FightState, FightState], list[tuple[str, str]] | None] = \
+        lambda old, new, before, after: None
+    pairs: Callable[[Any], list[tuple[str, str]] | None] = lambda event: None
+    rounds: Callable[[FightState, FightState], list[tuple[str, str]]] = lambda before, after: []
+    order: Callable[[FightState, FightState], list[tuple[str, str]]] = lambda before, after: []
 
     def plays_rounds(self, pace: str) -> bool:
         """A fight at this pace is played in numbered rounds (Fate's scene and exchange paces are not)."""

@@ -5,10 +5,12 @@ in Alertness order (FT-INIT); at another initiative, Fudge's turns. Each line is
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.engine.rulesets.fate.state import fate_of
 from fudge_combat.engine.rulesets.fudge import consequences as fudge
+from fudge_combat.events import models as ev
 
 Said = tuple[str, str]  # (kind, text): a consequence, as `projections.consequences.Consequence` holds it
 
@@ -65,3 +67,57 @@ def _fate_turn(before: FightState, after: FightState) -> list[Said]:
     if now is None and was is not None and fate_of(after).order:
         return [("turn", f"round {after.round}'s turns are all taken: `fudge fate round` starts the next")]
     return []
+
+
+# --- resolutions, scenes and order (FT-PTS, FT-SCENE, FT-INIT) ---------------------------------------------
+
+def result(event: Any, state: FightState) -> str | None:
+    """An exchange's contests in words (None: not Fate's own resolution)."""
+    if not isinstance(event, ev.FateResolved):
+        return None
+    return "; ".join(_contest(c, state) for c in event.contests) or "nobody is affected"
+
+
+def re_resolved(old: Any, new: Any, before: FightState, after: FightState) -> list[Said] | None:
+    """FT-PTS: the contests a point or a reroll changed, each on its own line (None: not Fate's own)."""
+    if not (isinstance(old, ev.FateResolved) and isinstance(new, ev.FateResolved)):
+        return None
+    was = {(c.attacker, c.defender): c for c in old.contests}
+    now = {(c.attacker, c.defender): c for c in new.contests}
+    out = []
+    for pair, contest in now.items():
+        earlier = was.get(pair)
+        if earlier is None:
+            out.append(("result", f"now {_contest(contest, after)}"))
+        elif earlier != contest:
+            out.append(("result", f"now {_contest(contest, after)} (was {_contest(earlier, before)})"))
+    out += [("result", f"no longer {_contest(c, before)}") for pair, c in was.items() if pair not in now]
+    return out
+
+
+def _contest(c: ev.FateContest, state: FightState) -> str:
+    from fudge_combat.engine.rulesets.fate.tables import OUTCOME_NAME
+    name = state.ladder.name
+    what = f"maneuver: {c.maneuver}" if c.maneuver else OUTCOME_NAME.get(c.outcome, "no effect")
+    return f"{c.attacker} {name(c.attacker_result)} vs {c.defender} {name(c.defender_result)}: {what}"
+
+
+def pairs(event: Any) -> list[tuple[str, str]] | None:
+    """Who struck at whom in a Fate exchange (None: not Fate's own resolution)."""
+    return [(c.attacker, c.defender) for c in event.contests] if isinstance(event, ev.FateResolved) else None
+
+
+def rounds(before: FightState, after: FightState) -> list[Said]:
+    """FT-SCENE: a scene begun, or gone back to."""
+    now, was = fate_of(after).scene, fate_of(before).scene
+    if now == was:
+        return []
+    return [("round", f"scene {now} begins" if now > was else f"back in scene {now}")]
+
+
+def order(before: FightState, after: FightState) -> list[Said]:
+    """FT-INIT: a new Alertness order."""
+    now = fate_of(after).order
+    if not now or now == fate_of(before).order:
+        return []
+    return [("order", "order: " + ", ".join(after.combatants[k].name for k in now))]

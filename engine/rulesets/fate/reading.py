@@ -36,4 +36,6 @@ READING = Reading(
     name="fate", points="fate", battle="scene", end_command="end-scene", scenes=True,
     round_paces=frozenset({"turn"}), boxes=True, taken_out="Taken Out", landed="contests won (Scratched or worse)",
     ranked_rule="F-INIT-2", ties_together=False, blow_prefix=("fate",), no_order=no_order, sheet="fate",
-    severity_levels=LEVELS, severity=severity, harm=consequences.harm, turn=consequences.turn)
+    severity_levels=LEVELS, severity=severity, harm=consequences.harm, turn=consequences.turn,
+    result=consequences.result, re_resolved=consequences.re_resolved, pairs=consequences.pairs,
+    rounds=consequences.rounds, order=consequences.order)
