@@ -289,5 +289,8 @@ def recover(
 
 @app.command(name="end-scene")
 def end_scene(fight: FightOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
-    """The scene ends: clipped, hurt and taken-out boxes clear; injuries stay (non-lethal ones heal) [FT-TRACK-3]."""
-    run(fight, lambda f, n, s: cmd.EndScene(), None, command_id, as_json=as_json)
+    """The scene ends: clipped, hurt and taken-out boxes clear; injuries stay (non-lethal ones heal) [FT-TRACK-3];
+    then the summary, as `fudge end` prints it."""
+    from fudge_combat.cli.recovery import ending
+
+    ending(fight, lambda f, n, s: cmd.EndScene(), command_id, as_json)
