@@ -97,3 +97,34 @@ def test_the_next_session_on_the_store_recalls_its_history(db: Path) -> None:
     second.expect(pexpect.EOF)
     second.close()
     assert second.exitstatus == 0
+
+
+def test_round_with_turns_left_asks_y_or_n_and_only_y_starts_the_next(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PH-1: `round` while fighters can still act asks on a terminal, naming who would lose a turn; `n`
+    leaves the round as it was (no event written), `y` starts the next round."""
+    store = tmp_path / "fudge.db"
+    for args in (("new", "watch", "--rules", "fudge-phases"), ("join", "examples/sheets/leroy.toml", "--side", "watch"),
+                 ("join", "examples/sheets/brynhild.toml", "--side", "raiders"),
+                 ("round", "-d", "leroy=+ + 0 -", "-d", "brynhild=+ + + - 0"), ("next",)):
+        assert fudge(*args, store=store, cwd=ROOT).returncode == 0, args
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    events = SqliteStore(store).last_seq("watch")
+    child = spawn(store)
+    child.expect("watch Brynhild>")
+    child.send("round\r")
+    child.expect(r"Brynhild and Leroy have not acted: start round 2 anyway\? y/n")
+    child.send("n\r")
+    child.expect("nothing done: the round goes on")
+    child.expect("watch Brynhild>")
+    assert SqliteStore(store).last_seq("watch") == events
+    child.send("round -d 'leroy=0 0 0 0' -d 'brynhild=0 0 0 0 0'\r")
+    child.expect(r"have not acted: start round 2 anyway\? y/n")
+    child.send("y\r")
+    child.expect("round 2 begins")
+    child.expect(r"watch \(fudge-phases\) · round 2")
+    child.expect("watch>")
+    child.send("\x04")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert [row.type for row in SqliteStore(store).read("watch")].count("round_started") == 2
