@@ -128,3 +128,31 @@ def test_round_with_turns_left_asks_y_or_n_and_only_y_starts_the_next(tmp_path: 
     child.close()
     assert child.exitstatus == 0
     assert [row.type for row in SqliteStore(store).read("watch")].count("round_started") == 2
+
+
+def test_long_lines_break_between_words_on_a_narrow_terminal_without_colour(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a terminal 50 columns wide (NO_COLOR: printed plain, not by rich), a blow's line longer than that is
+    broken between words by the program, never left to the terminal to cut a name ("Cutth/roat")."""
+    store = tmp_path / "fudge.db"
+    for args in (("new", "tavern", "--rules", "atari-isev"), ("join", "examples/sheets/max.toml", "--side", "Max"),
+                 ("join", "examples/sheets/cutthroat.toml", "--side", "bar"),
+                 ("round", "-d", "max=+ + 0 0", "-d", "cutthroat=0 0 0 0"), ("next",)):
+        assert fudge(*args, store=store, cwd=ROOT).returncode == 0, args
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    child = spawn(store)
+    child.setwinsize(40, 50)
+    child.expect("tavern Max>")
+    child.send("a cutthroat -d 'max=+ + + +' -d 'cutthroat=- - - -'\r")
+    child.expect(r"\(attack Max Cutthroat")  # the line typed, as the prompt drew it, is behind
+    child.expect("only Max's side is standing")
+    shown = child.before
+    child.send("\x04")
+    child.expect(pexpect.EOF)
+    child.close()
+    blow = next(line for line in fudge("log", store=store, cwd=ROOT).stdout.splitlines() if "→ Max hits Cutthroat" in line)
+    blow = blow.split("  ", 2)[-1].strip()  # the words after the seq and the command's id
+    assert len(blow) > 50
+    lines = shown.replace("\r\n", "\n").split("\n")
+    assert all(len(line) <= 50 for line in lines), [line for line in lines if len(line) > 50]
+    assert blow in " ".join(line.strip() for line in lines)  # every word whole, in order
