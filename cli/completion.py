@@ -1,4 +1,4 @@
-"""What the shell completes from the store: fights, the combatants of a fight and their traits.
+"""What the shell completes from the store: fights, the combatants of a fight and their traits; and sheets.
 
 Read the cheap way `fudge status` is (cli.views): the fight's stored status view holds its combatants
 and their traits, so a <TAB> needs neither the engine nor a fold. Only when no valid view is stored
@@ -8,6 +8,7 @@ fails: a store it cannot read completes nothing.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,8 @@ def complete(kind: str, ctx: Any, incomplete: str) -> list[Any]:
     (any case)."""
     from typer._click.shell_completion import CompletionItem
 
+    if kind == "sheets":  # files: no store
+        return [CompletionItem(path) for path in descended(paths(incomplete, SHEETS))]
     if kind == "rules":  # the rule IDs of `fudge rules explain`: no store
         from fudge_combat.cli.rule_texts import rules
 
@@ -32,6 +35,44 @@ def complete(kind: str, ctx: Any, incomplete: str) -> list[Any]:
         return []
     wanted = incomplete.lower()
     return [CompletionItem(word) for word in words if word.lower().startswith(wanted)]
+
+
+SHEETS = (".toml",)  # a sheet's file (engine.kernel.sheets reads TOML)
+
+
+def paths(typed: str, suffixes: tuple[str, ...]) -> list[str]:
+    """The files ending in one of `suffixes` and the folders (with their `/`) whose path begins `typed`, as
+    typed (relative or not, `~` kept); hidden ones only when `typed` names a dot. Sorted, folders first."""
+    head = typed[:typed.rfind("/") + 1]
+    stem = typed[len(head):]
+    try:
+        entries = list(os.scandir(os.path.expanduser(head) if head else "."))
+    except OSError:  # no such folder, or not readable: nothing to offer
+        return []
+    folders, files = [], []
+    for entry in sorted(entries, key=lambda e: e.name):
+        if not entry.name.startswith(stem) or (entry.name.startswith(".") and not stem.startswith(".")):
+            continue
+        try:
+            if entry.is_dir():
+                folders.append(f"{head}{entry.name}/")
+            elif entry.name.lower().endswith(suffixes):
+                files.append(head + entry.name)
+        except OSError:
+            continue
+    return folders + files
+
+
+def descended(found: list[str]) -> list[str]:
+    """A folder found alone is opened: the shell then writes the folder's path, `/` and all, and waits, as it
+    does for its own files; offered alone, the folder would be written with a space after it."""
+    seen = 0
+    while len(found) == 1 and found[0].endswith("/") and seen < 8:
+        inside = paths(found[0], SHEETS)
+        if not inside:
+            break
+        found, seen = inside, seen + 1
+    return found
 
 
 def _words(kind: str, ctx: Any) -> list[str]:

@@ -140,6 +140,12 @@ class Completions(Completer):
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
         before, word, length = current_word(document.text_before_cursor)
         if self._wants_path(before, word):
+            if self._wants_sheet(before):  # sheets and the folders that may hold one, each folder with its `/`
+                from fudge_combat.cli.completion import SHEETS, paths
+
+                for path in paths(word, SHEETS):
+                    yield Completion(quoted(path), start_position=-length)
+                return
             yield from self.paths.get_completions(Document(word, len(word)), complete_event)
             return
         stem, _, partial = word.rpartition(">") if ">" in word else ("", "", word)
@@ -153,6 +159,11 @@ class Completions(Completer):
             if candidate.lower().startswith(partial.lower()) and candidate not in seen:
                 seen.add(candidate)
                 yield Completion(quoted(stem + candidate), start_position=-length)
+
+    @staticmethod
+    def _wants_sheet(before: list[str]) -> bool:
+        command = [w for w in before if w != "fudge"]
+        return command[-1] == "--house" or command[0] == "join"
 
     @staticmethod
     def _wants_path(before: list[str], word: str) -> bool:

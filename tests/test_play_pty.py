@@ -156,3 +156,25 @@ def test_long_lines_break_between_words_on_a_narrow_terminal_without_colour(tmp_
     lines = shown.replace("\r\n", "\n").split("\n")
     assert all(len(line) <= 50 for line in lines), [line for line in lines if len(line) > 50]
     assert blow in " ".join(line.strip() for line in lines)  # every word whole, in order
+
+
+def test_tab_after_join_offers_sheets_and_folders_with_their_slash(db: Path) -> None:
+    """`join ex<Tab>` writes `examples/` (a folder, its `/` kept); `join cli/<Tab>` writes the one folder there
+    and no Python file; a sheet completes to its whole path."""
+    child = spawn(db, "duel")
+    child.expect("duel>")
+    child.send("join cli/\t")
+    child.expect("cli/web/")  # the only folder; no .py file of cli/ is offered
+    child.send("\x03")
+    child.expect("duel>")
+    child.send("join ex\t")
+    child.expect("examples/")
+    child.send("sheets/sn\t")
+    child.expect("snorri.toml")  # the line is redrawn from the point it changed
+    child.send(" --as Snorri-2\r")
+    child.expect("Snorri-2 joins duel")
+    child.expect("duel>")
+    child.send("\x04")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
