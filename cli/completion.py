@@ -87,6 +87,11 @@ def _words(kind: str, ctx: Any) -> list[str]:
         fight = _fight(ctx) or store.setting("current")
         if not fight:
             return []
+        if kind == "aspects":
+            named = {value.lower() for value in _values(ctx)}
+            aspects = _aspects(store, fight)
+            chosen = [name for name in aspects if name.lower() in named] or list(aspects)
+            return list(dict.fromkeys(aspect for name in chosen for aspect in aspects[name]))
         traits = _traits(store, fight)
         if kind == "combatants":
             return list(traits)
@@ -128,3 +133,26 @@ def _traits(store: Any, fight: str) -> dict[str, list[str]]:
     from fudge_combat.service.fights import Fights  # no valid view: the fight's state, as `fudge status` would compute it
 
     return traits(Fights(store).state(fight))
+
+
+def _aspects(store: Any, fight: str) -> dict[str, list[str]]:
+    """Each combatant of a Fate fight with his sheet's aspects (FT-PTS), read from the stored status view (its
+    JSON holds them, checked or not) or, with no valid view, from the fight's state."""
+    from fudge_combat.cli import views
+
+    data = views.stored_status(store, fight)
+    shown = data.get("json") if isinstance(data, dict) else None
+    combatants = shown.get("combatants") if isinstance(shown, dict) else None
+    if isinstance(combatants, list):
+        out: dict[str, list[str]] = {}
+        for who in combatants:
+            fate = who.get("fate") if isinstance(who, dict) else None
+            aspects = fate.get("aspects") if isinstance(fate, dict) else None
+            if isinstance(who, dict) and isinstance(aspects, dict):
+                out[str(who.get("name"))] = [str(name) for name in aspects]
+        return out
+    from fudge_combat.service.fights import Fights
+
+    state = Fights(store).state(fight)
+    return {who.name: list(who.fighter.sheet.aspects)
+            for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)}

@@ -45,6 +45,7 @@ COMPLETES = {
                      "shooter", "lone", "foes", "names", "patient", "caster", "who", "fighters"), "combatants"),
     **dict.fromkeys(("TRAIT", "trait"), "traits"),
     "RULE": "rules",
+    "aspect": "aspects",
     **dict.fromkeys(("sheet", "sheets"), "sheets"),  # a file, but only sheets and the folders that may hold one
 }
 FILE_KINDS = frozenset({"sheets"})  # what a `Path` parameter completes itself (the rest: the shell's own)

@@ -193,6 +193,8 @@ def words_for(session: Session, before: list[str], partial: str) -> Iterable[str
         return options_of(clicked)
     if command in ("mark", "unmark") and len(before) == 2:
         return conditions(state, command, before[1])
+    if words[:2] == ["fate", "aspect"] and len(words) == 3:  # `fate aspect FIGHTER `: his aspects, not his skills
+        return aspects(state, words[2])
     last = before[-1]
     if last in FIGHT_OPTIONS or (command in FIGHT_ARGUMENT and len(before) == 1):
         return [info.name for info in session.fights.store.fights()]
@@ -237,6 +239,12 @@ def conditions(state: FightState | None, command: str, typed: str) -> list[str]:
         return list(NAMED)
     who = next((c for c in (state.combatants.values() if state else ()) if c.name.lower().startswith(typed.lower())), None)
     return [c.name for c in who.conditions] if who is not None else []
+
+
+def aspects(state: FightState | None, typed: str) -> list[str]:
+    """The aspects on the sheet of the fighter `typed` names (FT-PTS)."""
+    who = next((c for c in (state.combatants.values() if state else ()) if c.name.lower().startswith(typed.lower())), None)
+    return list(who.fighter.sheet.aspects) if who is not None else []
 
 
 def names(state: FightState | None) -> list[str]:
