@@ -143,8 +143,9 @@ class Completions(Completer):
             if self._wants_sheet(before):  # sheets and the folders that may hold one, each folder with its `/`
                 from fudge_combat.cli.completion import SHEETS, paths
 
-                for path in paths(word, SHEETS):
-                    yield Completion(quoted(path), start_position=-length)
+                for path in paths(word, SHEETS):  # the rest of the name, as a shell (and PathCompleter) completes it
+                    yield Completion(path[len(word):], start_position=0,
+                                     display=path.rstrip("/").rpartition("/")[2] + ("/" if path.endswith("/") else ""))
                 return
             yield from self.paths.get_completions(Document(word, len(word)), complete_event)
             return

@@ -482,22 +482,15 @@ def barter(
 def next_(dice: DiceOpt = None, fight: FightOpt = None, as_json: JsonOpt = False) -> None:
     """Move to the next actor in initiative order (PH-1, PH-3; F-INIT-2, AI-INIT-2); then the odds of his
     blow on each foe standing (`fudge odds --fight TARGET` weighs one). After the round's last turn, or
-    before the first round, it starts the round as `fudge round` does (Fate's turns: `fudge fate round`),
-    initiative rolled (--dice: typed)."""
-    from fudge_combat.cli.shorthands import Refused, next_words
+    before the first round, it starts the round as `fudge round` does, initiative rolled (--dice: typed).
+    Fate's turns are not given by `next` (FT-INIT): it refuses, naming Fate's own commands."""
+    from fudge_combat.cli.shorthands import starts_a_round
 
     with guard():
         fights = service()
-        try:
-            words = next_words(fights.state(fight_name(fights, fight)), [])
-        except Refused:  # someone has Fate's turn: the command refuses it itself, in its words
-            words = ["next"]
-    if words[:1] == ["round"]:
+        new_round = starts_a_round(fights.state(fight_name(fights, fight)))
+    if new_round:
         return round_(dice=dice, fight=fight, as_json=as_json)
-    if words[:2] == ["fate", "round"]:
-        from fudge_combat.cli import fate
-
-        return fate.round_(dice=dice, fight=fight, as_json=as_json)
     run(fight, lambda f, n, s: cmd.NextTurn(), dice, as_json=as_json)
     if not as_json:  # --json prints one document: the odds are `fudge odds --fight`'s
         offer_odds(fight)

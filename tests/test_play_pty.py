@@ -21,7 +21,7 @@ from tests.processes import ROOT, fudge
 pexpect = pytest.importorskip("pexpect")
 
 
-def spawn(db: Path, *args: str) -> Any:
+def spawn(db: Path, *args: str, columns: int = 120) -> Any:
     """`fudge --store DB play ARGS` on a pty of 40 x 120, as tests.processes runs a command otherwise."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
     env.update({"PYTHONPATH": str(ROOT), "FUDGE_KEY_FILE": str(db.parent / "snapshot.key"),
@@ -29,7 +29,7 @@ def spawn(db: Path, *args: str) -> Any:
                 "NO_COLOR": "1", "TERM": "xterm",
                 "PROMPT_TOOLKIT_NO_CPR": "1"})  # a pty under test does not answer cursor-position requests
     return pexpect.spawn(sys.executable, ["-m", "fudge_combat.cli.main", "--store", str(db), "play", *args], env=env, cwd=str(ROOT),
-                         encoding="utf-8", timeout=60, dimensions=(40, 120))
+                         encoding="utf-8", timeout=60, dimensions=(40, columns))
 
 
 @pytest.fixture
@@ -140,8 +140,7 @@ def test_long_lines_break_between_words_on_a_narrow_terminal_without_colour(tmp_
                  ("round", "-d", "max=+ + 0 0", "-d", "cutthroat=0 0 0 0"), ("next",)):
         assert fudge(*args, store=store, cwd=ROOT).returncode == 0, args
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    child = spawn(store)
-    child.setwinsize(40, 50)
+    child = spawn(store, columns=50)
     child.expect("tavern Max>")
     child.send("a cutthroat -d 'max=+ + + +' -d 'cutthroat=- - - -'\r")
     child.expect(r"\(attack Max Cutthroat")  # the line typed, as the prompt drew it, is behind
