@@ -1,4 +1,4 @@
-"""What the shell completes from the store: fights, the combatants of a fight and their traits.
+"""What the shell completes from the store: fights, the combatants of a fight and their traits; and sheets.
 
 Read the cheap way `fudge status` is (cli.views): the fight's stored status view holds its combatants
 and their traits, so a <TAB> needs neither the engine nor a fold. Only when no valid view is stored
@@ -8,6 +8,7 @@ fails: a store it cannot read completes nothing.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,8 @@ def complete(kind: str, ctx: Any, incomplete: str) -> list[Any]:
     (any case)."""
     from typer._click.shell_completion import CompletionItem
 
+    if kind == "sheets":  # files: no store
+        return [CompletionItem(path) for path in descended(paths(incomplete, SHEETS))]
     if kind == "rules":  # the rule IDs of `fudge rules explain`: no store
         from fudge_combat.cli.rule_texts import rules
 
@@ -32,6 +35,44 @@ def complete(kind: str, ctx: Any, incomplete: str) -> list[Any]:
         return []
     wanted = incomplete.lower()
     return [CompletionItem(word) for word in words if word.lower().startswith(wanted)]
+
+
+SHEETS = (".toml",)  # a sheet's file (engine.kernel.sheets reads TOML)
+
+
+def paths(typed: str, suffixes: tuple[str, ...]) -> list[str]:
+    """The files ending in one of `suffixes` and the folders (with their `/`) whose path begins `typed`, as
+    typed (relative or not, `~` kept); hidden ones only when `typed` names a dot. Sorted, folders first."""
+    head = typed[:typed.rfind("/") + 1]
+    stem = typed[len(head):]
+    try:
+        entries = list(os.scandir(os.path.expanduser(head) if head else "."))
+    except OSError:  # no such folder, or not readable: nothing to offer
+        return []
+    folders, files = [], []
+    for entry in sorted(entries, key=lambda e: e.name):
+        if not entry.name.startswith(stem) or (entry.name.startswith(".") and not stem.startswith(".")):
+            continue
+        try:
+            if entry.is_dir():
+                folders.append(f"{head}{entry.name}/")
+            elif entry.name.lower().endswith(suffixes):
+                files.append(head + entry.name)
+        except OSError:
+            continue
+    return folders + files
+
+
+def descended(found: list[str]) -> list[str]:
+    """A folder found alone is opened: the shell then writes the folder's path, `/` and all, and waits, as it
+    does for its own files; offered alone, the folder would be written with a space after it."""
+    seen = 0
+    while len(found) == 1 and found[0].endswith("/") and seen < 8:
+        inside = paths(found[0], SHEETS)
+        if not inside:
+            break
+        found, seen = inside, seen + 1
+    return found
 
 
 def _words(kind: str, ctx: Any) -> list[str]:
@@ -46,6 +87,11 @@ def _words(kind: str, ctx: Any) -> list[str]:
         fight = _fight(ctx) or store.setting("current")
         if not fight:
             return []
+        if kind == "aspects":
+            named = {value.lower() for value in _values(ctx)}
+            aspects = _aspects(store, fight)
+            chosen = [name for name in aspects if name.lower() in named] or list(aspects)
+            return list(dict.fromkeys(aspect for name in chosen for aspect in aspects[name]))
         traits = _traits(store, fight)
         if kind == "combatants":
             return list(traits)
@@ -87,3 +133,26 @@ def _traits(store: Any, fight: str) -> dict[str, list[str]]:
     from fudge_combat.service.fights import Fights  # no valid view: the fight's state, as `fudge status` would compute it
 
     return traits(Fights(store).state(fight))
+
+
+def _aspects(store: Any, fight: str) -> dict[str, list[str]]:
+    """Each combatant of a Fate fight with his sheet's aspects (FT-PTS), read from the stored status view (its
+    JSON holds them, checked or not) or, with no valid view, from the fight's state."""
+    from fudge_combat.cli import views
+
+    data = views.stored_status(store, fight)
+    shown = data.get("json") if isinstance(data, dict) else None
+    combatants = shown.get("combatants") if isinstance(shown, dict) else None
+    if isinstance(combatants, list):
+        out: dict[str, list[str]] = {}
+        for who in combatants:
+            fate = who.get("fate") if isinstance(who, dict) else None
+            aspects = fate.get("aspects") if isinstance(fate, dict) else None
+            if isinstance(who, dict) and isinstance(aspects, dict):
+                out[str(who.get("name"))] = [str(name) for name in aspects]
+        return out
+    from fudge_combat.service.fights import Fights
+
+    state = Fights(store).state(fight)
+    return {who.name: list(who.fighter.sheet.aspects)
+            for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)}

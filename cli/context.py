@@ -97,9 +97,12 @@ def echo(text: str, err: bool = False, nl: bool = True, lines: bool = False, sty
     text) they are printed as they are.
     """
     shown = safe(in_place(text), lines=lines)
-    if styled and style.wanted(sys.stderr if err else sys.stdout):
+    stream = sys.stderr if err else sys.stdout
+    if styled and style.wanted(stream):
         echo_segments([style.command_line(line) for line in shown.split("\n")], err=err, nl=nl)
         return
+    if styled and style.on_terminal(stream):  # plain on a terminal (NO_COLOR): broken between words
+        shown = style.wrap(shown, style.width(stream))
     typer.echo(shown, err=err, nl=nl)
 
 
@@ -119,7 +122,8 @@ def echo_segments(lines: list[style.Line], err: bool = False, nl: bool = True) -
         drawn = style.ansi(lines, style.width(stream))
         typer.echo(drawn if nl else drawn.removesuffix("\n"), err=err, nl=False, color=True)
         return
-    typer.echo(style.plain(lines), err=err, nl=nl)
+    text = style.plain(lines)
+    typer.echo(style.wrap(text, style.width(stream)) if style.on_terminal(stream) else text, err=err, nl=nl)
 
 
 def echo_json(data: Any, **options: Any) -> None:

@@ -246,7 +246,7 @@ def give_up(who: Optional[str], hold: bool, fight: Optional[str], command_id: Op
 @fate_app.command()
 def aspect(
     combatant: Annotated[str, typer.Argument(help="Who invokes the aspect.")],
-    name: Annotated[str, typer.Argument(help="The aspect.")],
+    aspect: Annotated[str, typer.Argument(help="The aspect (its first letters will do).")],
     box: Annotated[Optional[int], typer.Option("--box", metavar="N", help="Which box to check (default: the first open one).")] = None,
     roll_seq: Annotated[Optional[int], typer.Option(
         "--roll", metavar="SEQ", help="Event number of the roll (default: the latest).")] = None,
@@ -254,8 +254,25 @@ def aspect(
     as_json: JsonOpt = False,
 ) -> None:
     """Check an aspect box to reroll a roll of the latest exchange (both rolls stay in the log) [FT-PTS]."""
-    run(fight, lambda f, n, s: cmd.CheckAspect(combatant=combatant, aspect=name, box=box, target=roll_seq),
-        dice, command_id, as_json=as_json)
+    run(fight, lambda f, n, s: cmd.CheckAspect(combatant=combatant, aspect=aspect_named(s, combatant, aspect), box=box,
+                                               target=roll_seq), dice, command_id, as_json=as_json)
+
+
+def aspect_named(state: Any, combatant: str, typed: str) -> str:
+    """The aspect of `combatant`'s sheet `typed` means, written in full as names are (service.names): its first
+    letters will do; a slip gets "did you mean". A fighter without aspects is left to the rules to refuse."""
+    from fudge_combat.service.names import one_of, pick, resolve
+
+    who = state.find(resolve(state, combatant))
+    aspects = list(who.fighter.sheet.aspects) if who is not None else []
+    if not aspects:
+        return typed
+
+    def unknown(close: list[str]) -> str:
+        meant = f": did you mean {one_of(close)}?" if close else ""
+        return f"{who.name} has no aspect {typed!r}{meant} (aspects: {', '.join(aspects)})"
+
+    return pick(aspects, typed, unknown)
 
 
 @fate_app.command()
@@ -289,5 +306,8 @@ def recover(
 
 @app.command(name="end-scene")
 def end_scene(fight: FightOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
-    """The scene ends: clipped, hurt and taken-out boxes clear; injuries stay (non-lethal ones heal) [FT-TRACK-3]."""
-    run(fight, lambda f, n, s: cmd.EndScene(), None, command_id, as_json=as_json)
+    """The scene ends: clipped, hurt and taken-out boxes clear; injuries stay (non-lethal ones heal) [FT-TRACK-3];
+    then the summary, as `fudge end` prints it."""
+    from fudge_combat.cli.recovery import ending
+
+    ending(fight, lambda f, n, s: cmd.EndScene(), command_id, as_json)

@@ -134,16 +134,18 @@ def status(
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
     long: Annotated[bool, typer.Option("--long", help="Everyone's full card: every box, the initiative "
                                                       "card, stun, parts, willpower.")] = False,
+    with_head: Annotated[bool, typer.Option("--receipt", help="Add the receipt of the event shown (SEQ:HASH, "
+                                                              "for `fudge verify --head` later).")] = False,
 ) -> None:
     """The board: everyone in turn order, whose turn it is, wounds, boxes, points, initiative and
-    declarations (`--long`: the full cards)."""
+    declarations (`--long`: the full cards; `--receipt`: the receipt under it, as `fudge verify` ends)."""
     import sys
 
     width = board_width(sys.stdout)
     with guard():
         store = open_store()
         fight = fight_named(store, fight) if fight else None
-        stored = stored_output(store, fight, as_json, long, width) if as_of is None else None  # no fold
+        stored = stored_output(store, fight, as_json, long, width, with_head) if as_of is None else None  # no fold
         if stored is not None:
             show(stored)
             return
@@ -158,12 +160,13 @@ def status(
             if as_json:
                 echo_json(render.status_json(state), indent=2)
                 return
+            head = head_at(store, name, state.last_seq) if with_head else (0, "")
             if long:
-                shown = Shown(with_receipt(render.status_text(state), *head_at(store, name, state.last_seq)))
+                shown = Shown(with_receipt(render.status_text(state), *head))
             else:
                 from fudge_combat.projections.board import board_lines
 
-                shown = board_shown(board_lines(state, width), *head_at(store, name, state.last_seq))
+                shown = board_shown(board_lines(state, width), *head)
         show(shown)
 
 

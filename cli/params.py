@@ -45,7 +45,10 @@ COMPLETES = {
                      "shooter", "lone", "foes", "names", "patient", "caster", "who", "fighters"), "combatants"),
     **dict.fromkeys(("TRAIT", "trait"), "traits"),
     "RULE": "rules",
+    "aspect": "aspects",
+    **dict.fromkeys(("sheet", "sheets"), "sheets"),  # a file, but only sheets and the folders that may hold one
 }
+FILE_KINDS = frozenset({"sheets"})  # what a `Path` parameter completes itself (the rest: the shell's own)
 
 
 class Argument(TyperArgument):
@@ -91,7 +94,9 @@ def plain(param: Any) -> None:
             info = getattr(param.type_descriptor, "parameter_info", None)  # what Typer's conversion reads
             if info is not None and info.min is None and info.max is None:
                 info.min, info.max = -MAX_NUMBER, MAX_NUMBER
-    kind = COMPLETES.get(key) if element is not Path else None
+    kind = COMPLETES.get(key)
+    if element is Path and kind not in FILE_KINDS:
+        kind = None
     if kind is not None and param._custom_shell_complete is None:
         param._custom_shell_complete = _completer(kind)
 

@@ -149,6 +149,13 @@ class Completions(Completer):
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
         before, word, length = current_word(document.text_before_cursor)
         if self._wants_path(before, word):
+            if self._wants_sheet(before):  # sheets and the folders that may hold one, each folder with its `/`
+                from fudge_combat.cli.completion import SHEETS, paths
+
+                for path in paths(word, SHEETS):  # the rest of the name, as a shell (and PathCompleter) completes it
+                    yield Completion(path[len(word):], start_position=0,
+                                     display=path.rstrip("/").rpartition("/")[2] + ("/" if path.endswith("/") else ""))
+                return
             yield from self.paths.get_completions(Document(word, len(word)), complete_event)
             return
         stem, _, partial = word.rpartition(">") if ">" in word else ("", "", word)
@@ -162,6 +169,11 @@ class Completions(Completer):
             if candidate.lower().startswith(partial.lower()) and candidate not in seen:
                 seen.add(candidate)
                 yield Completion(quoted(stem + candidate), start_position=-length)
+
+    @staticmethod
+    def _wants_sheet(before: list[str]) -> bool:
+        command = [w for w in before if w != "fudge"]
+        return command[-1] == "--house" or command[0] == "join"
 
     @staticmethod
     def _wants_path(before: list[str], word: str) -> bool:
@@ -191,6 +203,8 @@ def words_for(session: Session, before: list[str], partial: str) -> Iterable[str
         return options_of(clicked)
     if command in ("mark", "unmark") and len(before) == 2:
         return conditions(state, command, before[1])
+    if words[:2] == ["fate", "aspect"] and len(words) == 3:  # `fate aspect FIGHTER `: his aspects, not his skills
+        return aspects(state, words[2])
     last = before[-1]
     if last in FIGHT_OPTIONS or (command in FIGHT_ARGUMENT and len(before) == 1):
         return [info.name for info in session.fights.store.fights()]
@@ -235,6 +249,12 @@ def conditions(state: FightState | None, command: str, typed: str) -> list[str]:
         return list(NAMED)
     who = next((c for c in (state.combatants.values() if state else ()) if c.name.lower().startswith(typed.lower())), None)
     return [c.name for c in who.conditions] if who is not None else []
+
+
+def aspects(state: FightState | None, typed: str) -> list[str]:
+    """The aspects on the sheet of the fighter `typed` names (FT-PTS)."""
+    who = next((c for c in (state.combatants.values() if state else ()) if c.name.lower().startswith(typed.lower())), None)
+    return list(who.fighter.sheet.aspects) if who is not None else []
 
 
 def names(state: FightState | None) -> list[str]:

@@ -16,8 +16,29 @@ app = typer.Typer()
 
 @app.command(name="end")
 def end_battle(fight: FightOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
-    """End the battle: Scratches are erased (F-HEAL-1), stun marks and knockouts clear (F-STUN-1)."""
-    run(fight, lambda f, n, s: cmd.EndBattle(), None, command_id, as_json=as_json)
+    """End the battle: Scratches are erased (F-HEAL-1), stun marks and knockouts clear (F-STUN-1); then the
+    summary: who stands, who is out and how, the rounds fought, the points spent."""
+    ending(fight, lambda f, n, s: cmd.EndBattle(), command_id, as_json)
+
+
+def ending(fight: Optional[str], build: Any, command_id: Optional[str], as_json: bool) -> None:
+    """Run the command that ends the battle (Fate: the scene), then print the summary of the fight as it stood
+    before (projections.summary; the end clears knockouts, and a fighter knocked out was out of the battle)."""
+    from fudge_combat.cli.context import echo, fight_name, guard, service
+
+    with guard():
+        fights = service()
+        name = fight_name(fights, fight)
+        before = fights.state(name)
+    run(fight, build, None, command_id, as_json=as_json)
+    if as_json:
+        return
+    from fudge_combat.engine.kernel.history import effective
+    from fudge_combat.projections.summary import summary_lines
+
+    with guard():
+        for line in summary_lines(before, effective(fights.log(name))):
+            echo(line)
 
 
 @app.command()

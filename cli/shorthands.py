@@ -186,12 +186,20 @@ def next_words(state: FightState, rest: list[str]) -> list[str]:
     unasked. While someone has the turn `n` is refused, naming the commands that give it up
     (`fate pass`, `fate hold`): giving up a turn is said, never a side effect of `n`."""
     if state.options.initiative != "alertness":
-        return ["round", *rest] if last_turn(state) else ["next", *rest]
+        return ["round", *rest] if starts_a_round(state) else ["next", *rest]
     actor = current_actor(state)
     if actor is not None:
         raise Refused(f"it is {actor.name}'s turn: Fate's turns move on when he acts, `a TARGET`, or gives it up, "
                       "`fate pass` or `fate hold` (FT-INIT)")
     return ["fate", "round", *rest]
+
+
+def starts_a_round(state: FightState) -> bool:
+    """In turns by rolled initiative (phases PH-1, F-INIT-2, AI-INIT-2) the next step is a new round: the
+    round's last turn is given, or no initiative is rolled yet (before the first round)."""
+    if state.options.initiative in ("none", "alertness"):
+        return False
+    return last_turn(state) or not (state.initiative or state.ranked)
 
 
 def nobody_has_the_turn(state: FightState, word: str = "a") -> str:

@@ -83,6 +83,37 @@ def plain(lines: list[Line]) -> str:
     return "\n".join("".join(text for text, _ in line) for line in lines)
 
 
+def on_terminal(stream: IO[str] | Any) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # a closed stream
+        return False
+
+
+def wrap(text: str, columns: int) -> str:
+    """Plain text for a terminal `columns` wide, each line too long for it broken between words (as rich breaks
+    coloured text), never inside one: a terminal left to wrap it cuts "Cutthroat" at its edge. A continued
+    line keeps the line's indent; a word wider than the terminal stays whole."""
+    from fudge_combat.projections.board import cells
+
+    out: list[str] = []
+    for line in text.split("\n"):
+        if cells(line) <= columns:
+            out.append(line)
+            continue
+        indent = line[:len(line) - len(line.lstrip(" "))]
+        current = ""
+        for word in line[len(indent):].split(" "):
+            if current.strip() and cells(current) + 1 + cells(word) > columns:
+                out.append(current)
+                current = indent + word
+            else:
+                current = f"{current} {word}" if current.strip() else indent + word
+        out.append(current)
+    return "\n".join(out)
+
+
 def ansi(lines: list[Line], columns: int) -> str:
     """The lines drawn by rich with colour, wrapped at `columns` (each line ends with a line feed).
 

@@ -479,10 +479,19 @@ def barter(
 
 
 @app.command(name="next")
-def next_(fight: FightOpt = None, as_json: JsonOpt = False) -> None:
+def next_(dice: DiceOpt = None, fight: FightOpt = None, as_json: JsonOpt = False) -> None:
     """Move to the next actor in initiative order (PH-1, PH-3; F-INIT-2, AI-INIT-2); then the odds of his
-    blow on each foe standing (`fudge odds --fight TARGET` weighs one)."""
-    run(fight, lambda f, n, s: cmd.NextTurn(), as_json=as_json)
+    blow on each foe standing (`fudge odds --fight TARGET` weighs one). After the round's last turn, or
+    before the first round, it starts the round as `fudge round` does, initiative rolled (--dice: typed).
+    Fate's turns are not given by `next` (FT-INIT): it refuses, naming Fate's own commands."""
+    from fudge_combat.cli.shorthands import starts_a_round
+
+    with guard():
+        fights = service()
+        new_round = starts_a_round(fights.state(fight_name(fights, fight)))
+    if new_round:
+        return round_(dice=dice, fight=fight, as_json=as_json)
+    run(fight, lambda f, n, s: cmd.NextTurn(), dice, as_json=as_json)
     if not as_json:  # --json prints one document: the odds are `fudge odds --fight`'s
         offer_odds(fight)
 

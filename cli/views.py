@@ -63,16 +63,18 @@ def stored_status(store: Any, fight: str | None) -> dict[str, Any] | None:
 
 
 def stored_output(store: Any, fight: str | None, as_json: bool, long: bool = False,
-                  width: int = BOARD_WIDTH) -> Shown | None:
-    """What `fudge status [--json | --long]` prints, from the stored view (None: compute it): the board
-    or the text with the receipt of the event the view is at. A board narrower than the stored one
-    is computed."""
+                  width: int = BOARD_WIDTH, with_head: bool = False) -> Shown | None:
+    """What `fudge status [--json | --long] [--receipt]` prints, from the stored view (None: compute it): the
+    board or the text, with the receipt of the event the view is at if asked (`with_head`). A board narrower
+    than the stored one is computed."""
     if not (as_json or long) and width != BOARD_WIDTH:
         return None
     found = stored_board(store, fight)
     if found is None:
         return None
     data, seq, last_hash, name = found
+    if not with_head:
+        seq, last_hash = 0, ""  # no receipt line
     if as_json:
         try:
             return Shown(json_text(data["json"], indent=2), styled=False)
@@ -97,7 +99,7 @@ def status_from_argv(argv: list[str]) -> str | None:
 
 
 def shown_from_argv(argv: list[str]) -> Shown | None:
-    """`fudge [--store FILE] status [--fight NAME] [--json] [--long]` answered from the stored view, before
+    """`fudge [--store FILE] status [--fight NAME] [--json] [--long] [--receipt]` answered from the stored view, before
     Typer runs.
 
     Typer coerces options through pydantic TypeAdapters, which load pydantic's model machinery:
@@ -114,7 +116,7 @@ def shown_from_argv(argv: list[str]) -> Shown | None:
         if token == "status" and not command:
             command = True
             continue
-        if token in ("--json", "--long") and command and token[2:] not in given:
+        if token in ("--json", "--long", "--receipt") and command and token[2:] not in given:
             given[token[2:]] = ""
             continue
         option, equals, value = token.partition("=") if token.startswith("--") else (token, "", "")
@@ -133,7 +135,7 @@ def shown_from_argv(argv: list[str]) -> Shown | None:
         store = store_at(store_path(given.get("store")))
         try:
             return stored_output(store, given.get("fight"), "json" in given, "long" in given,
-                                 board_width(sys.stdout))
+                                 board_width(sys.stdout), "receipt" in given)
         finally:
             store.close()
     except (StoreError, sqlite3.Error):

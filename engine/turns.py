@@ -13,7 +13,9 @@ from fudge_combat.engine.rulesets.fate.state import fate_of
 def current_actor(state: FightState) -> Combatant | None:
     """Who has the turn: the actor `fudge next` gave it to (phases, rolled initiative), or the next in
     Fate's Alertness order (FT-INIT); None when the rules have no turns or none is given yet, and once
-    the round's turns are used (`round_over`)."""
+    the round's turns are used (`round_over`) or the battle is over (`battle_over`)."""
+    if battle_over(state):
+        return None
     if state.turn is not None:
         if round_over(state):
             return None
@@ -23,6 +25,11 @@ def current_actor(state: FightState) -> Combatant | None:
 
         return next_actor(state)
     return None
+
+
+def battle_over(state: FightState) -> bool:
+    """`fudge end` is the fight's last event: nobody has a turn (F-HEAL-1). A command after it goes on."""
+    return bool(state.ended_through) and state.ended_through == state.last_seq
 
 
 def still_fights(state: FightState, who: Combatant) -> bool:

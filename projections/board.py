@@ -25,7 +25,7 @@ import unicodedata
 from fudge_combat.engine.kernel.words import possessive
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
-from fudge_combat.engine.turns import current_actor, round_over, still_fights
+from fudge_combat.engine.turns import battle_over, current_actor, round_over, still_fights
 from fudge_combat.engine.kernel.wounds import LEVELS
 from fudge_combat.projections.status import condition_words
 from fudge_combat.projections.text import Line, safe
@@ -120,7 +120,7 @@ def header(state: FightState, current: str | None) -> Line:
     if over:  # the last actor's turn is spent: nobody has the turn, the next step is a new round
         line.append((" is over", "round"))  # play's `n`, or `fudge round`, starts the next
     turn = state.turn
-    if turn is not None and not over:
+    if turn is not None and not over and not battle_over(state):
         if state.options.initiative in ("opposed", "ranked"):
             line.append((f" · initiative {turn.phase:+d}", ""))
         else:
@@ -132,7 +132,7 @@ def header(state: FightState, current: str | None) -> Line:
             turn.step if turn is not None else "", "")
         name = fit(safe(state.combatants[current].name), NAME).rstrip()
         line += [(" · ", "dim"), (f"{name}'s turn{step}", "turn")]
-    if state.ended_through and state.ended_through == state.last_seq:
+    if battle_over(state):
         line += [(" · ", "dim"), ("battle over", "out")]
     return line
 

@@ -117,8 +117,8 @@ def test_eight_fighters_fit_80_columns_and_20_lines_under_every_preset(
     state = state_of(fudge, name)
     assert len(state.combatants) == 8
     shown = fudge("status").stdout
-    text, receipt = shown.rstrip("\n").rsplit("\n", 1)
-    assert receipt.startswith("receipt ")
+    text, receipt = fudge("status", "--receipt").stdout.rstrip("\n").rsplit("\n", 1)
+    assert receipt.startswith("receipt ") and shown == text + "\n"  # the receipt only when asked
     lines = text.split("\n")
     assert len(lines) <= 20, text
     assert all(board.cells(line) <= 80 for line in lines), text
@@ -189,12 +189,13 @@ def test_F_WND_1_the_board_says_who_is_out_of_the_fight(fudge: Any) -> None:
 
 
 def test_status_long_is_the_full_cards_and_json_is_unchanged(fudge: Any) -> None:
-    """`--long` prints the cards `status` printed before the board (cli.render.status_text) with the
-    receipt; `--json` is the same data with or without `--long`, and holds no board."""
+    """`--long` prints the cards `status` printed before the board (cli.render.status_text), with the
+    receipt under `--receipt`; `--json` is the same data with or without `--long`, and holds no board."""
     name = phased(fudge, ["--rules", "fudge-phases"], CRUNCH)
     state = state_of(fudge, name)
     long = fudge("status", "--long").stdout
-    assert long.startswith(status_text(state) + "\nreceipt ")
+    assert long == status_text(state) + "\n"
+    assert fudge("status", "--long", "--receipt").stdout.startswith(status_text(state) + "\nreceipt ")
     assert long == fudge("status", "--long", "--as-of", str(state.last_seq)).stdout
     assert "    *  +: " in long and "turn: Leroy in phase +" in long  # the phase cards, the turn line
     data = json.loads(fudge("status", "--json").stdout)

@@ -147,6 +147,21 @@ def test_completion_of_a_missing_store_completes_nothing_and_makes_no_store(tmp_
     assert not (tmp_path / "none.db").exists()
 
 
+def test_completion_of_a_sheet_offers_sheets_and_folders_not_other_files(store: Path) -> None:
+    """`join ex<TAB>`: the folders (each with its `/`) and the sheets (TOML) whose path begins so, never a
+    `.py` file nor a hidden one; a folder found alone is opened, so the shell writes its `/` and waits."""
+    folder = store.parent
+    for path in ("examples/sheets/kara.toml", "examples/sheets/notes.py", "examples/house/big.toml",
+                 "exits.py", "extra.toml", "examples/.hidden/x.toml", "only/one/deep.toml", "only/skip.py"):
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text("")
+    assert complete(store, "join ex") == ["examples/", "extra.toml"]
+    assert complete(store, "join examples/") == ["examples/house/", "examples/sheets/"]
+    assert complete(store, "join examples/sheets/") == ["examples/sheets/kara.toml"]
+    assert complete(store, "join on") == ["only/one/deep.toml"]  # opened folder by folder
+    assert complete(store, "join examples/.") == ["examples/.hidden/x.toml"]  # hidden: only when named
+
+
 def test_completion_of_rule_ids(tmp_path: Path) -> None:
     numbered = [key for key in rule_texts.rules() if key.startswith("F-MOD-")]
     assert len(numbered) > 5 and complete(tmp_path / "fudge.db", "rules explain f-mod-") == numbered

@@ -357,7 +357,7 @@ def test_A_VERIFY_1_the_command_line_on_an_edited_store_says_one_line_and_import
     assert plain.exit_code in (0, VERIFY_FAILED)
     if plain.exit_code:
         assert plain.stderr.startswith(f"error: {name}: event ")
-    shown = views.status_from_argv(["--store", store, "status", "-f", name])
+    shown = views.status_from_argv(["--store", store, "status", "-f", name, "--receipt"])
     assert shown is None or "receipt " in shown
     for args in (["status", "-f", name], ["status", "-f", name, "--as-of", "5"], ["replay", name],
                  ["log", name, "--json"]):

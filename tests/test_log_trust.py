@@ -79,18 +79,21 @@ def rows_of(path: Path, name: str = "duel") -> Any:
 
 def test_A_VERIFY_1_the_receipt_is_the_heads_seq_and_hash_and_every_view_shows_the_same(
         fights: Fights, path: Path) -> None:
-    """`verify`, `status` (read model and computed), `status --as-of` and `export` show one receipt: the last
-    event's seq and the first 32 hex digits of its hash."""
+    """`verify`, `status --receipt` (read model and computed), `status --as-of --receipt` and `export` show one
+    receipt: the last event's seq and the first 32 hex digits of its hash; plain `status` shows none."""
     fex(fights)
     assert fudge(path, "wound", "Snorri", "Scratch", "--reason", "a fall").exit_code == 0  # stores the status view
     rows, _ = rows_of(path)
     expected = f"{rows[-1].seq}:{rows[-1].hash[:32]}"
     assert head_of(path) == expected == receipt(rows[-1].seq, rows[-1].hash)
-    fast = views.status_from_argv(["--store", str(path), "status", "-f", "duel"])
+    fast = views.status_from_argv(["--store", str(path), "status", "-f", "duel", "--receipt"])
     assert fast is not None and fast.splitlines()[-1] == f"receipt {expected}"
-    computed = fudge(path, "status", "-f", "duel", "--as-of", str(rows[-1].seq))
+    computed = fudge(path, "status", "-f", "duel", "--as-of", str(rows[-1].seq), "--receipt")
     assert computed.stdout == fast + "\n"
-    earlier = fudge(path, "status", "-f", "duel", "--as-of", "9").stdout.splitlines()[-1]
+    plain = views.status_from_argv(["--store", str(path), "status", "-f", "duel"])
+    assert plain is not None and plain == fast.rsplit("\n", 1)[0] and "receipt" not in plain
+    assert fudge(path, "status", "-f", "duel", "--as-of", str(rows[-1].seq)).stdout == plain + "\n"
+    earlier = fudge(path, "status", "-f", "duel", "--as-of", "9", "--receipt").stdout.splitlines()[-1]
     assert earlier == f"receipt 9:{rows[8].hash[:32]}"
     exported = fudge(path, "export", "duel")
     assert exported.exit_code == 0 and exported.stderr.strip().splitlines()[-1] == f"receipt {expected}"

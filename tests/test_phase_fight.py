@@ -246,7 +246,10 @@ def test_cli_PH_1_F_PACE_3_next_and_attack_in_phase_order(table: Any) -> None:
     for _ in range(7):  # +: Cid; 0: Ann, Cid; -: Ann, Cid; --: Ann, Bob
         table("next")
     assert without_odds(table("next").stdout).endswith("phase --: Cid acts (tied with Bob: GM orders)\n  → Cid's turn (phase --)\n")
-    refused_cli(table, "next", message="round 1 is over: `fudge round` starts the next one")
+    # at the round's last turn `next` starts the next round, as play's `n` does; Cid has not used his turn, so it
+    # is refused as `fudge round` refuses it, naming who would lose a turn and the command that means it (PH-1)
+    refused_cli(table, "next", message="Cid has not acted in round 1: `fudge round --force` starts round 2 anyway, "
+                                       "and the turns left are lost")
     assert table("verify", "x").exit_code == 0
 
 

@@ -21,7 +21,7 @@ from tests.processes import ROOT, fudge
 pexpect = pytest.importorskip("pexpect")
 
 
-def spawn(db: Path, *args: str) -> Any:
+def spawn(db: Path, *args: str, columns: int = 120) -> Any:
     """`fudge --store DB play ARGS` on a pty of 40 x 120, as tests.processes runs a command otherwise."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
     env.update({"PYTHONPATH": str(ROOT), "FUDGE_KEY_FILE": str(db.parent / "snapshot.key"),
@@ -29,7 +29,7 @@ def spawn(db: Path, *args: str) -> Any:
                 "NO_COLOR": "1", "TERM": "xterm",
                 "PROMPT_TOOLKIT_NO_CPR": "1"})  # a pty under test does not answer cursor-position requests
     return pexpect.spawn(sys.executable, ["-m", "fudge_combat.cli.main", "--store", str(db), "play", *args], env=env, cwd=str(ROOT),
-                         encoding="utf-8", timeout=60, dimensions=(40, 120))
+                         encoding="utf-8", timeout=60, dimensions=(40, columns))
 
 
 @pytest.fixture
@@ -97,3 +97,83 @@ def test_the_next_session_on_the_store_recalls_its_history(db: Path) -> None:
     second.expect(pexpect.EOF)
     second.close()
     assert second.exitstatus == 0
+
+
+def test_round_with_turns_left_asks_y_or_n_and_only_y_starts_the_next(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PH-1: `round` while fighters can still act asks on a terminal, naming who would lose a turn; `n`
+    leaves the round as it was (no event written), `y` starts the next round."""
+    store = tmp_path / "fudge.db"
+    for args in (("new", "watch", "--rules", "fudge-phases"), ("join", "examples/sheets/leroy.toml", "--side", "watch"),
+                 ("join", "examples/sheets/brynhild.toml", "--side", "raiders"),
+                 ("round", "-d", "leroy=+ + 0 -", "-d", "brynhild=+ + + - 0"), ("next",)):
+        assert fudge(*args, store=store, cwd=ROOT).returncode == 0, args
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    events = SqliteStore(store).last_seq("watch")
+    child = spawn(store)
+    child.expect("watch Brynhild>")
+    child.send("round\r")
+    child.expect(r"Brynhild and Leroy have not acted: start round 2 anyway\? y/n")
+    child.send("n\r")
+    child.expect("nothing done: the round goes on")
+    child.expect("watch Brynhild>")
+    assert SqliteStore(store).last_seq("watch") == events
+    child.send("round -d 'leroy=0 0 0 0' -d 'brynhild=0 0 0 0 0'\r")
+    child.expect(r"have not acted: start round 2 anyway\? y/n")
+    child.send("y\r")
+    child.expect("round 2 begins")
+    child.expect(r"watch \(fudge-phases\) · round 2")
+    child.expect("watch>")
+    child.send("\x04")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert [row.type for row in SqliteStore(store).read("watch")].count("round_started") == 2
+
+
+def test_long_lines_break_between_words_on_a_narrow_terminal_without_colour(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a terminal 50 columns wide (NO_COLOR: printed plain, not by rich), a blow's line longer than that is
+    broken between words by the program, never left to the terminal to cut a name ("Cutth/roat")."""
+    store = tmp_path / "fudge.db"
+    for args in (("new", "tavern", "--rules", "atari-isev"), ("join", "examples/sheets/max.toml", "--side", "Max"),
+                 ("join", "examples/sheets/cutthroat.toml", "--side", "bar"),
+                 ("round", "-d", "max=+ + 0 0", "-d", "cutthroat=0 0 0 0"), ("next",)):
+        assert fudge(*args, store=store, cwd=ROOT).returncode == 0, args
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    child = spawn(store, columns=50)
+    child.expect("tavern Max>")
+    child.send("a cutthroat -d 'max=+ + + +' -d 'cutthroat=- - - -'\r")
+    child.expect(r"\(attack Max Cutthroat")  # the line typed, as the prompt drew it, is behind
+    child.expect("only Max's side is standing")
+    shown = child.before
+    child.send("\x04")
+    child.expect(pexpect.EOF)
+    child.close()
+    blow = next(line for line in fudge("log", store=store, cwd=ROOT).stdout.splitlines() if "→ Max hits Cutthroat" in line)
+    blow = blow.split("  ", 2)[-1].strip()  # the words after the seq and the command's id
+    assert len(blow) > 50
+    lines = shown.replace("\r\n", "\n").split("\n")
+    assert all(len(line) <= 50 for line in lines), [line for line in lines if len(line) > 50]
+    assert blow in " ".join(line.strip() for line in lines)  # every word whole, in order
+
+
+def test_tab_after_join_offers_sheets_and_folders_with_their_slash(db: Path) -> None:
+    """`join ex<Tab>` writes `examples/` (a folder, its `/` kept); `join cli/<Tab>` writes the one folder there
+    and no Python file; a sheet completes to its whole path."""
+    child = spawn(db, "duel")
+    child.expect("duel>")
+    child.send("join cli/\t")
+    child.expect("cli/web/")  # the only folder; no .py file of cli/ is offered
+    child.send("\x03")
+    child.expect("duel>")
+    child.send("join ex\t")
+    child.expect("examples/")
+    child.send("sheets/sn\t")
+    child.expect("snorri.toml")  # the line is redrawn from the point it changed
+    child.send(" --as Snorri-2\r")
+    child.expect("Snorri-2 joins duel")
+    child.expect("duel>")
+    child.send("\x04")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -116,3 +116,74 @@ def test_in_play_a_pair_fought_names_who_has_not_and_a_new_round_is_not_opened_f
         "error: Brynhild fought in round 1 and Theodora has not: this would open round 2 (F-PACE-2); "
         "fight them first, or `round --force` opens it"]
     assert "(exchange Leroy Theodora" in done.stdout and "round 2 begins" not in done.stdout
+
+
+ENDS = {  # what each fight has fought when the GM ends it, and the command that ends it
+    "fudge": ("end", "the battle is over after 3 rounds"),
+    "fudge-phases": ("end", "the battle is over after 3 rounds"),
+    "atari-isev": ("end", "the battle is over after 3 rounds"),
+    "fate": ("end-scene", "the scene is over after 3 exchanges"),  # FT-TRACK-3: Fate's fight ends with its scene
+}
+
+
+@pytest.mark.parametrize("preset", sorted(SCRIPTS))
+def test_three_fighters_play_from_the_first_line_to_the_end_without_a_refused_line(tmp_path: Path, preset: str) -> None:
+    """The whole fight under each preset, as the GM types it in play, to its end: no refused line (the session is
+    --strict: one would end it with its status), a point spent (but under phases), then the summary (who stands, who is out, the
+    rounds, the points, a line per fighter) and a last board with nobody's turn (F-HEAL-1, FT-PTS, C-FP-2)."""
+    ending, header = ENDS[preset]
+    spend = {"fudge": 'a sn bry -d "snorri=+ + + +" -d "brynhild=- - - -" -d "leroy=+ + + +"\nspend sn luck -d "snorri=+ + + 0"\n',
+             "fudge-phases": "",  # these sheets hold no fudge point under phases
+
+             "atari-isev": "n\na cutthroat " + MISS.format(a="max", d="cutthroat") + "\nspend max skill --shift +1\n",
+             "fate": 'a guard-a -d "cyrus=+ + + +" -d "guard-a=- - - -" -d "guard-b=- - - -"\nfate point cyrus\n'}[preset]
+    done = play(tmp_path, SCRIPTS[preset] + spend + ending + "\n")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    summary = done.stdout.split(f"> {ending}\n", 1)[1]
+    assert header in summary
+    lines = summary.splitlines()
+    head = next(index for index, line in enumerate(lines) if line.startswith(header))
+    fighters = lines[head + 1:head + 4]
+    assert all(line.startswith("  ") and (" stands, " in line or " out: " in line) for line in fighters), fighters
+    points = "fate" if preset == "fate" else "fudge"
+    spent = 0 if preset == "fudge-phases" else 1
+    assert sum(f"  1 {points} point spent" in line for line in fighters) == spent, fighters
+    assert sum(f"  0 {points} points spent" in line for line in fighters) == 3 - spent, fighters
+    board = "\n".join(lines[head + 4:])
+    assert "▶" not in board and "'s turn" not in board
+    if preset != "fate":
+        assert "battle over" in board.splitlines()[0]
+    if preset == "fudge":
+        assert "Brynhild" in lines[head] and "is out" in lines[head]
+        assert any(line.lstrip().startswith("Brynhild") and " out: " in line for line in fighters)
+
+
+def test_fudge_next_at_a_rounds_end_and_before_the_first_starts_the_round_as_play_n_does(tmp_path: Path) -> None:
+    """AI-INIT-2, PH-1: the one-shot `fudge next` before the first round rolls it (typed dice), gives the turns,
+    and after the round's last turn starts the next round, initiative rolled; in play `n` before the first
+    round starts it too."""
+    store = tmp_path / "fudge.db"
+    setup = ("new tavern --rules atari-isev\njoin examples/sheets/max.toml --side Max\n"
+             "join examples/sheets/cutthroat.toml --side bar\njoin examples/sheets/cutthroat.toml --as Cutthroat-2 --side bar\n")
+    assert play(tmp_path, setup).returncode == 0
+    dice = ("-d", "max=+ + 0 0", "-d", "cutthroat=0 0 0 0", "-d", "cutthroat-2=- 0 0 0")
+    first = fudge("next", *dice, store=store, cwd=ROOT)
+    assert first.returncode == 0 and first.stderr == "", first.stderr
+    assert "round 1 begins" in first.stdout and "(generated)" not in first.stdout
+    turns = ("n\na cutthroat " + MISS.format(a="max", d="cutthroat") + "\n"
+             "n\na max " + MISS.format(a="cutthroat", d="max") + "\n"
+             "n\na max " + MISS.format(a="cutthroat-2", d="max") + "\n")
+    assert play(tmp_path, turns).returncode == 0
+    assert "round 1 is over" in fudge("status", store=store, cwd=ROOT).stdout.splitlines()[0]
+    second = fudge("next", *dice, store=store, cwd=ROOT)
+    assert second.returncode == 0 and second.stderr == "", second.stderr
+    assert "round 2 begins" in second.stdout
+    given = fudge("next", store=store, cwd=ROOT)  # within the round: the next turn, as before
+    assert given.returncode == 0 and "initiative +1: Max acts" in given.stdout, given.stdout
+
+    phases = tmp_path / "phases"
+    phases.mkdir()
+    started = play(phases, "new watch --rules fudge-phases\njoin examples/sheets/leroy.toml --side watch\n"
+                           'join examples/sheets/brynhild.toml --side raiders\nn -d "leroy=+ + 0 -" -d "brynhild=+ + + - 0"\n')
+    assert started.returncode == 0 and started.stderr == "", started.stderr
+    assert "  (round -d" in started.stdout and "round 1 begins" in started.stdout

@@ -274,6 +274,9 @@ def test_completion_of_paths_for_sheets(session: play.Session, tmp_path: Path, m
     monkeypatch.chdir(tmp_path)
     assert completions(session, "join ka") == ["ra.toml"]  # the rest of the name, as a shell completes it
     assert completions(session, "new x --house ka") == ["ra.toml"]
+    (tmp_path / "karl").mkdir()
+    (tmp_path / "kaput.py").write_text("")
+    assert completions(session, "join ka") == ["rl/", "ra.toml"]  # a folder with its `/`; no .py file
 
 
 def test_the_word_being_typed_is_read_as_the_shell_reads_it() -> None:

@@ -79,3 +79,59 @@ def test_a_side_spelled_almost_as_one_joined_is_refused_with_the_near_side(tmp_p
     assert fudge("join", "examples/sheets/theodora.toml", "--side", "WATCH", store=db, cwd=ROOT).returncode == 0
     meant = fudge("join", "examples/sheets/snorri.toml", "--side", "watchers", "--new-side", store=db, cwd=ROOT)
     assert meant.returncode == 0 and "(side watchers)" in meant.stdout
+
+
+def test_an_aspect_is_named_by_its_first_letters_and_a_slip_gets_did_you_mean(tmp_path: Path) -> None:
+    """FT-PTS: `fate aspect cy bra` checks Cyrus's Brawler (the log holds the whole name); a near miss is
+    refused in one line with "did you mean" and writes nothing; the shell completes his aspects, not skills."""
+    from fudge_combat.store.sqlite import SqliteStore
+
+    db = tmp_path / "fudge.db"
+    for args in (("new", "brawl", "--rules", "fate"), ("join", "examples/sheets/cyrus.toml"),
+                 ("join", "examples/sheets/guard.toml", "--as", "Guard-A"),
+                 ("fate", "exchange", "Cyrus>Guard-A", "Guard-A>Cyrus", "-d", "cyrus=- - - -", "-d", "guard-a=0 0 0 0")):
+        assert fudge(*args, store=db, cwd=ROOT).returncode == 0, args
+    events = SqliteStore(db).last_seq("brawl")
+    slip = fudge("fate", "aspect", "cy", "brawlr", store=db)
+    assert slip.returncode == 1 and slip.stderr.splitlines() == [
+        "error: Cyrus has no aspect 'brawlr': did you mean Brawler? (aspects: Brawler)"]
+    assert SqliteStore(db).last_seq("brawl") == events
+    checked = fudge("fate", "aspect", "cy", "bra", "-d", "cyrus=+ + + +", store=db)
+    assert checked.returncode == 0, checked.stderr
+    assert "Cyrus checks Brawler box 1" in checked.stdout
+    stored = [row for row in SqliteStore(db).read("brawl") if row.type == "aspect_checked"]
+    assert len(stored) == 1 and '"aspect":"Brawler"' in stored[0].body.replace(" ", "")
+
+
+def test_play_and_the_shell_complete_a_fighters_aspects_not_his_skills(tmp_path: Path) -> None:
+    """FT-PTS: after `fate aspect Cyrus ` the aspects of his sheet are offered, in play and in the shell."""
+    import os
+    import subprocess
+    import sys
+
+    from fudge_combat.cli.play_prompt import words_for
+    from fudge_combat.service.fights import Fights
+    from fudge_combat.store.sqlite import SqliteStore
+
+    db = tmp_path / "fudge.db"
+    for args in (("new", "brawl", "--rules", "fate"), ("join", "examples/sheets/cyrus.toml"),
+                 ("join", "examples/sheets/guard.toml", "--as", "Guard-A")):
+        assert fudge(*args, store=db, cwd=ROOT).returncode == 0, args
+    words = ["fudge", "--store", str(db), "fate", "aspect", "Cyrus", ""]
+    env = {**os.environ, "_FUDGE_COMPLETE": "complete_bash", "COMP_WORDS": " ".join(words), "COMP_CWORD": "6",
+           "FUDGE_KEY_FILE": str(tmp_path / "snapshot.key")}
+    shell = subprocess.run([sys.executable, "-m", "fudge_combat.cli.main"], capture_output=True, text=True,
+                           cwd=tmp_path, env=env)
+    assert shell.returncode == 0 and shell.stdout.split() == ["Brawler"], (shell.stdout, shell.stderr)
+
+    class Table:  # what play's completion reads of its session: the state the board shows, the click commands
+        def __init__(self) -> None:
+            from fudge_combat.cli.play import Session
+
+            self.state = Fights(SqliteStore(db)).state("brawl")
+            self.command = Session.command.__get__(self)
+            self.groups: dict[str, object] = {}
+            self.group = Session.group.__get__(self)
+
+    offered = list(words_for(Table(), ["fate", "aspect", "cy"], ""))  # type: ignore[arg-type]
+    assert offered == ["Brawler"] and "Swords" not in offered
