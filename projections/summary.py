@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.kernel.words import counted, possessive
+from fudge_combat.engine.rulesets.fate.state import fate_of
 from fudge_combat.engine.turns import still_fights
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import Recorded
@@ -50,7 +51,7 @@ def summary_lines(state: FightState, log: Sequence[Recorded]) -> list[str]:
     for who in joined:
         state_words = standing_words(state, who)
         used = f"{counted(spent.get(who.key, 0), f'{rules.points} point')} spent"
-        invoked = len(state.fate_aspects.get(who.key, ()))
+        invoked = len(fate_of(state).aspects.get(who.key, ()))  # FT-PTS: the aspects he invoked
         if invoked:
             used += f", {counted(invoked, 'aspect')} invoked"
         lines.append(f"  {fit(safe(who.name), width)}  {fit(safe(who.side), sides_width)}  "

@@ -29,6 +29,7 @@ RUNS: dict[str, tuple[list[str], bool]] = {
     "club.py": (["--gms", "2", "--commands", "4"], False),
     "colour.py": (["--runs", "1"], False),
     "growth.py": (["--old", ".", "--sizes", "100", "--runs", "1", "--steps", "2", "--latency-runs", "1"], False),
+    "keystrokes.py": ([], False),
     "log.py": (["--events", "100", "--runs", "1"], False),
     "odds.py": (["--runs", "1"], False),
     "odds_now.py": (["--runs", "1"], False),
