@@ -8,6 +8,7 @@ lines run are kept in the store's history for the next session (Up recalls them)
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ pexpect = pytest.importorskip("pexpect")
 
 def spawn(db: Path, *args: str, columns: int = 120) -> Any:
     """`fudge --store DB play ARGS` on a pty of 40 x 120, as tests.processes runs a command otherwise."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_") and k not in ("COLUMNS", "LINES")}  # the pty's size
     env.update({"PYTHONPATH": str(ROOT), "FUDGE_KEY_FILE": str(db.parent / "snapshot.key"),
                 "FUDGE_SECRETS_FILE": str(db.parent / "secrets.db"), "XDG_STATE_HOME": str(db.parent / "state"),
                 "NO_COLOR": "1", "TERM": "xterm",
@@ -152,7 +153,8 @@ def test_long_lines_break_between_words_on_a_narrow_terminal_without_colour(tmp_
     blow = next(line for line in fudge("log", store=store, cwd=ROOT).stdout.splitlines() if "→ Max hits Cutthroat" in line)
     blow = blow.split("  ", 2)[-1].strip()  # the words after the seq and the command's id
     assert len(blow) > 50
-    lines = shown.replace("\r\n", "\n").split("\n")
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown)  # the line editor's own cursor and mode codes
+    lines = [line.rsplit("\r", 1)[-1] for line in shown.replace("\r\n", "\n").split("\n")]
     assert all(len(line) <= 50 for line in lines), [line for line in lines if len(line) > 50]
     assert blow in " ".join(line.strip() for line in lines)  # every word whole, in order
 
