@@ -160,12 +160,15 @@ def test_long_lines_break_between_words_on_a_narrow_terminal_without_colour(tmp_
 
 
 def test_tab_after_join_offers_sheets_and_folders_with_their_slash(db: Path) -> None:
-    """`join ex<Tab>` writes `examples/` (a folder, its `/` kept); `join cli/<Tab>` writes the one folder there
+    """`join ex<Tab>` writes `examples/` (a folder, its `/` kept); `join kit/<Tab>` writes the one folder there
     and no Python file; a sheet completes to its whole path."""
+    kit = db.parent / "kit"  # a folder of its own: the repository's folders gain __pycache__ folders as it runs
+    (kit / "npcs").mkdir(parents=True)
+    (kit / "tools.py").write_text("")
     child = spawn(db, "duel")
     child.expect("duel>")
-    child.send("join cli/\t")
-    child.expect("cli/web/")  # the only folder; no .py file of cli/ is offered
+    child.send(f"join {kit}/\t")
+    child.expect("kit/npcs/")  # the only folder; the .py file beside it is not offered
     child.send("\x03")
     child.expect("duel>")
     child.send("join ex\t")

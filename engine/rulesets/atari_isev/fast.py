@@ -196,7 +196,7 @@ RESTATES: dict[str, str] = {  # engine code -> `projections.fast.source_digest` 
     "engine.rulesets.atari_isev.blows.avoidance_side": "8a0aef779c74",
     "engine.rulesets.atari_isev.blows.wound_penalty": "62034d2309e3",
     "engine.rulesets.atari_isev.rules.settle": "6f11498650e1",
-    "engine.rulesets.fudge.sides.acting_wound": "6957b4313f32",
+    "engine.rulesets.fudge.sides.acting_wound": "8065dd04ea06",
     "engine.kernel.dice.derive_faces": "8fec2ca0203e",
     "sim.policies.reckless_declaration": "b86cf1b5a798",
     "sim.policies.sensible_declaration": "3658e73a0648",
