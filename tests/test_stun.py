@@ -64,7 +64,8 @@ def test_F_STUN_1_very_hurt_is_very_stunned_and_incapacitated_knocks_out(fights:
     knocked = exchange(fights, "++++", "-000", stun=("Ann",))  # Great+4 vs Good-1: RD 6, damage 8
     assert of(knocked, ev.StunMarked)[0].effect == "knocked_out"
     assert not bob(fights).track.can_act and bob(fights).track.level == UNDAMAGED
-    refused(fights, cmd.Exchange(first="Ann", second="Bob"), "cannot act", dice("ann=0000", "bob=0000"))
+    refused(fights, cmd.Exchange(first="Ann", second="Bob"), r"Bob is knocked out and cannot act \(F-STUN-1\)",
+            dice("ann=0000", "bob=0000"))
 
 
 def test_F_STUN_1_a_scratch_does_not_stun(fights: Fights) -> None:

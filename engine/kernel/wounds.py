@@ -74,6 +74,12 @@ class Track:
         """F-WND-1: Incapacitated and worse take no actions."""
         return self.level < INCAPACITATED and self.out is None
 
+    def unable(self, name: str) -> str:
+        """Why `name`, who cannot act, cannot: the wound level, or the knockout a track shows as Undamaged."""
+        if self.level >= INCAPACITATED or self.out is None:
+            return f"{name} is {LEVELS[self.level]} and cannot act (F-WND-1)"
+        return f"{name} is {self.out} and cannot act (F-STUN-1)"
+
 
 def empty_track(counts: Iterable[int]) -> Track:
     return Track(tuple((None,) * n for n in counts))

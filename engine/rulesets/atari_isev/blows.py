@@ -155,8 +155,8 @@ def attack(state: FightState, c: Attack, dice: Dice) -> list[ev.Event]:
     if c.stun or c.pull is not None or c.head:
         raise RuleError("stun, pulled and head blows (F-STUN) are Fudge rules; Atari Isev blows wound (AI-DMG-1)")
     attacker = combatant(state, c.attacker)
-    if not ranked.slot_track(state, attacker).can_act:
-        raise RuleError(f"{attacker.name} is {LEVELS[attacker.track.level]} and cannot act (F-WND-1)")
+    if not (track := ranked.slot_track(state, attacker)).can_act:
+        raise RuleError(track.unable(attacker.name))
     targets = [combatant(state, c.target)] + [combatant(state, n) for n in c.targets]
     if state.options.initiative in ranked.SYSTEMS:
         check_turn(state, attacker)

@@ -41,7 +41,7 @@ def able(state: FightState, name: str) -> Combatant:
     if who.left:
         raise RuleError(f"{who.name} is out of the fight ({who.left}) and cannot act")
     if not who.track.can_act:
-        raise RuleError(f"{who.name} is {LEVELS[who.track.level]} and cannot act (F-WND-1)")
+        raise RuleError(who.track.unable(who.name))
     return who
 
 
