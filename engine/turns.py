@@ -6,8 +6,8 @@ guard of `fudge round` mid-round)."""
 from __future__ import annotations
 
 from fudge_combat.engine.decide import decider_of
+from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
-from fudge_combat.engine.rulesets.fate.state import fate_of
 
 
 def current_actor(state: FightState) -> Combatant | None:
@@ -20,11 +20,16 @@ def current_actor(state: FightState) -> Combatant | None:
         if round_over(state):
             return None
         return state.combatants.get(state.turn.combatant)
-    if state.options.initiative == "alertness" and fate_of(state).order:
+    if state.options.initiative == "alertness" and _own_order(state):
         from fudge_combat.engine.rulesets.fate.rules import next_actor
 
         return next_actor(state)
     return None
+
+
+def _own_order(state: FightState) -> tuple[str, ...]:
+    """The ruleset's own turn order this round (Fate's Alertness order, FT-INIT), as its Reading reads it."""
+    return ruleset_of(state).own_order(state)[0]
 
 
 def battle_over(state: FightState) -> bool:
@@ -55,7 +60,7 @@ def round_over(state: FightState) -> bool:
     if state.options.initiative == "alertness":
         from fudge_combat.engine.rulesets.fate.rules import next_actor
 
-        return bool(fate_of(state).order) and next_actor(state) is None
+        return bool(_own_order(state)) and next_actor(state) is None
     if not last_turn(state):
         return False
     turn = state.turn
@@ -86,7 +91,7 @@ def yet_to_act(state: FightState) -> list[Combatant]:
     if state.options.initiative == "alertness":
         from fudge_combat.engine.rulesets.fate.rules import still_to_act
 
-        return list(still_to_act(state)) if fate_of(state).order else []
+        return list(still_to_act(state)) if _own_order(state) else []
     if turned(state):
         keys = _turn_keys(state)
         start = 0 if state.turn is None else state.turn.index + (1 if state.turn.acted else 0)
@@ -118,7 +123,7 @@ def round_begun(state: FightState) -> bool:
     if not state.round:
         return True
     if state.options.initiative == "alertness":
-        return bool(fate_of(state).acted)
+        return bool(ruleset_of(state).own_order(state)[1])
     if turned(state):
         return state.turn is not None
     if state.options.pace == "simultaneous":
