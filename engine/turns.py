@@ -21,9 +21,7 @@ def current_actor(state: FightState) -> Combatant | None:
             return None
         return state.combatants.get(state.turn.combatant)
     if state.options.initiative == "alertness" and _own_order(state):
-        from fudge_combat.engine.rulesets.fate.rules import next_actor
-
-        return next_actor(state)
+        return next(iter(ruleset_of(state).to_act(state)), None)
     return None
 
 
@@ -58,9 +56,7 @@ def round_over(state: FightState) -> bool:
     finds nobody after him (PH-1, F-INIT-2, AI-INIT-2), or everyone in Fate's Alertness order has had
     his turn (FT-INIT). The next step is a new round."""
     if state.options.initiative == "alertness":
-        from fudge_combat.engine.rulesets.fate.rules import next_actor
-
-        return bool(_own_order(state)) and next_actor(state) is None
+        return bool(_own_order(state)) and next(iter(ruleset_of(state).to_act(state)), None) is None
     if not last_turn(state):
         return False
     turn = state.turn
@@ -89,9 +85,7 @@ def yet_to_act(state: FightState) -> list[Combatant]:
         return []
     out: dict[str, Combatant] = {}
     if state.options.initiative == "alertness":
-        from fudge_combat.engine.rulesets.fate.rules import still_to_act
-
-        return list(still_to_act(state)) if _own_order(state) else []
+        return list(ruleset_of(state).to_act(state)) if _own_order(state) else []
     if turned(state):
         keys = _turn_keys(state)
         start = 0 if state.turn is None else state.turn.index + (1 if state.turn.acted else 0)

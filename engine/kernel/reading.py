@@ -18,7 +18,7 @@ scene, no order of its own, the wound track, the sheet the view module holds und
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -94,8 +94,10 @@ class Reading:
     # What the views read of its own part of the state, asked here instead (each default: it keeps none).
     # The scene the fight is in (FT-SCENE); None: it does not count scenes.
     scene: Callable[[FightState], int] | None = None
-    # Its own turn order this round and who has had his turn in it (Fate's Alertness order, FT-INIT).
+    # Its own turn order this round and who has had his turn in it (Fate's Alertness order, FT-INIT), and who
+    # still has a turn in it, in order (not acted, still in the fight): the first has the turn.
     own_order: Callable[[FightState], tuple[tuple[str, ...], frozenset[str]]] = _no_order
+    to_act: Callable[[FightState], Iterable[Combatant]] = lambda state: ()
     # How a fighter stands on its own boxes (FT-TRACK); None: harm is marked on the wound track (F-WND).
     track: Callable[[FightState, Combatant], TrackLine] | None = None
     # `fudge status`'s lines (after his name) and JSON keys of a fighter on its own boxes; None, no key: the

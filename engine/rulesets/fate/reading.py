@@ -40,5 +40,5 @@ READING = Reading(
     severity_levels=LEVELS, severity=severity, harm=consequences.harm, turn=consequences.turn,
     result=consequences.result, re_resolved=consequences.re_resolved, pairs=consequences.pairs,
     rounds=consequences.rounds, order=consequences.order, scene=views.scene, own_order=views.own_order,
-    track=views.track, status_lines=views.status_lines, status_json=views.status_json, invoked=views.invoked,
-    touched=views.touched, sheet_template=sheet.template, sheet_check=sheet.check)
+    to_act=views.to_act, track=views.track, status_lines=views.status_lines, status_json=views.status_json,
+    invoked=views.invoked, touched=views.touched, sheet_template=sheet.template, sheet_check=sheet.check)

@@ -1,10 +1,12 @@
 """What the views show of Fate's part of the state (`rulesets.fate.state`), asked through Fate's Reading
-(`engine.kernel.reading`): the scene (FT-SCENE), the round's Alertness order (FT-INIT), a fighter's boxes
+(`engine.kernel.reading`): the scene (FT-SCENE), the round's Alertness order and who still has a turn in it
+(FT-INIT), a fighter's boxes
 on the board and in `fudge status` (FT-TRACK), the aspects he invoked (FT-PTS), and which fighters' lines a
 change of the part touches. The views never read the part themselves."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from fudge_combat.engine.kernel.pmap import changed_keys
@@ -28,6 +30,13 @@ def own_order(state: FightState) -> tuple[tuple[str, ...], frozenset[str]]:
     """This round's Alertness order and who has had his turn in it (FT-INIT)."""
     part = fate_of(state)
     return part.order, part.acted
+
+
+def to_act(state: FightState) -> Iterator[Combatant]:
+    """Who still has a turn this round, in Alertness order (FT-INIT): the rules' reading, loaded when asked."""
+    from fudge_combat.engine.rulesets.fate.rules import still_to_act
+
+    return still_to_act(state)
 
 
 def track(state: FightState, who: Combatant) -> TrackLine:
