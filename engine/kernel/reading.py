@@ -104,6 +104,9 @@ class Reading:
     # wound track's (F-WND).
     status_lines: Callable[[FightState, Combatant], list[str]] | None = None
     status_json: Callable[[FightState, Combatant], dict[str, Any]] = lambda state, who: {}
+    # Its own line of one of its events in the log and a command's output, where it words it otherwise than
+    # the event's declared line (`events.py`): Fate's Taken Out, said first; None: the declared line.
+    line: Callable[[Any, FightState], str | None] = lambda event, state: None
     # How many aspects a fighter invoked (FT-PTS), for the end's summary.
     invoked: Callable[[FightState, Combatant], int] = lambda state, who: 0
     # The combatants whose lines may differ between two of its parts of the state (`FightState.part`) of

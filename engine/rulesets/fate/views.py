@@ -1,8 +1,8 @@
 """What the views show of Fate's part of the state (`rulesets.fate.state`), asked through Fate's Reading
 (`engine.kernel.reading`): the scene (FT-SCENE), the round's Alertness order and who still has a turn in it
 (FT-INIT), a fighter's boxes
-on the board and in `fudge status` (FT-TRACK), the aspects he invoked (FT-PTS), and which fighters' lines a
-change of the part touches. The views never read the part themselves."""
+on the board and in `fudge status` (FT-TRACK), the line of a box marked in the log, the aspects he invoked
+(FT-PTS), and which fighters' lines a change of the part touches. The views never read the part themselves."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from fudge_combat.engine.kernel.pmap import changed_keys
 from fudge_combat.engine.kernel.reading import BoxRow, TrackLine
+from fudge_combat.engine.rulesets.fate.describe import _box as box_text
 from fudge_combat.engine.rulesets.fate.state import INITIAL, FateState, fate_of
+from fudge_combat.events import models as ev
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.state import Combatant, FightState
@@ -87,6 +89,17 @@ def status_lines(state: FightState, who: Combatant) -> list[str]:
                         for name, a in view["aspects"].items())
     lines.append(f"    fate points {view['fate_points']}{'; aspects ' + aspects if aspects else ''}")
     return lines
+
+
+def line(event: Any, state: FightState) -> str | None:
+    """FT-TRACK-2: the box marked (after overflow, so the box he ends in), the consequence first when it takes
+    the fighter out; the declared line of every other event."""
+    if not isinstance(event, ev.FateBoxMarked):
+        return None
+    said = box_text(event, state.ladder)
+    if event.box == "taken_out":
+        return said.replace(f"{event.combatant} is Taken Out", f"{event.combatant} is out of the fight: Taken Out", 1)
+    return said
 
 
 def invoked(state: FightState, who: Combatant) -> int:
