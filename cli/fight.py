@@ -15,7 +15,6 @@ from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.events import models as ev
-from fudge_combat.engine.rulesets.fate.state import fate_of
 
 if TYPE_CHECKING:
     from fudge_combat.store.sqlite import SqliteStore
@@ -218,11 +217,12 @@ def order_lines(state: Any) -> list[str]:
             lines.append(f"  {mark} {rolled.total:+3d}  {state.combatants[key].name}{how}")
         return lines
     if kind == "alertness":
-        if not fate_of(state).order:
+        order, had = ruleset_of(state).own_order(state)
+        if not order:
             return ["no order yet: `fudge fate round` orders the round by Alertness (FT-INIT)"]
         lines = [f"round {state.round}: turns by Alertness, then Tactics, then combat skill (FT-INIT)"]
-        for number, key in enumerate(fate_of(state).order, start=1):
-            done = " (has acted)" if key in fate_of(state).acted else ""
+        for number, key in enumerate(order, start=1):
+            done = " (has acted)" if key in had else ""
             lines.append(f"  {number}. {state.combatants[key].name}{done}")
         return lines
     return [ruleset_of(state).no_order(state.options.pace)]

@@ -30,10 +30,11 @@ def line(event: Any, state: FightState, seq: int | None = None) -> str:
         who = state.find(event.combatant)
         if who is not None:
             return safe(wound_line(event, state, who, seq))
-    if isinstance(event, ev.FateBoxMarked):
-        from fudge_combat.cli import fate_render
-        return safe(fate_render.box_line(event, state, seq))
-    return safe(describe(event, state.ladder, points=ruleset_of(state).points))
+    rules = ruleset_of(state)
+    own = rules.line(event, state)  # the ruleset's own words for one of its events (Fate's Taken Out)
+    if own is not None:
+        return safe(own)
+    return safe(describe(event, state.ladder, points=rules.points))
 
 
 def wound_line(event: ev.WoundMarked, state: FightState, who: Combatant, seq: int | None) -> str:

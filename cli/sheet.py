@@ -22,6 +22,7 @@ from fudge_combat.cli.context import echo, guard, house_rules, read_file, write_
 from fudge_combat.cli.terminal import safe
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.engine.kernel.reading import ruleset_named, ruleset_of
+from fudge_combat.engine.kernel.sheet_text import level as _level, row
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.options import RuleOptions
@@ -72,15 +73,12 @@ def file_name(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.strip().lower()).strip("-") or "sheet"
 
 
-def row(code: str, comment: str = "") -> str:
-    return f"{code:<27} # {comment}" if comment else code
-
-
 def template(name: str, rules_name: str, options: RuleOptions, rules_args: str = "") -> str:
     """The sheet template of a ruleset: live fields hold a value that joins; `#key = ...` lines are optional.
     `rules_args`: how `fudge sheet check` is told these rules (`--rules fate`, `--house FILE`)."""
     ladder = _ladder_text(options)
-    body = SHEETS[ruleset_named(options.ruleset).sheet].template(name, options)
+    rules = ruleset_named(options.ruleset)
+    body = (rules.sheet_template or SHEETS[rules.sheet].template)(name, options)
     head = [f"# A character sheet for {rules_name} ({options.ruleset} rules). Fill it in; then",
             f"# `fudge sheet check FILE{rules_args}` shows how the rules read it, and",
             "# `fudge join FILE` brings it into the current fight.",
@@ -96,12 +94,6 @@ def _ladder_text(options: RuleOptions) -> str:
     from fudge_combat.engine.kernel.ladder import ladder_of
 
     return ", ".join(name for name, _ in ladder_of(options).names)
-
-
-def _level(options: RuleOptions, value: int) -> str:
-    from fudge_combat.engine.kernel.ladder import ladder_of
-
-    return json.dumps(ladder_of(options).name(value))
 
 
 def _fudge_template(name: str, options: RuleOptions, *, atari: bool) -> list[str]:
@@ -189,38 +181,6 @@ def _fudge_template(name: str, options: RuleOptions, *, atari: bool) -> list[str
     return lines
 
 
-def _fate_template(name: str, options: RuleOptions) -> list[str]:
-    average, fair = _level(options, 0), _level(options, 1)
-    return [
-        row(f"name = {json.dumps(name)}", "as the fight shows it (`fudge join --as` gives another)"),
-        row('kind = "pc"', "pc, npc or major"),
-        row("fate_points = 3", "FT-PTS: +1 to a roll each"),
-        row('#side = "heroes"', "who fights together (default: the combatant's own name)"),
-        "",
-        row("[skills]", "a skill left out rolls at " + _level(options, options.unlisted_skill).strip('"')),
-        row(f"Swords = {fair}"),
-        row(f"Alertness = {average}", "FT-INIT: orders turns"),
-        row(f"Tactics = {average}", "FT-INIT: breaks ties"),
-        "",
-        row("[aspects]", "FT-PTS: an aspect and its check boxes (a reroll each)"),
-        row("Brave = 1"),
-        "",
-        "[combat]",
-        row('attack = "Swords"', "the skill an exchange or attack rolls"),
-        row('#defend = "Swords"', "the skill that defends in turns (default: attack)"),
-        "",
-        row("[fate_weapon]", "FT-ARMS: superior +1 (dramatic); a rating under arms = \"simple\""),
-        row('name = "sword"', "a name from the simple table, or give a rating"),
-        row("#rating = 2", f"FT-SIMPLE: 0..{options.arms_rating_limit}"),
-        row('#attributes = ["AP"]', "FT-ADV-2: AP, APx2, Flex, Vicious, Vcsx2, Locking"),
-        "",
-        row("[fate_armor]"),
-        row('name = "leather"', "a name from the simple table, or give a rating"),
-        row("#rating = 1", f"FT-SIMPLE: 0..{options.arms_rating_limit}"),
-        row("#type = 1", "FT-ADV-1: armor type 0..8 under arms = \"advanced\""),
-    ]
-
-
 @sheet_app.command("check")
 def check(
     sheet: Annotated[Path, typer.Argument(help="The sheet (TOML).")],
@@ -256,7 +216,8 @@ def reading(state: FightState, who: Combatant) -> list[str]:
         lines.append(f"gifts: {', '.join(sheet.gifts)}")
     lines.append("")
     lines += _traits(state, who)
-    return lines + SHEETS[ruleset_of(state).sheet].reading(state, who)
+    rules = ruleset_of(state)
+    return lines + (rules.sheet_check or SHEETS[rules.sheet].reading)(state, who)
 
 
 def _fudge_reading(state: FightState, who: Combatant, *, atari: bool) -> list[str]:
@@ -404,27 +365,6 @@ def _atari(state: FightState, who: Combatant) -> list[str]:
             ""]
 
 
-def _fate(state: FightState, who: Combatant) -> list[str]:
-    from fudge_combat.engine.rulesets.fate import rules as fate
-
-    opts = state.options
-    boxes = dict(zip(("Clipped", "Hurt", "Injured"), opts.fate_boxes))
-    out = ["boxes (FT-TRACK-1)",
-           "  " + "  ".join(f"{k} {'[ ]' * n}" for k, n in boxes.items()) + "  Taken Out [ ]"]
-    aspects = who.fighter.sheet.aspects
-    if aspects:
-        out += ["", "aspects (FT-PTS)"] + [f"  {a} {'[ ]' * n}" for a, n in aspects.items()]
-    out += ["", f"arms (FT-ARMS, {opts.arms})"]
-    sheet = who.fighter.sheet
-    if opts.arms == "dramatic":
-        out.append(f"  weapon {sheet.fate_weapon.name if sheet.fate_weapon else 'none'}, "
-                   f"armor {sheet.fate_armor.name if sheet.fate_armor else 'none'} (superior arms: +1 by the GM)")
-    else:
-        out.append(f"  weapon {sheet.fate_weapon.name if sheet.fate_weapon else 'none'} {fate.weapon_rating(who):+d}, "
-                   f"armor {sheet.fate_armor.name if sheet.fate_armor else 'none'} {fate.armor_rating(who):+d}")
-    return out + [""]
-
-
 @sheet_app.command("schema")
 def schema(
     house: Annotated[bool, typer.Option("--house", help="The house-rules file's schema, not the sheet's.")] = False,
@@ -559,10 +499,9 @@ class SheetView:
     reading: Callable[[FightState, Combatant], list[str]]
 
 
-# The sheet a ruleset's Reading names (`engine.kernel.reading`) -> its template and reading: one line
-# a sheet. The texts are the CLI's (the engine imports no view); which one a ruleset reads is its own.
+# The sheet a ruleset's Reading names (`engine.kernel.reading`) -> its template and reading, for the
+# rulesets that declare none of their own (`sheet_template`, `sheet_check`: Fate's are in its package).
 SHEETS: dict[str, SheetView] = {
     "fudge": SheetView(partial(_fudge_template, atari=False), partial(_fudge_reading, atari=False)),
     "atari-isev": SheetView(partial(_fudge_template, atari=True), partial(_fudge_reading, atari=True)),
-    "fate": SheetView(_fate_template, _fate),
 }

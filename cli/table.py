@@ -14,6 +14,7 @@ from fudge_combat.cli import context
 from fudge_combat.cli.context import dice_input, echo, fight_name, guard, service
 from fudge_combat.cli.params import ATARI, FUDGE, PHASES, TABLE
 from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.kernel.command_base import CommandModel
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.engine.kernel.wounds import LEVEL_BY_NAME, LEVELS
 from fudge_combat.events import models as ev
@@ -75,13 +76,8 @@ def check_traits(state: Any, command: Any, can_insist: bool = False) -> None:
     in the rules: a log written before this check must still verify."""
     from fudge_combat.engine.kernel.sheets import likely_typo
 
-    parts = [command]
-    # A Fate command's actions name traits too; only Fate's commands hold them (looking for them in any other
-    # would load Fate's commands for nothing).
-    if type(command).__module__ == "fudge_combat.engine.rulesets.fate.commands":
-        for value in (getattr(command, field) for field in type(command).model_fields):
-            parts += [item for item in (value if isinstance(value, tuple) else (value,))
-                      if isinstance(item, cmd.FateAction)]
+    # A command's own parts may name traits too (a Fate exchange's actions): the command says which.
+    parts = command.typed_parts() if isinstance(command, CommandModel) else (command,)
     for part in parts:
         for whose, field in TYPED_TRAITS:
             name = getattr(part, field, None)

@@ -6,8 +6,8 @@ guard of `fudge round` mid-round)."""
 from __future__ import annotations
 
 from fudge_combat.engine.decide import decider_of
+from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
-from fudge_combat.engine.rulesets.fate.state import fate_of
 
 
 def current_actor(state: FightState) -> Combatant | None:
@@ -20,11 +20,14 @@ def current_actor(state: FightState) -> Combatant | None:
         if round_over(state):
             return None
         return state.combatants.get(state.turn.combatant)
-    if state.options.initiative == "alertness" and fate_of(state).order:
-        from fudge_combat.engine.rulesets.fate.rules import next_actor
-
-        return next_actor(state)
+    if state.options.initiative == "alertness" and _own_order(state):
+        return next(iter(ruleset_of(state).to_act(state)), None)
     return None
+
+
+def _own_order(state: FightState) -> tuple[str, ...]:
+    """The ruleset's own turn order this round (Fate's Alertness order, FT-INIT), as its Reading reads it."""
+    return ruleset_of(state).own_order(state)[0]
 
 
 def battle_over(state: FightState) -> bool:
@@ -53,9 +56,7 @@ def round_over(state: FightState) -> bool:
     finds nobody after him (PH-1, F-INIT-2, AI-INIT-2), or everyone in Fate's Alertness order has had
     his turn (FT-INIT). The next step is a new round."""
     if state.options.initiative == "alertness":
-        from fudge_combat.engine.rulesets.fate.rules import next_actor
-
-        return bool(fate_of(state).order) and next_actor(state) is None
+        return bool(_own_order(state)) and next(iter(ruleset_of(state).to_act(state)), None) is None
     if not last_turn(state):
         return False
     turn = state.turn
@@ -84,9 +85,7 @@ def yet_to_act(state: FightState) -> list[Combatant]:
         return []
     out: dict[str, Combatant] = {}
     if state.options.initiative == "alertness":
-        from fudge_combat.engine.rulesets.fate.rules import still_to_act
-
-        return list(still_to_act(state)) if fate_of(state).order else []
+        return list(ruleset_of(state).to_act(state)) if _own_order(state) else []
     if turned(state):
         keys = _turn_keys(state)
         start = 0 if state.turn is None else state.turn.index + (1 if state.turn.acted else 0)
@@ -118,7 +117,7 @@ def round_begun(state: FightState) -> bool:
     if not state.round:
         return True
     if state.options.initiative == "alertness":
-        return bool(fate_of(state).acted)
+        return bool(ruleset_of(state).own_order(state)[1])
     if turned(state):
         return state.turn is not None
     if state.options.pace == "simultaneous":

@@ -23,17 +23,15 @@ from __future__ import annotations
 import unicodedata
 
 from fudge_combat.engine.kernel.words import possessive
-from fudge_combat.engine.kernel.reading import ruleset_of
+from fudge_combat.engine.kernel.reading import TrackLine, ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.turns import battle_over, current_actor, round_over, still_fights
 from fudge_combat.engine.kernel.wounds import LEVELS
 from fudge_combat.projections.status import condition_words
 from fudge_combat.projections.text import Line, safe
-from fudge_combat.engine.rulesets.fate.state import fate_of
 
 NAME, SIDE, LEVEL = 16, 10, 17  # columns of line 1, after the two of the turn mark
 ROWS = ("S", "H", "VH", "I", "ND")  # Scratch, Hurt, Very Hurt, Incapacitated, Near Death
-FATE_ROWS = {"clipped": "C", "hurt": "H", "injured": "I", "taken_out": "T"}
 EMPTY, MARKED = "□", "■"  # U+25A1, U+25A0: in every common terminal font, one column
 MANY = 6  # more boxes than this in a row are counted, not drawn: "S2/9"
 
@@ -74,7 +72,7 @@ def acting_first(state: FightState) -> list[str]:
     elif state.options.initiative in ("opposed", "ranked") and state.ranked:
         first = [key for _, key, _ in ranked_order(state)]
     elif state.options.initiative == "alertness":
-        first = list(fate_of(state).order)
+        first = list(ruleset_of(state).own_order(state)[0])
     return list(dict.fromkeys(key for key in first if key in state.combatants))
 
 
@@ -101,8 +99,9 @@ def acted(state: FightState) -> dict[str, str]:
             else:
                 out[key] = "acted" if had >= total else "to act"
         return out
-    if state.options.initiative == "alertness" and fate_of(state).order:
-        return {key: "acted" if key in fate_of(state).acted else "to act" for key in fate_of(state).order}
+    order, turns_had = ruleset_of(state).own_order(state)
+    if state.options.initiative == "alertness" and order:
+        return {key: "acted" if key in turns_had else "to act" for key in order}
     return {key: "fought" for key in state.fought if state.round}
 
 
@@ -111,8 +110,8 @@ def acted(state: FightState) -> dict[str, str]:
 def header(state: FightState, current: str | None) -> Line:
     line: Line = [(safe(state.name), "title"), (f" ({safe(state.rules)})", "dim")]
     rules = ruleset_of(state)
-    if rules.scenes:
-        line.append((f" · scene {fate_of(state).scene}", ""))
+    if rules.scene is not None:
+        line.append((f" · scene {rules.scene(state)}", ""))
     if rules.plays_rounds(state.options.pace):  # Fate's scene and exchange paces have no rounds
         line.append((" · ", "dim"))
         line.append((f"round {state.round}" if state.round else "before the first round", "round"))
@@ -146,8 +145,7 @@ def widths(width: int) -> tuple[int, int]:
 
 def combatant_lines(state: FightState, who: Combatant, current: bool, done: str | None,
                     columns: tuple[int, int] = (NAME, SIDE)) -> tuple[Line, Line]:
-    out, level, kind, boxes = (fate_track(state, who) if ruleset_of(state).boxes
-                               else fudge_track(state, who))
+    out, level, kind, boxes = track(state, who)
     first: Line = [("▶ " if current else "  ", "current"),
                    (fit(safe(who.name), columns[0]), "current" if current else ""), (" ", ""),
                    (fit(safe(who.side), columns[1]), "dim"), (" ", ""),
@@ -204,26 +202,21 @@ def fudge_track(state: FightState, who: Combatant) -> tuple[str, str, str, Line]
     return out, level, kind, boxes
 
 
-def fate_track(state: FightState, who: Combatant) -> tuple[str, str, str, Line]:
-    """The same for Fate's boxes (FT-TRACK): the worst box marked, the penalty on the next roll."""
-    from fudge_combat.engine.rulesets.fate.rules import penalty_view
+def track(state: FightState, who: Combatant) -> tuple[str, str, str, Line]:
+    """(out-of-the-fight words, level shown, its kind, boxes) as the fight's ruleset marks harm: in its own
+    boxes when its Reading draws them (Fate's, FT-TRACK), else on the wound track (F-WND)."""
+    own = ruleset_of(state).track
+    return fudge_track(state, who) if own is None else own_track(own(state, who))
 
-    view = penalty_view(state, who)
-    marked = view["boxes"]
-    worst = next((name for name in reversed(list(view["capacity"])) if marked[name]), None)
-    level = worst or "Unharmed"
-    total = view["total_next_action"]
-    if total and not view["taken_out"]:
-        level += f" {total:+d}"
-    out = ("DEAD" if who.track.dead else "OUT of the fight (Taken Out)" if view["taken_out"]
-           else f"OUT of the fight ({who.left})" if who.left else "")
-    severity = {None: "ok", "Clipped": "wound1", "Hurt": "wound2", "Injured": "wound3"}.get(worst, "wound4")
+
+def own_track(line: TrackLine) -> tuple[str, str, str, Line]:
+    """The same of a ruleset's own boxes, as its Reading gives them (`TrackLine`): every row drawn."""
     boxes: Line = []
-    for (name, capacity), letter in zip(view["capacity"].items(), FATE_ROWS.values()):
+    for row in line.rows:
         if boxes:
             boxes.append((" ", ""))
-        boxes += _row(letter, marked[name], capacity)
-    return out, level, "out" if out else severity, boxes
+        boxes += _row(row.letter, row.filled, row.boxes)
+    return line.out, line.level, line.kind, boxes
 
 
 def _row(letter: str, filled: int, boxes: int) -> Line:
@@ -244,8 +237,9 @@ def initiative(state: FightState, who: Combatant) -> list[str]:
     rolled = state.ranked.get(who.key)
     if rolled is not None:
         return [f"initiative {rolled.total:+d}" + (" (automatic)" if rolled.automatic else "")]
-    if who.key in fate_of(state).order:
-        return [f"order {fate_of(state).order.index(who.key) + 1}"]
+    order, _ = ruleset_of(state).own_order(state)
+    if who.key in order:
+        return [f"order {order.index(who.key) + 1}"]
     return []
 
 

@@ -8,10 +8,11 @@ has hundreds), and rendering them all at every command cost a command more the l
 The state is immutable (a change replaces a field or a map entry, never mutates one), so a part
 rendered from a combatant is still right for a later state whose every input to it is the same
 object: the combatant itself, his entries in the maps below, the rule options, and the few
-fight-wide values a part reads (the round for a stun's end, Fate's order, whose turn it is and
-who has acted). `Roster.update` finds what changed between the state it last rendered and the
-new one by identity, through each map's own record of its changes where it keeps one
-(engine.pmap.PMap.changes_since), and re-renders those combatants only.
+fight-wide values a part reads (the round for a stun's end, whose turn it is and who has acted, and
+what the ruleset's own part of the state shows, as its Reading's `touched` says: Fate's boxes and
+order). `Roster.update` finds what changed between the state it last rendered and the new one by
+identity, through each map's own record of its changes where it keeps one
+(engine.kernel.pmap.PMap.changes_since), and re-renders those combatants only.
 
 Stored, the view is a head (the lines before and after the combatants, and each page's name and
 digest), one row a page (`status-pages/<n>`: the names and digests of `PAGE_SIZE` parts, in join
@@ -40,9 +41,9 @@ from json.encoder import encode_basestring
 from typing import Any
 
 from fudge_combat.engine.kernel.options import RuleOptions
-from fudge_combat.engine.kernel.pmap import PMap
+from fudge_combat.engine.kernel.pmap import changed_keys
+from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
-from fudge_combat.engine.rulesets.fate.state import FateState, fate_of
 from fudge_combat.engine.turns import current_actor, still_fights
 from fudge_combat.projections import board, status
 from fudge_combat.projections.board_rows import PAGE, PAGE_SIZE, PART, STATUS_NAME, assemble, digest
@@ -54,8 +55,6 @@ WIDTH = 80  # the board's width in the stored view
 # The state's maps keyed by combatant whose entries a combatant's part reads (projections.status, .board).
 BY_COMBATANT = ("combatants", "initiative", "ranked", "declarations", "sealed", "pending", "round_declarations",
                 "will_relief")
-FATE_BY_COMBATANT = ("marks", "aspects")  # the same, of Fate's part of the state (engine.rulesets.fate.state)
-_ABSENT = object()
 _JSON = JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # key order kept: it is shown
 
 
@@ -99,28 +98,17 @@ def traits(state: FightState) -> dict[str, list[str]]:
     return {who.name: trait_names(state, who) for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)}
 
 
-def changed_keys(old: Any, new: Any) -> set[Any]:
-    """The keys whose value is not the same object in `new` as in `old`."""
-    if old is new:
-        return set()
-    if type(old) is PMap and type(new) is PMap:
-        changes = new.changes_since(old)
-        if changes is not None:
-            return set(changes)
-    return {key for key in old.keys() | new.keys() if old.get(key, _ABSENT) is not new.get(key, _ABSENT)}
-
-
 class Inputs:
     """What the parts read of a state: kept instead of the state, whose events and actions a roster
     need not hold alive (a one-shot command would free them only at exit)."""
 
-    __slots__ = ("options", "round", "fate", *BY_COMBATANT)
+    __slots__ = ("options", "round", "part", *BY_COMBATANT)
     options: RuleOptions
     round: int
-    fate: FateState
+    part: Any  # the ruleset's own part of the state (`FightState.part`): its Reading says what of it changed
 
     def __init__(self, state: FightState) -> None:
-        self.options, self.round, self.fate = state.options, state.round, fate_of(state)
+        self.options, self.round, self.part = state.options, state.round, state.part
         for name in BY_COMBATANT:
             setattr(self, name, getattr(state, name))
 
@@ -206,12 +194,7 @@ class Roster:
         dirty: set[str] = set()
         for name in BY_COMBATANT:
             dirty |= changed_keys(getattr(before, name), getattr(state, name))
-        was, fate = before.fate, fate_of(state)
-        for name in FATE_BY_COMBATANT:
-            dirty |= changed_keys(getattr(was, name), getattr(fate, name))
-        dirty |= was.clip ^ fate.clip
-        if was.order != fate.order:  # the board shows each one's place in it
-            dirty |= {*was.order, *fate.order}
+        dirty |= ruleset_of(state).touched(before.part, state.part)  # the same options: the same ruleset
         if before.round != state.round:
             dirty |= {key for key, part in self.parts.items() if part.stunned}
         if current != self.current:

@@ -20,7 +20,6 @@ from fudge_combat.engine.rulesets.fudge.tracks import DamageCapacityTrack, is_pa
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.rulesets.fudge.describe import declaration_text
 from fudge_combat.projections.text import safe
-from fudge_combat.engine.rulesets.fate.state import fate_of
 
 BOX_LEVELS = LEVELS[1:6]
 
@@ -118,7 +117,7 @@ def combatant_json(state: FightState, who: Combatant) -> dict[str, Any]:
         **({"conditions": conditions_json(who)} if who.conditions else {}),
         **({"left": who.left} if who.left else {}),
         **aftermath_json(state, who),
-        **(fate_status_json(state, who) if ruleset_of(state).boxes else {}),
+        **ruleset_of(state).status_json(state, who),
     }
 
 
@@ -141,13 +140,6 @@ def locations_json(who: Combatant) -> dict[str, dict[str, str | None]]:
     """F-LOC-2: each wounded part's level and what it hinders."""
     return {part: {"level": LOCATION_LEVELS[level], "affects": affects}
             for part, (level, affects) in sorted(who.locations.items())}
-
-
-def fate_status_json(state: FightState, who: Combatant) -> dict[str, Any]:
-    """Fate's stress boxes, consequences, penalties and aspects (FT-TRACK)."""
-    from fudge_combat.engine.rulesets.fate.rules import penalty_view
-
-    return {"fate": penalty_view(state, who)}
 
 
 def aftermath_json(state: FightState, who: Combatant) -> dict[str, Any]:
@@ -264,15 +256,17 @@ def status_head_lines(state: FightState) -> list[str]:
     if state.turn:
         step = {"declare": " (declares)", "resolve": " (resolves)", "held": " (holds)"}.get(state.turn.step, "")
         lines.append(f"turn: {state.combatants[state.turn.combatant].name} in phase {phase_label(state, state.turn.phase)}{step}")
-    if ruleset_of(state).scenes:
-        lines[0] += f", scene {fate_of(state).scene}, pace {state.options.pace}"
+    scene = ruleset_of(state).scene
+    if scene is not None:
+        lines[0] += f", scene {scene(state)}, pace {state.options.pace}"
     return lines
 
 
 def combatant_text_lines(state: FightState, who: Combatant) -> list[str]:
     """One combatant's lines of the status text (unescaped)."""
-    if ruleset_of(state).boxes:
-        return [f"  {who.name} ({who.side})", *fate_status_lines(state, who), *conditions_lines(who, left=True)]
+    own = ruleset_of(state).status_lines
+    if own is not None:  # the ruleset's own boxes (Fate's, FT-TRACK)
+        return [f"  {who.name} ({who.side})", *own(state, who), *conditions_lines(who, left=True)]
     from fudge_combat.engine.rulesets.fudge.sides import acting_wound
     acts_as, penalty = acting_wound(state, who)  # AI-WILL-1: what his rolls use
     level = LEVELS[who.track.level] + (f" (acts as {LEVELS[acts_as]}, willpower)"
@@ -333,26 +327,4 @@ def ranked_line(state: FightState, who: Combatant) -> list[str]:
         lines.append(f"    declared for round {pending[0]}: {declaration_text(pending[1])}")
     if state.will_relief.get(who.key):
         lines.append(f"    willpower: wounds count {counted(state.will_relief[who.key], 'level')} lighter this scene")
-    return lines
-
-
-def fate_status_lines(state: FightState, who: Combatant) -> list[str]:
-    """A Fate combatant's lines of the status text: boxes, penalties, fate points and aspects (FT-TRACK)."""
-    from fudge_combat.engine.rulesets.fate.rules import penalty_view
-
-    view = penalty_view(state, who)
-    boxes = "  ".join(f"{name} " + "[x]" * view["boxes"][name] + "[ ]" * max(0, cap - view["boxes"][name])
-                      for name, cap in view["capacity"].items())
-    lines = [f"    {boxes}"]
-    if who.track.dead:
-        lines.append("    dead (the GM's ruling)")
-    elif view["taken_out"]:
-        lines.append("    taken out: out of the fight")
-    else:
-        hurt = "hurt -1 when the GM says (scene pace)" if view["hurt_narrative"] else f"{view['scene']:+d}"
-        lines.append(f"    penalties: next action {view['next_action']:+d}, this scene {hurt}, "
-                     f"beyond the scene {view['beyond_scene']:+d} (next roll {view['total_next_action']:+d})")
-    aspects = ", ".join(f"{name} {'[x]' * len(a['checked'])}{'[ ]' * (a['boxes'] - len(a['checked']))}"
-                        for name, a in view["aspects"].items())
-    lines.append(f"    fate points {view['fate_points']}{'; aspects ' + aspects if aspects else ''}")
     return lines

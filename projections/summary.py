@@ -16,11 +16,10 @@ from collections.abc import Sequence
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.kernel.words import counted, possessive
-from fudge_combat.engine.rulesets.fate.state import fate_of
 from fudge_combat.engine.turns import still_fights
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import Recorded
-from fudge_combat.projections.board import fate_track, fit, fudge_track
+from fudge_combat.projections.board import fit, track
 from fudge_combat.projections.text import safe
 
 
@@ -51,7 +50,7 @@ def summary_lines(state: FightState, log: Sequence[Recorded]) -> list[str]:
     for who in joined:
         state_words = standing_words(state, who)
         used = f"{counted(spent.get(who.key, 0), f'{rules.points} point')} spent"
-        invoked = len(fate_of(state).aspects.get(who.key, ()))  # FT-PTS: the aspects he invoked
+        invoked = rules.invoked(state, who)  # FT-PTS: the aspects he invoked
         if invoked:
             used += f", {counted(invoked, 'aspect')} invoked"
         lines.append(f"  {fit(safe(who.name), width)}  {fit(safe(who.side), sides_width)}  "
@@ -61,7 +60,7 @@ def summary_lines(state: FightState, log: Sequence[Recorded]) -> list[str]:
 
 def standing_words(state: FightState, who: Combatant) -> str:
     """"stands, Hurt -1", "out: dead (Near Death)", "out: fled", "out: Taken Out"."""
-    out, level, _, _ = fate_track(state, who) if ruleset_of(state).boxes else fudge_track(state, who)
+    out, level, _, _ = track(state, who)
     if still_fights(state, who):
         return f"stands, {level}"
     if who.left:

@@ -168,9 +168,9 @@ def no_turn(state: FightState, usage: str) -> str:
     """Why no one acts by default, and how to name both (`usage`: the two-name form)."""
     kind = state.options.initiative
     if kind == "alertness":
-        from fudge_combat.engine.rulesets.fate.state import fate_of  # Fate's turn order (FT-INIT)
+        from fudge_combat.engine.kernel.reading import ruleset_of  # its own turn order (Fate's, FT-INIT)
 
-        why = ("`fudge fate round` orders the round (FT-INIT)" if not fate_of(state).order
+        why = ("`fudge fate round` orders the round (FT-INIT)" if not ruleset_of(state).own_order(state)[0]
                else f"round {state.round} is over; `fudge fate round` starts the next")
     elif kind == "none":
         why = "these rules give no turns (F-INIT-1)"

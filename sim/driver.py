@@ -1,7 +1,9 @@
 """The fight the simulator plays: a pace's script of commands, with each fighter's policy choosing.
 
-A pace of its own (Fate's exchanges and turns, sim.fate) adds one entry to `PACES`; a ruleset's directed
-attack on a turn is its package's (`kernel.sim_rules`); the runner (sim.runner) gives the driver a session
+Each pace is one loop here, one entry in `PACES`: rounds of pairs (F-PACE-2), turns, exchanges where
+everyone acts at once and rounds in a ruleset's own turn order (Fate's FT-PACE and FT-INIT); the command of
+each step (a directed attack, an exchange, a new round) and whose turn it is in a ruleset's own order are its
+package's (`kernel.sim_rules`), asked, so the loops name no ruleset; the runner (sim.runner) gives the driver a session
 to play through, and reads the fight it leaves.
 """
 
@@ -198,6 +200,39 @@ class Driver:
                 self.declare(who, defensive=False)
             self.may(view_of(self.state).attack(self.state, who, target))
 
+    def all_at_once(self) -> None:
+        """Exchanges (Fate's exchange pace, FT-PACE): everyone able picks a target and declares, and all roll
+        at once, in the ruleset's exchange command, until one side stands."""
+        exchange = view_of(self.state).exchange
+        if exchange is None:
+            raise InputError(f"the {self.state.options.ruleset} rules have no exchange the simulator can play: "
+                             "simulate another pace")
+        fought = 0
+        while not self.over() and fought < self.max_rounds:
+            state = self.state
+            chosen = [(who, self.policy(who).target(state, who, foes(state, who)),
+                       self.policy(who).declaration(state, who)) for who in self.able()]
+            self.must(exchange(state, chosen))
+            fought += 1
+
+    def own_turns(self) -> None:
+        """Rounds of attacks in the ruleset's own turn order (Fate's turn pace in Alertness order, FT-INIT); a
+        fight without one (Fate under phase initiative) plays its turns as any other (`alternating`)."""
+        view = view_of(self.state)
+        new_round, next_actor = view.new_round, view.next_actor
+        if new_round is None or next_actor is None or new_round(self.state) is None:
+            self.alternating()
+            return
+        while not self.over() and self.state.round < self.max_rounds:
+            self.must(new_round(self.state))
+            while not self.over():
+                actor = next_actor(self.state)
+                if actor is None:
+                    break
+                target = self.policy(actor).target(self.state, actor, foes(self.state, actor))
+                if target is None or not self.may(view.attack(self.state, actor, target)):
+                    break  # a turn the rules refuse ends the round: the next one orders everyone again
+
     def run(self) -> None:
         options = self.state.options
         pace = options.pace
@@ -210,4 +245,5 @@ class Driver:
 
 
 # pace option -> how a fight at that pace is played (a new pace adds one function here)
-PACES: dict[str, Callable[[Driver], None]] = {"simultaneous": Driver.simultaneous, "alternating": Driver.alternating}
+PACES: dict[str, Callable[[Driver], None]] = {"simultaneous": Driver.simultaneous, "alternating": Driver.alternating,
+                                              "exchange": Driver.all_at_once, "turn": Driver.own_turns}

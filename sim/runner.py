@@ -36,7 +36,7 @@ from fudge_combat.service.fights import Fights
 from fudge_combat.service.step import step
 from fudge_combat.engine.kernel.registry import FastDuel, ruleset_part
 from fudge_combat.sim import DEFAULT_MAX_ROUNDS, MAX_ROUNDS
-from fudge_combat.sim import driver, fate  # noqa: F401  (fate: registers Fate's view, save, attack and paces when the engine has them)
+from fudge_combat.sim import driver
 from fudge_combat.sim.policies import POLICIES
 from fudge_combat.sim.rulesets import view_of
 from fudge_combat.store.memory import MemoryStore

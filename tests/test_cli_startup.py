@@ -236,7 +236,7 @@ def test_status_from_the_view_loads_no_model_and_no_engine(fudge: Any) -> None:
 
 
 OTHER_RULESETS = {"fudge_combat.engine.rulesets.atari_isev.blows", "fudge_combat.engine.rulesets.atari_isev.rules", "fudge_combat.engine.rulesets.atari_isev.decider", "fudge_combat.engine.rulesets.fate.rules", "fudge_combat.engine.rulesets.fate.tables",
-                  "fudge_combat.engine.rulesets.fate.decider", "fudge_combat.engine.rulesets.fate.commands", "fudge_combat.cli.fate_render"}
+                  "fudge_combat.engine.rulesets.fate.decider", "fudge_combat.engine.rulesets.fate.commands", "fudge_combat.engine.rulesets.fate.views"}
 
 
 def test_a_fudge_attack_loads_neither_the_other_rulesets_nor_the_commands_it_does_not_name(fudge: Any) -> None:

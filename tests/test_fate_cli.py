@@ -33,7 +33,8 @@ def test_FT_PACE_FT_MOD_FT_MULTI_an_exchange_from_the_command_line(fudge: Fudge)
 
 
 def test_FT_PTS_points_and_aspects_from_the_command_line_refused_cleanly(fudge: Fudge) -> None:
-    """FT-PTS: `fudge spend NAME skill` and `fudge fate point` add +1; a checked box and an empty pool are refused."""
+    """FT-PTS: `fudge spend NAME skill` and `fudge fate point` add +1; a checked box and an empty pool are refused;
+    the scene's summary counts each fighter's points spent and aspects invoked."""
     tavern(fudge)
     fudge("fate", "exchange", "Finn>Guard-A", "Guard-A>Finn", "--skill", "Finn=Throwing",
           "--dice", "finn=+ 0 0 0", "--dice", "guard-a=0 0 0 0")
@@ -50,6 +51,11 @@ def test_FT_PTS_points_and_aspects_from_the_command_line_refused_cleanly(fudge: 
     assert fudge.written() == before
     fudge("fate", "point", "Finn")
     assert fudge.who("Finn")["fate"]["fate_points"] == 1
+    said = fudge("end-scene").stdout.splitlines()  # the scene's summary: points spent, aspects invoked
+    fighters = {line.split()[0]: line for line in said if line.startswith("  ") and " stands, " in line}
+    assert fighters["Finn"].endswith("stands, Unharmed              2 fate points spent, 1 aspect invoked"), said
+    assert sorted(fighters) == ["Cyrus", "Finn", "Guard-A", "Guard-B"]
+    assert all("invoked" not in line for name, line in fighters.items() if name != "Finn"), said
 
 
 def test_FT_SIMPLE_a_rating_outside_0_to_4_is_refused_at_join(fudge: Fudge, tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from fudge_combat.engine.kernel.words import possessive
-from fudge_combat.projections.board import ROWS, acted, declaration, fate_track, fudge_track, initiative, turn_order
+from fudge_combat.projections.board import ROWS, acted, declaration, fudge_track, initiative, track, turn_order
 from fudge_combat.cli.web.story import Step
 from fudge_combat.cli.web.wounds import WoundView
 from fudge_combat.projections.status import condition_words
@@ -28,12 +28,10 @@ from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.kernel.wounds import LEVELS
 from fudge_combat.engine.turns import current_actor, still_fights
 from fudge_combat.events import models as ev
-from fudge_combat.engine.rulesets.fate.state import fate_of
 
 WORDS = ("unhurt", "hurt", "badly hurt", "down", "out")
 SIDE_COLOURS = 8  # cli.web.html's palette: sides past the eighth share its colours again
 MANY = 8  # boxes in a row past which the card counts them ("3/12") rather than draws them
-FATE_NAMES = ("Clipped", "Hurt", "Injured", "Taken Out")
 # A mechanics line that names a fighter shown in words is left out, unless its event is one of these:
 # they say nothing of wounds (a die's faces, a join's sheet, a sealed declaration's hash).
 HARMLESS = (ev.DiceRolled, ev.CombatantJoined, ev.DeclarationSealed, ev.RoundStarted)
@@ -50,8 +48,8 @@ def board(state: FightState, view: WoundView) -> dict[str, Any]:
             state.turn.step if state.turn is not None else "", "")
         turn = f"{actor.name}'s turn{step}"
     where = []
-    if rules.scenes:
-        where.append(f"scene {fate_of(state).scene}")
+    if rules.scene is not None:
+        where.append(f"scene {rules.scene(state)}")
     if rules.plays_rounds(state.options.pace):
         where.append(f"round {state.round}" if state.round else "before the first round")
     if state.turn is not None:
@@ -108,14 +106,12 @@ def card(state: FightState, who: Combatant, view: WoundView, sides: Mapping[str,
 def wound_word(state: FightState, who: Combatant) -> str:
     """unhurt, hurt, badly hurt, down (cannot act: incapacitated, near death, knocked out) or out (dead,
     taken out)."""
-    if ruleset_of(state).boxes:
-        from fudge_combat.engine.rulesets.fate.rules import penalty_view
-
-        seen = penalty_view(state, who)
-        if who.track.dead or seen["taken_out"]:
+    own = ruleset_of(state).track
+    if own is not None:  # the ruleset's own boxes (Fate's, FT-TRACK)
+        seen = own(state, who)
+        if who.track.dead or seen.boxes_out:
             return "out"
-        marked = seen["boxes"]
-        worst = next((i for i, name in reversed(list(enumerate(marked))) if marked[name]), None)
+        worst = next((i for i, row in reversed(list(enumerate(seen.rows))) if row.filled), None)
         return WORDS[0] if worst is None else WORDS[1] if worst < 2 else WORDS[2]
     if who.track.dead:
         return "out"
@@ -128,14 +124,12 @@ def wound_word(state: FightState, who: Combatant) -> str:
 def exact(state: FightState, who: Combatant) -> dict[str, Any]:
     """The wound track as the GM sees it: the level, the penalty on the next roll, and each row of boxes
     (Fudge: Scratch to Near Death, F-WND; Fate: clipped, hurt, injured, taken out, FT-TRACK)."""
-    if ruleset_of(state).boxes:
-        from fudge_combat.engine.rulesets.fate.rules import penalty_view
-
-        out, level, severity, _ = fate_track(state, who)
-        seen = penalty_view(state, who)
-        rows = [{"label": label, "filled": seen["boxes"][name], "boxes": capacity}
-                for (name, capacity), label in zip(seen["capacity"].items(), FATE_NAMES)]
-        penalty = 0 if seen["taken_out"] else seen["total_next_action"]
+    own = ruleset_of(state).track
+    if own is not None:  # the ruleset's own boxes (Fate's, FT-TRACK)
+        seen = own(state, who)
+        out, level, severity = seen.out, seen.level, seen.kind
+        rows = [{"label": row.label, "filled": row.filled, "boxes": row.boxes} for row in seen.rows]
+        penalty = seen.penalty
     else:
         from fudge_combat.engine.rulesets.fudge.sides import acting_wound
 
@@ -193,8 +187,9 @@ def sentences(before: FightState, after: FightState, events: Iterable[Any], view
     out: list[str] = []
     if after.round > before.round:
         out.append(f"Round {after.round} begins.")
-    if ruleset_of(after).scenes and fate_of(after).scene > fate_of(before).scene:
-        out.append(f"Scene {fate_of(after).scene} begins.")
+    scene = ruleset_of(after).scene
+    if scene is not None and scene(after) > scene(before):
+        out.append(f"Scene {scene(after)} begins.")
     out += [f"{who.name} joins the fight ({who.side})." for key, who in after.combatants.items()
             if key not in before.combatants]
     points = ruleset_of(after).points
@@ -222,7 +217,7 @@ def sentences(before: FightState, after: FightState, events: Iterable[Any], view
 
 def fudge_or_fate_level(state: FightState, who: Combatant) -> str:
     """The exact level in words: "Very Hurt", "out of the fight (Incapacitated)", "dead", "unhurt"."""
-    out, level, _, _ = (fate_track if ruleset_of(state).boxes else fudge_track)(state, who)
+    out, level, _, _ = track(state, who)
     if who.track.dead:
         return "dead"
     if out:

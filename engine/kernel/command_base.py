@@ -12,6 +12,11 @@ from fudge_combat.events.models import Declaration
 class CommandModel(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
+    def typed_parts(self) -> tuple[BaseModel, ...]:
+        """The command and the parts of it that name traits as the GM typed them (a Fate exchange's actions):
+        what the shell checks for a typo of a trait (`cli.table.check_traits`)."""
+        return (self,)
+
 
 class NamesACombatant:
     """Marks a field that holds a combatant's name, as the GM may have typed it ("grok", "sn").

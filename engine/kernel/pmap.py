@@ -276,3 +276,19 @@ class EventMap(PMap):
         new._ref = dict.fromkeys(keys, LOGGED)
         new._reader = Reader()
         return new
+
+
+_ABSENT = object()  # no value, in `changed_keys` (a value may be None)
+
+
+def changed_keys(old: Any, new: Any) -> set[Any]:
+    """The keys whose value is not the same object in mapping `new` as in `old` (through `changes_since`
+    when both are versions of one PMap): what a read model renders again."""
+    if old is new:
+        return set()
+    if type(old) is PMap and type(new) is PMap:
+        changes = new.changes_since(old)
+        if changes is not None:
+            return set(changes)
+    return {key for key in old.keys() | new.keys() if old.get(key, _ABSENT) is not new.get(key, _ABSENT)}
+

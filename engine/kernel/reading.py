@@ -8,22 +8,54 @@ Each ruleset declares its `Reading` in its own package beside its Decider (`rule
 rules: reading a Fudge fight's log never imports the Decider's tables and commands.
 
 The layers run one way (the engine imports no view), so a `Reading` answers in data: words
-(`points`, `battle`, `taken_out`), flags (`scenes`, `boxes`) and names. Where the answer is a
-view's code, the Reading names it and the one view module that renders it holds one line per name
-(`sheet` -> `cli.sheet.SHEETS`); a flag such as `boxes` picks between the wound track's views and Fate's
-boxes', which each view already has. A new ruleset declares its `Reading` in its package's `reading` module (`kernel.registry`).
+(`points`, `battle`, `taken_out`), names, and hooks that read the ruleset's own part of the state for
+the views (its scene, its own turn order, its boxes as a `TrackLine`, its sheet's template and check): a
+view asks, and never reads a ruleset's part of the state itself. Each hook has a neutral default (no
+scene, no order of its own, the wound track, the sheet the view module holds under `sheet` in
+`cli.sheet.SHEETS`), so a ruleset composed from Fudge declares none of them. A new ruleset declares its
+`Reading` in its package's `reading` module (`kernel.registry`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fudge_combat.engine.kernel.registry import ruleset_module
 
 if TYPE_CHECKING:
+    from fudge_combat.engine.kernel.options import RuleOptions
     from fudge_combat.engine.kernel.state import Combatant, FightState
+
+
+@dataclass(frozen=True)
+class BoxRow:
+    """One row of a ruleset's own boxes (Fate's clipped, hurt, injured and taken out, FT-TRACK)."""
+
+    letter: str  # the board's short name ("C")
+    label: str  # its name in words ("Clipped")
+    filled: int  # boxes marked
+    boxes: int  # boxes in the row
+
+
+@dataclass(frozen=True)
+class TrackLine:
+    """How a fighter stands on a ruleset's own boxes, as the board, the players' page and the end's summary
+    show it: `out` ("" while he fights; "DEAD", "OUT of the fight (...)"), the level shown (the worst box
+    marked, with the penalty on the next roll), its kind (`ok`, `wound1`..`wound4`, `out`), the rows, and
+    the penalty and whether he is out by the boxes themselves (Taken Out)."""
+
+    out: str
+    level: str
+    kind: str
+    rows: tuple[BoxRow, ...]
+    penalty: int  # on the next roll (0 once out by the boxes)
+    boxes_out: bool  # out by the boxes themselves (FT-TRACK-3), not dead nor gone
+
+
+def _no_order(state: FightState) -> tuple[tuple[str, ...], frozenset[str]]:
+    return (), frozenset()
 
 
 @dataclass(frozen=True)
@@ -32,16 +64,14 @@ class Reading:
     points: str  # the points its fighters spend, as the views name them: "fudge" (C-FP) or "fate" (FT-PTS)
     battle: str  # what its fights are played in and ended by `end_command`: "battle" or "scene"
     end_command: str  # the command that ends one: "end" or "end-scene"
-    scenes: bool  # it counts its scenes (Fate's part of the state: `scene`, FT-SCENE): the views say which scene
     round_paces: frozenset[str] | None  # the paces that play in rounds (None: every pace)
-    boxes: bool  # harm is marked in Fate's boxes (FT-TRACK), not on the wound track (F-WND)
     taken_out: str  # why a fighter still alive is out of the fight, when it says one word for it ("": his track's)
     landed: str  # what the odds count as a blow that told
     ranked_rule: str  # the rule its rolled initiative totals follow (`fudge order` names it)
     ties_together: bool  # equal initiative totals act together (AI-INIT-2)
     blow_prefix: tuple[str, ...]  # the command group its blows are typed under (`fudge fate attack`)
     no_order: Callable[[str], str]  # the line `fudge order` shows at a pace without a turn order
-    sheet: str  # the sheet it reads: its template and `fudge sheet check`'s reading (`cli.sheet.SHEETS`)
+    sheet: str  # the sheet it reads, when it declares no `sheet_template`: one of `cli.sheet.SHEETS`
     severity_levels: tuple[str, ...]  # the names of `severity`'s levels (the report's wound chart)
     severity: Callable[[FightState, Combatant], int]  # how hurt a fighter is, as a number of `severity_levels`
     # (the state before a command, after it) -> what it did to the fighters' harm, and whose turn it is now,
@@ -61,6 +91,41 @@ class Reading:
     pairs: Callable[[Any], list[tuple[str, str]] | None] = lambda event: None
     rounds: Callable[[FightState, FightState], list[tuple[str, str]]] = lambda before, after: []
     order: Callable[[FightState, FightState], list[tuple[str, str]]] = lambda before, after: []
+    # What the views read of its own part of the state, asked here instead (each default: it keeps none).
+    # The scene the fight is in (FT-SCENE); None: it does not count scenes.
+    scene: Callable[[FightState], int] | None = None
+    # Its own turn order this round and who has had his turn in it (Fate's Alertness order, FT-INIT), and who
+    # still has a turn in it, in order (not acted, still in the fight): the first has the turn.
+    own_order: Callable[[FightState], tuple[tuple[str, ...], frozenset[str]]] = _no_order
+    to_act: Callable[[FightState], Iterable[Combatant]] = lambda state: ()
+    # How a fighter stands on its own boxes (FT-TRACK); None: harm is marked on the wound track (F-WND).
+    track: Callable[[FightState, Combatant], TrackLine] | None = None
+    # `fudge status`'s lines (after his name) and JSON keys of a fighter on its own boxes; None, no key: the
+    # wound track's (F-WND).
+    status_lines: Callable[[FightState, Combatant], list[str]] | None = None
+    status_json: Callable[[FightState, Combatant], dict[str, Any]] = lambda state, who: {}
+    # Its own line of one of its events in the log and a command's output, where it words it otherwise than
+    # the event's declared line (`events.py`): Fate's Taken Out, said first; None: the declared line.
+    line: Callable[[Any, FightState], str | None] = lambda event, state: None
+    # How many aspects a fighter invoked (FT-PTS), for the end's summary.
+    invoked: Callable[[FightState, Combatant], int] = lambda state, who: 0
+    # The combatants whose lines may differ between two of its parts of the state (`FightState.part`) of
+    # one fight (`projections.board_view` renders only theirs again).
+    touched: Callable[[Any, Any], set[str]] = lambda was, now: set()
+    # Its sheet's template (`fudge sheet new`'s lines after the head) and what `fudge sheet check` reads of
+    # a sheet after its traits; None: the sheet `cli.sheet.SHEETS` holds under `sheet`.
+    sheet_template: Callable[[str, RuleOptions], list[str]] | None = None
+    sheet_check: Callable[[FightState, Combatant], list[str]] | None = None
+
+    @property
+    def scenes(self) -> bool:
+        """It counts its scenes (FT-SCENE): the views say which scene (`scene`)."""
+        return self.scene is not None
+
+    @property
+    def boxes(self) -> bool:
+        """Harm is marked in its own boxes (`track`, FT-TRACK), not on the wound track (F-WND)."""
+        return self.track is not None
 
     def plays_rounds(self, pace: str) -> bool:
         """A fight at this pace is played in numbered rounds (Fate's scene and exchange paces are not)."""

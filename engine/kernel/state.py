@@ -90,6 +90,11 @@ class RulesPart:
     Fudge fight may record willpower too (AI-WILL-1 is a GM option there).
     """
 
+    def out_of_turn(self) -> RulesPart:
+        """This part with its own turn order left out, as `fudge odds` weighs a blow made now (`odds.now`):
+        itself, when it keeps none (Fate's drops its Alertness order, FT-INIT)."""
+        return self
+
 
 NO_PART = RulesPart()  # the part of a ruleset that keeps none of its own
 

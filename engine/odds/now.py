@@ -38,7 +38,6 @@ from fudge_combat.engine.kernel.state import Combatant, FightState, replace
 from fudge_combat.engine.kernel.weighing import add_chance, every_roll
 from fudge_combat.engine.odds.duel import apply, profile_of
 from fudge_combat.engine.rulesets.fudge.sides import combatant
-from fudge_combat.engine.rulesets.fate.state import FateState
 from fudge_combat.engine.turns import current_actor, still_fights as standing
 
 SERIOUS = "Hurt"  # the level a line counts "or worse" from, on every ruleset's levels (Fudge's track, Fate's boxes)
@@ -137,8 +136,8 @@ def odds_now(state: FightState, attacker: str | None, target: str,
 
 def _out_of_turn(state: FightState) -> FightState:
     """The fight with its turn checks left out, as `fudge odds` weighs sheets: the blow as if made now."""
-    part = replace(state.part, order=()) if isinstance(state.part, FateState) else state.part
-    return replace(state, options=state.options.model_copy(update={"initiative": "none"}), turn=None, part=part)
+    return replace(state, options=state.options.model_copy(update={"initiative": "none"}), turn=None,
+                   part=state.part.out_of_turn())
 
 
 def _weigh(state: FightState, command: Any, kind: str, actor: Combatant, foe: Combatant, note: str,

@@ -1,12 +1,13 @@
 """What the read side asks of the Fate ruleset (`engine.kernel.reading`): fate points (FT-PTS), scenes
-(FT-SCENE) and its paces (FT-PACE), harm in boxes (FT-TRACK), Taken Out (FT-TRACK-3)."""
+(FT-SCENE) and its paces (FT-PACE), harm in boxes (FT-TRACK), Taken Out (FT-TRACK-3), the Alertness order
+(FT-INIT) and its sheet (`views`, `sheet`: what the views read of Fate's part of the state)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from fudge_combat.engine.kernel.reading import Reading
-from fudge_combat.engine.rulesets.fate import consequences
+from fudge_combat.engine.rulesets.fate import consequences, sheet, views
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.state import Combatant, FightState
@@ -33,9 +34,12 @@ def severity(state: FightState, who: Combatant) -> int:
 
 
 READING = Reading(
-    name="fate", points="fate", battle="scene", end_command="end-scene", scenes=True,
-    round_paces=frozenset({"turn"}), boxes=True, taken_out="Taken Out", landed="contests won (Scratched or worse)",
+    name="fate", points="fate", battle="scene", end_command="end-scene",
+    round_paces=frozenset({"turn"}), taken_out="Taken Out", landed="contests won (Scratched or worse)",
     ranked_rule="F-INIT-2", ties_together=False, blow_prefix=("fate",), no_order=no_order, sheet="fate",
     severity_levels=LEVELS, severity=severity, harm=consequences.harm, turn=consequences.turn,
     result=consequences.result, re_resolved=consequences.re_resolved, pairs=consequences.pairs,
-    rounds=consequences.rounds, order=consequences.order)
+    rounds=consequences.rounds, order=consequences.order, scene=views.scene, own_order=views.own_order,
+    to_act=views.to_act, track=views.track, status_lines=views.status_lines, status_json=views.status_json,
+    line=views.line, invoked=views.invoked, touched=views.touched, sheet_template=sheet.template,
+    sheet_check=sheet.check)

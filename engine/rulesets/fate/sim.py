@@ -1,13 +1,16 @@
 """What the simulator reads of a Fate fight (`kernel.sim_rules`): Fate's boxes (FT-TRACK) instead of the
-wound track, Fate's attack on a turn, and a fate point spent when an exchange took a fighter out (FT-PTS)."""
+wound track, Fate's attack on a turn, a fate point spent when an exchange took a fighter out (FT-PTS), and
+the commands of its two paces (FT-PACE): an exchange where everyone acts at once, and rounds in Alertness
+order (FT-INIT). Scenes (one roll each for the whole scene) are not simulated."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from fudge_combat.engine.kernel.sim_rules import SimRules
 from fudge_combat.engine.kernel.state import Combatant, FightState
-from fudge_combat.engine.rulesets.fate.commands import FateAction, FateAttack
+from fudge_combat.engine.rulesets.fate.commands import FateAction, FateAttack, FateExchange, FateRound
 from fudge_combat.engine.rulesets.fate.state import fate_of
 from fudge_combat.engine.rulesets.fudge.commands_rolls import SpendPoint
 from fudge_combat.events import models as ev
@@ -55,5 +58,29 @@ def attack(state: FightState, who: Combatant, target: Combatant) -> Any:
                       defense=FateAction(combatant=target.name))
 
 
+def action(who: Combatant, target: Combatant | None, declaration: ev.Declaration | None) -> FateAction:
+    """FT-DEF-2: a fighter who would defend all-out fights defensively (+1, inflicts nothing)."""
+    defensive = declaration is not None and declaration.all_out == "defense"
+    return FateAction(combatant=who.name, target=target.name if target else None, defensive=defensive)
+
+
+def exchange(state: FightState, chosen: Sequence[tuple[Combatant, Combatant | None, Any]]) -> FateExchange:
+    """FT-PACE exchange: everyone able declares a target and all roll at once."""
+    return FateExchange(actions=tuple(action(who, target, declaration) for who, target, declaration in chosen))
+
+
+def new_round(state: FightState) -> FateRound | None:
+    """FT-INIT: a round of turns in Alertness order (None under phase initiative: turns as any phase fight's)."""
+    return FateRound() if state.options.initiative == "alertness" else None
+
+
+def next_actor(state: FightState) -> Combatant | None:
+    """FT-INIT: whose turn it is in this round's order."""
+    from fudge_combat.engine.rulesets.fate.rules import next_actor as first_to_act
+
+    return first_to_act(state)
+
+
 SIM = SimRules(able=able, wound=wound, levels=FATE_LEVELS, badly="Injured", blows=(ev.FateBoxMarked,),
-               in_force=in_force, rounds=rounds, attack=attack, save=fate_save)
+               in_force=in_force, rounds=rounds, attack=attack, save=fate_save, exchange=exchange,
+               new_round=new_round, next_actor=next_actor)

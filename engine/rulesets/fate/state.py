@@ -35,6 +35,10 @@ class FateState(RulesPart):
     acted: frozenset[str] = frozenset()
     last_action: int | None = None  # the latest exchange, scene or attack (fate points and rerolls change it)
 
+    def out_of_turn(self) -> FateState:
+        """Without this round's Alertness order (FT-INIT): a blow weighed as if made now (`odds.now`)."""
+        return replace(self, order=())
+
 
 INITIAL = FateState()  # the part a Fate fight starts with (`kernel.state.initial_part`)
 

@@ -29,7 +29,7 @@ def severity(state: FightState, who: Combatant) -> int:
 
 
 READING = Reading(
-    name="fudge", points="fudge", battle="battle", end_command="end", scenes=False, round_paces=None,
-    boxes=False, taken_out="", landed="blows landed (graze or hit)", ranked_rule="F-INIT-2",
+    name="fudge", points="fudge", battle="battle", end_command="end", round_paces=None,
+    taken_out="", landed="blows landed (graze or hit)", ranked_rule="F-INIT-2",
     ties_together=False, blow_prefix=(), no_order=no_order, sheet="fudge", severity_levels=LEVELS,
     severity=severity, harm=consequences.harm, turn=consequences.turn)
