@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
@@ -22,7 +19,6 @@ from fudge_combat.cli.context import echo, guard, house_rules, read_file, write_
 from fudge_combat.cli.terminal import safe
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.engine.kernel.reading import ruleset_named, ruleset_of
-from fudge_combat.engine.kernel.sheet_text import level as _level, row
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.options import RuleOptions
@@ -78,7 +74,7 @@ def template(name: str, rules_name: str, options: RuleOptions, rules_args: str =
     `rules_args`: how `fudge sheet check` is told these rules (`--rules fate`, `--house FILE`)."""
     ladder = _ladder_text(options)
     rules = ruleset_named(options.ruleset)
-    body = (rules.sheet_template or SHEETS[rules.sheet].template)(name, options)
+    body = rules.sheet_template(name, options)
     head = [f"# A character sheet for {rules_name} ({options.ruleset} rules). Fill it in; then",
             f"# `fudge sheet check FILE{rules_args}` shows how the rules read it, and",
             "# `fudge join FILE` brings it into the current fight.",
@@ -94,91 +90,6 @@ def _ladder_text(options: RuleOptions) -> str:
     from fudge_combat.engine.kernel.ladder import ladder_of
 
     return ", ".join(name for name, _ in ladder_of(options).names)
-
-
-def _fudge_template(name: str, options: RuleOptions, *, atari: bool) -> list[str]:
-    fair = _level(options, 0)
-    points = options.default_fudge_points
-    lines = [
-        row(f"name = {json.dumps(name)}", "as the fight shows it (`fudge join --as` gives another)"),
-        row('kind = "pc"', "pc, npc (no fudge points unless given here) or major"),
-        row(f"fudge_points = {points}", f"C-FP-1: left out, a PC has {points} under these rules, an NPC "
-                                        f"{options.npc_fudge_points}"),
-        row("scale = 0", "F-DMG: Strength and Mass Scale, 0 for a human, +1 and up for bigger"),
-        row('#side = "heroes"', "who fights together (default: the combatant's own name)"),
-        row('#gifts = ["High Pain Threshold"]', "gifts the rules read: High/Low Pain Threshold (F-DC), "
-                                                "Combat Reflexes (F-INIT-2)" + (", Ambidextrous" if atari else "")),
-        row('#track = "pawn"', "F-WND-7: an NPC pawn's short track (Hurt, then out of the battle)"),
-        "",
-        row("[attributes]", "an attribute left out is " + _level(options, options.missing_attribute).strip('"')),
-    ]
-    if atari:
-        lines += [
-            row(f"Health = {fair}", "AI-WND-1: picks the wound chart (boxes and damage thresholds)"),
-            row(f"Strength = {fair}", "AI-DMG-1: basic damage = Strength + weapon + Scale"),
-            row(f"Agility = {fair}", "AI-INIT-1: initiative is the mean of Perception, Agility, Intuition"),
-            row(f"Perception = {fair}"),
-            row(f"Intuition = {fair}"),
-            row(f"Will = {fair}", "AI-WILL-1: willpower against wound penalties"),
-            row(f"#Initiative = {fair}", "AI-INIT-1: overrides the derived initiative"),
-        ]
-    else:
-        lines += [
-            row(f"Strength = {fair}", "F-DMG-1: offensive damage factor"),
-            row(f'"Damage Capacity" = {fair}', "F-DMG-2: defensive damage factor"),
-            row(f"Agility = {fair}", "F-INIT, PH-3: initiative and dodging"),
-            row(f"Perception = {fair}"),
-        ]
-    skill = _level(options, 1)
-    lines += [
-        "",
-        row("[skills]", "a skill left out rolls at " + _level(options, options.unlisted_skill).strip('"')),
-        row(f"Sword = {skill}"),
-    ]
-    if atari:
-        lines += [row(f'"Sword Parry" = {skill}', "AI-ATK: a skill named with `parry` parries"),
-                  row(f"#Dodge = {fair}", "AI-ATK: a skill named with `dodge` dodges (without one: "
-                                                 + _level(options, options.unlisted_skill).strip('"') + ")")]
-    else:
-        lines += [row(f"#Dodge = {fair}", "F-RNG-2: avoids a shot (default: Agility)"),
-                  row(f"#Bow = {fair}", "F-RNG: a ranged skill")]
-    lines += [
-        "",
-        "[combat]",
-        row('attack = "Sword"', "the skill a blow rolls"),
-        row('defend = "Sword Parry"' if atari else 'defend = "Sword"',
-            "the avoidance (a name with `dodge` dodges)" if atari else "the trait that defends (default: attack)"),
-        row('#ranged = "Bow"', "F-RNG: the skill a shot rolls (default: attack)"),
-        row('#dodge = "Dodge"', "F-RNG-2: the trait that avoids a shot"),
-        "",
-        "[weapon]",
-        row('name = "sword"'),
-        row("damage = 2", "F-DMG-1: size + sharp + magic (a sword +2, a dagger +0, a greatsword +3)"),
-        row("#blunt_heavy = false", "F-DMG-5: a blunt heavy weapon halves armor (option)"),
-        row("#muscle_powered = true", "false: a gun or crossbow, Strength not added"),
-        row('#ranged = "thrown"', "F-RNG-2: thrown or propelled, how a shot with it is dodged"),
-        row("#tech = 0", "F-TECH: its tech level on the Scale track"),
-    ]
-    if atari:
-        lines += [row("#light = false", "AI-MULTI-ATK: a small light weapon allows two attacks"),
-                  row("#two_handed = false")]
-    lines += [
-        "",
-        "[armor]",
-        row('name = "leather"'),
-        row("protection = 1", "F-DMG-2: +1 leather, +2 heavy leather or chain, +3 plate"),
-        row("#tech = 0", "F-TECH: its tech level on the Scale track"),
-        "",
-        row("#[shield]", "F-MOD-4: a shield adds to the defense"),
-        row('#size = "medium"', "small, medium or large"),
-        "",
-        row("#[wounds]", "this fighter's own boxes (default: the rules'" + (", or Health's chart)" if atari else ")")),
-        row(f"#boxes = {list(options.wound_boxes)}", "Scratch, Hurt, Very Hurt, Incapacitated, Near Death"),
-    ]
-    if atari:
-        lines += ["", row("#[off_hand]", "AI-MULTI-ATK: a weapon in the other hand"),
-                  row('#name = "dagger"'), row("#damage = 0"), row("#light = true")]
-    return lines
 
 
 @sheet_app.command("check")
@@ -217,13 +128,7 @@ def reading(state: FightState, who: Combatant) -> list[str]:
     lines.append("")
     lines += _traits(state, who)
     rules = ruleset_of(state)
-    return lines + (rules.sheet_check or SHEETS[rules.sheet].reading)(state, who)
-
-
-def _fudge_reading(state: FightState, who: Combatant, *, atari: bool) -> list[str]:
-    """Fudge's sections after the traits: damage, the wound track, and Atari Isev's derived traits."""
-    lines = _damage(state, who, atari=atari) + _track(state, who)
-    return lines + _atari(state, who) if atari else lines
+    return lines + rules.sheet_check(state, who)
 
 
 def _traits(state: FightState, who: Combatant) -> list[str]:
@@ -251,118 +156,6 @@ def _traits(state: FightState, who: Combatant) -> list[str]:
     if not combat:
         lines.append("  no [combat] table: a blow names no skill (give attack = SKILL)")
     return lines + [""]
-
-
-def _damage(state: FightState, who: Combatant, *, atari: bool) -> list[str]:
-    from fudge_combat.engine.rulesets.fudge import damage
-
-    opts, fighter, sheet = state.options, who.fighter, who.fighter.sheet
-    if atari:
-        from fudge_combat.engine.rulesets.atari_isev.rules import basic_damage, protection, weapon_of
-
-        held = weapon_of(fighter, None)
-        out = ["damage (AI-DMG-1)",
-               f"  basic damage  {basic_damage(fighter, held, opts):+d}  Strength, {held.name} {held.damage:+d}, "
-               f"Scale {sheet.scale:+d}"]
-        if sheet.off_hand is not None:
-            out.append(f"  off hand      {basic_damage(fighter, sheet.off_hand, opts):+d}  {sheet.off_hand.name}")
-        worn = f"{sheet.armor.name} {sheet.armor.protection:+d}" if sheet.armor else "no armor +0"
-        out.append(f"  protection    {protection(fighter):+d}  {worn}, Scale {sheet.scale:+d}")
-        return out + [""]
-    weapon = sheet.weapon
-    strength = fighter.trait("Strength", opts)[1]
-    offense = damage.offensive_factor(fighter, opts)
-    what = (f"{weapon.name} {weapon.damage:+d}" if weapon else f"no weapon {damage.NO_WEAPON:+d}")
-    uses_strength = weapon is None or weapon.muscle_powered
-    out = ["damage factors (F-DMG)",
-           f"  offensive  {offense:+d}  = {'Strength ' + format(strength, '+d') + ', ' if uses_strength else ''}"
-           f"Scale {sheet.scale:+d}, {what}"]
-    armor = sheet.armor.protection if sheet.armor else 0
-    parts = [f"Scale {sheet.scale:+d}", f"{sheet.armor.name if sheet.armor else 'no armor'} {armor:+d}"]
-    if opts.dc_in_defense:
-        parts.insert(0, f"Damage Capacity {fighter.trait('Damage Capacity', opts)[1]:+d}")
-    out.append(f"  defensive  {damage.defensive_factor(fighter, fighter, opts):+d}  = {', '.join(parts)}")
-    if sheet.shield:
-        out.append(f"  shield     {sheet.shield.size} (F-MOD-4: to the defense roll)")
-    if opts.damage_capacity != "modifier":
-        out.append(f"  Damage Capacity as {opts.damage_capacity} (F-DC)")
-    if opts.damage_system == "min_mid_max":
-        out.append("  damage rolled min-mid-max (F-MMM)")
-    return out + [""]
-
-
-def _track(state: FightState, who: Combatant) -> list[str]:
-    from fudge_combat.engine.rulesets.fudge.sides import acting_wound
-    from fudge_combat.engine.rulesets.fudge.campaign import health_chart
-    from fudge_combat.engine.rulesets.fudge.tracks import DamageCapacityTrack, is_pawn, track_of
-    from fudge_combat.engine.kernel.wounds import LEVELS, Mark
-    from fudge_combat.engine.kernel.state import replace
-
-    opts, sheet = state.options, who.fighter.sheet
-    thresholds = opts.wound_thresholds
-    if opts.wound_chart == "health" and not sheet.wounds:
-        thresholds = health_chart(who.fighter.trait("Health", opts)[1]).thresholds
-    kind = "an NPC pawn's (F-WND-7)" if is_pawn(sheet) else \
-        "on Damage Capacity (F-WND-8)" if isinstance(who.track, DamageCapacityTrack) else \
-        "the sheet's own boxes" if sheet.wounds else \
-        "Health's chart (AI-WND-1)" if opts.wound_chart == "health" else "the rules' boxes (F-WND-2)"
-    out = [f"wound track, {kind}"]
-    if isinstance(who.track, DamageCapacityTrack):
-        out += _capacity_track(state, who)
-    else:
-        cells = []
-        for level, row in enumerate(who.track.boxes, start=1):
-            marked = replace(who, track=track_of(who.fighter, who.boxes, (Mark(level, 1),), opts))
-            effect = "no actions" if not marked.track.can_act else f"{acting_wound(state, marked)[1]:+d}"
-            cells.append(f"{LEVELS[level]} {'[ ]' * len(row)} {effect}" if row else f"{LEVELS[level]} (no box)")
-        out += ["  " + "  ".join(cells[:3]), "  " + "  ".join(cells[3:])]
-    bands = []
-    for index, low in enumerate(thresholds):
-        high = thresholds[index + 1] - 1 if index + 1 < len(thresholds) else None
-        span = f"{low}" if high == low else f"{low}-{high}" if high is not None else f"{low}+"
-        bands.append(f"{span} {LEVELS[index + 1]}")
-    out.append(f"  damage {', '.join(bands)} (F-DMG-4" + (", AI-WND-1)" if opts.wound_chart == "health" else ")"))
-    return out + [""]
-
-
-def _capacity_track(state: FightState, who: Combatant) -> list[str]:
-    """F-WND-8: the level and penalty after each hit worse than a Scratch, until no actions are left."""
-    from fudge_combat.engine.rulesets.fudge.sides import acting_wound
-    from fudge_combat.engine.kernel.state import replace
-    from fudge_combat.engine.rulesets.fudge.tracks import DamageCapacityTrack, track_of
-    from fudge_combat.engine.kernel.wounds import HURT, LEVELS, Mark
-
-    opts = state.options
-    capacity = who.track
-    assert isinstance(capacity, DamageCapacityTrack)  # asked for such a track only
-    out = [f"  Damage Capacity {state.ladder.name(capacity.capacity)} ({capacity.capacity:+d}), a level lower "
-           f"per hit worse than a Scratch (three Scratches: a hit)"]
-    steps = []
-    for hits in range(1, 12):
-        track = track_of(who.fighter, who.boxes, tuple(Mark(HURT, seq) for seq in range(1, hits + 1)), opts)
-        hit = replace(who, track=track)
-        effect = "no actions" if not track.can_act else f"{acting_wound(state, hit)[1]:+d}"
-        steps.append(f"{hits} hit{'s' if hits > 1 else ''}: {LEVELS[track.level]} {effect}")
-        if not track.can_act:
-            break
-    return out + ["  " + ", ".join(steps[i:i + 3]) for i in range(0, len(steps), 3)]
-
-
-def _atari(state: FightState, who: Combatant) -> list[str]:
-    from fudge_combat.engine.rulesets.atari_isev.blows import skill_like
-    from fudge_combat.engine.rulesets.fudge.ranked import derived_initiative
-
-    opts, fighter = state.options, who.fighter
-    name, level = derived_initiative(fighter, opts)
-    combat = fighter.sheet.combat
-    dodge = skill_like(who, "dodge", "Dodge", state)
-    parry = skill_like(who, "parry", (combat.defend or combat.attack) if combat else "Brawling", state)
-    ladder = state.ladder
-    return ["derived (Atari Isev)",
-            f"  initiative  {ladder.name(level)} ({level:+d})  {'from the sheet' if 'sheet' in name else 'mean of Perception, Agility, Intuition'} (AI-INIT-1)",
-            f"  dodge       {ladder.name(dodge[1])} ({dodge[1]:+d})  {dodge[0]} (AI-ATK)",
-            f"  parry       {ladder.name(parry[1])} ({parry[1]:+d})  {parry[0]} (AI-ATK)",
-            ""]
 
 
 @sheet_app.command("schema")
@@ -488,20 +281,3 @@ def house_schema() -> dict[str, Any]:
     schema.pop("required", None)
     return {"$schema": SCHEMA_DIALECT, **schema, "title": "fudge house rules",
             "description": "House rules for `fudge new --house`: a preset (extends) and the options it changes."}
-
-
-@dataclass(frozen=True)
-class SheetView:
-    """A ruleset's sheet as the CLI shows it: its template's body, and what `fudge sheet check` reads of
-    a sheet after its traits."""
-
-    template: Callable[[str, RuleOptions], list[str]]
-    reading: Callable[[FightState, Combatant], list[str]]
-
-
-# The sheet a ruleset's Reading names (`engine.kernel.reading`) -> its template and reading, for the
-# rulesets that declare none of their own (`sheet_template`, `sheet_check`: Fate's are in its package).
-SHEETS: dict[str, SheetView] = {
-    "fudge": SheetView(partial(_fudge_template, atari=False), partial(_fudge_reading, atari=False)),
-    "atari-isev": SheetView(partial(_fudge_template, atari=True), partial(_fudge_reading, atari=True)),
-}

@@ -106,3 +106,9 @@ def test_fate_is_one_room_the_rest_imports_its_commands_alone() -> None:
     and its SimRules' hooks, found through the registry): outside it, only the command registry imports its
     commands (every layer types them as `cmd.X`)."""
     assert not imports_of_package(ROOT, "fate", {"commands"}), imports_of_package(ROOT, "fate", {"commands"})
+
+
+def test_atari_isev_is_one_room_nothing_outside_imports_it() -> None:
+    """Atari Isev's package holds everything about it, its sheet's template and check too (its Reading's
+    hooks, composed from Fudge's): no module outside it imports it (the registry finds it by name)."""
+    assert not imports_of_package(ROOT, "atari_isev", set()), imports_of_package(ROOT, "atari_isev", set())

@@ -10,9 +10,9 @@ rules: reading a Fudge fight's log never imports the Decider's tables and comman
 The layers run one way (the engine imports no view), so a `Reading` answers in data: words
 (`points`, `battle`, `taken_out`), names, and hooks that read the ruleset's own part of the state for
 the views (its scene, its own turn order, its boxes as a `TrackLine`, its sheet's template and check): a
-view asks, and never reads a ruleset's part of the state itself. Each hook has a neutral default (no
-scene, no order of its own, the wound track, the sheet the view module holds under `sheet` in
-`cli.sheet.SHEETS`), so a ruleset composed from Fudge declares none of them. A new ruleset declares its
+view asks, and never reads a ruleset's part of the state itself. Each hook but the sheet's has a neutral
+default (no scene, no order of its own, the wound track), so a ruleset composed from Fudge declares none
+of them and reads Fudge's sheet. A new ruleset declares its
 `Reading` in its package's `reading` module (`kernel.registry`).
 """
 
@@ -71,7 +71,10 @@ class Reading:
     ties_together: bool  # equal initiative totals act together (AI-INIT-2)
     blow_prefix: tuple[str, ...]  # the command group its blows are typed under (`fudge fate attack`)
     no_order: Callable[[str], str]  # the line `fudge order` shows at a pace without a turn order
-    sheet: str  # the sheet it reads, when it declares no `sheet_template`: one of `cli.sheet.SHEETS`
+    # Its sheet's template (`fudge sheet new`'s lines after the head) and what `fudge sheet check` reads of
+    # a sheet after its traits (`engine.kernel.sheet_text` writes the template's lines).
+    sheet_template: Callable[[str, RuleOptions], list[str]]
+    sheet_check: Callable[[FightState, Combatant], list[str]]
     severity_levels: tuple[str, ...]  # the names of `severity`'s levels (the report's wound chart)
     severity: Callable[[FightState, Combatant], int]  # how hurt a fighter is, as a number of `severity_levels`
     # (the state before a command, after it) -> what it did to the fighters' harm, and whose turn it is now,
@@ -112,10 +115,6 @@ class Reading:
     # The combatants whose lines may differ between two of its parts of the state (`FightState.part`) of
     # one fight (`projections.board_view` renders only theirs again).
     touched: Callable[[Any, Any], set[str]] = lambda was, now: set()
-    # Its sheet's template (`fudge sheet new`'s lines after the head) and what `fudge sheet check` reads of
-    # a sheet after its traits; None: the sheet `cli.sheet.SHEETS` holds under `sheet`.
-    sheet_template: Callable[[str, RuleOptions], list[str]] | None = None
-    sheet_check: Callable[[FightState, Combatant], list[str]] | None = None
 
     @property
     def scenes(self) -> bool:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from fudge_combat.engine.rulesets.atari_isev import sheet
 from fudge_combat.engine.rulesets.fudge.reading import READING as FUDGE
 
-READING = replace(FUDGE, name="atari-isev", ranked_rule="AI-INIT", ties_together=True, sheet="atari-isev",
-                  campaign_wounds=True)
+READING = replace(FUDGE, name="atari-isev", ranked_rule="AI-INIT", ties_together=True, campaign_wounds=True,
+                  sheet_template=sheet.template, sheet_check=sheet.check)

@@ -36,7 +36,7 @@ def severity(state: FightState, who: Combatant) -> int:
 READING = Reading(
     name="fate", points="fate", battle="scene", end_command="end-scene",
     round_paces=frozenset({"turn"}), taken_out="Taken Out", landed="contests won (Scratched or worse)",
-    ranked_rule="F-INIT-2", ties_together=False, blow_prefix=("fate",), no_order=no_order, sheet="fate",
+    ranked_rule="F-INIT-2", ties_together=False, blow_prefix=("fate",), no_order=no_order,
     severity_levels=LEVELS, severity=severity, harm=consequences.harm, turn=consequences.turn,
     result=consequences.result, re_resolved=consequences.re_resolved, pairs=consequences.pairs,
     rounds=consequences.rounds, order=consequences.order, scene=views.scene, own_order=views.own_order,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from fudge_combat.engine.kernel.reading import Reading
 from fudge_combat.engine.kernel.wounds import LEVELS
-from fudge_combat.engine.rulesets.fudge import consequences
+from fudge_combat.engine.rulesets.fudge import consequences, sheet
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.state import Combatant, FightState
@@ -31,5 +31,6 @@ def severity(state: FightState, who: Combatant) -> int:
 READING = Reading(
     name="fudge", points="fudge", battle="battle", end_command="end", round_paces=None,
     taken_out="", landed="blows landed (graze or hit)", ranked_rule="F-INIT-2",
-    ties_together=False, blow_prefix=(), no_order=no_order, sheet="fudge", severity_levels=LEVELS,
+    ties_together=False, blow_prefix=(), no_order=no_order, sheet_template=sheet.template,
+    sheet_check=sheet.check, severity_levels=LEVELS,
     severity=severity, harm=consequences.harm, turn=consequences.turn)
