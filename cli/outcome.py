@@ -30,11 +30,12 @@ ARROW = "  → "
 def report(before: FightState | None, outcome: Outcome, as_json: bool = False,
            log: Callable[[Sequence[Recorded]], Sequence[Recorded]] | None = None,
            events: Sequence[Recorded] | None = None,
-           gone: Mapping[int, int] | None = None) -> None:
+           gone: Mapping[int, int] | None = None, extra: Mapping[str, Any] | None = None) -> None:
     """Show one command's result. `before`: the state the command was decided on (None: nothing to
     compare, as for a new fight or a branch); `log(records)`: the records an undo or a redo among
     `records` took back or brought back (`undone_of`), read when it must say what they were; `events`: what to list under `--json` when the
-    command wrote more than its own events (an import), and `gone` which of them are voided."""
+    command wrote more than its own events (an import), and `gone` which of them are voided; `extra`: more keys
+    of the JSON."""
     from fudge_combat.cli import render
 
     if outcome.replayed:
@@ -46,7 +47,7 @@ def report(before: FightState | None, outcome: Outcome, as_json: bool = False,
         return
     said = said_of(before, outcome, log)
     if as_json:
-        echo_json(json_of(outcome, said, events, gone), indent=2)
+        echo_json({**json_of(outcome, said, events, gone), **(extra or {})}, indent=2)
         return
     lines = []
     for record in outcome.records:

@@ -17,25 +17,28 @@ app = typer.Typer()
 @app.command(name="end")
 def end_battle(fight: FightOpt = None, command_id: CommandIdOpt = None, as_json: JsonOpt = False) -> None:
     """End the battle: Scratches are erased (F-HEAL-1), stun marks and knockouts clear (F-STUN-1); then the
-    summary: who stands, who is out and how, the rounds fought, the points spent."""
+    summary: who stands, who is out and how, the rounds fought, the points spent (with --json, its `summary`)."""
     ending(fight, lambda f, n, s: cmd.EndBattle(), command_id, as_json)
 
 
 def ending(fight: Optional[str], build: Any, command_id: Optional[str], as_json: bool) -> None:
     """Run the command that ends the battle (Fate: the scene), then print the summary of the fight as it stood
-    before (projections.summary; the end clears knockouts, and a fighter knocked out was out of the battle)."""
+    before (projections.summary; the end clears knockouts, and a fighter knocked out was out of the battle).
+    With `as_json`, the summary is the JSON's `summary`."""
     from fudge_combat.cli.context import echo, fight_name, guard, service
+    from fudge_combat.engine.kernel.history import effective
+    from fudge_combat.projections.summary import summary, summary_lines
+
+    if as_json:
+        run(fight, build, None, command_id, as_json=True,
+            extra=lambda fights, name, before: {"summary": summary(before, effective(fights.log(name))).as_json()})
+        return
 
     with guard():
         fights = service()
         name = fight_name(fights, fight)
         before = fights.state(name)
-    run(fight, build, None, command_id, as_json=as_json)
-    if as_json:
-        return
-    from fudge_combat.engine.kernel.history import effective
-    from fudge_combat.projections.summary import summary_lines
-
+    run(fight, build, None, command_id)
     with guard():
         for line in summary_lines(before, effective(fights.log(name))):
             echo(line)

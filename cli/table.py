@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Optional
 
 import typer
@@ -93,9 +94,11 @@ def check_traits(state: Any, command: Any, can_insist: bool = False) -> None:
 
 
 def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, command_id: Optional[str] = None,
-        unlisted: bool | None = None, as_json: bool = False) -> None:
+        unlisted: bool | None = None, as_json: bool = False,
+        extra: Callable[[Fights, str, Any], Mapping[str, Any]] | None = None) -> None:
     """Build the command, check it, decide and show it (`cli.outcome.report`, as JSON with `as_json`);
-    `unlisted` is roll's --unlisted (None: no such option).
+    `unlisted` is roll's --unlisted (None: no such option); `extra(fights, fight, before)`: more keys of the
+    JSON, read once the command is appended (`fudge end`'s summary of the fight as it stood before).
 
     Names typed short or in another case are written in full before the command is decided
     (service.names): the log holds what the fight knows, not what was typed."""
@@ -107,7 +110,8 @@ def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, comm
         if not unlisted:
             check_traits(state, command, can_insist=unlisted is not None)
         outcome = fights.execute(name, command, dice_input(dice_names(state, dice)), command_id)
-        report(state, outcome, as_json, undone_of(fights, name))
+        more = extra(fights, name, state) if as_json and extra is not None and not outcome.replayed else None
+        report(state, outcome, as_json, undone_of(fights, name), extra=more)
         for line in expired_declarations(state, outcome):
             echo(f"warning: {line}", err=True)
 

@@ -4,6 +4,7 @@ real store, every die typed: a refused line would end it with its status."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -187,3 +188,31 @@ def test_fudge_next_at_a_rounds_end_and_before_the_first_starts_the_round_as_pla
                            'join examples/sheets/brynhild.toml --side raiders\nn -d "leroy=+ + 0 -" -d "brynhild=+ + + - 0"\n')
     assert started.returncode == 0 and started.stderr == "", started.stderr
     assert "  (round -d" in started.stdout and "round 1 begins" in started.stdout
+
+
+@pytest.mark.parametrize("preset", ["fudge", "fate"])
+def test_end_json_carries_the_summary_the_text_prints(tmp_path: Path, preset: str) -> None:
+    """`fudge end --json` (Fate: `fudge end-scene --json`) holds the summary as data beside the events: the
+    same fighters, states and points as the lines `fudge end` prints on a copy of the same store (F-HEAL-1, FT-PTS)."""
+    ending, header = ENDS[preset]
+    spend = {"fudge": 'a sn bry -d "snorri=+ + + +" -d "brynhild=- - - -" -d "leroy=+ + + +"\nspend sn luck -d "snorri=+ + + 0"\n',
+             "fate": 'a guard-a -d "cyrus=+ + + +" -d "guard-a=- - - -" -d "guard-b=- - - -"\nfate point cyrus\n'}[preset]
+    done = play(tmp_path, SCRIPTS[preset] + spend)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    store, copy = tmp_path / "fudge.db", tmp_path / "copy.db"
+    copy.write_bytes(store.read_bytes())
+    command = ("end-scene",) if preset == "fate" else ("end",)
+    text = fudge(*command, store=copy, cwd=ROOT)
+    as_json = fudge(*command, "--json", store=store, cwd=ROOT)
+    assert text.returncode == 0 and as_json.returncode == 0, (text.stderr, as_json.stderr)
+    summary = json.loads(as_json.stdout)["summary"]
+    lines = text.stdout.splitlines()
+    head = next(index for index, line in enumerate(lines) if line.startswith(header))
+    unit = "exchanges" if preset == "fate" else "rounds"
+    assert summary["over"] == ("scene" if preset == "fate" else "battle") and summary["fought"] == {unit: 3}
+    assert [who["name"] for who in summary["fighters"]] == [line.split()[0] for line in lines[head + 1:head + 4]]
+    for who, line in zip(summary["fighters"], lines[head + 1:head + 4]):
+        assert f"  {who['state']}" in line and f"  {who['points_spent']} {summary['points']} point" in line, (who, line)
+        assert who["stands"] == (" stands, " in line)
+    assert sum(who["points_spent"] for who in summary["fighters"]) == 1
+    assert any(ev["type"] in ("battle_ended", "fate_scene_ended") for ev in json.loads(as_json.stdout)["events"])
