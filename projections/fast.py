@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from fudge_combat.engine import evolve as evolving_handlers
@@ -34,7 +35,7 @@ from fudge_combat.engine.rulesets.fudge.harm import ADJUSTMENT_PURPOSE
 from fudge_combat.engine.rulesets.fudge.tracks import is_pawn, pain_of
 from fudge_combat.engine.kernel.wounds import Mark, Track, build_track, place
 from fudge_combat.engine.kernel.pmap import LOGGED, EventMap, PMap, Reader
-from fudge_combat.engine.kernel.state import Action, Draft, FightState, draft_of, freeze, replace
+from fudge_combat.engine.kernel.state import Action, Combatant, Draft, FightState, draft_of, freeze, replace
 from fudge_combat.events import models as ev
 from fudge_combat.events.decoder import Refused, decoder, structs
 from fudge_combat.events.envelope import load
@@ -116,22 +117,57 @@ def _settled(draft: Draft) -> Draft:
     return draft
 
 
-_ACTION_SLOTS = tuple(Action.__dict__[name].__set__ for name in ("action", "resolution", "rolls", "consequences"))
+_new = object.__new__
+_a_action, _a_resolution, _a_rolls, _a_consequences = (Action.__dict__[name].__set__
+                                                       for name in ("action", "resolution", "rolls", "consequences"))
 
 
 def _action(action: int, resolution: int, rolls: tuple[int, ...], consequences: tuple[int, ...]) -> Action:
     """`Action(...)` through its slots' own setters (a frozen dataclass's __init__ goes through
     object.__setattr__, field by field)."""
-    new = object.__new__(Action)
-    for write, value in zip(_ACTION_SLOTS, (action, resolution, rolls, consequences)):
-        write(new, value)
+    new = _new(Action)
+    _a_action(new, action)
+    _a_resolution(new, resolution)
+    _a_rolls(new, rolls)
+    _a_consequences(new, consequences)
     return new
+
+
+def _owned(s: Draft) -> tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]] | None:
+    """The dicts of the draft's `actions`, `index` and `events` when this rebuild still grows all three
+    in place (`_Growing`), so that a handler writes them directly; None once a handler has put another
+    map in one's place (the handlers' own way then)."""
+    actions, index, events = s.actions, s.index, s.events
+    if type(actions) is _Growing and type(index) is _Growing and type(events) is _GrowingEvents:
+        return actions._ref, index._ref, events._ref
+    return None
 
 
 def _dice_rolled(s: Draft, r: Any, e: Any) -> Draft:
     """engine.rulesets.fudge.evolve._dice_rolled and engine.rulesets.fudge.evolving.remember with its `_rolled` index, written onto the
-    draft (a fold's own, changed in place: engine.state.Draft)."""
+    draft (a fold's own, changed in place: engine.state.Draft): into its grown dicts themselves while it
+    has them (`_owned`), a roll being a fight's commonest row."""
     seq, action = r.seq, e.action
+    owned = _owned(s)
+    if owned is None:
+        return _dice_rolled_mapped(s, seq, action, e)
+    actions, index, events = owned
+    record = actions.get(action)
+    if record is None:
+        actions[action] = _action(action, seq, (seq,), ())
+    else:
+        actions[action] = _action(record.action, record.resolution, record.rolls + (seq,), record.consequences)
+    key = e.roller.lower()
+    purpose = e.purpose
+    index["roll", key] = seq
+    if purpose != "damage" and not purpose.endswith(ADJUSTMENT_PURPOSE):
+        index["action roll", key] = seq
+    events[seq] = LOGGED  # as _GrowingEvents.set
+    return s
+
+
+def _dice_rolled_mapped(s: Draft, seq: int, action: int, e: Any) -> Draft:
+    """`_dice_rolled` through the maps' own `with_item`, whatever they are."""
     actions = s.actions
     record = actions.get(action)
     if record is None:
@@ -184,24 +220,74 @@ def _exchange_resolved(s: Draft, r: Any, e: Any) -> Draft:
 _W = {name: FightState.__dict__[name].__set__ for name in FightState.__dataclass_fields__}  # every slot's setter
 
 
+_conditions = attrgetter("conditions")
+_w_round_starts, _w_round_declarations, _w_ranked, _w_advantages, _w_round = (
+    _W[name] for name in ("round_starts", "round_declarations", "ranked", "advantages", "round"))
+_w_cleared = tuple(_W[name] for name in ("declarations", "sealed", "initiative", "pending"))
+_w_fought, _w_forfeits, _w_turn, _w_slot_start = (_W[name] for name in ("fought", "forfeits", "turn", "slot_start"))
+_NONE: frozenset[str] = frozenset()
+
+
 def _round_started(s: Draft, r: Any, e: Any) -> Draft:
     """engine.rulesets.fudge.evolve._round_started, each field set through its slot (the handler is one `replace` of
-    thirteen fields); every value is worked out from the state before the round, as the handler's are."""
-    s = expire(s, e.round)  # the timed conditions that end as this round starts (a Draft is changed in place)
+    thirteen fields); every value is worked out from the state before the round, as the handler's are.
+    `expire` walks the whole roster for timed conditions: it runs only when a combatant has a condition
+    (with none, it changes nothing), since a long fight's roster holds every fighter who ever joined."""
+    combatants = s.combatants
+    if any(map(_conditions, (combatants._ref if type(combatants) is _Growing else combatants).values())):
+        s = expire(s, e.round)  # the timed conditions that end as this round starts (a Draft is changed in place)
     number, options, pending, advantages = e.round, s.options, s.pending, s.advantages
-    _W["round_starts"](s, with_item(s.round_starts, len(s.round_starts), r.seq))
-    _W["round_declarations"](s, {k: d for k, (n, d) in pending.items() if n == number})
+    starts = s.round_starts
+    if type(starts) is _Growing:
+        starts._ref[len(starts._ref)] = r.seq
+    else:
+        _w_round_starts(s, with_item(starts, len(starts), r.seq))
+    _w_round_declarations(s, {k: d for k, (n, d) in pending.items() if n == number} if pending else {})
     if not (options.initiative == "opposed" and options.initiative_every == "battle"):
-        _W["ranked"](s, {})
-    _W["advantages"](s, {k: v for k, v in advantages.items() if v[2] >= number})
-    _W["round"](s, number)
-    for name in ("declarations", "sealed", "initiative", "pending"):
-        _W[name](s, {})
-    _W["fought"](s, frozenset())
-    _W["forfeits"](s, frozenset())
-    _W["turn"](s, None)
-    _W["slot_start"](s, 0)
+        _w_ranked(s, {})
+    _w_advantages(s, {k: v for k, v in advantages.items() if v[2] >= number} if advantages else {})
+    _w_round(s, number)
+    for write in _w_cleared:
+        write(s, {})
+    _w_fought(s, _NONE)
+    _w_forfeits(s, _NONE)
+    _w_turn(s, None)
+    _w_slot_start(s, 0)
     return s
+
+
+# The values a wound makes, through their slots' own setters (as `_action`): a new mark, a track (its
+# `_level` cache unset, as its __init__ leaves it), and a combatant with new marks and track.
+_m_setters = tuple(Mark.__dict__[name].__set__ for name in ("level", "seq", "still_ticking", "healed_from"))
+_t_setters = tuple(Track.__dict__[name].__set__ for name in ("boxes", "dead", "killed_by", "out", "pain", "_level"))
+_C_ORDER = tuple(Combatant.__dataclass_fields__)
+_c_read = attrgetter(*_C_ORDER)
+_c_setters = tuple(Combatant.__dict__[name].__set__ for name in _C_ORDER)
+_c_marks, _c_track = Combatant.__dict__["marks"].__set__, Combatant.__dict__["track"].__set__
+
+
+def _mark(level: int, seq: int, still_ticking: bool) -> Mark:
+    new = _new(Mark)
+    for write, value in zip(_m_setters, (level, seq, still_ticking, None)):
+        write(new, value)
+    return new
+
+
+def _track(boxes: Any, dead: bool, killed_by: int | None, out: str | None, pain: int) -> Track:
+    new = _new(Track)
+    for write, value in zip(_t_setters, (boxes, dead, killed_by, out, pain, None)):
+        write(new, value)
+    return new
+
+
+def _wounded(combatant: Combatant, marks: tuple[Mark, ...], track: Track) -> Combatant:
+    """`replace(combatant, marks=marks, track=track)`."""
+    new = _new(Combatant)
+    for write, value in zip(_c_setters, _c_read(combatant)):
+        write(new, value)
+    _c_marks(new, marks)
+    _c_track(new, track)
+    return new
 
 
 def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
@@ -215,34 +301,49 @@ def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
 
     def wound_marked(s: Draft, r: Any, e: Any) -> Draft:
         options = s.options
-        combatant = s.combatants[e.combatant.lower()]
+        name = e.combatant.lower()
+        combatants = s.combatants
+        combatant = combatants[name]
         sheet = combatant.fighter.sheet
         if options.dc_track or is_pawn(sheet):
             return fudge_evolve._wound_marked(s, r, e)
-        seq, action, name = r.seq, e.action, e.combatant.lower()
-        actions = s.actions
-        record = actions.get(action)  # remember, with its `_marked` index
+        seq, action = r.seq, e.action
+        owned = _owned(s)
+        if owned is None:
+            record = s.actions.get(action)  # remember, with its `_marked` index
+        else:
+            record = owned[0].get(action)
         if record is None:
             record = _action(action, seq, (), (seq,))
         else:
             record = _action(record.action, record.resolution, record.rolls, record.consequences + (seq,))
-        _set_actions(s, with_item(actions, action, record))
-        _set_events(s, with_item(s.events, seq, e))
-        _set_index(s, with_item(s.index, ("blow", name), seq))
-        mark = Mark(e.level, seq, e.still_ticking)
+        if owned is None:
+            _set_actions(s, with_item(s.actions, action, record))
+            _set_events(s, with_item(s.events, seq, e))
+            _set_index(s, with_item(s.index, ("blow", name), seq))
+        else:
+            owned[0][action] = record
+            owned[2][seq] = LOGGED  # as _GrowingEvents.set
+            owned[1]["blow", name] = seq
+        mark = _mark(e.level, seq, e.still_ticking)
         marks = combatant.marks + (mark,)
-        known = built.get(combatant.key)
+        key = combatant.key
+        known = built.get(key)
         if known is not None and known[0] is combatant.marks and known[1] == combatant.boxes and known[2] is options:
             raw = place(known[3], mark, options)
         else:
             raw = build_track(combatant.boxes, marks, options)
-        built[combatant.key] = (marks, combatant.boxes, options, raw)
+        built[key] = (marks, combatant.boxes, options, raw)
         # engine.rulesets.fudge.tracks.track_of's last step, then engine.rulesets.fudge.evolve._retrack
-        track = Track(raw.boxes, raw.dead, raw.killed_by, combatant.out, pain_of(sheet))
-        if combatant.killed_by is not None and not track.dead:
-            track = replace(track, dead=True, killed_by=combatant.killed_by)
-        updated = replace(combatant, marks=marks, track=track)
-        return replace(s, combatants=with_item(s.combatants, combatant.key, updated))
+        if combatant.killed_by is not None and not raw.dead:
+            track = _track(raw.boxes, True, combatant.killed_by, combatant.out, pain_of(sheet))
+        else:
+            track = _track(raw.boxes, raw.dead, raw.killed_by, combatant.out, pain_of(sheet))
+        updated = _wounded(combatant, marks, track)
+        if type(combatants) is _Growing:
+            combatants._ref[key] = updated
+            return s
+        return replace(s, combatants=with_item(combatants, key, updated))
 
     return wound_marked
 
