@@ -189,17 +189,25 @@ def _exchange_resolved(s: Draft, r: Any, e: Any) -> Draft:
     """engine.rulesets.fudge.evolve._exchange_resolved, its `remember` (and the `_exchanged` index) written onto the draft;
     the rest as the handler does it, step for step."""
     seq, action, sides = r.seq, e.action, e.sides
-    actions = s.actions
+    owned = _owned(s)
+    actions = s.actions if owned is None else owned[0]
     record = actions.get(action)
     if record is None:
         record = _action(action, seq, (), ())
     else:
         record = _action(record.action, seq, record.rolls, record.consequences)
-    _set_actions(s, with_item(actions, action, record))
-    _set_events(s, with_item(s.events, seq, e))
+    if owned is None:
+        _set_actions(s, with_item(actions, action, record))
+        _set_events(s, with_item(s.events, seq, e))
+    else:
+        actions[action] = record
+        owned[2][seq] = LOGGED  # as _GrowingEvents.set
     if e.avoidance in AVOIDANCES and len(sides) >= 2:
         key = ("avoided", sides[1].combatant.lower(), e.round)
-        _set_index(s, with_item(s.index, key, s.index.get(key, 0) + len(sides) - 1))
+        if owned is None:
+            _set_index(s, with_item(s.index, key, s.index.get(key, 0) + len(sides) - 1))
+        else:
+            owned[1][key] = owned[1].get(key, 0) + len(sides) - 1
     names = [side.combatant.lower() for side in sides]
     keys = frozenset(names)
     opened = dict(s.advantage_open)
@@ -210,11 +218,18 @@ def _exchange_resolved(s: Draft, r: Any, e: Any) -> Draft:
             if foes and all(side.result is not None and o.result is not None and side.result >= o.result
                             for o in foes):
                 opened[key] = foes[0].combatant.lower()
-    used = {k: v for k, v in s.advantages.items() if k not in keys}
+    advantages = s.advantages
+    used = {k: v for k, v in advantages.items() if k not in keys} if advantages else {}
     turn = replace(s.turn, acted=True) if (s.turn and e.kind == "attack") else s.turn
-    s = fudge_evolve._all_out_turns(s, e)
-    return replace(s, fought=s.fought | keys, advantage_open=opened, advantages=used,
-                   declarations=without(s.declarations, *keys), turn=turn)
+    if s.options.pace == "alternating":
+        s = fudge_evolve._all_out_turns(s, e)
+    declarations = s.declarations
+    _w_fought(s, s.fought | keys)
+    _w_advantage_open(s, opened)
+    _w_advantages(s, used)
+    _w_declarations(s, {k: v for k, v in declarations.items() if k not in keys} if declarations else {})
+    _w_turn(s, turn)
+    return s
 
 
 _W = {name: FightState.__dict__[name].__set__ for name in FightState.__dataclass_fields__}  # every slot's setter
@@ -225,6 +240,7 @@ _w_round_starts, _w_round_declarations, _w_ranked, _w_advantages, _w_round = (
     _W[name] for name in ("round_starts", "round_declarations", "ranked", "advantages", "round"))
 _w_cleared = tuple(_W[name] for name in ("declarations", "sealed", "initiative", "pending"))
 _w_fought, _w_forfeits, _w_turn, _w_slot_start = (_W[name] for name in ("fought", "forfeits", "turn", "slot_start"))
+_w_advantage_open, _w_declarations = _W["advantage_open"], _W["declarations"]
 _NONE: frozenset[str] = frozenset()
 
 
@@ -405,9 +421,38 @@ def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callabl
     table, taken = handlers()
     wound = next((struct for struct, model in structs().items() if model is ev.WoundMarked))
     table = {**table, wound: _wound_marking({})}
-    upcasting = bool(UPCASTERS or ENVELOPE_UPCASTERS)  # an older shape is upcast first, by pydantic's path
-    decode = decoder()
+    own = {struct: table[struct] for struct in taken}  # the structs the fold takes as they are decoded
     draft = _growing(read)
+    if UPCASTERS or ENVELOPE_UPCASTERS:  # an older shape is upcast first, by pydantic's path
+        return _upcast(rows, gone, table, decoder(), draft)
+    decode = decoder()
+    folded = None
+    for seq, body in rows:
+        try:
+            record = decode(body)
+        except Refused:  # pydantic decides: it may take what msgspec's strict types refuse, or raise
+            record = load(body)
+            if seq in gone:  # voided: validated all the same, not folded
+                continue
+            event = record.event
+            draft = table[type(event)](draft, record, event)
+        else:
+            if seq in gone:
+                continue
+            event = record.event
+            handler = own.get(type(event))
+            if handler is None:  # an event the fold keeps part of: pydantic's record, as before
+                record = load(body)
+                event = record.event
+                handler = table[type(event)]
+            draft = handler(draft, record, event)
+        folded = record
+    return freeze(_settled(draft), last_seq=0 if folded is None else folded.seq)
+
+
+def _upcast(rows: Iterable[tuple[int, str]], gone: Container[int], table: dict[type, Handler],
+            decode: Callable[[str], Any], draft: Draft) -> FightState:
+    """`rebuild` while an upcaster is registered: every folded row read by pydantic's path (which upcasts)."""
     last = 0
     for seq, body in rows:
         if seq in gone:  # voided: validated all the same, not folded
@@ -416,16 +461,7 @@ def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callabl
             except Refused:
                 load(body)
             continue
-        if upcasting:
-            record = load(body)
-        else:
-            try:
-                record = decode(body)
-            except Refused:
-                record = load(body)
-            else:
-                if type(record.event) not in taken:
-                    record = load(body)
+        record = load(body)
         event = record.event
         draft = table[type(event)](draft, record, event)
         last = record.seq
