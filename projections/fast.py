@@ -143,95 +143,6 @@ def _owned(s: Draft) -> tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]] | 
     return None
 
 
-def _dice_rolled(s: Draft, r: Any, e: Any) -> Draft:
-    """engine.rulesets.fudge.evolve._dice_rolled and engine.rulesets.fudge.evolving.remember with its `_rolled` index, written onto the
-    draft (a fold's own, changed in place: engine.state.Draft): into its grown dicts themselves while it
-    has them (`_owned`), a roll being a fight's commonest row."""
-    seq, action = r.seq, e.action
-    owned = _owned(s)
-    if owned is None:
-        return _dice_rolled_mapped(s, seq, action, e)
-    actions, index, events = owned
-    record = actions.get(action)
-    if record is None:
-        actions[action] = _action(action, seq, (seq,), ())
-    else:
-        actions[action] = _action(record.action, record.resolution, record.rolls + (seq,), record.consequences)
-    key = e.roller.lower()
-    purpose = e.purpose
-    index["roll", key] = seq
-    if purpose != "damage" and not purpose.endswith(ADJUSTMENT_PURPOSE):
-        index["action roll", key] = seq
-    events[seq] = LOGGED  # as _GrowingEvents.set
-    return s
-
-
-def _dice_rolled_mapped(s: Draft, seq: int, action: int, e: Any) -> Draft:
-    """`_dice_rolled` through the maps' own `with_item`, whatever they are."""
-    actions = s.actions
-    record = actions.get(action)
-    if record is None:
-        record = _action(action, seq, (seq,), ())
-    else:
-        record = _action(record.action, record.resolution, record.rolls + (seq,), record.consequences)
-    key = e.roller.lower()
-    purpose = e.purpose
-    if purpose != "damage" and not purpose.endswith(ADJUSTMENT_PURPOSE):
-        _set_index(s, with_items(s.index, ((("roll", key), seq), (("action roll", key), seq))))
-    else:
-        _set_index(s, with_item(s.index, ("roll", key), seq))
-    _set_actions(s, with_item(actions, action, record))
-    _set_events(s, with_item(s.events, seq, e))
-    return s
-
-
-def _exchange_resolved(s: Draft, r: Any, e: Any) -> Draft:
-    """engine.rulesets.fudge.evolve._exchange_resolved, its `remember` (and the `_exchanged` index) written onto the draft;
-    the rest as the handler does it, step for step."""
-    seq, action, sides = r.seq, e.action, e.sides
-    owned = _owned(s)
-    actions = s.actions if owned is None else owned[0]
-    record = actions.get(action)
-    if record is None:
-        record = _action(action, seq, (), ())
-    else:
-        record = _action(record.action, seq, record.rolls, record.consequences)
-    if owned is None:
-        _set_actions(s, with_item(actions, action, record))
-        _set_events(s, with_item(s.events, seq, e))
-    else:
-        actions[action] = record
-        owned[2][seq] = LOGGED  # as _GrowingEvents.set
-    if e.avoidance in AVOIDANCES and len(sides) >= 2:
-        key = ("avoided", sides[1].combatant.lower(), e.round)
-        if owned is None:
-            _set_index(s, with_item(s.index, key, s.index.get(key, 0) + len(sides) - 1))
-        else:
-            owned[1][key] = owned[1].get(key, 0) + len(sides) - 1
-    names = [side.combatant.lower() for side in sides]
-    keys = frozenset(names)
-    opened = dict(s.advantage_open)
-    for side, key in zip(sides, names):
-        opened.pop(key, None)
-        if side.declaration.all_out == "defense":
-            foes = [o for o, name in zip(sides, names) if name != key]
-            if foes and all(side.result is not None and o.result is not None and side.result >= o.result
-                            for o in foes):
-                opened[key] = foes[0].combatant.lower()
-    advantages = s.advantages
-    used = {k: v for k, v in advantages.items() if k not in keys} if advantages else {}
-    turn = replace(s.turn, acted=True) if (s.turn and e.kind == "attack") else s.turn
-    if s.options.pace == "alternating":
-        s = fudge_evolve._all_out_turns(s, e)
-    declarations = s.declarations
-    _w_fought(s, s.fought | keys)
-    _w_advantage_open(s, opened)
-    _w_advantages(s, used)
-    _w_declarations(s, {k: v for k, v in declarations.items() if k not in keys} if declarations else {})
-    _w_turn(s, turn)
-    return s
-
-
 _W = {name: FightState.__dict__[name].__set__ for name in FightState.__dataclass_fields__}  # every slot's setter
 
 
@@ -242,34 +153,6 @@ _w_cleared = tuple(_W[name] for name in ("declarations", "sealed", "initiative",
 _w_fought, _w_forfeits, _w_turn, _w_slot_start = (_W[name] for name in ("fought", "forfeits", "turn", "slot_start"))
 _w_advantage_open, _w_declarations = _W["advantage_open"], _W["declarations"]
 _NONE: frozenset[str] = frozenset()
-
-
-def _round_started(s: Draft, r: Any, e: Any) -> Draft:
-    """engine.rulesets.fudge.evolve._round_started, each field set through its slot (the handler is one `replace` of
-    thirteen fields); every value is worked out from the state before the round, as the handler's are.
-    `expire` walks the whole roster for timed conditions: it runs only when a combatant has a condition
-    (with none, it changes nothing), since a long fight's roster holds every fighter who ever joined."""
-    combatants = s.combatants
-    if any(map(_conditions, (combatants._ref if type(combatants) is _Growing else combatants).values())):
-        s = expire(s, e.round)  # the timed conditions that end as this round starts (a Draft is changed in place)
-    number, options, pending, advantages = e.round, s.options, s.pending, s.advantages
-    starts = s.round_starts
-    if type(starts) is _Growing:
-        starts._ref[len(starts._ref)] = r.seq
-    else:
-        _w_round_starts(s, with_item(starts, len(starts), r.seq))
-    _w_round_declarations(s, {k: d for k, (n, d) in pending.items() if n == number} if pending else {})
-    if not (options.initiative == "opposed" and options.initiative_every == "battle"):
-        _w_ranked(s, {})
-    _w_advantages(s, {k: v for k, v in advantages.items() if v[2] >= number} if advantages else {})
-    _w_round(s, number)
-    for write in _w_cleared:
-        write(s, {})
-    _w_fought(s, _NONE)
-    _w_forfeits(s, _NONE)
-    _w_turn(s, None)
-    _w_slot_start(s, 0)
-    return s
 
 
 # The values a wound makes, through their slots' own setters (as `_action`): a new mark, a track (its
@@ -306,7 +189,174 @@ def _wounded(combatant: Combatant, marks: tuple[Mark, ...], track: Track) -> Com
     return new
 
 
-def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
+class _Open:
+    """What one rebuild's own handlers hold back from the draft until another handler may read it.
+
+    Why: a fight's commonest run of rows is one action's (its rolls, its resolution, its wounds), each of
+    which `remember` records as a new `Action` in place of the last; a replay keeps only the last. The own
+    handlers keep each action they change as a list instead, and `settle` writes them into the draft as
+    `Action`s before any other handler runs and at the fold's end: every handler but these reads the
+    `Action`s `remember` would have left. They also keep whether any combatant holds a condition (a new
+    round's `expire` walks the whole roster for one), which only another handler or `expire` changes."""
+
+    __slots__ = ("actions", "conditions")
+
+    def __init__(self) -> None:
+        self.actions: dict[int, list[Any]] = {}  # action -> [action, resolution, rolls, consequences]
+        self.conditions: bool | None = None  # None: not known
+
+    def settle(self, s: Draft) -> None:
+        held = self.actions
+        if held:
+            ref = s.actions._ref  # held only while the draft grows its own `actions` (`_owned`)
+            for key, (action, resolution, rolls, consequences) in held.items():
+                ref[key] = _action(action, resolution, rolls, consequences)
+            held.clear()
+        self.conditions = None
+
+
+def _dice_rolling(fold: _Open) -> Handler:
+    held = fold.actions
+
+    def dice_rolled(s: Draft, r: Any, e: Any) -> Draft:
+        """engine.rulesets.fudge.evolve._dice_rolled and engine.rulesets.fudge.evolving.remember with its `_rolled`
+        index, written onto the draft (a fold's own, changed in place: engine.state.Draft): into its grown
+        dicts themselves while it has them (`_owned`), the action held (`_Open`)."""
+        seq, action = r.seq, e.action
+        owned = _owned(s)
+        if owned is None:
+            return _dice_rolled_mapped(s, seq, action, e)
+        actions, index, events = owned
+        row = held.get(action)
+        if row is not None:
+            row[2] += (seq,)
+        elif (record := actions.get(action)) is None:
+            held[action] = [action, seq, (seq,), ()]
+        else:
+            held[action] = [record.action, record.resolution, record.rolls + (seq,), record.consequences]
+        key = e.roller.lower()
+        purpose = e.purpose
+        index["roll", key] = seq
+        if purpose != "damage" and not purpose.endswith(ADJUSTMENT_PURPOSE):
+            index["action roll", key] = seq
+        events[seq] = LOGGED  # as _GrowingEvents.set
+        return s
+
+    return dice_rolled
+
+
+def _dice_rolled_mapped(s: Draft, seq: int, action: int, e: Any) -> Draft:
+    """`dice_rolled` through the maps' own `with_item`, whatever they are."""
+    actions = s.actions
+    record = actions.get(action)
+    if record is None:
+        record = _action(action, seq, (seq,), ())
+    else:
+        record = _action(record.action, record.resolution, record.rolls + (seq,), record.consequences)
+    key = e.roller.lower()
+    purpose = e.purpose
+    if purpose != "damage" and not purpose.endswith(ADJUSTMENT_PURPOSE):
+        _set_index(s, with_items(s.index, ((("roll", key), seq), (("action roll", key), seq))))
+    else:
+        _set_index(s, with_item(s.index, ("roll", key), seq))
+    _set_actions(s, with_item(actions, action, record))
+    _set_events(s, with_item(s.events, seq, e))
+    return s
+
+
+def _exchange_resolving(fold: _Open) -> Handler:
+    held = fold.actions
+
+    def exchange_resolved(s: Draft, r: Any, e: Any) -> Draft:
+        """engine.rulesets.fudge.evolve._exchange_resolved, its `remember` (and the `_exchanged` index) written onto
+        the draft, the action held (`_Open`); the rest as the handler does it, step for step."""
+        seq, action, sides = r.seq, e.action, e.sides
+        owned = _owned(s)
+        if owned is None:
+            record = s.actions.get(action)
+            record = (_action(action, seq, (), ()) if record is None
+                      else _action(record.action, seq, record.rolls, record.consequences))
+            _set_actions(s, with_item(s.actions, action, record))
+            _set_events(s, with_item(s.events, seq, e))
+        else:
+            row = held.get(action)
+            if row is not None:
+                row[1] = seq
+            elif (record := owned[0].get(action)) is None:
+                held[action] = [action, seq, (), ()]
+            else:
+                held[action] = [record.action, seq, record.rolls, record.consequences]
+            owned[2][seq] = LOGGED  # as _GrowingEvents.set
+        if e.avoidance in AVOIDANCES and len(sides) >= 2:
+            key = ("avoided", sides[1].combatant.lower(), e.round)
+            if owned is None:
+                _set_index(s, with_item(s.index, key, s.index.get(key, 0) + len(sides) - 1))
+            else:
+                owned[1][key] = owned[1].get(key, 0) + len(sides) - 1
+        names = [side.combatant.lower() for side in sides]
+        keys = frozenset(names)
+        opened = dict(s.advantage_open)
+        for side, key in zip(sides, names):
+            opened.pop(key, None)
+            if side.declaration.all_out == "defense":
+                foes = [o for o, name in zip(sides, names) if name != key]
+                if foes and all(side.result is not None and o.result is not None and side.result >= o.result
+                                for o in foes):
+                    opened[key] = foes[0].combatant.lower()
+        advantages = s.advantages
+        used = {k: v for k, v in advantages.items() if k not in keys} if advantages else {}
+        turn = replace(s.turn, acted=True) if (s.turn and e.kind == "attack") else s.turn
+        if s.options.pace == "alternating":  # the only pace `_all_out_turns` changes anything at
+            s = fudge_evolve._all_out_turns(s, e)
+        declarations = s.declarations
+        _w_fought(s, s.fought | keys)
+        _w_advantage_open(s, opened)
+        _w_advantages(s, used)
+        _w_declarations(s, {k: v for k, v in declarations.items() if k not in keys} if declarations else {})
+        _w_turn(s, turn)
+        return s
+
+    return exchange_resolved
+
+
+def _round_starting(fold: _Open) -> Handler:
+
+    def round_started(s: Draft, r: Any, e: Any) -> Draft:
+        """engine.rulesets.fudge.evolve._round_started, each field set through its slot (the handler is one `replace`
+        of thirteen fields); every value is worked out from the state before the round, as the handler's are.
+        Its `expire` runs only when a combatant holds a condition (with none it changes nothing): a long
+        fight's roster holds every fighter who ever joined."""
+        known = fold.conditions
+        if known is None:
+            combatants = s.combatants
+            known = fold.conditions = any(map(_conditions, (
+                combatants._ref if type(combatants) is _Growing else combatants).values()))
+        if known:
+            s = expire(s, e.round)  # the timed conditions that end as this round starts (a Draft is changed in place)
+            fold.conditions = None
+        number, options, pending, advantages = e.round, s.options, s.pending, s.advantages
+        starts = s.round_starts
+        if type(starts) is _Growing:
+            starts._ref[len(starts._ref)] = r.seq
+        else:
+            _w_round_starts(s, with_item(starts, len(starts), r.seq))
+        _w_round_declarations(s, {k: d for k, (n, d) in pending.items() if n == number} if pending else {})
+        if not (options.initiative == "opposed" and options.initiative_every == "battle"):
+            _w_ranked(s, {})
+        _w_advantages(s, {k: v for k, v in advantages.items() if v[2] >= number} if advantages else {})
+        _w_round(s, number)
+        for write in _w_cleared:
+            write(s, {})
+        _w_fought(s, _NONE)
+        _w_forfeits(s, _NONE)
+        _w_turn(s, None)
+        _w_slot_start(s, 0)
+        return s
+
+    return round_started
+
+
+def _wound_marking(fold: _Open) -> Handler:
     """engine.rulesets.fudge.evolve._wound_marked for one fold, placing each mark on the track the earlier marks built.
 
     Why: the handler rebuilds a combatant's track from all its marks at every wound (engine.tracks.track_of:
@@ -314,6 +364,8 @@ def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
     combatant, the marks last placed and the track they built; when the combatant still holds those marks
     (the same tuple), on the same boxes and options, placing the new mark on that track is `build_track`
     of all of them by its definition. A pawn's or a damage-capacity track goes through the handler."""
+    built: dict[str, tuple[Any, ...]] = {}
+    held = fold.actions
 
     def wound_marked(s: Draft, r: Any, e: Any) -> Draft:
         options = s.options
@@ -322,23 +374,25 @@ def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
         combatant = combatants[name]
         sheet = combatant.fighter.sheet
         if options.dc_track or is_pawn(sheet):
+            fold.settle(s)  # the handler reads the actions
             return fudge_evolve._wound_marked(s, r, e)
         seq, action = r.seq, e.action
         owned = _owned(s)
-        if owned is None:
-            record = s.actions.get(action)  # remember, with its `_marked` index
-        else:
-            record = owned[0].get(action)
-        if record is None:
-            record = _action(action, seq, (), (seq,))
-        else:
-            record = _action(record.action, record.resolution, record.rolls, record.consequences + (seq,))
-        if owned is None:
+        if owned is None:  # remember, with its `_marked` index
+            record = s.actions.get(action)
+            record = (_action(action, seq, (), (seq,)) if record is None
+                      else _action(record.action, record.resolution, record.rolls, record.consequences + (seq,)))
             _set_actions(s, with_item(s.actions, action, record))
             _set_events(s, with_item(s.events, seq, e))
             _set_index(s, with_item(s.index, ("blow", name), seq))
         else:
-            owned[0][action] = record
+            row = held.get(action)
+            if row is not None:
+                row[3] += (seq,)
+            elif (record := owned[0].get(action)) is None:
+                held[action] = [action, seq, (), (seq,)]
+            else:
+                held[action] = [record.action, record.resolution, record.rolls, record.consequences + (seq,)]
             owned[2][seq] = LOGGED  # as _GrowingEvents.set
             owned[1]["blow", name] = seq
         mark = _mark(e.level, seq, e.still_ticking)
@@ -355,7 +409,7 @@ def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
             track = _track(raw.boxes, True, combatant.killed_by, combatant.out, pain_of(sheet))
         else:
             track = _track(raw.boxes, raw.dead, raw.killed_by, combatant.out, pain_of(sheet))
-        updated = _wounded(combatant, marks, track)
+        updated = _wounded(combatant, marks, track)  # its conditions as they were (`_Open.conditions` holds)
         if type(combatants) is _Growing:
             combatants._ref[key] = updated
             return s
@@ -364,8 +418,10 @@ def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
     return wound_marked
 
 
-_OWN: dict[type, Handler] = {ev.DiceRolled: _dice_rolled, ev.ExchangeResolved: _exchange_resolved,
-                              ev.RoundStarted: _round_started}
+# The fold's own handlers, each made for one rebuild (its `_Open`).
+_OWN: dict[type, Callable[[_Open], Handler]] = {
+    ev.DiceRolled: _dice_rolling, ev.ExchangeResolved: _exchange_resolving, ev.RoundStarted: _round_starting,
+    ev.WoundMarked: _wound_marking}
 
 # The engine code the handlers above restate, each with the digest of its source when they were last
 # checked against it (`source_digest`): a change there fails tests/test_rebuild.py until it is made here
@@ -398,12 +454,13 @@ def source_digest(name: str) -> str:
 
 @lru_cache(maxsize=1)
 def handlers() -> tuple[dict[type, Handler], frozenset[type]]:
-    """The fold's handlers by the type of what it is given (a struct or a model), and the structs it takes."""
+    """The fold's handlers by the type of what it is given (a struct or a model: the engine's), and the structs
+    it takes. A rebuild puts its own (`_OWN`) in place of the engine's for a few."""
     table: dict[type, Handler] = dict(evolving_handlers.HANDLERS)
     taken = set()
     for struct, model in structs().items():
         if model in READ_ONLY:
-            table[struct] = _OWN.get(model) or evolving_handlers.HANDLERS[model]
+            table[struct] = evolving_handlers.HANDLERS[model]
             index_as(struct, model)
             taken.add(struct)
     return table, frozenset(taken)
@@ -419,12 +476,13 @@ def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callabl
     in the log (read back with `read`), so that no struct enters the state; its growing maps are grown
     in place (`_Growing`)."""
     table, taken = handlers()
-    wound = next((struct for struct, model in structs().items() if model is ev.WoundMarked))
-    table = {**table, wound: _wound_marking({})}
-    own = {struct: table[struct] for struct in taken}  # the structs the fold takes as they are decoded
     draft = _growing(read)
     if UPCASTERS or ENVELOPE_UPCASTERS:  # an older shape is upcast first, by pydantic's path
         return _upcast(rows, gone, table, decoder(), draft)
+    fold = _Open()
+    settle = fold.settle
+    models = structs()
+    own = {struct: _OWN[models[struct]](fold) for struct in taken if models[struct] in _OWN}
     decode = decoder()
     folded = None
     for seq, body in rows:
@@ -435,18 +493,22 @@ def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callabl
             if seq in gone:  # voided: validated all the same, not folded
                 continue
             event = record.event
+            settle(draft)
             draft = table[type(event)](draft, record, event)
         else:
             if seq in gone:
                 continue
             event = record.event
             handler = own.get(type(event))
-            if handler is None:  # an event the fold keeps part of: pydantic's record, as before
-                record = load(body)
-                event = record.event
+            if handler is None:  # the engine's handler, which reads what the own ones held back
+                settle(draft)
+                if type(event) not in taken:  # an event the fold keeps part of: pydantic's record, as before
+                    record = load(body)
+                    event = record.event
                 handler = table[type(event)]
             draft = handler(draft, record, event)
         folded = record
+    settle(draft)
     return freeze(_settled(draft), last_seq=0 if folded is None else folded.seq)
 
 
