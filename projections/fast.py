@@ -157,8 +157,10 @@ _NONE: frozenset[str] = frozenset()
 
 # The values a wound makes, through their slots' own setters (as `_action`): a new mark, a track (its
 # `_level` cache unset, as its __init__ leaves it), and a combatant with new marks and track.
-_m_setters = tuple(Mark.__dict__[name].__set__ for name in ("level", "seq", "still_ticking", "healed_from"))
-_t_setters = tuple(Track.__dict__[name].__set__ for name in ("boxes", "dead", "killed_by", "out", "pain", "_level"))
+_m_level, _m_seq, _m_ticking, _m_healed = (Mark.__dict__[name].__set__
+                                            for name in ("level", "seq", "still_ticking", "healed_from"))
+_t_boxes, _t_dead, _t_killed_by, _t_out, _t_pain, _t_level = (
+    Track.__dict__[name].__set__ for name in ("boxes", "dead", "killed_by", "out", "pain", "_level"))
 _C_ORDER = tuple(Combatant.__dataclass_fields__)
 _c_read = attrgetter(*_C_ORDER)
 _c_setters = tuple(Combatant.__dict__[name].__set__ for name in _C_ORDER)
@@ -167,15 +169,21 @@ _c_marks, _c_track = Combatant.__dict__["marks"].__set__, Combatant.__dict__["tr
 
 def _mark(level: int, seq: int, still_ticking: bool) -> Mark:
     new = _new(Mark)
-    for write, value in zip(_m_setters, (level, seq, still_ticking, None)):
-        write(new, value)
+    _m_level(new, level)
+    _m_seq(new, seq)
+    _m_ticking(new, still_ticking)
+    _m_healed(new, None)
     return new
 
 
 def _track(boxes: Any, dead: bool, killed_by: int | None, out: str | None, pain: int) -> Track:
     new = _new(Track)
-    for write, value in zip(_t_setters, (boxes, dead, killed_by, out, pain, None)):
-        write(new, value)
+    _t_boxes(new, boxes)
+    _t_dead(new, dead)
+    _t_killed_by(new, killed_by)
+    _t_out(new, out)
+    _t_pain(new, pain)
+    _t_level(new, None)
     return new
 
 
@@ -365,6 +373,7 @@ def _wound_marking(fold: _Open) -> Handler:
     (the same tuple), on the same boxes and options, placing the new mark on that track is `build_track`
     of all of them by its definition. A pawn's or a damage-capacity track goes through the handler."""
     built: dict[str, tuple[Any, ...]] = {}
+    pains: dict[int, tuple[Any, int]] = {}  # id(sheet) -> (sheet, pain_of(sheet)): a sheet is never changed
     held = fold.actions
 
     def wound_marked(s: Draft, r: Any, e: Any) -> Draft:
@@ -405,10 +414,13 @@ def _wound_marking(fold: _Open) -> Handler:
             raw = build_track(combatant.boxes, marks, options)
         built[key] = (marks, combatant.boxes, options, raw)
         # engine.rulesets.fudge.tracks.track_of's last step, then engine.rulesets.fudge.evolve._retrack
+        pain = pains.get(id(sheet))
+        if pain is None or pain[0] is not sheet:
+            pain = pains[id(sheet)] = (sheet, pain_of(sheet))  # the sheet kept: its id is not reused
         if combatant.killed_by is not None and not raw.dead:
-            track = _track(raw.boxes, True, combatant.killed_by, combatant.out, pain_of(sheet))
+            track = _track(raw.boxes, True, combatant.killed_by, combatant.out, pain[1])
         else:
-            track = _track(raw.boxes, raw.dead, raw.killed_by, combatant.out, pain_of(sheet))
+            track = _track(raw.boxes, raw.dead, raw.killed_by, combatant.out, pain[1])
         updated = _wounded(combatant, marks, track)  # its conditions as they were (`_Open.conditions` holds)
         if type(combatants) is _Growing:
             combatants._ref[key] = updated
