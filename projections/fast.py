@@ -216,7 +216,9 @@ class _Open:
     def settle(self, s: Draft) -> None:
         held = self.actions
         if held:
-            ref = s.actions._ref  # held only while the draft grows its own `actions` (`_owned`)
+            actions = s.actions
+            assert type(actions) is _Growing  # held only while the draft grows its own `actions` (`_owned`)
+            ref = actions._ref
             for key, (action, resolution, rolls, consequences) in held.items():
                 ref[key] = _action(action, resolution, rolls, consequences)
             held.clear()
