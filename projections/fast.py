@@ -8,10 +8,10 @@ dropped. Here such a row stays the decoder's struct: validated like the model (s
 same defaults) at a fraction of pydantic's cost, and read by the same handlers (`engine.evolve`),
 which only read its fields. The handlers that keep part of an event in the state (a declaration, a
 sheet) or are rare get pydantic's record, as every row did before. A dice roll (the commonest of a
-fight's rows), an exchange, a wound and a new round are folded by handlers of this module (`_OWN`,
-`_wound_marking`): the engine's handler with `engine.evolving.remember` written straight onto the fold's
-draft, and a wound placed on the track the earlier marks built; and the draft's growing maps grow in place
-(`_Growing`).
+fight's rows), an exchange, a wound and a new round are folded by handlers of this module (`_OWN`, made
+for each rebuild): the engine's handler with `engine.evolving.remember` written straight onto the fold's
+draft, an action's rows held as one record until another handler reads it (`_Open`), and a wound placed
+on the track the earlier marks built; and the draft's growing maps grow in place (`_Growing`).
 
 They restate the engine's rules, so a change to those rules must be made here too: `RESTATES` names the
 engine code each one restates with a digest of its source, and tests/test_rebuild.py fails when that
@@ -30,7 +30,7 @@ from typing import Any
 from fudge_combat.engine import evolve as evolving_handlers
 from fudge_combat.engine.rulesets.fudge import evolve as fudge_evolve
 from fudge_combat.engine.rulesets.fudge.conditions import expire
-from fudge_combat.engine.rulesets.fudge.evolving import AVOIDANCES, SMALL, index_as, with_item, with_items, without
+from fudge_combat.engine.rulesets.fudge.evolving import AVOIDANCES, SMALL, index_as, with_item, with_items
 from fudge_combat.engine.rulesets.fudge.harm import ADJUSTMENT_PURPOSE
 from fudge_combat.engine.rulesets.fudge.tracks import is_pawn, pain_of
 from fudge_combat.engine.kernel.wounds import Mark, Track, build_track, place
@@ -452,6 +452,11 @@ RESTATES: dict[str, str] = {
     "engine.rulesets.fudge.evolving._marked": "0c7e5a41336c",
     "engine.rulesets.fudge.tracks.track_of": "e873dfab1f32",
     "engine.kernel.wounds.build_track": "310130efc8e7",
+    # read, not restated, by the own handlers under a condition of theirs: `_all_out_turns` only when the
+    # pace is alternating, `expire` only when a combatant holds a condition, `pain_of` once a sheet
+    "engine.rulesets.fudge.evolve._all_out_turns": "7866c978ee07",
+    "engine.rulesets.fudge.conditions.expire": "8db054dd0f98",
+    "engine.rulesets.fudge.tracks.pain_of": "cf3e8f1dd681",
 }
 
 
