@@ -1,7 +1,7 @@
 """Replay from scratch against the eventsourcing peer: this checkout beside an older one, in one run.
 
     python bench/rebuild.py --old ../before [--old-python PATH] [--new-python PATH] [--events 10000] [--rounds 5]
-                            [--replays 7] [--split]
+                            [--replays 7] [--split] [--prototypes]
 
 Builds a `fudge` fight of about N events once (bench/replay.py's `build`, this checkout's), then runs in
 turns, the order rotated every round:
@@ -14,7 +14,8 @@ turns, the order rotated every round:
 - the peer (bench/peer_eventsourcing.py, run with the peer's venv as bench/replay.py makes it): an
   aggregate of as many events, `repository.get` as many times, CPU and wall time.
 Each figure is the median over every replay of every round. `--split` adds where this checkout's
-replay goes, per event, in this process (the collector paused, as the replay runs).
+replay goes, per event, in this process (the collector paused, as the replay runs); `--prototypes` two
+changes of the store's design, measured without being made (`prototypes`).
 """
 
 from __future__ import annotations
@@ -91,12 +92,10 @@ def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
     rows = list(chain.from_iterable(fights.reads.pages("long", last)))
     decode, taken = decoder(), handlers()[1]
 
-    def decoded() -> list[Any]:
-        out = []
+    def decoded() -> None:  # each record dropped as the next is read, as the replay does
         for _, body in rows:
-            record = decode(body)
-            out.append(record if type(record.event) in taken else load(body))
-        return out
+            if type(decode(body).event) not in taken:
+                load(body)
 
     def timed(fn: Any) -> float:
         samples = []
@@ -120,6 +119,99 @@ def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
             ("the whole replay (`Loader.rebuild`)", replay)]
 
 
+def prototypes(path: Path, rounds: int = 10, per: int = 3) -> list[tuple[str, float, float]]:
+    """Two changes of the store's design named as ways to a faster replay, measured in this process on copies
+    of the bench fight without being made (each the median of `rounds` x `per` runs, the two sides in turns):
+    - an index of the log's rows by type, so that the voiding rows a replay reads first are found without
+      reading every row: `Loader.rebuild` on a copy with `CREATE INDEX ... ON events(fight, type)` and the
+      voiding query told to use it, beside the store as it is;
+    - the fight's id and the previous row's hash in columns of their own, out of the stored body (117 of
+      its 483 bytes): reading and decoding the bodies without those two fields (a struct derived as the
+      envelope's, less them), beside the bodies as they are. Only the read is measured: the chain's hash
+      would then be taken over the columns and the body, a change of the log's format.
+    Each: (what, as it is, prototype), CPU ms."""
+    import shutil
+    import sqlite3
+    import typing
+
+    import msgspec
+
+    from fudge_combat.events.decoder import _derived
+    from fudge_combat.events.rows import Row
+    from fudge_combat.service.fights import Fights
+    from fudge_combat.store import sqlite as sqlite_store
+
+    indexed_path = path.with_name("indexed.db")
+    shutil.copy(path, indexed_path)
+    with sqlite3.connect(indexed_path) as db:
+        db.execute("CREATE INDEX events_type ON events(fight, type)")
+    db.close()
+    plain = sqlite_store.SqliteStore.rows_of_types
+
+    def indexed(self: Any, name: str, types: Any, upto: int | None = None) -> list[Any]:
+        kinds = sorted(types)
+        rows = self._fetch(
+            f"SELECT seq, command, type, body, hash FROM events INDEXED BY events_type WHERE fight = ? AND seq <= ? "
+            f"AND type IN ({', '.join('?' * len(kinds))}) ORDER BY seq",
+            (self._id(name), sqlite_store._seq(upto), *kinds))
+        return [Row(*row) for row in rows]
+
+    def replay(where: Path) -> None:
+        store = sqlite_store.SqliteStore(where)
+        Fights(store).loader.rebuild("long", store.last_seq("long"))
+        store.close()
+
+    decode = _derived()[0]
+    record = decode.type
+    hints = typing.get_type_hints(record, include_extras=True)
+    defaults = (msgspec.NODEFAULT,) * (len(record.__struct_fields__) - len(record.__struct_defaults__)) \
+        + record.__struct_defaults__
+    fields = [(name, hints[name], msgspec.field(name=key) if default is msgspec.NODEFAULT else
+               msgspec.field(name=key, default=default))
+              for name, key, default in zip(record.__struct_fields__, record.__struct_encode_fields__, defaults)
+              if name not in ("fight", "prev")]
+    shorter = msgspec.json.Decoder(msgspec.defstruct("Shorter", fields, kw_only=True, frozen=True,
+                                                     forbid_unknown_fields=True))
+    full_path, short_path = path.with_name("full.db"), path.with_name("short.db")
+    with sqlite3.connect(path) as source:
+        rows = source.execute("SELECT seq, body FROM events ORDER BY fight, seq").fetchall()
+    source.close()
+    for where, strip in ((full_path, False), (short_path, True)):
+        with sqlite3.connect(where) as db:
+            db.execute("CREATE TABLE events (fight INTEGER, seq INTEGER, body TEXT, PRIMARY KEY (fight, seq)) "
+                       "WITHOUT ROWID")
+            db.executemany("INSERT INTO events VALUES (1, ?, ?)", [
+                (seq, json.dumps({k: v for k, v in json.loads(body).items() if k not in ("fight", "prev")},
+                                 sort_keys=True, separators=(",", ":"), ensure_ascii=False) if strip else body)
+                for seq, body in rows])
+        db.close()
+
+    def read(where: Path, decoder: Any) -> None:
+        with sqlite3.connect(where) as db:
+            for _, body in db.execute("SELECT seq, body FROM events WHERE fight = 1 ORDER BY seq"):
+                decoder.decode(body)
+        db.close()
+
+    sides: dict[str, Any] = {
+        "voiding rows: no index / an index by type": (lambda: replay(path), lambda: replay(indexed_path)),
+        "rows read and decoded: as stored / without fight and prev": (lambda: read(full_path, decode),
+                                                                      lambda: read(short_path, shorter))}
+    out = []
+    for label, (now, then) in sides.items():
+        times: dict[str, list[float]] = {"now": [], "then": []}
+        for round_ in range(rounds):
+            for key in (("now", "then") if round_ % 2 else ("then", "now")):
+                sqlite_store.SqliteStore.rows_of_types = indexed if key == "then" else plain  # type: ignore[method-assign]
+                for _ in range(per):
+                    gc.collect()
+                    started = time.process_time()
+                    (now if key == "now" else then)()
+                    times[key].append(time.process_time() - started)
+        sqlite_store.SqliteStore.rows_of_types = plain  # type: ignore[method-assign]
+        out.append((label, statistics.median(times["now"]) * 1e3, statistics.median(times["then"]) * 1e3))
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old", type=Path, required=True, help="the root of the older checkout")
@@ -128,6 +220,8 @@ def main() -> None:
     parser.add_argument("--replays", type=int, default=7)
     parser.add_argument("--peer-python", help="a Python with eventsourcing 9.5.x (default: .venv-peer, made on first use)")
     parser.add_argument("--split", action="store_true", help="where this checkout's replay goes, per event")
+    parser.add_argument("--prototypes", action="store_true",
+                        help="measure two changes of the store's design without making them (see `prototypes`)")
     add_options(parser)
     args = parser.parse_args()
     roots = {"old": args.old.resolve(), "new": ROOT}
@@ -157,6 +251,7 @@ def main() -> None:
                 runs[key]["cpu"] += found["cpu"]
                 runs[key]["wall"] += found["wall"]
         parts = split(path) if args.split else []
+        tried = prototypes(path) if args.prototypes else []
     load_after = os.getloadavg()
 
     med = {key: {kind: statistics.median(values) for kind, values in run.items()} for key, run in runs.items()}
@@ -181,6 +276,12 @@ def main() -> None:
         print("|---|---:|")
         for label, value in parts:
             print(f"| {label} | {value:.1f} |")
+    if tried:
+        print()
+        print("| prototype (in-process, in turns, median of 30) | as it is, CPU ms | prototype, CPU ms |")
+        print("|---|---:|---:|")
+        for label, now, then in tried:
+            print(f"| {label} | {now:.1f} | {then:.1f} |")
 
 
 def _ratio(med: dict[str, Any], per: dict[str, int], key: str, kind: str) -> str:

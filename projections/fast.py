@@ -8,10 +8,10 @@ dropped. Here such a row stays the decoder's struct: validated like the model (s
 same defaults) at a fraction of pydantic's cost, and read by the same handlers (`engine.evolve`),
 which only read its fields. The handlers that keep part of an event in the state (a declaration, a
 sheet) or are rare get pydantic's record, as every row did before. A dice roll (the commonest of a
-fight's rows), an exchange, a wound and a new round are folded by handlers of this module (`_OWN`,
-`_wound_marking`): the engine's handler with `engine.evolving.remember` written straight onto the fold's
-draft, and a wound placed on the track the earlier marks built; and the draft's growing maps grow in place
-(`_Growing`).
+fight's rows), an exchange, a wound and a new round are folded by handlers of this module (`_OWN`, made
+for each rebuild): the engine's handler with `engine.evolving.remember` written straight onto the fold's
+draft, an action's rows held as one record until another handler reads it (`_Open`), and a wound placed
+on the track the earlier marks built; and the draft's growing maps grow in place (`_Growing`).
 
 They restate the engine's rules, so a change to those rules must be made here too: `RESTATES` names the
 engine code each one restates with a digest of its source, and tests/test_rebuild.py fails when that
@@ -24,17 +24,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from fudge_combat.engine import evolve as evolving_handlers
 from fudge_combat.engine.rulesets.fudge import evolve as fudge_evolve
 from fudge_combat.engine.rulesets.fudge.conditions import expire
-from fudge_combat.engine.rulesets.fudge.evolving import AVOIDANCES, SMALL, index_as, with_item, with_items, without
+from fudge_combat.engine.rulesets.fudge.evolving import AVOIDANCES, SMALL, index_as, with_item, with_items
 from fudge_combat.engine.rulesets.fudge.harm import ADJUSTMENT_PURPOSE
 from fudge_combat.engine.rulesets.fudge.tracks import is_pawn, pain_of
 from fudge_combat.engine.kernel.wounds import Mark, Track, build_track, place
 from fudge_combat.engine.kernel.pmap import LOGGED, EventMap, PMap, Reader
-from fudge_combat.engine.kernel.state import Action, Draft, FightState, draft_of, freeze, replace
+from fudge_combat.engine.kernel.state import Action, Combatant, Draft, FightState, draft_of, freeze, replace
 from fudge_combat.events import models as ev
 from fudge_combat.events.decoder import Refused, decoder, structs
 from fudge_combat.events.envelope import load
@@ -116,22 +117,146 @@ def _settled(draft: Draft) -> Draft:
     return draft
 
 
-_ACTION_SLOTS = tuple(Action.__dict__[name].__set__ for name in ("action", "resolution", "rolls", "consequences"))
+_new = object.__new__
+_a_action, _a_resolution, _a_rolls, _a_consequences = (Action.__dict__[name].__set__
+                                                       for name in ("action", "resolution", "rolls", "consequences"))
 
 
 def _action(action: int, resolution: int, rolls: tuple[int, ...], consequences: tuple[int, ...]) -> Action:
     """`Action(...)` through its slots' own setters (a frozen dataclass's __init__ goes through
     object.__setattr__, field by field)."""
-    new = object.__new__(Action)
-    for write, value in zip(_ACTION_SLOTS, (action, resolution, rolls, consequences)):
-        write(new, value)
+    new = _new(Action)
+    _a_action(new, action)
+    _a_resolution(new, resolution)
+    _a_rolls(new, rolls)
+    _a_consequences(new, consequences)
     return new
 
 
-def _dice_rolled(s: Draft, r: Any, e: Any) -> Draft:
-    """engine.rulesets.fudge.evolve._dice_rolled and engine.rulesets.fudge.evolving.remember with its `_rolled` index, written onto the
-    draft (a fold's own, changed in place: engine.state.Draft)."""
-    seq, action = r.seq, e.action
+def _owned(s: Draft) -> tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]] | None:
+    """The dicts of the draft's `actions`, `index` and `events` when this rebuild still grows all three
+    in place (`_Growing`), so that a handler writes them directly; None once a handler has put another
+    map in one's place (the handlers' own way then)."""
+    actions, index, events = s.actions, s.index, s.events
+    if type(actions) is _Growing and type(index) is _Growing and type(events) is _GrowingEvents:
+        return actions._ref, index._ref, events._ref
+    return None
+
+
+_W = {name: FightState.__dict__[name].__set__ for name in FightState.__dataclass_fields__}  # every slot's setter
+
+
+_conditions = attrgetter("conditions")
+_w_round_starts, _w_round_declarations, _w_ranked, _w_advantages, _w_round = (
+    _W[name] for name in ("round_starts", "round_declarations", "ranked", "advantages", "round"))
+_w_cleared = tuple(_W[name] for name in ("declarations", "sealed", "initiative", "pending"))
+_w_fought, _w_forfeits, _w_turn, _w_slot_start = (_W[name] for name in ("fought", "forfeits", "turn", "slot_start"))
+_w_advantage_open, _w_declarations = _W["advantage_open"], _W["declarations"]
+_NONE: frozenset[str] = frozenset()
+
+
+# The values a wound makes, through their slots' own setters (as `_action`): a new mark, a track (its
+# `_level` cache unset, as its __init__ leaves it), and a combatant with new marks and track.
+_m_level, _m_seq, _m_ticking, _m_healed = (Mark.__dict__[name].__set__
+                                            for name in ("level", "seq", "still_ticking", "healed_from"))
+_t_boxes, _t_dead, _t_killed_by, _t_out, _t_pain, _t_level = (
+    Track.__dict__[name].__set__ for name in ("boxes", "dead", "killed_by", "out", "pain", "_level"))
+_C_ORDER = tuple(Combatant.__dataclass_fields__)
+_c_read = attrgetter(*_C_ORDER)
+_c_setters = tuple(Combatant.__dict__[name].__set__ for name in _C_ORDER)
+_c_marks, _c_track = Combatant.__dict__["marks"].__set__, Combatant.__dict__["track"].__set__
+
+
+def _mark(level: int, seq: int, still_ticking: bool) -> Mark:
+    new = _new(Mark)
+    _m_level(new, level)
+    _m_seq(new, seq)
+    _m_ticking(new, still_ticking)
+    _m_healed(new, None)
+    return new
+
+
+def _track(boxes: Any, dead: bool, killed_by: int | None, out: str | None, pain: int) -> Track:
+    new = _new(Track)
+    _t_boxes(new, boxes)
+    _t_dead(new, dead)
+    _t_killed_by(new, killed_by)
+    _t_out(new, out)
+    _t_pain(new, pain)
+    _t_level(new, None)
+    return new
+
+
+def _wounded(combatant: Combatant, marks: tuple[Mark, ...], track: Track) -> Combatant:
+    """`replace(combatant, marks=marks, track=track)`."""
+    new = _new(Combatant)
+    for write, value in zip(_c_setters, _c_read(combatant)):
+        write(new, value)
+    _c_marks(new, marks)
+    _c_track(new, track)
+    return new
+
+
+class _Open:
+    """What one rebuild's own handlers hold back from the draft until another handler may read it.
+
+    Why: a fight's commonest run of rows is one action's (its rolls, its resolution, its wounds), each of
+    which `remember` records as a new `Action` in place of the last; a replay keeps only the last. The own
+    handlers keep each action they change as a list instead, and `settle` writes them into the draft as
+    `Action`s before any other handler runs and at the fold's end: every handler but these reads the
+    `Action`s `remember` would have left. They also keep whether any combatant holds a condition (a new
+    round's `expire` walks the whole roster for one), which only another handler or `expire` changes."""
+
+    __slots__ = ("actions", "conditions")
+
+    def __init__(self) -> None:
+        self.actions: dict[int, list[Any]] = {}  # action -> [action, resolution, rolls, consequences]
+        self.conditions: bool | None = None  # None: not known
+
+    def settle(self, s: Draft) -> None:
+        held = self.actions
+        if held:
+            actions = s.actions
+            assert type(actions) is _Growing  # held only while the draft grows its own `actions` (`_owned`)
+            ref = actions._ref
+            for key, (action, resolution, rolls, consequences) in held.items():
+                ref[key] = _action(action, resolution, rolls, consequences)
+            held.clear()
+        self.conditions = None
+
+
+def _dice_rolling(fold: _Open) -> Handler:
+    held = fold.actions
+
+    def dice_rolled(s: Draft, r: Any, e: Any) -> Draft:
+        """engine.rulesets.fudge.evolve._dice_rolled and engine.rulesets.fudge.evolving.remember with its `_rolled`
+        index, written onto the draft (a fold's own, changed in place: engine.state.Draft): into its grown
+        dicts themselves while it has them (`_owned`), the action held (`_Open`)."""
+        seq, action = r.seq, e.action
+        owned = _owned(s)
+        if owned is None:
+            return _dice_rolled_mapped(s, seq, action, e)
+        actions, index, events = owned
+        row = held.get(action)
+        if row is not None:
+            row[2] += (seq,)
+        elif (record := actions.get(action)) is None:
+            held[action] = [action, seq, (seq,), ()]
+        else:
+            held[action] = [record.action, record.resolution, record.rolls + (seq,), record.consequences]
+        key = e.roller.lower()
+        purpose = e.purpose
+        index["roll", key] = seq
+        if purpose != "damage" and not purpose.endswith(ADJUSTMENT_PURPOSE):
+            index["action roll", key] = seq
+        events[seq] = LOGGED  # as _GrowingEvents.set
+        return s
+
+    return dice_rolled
+
+
+def _dice_rolled_mapped(s: Draft, seq: int, action: int, e: Any) -> Draft:
+    """`dice_rolled` through the maps' own `with_item`, whatever they are."""
     actions = s.actions
     record = actions.get(action)
     if record is None:
@@ -149,62 +274,99 @@ def _dice_rolled(s: Draft, r: Any, e: Any) -> Draft:
     return s
 
 
-def _exchange_resolved(s: Draft, r: Any, e: Any) -> Draft:
-    """engine.rulesets.fudge.evolve._exchange_resolved, its `remember` (and the `_exchanged` index) written onto the draft;
-    the rest as the handler does it, step for step."""
-    seq, action, sides = r.seq, e.action, e.sides
-    actions = s.actions
-    record = actions.get(action)
-    if record is None:
-        record = _action(action, seq, (), ())
-    else:
-        record = _action(record.action, seq, record.rolls, record.consequences)
-    _set_actions(s, with_item(actions, action, record))
-    _set_events(s, with_item(s.events, seq, e))
-    if e.avoidance in AVOIDANCES and len(sides) >= 2:
-        key = ("avoided", sides[1].combatant.lower(), e.round)
-        _set_index(s, with_item(s.index, key, s.index.get(key, 0) + len(sides) - 1))
-    names = [side.combatant.lower() for side in sides]
-    keys = frozenset(names)
-    opened = dict(s.advantage_open)
-    for side, key in zip(sides, names):
-        opened.pop(key, None)
-        if side.declaration.all_out == "defense":
-            foes = [o for o, name in zip(sides, names) if name != key]
-            if foes and all(side.result is not None and o.result is not None and side.result >= o.result
-                            for o in foes):
-                opened[key] = foes[0].combatant.lower()
-    used = {k: v for k, v in s.advantages.items() if k not in keys}
-    turn = replace(s.turn, acted=True) if (s.turn and e.kind == "attack") else s.turn
-    s = fudge_evolve._all_out_turns(s, e)
-    return replace(s, fought=s.fought | keys, advantage_open=opened, advantages=used,
-                   declarations=without(s.declarations, *keys), turn=turn)
+def _exchange_resolving(fold: _Open) -> Handler:
+    held = fold.actions
+
+    def exchange_resolved(s: Draft, r: Any, e: Any) -> Draft:
+        """engine.rulesets.fudge.evolve._exchange_resolved, its `remember` (and the `_exchanged` index) written onto
+        the draft, the action held (`_Open`); the rest as the handler does it, step for step."""
+        seq, action, sides = r.seq, e.action, e.sides
+        owned = _owned(s)
+        if owned is None:
+            record = s.actions.get(action)
+            record = (_action(action, seq, (), ()) if record is None
+                      else _action(record.action, seq, record.rolls, record.consequences))
+            _set_actions(s, with_item(s.actions, action, record))
+            _set_events(s, with_item(s.events, seq, e))
+        else:
+            row = held.get(action)
+            if row is not None:
+                row[1] = seq
+            elif (record := owned[0].get(action)) is None:
+                held[action] = [action, seq, (), ()]
+            else:
+                held[action] = [record.action, seq, record.rolls, record.consequences]
+            owned[2][seq] = LOGGED  # as _GrowingEvents.set
+        if e.avoidance in AVOIDANCES and len(sides) >= 2:
+            key = ("avoided", sides[1].combatant.lower(), e.round)
+            if owned is None:
+                _set_index(s, with_item(s.index, key, s.index.get(key, 0) + len(sides) - 1))
+            else:
+                owned[1][key] = owned[1].get(key, 0) + len(sides) - 1
+        names = [side.combatant.lower() for side in sides]
+        keys = frozenset(names)
+        opened = dict(s.advantage_open)
+        for side, key in zip(sides, names):
+            opened.pop(key, None)
+            if side.declaration.all_out == "defense":
+                foes = [o for o, name in zip(sides, names) if name != key]
+                if foes and all(side.result is not None and o.result is not None and side.result >= o.result
+                                for o in foes):
+                    opened[key] = foes[0].combatant.lower()
+        advantages = s.advantages
+        used = {k: v for k, v in advantages.items() if k not in keys} if advantages else {}
+        turn = replace(s.turn, acted=True) if (s.turn and e.kind == "attack") else s.turn
+        if s.options.pace == "alternating":  # the only pace `_all_out_turns` changes anything at
+            s = fudge_evolve._all_out_turns(s, e)
+        declarations = s.declarations
+        _w_fought(s, s.fought | keys)
+        _w_advantage_open(s, opened)
+        _w_advantages(s, used)
+        _w_declarations(s, {k: v for k, v in declarations.items() if k not in keys} if declarations else {})
+        _w_turn(s, turn)
+        return s
+
+    return exchange_resolved
 
 
-_W = {name: FightState.__dict__[name].__set__ for name in FightState.__dataclass_fields__}  # every slot's setter
+def _round_starting(fold: _Open) -> Handler:
+
+    def round_started(s: Draft, r: Any, e: Any) -> Draft:
+        """engine.rulesets.fudge.evolve._round_started, each field set through its slot (the handler is one `replace`
+        of thirteen fields); every value is worked out from the state before the round, as the handler's are.
+        Its `expire` runs only when a combatant holds a condition (with none it changes nothing): a long
+        fight's roster holds every fighter who ever joined."""
+        known = fold.conditions
+        if known is None:
+            combatants = s.combatants
+            known = fold.conditions = any(map(_conditions, (
+                combatants._ref if type(combatants) is _Growing else combatants).values()))
+        if known:
+            s = expire(s, e.round)  # the timed conditions that end as this round starts (a Draft is changed in place)
+            fold.conditions = None
+        number, options, pending, advantages = e.round, s.options, s.pending, s.advantages
+        starts = s.round_starts
+        if type(starts) is _Growing:
+            starts._ref[len(starts._ref)] = r.seq
+        else:
+            _w_round_starts(s, with_item(starts, len(starts), r.seq))
+        _w_round_declarations(s, {k: d for k, (n, d) in pending.items() if n == number} if pending else {})
+        if not (options.initiative == "opposed" and options.initiative_every == "battle"):
+            _w_ranked(s, {})
+        _w_advantages(s, {k: v for k, v in advantages.items() if v[2] >= number} if advantages else {})
+        _w_round(s, number)
+        for write in _w_cleared:
+            write(s, {})
+        _w_fought(s, _NONE)
+        _w_forfeits(s, _NONE)
+        _w_turn(s, None)
+        _w_slot_start(s, 0)
+        return s
+
+    return round_started
 
 
-def _round_started(s: Draft, r: Any, e: Any) -> Draft:
-    """engine.rulesets.fudge.evolve._round_started, each field set through its slot (the handler is one `replace` of
-    thirteen fields); every value is worked out from the state before the round, as the handler's are."""
-    s = expire(s, e.round)  # the timed conditions that end as this round starts (a Draft is changed in place)
-    number, options, pending, advantages = e.round, s.options, s.pending, s.advantages
-    _W["round_starts"](s, with_item(s.round_starts, len(s.round_starts), r.seq))
-    _W["round_declarations"](s, {k: d for k, (n, d) in pending.items() if n == number})
-    if not (options.initiative == "opposed" and options.initiative_every == "battle"):
-        _W["ranked"](s, {})
-    _W["advantages"](s, {k: v for k, v in advantages.items() if v[2] >= number})
-    _W["round"](s, number)
-    for name in ("declarations", "sealed", "initiative", "pending"):
-        _W[name](s, {})
-    _W["fought"](s, frozenset())
-    _W["forfeits"](s, frozenset())
-    _W["turn"](s, None)
-    _W["slot_start"](s, 0)
-    return s
-
-
-def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
+def _wound_marking(fold: _Open) -> Handler:
     """engine.rulesets.fudge.evolve._wound_marked for one fold, placing each mark on the track the earlier marks built.
 
     Why: the handler rebuilds a combatant's track from all its marks at every wound (engine.tracks.track_of:
@@ -212,43 +374,68 @@ def _wound_marking(built: dict[str, tuple[Any, ...]]) -> Handler:
     combatant, the marks last placed and the track they built; when the combatant still holds those marks
     (the same tuple), on the same boxes and options, placing the new mark on that track is `build_track`
     of all of them by its definition. A pawn's or a damage-capacity track goes through the handler."""
+    built: dict[str, tuple[Any, ...]] = {}
+    pains: dict[int, tuple[Any, int]] = {}  # id(sheet) -> (sheet, pain_of(sheet)): a sheet is never changed
+    held = fold.actions
 
     def wound_marked(s: Draft, r: Any, e: Any) -> Draft:
         options = s.options
-        combatant = s.combatants[e.combatant.lower()]
+        name = e.combatant.lower()
+        combatants = s.combatants
+        combatant = combatants[name]
         sheet = combatant.fighter.sheet
         if options.dc_track or is_pawn(sheet):
+            fold.settle(s)  # the handler reads the actions
             return fudge_evolve._wound_marked(s, r, e)
-        seq, action, name = r.seq, e.action, e.combatant.lower()
-        actions = s.actions
-        record = actions.get(action)  # remember, with its `_marked` index
-        if record is None:
-            record = _action(action, seq, (), (seq,))
+        seq, action = r.seq, e.action
+        owned = _owned(s)
+        if owned is None:  # remember, with its `_marked` index
+            record = s.actions.get(action)
+            record = (_action(action, seq, (), (seq,)) if record is None
+                      else _action(record.action, record.resolution, record.rolls, record.consequences + (seq,)))
+            _set_actions(s, with_item(s.actions, action, record))
+            _set_events(s, with_item(s.events, seq, e))
+            _set_index(s, with_item(s.index, ("blow", name), seq))
         else:
-            record = _action(record.action, record.resolution, record.rolls, record.consequences + (seq,))
-        _set_actions(s, with_item(actions, action, record))
-        _set_events(s, with_item(s.events, seq, e))
-        _set_index(s, with_item(s.index, ("blow", name), seq))
-        mark = Mark(e.level, seq, e.still_ticking)
+            row = held.get(action)
+            if row is not None:
+                row[3] += (seq,)
+            elif (record := owned[0].get(action)) is None:
+                held[action] = [action, seq, (), (seq,)]
+            else:
+                held[action] = [record.action, record.resolution, record.rolls, record.consequences + (seq,)]
+            owned[2][seq] = LOGGED  # as _GrowingEvents.set
+            owned[1]["blow", name] = seq
+        mark = _mark(e.level, seq, e.still_ticking)
         marks = combatant.marks + (mark,)
-        known = built.get(combatant.key)
+        key = combatant.key
+        known = built.get(key)
         if known is not None and known[0] is combatant.marks and known[1] == combatant.boxes and known[2] is options:
             raw = place(known[3], mark, options)
         else:
             raw = build_track(combatant.boxes, marks, options)
-        built[combatant.key] = (marks, combatant.boxes, options, raw)
+        built[key] = (marks, combatant.boxes, options, raw)
         # engine.rulesets.fudge.tracks.track_of's last step, then engine.rulesets.fudge.evolve._retrack
-        track = Track(raw.boxes, raw.dead, raw.killed_by, combatant.out, pain_of(sheet))
-        if combatant.killed_by is not None and not track.dead:
-            track = replace(track, dead=True, killed_by=combatant.killed_by)
-        updated = replace(combatant, marks=marks, track=track)
-        return replace(s, combatants=with_item(s.combatants, combatant.key, updated))
+        pain = pains.get(id(sheet))
+        if pain is None or pain[0] is not sheet:
+            pain = pains[id(sheet)] = (sheet, pain_of(sheet))  # the sheet kept: its id is not reused
+        if combatant.killed_by is not None and not raw.dead:
+            track = _track(raw.boxes, True, combatant.killed_by, combatant.out, pain[1])
+        else:
+            track = _track(raw.boxes, raw.dead, raw.killed_by, combatant.out, pain[1])
+        updated = _wounded(combatant, marks, track)  # its conditions as they were (`_Open.conditions` holds)
+        if type(combatants) is _Growing:
+            combatants._ref[key] = updated
+            return s
+        return replace(s, combatants=with_item(combatants, key, updated))
 
     return wound_marked
 
 
-_OWN: dict[type, Handler] = {ev.DiceRolled: _dice_rolled, ev.ExchangeResolved: _exchange_resolved,
-                              ev.RoundStarted: _round_started}
+# The fold's own handlers, each made for one rebuild (its `_Open`).
+_OWN: dict[type, Callable[[_Open], Handler]] = {
+    ev.DiceRolled: _dice_rolling, ev.ExchangeResolved: _exchange_resolving, ev.RoundStarted: _round_starting,
+    ev.WoundMarked: _wound_marking}
 
 # The engine code the handlers above restate, each with the digest of its source when they were last
 # checked against it (`source_digest`): a change there fails tests/test_rebuild.py until it is made here
@@ -265,6 +452,11 @@ RESTATES: dict[str, str] = {
     "engine.rulesets.fudge.evolving._marked": "0c7e5a41336c",
     "engine.rulesets.fudge.tracks.track_of": "e873dfab1f32",
     "engine.kernel.wounds.build_track": "310130efc8e7",
+    # read, not restated, by the own handlers under a condition of theirs: `_all_out_turns` only when the
+    # pace is alternating, `expire` only when a combatant holds a condition, `pain_of` once a sheet
+    "engine.rulesets.fudge.evolve._all_out_turns": "7866c978ee07",
+    "engine.rulesets.fudge.conditions.expire": "8db054dd0f98",
+    "engine.rulesets.fudge.tracks.pain_of": "cf3e8f1dd681",
 }
 
 
@@ -281,12 +473,13 @@ def source_digest(name: str) -> str:
 
 @lru_cache(maxsize=1)
 def handlers() -> tuple[dict[type, Handler], frozenset[type]]:
-    """The fold's handlers by the type of what it is given (a struct or a model), and the structs it takes."""
+    """The fold's handlers by the type of what it is given (a struct or a model: the engine's), and the structs
+    it takes. A rebuild puts its own (`_OWN`) in place of the engine's for a few."""
     table: dict[type, Handler] = dict(evolving_handlers.HANDLERS)
     taken = set()
     for struct, model in structs().items():
         if model in READ_ONLY:
-            table[struct] = _OWN.get(model) or evolving_handlers.HANDLERS[model]
+            table[struct] = evolving_handlers.HANDLERS[model]
             index_as(struct, model)
             taken.add(struct)
     return table, frozenset(taken)
@@ -302,11 +495,45 @@ def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callabl
     in the log (read back with `read`), so that no struct enters the state; its growing maps are grown
     in place (`_Growing`)."""
     table, taken = handlers()
-    wound = next((struct for struct, model in structs().items() if model is ev.WoundMarked))
-    table = {**table, wound: _wound_marking({})}
-    upcasting = bool(UPCASTERS or ENVELOPE_UPCASTERS)  # an older shape is upcast first, by pydantic's path
-    decode = decoder()
     draft = _growing(read)
+    if UPCASTERS or ENVELOPE_UPCASTERS:  # an older shape is upcast first, by pydantic's path
+        return _upcast(rows, gone, table, decoder(), draft)
+    fold = _Open()
+    settle = fold.settle
+    models = structs()
+    own = {struct: _OWN[models[struct]](fold) for struct in taken if models[struct] in _OWN}
+    decode = decoder()
+    folded = None
+    for seq, body in rows:
+        try:
+            record = decode(body)
+        except Refused:  # pydantic decides: it may take what msgspec's strict types refuse, or raise
+            record = load(body)
+            if seq in gone:  # voided: validated all the same, not folded
+                continue
+            event = record.event
+            settle(draft)
+            draft = table[type(event)](draft, record, event)
+        else:
+            if seq in gone:
+                continue
+            event = record.event
+            handler = own.get(type(event))
+            if handler is None:  # the engine's handler, which reads what the own ones held back
+                settle(draft)
+                if type(event) not in taken:  # an event the fold keeps part of: pydantic's record, as before
+                    record = load(body)
+                    event = record.event
+                handler = table[type(event)]
+            draft = handler(draft, record, event)
+        folded = record
+    settle(draft)
+    return freeze(_settled(draft), last_seq=0 if folded is None else folded.seq)
+
+
+def _upcast(rows: Iterable[tuple[int, str]], gone: Container[int], table: dict[type, Handler],
+            decode: Callable[[str], Any], draft: Draft) -> FightState:
+    """`rebuild` while an upcaster is registered: every folded row read by pydantic's path (which upcasts)."""
     last = 0
     for seq, body in rows:
         if seq in gone:  # voided: validated all the same, not folded
@@ -315,16 +542,7 @@ def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callabl
             except Refused:
                 load(body)
             continue
-        if upcasting:
-            record = load(body)
-        else:
-            try:
-                record = decode(body)
-            except Refused:
-                record = load(body)
-            else:
-                if type(record.event) not in taken:
-                    record = load(body)
+        record = load(body)
         event = record.event
         draft = table[type(event)](draft, record, event)
         last = record.seq
