@@ -36,10 +36,11 @@ from fudge_combat.events.rows import Row
 from fudge_combat.store import snapshots
 from fudge_combat.store.base import CONFLICT, Conflict, DuplicateCommand, FightInfo, StoreError, UnknownFight, checked_append
 from fudge_combat.store.secrets import SecretFile
+from fudge_combat.store.requests import PENDING, Request, from_row as request_row
 from fudge_combat.store.snapshots import Snapshot
 from fudge_combat.store.views import View, from_row as view_row
 
-STORE_SCHEMA = "3"
+STORE_SCHEMA = "4"
 CHANNEL = "fudge"
 SEQ_MAX = 2**62
 LOCK = 0x66756467  # the advisory lock taken while the tables are made or migrated ("fudg")
@@ -168,10 +169,31 @@ DROP POLICY gm_commands ON commands;
 CREATE POLICY gm_commands_read ON commands FOR SELECT USING (fight IN (SELECT id FROM fights));
 CREATE POLICY gm_commands_new ON commands FOR INSERT WITH CHECK (fight IN (SELECT id FROM fights));
 """,
+    # 4: players' requests (store.requests), as the SQLite store keeps them: added by the players' server a
+    # GM runs, answered by a GM's play; of the fights the GM sees, as their log is. Not the log: a request
+    # is settled in place (its state and what the player's page says of it, the only columns a GM updates).
+    3: """
+CREATE TABLE requests (
+    fight BIGINT NOT NULL REFERENCES fights(id),
+    id TEXT NOT NULL,
+    fighter TEXT NOT NULL,
+    link TEXT NOT NULL,
+    at TEXT NOT NULL,
+    body TEXT NOT NULL,
+    state TEXT NOT NULL,
+    said TEXT NOT NULL,
+    PRIMARY KEY (fight, id)
+);
+ALTER TABLE requests ENABLE ROW LEVEL SECURITY;
+CREATE POLICY gm_requests_read ON requests FOR SELECT USING (fight IN (SELECT id FROM fights));
+CREATE POLICY gm_requests_new ON requests FOR INSERT WITH CHECK (fight IN (SELECT id FROM fights));
+CREATE POLICY gm_requests_answer ON requests FOR UPDATE USING (fight IN (SELECT id FROM fights))
+    WITH CHECK (fight IN (SELECT id FROM fights));
+""",
 }
 assert len(MIGRATIONS) == int(STORE_SCHEMA)
 
-# A GM's rights (schema 3), granted to each GM's own role: only the verbs fudge uses. The log and the
+# A GM's rights (schema 3; 4 adds the requests), granted to each GM's own role: only the verbs fudge uses. The log and the
 # shares are read and added to, never changed; a GM's own settings and caches are upserted; `meta` and the
 # list of GMs are read. No DELETE, TRUNCATE, REFERENCES or TRIGGER anywhere; no table of a GM's making.
 GRANTS = """
@@ -180,8 +202,9 @@ GRANT SELECT, INSERT (owner, name, fight_id, parent, fork_seq, created_at), UPDA
 GRANT USAGE ON SEQUENCE fights_id_seq TO {role};
 GRANT SELECT, INSERT ON events, commands, shares TO {role};
 GRANT SELECT, INSERT, UPDATE ON settings, snapshots, views TO {role};
+GRANT SELECT, INSERT, UPDATE (state, said) ON requests TO {role};
 """
-TABLES = ("meta", "fights", "events", "commands", "shares", "settings", "snapshots", "views", "gms")
+TABLES = ("meta", "fights", "events", "commands", "shares", "settings", "snapshots", "views", "gms", "requests")
 
 VISIBLE = "(owner = %(gm)s OR id IN (SELECT fight FROM shares WHERE gm = %(gm)s))"
 RETRY_WITHIN = 10.0  # seconds a command that lost its connection waits for the server to take a new one
@@ -680,6 +703,36 @@ class PostgresStore:
 
     def forget_legacy_secrets(self) -> None:
         pass
+
+    # --- players' requests (store.requests): not the log, so a row is settled in place -------
+    def add_request(self, name: str, request: Request) -> None:
+        def write(db: psycopg.Connection[Any]) -> None:
+            self._ready(db)
+            with self._transaction(db):
+                db.execute("INSERT INTO requests VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                           (self._id(name), request.id, request.fighter, request.link, request.at, request.body,
+                            request.state, request.said))
+        self._run(write)
+
+    def requests(self, name: str, state: str | None = None) -> list[Request]:
+        """The fight's requests, oldest first (`state`: those alone); a row not of its types is left out.
+        A server of an older schema, not yet written by this version, has none."""
+        if self._version and self._version < 4:
+            return []
+        where = "AND state = %(state)s" if state else ""
+        rows = self._rows("SELECT id, fighter, link, at, body, state, said FROM requests WHERE fight = %(fight)s "
+                          f"{where} ORDER BY at, id", {"fight": self._id(name), "state": state})
+        return [found for row in rows if (found := request_row(tuple(row))) is not None]
+
+    def settle_request(self, name: str, request_id: str, state: str, said: str, was: str = PENDING) -> bool:
+        """A request answered, once: False if it was not in state `was` (another session answered it)."""
+        def write(db: psycopg.Connection[Any]) -> bool:
+            self._ready(db)
+            with self._transaction(db):
+                done = db.execute("UPDATE requests SET state = %s, said = %s WHERE fight = %s AND id = %s AND state = %s",
+                                  (state, said, self._id(name), request_id, was))
+                return done.rowcount == 1
+        return self._run(write)
 
     def setting(self, key: str) -> str | None:
         found = self._rows("SELECT value FROM settings WHERE gm = %(gm)s AND key = %(key)s", {"gm": self.gm, "key": key})

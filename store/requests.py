@@ -3,8 +3,9 @@ waiting for the GM's answer. A request is not an event: it changes no fight unti
 then the events appended are the GM's own command's (cli.play_requests); until then it only waits here.
 
 A store that can keep them says so by these methods (`RequestStore`, as store.views.ViewStore says it keeps
-read models): the SQLite store keeps them in its `requests` table (store schema 3). A store without them
-refuses players' requests in one line (`requests_of`).
+read models): the SQLite store keeps them in its `requests` table (store schema 3), PostgreSQL's in its own
+(store schema 4, of the fights a GM sees). A store without them refuses players' requests in one line
+(`requests_of`).
 
 A request row is untrusted input when it is read back, as every stored thing: its `body` is JSON the
 serving side wrote, and only the fields a kind of request names are used (cli.play_requests reads them
@@ -45,7 +46,7 @@ class RequestStore(Protocol):
 def requests_of(store: Any) -> RequestStore:
     """The store's requests, or one line saying this store keeps none."""
     if not isinstance(store, RequestStore):
-        raise StoreError("players' requests need a store that keeps them (an SQLite store file): this store "
+        raise StoreError("players' requests need a store that keeps them (an SQLite file or a club's server): this store "
                          "keeps none; players can still follow the board, and the GM types their actions")
     return store
 

@@ -1,4 +1,4 @@
-"""A club's server attacked by its own members (store.postgres, schema 3), on a real PostgreSQL server.
+"""A club's server attacked by its own members (store.postgres, schema 4), on a real PostgreSQL server.
 
 The club is set up as docs/club.md says (`fudge club init`, `fudge club add-gm` for each GM's own role).
 Alice runs two fights through the CLI: `crypt`, shared with carol only, and `arena`, shared with bob. Bob
@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from fudge_combat.store.postgres import STORE_SCHEMA
 from tests.processes import ROOT
 
 SHEETS = ROOT / "examples" / "sheets"
@@ -97,6 +98,14 @@ ATTACKS: dict[str, dict[str, list[str]]] = {
         "DELETE": ["DELETE FROM views WHERE fight = %(fight)s AND gm = %(alice)s"],
         "TRUNCATE": ["TRUNCATE views"],
     },
+    "requests": {
+        "SELECT": ["SELECT * FROM requests WHERE fight = %(fight)s"],
+        "INSERT": ["INSERT INTO requests VALUES (%(fight)s, 'forged', 'Snorri', 'link', 'now', '{}', 'pending', '')"],
+        "UPDATE": ["UPDATE requests SET state = 'accepted', said = 'forged' WHERE fight = %(fight)s",
+                   "UPDATE requests SET body = '{\"kind\": \"spend\"}' WHERE fight = %(fight)s"],
+        "DELETE": ["DELETE FROM requests WHERE fight = %(fight)s"],
+        "TRUNCATE": ["TRUNCATE requests"],
+    },
     "gms": {
         "SELECT": ["SELECT name FROM gms"],
         "INSERT": ["INSERT INTO gms VALUES ('mallory')"],
@@ -109,9 +118,11 @@ ATTACKS: dict[str, dict[str, list[str]]] = {
 # What a second GM reads by design: the schema's version, the club's GMs (a share names one), and the
 # log of a fight shared with him. Every other SELECT sees no row of alice's.
 READABLE = {("meta", False), ("meta", True), ("gms", False), ("gms", True),
-            ("fights", True), ("events", True), ("commands", True), ("shares", True)}
-# Appending to a shared fight's log is what sharing grants (a forged row then fails `fudge verify`).
-GRANTED = {("events", "INSERT", True), ("commands", "INSERT", True)}
+            ("fights", True), ("events", True), ("commands", True), ("shares", True), ("requests", True)}
+# Appending to a shared fight's log is what sharing grants (a forged row then fails `fudge verify`), and so
+# is running its players' requests (a request changes no fight until a GM accepts it as a command).
+GRANTED = {("events", "INSERT", True), ("commands", "INSERT", True), ("requests", "INSERT", True),
+           ("requests", "UPDATE", True)}
 
 SCHEMA_ATTACKS = [
     "ALTER TABLE fights DISABLE ROW LEVEL SECURITY",
@@ -184,6 +195,8 @@ def club(pg_server: Any, tmp_path_factory: pytest.TempPathFactory) -> Club:
         made.ok("alice", "join", str(SHEETS / "brynhild.toml"))
         made.ok("alice", "exchange", "Snorri", "Brynhild")
         made.ok("alice", "share", name, "--with", roles[other])
+        made.ok("alice", "invite", "Snorri")
+        ask(urls["alice"], name)  # Snorri's player asks (the players' server adds it as alice's store)
     made.ok("bob", "new", "tavern")
     import psycopg
 
@@ -194,7 +207,20 @@ def club(pg_server: Any, tmp_path_factory: pytest.TempPathFactory) -> Club:
         for table, where in (("snapshots", "fight = %s AND gm = %s"), ("views", "fight = %s AND gm = %s")):
             for fight in made.fights.values():  # the caches the attacks aim at exist
                 assert db.execute(f"SELECT count(*) FROM {table} WHERE {where}", (fight, roles["alice"])).fetchone()[0]
+        for fight in made.fights.values():  # and the request
+            assert db.execute("SELECT count(*) FROM requests WHERE fight = %s", (fight,)).fetchone()[0] == 1
     return made
+
+
+def ask(url: str, name: str) -> None:
+    """A request of Snorri's player in fight `name`, added as the players' server adds it."""
+    from fudge_combat.store.postgres import PostgresStore
+    from fudge_combat.store.requests import Request
+
+    store = PostgresStore(url)
+    store.add_request(name, Request(id="r1", fighter="Snorri", link="l1", at="2026-11-28T20:00:00Z",
+                                    body='{"kind": "spend", "use": "luck"}'))
+    assert [r.id for r in store.requests(name)] == ["r1"]
 
 
 def attacks() -> list[Any]:
@@ -230,11 +256,13 @@ def test_a_second_GM_in_raw_SQL_is_refused_or_sees_nothing(club: Club, table: st
         with psycopg.connect(club.urls["bob"]) as db:
             seen = db.execute(sql, club.params(shared)).fetchall()  # type: ignore[arg-type]
         if table == "meta":
-            assert seen == [("store_schema", "3")]
+            assert seen == [("store_schema", STORE_SCHEMA)]
         elif table == "gms":
             assert sorted(seen) == sorted((role,) for role in club.roles.values())
         elif table == "shares":
             assert [row[1] for row in seen] == [club.roles["bob"]]  # his own share, not carol's
+        elif table == "requests":
+            assert [row[:3] for row in seen] == [(club.fights[True], "r1", "Snorri")]  # the shared fight's alone
     else:
         assert outcome in ("refused", "nothing"), (sql, outcome)
     assert club.dump() == before

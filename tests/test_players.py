@@ -11,9 +11,12 @@ GM's own command with who asked beside it, and `fudge verify` agrees.
 from __future__ import annotations
 
 import html
+import os
 import json
 import re
 import sqlite3
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -270,17 +273,42 @@ def test_the_gm_accepts_in_play_and_the_log_holds_the_gms_command_with_who_asked
     assert requests_in(bridge)[-1][2] == "accepted"
 
 
-def test_a_club_server_keeps_no_requests_and_invite_says_so_in_one_line(pg_url: str, tmp_path: Path) -> None:
-    """PostgreSQL's store has no requests table yet: `invite` refuses in one line and gives no link."""
+def test_a_club_server_keeps_the_requests_and_the_gm_accepts_them_in_play(pg_url: str, tmp_path: Path) -> None:
+    """PostgreSQL's store keeps players' requests as the SQLite store does (store schema 4): on a club's
+    server `invite` gives a link, the players' server takes the player's ask, and the GM's play shows it
+    and, accepted, appends the GM's own command naming who asked (F-MOD-7)."""
     gm = tmp_path / "gm"
     gm.mkdir()
-    for args in (("new", "club-fight"), ("join", str(ROOT / "examples" / "sheets" / "leroy.toml"))):
-        assert fudge(*args, store=pg_url, cwd=gm, env={"FUDGE_GM": "alice"}).returncode == 0
-    done = fudge("invite", "Leroy", "--no-qr", store=pg_url, cwd=gm, env={"FUDGE_GM": "alice"})
-    assert done.returncode not in (0, 70) and done.stdout == ""
-    assert done.stderr == ("error: players' requests need a store that keeps them (an SQLite store file): this store "
-                           "keeps none; players can still follow the board, and the GM types their actions\n")
-    assert not any(key.startswith("invite:") for key in secrets_of(gm / "fudge.db"))
+    env = {"FUDGE_GM": "alice"}
+    for args in (("new", "club-fight"), ("join", str(ROOT / "examples" / "sheets" / "leroy.toml")),
+                 ("join", str(ROOT / "examples" / "sheets" / "brynhild.toml"))):
+        assert fudge(*args, store=pg_url, cwd=gm, env=env).returncode == 0
+    done = fudge("invite", "Leroy", "--no-qr", store=pg_url, cwd=gm, env=env)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    found = LINK.search(done.stdout)
+    assert found, done.stdout
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
+    environment.update({"PYTHONPATH": str(ROOT), "FUDGE_KEY_FILE": str(gm / "snapshot.key"),
+                        "XDG_STATE_HOME": str(gm / "state"), "NO_COLOR": "1", **env})
+    server = subprocess.Popen([sys.executable, "-m", "fudge_combat.cli.main", "--store", pg_url, "serve", "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment, cwd=gm)
+    try:
+        line = server.stdout.readline() if server.stdout else ""
+        assert "http://" in line, line
+        leroy = Player(line[line.index("http://"):].split()[0], found.group(1))
+        assert leroy.ask({"kind": "declare", "stance": "all-out-defense"})[0] == 202
+        shown = fudge("play", store=pg_url, cwd=gm, env=env, input="y\n")
+        assert shown.returncode == 0, shown.stderr
+        assert "Leroy's player declares all-out defense: accept? y/n" in shown.stdout
+        assert "accepted" in str(leroy.message()["asked"])
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    log = json.loads(fudge("log", "--json", store=pg_url, cwd=gm, env=env).stdout)
+    issued = [entry for entry in log if entry.get("issued")][-1]["issued"]
+    assert issued["type"] == "declare" and issued["requested"]["fighter"] == "Leroy"
+    other = fudge("invite", "--list", store=pg_url, cwd=tmp_path, env={"FUDGE_GM": "bob"})  # another GM's name
+    assert other.returncode not in (0, 70) and "club-fight" not in other.stdout
 
 
 def test_a_refusal_that_names_a_fighter_shown_in_words_reaches_the_player_without_its_words(
