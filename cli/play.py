@@ -365,6 +365,10 @@ def exit_status(code: Any) -> int:
 def unknown_command(word: str) -> str:
     from fudge_combat.cli import main
 
+    if word.lower() in ("y", "yes"):  # an answer to a player's request (cli.play_requests), none waiting
+        return (f"no player's request is waiting for {word!r}: play shows each as it comes "
+                "(`fudge invite` gives players their links)")
+
     known = [*main.COMMANDS, *SHORTHANDS, "a", *HELP, *LEAVE]
     close = difflib.get_close_matches(word, known, n=3, cutoff=0.6)
     meant = f": did you mean {' or '.join(close)}?" if close else ""

@@ -210,12 +210,13 @@ def test_bad_lines_are_one_error_line_each_and_the_session_goes_on(tmp_path: Pat
         "play duel",  # a session in a session
         "a snorri",  # nobody's turn in simultaneous rounds, nobody against him
         "roll nobody Sword",  # refused by the rules
+        "y",  # an answer, with no player's request waiting
         "fights",
     ]) + "\n"
     done = play(tmp_path, script)
     assert done.returncode == 0
     errors = done.stderr.splitlines()
-    assert len(errors) == 7 and all(line.startswith("error: ") for line in errors), errors
+    assert len(errors) == 8 and all(line.startswith("error: ") for line in errors), errors
     assert "close the quote" in errors[0]
     assert "missing argument" in errors[1] and "see `attack --help`" in errors[1]
     assert "invalid value for '--mod'" in errors[2]
@@ -223,6 +224,7 @@ def test_bad_lines_are_one_error_line_each_and_the_session_goes_on(tmp_path: Pat
     assert "already playing" in errors[4]
     assert "nobody stands against Snorri" in errors[5]
     assert "no combatant 'nobody'" in errors[6]
+    assert errors[7].startswith("error: no player's request is waiting for 'y'")
     assert "Snorri joins duel" in done.stdout
     assert "* duel: 2 events" in done.stdout  # started, one join: nothing else was written
     assert "Traceback" not in done.stdout + done.stderr
