@@ -301,7 +301,7 @@ def test_a_postgresql_store_of_a_newer_schema_is_refused(pg_url: str) -> None:
     PostgresStore(pg_url, gm="alice").set_setting("current", "x")
     with PostgresStore(pg_url)._db() as db:
         db.execute("UPDATE meta SET value = '99' WHERE key = 'store_schema'")
-    with pytest.raises(StoreError, match="store schema 99; this version reads 3"):
+    with pytest.raises(StoreError, match="store schema 99; this version reads 4"):
         PostgresStore(pg_url)
 
 
@@ -324,7 +324,8 @@ def test_a_database_that_is_not_a_fudge_store_is_refused_untouched(pg_url: str) 
 
 def test_the_oldest_postgresql_schema_is_migrated_by_its_first_write(pg_url: str) -> None:
     """Schema 1 (no row-level security, shares without their fight's owner) with a fight shared: the first
-    write brings it to schema 3, the share kept and its owner filled in, its GMs listed."""
+    write brings it to schema 4, the share kept and its owner filled in, its GMs listed, the requests' table
+    made under row-level security."""
     import psycopg
 
     from fudge_combat.store.postgres import MIGRATIONS, STORE_SCHEMA as PG_SCHEMA, PostgresStore
@@ -341,10 +342,11 @@ def test_the_oldest_postgresql_schema_is_migrated_by_its_first_write(pg_url: str
         assert db.execute("SELECT value FROM meta").fetchall() == [("1",)]
     bob.set_setting("current", "crypt")
     with psycopg.connect(pg_url) as db:
-        assert db.execute("SELECT value FROM meta").fetchall() == [(PG_SCHEMA,)] == [("3",)]
+        assert db.execute("SELECT value FROM meta").fetchall() == [(PG_SCHEMA,)] == [("4",)]
         assert db.execute("SELECT fight, gm, owner FROM shares").fetchall() == [(1, "bob", "alice")]
         assert db.execute("SELECT relname FROM pg_class WHERE relrowsecurity ORDER BY relname").fetchall() == [
-            ("commands",), ("events",), ("fights",), ("gms",), ("settings",), ("shares",), ("snapshots",), ("views",)]
+            ("commands",), ("events",), ("fights",), ("gms",), ("requests",), ("settings",), ("shares",), ("snapshots",),
+            ("views",)]
         assert db.execute("SELECT name FROM gms ORDER BY name").fetchall() == [("alice",), ("bob",)]
     assert bob.read("crypt")[0].hash == "h1" and bob.setting("current") == "crypt"
 
