@@ -10,6 +10,11 @@ and not counted: at the table the program rolls them. A key is a character of th
 refused line stops the bench.
 
 Counted: the second round (the first warms the fight up), from the line that starts it to the last blow.
+
+With players rolling (the second table): each player character's blow on their turn comes from their own
+page (`fudge invite`), as the players' server writes it, and the GM answers `y` when play shows it (or
+nothing, with `invite --auto`); the GM still gives the turns and plays the NPCs. Initiative is still rolled
+by the GM's `n`, and the simultaneous presets' one line (an NPC's melee, Fate's exchange) is the GM's own.
 """
 
 from __future__ import annotations
@@ -29,8 +34,10 @@ os.environ.update({"FUDGE_KEY_FILE": str(FOLDER / "snapshot.key"), "FUDGE_SECRET
 os.environ.pop("FUDGE_STORE", None)
 sys.path[:0] = [str(ROOT)]
 
-from fudge_combat.cli import context, play  # noqa: E402
+from fudge_combat.cli import context, play, player_actions  # noqa: E402
+from fudge_combat.cli.play_requests import AUTO  # noqa: E402
 from fudge_combat.engine.turns import current_actor, round_over, still_fights  # noqa: E402
+from fudge_combat.store.requests import Request  # noqa: E402
 
 SETUPS = {
     "fudge": ["new duel --rules fudge --house examples/house/snorri-brynhild.toml",
@@ -62,11 +69,24 @@ def shortest(names: list[str], name: str) -> str:
 class Table:
     """A `fudge play` session in this process, its output kept, each line's keys counted."""
 
-    def __init__(self, store: Path) -> None:
+    def __init__(self, store: Path, players: str = "") -> None:
         context.settings.store_path = store
         self.session = play.Session()
         self.keys = self.typed_dice = 0
         self.lines: list[str] = []
+        self.players = players  # "y", "auto": player characters' blows come from their players' pages
+        self.asked = 0
+
+    def ask(self, fighter: str, action: player_actions.Attack) -> None:
+        """A player's request, written as the players' server writes it (`cli.web.players.Board.ask`); play
+        shows it before the GM's next line."""
+        self.asked += 1
+        self.session.fights.store.add_request(self.session.current() or "", Request(
+            id=f"r{self.asked}", fighter=fighter, link="bench", at=f"{self.asked:012d}",
+            body=action.model_dump_json(exclude_none=True)))
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            self.session.after()
 
     def type(self, line: str, dice: str = "") -> None:
         out = io.StringIO()
@@ -95,6 +115,11 @@ def blow(table: Table) -> None:
     assert me is not None
     foe = next(who for who in sorted(state.combatants.values(), key=lambda c: c.joined_seq)
                if who.side != me.side and still_fights(state, who))
+    if table.players and me.fighter.sheet.kind == "pc":  # the player's blow from their page; the GM says y
+        table.ask(me.name, player_actions.Attack(target=foe.name, dice="- - - -"))
+        if table.players == "y":  # else accepted as play shows it (`fudge invite --auto`)
+            table.type("y")
+        return
     table.type(f"a {shortest(names, foe.name)}", miss(me.name, foe.name))
 
 
@@ -121,25 +146,37 @@ def one_round(table: Table, preset: str) -> None:
                                                         for part in ("-d", f"{who}={faces}")))
 
 
-def count(preset: str) -> tuple[int, int, list[str]]:
-    store = FOLDER / f"{preset}.db"
-    table = Table(store)
+def count(preset: str, players: str = "") -> tuple[int, int, list[str]]:
+    store = FOLDER / f"{preset}-{players}.db"
+    table = Table(store, players)
     for line in SETUPS[preset]:
         table.type(line)
+    if players == "auto":
+        store_of = table.session.fights.store
+        name = table.session.current() or ""
+        store_of.set_setting(AUTO + store_of.fight(name).fight_id, "1")
     one_round(table, preset)
     table.keys = table.typed_dice = 0
     table.lines = []
     one_round(table, preset)
+    if players:  # every player's blow was accepted (and so played), not left waiting or refused
+        asked = table.session.fights.store.requests(table.session.current() or "")
+        if len(asked) != table.asked or any(request.state != "accepted" for request in asked):
+            raise SystemExit(f"{preset}: a player's request was not accepted: {[r.said for r in asked]}")
     table.session.close()
     return table.keys, table.typed_dice, table.lines
 
 
 def main() -> None:
-    print("| preset | keys a round | lines | what is typed |")
-    print("|---|---|---|---|")
-    for preset in SETUPS:
-        keys, _, lines = count(preset)
-        print(f"| {preset} | {keys} | {len(lines)} | `{' ⏎ '.join(lines)} ⏎` |")
+    for players, said in (("", "the GM types every line"),
+                          ("y", "\nplayers roll their own blows, the GM answers y (the GM's keys alone)"),
+                          ("auto", "\nthe same, `fudge invite --auto`: accepted as they come")):
+        print(said)
+        print("| preset | keys a round | lines | what is typed |")
+        print("|---|---|---|---|")
+        for preset in SETUPS:
+            keys, _, lines = count(preset, players)
+            print(f"| {preset} | {keys} | {len(lines)} | `{' ⏎ '.join(lines)} ⏎` |")
 
 
 if __name__ == "__main__":
