@@ -38,7 +38,7 @@ UNREAD = frozenset({  # read by Fudge's rules, Fate's scenes, turns or recovery,
 })
 ARMS = ("dramatic", "simple")
 POLICIES = frozenset({"plain", "reckless", "sensible"})
-LEVELS = ("Undamaged", "Clipped", "Hurt", "Injured", "Taken Out")  # `sim.fate.FATE_LEVELS`, but Dead
+LEVELS = ("Undamaged", "Clipped", "Hurt", "Injured", "Taken Out")  # `rulesets.fate.sim.FATE_LEVELS`, but Dead
 CLIPPED, HURT, INJURED, TAKEN_OUT = 1, 2, 3, 4  # boxes by severity, as `engine.rulesets.fate.tables.BOXES`
 _DEFAULTS = RuleOptions()
 
