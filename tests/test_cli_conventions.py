@@ -4,6 +4,7 @@ per kind of failure (cli.exits, listed in `fudge --help`), and `fudge rules expl
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -197,10 +198,47 @@ def help_of(path: list[str], store: Path) -> str:
     return shown.stdout
 
 
+# Every command's --help printed by one `fudge` program (the CLI's own entry, `app(ARGS)`, in a process of its
+# own): a process per command spent most of this file's time starting Python.
+HELPS = """
+import contextlib, io, json, sys
+from fudge_combat.cli.main import app
+shown = {}
+for path in json.loads(sys.argv[2]):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            app(["--store", sys.argv[1], *path, "--help"])
+        except SystemExit as done:
+            code = done.code
+    shown[" ".join(path)] = [code, out.getvalue()]
+print(json.dumps(shown))
+"""
+
+
+def helps_of(paths: list[list[str]], store: Path) -> dict[str, str]:
+    """Each command's --help, by its words: all of them printed by one process (`HELPS`)."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
+    environment.update({"FUDGE_KEY_FILE": str(store.parent / "snapshot.key"), "XDG_STATE_HOME": str(store.parent / "state"),
+                        "NO_COLOR": "1", "COLUMNS": "100"})
+    done = subprocess.run([sys.executable, "-c", HELPS, str(store), json.dumps(paths)], capture_output=True, text=True,
+                          env=environment, cwd=store.parent, timeout=300)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    shown = json.loads(done.stdout)
+    assert all(code == 0 for code, _ in shown.values()), {path: code for path, (code, _) in shown.items() if code}
+    return {path: text for path, (_, text) in shown.items()}
+
+
 def test_no_help_shows_a_type_label_or_the_command_id(tmp_path: Path) -> None:
-    """Every command's --help, as the GM reads it: kinds of values (NAME, LEVEL, N), never `<str>`."""
-    for path, _ in every_command():
-        text = help_of(path, tmp_path / "fudge.db")
+    """Every command's --help, as the GM reads it: kinds of values (NAME, LEVEL, N), never `<str>`. Printed by
+    one process; a command's own process prints the same text (two of them checked)."""
+    paths = [path for path, _ in every_command()]
+    helps = helps_of(paths, tmp_path / "fudge.db")
+    assert len(helps) == len(paths) > 60
+    for path in (["attack"], ["sheet", "new"]):
+        assert helps[" ".join(path)] == help_of(path, tmp_path / "fudge.db"), path
+    for path in paths:
+        text = helps[" ".join(path)]
         assert not TYPE_LABEL.search(text), (path, TYPE_LABEL.search(text))
         assert "--command-id" not in text, path
         panels = re.findall(r"╭─ (.+?) ─", text)
