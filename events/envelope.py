@@ -52,9 +52,9 @@ class Recorded(Envelope):
            event: Event) -> Recorded:
         """A record the service makes for an event it appends: the event was validated as it was built (by
         its own class), and every other field is the service's own value, so nothing is validated again.
-        Validating would build the schema of the union of every event type, about 25 ms of CPU that a
-        one-shot command spends for the one or two events it writes (bench/README.md, one-shot); what is
-        stored is validated whenever it is read, as every stored body is."""
+        Validating would build the schema of the union of every event type, which a one-shot command
+        would build for the one or two events it writes (bench/README.md, the restructure); what is stored
+        is validated whenever it is read, as every stored body is."""
         return cls.model_construct(fight=fight, seq=seq, command=command, issued=issued, at=at, prev=prev,
                                    event=event)
 
@@ -98,11 +98,14 @@ def load(body: str) -> Recorded:
     The body is validated in two parts: the envelope's fields by `Envelope` (the same fields as `Recorded`'s)
     and the event by the class its `type` names, the one the union's discriminator picks. The result is
     the `Recorded` the union's validator makes, but a process builds the validators of the event types it
-    reads, not of every type: the union's is about 25 ms of CPU, which a one-shot command reading a few
-    records spent for nothing (bench/README.md, one-shot). A body whose event names no known type is
-    handed to the union's validator, which says why it is refused.
+    reads, not of every type: building the union's is a large share of a one-shot command that reads a
+    few records (bench/README.md, the restructure). A body that is no JSON, or whose event names no known
+    type, is handed to the union's validator, which says why it is refused.
     """
-    data = from_json(body)
+    try:
+        data = from_json(body)
+    except ValueError:  # not JSON: the union's validator refuses it, in the words it always has
+        return Recorded.model_validate_json(body)
     if UPCASTERS or ENVELOPE_UPCASTERS:
         data = upcast(data)
     event = data.get("event") if isinstance(data, dict) else None

@@ -239,10 +239,10 @@ class Fights:
 
         A state this command read from the store (not held from an earlier command of this service) also
         starts one: the next reader is likely a one-shot command too, and a snapshot at the log's tip leaves
-        it no record to read and validate before it decides. Writing one costs about 0.2 ms at 1,000 events
-        and 2.4 ms at 10,000; reading the records after an older one cost a one-shot command more (the
-        validators of their event types, and up to `seq // 64` events folded: bench/README.md, one-shot). A
-        session (`fudge play`) holds its state and writes one every `max(32, seq // 64)` events.
+        it no record to read and validate before it decides. Writing one costs less than reading the
+        records after an older one costs such a command (the validators of their event types, and up to
+        `seq // 64` events folded: bench/README.md, the restructure). A session (`fudge play`) holds its
+        state and writes one every `max(32, seq // 64)` events.
         """
         rows = self._rows(decided.records)
         last = rows[-1]

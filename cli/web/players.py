@@ -152,7 +152,7 @@ class Players:
                 except (ValueError, KeyError, TypeError):
                     text = "unreadable"
             parts.append(f'<p class="meta" id="sealed">your sealed declaration: {h(text)} '
-                         "(hidden from everyone else, the GM too, until the blow)</p>")
+                         "(hidden from the other players and from the GM's screens until the blow opens it)</p>")
         turn = "your turn" if actor is not None and actor.key == who.key else (
             f"{actor.name}'s turn" if actor is not None else "nobody's turn")
         parts.append(f'<p class="meta" id="yourturn">{h(turn)}</p>')
