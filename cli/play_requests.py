@@ -24,6 +24,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from fudge_combat.cli.context import echo
+from fudge_combat.cli.shorthands import Refused
+from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.words import possessive
 from fudge_combat.store.base import StoreError
 from fudge_combat.store.requests import ACCEPTED, PENDING, REFUSED, Request, RequestStore
@@ -62,7 +64,7 @@ def answered(session: Any, line: str) -> bool:
         accept(session, waiting.fight or "", request)
     else:
         settle(session, waiting.fight or "", request, REFUSED, "the GM said no")
-        echo(f"refused: {said_of(request)}")
+        echo(f"refused: {said_of(session, waiting.fight or '', request)}")
     return True
 
 
@@ -87,19 +89,24 @@ def show(session: Any) -> None:
         return
     for request in new:
         if auto:
-            echo(f"{said_of(request)}: accepted (the GM accepts the players' requests)")
+            echo(f"{said_of(session, name, request)}: accepted (the GM accepts the players' requests)")
             accept(session, name, request)
             session.board(force=True)
         else:
             waiting.shown.append(request)
-            echo(f"{said_of(request)}: accept? y/n")
+            echo(f"{said_of(session, name, request)}: accept? y/n")
 
 
-def said_of(request: Request) -> str:
+def said_of(session: Any, name: str, request: Request) -> str:
+    """The request in the GM's words, a point's use in the fight's ruleset's (by its key if the fight is unread)."""
     from fudge_combat.cli import player_actions
 
     try:
-        return player_actions.said(request.fighter, player_actions.read(request.body))
+        state = session.fights.state(name)
+    except StoreError:
+        state = None
+    try:
+        return player_actions.said(request.fighter, player_actions.read(request.body), state)
     except ValueError:
         return f"{possessive(request.fighter)} player asks for something this fudge does not know"
 
@@ -110,16 +117,22 @@ def accept(session: Any, name: str, request: Request) -> None:
 
     try:  # a stored request is untrusted: its action read again, its fighter one of the fight's, by full name
         action = player_actions.read(request.body)
-        words = player_actions.words(request.fighter, action)
-        who = session.fights.state(name).find(request.fighter)
+        state = session.fights.state(name)
+        who = state.find(request.fighter)
         if who is None or who.name != request.fighter:
             raise ValueError("no such fighter")
+        # the words the fight's rules give the action now: a blow its pace strikes, a point its ruleset offers
+        words = player_actions.words(request.fighter, action, state)
     except (ValueError, StoreError):
         settle(session, name, request, REFUSED, "this fudge does not know that request")
-        echo(f"refused: {said_of(request)} (not a request this fudge knows)")
+        echo(f"refused: {said_of(session, name, request)} (not a request this fudge knows)")
+        return
+    except (RuleError, Refused) as exc:  # the rules refuse it now: their line, as the command's would be
+        settle(session, name, request, REFUSED, str(exc))
+        echo(f"refused: {said_of(session, name, request)}: {exc}", err=True)
         return
     if not settle(session, name, request, ACCEPTED, "accepted"):  # claimed before it runs: it runs once
-        echo(f"{said_of(request)}: answered already (by another session): nothing done")
+        echo(f"{said_of(session, name, request)}: answered already (by another session): nothing done")
         return
     fights = session.fights
     fights.requested = {"v": 1, "fighter": request.fighter, "link": request.link, "request": request.id}

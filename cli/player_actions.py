@@ -5,19 +5,25 @@ reads the stored request back through it again (a stored request is untrusted in
 An action names no fighter: the fighter is the link's, set by the server. Every other name is matched to the
 fight's own combatant by the server before the request is stored, and the words the GM's play runs are
 built here from the model's fields alone, never from the player's text: a target is a combatant's full
-name, dice are fudge dice faces, a trait is one of the fighter's own sheet, a stance and a fudge point's use are words of a closed list.
+name, dice are fudge dice faces, a trait is one of the fighter's own sheet, a stance is a word of a closed
+list, and a point's use is one the fight's ruleset offers the fighter now (`Reading.point_uses`: a fudge
+point's uses, or Fate's fate point and the aspects with a box still open), whose command is the ruleset's.
+A blow is the one `a FIGHTER TARGET` strikes in the GM's play: the fight's rules and pace choose the command.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Annotated, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
 from fudge_combat.engine.kernel.words import possessive
 from fudge_combat.events.models import Declaration
+
+if TYPE_CHECKING:
+    from fudge_combat.engine.kernel.state import FightState
 
 DICE = re.compile(r"^[ +\-0]{1,24}$")  # fudge dice as typed: "+ + 0 -", "++0-"
 NAME = Annotated[str, StringConstraints(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f\x7f-]")]
@@ -26,7 +32,6 @@ STANCES = {  # the stances a player declares, in the GM's `declare` options
     "all-out-offense": (Declaration(all_out="offense"), ["--all-out-offense"], "all-out offense"),
     "all-out-defense": (Declaration(all_out="defense"), ["--all-out-defense"], "all-out defense"),
 }
-USES = ("skill", "luck", "scratch", "ticking", "panache")  # a fudge point's uses (`fudge spend`, C-FP-2)
 
 
 class _Action(BaseModel):
@@ -59,8 +64,10 @@ class Roll(_Action):
 
 
 class Spend(_Action):
+    """A point spent: one of the uses the fight's ruleset offers the fighter now (`uses`), by its key."""
+
     kind: Literal["spend"] = "spend"
-    use: Literal["skill", "luck", "scratch", "ticking", "panache"]
+    use: NAME
 
 
 Action = Annotated[Union[Attack, Declare, Roll, Spend], Field(discriminator="kind")]
@@ -73,10 +80,25 @@ def read(body: str) -> PlayerAction:
     return ACTION.validate_python(json.loads(body))
 
 
-def words(fighter: str, action: PlayerAction) -> list[str]:
-    """The GM's command for the action, as play runs it (a sealed declaration has none: cli.play_requests)."""
+def uses(state: FightState, fighter: str) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """The points the fighter may spend now, by key: what each says and the GM's command that spends it."""
+    from fudge_combat.engine.kernel.reading import ruleset_of
+
+    who = state.find(fighter)
+    if who is None:
+        return {}
+    return {use.key: (use.said, use.words) for use in ruleset_of(state).point_uses(state, who)}
+
+
+def words(fighter: str, action: PlayerAction, state: FightState) -> list[str]:
+    """The GM's command for the action, as play runs it (a sealed declaration has none: cli.play_requests).
+    Raises ValueError for an action no page makes, RuleError for a use the ruleset does not offer the
+    fighter now, and the play's refusal (cli.shorthands.Refused) for a blow the pace cannot strike now."""
+    from fudge_combat.cli.shorthands import attack_words
+
     if isinstance(action, Attack):
-        return ["attack", fighter, action.target, *(["-d", f"{fighter}={action.dice}"] if action.dice else [])]
+        dice = ["-d", f"{fighter}={action.dice}"] if action.dice else []
+        return attack_words(state, [fighter, action.target, *dice])
     if isinstance(action, Declare):
         if action.stance is None or action.sealed:  # a sealed one is appended by its seal (cli.play_requests)
             if action.sealed and action.seal is not None:
@@ -85,20 +107,27 @@ def words(fighter: str, action: PlayerAction) -> list[str]:
         return ["declare", fighter, *STANCES[action.stance][1]]
     if isinstance(action, Roll):
         return ["roll", fighter, action.trait, *(["-d", f"{fighter}={action.dice}"] if action.dice else [])]
-    return ["spend", fighter, action.use]
+    offered = uses(state, fighter).get(action.use)
+    if offered is None:
+        from fudge_combat.engine.kernel.errors import RuleError
+
+        raise RuleError(f"{possessive(fighter)} points offer no {action.use!r} now")
+    return list(offered[1])
 
 
-def what(action: PlayerAction) -> str:
-    """The request in a few words: "declares (sealed)", "attacks Brynhild with dice + + 0 -"."""
+def what(action: PlayerAction, state: FightState | None = None, fighter: str = "") -> str:
+    """The request in a few words: "declares (sealed)", "attacks Brynhild with dice + + 0 -"; a point's
+    use in the ruleset's words when the fight is given, else by its key."""
     if isinstance(action, Attack):
         return f"attacks {action.target}" + (f" with dice {action.dice.strip()}" if action.dice else " (dice generated)")
     if isinstance(action, Declare):
         return "declares (sealed)" if action.sealed or action.stance is None else f"declares {STANCES[action.stance][2]}"
     if isinstance(action, Roll):
         return f"rolls {action.trait}" + (f" with dice {action.dice.strip()}" if action.dice else " (dice generated)")
-    return f"spends a fudge point: {action.use}"
+    offered = uses(state, fighter).get(action.use) if state is not None else None
+    return offered[0] if offered is not None else f"spends a point: {action.use}"
 
 
-def said(fighter: str, action: PlayerAction) -> str:
+def said(fighter: str, action: PlayerAction, state: FightState | None = None) -> str:
     """The request in the GM's words: "Leroy's player declares (sealed)"."""
-    return f"{possessive(fighter)} player {what(action)}"
+    return f"{possessive(fighter)} player {what(action, state, fighter)}"

@@ -145,9 +145,8 @@ class Fights:
         if dump is not None and self.requested is not None:
             dump[REQUESTED] = self.requested
         for index, event in enumerate(events):
-            record = Recorded(fight=fight_id, seq=start_seq + index, command=command_id,
-                              issued=dump if index == 0 else None,
-                              at=at, prev=prev, event=event)
+            record = Recorded.of(fight=fight_id, seq=start_seq + index, command=command_id,
+                                 issued=dump if index == 0 else None, at=at, prev=prev, event=event)
             body = record.body()
             prev = chain_hash(body)
             out.append(record)
@@ -237,11 +236,18 @@ class Fights:
         redo answered from the history is folded past like any command (service.caches.catch_up). The
         log is not held: a warm service's memory does not grow with the fight, and a command that
         needs the log (a fudge point's void) reads it again.
+
+        A state this command read from the store (not held from an earlier command of this service) also
+        starts one: the next reader is likely a one-shot command too, and a snapshot at the log's tip leaves
+        it no record to read and validate before it decides. Writing one costs less than reading the
+        records after an older one costs such a command (the validators of their event types, and up to
+        `seq // 64` events folded: bench/README.md, the restructure). A session (`fudge play`) holds its
+        state and writes one every `max(32, seq // 64)` events.
         """
         rows = self._rows(decided.records)
         last = rows[-1]
-        kept = self.caches.of(name, decided.state, last.seq, last.hash,
-                              since=None if decided.replayed else loaded.snapshot_seq, done=decided.done)
+        since = None if decided.replayed or loaded.read else loaded.snapshot_seq
+        kept = self.caches.of(name, decided.state, last.seq, last.hash, since=since, done=decided.done)
         self.caches.append(name, loaded.last_seq, rows, kept)
         self.loader.hold(name, Loaded(decided.state, last.seq, last.hash,
                                       last.seq if kept.snapshot is not None else loaded.snapshot_seq, decided.done))

@@ -38,6 +38,9 @@ class Loaded:
     snapshot_seq: int | None = None  # None: no valid snapshot known
     done: History = UNKNOWN
     records: list[Recorded] | None = None  # None: the log is read when needed
+    # Read from the store for this load (its snapshot, or the log), not held by this service from an earlier
+    # command: the process is likely a one-shot command, and so is the next reader (`Fights._append`).
+    read: bool = False
 
 
 class Loader:
@@ -101,10 +104,10 @@ class Loader:
         found = self.caches.state_at(name, seq, last_hash)
         if found is None:
             return None
-        return Loaded(named(found.state, name), seq, last_hash, found.snapshot_seq, found.done)
+        return Loaded(named(found.state, name), seq, last_hash, found.snapshot_seq, found.done, read=True)
 
     def rebuilt(self, name: str, seq: int, last_hash: str) -> Loaded:
-        loaded = Loaded(named(self.rebuild(name, seq), name), seq, last_hash)
+        loaded = Loaded(named(self.rebuild(name, seq), name), seq, last_hash, read=True)
         self.caches.replayed(name)
         return loaded
 

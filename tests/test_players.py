@@ -362,3 +362,49 @@ def test_a_request_row_fudge_did_not_write_is_refused_not_run(bridge: Path) -> N
     assert shown.count("(not a request this fudge knows)") == 3 and errors == "", (shown, errors)
     assert [row[2] for row in requests_in(bridge)] == ["refused"] * 3
     assert fudge("log", store=bridge).stdout == before
+
+
+def test_FT_PTS_a_fate_players_page_offers_fates_points_and_his_blow_is_fates_exchange(tmp_path: Path) -> None:
+    """Under Fate the page offers what Fate spends (FT-PTS): a fate point, and each aspect with a box still
+    open, no fudge point's use; the player's blow is the exchange `a` strikes at Fate's exchange pace
+    (FT-PACE: everyone engaged rolls), and each accepted request is the GM's own Fate command."""
+    store = tmp_path / "fudge.db"
+    sheets = ROOT / "examples" / "sheets"
+    for args in (("new", "tavern", "--rules", "fate"), ("join", str(sheets / "cyrus.toml")),
+                 ("join", str(sheets / "guard.toml"), "--as", "Guard-A")):
+        done = fudge(*args, store=store)
+        assert done.returncode == 0, done.stderr
+    with served(store) as (url, _, _process):
+        cyrus = Player(url, invite(store, "Cyrus"))
+        page = cyrus.page()
+        assert '<label for="use">fate point</label>' in page
+        offered = re.findall(r'<option value="(fate-point|aspect:[^"]*|luck|skill)">', page)
+        assert offered == ["fate-point", "aspect:Brawler"], offered
+        assert cyrus.message()["uses"] == [["fate-point", "spends a fate point: +1 to the latest roll"],
+                                           ["aspect:Brawler", "invokes the aspect Brawler: a reroll of the latest roll"]]
+        assert 'id="f-declare"' not in page and 'id="f-spend"' in page  # Fate declares no stance (FT-PACE)
+        assert cyrus.ask({"kind": "declare", "stance": "all-out-offense", "sealed": True}) == (
+            409, "this fight's rules (fate) declare no stance before a roll")
+        status, said = cyrus.ask({"kind": "spend", "use": "luck"})
+        assert status == 409 and said == "Cyrus' points offer no 'luck' now: fate-point, aspect:Brawler", said
+
+        assert cyrus.ask({"kind": "attack", "target": "guard", "dice": "+ + + +"}) == (
+            202, "asked: attacks Guard-A with dice + + + +, waiting for the GM")
+        shown, errors = play(store, "y\n")
+        assert "Cyrus' player attacks Guard-A with dice + + + +: accept? y/n" in shown
+        assert "  (fate exchange 'Cyrus>Guard-A' 'Guard-A>Cyrus' -d 'Cyrus=+ + + +')" in shown and errors == "", errors
+
+        assert cyrus.ask({"kind": "spend", "use": "aspect:Brawler"}) == (
+            202, "asked: invokes the aspect Brawler: a reroll of the latest roll, waiting for the GM")
+        assert cyrus.ask({"kind": "spend", "use": "fate-point"})[0] == 202
+        shown, errors = play(store, "y\ny\n")
+        assert "Cyrus' player invokes the aspect Brawler: a reroll of the latest roll: accept? y/n" in shown
+        assert "  (fate aspect Cyrus Brawler)" in shown and "  (fate point Cyrus)" in shown and errors == "", errors
+        assert [row[2] for row in requests_in(store)] == ["accepted"] * 3
+        log = json.loads(fudge("log", "--json", store=store).stdout)
+        asked = [entry["issued"] for entry in log if (entry.get("issued") or {}).get("requested")]
+        assert [(i["type"], i["requested"]["fighter"]) for i in asked] == [
+            ("fate_exchange", "Cyrus"), ("check_aspect", "Cyrus"), ("spend", "Cyrus")], asked
+        assert '<option value="aspect:Brawler">' in cyrus.page()  # Brawler has two boxes: one is still open
+        verified = fudge("verify", store=store)
+        assert verified.returncode == 0 and "rules agree" in verified.stdout, verified.stdout

@@ -119,10 +119,14 @@ class Players:
             mine = self.own_html(state, who) if who is not None else '<p class="status">your fighter has left the fight</p>'
             targets = [c.name for c in state.combatants.values() if who is None or c.key != who.key]
             own_traits = traits(who)
+            uses = [[key, said] for key, (said, _) in player_actions.uses(state, fighter).items()]
+            points, declares = view.ruleset_of(state).points, view.ruleset_of(state).declares
             asked = self.asked_html(name, token)
         except StoreError as exc:
-            mine, targets, asked, own_traits = f'<p class="status">{h(str(exc))}</p>', [], "", []
-        return {**shared, "mine": mine, "asked": asked, "targets": targets, "traits": own_traits}
+            mine, targets, asked, own_traits, uses = f'<p class="status">{h(str(exc))}</p>', [], "", [], []
+            points, declares = "fudge", False
+        return {**shared, "mine": mine, "asked": asked, "targets": targets, "traits": own_traits, "uses": uses,
+                "points": points, "declares": declares}
 
     def own_html(self, state: Any, who: Any) -> str:
         """The player's fighter: the card with exact wounds, the sheet's skills, their sealed declaration."""
@@ -148,7 +152,7 @@ class Players:
                 except (ValueError, KeyError, TypeError):
                     text = "unreadable"
             parts.append(f'<p class="meta" id="sealed">your sealed declaration: {h(text)} '
-                         "(hidden from everyone else, the GM too, until the blow)</p>")
+                         "(hidden from the other players and from the GM's screens until the blow opens it)</p>")
         turn = "your turn" if actor is not None and actor.key == who.key else (
             f"{actor.name}'s turn" if actor is not None else "nobody's turn")
         parts.append(f'<p class="meta" id="yourturn">{h(turn)}</p>')
@@ -181,7 +185,7 @@ class Players:
         items = []
         for request in reversed(mine):
             try:
-                what = player_actions.what(player_actions.read(request.body))
+                what = player_actions.what(player_actions.read(request.body), state, request.fighter)
             except ValueError:
                 what = "a request this fudge does not know"
             refusal = request.said
@@ -220,6 +224,13 @@ class Players:
                 if action.trait.lower() not in known:
                     return 409, f"{possessive(fighter)} sheet has no trait {action.trait!r}: {', '.join(known.values())}"
                 action = action.model_copy(update={"trait": known[action.trait.lower()]})
+            if isinstance(action, player_actions.Spend):
+                offered = player_actions.uses(state, fighter)
+                if action.use not in offered:
+                    return 409, (f"{possessive(fighter)} points offer no {action.use!r} now: "
+                                 f"{', '.join(offered) or 'none'}")
+            if isinstance(action, player_actions.Declare) and not view.ruleset_of(state).declares:
+                return 409, f"this fight's rules ({view.ruleset_of(state).name}) declare no stance before a roll"
             if isinstance(action, player_actions.Declare) and action.sealed:
                 if action.stance is None:
                     return 400, "choose the stance you seal"
@@ -237,7 +248,7 @@ class Players:
             store.add_request(name, request)
         except (InputError, RuleError, StoreError) as exc:
             return 409, str(exc)
-        return 202, f"asked: {player_actions.what(action)}, waiting for the GM"
+        return 202, f"asked: {player_actions.what(action, state, fighter)}, waiting for the GM"
 
     def odds(self, fighter: str, target: str) -> tuple[int, str]:
         """The exact odds of the player's own fighter's next blow on `target` (read-only; their own seal alone opened)."""
@@ -267,13 +278,17 @@ let shown = "";
 function targets(names) { const key = JSON.stringify(names); if (key === shown) return; shown = key;
   const pick = $("target"), was = pick.value; pick.replaceChildren(...names.map((n) => new Option(n, n)));
   if (names.includes(was)) pick.value = was; }
+let offered = "";
+function uses(list) { const key = JSON.stringify(list); if (key === offered) return; offered = key;
+  const pick = $("use"), was = pick.value; pick.replaceChildren(...list.map(([k, said]) => new Option(said, k)));
+  if (list.some(([k]) => k === was)) pick.value = was; }
 function listen() {
   const source = new EventSource(base + "events");
   source.onmessage = (m) => { const d = JSON.parse(m.data);
     if (d.revoked) { source.close(); $("said").textContent = d.said; body.classList.add("revoked"); return; }
     if (!d.asked.includes('class="pending"') && $("said").textContent.startsWith("asked:")) $("said").textContent = "";
     $("live").innerHTML = d.html; $("mine").innerHTML = d.mine; $("asked").innerHTML = d.asked;
-    targets(d.targets); document.title = d.title; body.dataset.seq = d.seq; $("conn").textContent = "live · event " + d.seq; };
+    targets(d.targets); uses(d.uses); document.title = d.title; body.dataset.seq = d.seq; $("conn").textContent = "live · event " + d.seq; };
   source.onerror = () => { $("conn").textContent = "reconnecting…";
     if (source.readyState === EventSource.CLOSED) setTimeout(listen, 5000); };
 }
@@ -287,7 +302,7 @@ async function ask(action) {
 }
 function on(id, make) { $(id).addEventListener("submit", (e) => { e.preventDefault(); ask(make()); }); }
 on("f-attack", () => ({kind: "attack", target: $("target").value, dice: $("dice").value.trim() || null}));
-on("f-declare", () => ({kind: "declare", stance: $("stance").value, sealed: $("sealed").checked}));
+if ($("f-declare")) on("f-declare", () => ({kind: "declare", stance: $("stance").value, sealed: $("sealed").checked}));
 on("f-roll", () => ({kind: "roll", trait: $("trait").value, dice: $("rolled").value.trim() || null}));
 on("f-spend", () => ({kind: "spend", use: $("use").value}));
 $("b-odds").addEventListener("click", async () => {
@@ -318,19 +333,21 @@ def page_html(payload: dict[str, Any], fighter: str, csrf: str) -> str:
     seq = int(str(payload["seq"]))
     targets = "".join(f'<option value="{h(n)}">{h(n)}</option>' for n in payload["targets"])
     stances = "".join(f'<option value="{h(key)}">{h(words)}</option>' for key, (_, _, words) in player_actions.STANCES.items())
-    uses = "".join(f'<option value="{h(use)}">{h(use)}</option>' for use in player_actions.USES)
+    uses = "".join(f'<option value="{h(key)}">{h(said)}</option>' for key, said in payload["uses"])
     rolls = "".join(f'<option value="{h(n)}">{h(n)}</option>' for n in payload["traits"])
     forms = (f'<form class="act" id="f-attack"><label for="target">attack</label><select id="target">{targets}</select>'
              '<input type="text" id="dice" inputmode="text" autocomplete="off" placeholder="dice: + 0 - 0" '
              'aria-label="your dice, as rolled (empty: the fight\'s dice)" maxlength="24">'
              '<button>Attack</button><button type="button" id="b-odds">Odds</button></form>'
              '<p id="odds" role="status"></p>'
-             f'<form class="act" id="f-declare"><label for="stance">declare</label><select id="stance">{stances}</select>'
-             '<label><input type="checkbox" id="sealed" checked> sealed</label><button>Declare</button></form>'
+             + (f'<form class="act" id="f-declare"><label for="stance">declare</label><select id="stance">{stances}</select>'
+                '<label><input type="checkbox" id="sealed" checked> sealed</label><button>Declare</button></form>'
+                if payload["declares"] else "") +
              f'<form class="act" id="f-roll"><label for="trait">roll</label><select id="trait">{rolls}</select>'
              '<input type="text" id="rolled" autocomplete="off" placeholder="dice: + 0 - 0" '
              'aria-label="your dice, as rolled (empty: the fight\'s dice)" maxlength="24"><button>Roll</button></form>'
-             f'<form class="act" id="f-spend"><label for="use">fudge point</label><select id="use">{uses}</select>'
+             f'<form class="act" id="f-spend"><label for="use">{h(str(payload["points"]))} point</label>'
+             f'<select id="use">{uses}</select>'
              '<button>Spend</button></form><p id="said" role="status"></p>')
     return ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'

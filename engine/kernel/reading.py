@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from fudge_combat.engine.kernel.registry import ruleset_module
 
@@ -52,6 +52,24 @@ class TrackLine:
     rows: tuple[BoxRow, ...]
     penalty: int  # on the next roll (0 once out by the boxes)
     boxes_out: bool  # out by the boxes themselves (FT-TRACK-3), not dead nor gone
+
+
+class PointUse(NamedTuple):
+    """One way a fighter may spend a point now, as a player's page offers it: `key`, what the page sends
+    back; `said`, the request in words after the fighter ("spends a fudge point: luck"); `words`, the
+    GM's command that spends it, as `fudge play` runs it."""
+
+    key: str
+    said: str
+    words: tuple[str, ...]
+
+
+FUDGE_USES = ("skill", "luck", "scratch", "ticking", "panache")  # C-FP-2: a fudge point's uses, as a player asks
+
+
+def _fudge_points(state: FightState, who: Combatant) -> tuple[PointUse, ...]:
+    """C-FP-2: a fudge point's uses, each `fudge spend NAME USE` on the latest roll or blow."""
+    return tuple(PointUse(use, f"spends a fudge point: {use}", ("spend", who.name, use)) for use in FUDGE_USES)
 
 
 def _no_order(state: FightState) -> tuple[tuple[str, ...], frozenset[str]]:
@@ -115,6 +133,12 @@ class Reading:
     # The combatants whose lines may differ between two of its parts of the state (`FightState.part`) of
     # one fight (`projections.board_view` renders only theirs again).
     touched: Callable[[Any, Any], set[str]] = lambda was, now: set()
+    # How a fighter may spend a point now, as a player asks from his own device (`fudge invite`): each
+    # use, its words and the GM's command (default: a fudge point's uses, C-FP-2).
+    point_uses: Callable[[FightState, Combatant], tuple[PointUse, ...]] = _fudge_points
+    # Its fighters declare a stance before they roll (all-out offense or defense, F-MOD-6, F-MOD-7): a player's page
+    # offers the declaration, sealed or not.
+    declares: bool = True
 
     @property
     def scenes(self) -> bool:

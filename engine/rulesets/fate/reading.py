@@ -41,5 +41,5 @@ READING = Reading(
     result=consequences.result, re_resolved=consequences.re_resolved, pairs=consequences.pairs,
     rounds=consequences.rounds, order=consequences.order, scene=views.scene, own_order=views.own_order,
     to_act=views.to_act, track=views.track, status_lines=views.status_lines, status_json=views.status_json,
-    line=views.line, invoked=views.invoked, touched=views.touched, sheet_template=sheet.template,
+    line=views.line, invoked=views.invoked, touched=views.touched, point_uses=views.point_uses, declares=False, sheet_template=sheet.template,
     sheet_check=sheet.check)

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from fudge_combat.engine.kernel.pmap import changed_keys
-from fudge_combat.engine.kernel.reading import BoxRow, TrackLine
+from fudge_combat.engine.kernel.reading import BoxRow, PointUse, TrackLine
 from fudge_combat.engine.rulesets.fate.describe import _box as box_text
 from fudge_combat.engine.rulesets.fate.state import INITIAL, FateState, fate_of
 from fudge_combat.events import models as ev
@@ -105,6 +105,18 @@ def line(event: Any, state: FightState) -> str | None:
 def invoked(state: FightState, who: Combatant) -> int:
     """How many aspects he invoked (FT-PTS: each a box checked)."""
     return len(fate_of(state).aspects.get(who.key, ()))
+
+
+def point_uses(state: FightState, who: Combatant) -> tuple[PointUse, ...]:
+    """FT-PTS, as a player asks: a fate point for +1 to the latest roll (`fudge fate point`), or a box of
+    one of his aspects still open checked for a reroll of it (`fudge fate aspect`)."""
+    checked = fate_of(state).aspects.get(who.key, ())
+    uses = [PointUse("fate-point", "spends a fate point: +1 to the latest roll", ("fate", "point", who.name))]
+    for aspect, boxes in who.fighter.sheet.aspects.items():
+        if sum(1 for name, _ in checked if name == aspect) < boxes:
+            uses.append(PointUse(f"aspect:{aspect}", f"invokes the aspect {aspect}: a reroll of the latest roll",
+                                 ("fate", "aspect", who.name, aspect)))
+    return tuple(uses)
 
 
 def touched(was: Any, now: Any) -> set[str]:
