@@ -57,7 +57,6 @@ WIDTH = 80  # the board's width in the stored view
 BY_COMBATANT = ("combatants", "initiative", "ranked", "declarations", "sealed", "pending", "round_declarations",
                 "will_relief")
 _JSON = JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # key order kept: it is shown
-_JSON_PARSE = json.loads
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +149,7 @@ class Roster:
         self.rendered: list[str] = []  # the keys of the parts rendered again, in turn (`rows`)
 
     @classmethod
-    def stored(cls, state: FightState, listed: list[tuple[str, str]], bodies: list[str]) -> Roster | None:
+    def stored(cls, state: FightState, listed: list[list[str]], bodies: list[str]) -> Roster | None:
         """The roster of `state` from the parts a writer stored for it (`listed`: each [key, digest] in join
         order, `bodies` their rows' bodies, each checked against its digest): no part rendered. None when
         the parts are not the state's combatants, in join order, each once."""
@@ -160,7 +159,7 @@ class Roster:
         joined = [state.combatants[key].joined_seq for key in keys]
         if joined != sorted(joined):
             return None
-        found = _JSON_PARSE(f"[{','.join(bodies)}]")
+        found = json.loads(f"[{','.join(bodies)}]")
         if not isinstance(found, list) or len(found) != len(bodies) or not all(isinstance(d, dict) for d in found):
             return None
         kept = cls()
@@ -339,28 +338,28 @@ def rows(state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes,
         if previous is None:
             return None
         before, before_seq, before_hash = previous
-        head, _ = opened(head_held(), fight_id, before_seq, before_hash, version, key)
+        head, _ = opened(stored, fight_id, before_seq, before_hash, version, key)
         if not isinstance(head, dict):
             return None
         pages = pinned_rows(head.get("pages"), read(PAGE), PAGE, version)
         if pages is None:
             return None
         try:
-            listed = [entry for page in _JSON_PARSE(f"[{','.join(pages)}]") for entry in page]
+            listed = [entry for page in json.loads(f"[{','.join(pages)}]") for entry in page]
         except (ValueError, TypeError, RecursionError):
             return None
         bodies = pinned_rows(listed, read(PART), PART, version)
         if bodies is None:
             return None
         try:
-            return Roster.stored(before, [(k, d) for k, d in listed], bodies)
+            return Roster.stored(before, listed, bodies)
         except (ValueError, RecursionError):
             return None
 
+    stored = head_held()
     with _LOCK:
         kept = roster(state, seed)
         last = memo.get(fight_id)
-        stored = head_held()
         if (last is None or last.roster is not kept or stored is None
                 or last.head != (stored.seq, stored.hash, stored.mac)):
             found = read(PART)
