@@ -54,11 +54,11 @@ def verified(head: Any, pages: Mapping[str, View], parts: Mapping[str, View],
     """The whole view from its head (its MAC checked), the pages it pins by digest and the parts they pin
     by digest, of the shape a reader shows; (None, why) if one is missing, other or not of that shape."""
     try:
-        bodies = _pinned(head.get("pages") if isinstance(head, dict) else None, pages, PAGE, version)
+        bodies = pinned_rows(head.get("pages") if isinstance(head, dict) else None, pages, PAGE, version)
         if bodies is None:
             return None, "a page of its list of parts is missing or other than its head pins"
         listed = [entry for page in json.loads(f"[{','.join(bodies)}]") for entry in page]
-        bodies = _pinned(listed, parts, PART, version)
+        bodies = pinned_rows(listed, parts, PART, version)
         if bodies is None:
             return None, "a combatant's part is missing or other than its page pins"
         found = json.loads(f"[{','.join(bodies)}]")  # one parse: each body is one JSON value (its digest checked)
@@ -73,7 +73,7 @@ def verified(head: Any, pages: Mapping[str, View], parts: Mapping[str, View],
     return data, ""
 
 
-def _pinned(listed: Any, rows: Mapping[str, View], prefix: str, version: str) -> list[str] | None:
+def pinned_rows(listed: Any, rows: Mapping[str, View], prefix: str, version: str) -> list[str] | None:
     """The bodies of the rows `listed` names by [name after `prefix`, digest], each checked against its
     digest and the code that wrote it; None if one is missing or other."""
     if not isinstance(listed, list):

@@ -32,6 +32,7 @@ append's transaction.
 from __future__ import annotations
 
 import atexit
+import json
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping
@@ -46,8 +47,8 @@ from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.turns import current_actor, still_fights
 from fudge_combat.projections import board, status
-from fudge_combat.projections.board_rows import PAGE, PAGE_SIZE, PART, STATUS_NAME, assemble, digest
-from fudge_combat.projections.stored import View, sealed
+from fudge_combat.projections.board_rows import PAGE, PAGE_SIZE, PART, STATUS_NAME, assemble, digest, pinned_rows
+from fudge_combat.projections.stored import View, opened, sealed
 from fudge_combat.projections.text import safe
 
 WIDTH = 80  # the board's width in the stored view
@@ -147,6 +148,36 @@ class Roster:
         self.done: dict[str, str] = {}
         self.rendered: list[str] = []  # the keys of the parts rendered again, in turn (`rows`)
 
+    @classmethod
+    def stored(cls, state: FightState, listed: list[list[str]], bodies: list[str]) -> Roster | None:
+        """The roster of `state` from the parts a writer stored for it (`listed`: each [key, digest] in join
+        order, `bodies` their rows' bodies, each checked against its digest): no part rendered. None when
+        the parts are not the state's combatants, in join order, each once."""
+        keys = [key for key, _ in listed]
+        if len(set(keys)) != len(keys) or set(keys) != state.combatants.keys():
+            return None
+        joined = [state.combatants[key].joined_seq for key in keys]
+        if joined != sorted(joined):
+            return None
+        found = json.loads(f"[{','.join(bodies)}]")
+        if not isinstance(found, list) or len(found) != len(bodies) or not all(isinstance(d, dict) for d in found):
+            return None
+        kept = cls()
+        actor = current_actor(state)
+        for (key, pinned), body, data in zip(listed, bodies, found):
+            who = state.combatants[key]
+            part = Part(key, data, body, pinned, f'[{encode_basestring(key)},"{pinned}"]', who.side,
+                        still_fights(state, who), who.stunned is not None, who.joined_seq)
+            kept.parts[key] = part
+            kept.sides.add(part.side)
+            if part.standing:
+                kept.standing.add(part.side)
+        kept.joined = keys
+        kept.index = {key: index for index, key in enumerate(keys)}
+        kept.listed = [kept.parts[key].listed for key in keys]
+        kept.inputs, kept.current, kept.done = Inputs(state), actor.key if actor is not None else None, board.acted(state)
+        return kept
+
     def update(self, state: FightState) -> None:
         """Render again the parts whose inputs changed; what is kept of the others is brought up to
         date in the size of the change (an append on a long fight does nothing per combatant)."""
@@ -240,11 +271,13 @@ KEPT = 8
 RENDERED = 1 << 16  # a long session's roster starts again after this many parts rendered
 
 
-def roster(state: FightState) -> Roster:
-    """The fight's parts brought up to `state` (call under `_LOCK`)."""
+def roster(state: FightState, seed: Callable[[], Roster | None] = lambda: None) -> Roster:
+    """The fight's parts brought up to `state` (call under `_LOCK`); a process that keeps none yet starts
+    from `seed()` (the parts stored for the state before, `rows`), else renders every part."""
     found = _ROSTERS.pop(state.fight_id, None)
     if found is None or len(found.rendered) > RENDERED:  # a new one: every writer writes every part again
-        found = Roster()
+        found = seed() if found is None else None
+        found = found or Roster()
     _ROSTERS[state.fight_id] = found
     while len(_ROSTERS) > KEPT:
         _ROSTERS.popitem(last=False)
@@ -277,7 +310,8 @@ class Written:
 
 def rows(state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes, version: str,
          memo: dict[str, Any], head_held: Callable[[], View | None],
-         held: Callable[[str], Mapping[str, View]]) -> tuple[View, ...]:
+         held: Callable[[str], Mapping[str, View]],
+         previous: tuple[FightState, int, str] | None = None) -> tuple[View, ...]:
     """The head at `seq`, and the pages and parts whose row does not hold them yet. `head_held()` is the
     head row the store holds, `held(prefix)` its rows named `prefix`... (each as a store without them
     yet gives: None, nothing). When the head the store holds is the one this writer stored last (`memo`:
@@ -285,19 +319,55 @@ def rows(state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes,
     parts rendered again since, and the pages' digests, are compared. Otherwise (another process wrote,
     or none yet, as for a one-shot command) the part rows and the page rows are read in one query each
     and each row that differs is written (a row edited by hand is mended by the next command): writing
-    every part costs several times reading them."""
+    every part costs several times reading them.
+
+    `previous` is the state the command decided from, with its last event's seq and hash. A process that
+    keeps no roster of the fight yet (a one-shot command) starts from the parts stored for that state,
+    when the head the store holds is at that very event, its MAC checks under this user's key and every
+    page and part is the one it pins by digest; then only the combatants the command changed are
+    rendered, where every part was before (a one-shot command on a roster of hundreds rendered them all).
+    Anything else, and every part is rendered, as before."""
+    parts_held: dict[str, Mapping[str, View]] = {}
+
+    def read(prefix: str) -> Mapping[str, View]:
+        if prefix not in parts_held:
+            parts_held[prefix] = held(prefix)
+        return parts_held[prefix]
+
+    def seed() -> Roster | None:
+        if previous is None:
+            return None
+        before, before_seq, before_hash = previous
+        head, _ = opened(stored, fight_id, before_seq, before_hash, version, key)
+        if not isinstance(head, dict):
+            return None
+        pages = pinned_rows(head.get("pages"), read(PAGE), PAGE, version)
+        if pages is None:
+            return None
+        try:
+            listed = [entry for page in json.loads(f"[{','.join(pages)}]") for entry in page]
+        except (ValueError, TypeError, RecursionError):
+            return None
+        bodies = pinned_rows(listed, read(PART), PART, version)
+        if bodies is None:
+            return None
+        try:
+            return Roster.stored(before, listed, bodies)
+        except (ValueError, RecursionError):
+            return None
+
+    stored = head_held()
     with _LOCK:
-        kept = roster(state)
+        kept = roster(state, seed)
         last = memo.get(fight_id)
-        stored = head_held()
         if (last is None or last.roster is not kept or stored is None
                 or last.head != (stored.seq, stored.hash, stored.mac)):
-            found = held(PART)
+            found = read(PART)
             last = Written(kept, 0, (0, "", ""), {}, {})
             changed = [part for part in kept.parts.values()
                        if (row := found.get(PART + part.key)) is None or (row.version, row.body) != (version, part.body)]
             last.digests = {part.key: part.digest for part in kept.parts.values()}
-            last.pages = {page: digest(row.body) for page, row in held(PAGE).items() if row.version == version}
+            last.pages = {page: digest(row.body) for page, row in read(PAGE).items() if row.version == version}
         else:
             changed = [kept.parts[k] for k in set(kept.rendered[last.rendered:])
                        if k in kept.parts and last.digests.get(k) != kept.parts[k].digest]

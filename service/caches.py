@@ -133,7 +133,8 @@ class Caches:
         return FromSnapshot(state, done, snap.seq)
 
     def of(self, name: str, state: FightState, seq: int, last_hash: str,
-           fight_id: str | None = None, since: int | None = None, done: History = UNKNOWN) -> Kept:
+           fight_id: str | None = None, since: int | None = None, done: History = UNKNOWN,
+           previous: tuple[FightState, int, str] | None = None) -> Kept:
         """The snapshot and views for the store's append, when the store keeps them.
 
         The board's read model (store.views) is stored at every append: a small view of the new
@@ -152,7 +153,7 @@ class Caches:
         state = named(state, name)  # an imported fight's views show the name it was imported as
         kept_views: tuple[View, ...] = ()
         if self.views is not None:
-            kept_views = _board(self.views, name, state, fight_id, seq, last_hash, key, self.memo)
+            kept_views = _board(self.views, name, state, fight_id, seq, last_hash, key, self.memo, previous)
         snapshot = None
         if snapshot_due:
             try:
@@ -187,11 +188,11 @@ def catch_up(state: FightState, done: History, records: list[Recorded],
 
 
 def _board(store: ViewStore, name: str, state: FightState, fight_id: str, seq: int, last_hash: str, key: bytes,
-           memo: dict[str, Any]) -> tuple[View, ...]:
+           memo: dict[str, Any], previous: tuple[FightState, int, str] | None) -> tuple[View, ...]:
     """The board's rows for the new state; a view that cannot be built is not stored (the query then
     computes it from the fight, as for any stale view), and never fails the command that was decided."""
     try:
-        return views.board_views(store, name, state, fight_id, seq, last_hash, key, memo)
+        return views.board_views(store, name, state, fight_id, seq, last_hash, key, memo, previous)
     except Exception as error:  # noqa: BLE001 - a view is a cache: the log is what must be written
         log.warning("read model not stored", view="status", error=repr(error))
         return ()

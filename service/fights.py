@@ -247,7 +247,8 @@ class Fights:
         rows = self._rows(decided.records)
         last = rows[-1]
         since = None if decided.replayed or loaded.read else loaded.snapshot_seq
-        kept = self.caches.of(name, decided.state, last.seq, last.hash, since=since, done=decided.done)
+        kept = self.caches.of(name, decided.state, last.seq, last.hash, since=since, done=decided.done,
+                              previous=(loaded.state, loaded.last_seq, loaded.last_hash))
         self.caches.append(name, loaded.last_seq, rows, kept)
         self.loader.hold(name, Loaded(decided.state, last.seq, last.hash,
                                       last.seq if kept.snapshot is not None else loaded.snapshot_seq, decided.done))

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from fudge_combat.engine.kernel.command_base import NAMES_A_COMBATANT
 from fudge_combat.engine.kernel.errors import InputError
+from fudge_combat.engine.kernel.words import some_of
 from fudge_combat.engine.turns import current_actor
 
 if TYPE_CHECKING:  # a usage error's "did you mean" (cli.main) reads `one_of` without loading the engine's state
@@ -114,8 +115,8 @@ def resolve(state: FightState, typed: str) -> str:
         if not known:
             return f"no combatant {typed!r} in {state.name}: nobody has joined yet (`fudge join SHEET`)"
         if close:
-            return f"no combatant {typed!r} in {state.name}: did you mean {one_of(close)}? (combatants: {', '.join(known)})"
-        return f"no combatant {typed!r} in {state.name}; combatants: {', '.join(known)}"
+            return f"no combatant {typed!r} in {state.name}: did you mean {one_of(close)}? (combatants: {some_of(known)})"
+        return f"no combatant {typed!r} in {state.name}; combatants: {some_of(known)}"
 
     return pick(known, typed, unknown)
 

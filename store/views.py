@@ -124,10 +124,11 @@ def stored_board(store: EventStore, fight: str | None,
 
 
 def board_views(store: ViewStore, name: str, state: Any, fight_id: str, seq: int, last_hash: str, key: bytes,
-                memo: dict[str, Any]) -> tuple[View, ...]:
+                memo: dict[str, Any], previous: tuple[Any, int, str] | None = None) -> tuple[View, ...]:
     """The board's rows to store with the append that ends the fight at `state`
     (projections.board_view.rows), reading what the store holds of them (nothing, for a fight this
-    append creates)."""
+    append creates); `previous`: the state the command decided from, its seq and hash, whose stored
+    parts a process that keeps none starts from."""
     from fudge_combat.projections import board_view
     from fudge_combat.store.base import StoreError
 
@@ -143,4 +144,4 @@ def board_views(store: ViewStore, name: str, state: Any, fight_id: str, seq: int
         except StoreError:
             return {}
 
-    return board_view.rows(state, fight_id, seq, last_hash, key, board_version(), memo, head_held, held)
+    return board_view.rows(state, fight_id, seq, last_hash, key, board_version(), memo, head_held, held, previous)

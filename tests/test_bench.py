@@ -40,6 +40,7 @@ RUNS: dict[str, tuple[list[str], bool]] = {
     "replay.py": (["--events", "100", "--status-events", "100", "--runs", "1", "--replays", "1",
                    "--durable-events", "10"], True),
     "resident.py": (["-n", "200", "--presets", "fudge", "--repeat", "1"], False),
+    "roster.py": (["--sizes", "2", "8", "--events", "40", "--runs", "1"], False),
     "scaleout.py": (["-n", "200", "--presets", "fudge", "--repeat", "1", "--no-dask"], False),
     "serve.py": (["--events", "100", "--runs", "2"], False),
     "side_by_side.py": (["--old", ".", "--events", "100", "--status-events", "100", "--rounds", "1",

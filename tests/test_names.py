@@ -182,6 +182,15 @@ def test_an_unknown_combatant_gets_did_you_mean_and_the_list_of_combatants() -> 
         names.resolve(state_of(), "zed")
 
 
+def test_an_unknown_combatant_in_a_crowd_lists_the_first_twelve_and_how_many_more() -> None:
+    """One error line, not a roster of 30 (or 800): the first twelve in join order, and the count of the rest."""
+    state = state_of(*(f"Guard-{number}" for number in range(30)))
+    with pytest.raises(InputError) as refused:
+        names.resolve(state, "zed")
+    assert str(refused.value) == ("no combatant 'zed' in duel; combatants: "
+                                  + ", ".join(f"Guard-{n}" for n in range(12)) + " and 18 more")
+
+
 def test_canonical_writes_full_names_at_every_depth_and_keeps_everything_else() -> None:
     state = state_of("Cyrus", "Guard-A", "Guard-B", "Finn")
     typed = cmd.FateExchange(

@@ -144,6 +144,30 @@ def test_an_older_snapshot_is_caught_up_by_folding_the_events_after_it(tmp_path:
     assert cached is not None and cached == replayed(path) and cached.find("Bob").marks
 
 
+def snapshot_seq(path: Path) -> int:
+    with sqlite3.connect(path) as db:
+        seq: int = db.execute("SELECT seq FROM snapshots").fetchone()[0]
+    db.close()
+    return seq
+
+
+def test_a_command_that_read_its_state_from_the_store_leaves_the_snapshot_at_the_tip(tmp_path: Path) -> None:
+    """A one-shot command (a service that reads the fight from the store) writes a snapshot at its last
+    event, so the next one reads no record after it; a session holding its state writes one only every
+    `max(32, seq // 64)` events, and a fresh service after it again at the tip."""
+    path = tmp_path / "fudge.db"
+    fight(path)
+    session = opened(path)
+    for _ in range(3):  # the first command reads from the store; the next two hold its state
+        exchange(session)
+    tip = session.store.last_seq("fight")
+    assert snapshot_seq(path) < tip  # the session's later commands left it behind
+    one_shot = opened(path)
+    exchange(one_shot)
+    assert snapshot_seq(path) == one_shot.store.last_seq("fight") > tip
+    consistent(path)
+
+
 def test_reading_a_fight_writes_nothing(tmp_path: Path) -> None:
     """A store written before snapshots (none kept) is replayed; a read never writes the cache."""
     path = tmp_path / "fudge.db"

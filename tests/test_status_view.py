@@ -69,7 +69,7 @@ def sheet(name: str, number: int) -> dict[str, Any]:
 
 OPS = st.lists(st.tuples(st.sampled_from(["join", "exchange", "exchange", "attack", "attack", "fate", "fate", "round",
                                           "round", "next", "next", "declare", "roll", "spend", "willpower", "wound",
-                                          "kill", "end", "undo", "redo", "writer"]),
+                                          "kill", "end", "undo", "redo", "writer", "process", "process"]),
                          st.integers(0, 1000), st.integers(0, 1000)), min_size=5, max_size=30)
 
 
@@ -120,6 +120,10 @@ def run(tmp_path: Path, crowd: int, ops: list[tuple[str, int, int]], rules: str 
     for op, a, b in ops:
         if op == "writer":
             writer = 1 - writer
+        elif op == "process":  # the next command comes from a fresh process: no roster kept, no state held
+            board_view._ROSTERS.clear()
+            writers[writer].store.close()
+            writers[writer] = Fights(SqliteStore(db), new_id=new_id, random_bytes=random_bytes)
         elif op == "join" or not names:
             names.append(f"F{len(names)}")
             execute(cmd.Join(sheet=sheet(names[-1], len(names)), source="test"))
@@ -258,6 +262,63 @@ def test_a_warm_writer_stores_the_head_and_only_the_pages_and_parts_a_command_ch
     assert head is not None and len(json.loads(head.body)["pages"]) == 2
     assert views.stored_status(store, "duel") == json.loads(json.dumps(whole(fights.state("duel"))))
     store.close()
+
+
+def fresh(db: Path) -> Fights:
+    """A service as a one-shot command's process has it: no roster of any fight kept, no state held."""
+    board_view._ROSTERS.clear()
+    return Fights(SqliteStore(db))
+
+
+def rendered(fights: Fights) -> set[str]:
+    return set(board_view._ROSTERS[fights.state("duel").fight_id].rendered)
+
+
+def test_a_fresh_process_starts_from_the_stored_parts_and_renders_only_those_its_command_changed(
+        tmp_path: Path) -> None:
+    """A one-shot command on a roster of 70 renders the one part its command changed: it starts from the
+    parts stored for the state it decided from (their head's MAC, each page and part by digest), and
+    what it stores is the whole render of the new state."""
+    db = tmp_path / "fight.db"
+    crowd(db, 70).store.close()
+    for who in ("F3", "F66", "F0"):
+        fights = fresh(db)
+        offense(fights, who)
+        assert rendered(fights) == {who.lower()}
+        assert views.stored_status(fights.store, "duel") == json.loads(json.dumps(whole(fights.state("duel"))))
+        fights.store.close()
+    fights = fresh(db)
+    fights.execute("duel", cmd.Join(sheet=sheet("F70", 70), source="test"))
+    assert rendered(fights) == {"f70"}
+    assert views.stored_status(fights.store, "duel") == json.loads(json.dumps(whole(fights.state("duel"))))
+    fights.store.close()
+
+
+def test_a_fresh_process_renders_every_part_when_a_stored_row_is_not_the_one_pinned(tmp_path: Path) -> None:
+    """A part or page edited, swapped or removed, or a head of another event or user: the stored parts are
+    not started from; every part is rendered and the view written whole again."""
+    db = tmp_path / "fight.db"
+    crowd(db, 66).store.close()
+    edits = [
+        "UPDATE views SET body = body || ' ' WHERE name = 'status/f65'",
+        "UPDATE views SET body = replace(body, '\"f64\"', '\"f65\"') WHERE name = 'status-pages/1'",
+        "UPDATE views SET name = 'status/x' WHERE name = 'status/f2'",
+        "DELETE FROM views WHERE name = 'status-pages/1'",
+        "UPDATE views SET mac = 'forged' WHERE name = 'status'",
+        "UPDATE views SET seq = seq - 1 WHERE name = 'status'",
+    ]
+    for edit in edits:
+        with sqlite3.connect(db) as db_file:
+            assert db_file.execute(edit).rowcount == 1, edit
+        db_file.close()
+        store = SqliteStore(db)  # the edit took: the rows are not what the head pins any more
+        assert views.stored_status(store, "duel") is None, edit
+        store.close()
+        fights = fresh(db)
+        fights.execute("duel", cmd.RollTrait(combatant="F1", trait="Perception", difficulty=1))
+        assert len(rendered(fights)) == 66, edit
+        assert views.stored_status(fights.store, "duel") == json.loads(json.dumps(whole(fights.state("duel")))), edit
+        fights.store.close()
 
 
 def test_a_page_or_part_row_edited_by_hand_is_not_shown_and_the_next_command_mends_it(tmp_path: Path) -> None:

@@ -15,3 +15,12 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
 def possessive(name: str) -> str:
     """"Snorri's", "heroes'": a name that ends in s takes the apostrophe alone."""
     return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
+
+
+def some_of(names: list[str], shown: int = 12) -> str:
+    """Names for a line that lists them: all of a table's few, the first `shown` of a crowd's and how many
+    more (a roster of 800 in one error line is no help): "F0, F1, ..., F11 and 788 more"."""
+    if len(names) <= shown:
+        return ", ".join(names)
+    return f"{', '.join(names[:shown])} and {len(names) - shown} more"
+

@@ -186,7 +186,7 @@ def play(duel: AtariDuel, seed: bytes) -> tuple[int | None, int, tuple[str, str]
 
 
 RESTATES: dict[str, str] = {  # engine code -> `projections.fast.source_digest` of it when last read with this module
-    "engine.rulesets.fudge.ranked.start_round": "088f60c47fbb",
+    "engine.rulesets.fudge.ranked.start_round": "145dedbe6448",
     "engine.rulesets.fudge.ranked.turn_order": "3ecc0b622e03",
     "engine.rulesets.fudge.ranked.next_index": "6c271f4bbc68",
     "engine.rulesets.fudge.ranked.slot_track": "906ddd5c5a59",

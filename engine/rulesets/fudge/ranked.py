@@ -28,6 +28,7 @@ from fudge_combat.events import models as ev
 from fudge_combat.engine.kernel.sheets import Fighter
 from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.state import Combatant, FightState
+from fudge_combat.engine.kernel.words import some_of
 
 if TYPE_CHECKING:
     from fudge_combat.engine.rulesets.fudge.commands_round import NextTurn, StartRound
@@ -98,7 +99,7 @@ def start_round(state: FightState, c: StartRound, dice: Dice) -> list[ev.Event]:
     known = {found.key if (found := state.find(n)) else None: n for n in (*c.surprised, *c.automatic,
                                                                          *(n for n, _ in c.initiative_bonus))}
     if None in known:
-        raise RuleError(f"no combatant {known[None]!r}; combatants: {', '.join(w.name for w in state.combatants.values())}")
+        raise RuleError(f"no combatant {known[None]!r}; combatants: {some_of([w.name for w in state.combatants.values()])}")
     if c.surprised:
         raise RuleError("rolled initiative takes surprise as --initiative-bonus NAME=N or --automatic NAME (F-INIT-2)")
     out: list[ev.Event] = [ev.RoundStarted(round=number)]

@@ -21,6 +21,7 @@ from fudge_combat.engine.rulesets.fudge.melee_mods import weapon_size_modifiers
 from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Track
+from fudge_combat.engine.kernel.words import some_of
 from fudge_combat.events import models as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
 
@@ -31,7 +32,7 @@ NO_DECLARATION = ev.Declaration()  # frozen: one instance serves every fighter w
 def combatant(state: FightState, name: str) -> Combatant:
     found = state.find(name)
     if found is None:
-        names = ", ".join(c.name for c in state.combatants.values()) or "nobody has joined yet"
+        names = some_of([c.name for c in state.combatants.values()]) or "nobody has joined yet"
         raise RuleError(f"no combatant {name!r} in {state.name}; combatants: {names}")
     return found
 
