@@ -32,16 +32,27 @@ def make_fights(store: Any = None, views: bool = False) -> Fights:
     )
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(wrapper=True)  # around pytest-xdist's own hook: the groups before it reads them, checked after
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> Iterator[None]:
     """Under pytest-xdist (`-n auto`, `--dist loadgroup`), the tests of a module that share a module-scoped
     fixture (a fight played by `fudge` processes, a browser, a server) run on one worker: built once, not once
-    per worker, and in the module's order, which some of them rely on (tests/test_browser.py plays on)."""
+    per worker, and in the module's order, which some of them rely on (tests/test_browser.py plays on).
+
+    pytest-xdist hands a group to its scheduler as an `@group` ending of the test's id, which it writes where
+    pytest up to 9.1 kept the id; pytest 9.2 keeps it in a structure of its own, and the groups were lost without
+    a word (pytest-xdist#1386): every worker built each module's shared fixture again. Where the ending did not
+    take, it is written where this pytest keeps the id."""
     for item in items:
         info = getattr(item, "_fixtureinfo", None)
         if info is not None and any(definition.scope == "module" for name in info.names_closure
                                     for definition in info.name2fixturedefs.get(name, ())):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+    yield
+    if config.getoption("loadgroup", False):  # set in pytest-xdist's workers under --dist loadgroup
+        for item in items:
+            group = item.get_closest_marker("xdist_group")
+            if group is not None and "@" not in item.nodeid and hasattr(item, "_id"):
+                item._id = type(item._id).parse(f"{item.nodeid}@{group.args[0]}")
 
 
 @pytest.fixture(autouse=True, scope="session")
