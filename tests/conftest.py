@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import logging
@@ -157,6 +158,17 @@ def without_odds(text: str) -> str:
     """A command's output without the `odds: ...` lines `fudge next` ends with (tests/test_odds_now.py
     holds those): what the command did."""
     return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("odds: "))
+
+
+@pytest.fixture(scope="session")
+def the_bridge(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Bridge (tests/test_board_page.py `play_the_bridge`), played once per worker, each command a `fudge`
+    process; a test takes its own copy of its folder (tests/processes.py `copied`) and never changes this one."""
+    from tests.test_board_page import play_the_bridge
+
+    store = tmp_path_factory.mktemp("the-bridge") / "fudge.db"
+    play_the_bridge(store)
+    return store
 
 
 @pytest.fixture(scope="session")
