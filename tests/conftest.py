@@ -161,6 +161,22 @@ def without_odds(text: str) -> str:
 
 
 @pytest.fixture(scope="session")
+def the_duel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Snorri and Brynhild joined to a fight under the F-EX house rules (examples/house/snorri-brynhild.toml),
+    played once per worker, each command a `fudge` process; a test takes its own copy of its folder
+    (tests/processes.py `copied`) and never changes this one."""
+    from tests.processes import ROOT, fudge
+
+    store = tmp_path_factory.mktemp("the-duel") / "fudge.db"
+    for args in [("new", "duel", "--house", str(ROOT / "examples" / "house" / "snorri-brynhild.toml")),
+                 ("join", str(ROOT / "examples" / "sheets" / "snorri.toml")),
+                 ("join", str(ROOT / "examples" / "sheets" / "brynhild.toml"))]:
+        done = fudge(*args, store=store)
+        assert done.returncode == 0, (args, done.stdout, done.stderr)
+    return store
+
+
+@pytest.fixture(scope="session")
 def the_bridge(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The Bridge (tests/test_board_page.py `play_the_bridge`), played once per worker, each command a `fudge`
     process; a test takes its own copy of its folder (tests/processes.py `copied`) and never changes this one."""
