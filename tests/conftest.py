@@ -33,7 +33,7 @@ def make_fights(store: Any = None, views: bool = False) -> Fights:
     )
 
 
-@pytest.hookimpl(wrapper=True)  # around pytest-xdist's own hook: the groups before it reads them, checked after
+@pytest.hookimpl(wrapper=True)  # around pytest-xdist's own hook: groups marked before it reads them, ids mended after
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> Iterator[None]:
     """Under pytest-xdist (`-n auto`, `--dist loadgroup`), the tests of a module that share a module-scoped
     fixture (a fight played by `fudge` processes, a browser, a server) run on one worker: built once, not once
