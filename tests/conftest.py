@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import logging
@@ -32,16 +33,27 @@ def make_fights(store: Any = None, views: bool = False) -> Fights:
     )
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(wrapper=True)  # around pytest-xdist's own hook: groups marked before it reads them, ids mended after
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> Iterator[None]:
     """Under pytest-xdist (`-n auto`, `--dist loadgroup`), the tests of a module that share a module-scoped
     fixture (a fight played by `fudge` processes, a browser, a server) run on one worker: built once, not once
-    per worker, and in the module's order, which some of them rely on (tests/test_browser.py plays on)."""
+    per worker, and in the module's order, which some of them rely on (tests/test_browser.py plays on).
+
+    pytest-xdist hands a group to its scheduler as an `@group` ending of the test's id, which it writes where
+    pytest up to 9.1 kept the id; pytest 9.2 keeps it in a structure of its own, and the groups were lost without
+    a word (pytest-xdist#1386): every worker built each module's shared fixture again. Where the ending did not
+    take, it is written where this pytest keeps the id."""
     for item in items:
         info = getattr(item, "_fixtureinfo", None)
         if info is not None and any(definition.scope == "module" for name in info.names_closure
                                     for definition in info.name2fixturedefs.get(name, ())):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+    yield
+    if config.getoption("loadgroup", False):  # set in pytest-xdist's workers under --dist loadgroup
+        for item in items:
+            group = item.get_closest_marker("xdist_group")
+            if group is not None and "@" not in item.nodeid and hasattr(item, "_id"):
+                item._id = type(item._id).parse(f"{item.nodeid}@{group.args[0]}")
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -146,6 +158,33 @@ def without_odds(text: str) -> str:
     """A command's output without the `odds: ...` lines `fudge next` ends with (tests/test_odds_now.py
     holds those): what the command did."""
     return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("odds: "))
+
+
+@pytest.fixture(scope="session")
+def the_duel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Snorri and Brynhild joined to a fight under the F-EX house rules (examples/house/snorri-brynhild.toml),
+    played once per worker, each command a `fudge` process; a test takes its own copy of its folder
+    (tests/processes.py `copied`) and never changes this one."""
+    from tests.processes import ROOT, fudge
+
+    store = tmp_path_factory.mktemp("the-duel") / "fudge.db"
+    for args in [("new", "duel", "--house", str(ROOT / "examples" / "house" / "snorri-brynhild.toml")),
+                 ("join", str(ROOT / "examples" / "sheets" / "snorri.toml")),
+                 ("join", str(ROOT / "examples" / "sheets" / "brynhild.toml"))]:
+        done = fudge(*args, store=store)
+        assert done.returncode == 0, (args, done.stdout, done.stderr)
+    return store
+
+
+@pytest.fixture(scope="session")
+def the_bridge(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Bridge (tests/test_board_page.py `play_the_bridge`), played once per worker, each command a `fudge`
+    process; a test takes its own copy of its folder (tests/processes.py `copied`) and never changes this one."""
+    from tests.test_board_page import play_the_bridge
+
+    store = tmp_path_factory.mktemp("the-bridge") / "fudge.db"
+    play_the_bridge(store)
+    return store
 
 
 @pytest.fixture(scope="session")

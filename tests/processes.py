@@ -7,6 +7,7 @@ code (the tests package stops at once when the installed one is not)."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -43,3 +44,11 @@ def _limit_memory(limit: int) -> None:
     import resource
 
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def copied(store: Path, folder: Path) -> Path:
+    """A copy of the folder a store was played in (the store, its snapshot key, the GM's secrets and state), made
+    in `folder`: a store of its own, as if the same commands had been played there. A fight that many tests
+    begin from is played once, by `fudge` processes, and each test runs its own commands on its own copy."""
+    shutil.copytree(store.parent, folder, dirs_exist_ok=True)
+    return folder / store.name

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.processes import ROOT, fudge
+from tests.processes import ROOT, copied, fudge
 
 pytest.importorskip("uvicorn", reason="the serve extra is not installed: pip install '.[serve]'")
 
@@ -49,10 +49,9 @@ def play_the_bridge(store: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def bridge(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    store = tmp_path_factory.mktemp("bridge") / "fudge.db"
-    play_the_bridge(store)
-    return store
+def bridge(the_bridge: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The module's copy of the fight played once by `fudge` processes (tests/conftest.py)."""
+    return copied(the_bridge, tmp_path_factory.mktemp("bridge"))
 
 
 def get(url: str) -> tuple[bytes, dict[str, str]]:
@@ -116,12 +115,11 @@ def test_wounds_shown_in_words_leave_the_server_as_words_only(bridge: Path) -> N
         assert text.count('class="bx on"') == 3 and "Brynhild is Hurt." in text and "damage 4" in text
 
 
-def test_the_choice_per_fighter_is_kept_in_the_gms_folder_not_in_the_log(tmp_path: Path) -> None:
+def test_the_choice_per_fighter_is_kept_in_the_gms_folder_not_in_the_log(the_bridge: Path, tmp_path: Path) -> None:
     """`--words-for` and `--exact-for` take names as typed at the table; the choice is kept in board.json in
     the GM's folder (readable by the GM alone) and used by the next `fudge serve` given none; the log is
     untouched."""
-    store = tmp_path / "fudge.db"
-    play_the_bridge(store)
+    store = copied(the_bridge, tmp_path)  # the fight played once by `fudge` processes: this test's own copy
     before = fudge("log", store=store).stdout
     sent, told = everything_sent(store, "--wounds", "words", "--exact-for", "bry")
     assert told.startswith("players see wounds exact for Brynhild; in words for Leroy, "), told
@@ -246,11 +244,10 @@ def test_each_side_colour_keeps_white_text_readable() -> None:
     assert len(set(PALETTE)) == len(PALETTE) == 8
 
 
-def test_a_condition_the_gm_marks_is_on_the_fighters_card(tmp_path: Path) -> None:
+def test_a_condition_the_gm_marks_is_on_the_fighters_card(the_bridge: Path, tmp_path: Path) -> None:
     """`fudge mark` shows on the players' board: the condition, its note and the round it lasts to, on the
     marked fighter's card alone; `fudge unmark` takes it off."""
-    store = tmp_path / "fudge.db"
-    play_the_bridge(store)
+    store = copied(the_bridge, tmp_path)  # the fight played once by `fudge` processes: this test's own copy
     assert fudge("mark", "Leroy", "prone", "--rounds", "2", "--note", "tripped", store=store).returncode == 0
     with served(store) as (url, _, _process):
         cards = cards_of(get(url)[0].decode())

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.browser import available, chromium, not_blank, served, status_of, until
-from tests.processes import ROOT, fudge
+from tests.processes import ROOT, copied, fudge
 from tests.test_report import BRYNHILD, GROK, SHEETS
 
 DOCS = ROOT / "docs"
@@ -126,14 +126,10 @@ def test_the_board_follows_commands_written_by_another_process(browser: Any, fig
 
 
 @pytest.fixture(scope="module")
-def bridge(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def bridge(the_bridge: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Four fighters in a phases fight, Leroy's turn (tests/test_board_page.py: Brynhild and Cutthroat are NPCs,
-    shown in words; Leroy and Grok exact)."""
-    from tests.test_board_page import play_the_bridge
-
-    store = tmp_path_factory.mktemp("bridge") / "fudge.db"
-    play_the_bridge(store)
-    return store
+    shown in words; Leroy and Grok exact): the module's copy of the fight played once (tests/conftest.py)."""
+    return copied(the_bridge, tmp_path_factory.mktemp("bridge"))
 
 
 def viewport(driver: Any, width: int, height: int, scale: float = 1, mobile: bool = False) -> None:

@@ -13,7 +13,9 @@ models' annotations, so a field added later is covered by these tests without a 
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import functools
 import json
 import types
 import typing
@@ -64,12 +66,7 @@ def minimal(tp: Any) -> Any:
     inner, bounds = split(tp)
     origin, args = typing.get_origin(inner), typing.get_args(inner)
     if isinstance(inner, type) and issubclass(inner, BaseModel):
-        fields = hints(inner)
-        value = {info.alias or name: minimal(fields[name]) for name, info in inner.model_fields.items()
-                 if info.is_required()}
-        if "type" in inner.model_fields:
-            value["type"] = inner.model_fields["type"].default
-        return value
+        return copy.deepcopy(_minimal_model(inner))  # a body of its own, whatever a case then puts in it
     if inner is int:
         return max(bounds.get("ge", 0), min(bounds.get("le", 0), 0))
     if inner is str:
@@ -85,6 +82,16 @@ def minimal(tp: Any) -> Any:
     if origin is dict:
         return {}
     raise TypeError(f"no minimal value for {tp!r}")
+
+
+@functools.cache  # the collection asks for each model's body thousands of times, and it is the same each time
+def _minimal_model(model: type[BaseModel]) -> dict[str, Any]:
+    fields = hints(model)
+    value = {info.alias or name: minimal(fields[name]) for name, info in model.model_fields.items()
+             if info.is_required()}
+    if "type" in model.model_fields:
+        value["type"] = model.model_fields["type"].default
+    return value
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from fudge_combat.cli import main
-from tests.processes import ROOT, fudge
+from tests.processes import ROOT, copied, fudge
 
 SHEETS = ROOT / "examples" / "sheets"
 FEX_HOUSE = ROOT / "examples" / "house" / "snorri-brynhild.toml"
@@ -30,12 +30,10 @@ def ok(store: Path, *args: str) -> str:
 
 
 @pytest.fixture
-def duel(tmp_path: Path) -> Path:
-    store = tmp_path / "fudge.db"
-    ok(store, "new", "duel", "--house", str(FEX_HOUSE))
-    ok(store, "join", str(SHEETS / "snorri.toml"))
-    ok(store, "join", str(SHEETS / "brynhild.toml"))
-    return store
+def duel(the_duel: Path, tmp_path: Path) -> Path:
+    """Snorri and Brynhild under the F-EX house rules: this test's own copy of the fight played once by `fudge`
+    processes (tests/conftest.py), which the test's commands change."""
+    return copied(the_duel, tmp_path)
 
 
 def test_F_WND_4_A_UNDO_1_a_blow_and_its_undo_say_what_they_did(duel: Path) -> None:

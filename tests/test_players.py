@@ -24,12 +24,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.processes import ROOT, fudge
+from tests.processes import ROOT, copied, fudge
 
 pytest.importorskip("uvicorn", reason="the serve extra is not installed: pip install '.[serve]'")
 
 from tests.browser import served  # noqa: E402  (after the skip)
-from tests.test_board_page import GROK, cards_of, first_message, play_the_bridge  # noqa: E402
+from tests.test_board_page import GROK, cards_of, first_message  # noqa: E402
 
 LINK = re.compile(r"http://\S+?/p/([A-Za-z0-9_-]{22,64})/")
 
@@ -100,10 +100,10 @@ def secrets_of(store: Path) -> dict[str, str]:
 
 
 @pytest.fixture
-def bridge(tmp_path: Path) -> Path:
-    store = tmp_path / "fudge.db"
-    play_the_bridge(store)  # Leroy and Grok (PCs) against Cutthroat and Brynhild (NPCs: wounds in words); Leroy's turn
-    return store
+def bridge(the_bridge: Path, tmp_path: Path) -> Path:
+    """Leroy and Grok (PCs) against Cutthroat and Brynhild (NPCs: wounds in words), Leroy's turn: each test's own
+    copy of the fight played once by `fudge` processes (tests/conftest.py), which the test's commands change."""
+    return copied(the_bridge, tmp_path)
 
 
 @pytest.fixture
