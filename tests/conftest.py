@@ -10,6 +10,7 @@ from typing import Any
 import logging
 import os
 import sys
+import warnings
 
 import pytest
 import structlog
@@ -53,7 +54,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for item in items:
             group = item.get_closest_marker("xdist_group")
             if group is not None and "@" not in item.nodeid and hasattr(item, "_id"):
-                item._id = type(item._id).parse(f"{item.nodeid}@{group.args[0]}")
+                try:
+                    item._id = type(item._id).parse(f"{item.nodeid}@{group.args[0]}")
+                except (AttributeError, TypeError, ValueError) as error:  # a pytest that keeps ids otherwise
+                    warnings.warn(f"the tests' module groups could not be kept ({error!r}): each worker "
+                                  "builds a module's shared setup again", stacklevel=1)
+                    return
 
 
 @pytest.fixture(autouse=True, scope="session")
