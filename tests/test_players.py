@@ -421,7 +421,10 @@ def test_PH_2_a_players_initiative_dice_are_held_and_rolled_at_the_next_rounds_s
     assert leroy.ask({"kind": "initiative", "dice": "+ + + +"}) == (
         202, "asked: rolls initiative dice + + + + for the next round, waiting for the GM")
     assert grok.ask({"kind": "initiative", "dice": "- - - -"})[0] == 202
-    shown, errors = play(bridge, "y\nn\nround --force -d 'Brynhild=0 0 0 0 0'\n")
+    shown, errors = play(bridge, "y\nn\n")
+    assert "rolls initiative dice + + + + for the next round: held for the next round" in str(leroy.message()["asked"])
+    shown_more, errors_more = play(bridge, "round --force -d 'Brynhild=0 0 0 0 0'\n")
+    shown, errors = shown + shown_more, errors + errors_more
     assert "Leroy's player rolls initiative dice + + + + for the next round: accept? y/n" in shown
     assert "  Leroy's initiative dice held for the next round" in shown
     assert "  (round --force -d 'Brynhild=0 0 0 0 0' -d 'Leroy=+ + + +')" in shown and errors == "", errors

@@ -192,7 +192,8 @@ class Players:
             refusal = request.said
             if view.mentions(refusal, hidden):  # the rules' line may say a wound the players read in words
                 refusal = "the rules refuse it now (the GM's screen says why)"
-            answer = {"pending": "waiting for the GM", "accepted": "accepted"}.get(request.state, f"refused: {refusal}")
+            answer = {"pending": "waiting for the GM", "accepted": "accepted",
+                      "held": "held for the next round"}.get(request.state, f"refused: {refusal}")
             items.append(f'<li class="{h(request.state)}"><p>{h(what)}: {h(answer)}</p></li>')
         return "".join(items)
 
