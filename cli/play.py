@@ -147,6 +147,9 @@ class Session:
             return 0
         try:
             words = self.expand(split(line))
+            words, held = play_requests.held_dice(self, words)  # a round's start: the players' initiative dice
+            if held:
+                return self.round_with(words, held)
             code = self.invoke(words) if words else 0
             self.ran = words[0] if words and not code else None
             return code
@@ -157,6 +160,23 @@ class Session:
             raise
         except Exception as exc:  # a defect of the session itself: one line, as for a command's
             return defect(exc)
+
+    def round_with(self, words: list[str], held: list[Any]) -> int:
+        """A round's start with the initiative dice players' requests hold for it, who asked for them kept in
+        its `issued` (`requested`, version 2: several requests); the requests settled with the outcome."""
+        echo(f"  ({shlex.join(words)})")
+        self.fights.requested = {"v": 2, "requests": [{"fighter": request.fighter, "link": request.link,
+                                                       "request": request.id} for request in held]}
+        errors = play_requests.Tee(sys.stderr)
+        try:
+            sys.stderr = errors
+            code = self.invoke(words)
+        finally:
+            sys.stderr = errors.stream
+            self.fights.requested = None
+        play_requests.rolled(self, held, code, errors.last().removeprefix("error: "))
+        self.ran = words[0] if not code else None
+        return code
 
     def expand(self, words: list[str]) -> list[str]:
         """The command a line stands for: `fudge` dropped, shorthands spelled out; `?` and `q` handled here."""

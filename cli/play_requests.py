@@ -24,11 +24,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from fudge_combat.cli.context import echo
-from fudge_combat.cli.shorthands import Refused
+from fudge_combat.cli.shorthands import Refused, and_list
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.words import possessive
 from fudge_combat.store.base import StoreError
-from fudge_combat.store.requests import ACCEPTED, PENDING, REFUSED, Request, RequestStore
+from fudge_combat.store.requests import ACCEPTED, HELD, PENDING, REFUSED, Request, RequestStore
 
 AUTO = "requests.auto:"  # + a fight's id: the GM accepts its players' requests as they come ("1")
 WAKE = "\x00requests"  # what the prompt returns when the watcher wakes it: no line of the GM's
@@ -131,12 +131,18 @@ def accept(session: Any, name: str, request: Request) -> None:
         settle(session, name, request, REFUSED, str(exc))
         echo(f"refused: {said_of(session, name, request)}: {exc}", err=True)
         return
+    if isinstance(action, player_actions.Initiative):  # held: the next round's start rolls them (`held_dice`)
+        if settle(session, name, request, HELD, "held for the next round: its start rolls them"):
+            echo(f"  {possessive(request.fighter)} initiative dice held for the next round")
+        else:
+            echo(f"{said_of(session, name, request)}: answered already (by another session): nothing done")
+        return
     if not settle(session, name, request, ACCEPTED, "accepted"):  # claimed before it runs: it runs once
         echo(f"{said_of(session, name, request)}: answered already (by another session): nothing done")
         return
     fights = session.fights
     fights.requested = {"v": 1, "fighter": request.fighter, "link": request.link, "request": request.id}
-    errors = _Tee(sys.stderr)
+    errors = Tee(sys.stderr)
     try:
         sys.stderr = errors
         if isinstance(action, player_actions.Declare) and action.sealed:
@@ -151,6 +157,53 @@ def accept(session: Any, name: str, request: Request) -> None:
     if code != 0:
         refusal = errors.last().removeprefix("error: ") or "refused"
         settle(session, name, request, REFUSED, refusal, was=ACCEPTED)
+
+
+def starts_a_round(words: list[str]) -> bool:
+    return words[:1] == ["round"] or words[:2] == ["fate", "round"]
+
+
+def held_dice(session: Any, words: list[str]) -> tuple[list[str], list[Request]]:
+    """A round's start (`round`, `fate round`) with the initiative dice the players' requests hold for it:
+    `-d NAME=FACES` for each fighter the GM gave no dice of his own, and the requests they came from."""
+    from fudge_combat.cli import player_actions
+
+    store = session.fights.store
+    if not isinstance(store, RequestStore) or not starts_a_round(words):
+        return words, []
+    try:
+        name = session.fights.store.setting("current")
+        held = store.requests(name, HELD) if name else []
+    except StoreError:
+        return words, []
+    typed = [value for flag, value in zip(words, words[1:]) if flag in ("-d", "--dice")]
+    typed += [word.removeprefix("--dice=") for word in words if word.startswith("--dice=")]
+    given = {value.partition("=")[0].strip().lower() for value in typed if "=" in value}
+    used, added = [], []
+    for request in held:
+        try:
+            action = player_actions.read(request.body)
+        except ValueError:
+            continue
+        if isinstance(action, player_actions.Initiative) and request.fighter.lower() not in given:
+            given.add(request.fighter.lower())
+            used.append(request)
+            added += ["-d", f"{request.fighter}={action.dice.strip()}"]
+    return [*words, *added], used
+
+
+def rolled(session: Any, used: list[Request], code: int, refusal: str) -> None:
+    """The held initiative dice after the round's start: rolled (accepted), or refused with the rules' line,
+    the GM then starting the round again without them."""
+    name = _waiting(session).fight or session.fights.store.setting("current") or ""
+    for request in used:
+        if code == 0:
+            settle(session, name, request, ACCEPTED, "rolled at the round's start", was=HELD)
+        else:
+            settle(session, name, request, REFUSED, refusal or "the round's start refused them", was=HELD)
+    if code and used:
+        echo(f"the players' initiative dice were refused with the round ({and_list([r.fighter for r in used])}): "
+             "start it again, with the fight's dice or yours", err=True)
 
 
 def _seal(session: Any, name: str, fighter: str, seal: str) -> int:
@@ -178,7 +231,7 @@ def settle(session: Any, name: str, request: Request, state: str, said: str, was
         return False
 
 
-class _Tee:
+class Tee:
     """stderr, with the lines written kept: a refused command's own line is the player's answer."""
 
     def __init__(self, stream: Any) -> None:

@@ -63,6 +63,14 @@ class Roll(_Action):
     dice: Annotated[str, StringConstraints(pattern=DICE.pattern)] | None = None
 
 
+class Initiative(_Action):
+    """The fighter's initiative dice, as rolled at the table (C-DICE-3), for the next round: held once the GM
+    accepts them, and given to the round's start (`round`, `n`) as the GM's `-d NAME=FACES` would."""
+
+    kind: Literal["initiative"] = "initiative"
+    dice: Annotated[str, StringConstraints(pattern=DICE.pattern)]
+
+
 class Spend(_Action):
     """A point spent: one of the uses the fight's ruleset offers the fighter now (`uses`), by its key."""
 
@@ -70,9 +78,9 @@ class Spend(_Action):
     use: NAME
 
 
-Action = Annotated[Union[Attack, Declare, Roll, Spend], Field(discriminator="kind")]
-ACTION: TypeAdapter[Attack | Declare | Roll | Spend] = TypeAdapter(Action)
-PlayerAction = Attack | Declare | Roll | Spend  # one of them, as read
+Action = Annotated[Union[Attack, Declare, Roll, Spend, Initiative], Field(discriminator="kind")]
+ACTION: TypeAdapter[Attack | Declare | Roll | Spend | Initiative] = TypeAdapter(Action)
+PlayerAction = Attack | Declare | Roll | Spend | Initiative  # one of them, as read
 
 
 def read(body: str) -> PlayerAction:
@@ -107,6 +115,8 @@ def words(fighter: str, action: PlayerAction, state: FightState) -> list[str]:
         return ["declare", fighter, *STANCES[action.stance][1]]
     if isinstance(action, Roll):
         return ["roll", fighter, action.trait, *(["-d", f"{fighter}={action.dice}"] if action.dice else [])]
+    if isinstance(action, Initiative):  # held, then given to the next round's start (cli.play_requests)
+        return []
     offered = uses(state, fighter).get(action.use)
     if offered is None:
         from fudge_combat.engine.kernel.errors import RuleError
@@ -124,6 +134,8 @@ def what(action: PlayerAction, state: FightState | None = None, fighter: str = "
         return "declares (sealed)" if action.sealed or action.stance is None else f"declares {STANCES[action.stance][2]}"
     if isinstance(action, Roll):
         return f"rolls {action.trait}" + (f" with dice {action.dice.strip()}" if action.dice else " (dice generated)")
+    if isinstance(action, Initiative):
+        return f"rolls initiative dice {action.dice.strip()} for the next round"
     offered = uses(state, fighter).get(action.use) if state is not None else None
     return offered[0] if offered is not None else f"spends a point: {action.use}"
 

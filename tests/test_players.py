@@ -408,3 +408,42 @@ def test_FT_PTS_a_fate_players_page_offers_fates_points_and_his_blow_is_fates_ex
         assert '<option value="aspect:Brawler">' in cyrus.page()  # Brawler has two boxes: one is still open
         verified = fudge("verify", store=store)
         assert verified.returncode == 0 and "rules agree" in verified.stdout, verified.stdout
+
+
+def test_PH_2_a_players_initiative_dice_are_held_and_rolled_at_the_next_rounds_start(bridge: Path, server: str) -> None:
+    """C-DICE-3, PH-2: Leroy's player types the initiative dice he rolled; the GM holds them (y) and his next
+    round's start rolls them as `-d Leroy=...`, with who asked kept in its `issued` (several requests:
+    version 2); Grok's the GM refuses. Dice the round refuses (too few) are refused with the round's line,
+    and the GM starts it again without them."""
+    leroy, grok = (Player(server, invite(bridge, name)) for name in ("Leroy", GROK))
+    assert 'id="f-initiative"' in leroy.page()
+    assert leroy.ask({"kind": "initiative", "dice": "   "}) == (400, "type the dice you rolled")
+    assert leroy.ask({"kind": "initiative", "dice": "+ + + +"}) == (
+        202, "asked: rolls initiative dice + + + + for the next round, waiting for the GM")
+    assert grok.ask({"kind": "initiative", "dice": "- - - -"})[0] == 202
+    shown, errors = play(bridge, "y\nn\n")
+    assert "rolls initiative dice + + + + for the next round: held for the next round" in str(leroy.message()["asked"])
+    shown_more, errors_more = play(bridge, "round --force -d 'Brynhild=0 0 0 0 0'\n")
+    shown, errors = shown + shown_more, errors + errors_more
+    assert "Leroy's player rolls initiative dice + + + + for the next round: accept? y/n" in shown
+    assert "  Leroy's initiative dice held for the next round" in shown
+    assert "  (round --force -d 'Brynhild=0 0 0 0 0' -d 'Leroy=+ + + +')" in shown and errors == "", errors
+    assert [(row[0], row[2], row[3]) for row in requests_in(bridge)] == [
+        ("Leroy", "accepted", "rolled at the round's start"), (GROK, "refused", "the GM said no")]
+    log = json.loads(fudge("log", "--json", store=bridge).stdout)
+    started = [entry for entry in log if (entry.get("issued") or {}).get("requested")][-1]
+    requested = started["issued"]["requested"]
+    assert requested["v"] == 2 and [r["fighter"] for r in requested["requests"]] == ["Leroy"]
+    assert started["issued"]["type"] == "start_round"
+    rolls = {entry["combatant"]: entry for entry in log
+             if entry["seq"] >= started["seq"] and entry["type"] == "initiative_rolled"}
+    assert rolls["Leroy"]["source"] == "entered" and rolls["Leroy"]["faces"] == [1, 1, 1, 1], rolls["Leroy"]
+    assert rolls[GROK]["source"] == "generated"  # his player's dice refused: the fight's own
+
+    assert leroy.ask({"kind": "initiative", "dice": "+ +"})[0] == 202  # two dice where phases roll four
+    shown, errors = play(bridge, "y\nround --force\nround --force\n")
+    assert "the players' initiative dice were refused with the round (Leroy)" in errors
+    assert requests_in(bridge)[-1][2] == "refused" and requests_in(bridge)[-1][3] in errors
+    assert shown.count("(round --force") == 1  # the second start is the GM's own, with the fight's dice
+    verified = fudge("verify", store=bridge)
+    assert verified.returncode == 0 and "rules agree" in verified.stdout, verified.stdout

@@ -121,12 +121,13 @@ class Players:
             own_traits = traits(who)
             uses = [[key, said] for key, (said, _) in player_actions.uses(state, fighter).items()]
             points, declares = view.ruleset_of(state).points, view.ruleset_of(state).declares
+            initiative = state.options.initiative != "none"
             asked = self.asked_html(name, token)
         except StoreError as exc:
             mine, targets, asked, own_traits, uses = f'<p class="status">{h(str(exc))}</p>', [], "", [], []
-            points, declares = "fudge", False
+            points, declares, initiative = "fudge", False, False
         return {**shared, "mine": mine, "asked": asked, "targets": targets, "traits": own_traits, "uses": uses,
-                "points": points, "declares": declares}
+                "points": points, "declares": declares, "initiative": initiative}
 
     def own_html(self, state: Any, who: Any) -> str:
         """The player's fighter: the card with exact wounds, the sheet's skills, their sealed declaration."""
@@ -191,7 +192,8 @@ class Players:
             refusal = request.said
             if view.mentions(refusal, hidden):  # the rules' line may say a wound the players read in words
                 refusal = "the rules refuse it now (the GM's screen says why)"
-            answer = {"pending": "waiting for the GM", "accepted": "accepted"}.get(request.state, f"refused: {refusal}")
+            answer = {"pending": "waiting for the GM", "accepted": "accepted",
+                      "held": "held for the next round"}.get(request.state, f"refused: {refusal}")
             items.append(f'<li class="{h(request.state)}"><p>{h(what)}: {h(answer)}</p></li>')
         return "".join(items)
 
@@ -229,6 +231,11 @@ class Players:
                 if action.use not in offered:
                     return 409, (f"{possessive(fighter)} points offer no {action.use!r} now: "
                                  f"{', '.join(offered) or 'none'}")
+            if isinstance(action, player_actions.Initiative):
+                if state.options.initiative == "none":
+                    return 409, "this fight rolls no initiative: its rounds have no order to roll for"
+                if not action.dice.strip():
+                    return 400, "type the dice you rolled"
             if isinstance(action, player_actions.Declare) and not view.ruleset_of(state).declares:
                 return 409, f"this fight's rules ({view.ruleset_of(state).name}) declare no stance before a roll"
             if isinstance(action, player_actions.Declare) and action.sealed:
@@ -305,6 +312,7 @@ on("f-attack", () => ({kind: "attack", target: $("target").value, dice: $("dice"
 if ($("f-declare")) on("f-declare", () => ({kind: "declare", stance: $("stance").value, sealed: $("sealed").checked}));
 on("f-roll", () => ({kind: "roll", trait: $("trait").value, dice: $("rolled").value.trim() || null}));
 on("f-spend", () => ({kind: "spend", use: $("use").value}));
+if ($("f-initiative")) on("f-initiative", () => ({kind: "initiative", dice: $("initiative").value}));
 $("b-odds").addEventListener("click", async () => {
   try { const r = await fetch(base + "odds?target=" + encodeURIComponent($("target").value), {credentials: "omit"});
     $("odds").textContent = (await r.json()).said; } catch (e) { $("odds").textContent = "no answer"; } });
@@ -346,6 +354,10 @@ def page_html(payload: dict[str, Any], fighter: str, csrf: str) -> str:
              f'<form class="act" id="f-roll"><label for="trait">roll</label><select id="trait">{rolls}</select>'
              '<input type="text" id="rolled" autocomplete="off" placeholder="dice: + 0 - 0" '
              'aria-label="your dice, as rolled (empty: the fight\'s dice)" maxlength="24"><button>Roll</button></form>'
+             + ('<form class="act" id="f-initiative"><label for="initiative">initiative</label>'
+                '<input type="text" id="initiative" autocomplete="off" placeholder="dice: + 0 - 0" '
+                'aria-label="your initiative dice for the next round, as rolled" maxlength="24"><button>Roll</button></form>'
+                if payload["initiative"] else "") +
              f'<form class="act" id="f-spend"><label for="use">{h(str(payload["points"]))} point</label>'
              f'<select id="use">{uses}</select>'
              '<button>Spend</button></form><p id="said" role="status"></p>')
