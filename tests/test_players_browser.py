@@ -152,6 +152,20 @@ def test_two_players_on_their_phones_play_a_phases_round_with_the_gm_in_play(
             shot(phone, tmp_path, "players-phone-own.png")
             shot(desktop, tmp_path, "players-desktop-own.png")
 
+            # C-DICE-3, PH-2: Leroy types the initiative dice he rolled; the GM holds them, and the next
+            # round's start rolls them
+            phone.find_element("id", "initiative").send_keys("+ 0 0 -")
+            tap(phone, "#f-initiative button")
+            play.expect_exact("Leroy's player rolls initiative dice + 0 0 - for the next round: accept? y/n")
+            play.sendline("y")
+            play.expect_exact("Leroy's initiative dice held for the next round")
+            assert until(lambda: "held for the next round" in phone.find_element("id", "asked").text,
+                         "Leroy's phone says his dice are held")
+            play.sendline("round --force")
+            play.expect_exact("-d 'Leroy=+ 0 0 -')")
+            assert until(lambda: "for the next round: accepted" in phone.find_element("id", "asked").text,
+                         "Leroy's phone says his dice were rolled")
+
             # a revoked link is refused at once: its open page says so, and it opens no more
             play.sendline("invite --revoke Theodora")
             play.expect_exact("Theodora's link is refused from now on")
