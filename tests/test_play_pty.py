@@ -143,7 +143,7 @@ def test_long_lines_break_between_words_on_a_narrow_terminal_without_colour(tmp_
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     child = spawn(store, columns=50)
     child.expect("tavern Max>")
-    child.send("a cutthroat -d 'max=+ + + +' -d 'cutthroat=- - - -'\r")
+    child.send("a cutthroat -d 'max=+ + + +' -d 'cutthroat=- - - -' -d 'max=0 0 0 0'\r")  # the damage roll too
     child.expect(r"\(attack Max Cutthroat")  # the line typed, as the prompt drew it, is behind
     child.expect("only Max's side is standing")
     shown = child.before
