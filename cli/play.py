@@ -203,7 +203,7 @@ class Session:
             expanded = attack_words(self.current_state(), rest)
             echo(f"  ({shlex.join(expanded)})")
             return expanded
-        if head == "round" or words[:2] == ["fate", "round"]:
+        if play_requests.starts_a_round(words):
             return self.confirmed(words)
         if head == "play":
             raise Refused("already playing: type the commands without `fudge` (? lists them)", USAGE)

@@ -171,19 +171,33 @@ def held_dice(session: Any, words: list[str]) -> tuple[list[str], list[Request]]
     store = session.fights.store
     if not isinstance(store, RequestStore) or not starts_a_round(words):
         return words, []
+    from fudge_combat.engine.kernel.errors import InputError
+    from fudge_combat.service.names import resolve
+
     try:
         name = session.fights.store.setting("current")
         held = store.requests(name, HELD) if name else []
+        state = session.fights.state(name) if held else None
     except StoreError:
+        return words, []
+    if state is None:
         return words, []
     typed = [value for flag, value in zip(words, words[1:]) if flag in ("-d", "--dice")]
     typed += [word.removeprefix("--dice=") for word in words if word.startswith("--dice=")]
-    given = {value.partition("=")[0].strip().lower() for value in typed if "=" in value}
+    given = set()
+    for value in typed:  # the fighters the GM typed dice for, by full name (a name may be typed short)
+        try:
+            given.add(resolve(state, value.partition("=")[0].strip()).lower())
+        except InputError:
+            continue  # the command says what it is
     used, added = [], []
-    for request in held:
+    for request in held:  # a stored row is untrusted: its action read again, its fighter one of the fight's
         try:
             action = player_actions.read(request.body)
         except ValueError:
+            continue
+        who = state.find(request.fighter)
+        if who is None or who.name != request.fighter:
             continue
         if isinstance(action, player_actions.Initiative) and request.fighter.lower() not in given:
             given.add(request.fighter.lower())

@@ -81,7 +81,11 @@ def render_part(state: FightState, who: Combatant, current: bool, done: str | No
             "board": [[[text, kind] for text, kind in board.clip(line, WIDTH)] for line in (first, second)],
             "traits": trait_names(state, who)}
     body = _JSON.encode(data)
-    pinned = digest(body)
+    return part_of(state, who, data, body, digest(body))
+
+
+def part_of(state: FightState, who: Combatant, data: dict[str, Any], body: str, pinned: str) -> Part:
+    """The part of `who` holding `data`, stored as `body` (rendered here, or read back by its digest)."""
     return Part(who.key, data, body, pinned, f'[{encode_basestring(who.key)},"{pinned}"]', who.side,
                 still_fights(state, who), who.stunned is not None, who.joined_seq)
 
@@ -165,10 +169,7 @@ class Roster:
         kept = cls()
         actor = current_actor(state)
         for (key, pinned), body, data in zip(listed, bodies, found):
-            who = state.combatants[key]
-            part = Part(key, data, body, pinned, f'[{encode_basestring(key)},"{pinned}"]', who.side,
-                        still_fights(state, who), who.stunned is not None, who.joined_seq)
-            kept.parts[key] = part
+            part = kept.parts[key] = part_of(state, state.combatants[key], data, body, pinned)
             kept.sides.add(part.side)
             if part.standing:
                 kept.standing.add(part.side)

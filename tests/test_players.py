@@ -364,6 +364,21 @@ def test_a_request_row_fudge_did_not_write_is_refused_not_run(bridge: Path) -> N
     assert fudge("log", store=bridge).stdout == before
 
 
+def test_a_held_row_fudge_did_not_write_gives_no_dice_to_the_round(bridge: Path) -> None:
+    """Held initiative dice are read again at the round's start: a row for no fighter of the fight (an option,
+    a name with its own dice in it) or with no action gives nothing, and stays as it was."""
+    with sqlite3.connect(bridge) as db:
+        fight = db.execute("SELECT id FROM fights").fetchone()[0]
+        for number, (fighter, body) in enumerate((("--force", '{"kind":"initiative","dice":"+ + + +"}'),
+                                                  ("Leroy=+ + + +", '{"kind":"initiative","dice":"+ + + +"}'),
+                                                  ("Leroy", "not json"))):
+            db.execute("INSERT INTO requests VALUES (?, ?, ?, 'x', ?, ?, 'held', '')",
+                       (fight, f"forged{number}", fighter, f"2026-01-0{number + 1}", body))
+    shown, errors = play(bridge, "round --force\n")
+    assert "-d" not in shown and errors == "", (shown, errors)
+    assert [row[2] for row in requests_in(bridge)] == ["held"] * 3
+
+
 def test_FT_PTS_a_fate_players_page_offers_fates_points_and_his_blow_is_fates_exchange(tmp_path: Path) -> None:
     """Under Fate the page offers what Fate spends (FT-PTS): a fate point, and each aspect with a box still
     open, no fudge point's use; the player's blow is the exchange `a` strikes at Fate's exchange pace
