@@ -155,7 +155,7 @@ def what(action: PlayerAction, state: FightState | None = None, fighter: str = "
     if isinstance(action, Initiative):
         return f"rolls initiative dice {action.dice.strip()} for the next round"
     if isinstance(action, Open):
-        return "opens the sealed declaration for the blow that needs it"
+        return "sealed declaration asked for by a blow"
     offered = uses(state, fighter).get(action.use) if state is not None else None
     return offered[0] if offered is not None else f"spends a point: {action.use}"
 

@@ -272,7 +272,7 @@ def test_A_SEAL_1_a_seal_kept_on_the_players_device_is_opened_by_their_page_when
                               "open it (up to 30 s; Ctrl-C stops waiting)\n")
     assert "Leroy's sealed declaration opens: all-out offense" in done[0].stdout
     assert requests_in(bridge)[-1][2:] == ("accepted", "opened for the blow")
-    assert "opened for the blow" in str(leroy.message()["asked"])
+    assert "sealed declaration asked for by a blow: opened" in str(leroy.message()["asked"])
     verified = fudge("verify", store=bridge)
     assert verified.returncode == 0, verified.stdout + verified.stderr
 

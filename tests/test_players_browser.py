@@ -152,7 +152,7 @@ def test_two_players_on_their_phones_play_a_phases_round_with_the_gm_in_play(
             assert until(lambda: seq(phone) > before[0] and seq(desktop) > before[1], "both phones redrawn")
             assert until(lambda: "attacks Brynhild with dice + + + +: accepted" in phone.find_element("id", "asked").text,
                          "Leroy's request accepted on his phone")
-            assert "opened for the blow" in phone.find_element("id", "asked").text
+            assert "sealed declaration asked for by a blow: opened" in phone.find_element("id", "asked").text
             opened = [key for key in secrets_of(store) if key.startswith("seal:")]
             assert len(opened) == 1  # Leroy's, opened for his blow; Theodora's is still on her page alone
             assert "Theodora" in desktop.find_element("id", "live").text

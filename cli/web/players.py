@@ -223,9 +223,9 @@ class Players:
             if view.mentions(refusal, hidden):  # the rules' line may say a wound the players read in words
                 refusal = "the rules refuse it now (the GM's screen says why)"
             opened = request.state == "accepted" and opening_of(request.body) is not None
-            answer = {"pending": "waiting for the GM", "accepted": "opened for the blow" if opened else "accepted",
+            answer = {"pending": "waiting for the GM", "accepted": "opened" if opened else "accepted",
                       "held": "held for the next round",
-                      "wanted": "a blow waits for it: this page opens it"}.get(request.state, f"refused: {refusal}")
+                      "wanted": "this page opens it"}.get(request.state, f"refused: {refusal}")
             items.append(f'<li class="{h(request.state)}"><p>{h(what)}: {h(answer)}</p></li>')
         return "".join(items)
 
