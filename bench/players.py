@@ -4,7 +4,10 @@
     .venv/bin/python bench/players.py [--runs 20]
 
 - tap → shown: from a player's POST (the tap on Declare) to the request's line in the GM's play;
-- accept → redrawn: from the GM's `y` to both players' streams having sent the board after it.
+- accept → redrawn: from the GM's `y` to both players' streams having sent the board after it;
+- blow → seal opened: from the GM's Enter on a blow whose target's declaration is sealed on the player's
+  device to the blow's reveal in play: the seal marked wanted, the page's stream told, the page's opening
+  sent and checked, the blow run (`--seals` runs; each seals anew, and `undo` takes blow and seal back).
 
 A phases fight of three (Leroy, Theodora, Brynhild), round 1 begun with typed dice; Leroy's player declares
 all-out offense openly, again and again, and the GM accepts each.
@@ -46,12 +49,15 @@ def fudge(store: Path, *args: str) -> str:
 
 
 class Stream(threading.Thread):
-    """A player's page: the event stream's messages, each with the time it arrived."""
+    """A player's page: the event stream's messages, each with the time it arrived; as the page's script does,
+    it sends the opening of a seal it holds (`kept`) when a message marks it wanted."""
 
     def __init__(self, port: int, path: str) -> None:
         super().__init__(daemon=True)
         self.port, self.path = port, path
         self.seqs: list[tuple[float, int]] = []
+        self.kept: dict[str, dict[str, str]] = {}
+        self.csrf = ""
 
     def run(self) -> None:
         connection = http.client.HTTPConnection("127.0.0.1", self.port)
@@ -59,7 +65,11 @@ class Stream(threading.Thread):
         response = connection.getresponse()
         for line in response:
             if line.startswith(b"data: "):
-                self.seqs.append((time.perf_counter(), int(json.loads(line[6:])["seq"])))
+                data = json.loads(line[6:])
+                self.seqs.append((time.perf_counter(), int(data["seq"])))
+                for seal in data.get("wanted", []):
+                    if seal in self.kept:
+                        post(self.port, self.path, self.csrf, {"kind": "open", "seal": seal, **self.kept.pop(seal)})
 
     def at(self, seq: int, timeout: float = 10) -> float:
         deadline = time.perf_counter() + timeout
@@ -71,10 +81,23 @@ class Stream(threading.Thread):
         raise SystemExit(f"no board at event {seq} within {timeout} s")
 
 
+def post(port: int, path: str, csrf: str, action: dict[str, object]) -> bytes:
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+    connection.request("POST", path + "act", json.dumps(action), {"Content-Type": "application/json",
+                                                                   "X-Fudge-Csrf": csrf})
+    answer = connection.getresponse()
+    said = answer.read()
+    if answer.status >= 300:
+        raise SystemExit(f"the request was refused: {answer.status} {said!r}")
+    return said
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=20)
-    runs = parser.parse_args().runs
+    parser.add_argument("--seals", type=int, default=10)
+    given = parser.parse_args()
+    runs, seals = given.runs, given.seals
     folder = Path(tempfile.mkdtemp(prefix="fudge-players-"))
     store = folder / "fudge.db"
     for args in (("new", "watch", "--rules", "fudge-phases"), ("join", str(SHEETS / "leroy.toml")),
@@ -117,6 +140,30 @@ def main() -> None:
             play.expect(r"\n\s+\d+\s+Leroy declares")
             appended.append(time.perf_counter() - accepted)
             redrawn.append(max(stream.at(seq) for stream in streams) - accepted)
+        from fudge_combat.cli.player_actions import STANCES
+        from fudge_combat.engine.decide import seal_of
+
+        streams[0].csrf = csrf
+        play.sendline("next")  # Brynhild's turn: her blow on Leroy opens his seal
+        play.expect_exact("Brynhild's turn")
+        opened = []
+        for _ in range(seals):
+            time.sleep(3.5)  # two requests a run, within the link's limit
+            salt = os.urandom(16).hex()
+            seal = seal_of(STANCES["all-out-defense"][0], salt)
+            streams[0].kept[seal] = {"stance": "all-out-defense", "salt": salt}
+            post(port, f"/p/{links[0]}/", csrf, {"kind": "declare", "sealed": True, "seal": seal})
+            play.expect_exact("accept? y/n")
+            play.sendline("y")
+            play.expect_exact("seals a declaration")
+            play.expect_exact("watch")
+            struck = time.perf_counter()
+            play.sendline("attack Brynhild Leroy -d 'Brynhild=0 0 0 0' -d 'Leroy=0 0 0 0'")
+            play.expect_exact("Leroy's sealed declaration opens")
+            opened.append(time.perf_counter() - struck)
+            play.expect_exact("watch")
+            play.sendline("undo")
+            play.sendline("undo")
         play.sendline("q")
         play.expect(pexpect.EOF)
     finally:
@@ -133,6 +180,8 @@ def main() -> None:
     print(row("tap → request shown in play", shown))
     print(row("accept (`y`) → the event's line in play", appended))
     print(row("accept (`y`) → both phones redrawn", redrawn))
+    if opened:
+        print(row("blow → a seal on the player's device opened and revealed", opened))
 
 
 if __name__ == "__main__":

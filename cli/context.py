@@ -300,7 +300,9 @@ def service(store: SqliteStore | None = None) -> Fights:
         return kept
     from fudge_combat.service.fights import Fights
 
-    return Fights(store or open_store())
+    fights = Fights(store or open_store())
+    fights.keeper.say = lambda line: echo(line, err=True)  # a blow waiting for a player's page to open a seal
+    return fights
 
 
 def fight_name(fights: Fights, given: str | None) -> str:

@@ -194,7 +194,7 @@ def fight_odds(names: list[str], as_json: bool) -> None:
     target = resolve(state, names[-1])  # names as every command reads them: any case, a unique prefix
     attacker = resolve(state, attacker) if attacker is not None else None
     actor = state.find(attacker) if attacker is not None else current_actor(state)
-    reveals = fights.reveals(state, [who.name for who in (actor, state.find(target)) if who is not None])
+    reveals = fights.reveals(state, [who.name for who in (actor, state.find(target)) if who is not None], ask=False)
     result = odds_now(state, attacker, target, reveals)
     if as_json:
         echo_json(now_json(name, result), indent=2)

@@ -6,7 +6,7 @@ GM's own command would (the same line through the same session: the same events,
 after it), with who asked kept beside the command in the first event's `issued` (engine.kernel.commands,
 REQUESTED). A command the rules refuse leaves the request refused with the rules' own line, which the
 player's page shows. A sealed declaration holds only its seal: it is appended as `declare --sealed` appends
-it (SealDeclaration), its plaintext never passing through play.
+it (SealDeclaration); its stance stays on the player's device until a blow needs it (service.secrets).
 
 Where the GM said so (`fudge invite --auto`), a request is accepted as soon as it is shown.
 
@@ -151,6 +151,9 @@ def accept(session: Any, name: str, request: Request) -> None:
             line = shlex.join(words)
             echo(f"  ({line})")
             code = session.run(line)
+    except KeyboardInterrupt:  # the GM stopped it (a blow waiting for a player's page to open a seal)
+        echo("error: interrupted: nothing done", err=True)
+        code = 1
     finally:
         sys.stderr = errors.stream
         fights.requested = None

@@ -46,13 +46,29 @@ class Attack(_Action):
     dice: Annotated[str, StringConstraints(pattern=DICE.pattern)] | None = None
 
 
+SEAL = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]  # A-SEAL-1: SHA-256 in hex
+SALT = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{32}$")]  # 16 random bytes in hex, as the page makes it
+Stance = Literal["all-out-offense", "all-out-defense"]
+
+
 class Declare(_Action):
-    """A stance; sealed: the request and the log hold only its seal (A-SEAL-1), set by the server."""
+    """A stance; sealed: the player's page seals it on the player's own device (A-SEAL-1) and sends only the
+    seal, so neither the request nor the log nor the GM's machine holds the stance until a blow opens it."""
 
     kind: Literal["declare"] = "declare"
-    stance: Literal["all-out-offense", "all-out-defense"] | None = None  # never stored when sealed
+    stance: Stance | None = None  # never sent when sealed
     sealed: bool = False
-    seal: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")] | None = None
+    seal: SEAL | None = None
+
+
+class Open(_Action):
+    """The opening of a seal the page holds (its stance and salt), sent when a blow needs it: the GM's side
+    asks for it by a `wanted` mark (service.secrets), stored with the seal alone. Not a request for the GM."""
+
+    kind: Literal["open"] = "open"
+    seal: SEAL
+    stance: Stance | None = None
+    salt: SALT | None = None
 
 
 class Roll(_Action):
@@ -78,9 +94,9 @@ class Spend(_Action):
     use: NAME
 
 
-Action = Annotated[Union[Attack, Declare, Roll, Spend, Initiative], Field(discriminator="kind")]
-ACTION: TypeAdapter[Attack | Declare | Roll | Spend | Initiative] = TypeAdapter(Action)
-PlayerAction = Attack | Declare | Roll | Spend | Initiative  # one of them, as read
+Action = Annotated[Union[Attack, Declare, Roll, Spend, Initiative, Open], Field(discriminator="kind")]
+ACTION: TypeAdapter[Attack | Declare | Roll | Spend | Initiative | Open] = TypeAdapter(Action)
+PlayerAction = Attack | Declare | Roll | Spend | Initiative | Open  # one of them, as read
 
 
 def read(body: str) -> PlayerAction:
@@ -117,6 +133,8 @@ def words(fighter: str, action: PlayerAction, state: FightState) -> list[str]:
         return ["roll", fighter, action.trait, *(["-d", f"{fighter}={action.dice}"] if action.dice else [])]
     if isinstance(action, Initiative):  # held, then given to the next round's start (cli.play_requests)
         return []
+    if isinstance(action, Open):
+        raise ValueError("a seal's opening is no request for the GM")
     offered = uses(state, fighter).get(action.use)
     if offered is None:
         from fudge_combat.engine.kernel.errors import RuleError
@@ -136,6 +154,8 @@ def what(action: PlayerAction, state: FightState | None = None, fighter: str = "
         return f"rolls {action.trait}" + (f" with dice {action.dice.strip()}" if action.dice else " (dice generated)")
     if isinstance(action, Initiative):
         return f"rolls initiative dice {action.dice.strip()} for the next round"
+    if isinstance(action, Open):
+        return "sealed declaration asked for by a blow"
     offered = uses(state, fighter).get(action.use) if state is not None else None
     return offered[0] if offered is not None else f"spends a point: {action.use}"
 

@@ -508,7 +508,8 @@ def offer_odds(fight: Optional[str]) -> None:
         if actor is None:
             return
         try:
-            reveals = fights.reveals(state, [c.name for c in state.combatants.values() if c.key in state.sealed])
+            reveals = fights.reveals(state, [c.name for c in state.combatants.values() if c.key in state.sealed],
+                                     ask=False)
         except StoreError:  # a seal whose secret is on another machine: weighed lines would be refused anyway
             reveals = ()
         for line in odds_offered(state, reveals):

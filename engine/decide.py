@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.rulesets.fudge.declarations import seal_of
+from fudge_combat.engine.rulesets.fudge.declarations import seal_of, seal_text
 from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.decider import Decider
@@ -22,7 +22,7 @@ from fudge_combat.engine.kernel.state import FightState
 if TYPE_CHECKING:
     from fudge_combat.events.models import Event
 
-__all__ = ["DECIDERS", "decide", "decider_of", "seal_of"]
+__all__ = ["DECIDERS", "decide", "decider_of", "seal_of", "seal_text"]
 
 
 class _Deciders(Mapping[str, Decider]):

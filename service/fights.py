@@ -291,9 +291,10 @@ class Fights:
         return self.execute(name, cmd.SealDeclaration(combatant=who.name, seal=seal),
                             secrets={f"seal:{seal}": secret})
 
-    def reveals(self, state: FightState, names: Sequence[str]) -> tuple[cmd.Reveal, ...]:
-        """The sealed choices of these fighters, read from the GM's secrets to open the seals."""
-        return self.keeper.reveals(state, names)
+    def reveals(self, state: FightState, names: Sequence[str], ask: bool = True) -> tuple[cmd.Reveal, ...]:
+        """The sealed choices of these fighters, read from the GM's secrets to open the seals (`ask`: a seal
+        kept on a player's device is asked for, service.secrets; the odds ask for none)."""
+        return self.keeper.reveals(state, names, ask)
 
     # --- a log as a whole (service.history) ------------------------------------------
     def branch(self, parent: str, name: str, at: int | None) -> Outcome:

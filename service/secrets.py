@@ -4,9 +4,14 @@ declarations, kept outside the store (store.secrets) and checked against the log
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+import os
+import secrets
+import time
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime, timezone
 
 from fudge_combat.engine import commands as cmd
+from fudge_combat.engine.kernel.words import possessive
 from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import Recorded, load_all
 from fudge_combat.engine.kernel.state import FightState
@@ -15,10 +20,28 @@ from fudge_combat.service.names import find
 from fudge_combat.store.base import EventStore, SecretBox, StoreError
 from fudge_combat.store.bulk import paused_gc
 from fudge_combat.store.log import log
+from fudge_combat.store.requests import ACCEPTED, REFUSED, WANTED, Request, RequestStore
 
 TYPED = "or type the dice with --dice NAME=FACES"
 IMPORT_HINT = "`fudge secrets import FILE` brings them from the GM's other machine"
 COMMITTING = (ev.FightStarted, ev.BranchStarted, ev.SeedCommitted)
+SEAL_WAIT = 30.0  # seconds a blow waits for a player's page to open a seal it holds (FUDGE_SEAL_WAIT)
+WAIT_STEP = 0.05  # seconds between two reads of the secrets while waiting
+
+
+def seal_wait() -> float:
+    """Seconds a blow waits for a player's page to open a seal: FUDGE_SEAL_WAIT, else SEAL_WAIT."""
+    given = os.environ.get("FUDGE_SEAL_WAIT", "").strip()
+    if not given:
+        return SEAL_WAIT
+    try:
+        seconds = float(given)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 3600:
+        raise StoreError(f"FUDGE_SEAL_WAIT is {given[:20]!r}: give the seconds a blow waits for a player's page "
+                         "to open their seal, such as 30")
+    return seconds
 
 
 class Keeper:
@@ -28,6 +51,7 @@ class Keeper:
         self.store = store
         self.box = box
         self._legacy_checked = False
+        self.say: Callable[[str], None] = lambda line: None  # a line for the GM while a command waits (cli)
 
     def put(self, fight_id: str, items: dict[str, str]) -> None:
         self.move_legacy()
@@ -65,23 +89,74 @@ class Keeper:
                 items[f"seal:{seal}"] = secret
         return items
 
-    def reveals(self, state: FightState, names: Sequence[str]) -> tuple[cmd.Reveal, ...]:
+    def reveals(self, state: FightState, names: Sequence[str], ask: bool = True) -> tuple[cmd.Reveal, ...]:
         """The sealed choices of these fighters, read from the secrets to open the seals. A name may be
         typed short (service.names); one that means no fighter, or several, opens nothing here: the
-        command that names it refuses it."""
+        command that names it refuses it.
+
+        A declaration sealed on a player's own device (cli.web.players) is not among the secrets until the
+        rules need it: with `ask`, the device is asked for its opening (`ask_device`); without (the odds,
+        which read and change nothing), it stays sealed and the odds say so."""
         out = []
         for name in names:
             who = find(state, name)
             if who is None or who.key not in state.sealed:
                 continue
             self.move_legacy()
-            secret = self.box.get(state.fight_id, f"seal:{state.sealed[who.key][0]}")
+            seal = state.sealed[who.key][0]
+            secret = self.box.get(state.fight_id, f"seal:{seal}")
             if secret is None:
-                raise StoreError(f"{who.name}'s sealed declaration is not among this machine's secrets: {IMPORT_HINT}")
+                holder = self.holder(state, seal)
+                if holder is None:
+                    raise StoreError(f"{who.name}'s sealed declaration is not among this machine's secrets: {IMPORT_HINT}")
+                if not ask:
+                    continue
+                secret = self.ask_device(state, who.name, seal, holder)
             data = json.loads(secret)
             out.append(cmd.Reveal(combatant=who.name, declaration=ev.Declaration.model_validate(data["declaration"]),
                                   salt=data["salt"]))
         return tuple(out)
+
+    # --- declarations sealed on a player's device -------------------------------------------------
+    def holder(self, state: FightState, seal: str) -> str | None:
+        """The link (its id) of the player's device that sealed `seal`: the declaration request the GM
+        accepted with it (store.requests), or None when no device sealed it."""
+        if not isinstance(self.store, RequestStore):
+            return None
+        for request in self.store.requests(state.name, ACCEPTED):
+            try:
+                body = json.loads(request.body)
+            except ValueError:
+                continue
+            if isinstance(body, dict) and body.get("kind") == "declare" and body.get("seal") == seal:
+                return request.link
+        return None
+
+    def ask_device(self, state: FightState, fighter: str, seal: str, link: str) -> str:
+        """The opening of `fighter`'s seal from the player's device: a `wanted` mark their page answers by
+        itself while it is open (cli.web.players puts the checked opening among the secrets), waited for
+        up to `seal_wait()` seconds; a mark not answered in time is withdrawn, and the command refused."""
+        assert isinstance(self.store, RequestStore)
+        key = f"seal:{seal}"
+        mark = Request(id=secrets.token_urlsafe(12), fighter=fighter, link=link,
+                       at=datetime.now(timezone.utc).isoformat(timespec="microseconds"),
+                       body=json.dumps({"kind": "open", "seal": seal}), state=WANTED)
+        self.store.add_request(state.name, mark)
+        wait = seal_wait()
+        self.say(f"{possessive(fighter)} declaration is sealed on the player's own device: waiting for their page "
+                 f"to open it (up to {wait:g} s; Ctrl-C stops waiting)")
+        deadline = time.monotonic() + wait
+        try:
+            while (secret := self.box.get(state.fight_id, key)) is None and time.monotonic() < deadline:
+                time.sleep(WAIT_STEP)
+        finally:
+            if secret is None:  # withdrawn: a page opened later would show the GM a stance no blow needs
+                self.store.settle_request(state.name, mark.id, REFUSED, "not opened in time", WANTED)
+        if secret is None:
+            raise StoreError(f"{possessive(fighter)} sealed declaration is kept on the player's own device, which did "
+                             f"not open it within {wait:g} s: ask the player to open their page, then give the "
+                             "command again (if that device is lost, undo the seal)")
+        return secret
 
     def seeds_to_reveal(self, name: str, own: str, records: Iterable[Recorded]) -> list[tuple[str, str]]:
         """(commitment, seed) of each seed the fight may reveal (A-FAIR-1): its own commitments, and another

@@ -10,8 +10,11 @@ read models): the SQLite store keeps them in its `requests` table (store schema 
 A request row is untrusted input when it is read back, as every stored thing: its `body` is JSON the
 serving side wrote, and only the fields a kind of request names are used (cli.play_requests reads them
 through `PlayerAction`'s model). `state` is `pending`, `accepted` or `refused`, or `held`: accepted by the
-GM for a command still to come (a player's initiative dice, rolled at the next round's start); `said` is
-the line the player's page shows for it (the refusal's reason, or what was done).
+GM for a command still to come (a player's initiative dice, rolled at the next round's start); or
+`wanted`: not the player's request but the GM's side asking the player's device for what it alone holds
+(the opening of a declaration sealed on the player's phone, which a blow needs: service.secrets). `said` is
+the line the player's page shows for it (the refusal's reason, or what was done). A version that knows no
+`wanted` leaves such a row out, as it leaves out any row not of its types.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from fudge_combat.store.base import StoreError
 
-PENDING, ACCEPTED, REFUSED, HELD = "pending", "accepted", "refused", "held"
+PENDING, ACCEPTED, REFUSED, HELD, WANTED = "pending", "accepted", "refused", "held", "wanted"
 MAX_BODY = 4096  # characters of a request's body at most: a blow with its typed dice, many times over
 
 
@@ -56,6 +59,6 @@ def from_row(row: Any) -> Request | None:
     """A stored row as a `Request`, or None when a column is not of its type or the body is oversized."""
     if len(row) != 7 or not all(type(value) is str for value in row) or len(row[4]) > MAX_BODY:
         return None
-    if row[5] not in (PENDING, ACCEPTED, REFUSED, HELD):
+    if row[5] not in (PENDING, ACCEPTED, REFUSED, HELD, WANTED):
         return None
     return Request(*row)

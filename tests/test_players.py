@@ -17,6 +17,8 @@ import re
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -66,6 +68,8 @@ class Player:
         found = re.search(rb'<meta name="csrf" content="([0-9a-f]{64})">', page)
         assert found
         self.csrf = found.group(1).decode()
+        self.kept: dict[str, dict[str, str]] = {}  # seal -> the stance and salt the device keeps
+        self.last_seal = ""
 
     def ask(self, action: dict[str, object], **headers: str) -> tuple[int, str]:
         sent = {"Content-Type": "application/json", "X-Fudge-Csrf": self.csrf, **headers}
@@ -83,10 +87,37 @@ class Player:
         self.received.append(data)
         return json.loads(data.removeprefix(b"data: "))  # type: ignore[no-any-return]
 
-    def odds(self, target: str) -> tuple[int, str]:
-        status, body = call(self.url + "odds?target=" + urllib.request.quote(target))
+    def odds(self, target: str, opened: str | None = None) -> tuple[int, str]:
+        """The page's odds; `opened`: with the opening of that seal of the device's, as the page sends it."""
+        headers = {"X-Fudge-Open": json.dumps({"seal": opened, **self.kept[opened]})} if opened else {}
+        status, body = call(self.url + "odds?target=" + urllib.request.quote(target), headers=headers)
         self.received.append(body)
         return status, json.loads(body)["said"]
+
+    def seal(self, stance: str) -> tuple[int, str]:
+        """A-SEAL-1 as the page does it on the player's device: a salt drawn here, the seal of salt and the
+        stance's text sent alone; stance and salt kept here (`kept`), as the browser's storage keeps them."""
+        from fudge_combat.cli.player_actions import STANCES
+        from fudge_combat.engine.decide import seal_of
+
+        salt = os.urandom(16).hex()
+        seal = seal_of(STANCES[stance][0], salt)
+        self.kept[seal] = {"stance": stance, "salt": salt}
+        self.last_seal = seal
+        return self.ask({"kind": "declare", "sealed": True, "seal": seal})
+
+    def open_wanted(self, timeout: float = 20.0) -> list[str]:
+        """What the page does when its stream marks a seal of its own `wanted`: it sends the opening."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            wanted = [seal for seal in self.message()["wanted"] if seal in self.kept]  # type: ignore[union-attr]
+            if wanted:
+                for seal in wanted:
+                    assert self.ask({"kind": "open", "seal": seal, **self.kept[seal]}) == (
+                        200, "your sealed declaration is opened for the blow")
+                return wanted
+            time.sleep(0.05)
+        raise AssertionError("no seal of this device was wanted")
 
 
 def requests_in(store: Path) -> list[tuple[str, str, str, str]]:
@@ -154,41 +185,45 @@ def test_invite_prints_the_link_and_its_qr_code(bridge: Path) -> None:
 
 def test_each_link_is_sent_its_own_fighter_alone_no_seal_seed_or_hidden_wound(bridge: Path, server: str) -> None:
     """boardgame.io's playerView (its issue 1159: the unfiltered first state leaked): Leroy and Grok seal
-    declarations from their phones, the GM accepts both in play; then every byte each link received (page,
-    stream, odds, answers) and the public board's hold no other player's seal (its salt, its stance as
-    theirs), no dice seed, and no exact wound of a fighter the GM shows in words."""
+    declarations on their phones (A-SEAL-1: the stance and salt stay on the device, the seal alone is sent),
+    the GM accepts both in play; then neither the GM's secrets nor the store hold a stance, and every byte each
+    link received (page, stream, odds, answers) and the public board's hold no seal's stance or salt, no dice
+    seed, and no exact wound of a fighter the GM shows in words."""
     leroy, grok = (Player(server, invite(bridge, name)) for name in ("Leroy", GROK))
     status, odds = leroy.odds(GROK)
     assert status == 200 and odds.startswith("Leroy hits <i>Grok</i>"), odds  # a fighter shown exactly: his odds
     assert leroy.ask({"kind": "declare", "stance": "all-out-offense", "sealed": True}) == (
-        202, "asked: declares (sealed), waiting for the GM")
-    assert grok.ask({"kind": "declare", "stance": "all-out-defense", "sealed": True})[0] == 202
+        400, "this page is out of date (it would send the stance you seal): reload it")  # a page from before
+    assert leroy.seal("all-out-offense") == (202, "asked: declares (sealed), waiting for the GM")
+    assert grok.seal("all-out-defense")[0] == 202
     stored = requests_in(bridge)
     assert [row[0] for row in stored] == ["Leroy", GROK] and all("all-out" not in row[1] for row in stored)
     shown, _ = play(bridge, "y\ny\n")
     assert "Leroy's player declares (sealed): accept? y/n" in shown and "all-out" not in shown  # the GM sees no stance
     assert shown.count("seals a declaration") == 2
+    kept = secrets_of(bridge)
+    assert not [key for key in kept if key.startswith("seal:")]  # the GM's machine holds no stance, no salt
+    salts = [held["salt"] for player in (leroy, grok) for held in player.kept.values()]
+    assert not any(salt.encode() in bridge.read_bytes() for salt in salts)
     for player in (leroy, grok):
         player.page()
         player.message()
         assert player.odds("Brynhild") == (409, "the GM shows Brynhild's wounds in words: the odds against Brynhild "
                                                 "would tell them")  # her chances follow her hidden wound penalty
     status, odds = leroy.odds(GROK)
-    assert status == 409 and "declaration is sealed and its reveal was not given" in odds  # no seal opened for it
+    assert status == 409 and "declaration is sealed and its reveal was not given" in odds  # no opening sent
+    status, odds = leroy.odds(GROK, opened=leroy.last_seal)  # the page's own opening: used for these odds alone
+    assert status == 409 and odds.startswith(f"{GROK}'s declaration is sealed"), odds  # his own counted: Grok's not
+    assert not [key for key in secrets_of(bridge) if key.startswith("seal:")]  # and kept nowhere
     public = [call(server)[1], call(server + "board.json")[1], first_message(server)]
-    kept = secrets_of(bridge)
     seed = next(value for key, value in kept.items() if key.startswith("seed:"))
-    seals = {json.loads(value)["declaration"]["all_out"]: json.loads(value)["salt"]
-             for key, value in kept.items() if key.startswith("seal:")}
-    assert len(seals) == 2
-    own = {"public": None, "leroy": b"all-out offense", "grok": b"all-out defense"}
     for who, received in (("public", public), ("leroy", leroy.received), ("grok", grok.received)):
         for body in received:
             assert seed.encode() not in body, who
-            assert not any(salt.encode() in body for salt in seals.values()), who
+            assert not any(salt.encode() in body for salt in salts), who
             assert b'"all_out"' not in body, who
-            for stance in re.findall(rb'id="sealed">your sealed declaration: ([a-z-]+(?: [a-z-]+)*) \(', body):
-                assert stance == own[who], (who, stance)  # the player's own part: their own stance alone
+            for stance in re.findall(rb'id="sealed"[^>]*>your sealed declaration: <span class="stance">([^<]*)<', body):
+                assert stance == b"kept on the device that sealed it", (who, stance)  # the page fills it in
         assert any(b'id="sealed"' in body for body in received) == (who != "public")
     for player, name in ((leroy, "Leroy"), (grok, "&lt;i&gt;Grok&lt;/i&gt; &amp; &quot;Co&quot;")):
         message = player.message()
@@ -201,6 +236,71 @@ def test_each_link_is_sent_its_own_fighter_alone_no_seal_seed_or_hidden_wound(br
                 assert f">{word}</span>" in card and "track" not in card and "bx" not in card
         assert str(message["asked"]).count("<li") == 1  # their own request, not the other player's
     assert "Very Hurt</span>" in cards_of(str(leroy.message()["mine"]))["Leroy"]  # his own wounds, exact
+
+
+def test_A_SEAL_1_a_seal_kept_on_the_players_device_is_opened_by_their_page_when_a_blow_needs_it(
+        bridge: Path, server: str) -> None:
+    """The GM's blow on a fighter whose declaration is sealed on his player's phone marks the seal `wanted`,
+    says so on the GM's terminal and waits; the page sends stance and salt, which must give the seal; the blow
+    then reveals it (A-SEAL-1) and `fudge verify` agrees. An opening nobody asked for, or one that does not give
+    the seal, opens nothing."""
+    leroy = Player(server, invite(bridge, "Leroy"))
+    assert leroy.seal("all-out-offense")[0] == 202
+    play(bridge, "y\n")
+    seal = leroy.last_seal
+    assert leroy.ask({"kind": "open", "seal": seal, **leroy.kept[seal]}) == (
+        409, "no blow waits for that seal now: nothing was opened")
+    status, odds = leroy.odds(GROK, opened=seal)  # the page's odds count the stance it holds
+    assert status == 200 and odds.startswith("Leroy hits <i>Grok</i>"), odds
+    done: list[subprocess.CompletedProcess[str]] = []
+    blow = threading.Thread(target=lambda: done.append(fudge(
+        "attack", "Leroy", "Brynhild", "-d", "Leroy=+ + + +", store=bridge, env={"FUDGE_SEAL_WAIT": "30"})))
+    blow.start()
+    try:
+        deadline = time.monotonic() + 20
+        while seal not in leroy.message()["wanted"]:  # type: ignore[operator]
+            assert time.monotonic() < deadline, "the blow never asked for the seal"
+            time.sleep(0.05)
+        wrong = {"kind": "open", "seal": seal, "stance": "all-out-defense", "salt": leroy.kept[seal]["salt"]}
+        assert leroy.ask(wrong) == (409, "that stance and salt do not give the seal (A-SEAL-1): nothing was opened")
+        assert not [key for key in secrets_of(bridge) if key.startswith("seal:")]
+        assert leroy.open_wanted() == [seal]
+    finally:
+        blow.join(60)
+    assert done and done[0].returncode == 0, done and done[0].stderr
+    assert done[0].stderr == ("Leroy's declaration is sealed on the player's own device: waiting for their page to "
+                              "open it (up to 30 s; Ctrl-C stops waiting)\n")
+    assert "Leroy's sealed declaration opens: all-out offense" in done[0].stdout
+    assert requests_in(bridge)[-1][2:] == ("accepted", "opened for the blow")
+    assert "sealed declaration asked for by a blow: opened" in str(leroy.message()["asked"])
+    verified = fudge("verify", store=bridge)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def test_a_seal_the_players_page_does_not_open_in_time_refuses_the_blow_and_writes_nothing(
+        bridge: Path, server: str) -> None:
+    """With no page open to answer, the blow is refused in one line that says what to do, the log is as it
+    was, and the mark is withdrawn (a page opened later shows the GM no stance no blow needs)."""
+    grok = Player(server, invite(bridge, GROK))
+    assert grok.seal("all-out-defense")[0] == 202
+    play(bridge, "y\n")
+    before = fudge("log", "--json", store=bridge).stdout
+    done = fudge("attack", "Leroy", GROK, "-d", "Leroy=+ + + +", store=bridge, env={"FUDGE_SEAL_WAIT": "0.3"})
+    assert done.returncode not in (0, 70)
+    waited, refused = done.stderr.splitlines()
+    assert waited.startswith(f"{GROK}'s declaration is sealed on the player's own device: waiting for their page")
+    assert refused == (f"error: {GROK}'s sealed declaration is kept on the player's own device, which did not open "
+                       "it within 0.3 s: ask the player to open their page, then give the command again (if that "
+                       "device is lost, undo the seal)")
+    assert fudge("log", "--json", store=bridge).stdout == before
+    assert requests_in(bridge)[-1][2:] == ("refused", "not opened in time")
+    assert grok.message()["wanted"] == []
+    assert not [key for key in secrets_of(bridge) if key.startswith("seal:")]
+    for wait in ("soon", "-1"):
+        done = fudge("attack", "Leroy", GROK, store=bridge, env={"FUDGE_SEAL_WAIT": wait})
+        assert done.returncode not in (0, 70) and done.stderr == (
+            f"error: FUDGE_SEAL_WAIT is '{wait}': give the seconds a blow waits for a player's page to open "
+            "their seal, such as 30\n"), done.stderr
 
 
 def test_a_state_change_needs_the_link_its_token_this_origin_and_json(bridge: Path, server: str) -> None:

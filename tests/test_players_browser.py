@@ -21,7 +21,7 @@ import pytest
 from tests.browser import available, chromium, served, status_of, until
 from tests.processes import ROOT, fudge
 from tests.test_browser import viewport
-from tests.test_players import invite
+from tests.test_players import invite, secrets_of
 
 pexpect = pytest.importorskip("pexpect")
 pytest.importorskip("uvicorn", reason="the serve extra is not installed: pip install '.[serve]'")
@@ -86,8 +86,10 @@ def shot(driver: Any, tmp_path: Path, name: str) -> None:
 
 def test_two_players_on_their_phones_play_a_phases_round_with_the_gm_in_play(
         tmp_path: Path, browsers: tuple[Any, Any]) -> None:
-    """PH-1, A-SEAL-1: sealed declarations made on the players' phones stay sealed until the blow; typed dice
-    (C-DICE-3) from Leroy's phone; each request shown in the GM's play at once and accepted there."""
+    """PH-1, A-SEAL-1: sealed declarations are sealed on the players' phones (the page's own SHA-256; stance and
+    salt kept in the browser) and stay there until a blow needs one: the GM's play then waits, and Leroy's
+    phone opens his by itself; typed dice (C-DICE-3) from Leroy's phone; each request shown in the GM's play at
+    once and accepted there."""
     store = tmp_path / "fudge.db"
     for args in [("new", "watch", "--rules", "fudge-phases"), ("join", str(SHEETS / "leroy.toml"), "--side", "watch"),
                  ("join", str(SHEETS / "theodora.toml"), "--side", "watch"),
@@ -123,8 +125,9 @@ def test_two_players_on_their_phones_play_a_phases_round_with_the_gm_in_play(
             sealed_at = seq(phone)
             assert until(lambda: seq(phone) >= sealed_at and "sealed" in phone.find_element("id", "live").text
                          and "sealed" in desktop.find_element("id", "live").text, "both boards show two seals")
-            assert until(lambda: "your sealed declaration: all-out offense" in phone.find_element("id", "mine").text,
-                         "Leroy's own seal on his phone alone")
+            assert not [key for key in secrets_of(store) if key.startswith("seal:")]  # not on the GM's machine
+            assert until(lambda: "your sealed declaration: all-out offense (kept on this device alone"
+                         in phone.find_element("id", "mine").text, "Leroy's own seal on his phone alone")
             assert until(lambda: "your sealed declaration: all-out defense" in desktop.find_element("id", "mine").text,
                          "Theodora's own seal on her page alone")
             for driver, other in ((phone, "all-out defense"), (desktop, "all-out offense")):
@@ -143,11 +146,15 @@ def test_two_players_on_their_phones_play_a_phases_round_with_the_gm_in_play(
             tap(phone, "#f-attack button[type=submit], #f-attack button:not([type])")
             play.expect_exact("Leroy's player attacks Brynhild with dice + + + +: accept? y/n")
             play.sendline("y")
-            play.expect_exact("Leroy's sealed declaration opens: all-out offense")  # revealed by the blow, not before
+            play.expect_exact("Leroy's declaration is sealed on the player's own device: waiting for their page")
+            play.expect_exact("Leroy's sealed declaration opens: all-out offense")  # opened by his phone for the blow
             play.expect_exact("watch Leroy>")
             assert until(lambda: seq(phone) > before[0] and seq(desktop) > before[1], "both phones redrawn")
             assert until(lambda: "attacks Brynhild with dice + + + +: accepted" in phone.find_element("id", "asked").text,
                          "Leroy's request accepted on his phone")
+            assert "sealed declaration asked for by a blow: opened" in phone.find_element("id", "asked").text
+            opened = [key for key in secrets_of(store) if key.startswith("seal:")]
+            assert len(opened) == 1  # Leroy's, opened for his blow; Theodora's is still on her page alone
             assert "Theodora" in desktop.find_element("id", "live").text
             shot(phone, tmp_path, "players-phone-own.png")
             shot(desktop, tmp_path, "players-desktop-own.png")

@@ -341,7 +341,7 @@ def create_app(fights: Fights, fight: str | None = None, prefix: str = "", large
         wait = players.limit.wait(token)
         if wait > 0:
             return JSONResponse({"said": f"too many requests: try again in {int(wait) + 1} s"}, status_code=429)
-        status, said = players.odds(fighter, request.query_params.get("target", ""))
+        status, said = players.odds(fighter, request.query_params.get("target", ""), request.headers.get("x-fudge-open", ""))
         return JSONResponse({"said": said}, status_code=status, headers={"Cache-Control": "no-store"})
 
     player_headers = PLAYER_HEADERS

@@ -20,13 +20,19 @@ if TYPE_CHECKING:
     from fudge_combat.engine.kernel.command_base import Reveal
 
 
-def seal_of(declaration: ev.Declaration, salt: str) -> str:
-    """A-SEAL-1: the hash a sealed declaration is stored as."""
+def seal_text(declaration: ev.Declaration) -> str:
+    """A-SEAL-1: the text a seal hashes after its salt: the declaration's canonical JSON. A player's page
+    seals with it on the player's own device (cli.web.players), so this text is the seal's whole format."""
     data = declaration.model_dump(mode="json")
     # fields added later count only when set, so seals made before them still open
     data = {k: v for k, v in data.items()
             if k in ("all_out", "posture") or v != ev.Declaration.model_fields[k].default}
-    return hashlib.sha256((salt + canonical(data)).encode()).hexdigest()
+    return canonical(data)
+
+
+def seal_of(declaration: ev.Declaration, salt: str) -> str:
+    """A-SEAL-1: the hash a sealed declaration is stored as: SHA-256 of the salt and `seal_text`, in hex."""
+    return hashlib.sha256((salt + seal_text(declaration)).encode()).hexdigest()
 
 
 def reveal_events(state: FightState, reveals: Sequence[Reveal]) -> list[ev.Event]:
