@@ -29,6 +29,17 @@ SEAL_WAIT = 30.0  # seconds a blow waits for a player's page to open a seal it h
 WAIT_STEP = 0.05  # seconds between two reads of the secrets while waiting
 
 
+def seal_asked(body: str, kind: str) -> str | None:
+    """The seal a stored request of `kind` names (a stored row is untrusted: anything else is None)."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("kind") != kind or not isinstance(data.get("seal"), str):
+        return None
+    return str(data["seal"])
+
+
 def seal_wait() -> float:
     """Seconds a blow waits for a player's page to open a seal: FUDGE_SEAL_WAIT, else SEAL_WAIT."""
     given = os.environ.get("FUDGE_SEAL_WAIT", "").strip()
@@ -108,7 +119,7 @@ class Keeper:
             if secret is None:
                 holder = self.holder(state, seal)
                 if holder is None:
-                    raise StoreError(f"{who.name}'s sealed declaration is not among this machine's secrets: {IMPORT_HINT}")
+                    raise StoreError(self.missing(state, who.name, seal))
                 if not ask:
                     continue
                 secret = self.ask_device(state, who.name, seal, holder)
@@ -124,13 +135,21 @@ class Keeper:
         if not isinstance(self.store, RequestStore):
             return None
         for request in self.store.requests(state.name, ACCEPTED):
-            try:
-                body = json.loads(request.body)
-            except ValueError:
-                continue
-            if isinstance(body, dict) and body.get("kind") == "declare" and body.get("seal") == seal:
+            if seal_asked(request.body, "declare") == seal:
                 return request.link
         return None
+
+    def missing(self, state: FightState, fighter: str, seal: str) -> str:
+        """Why a seal has no opening here: sealed on a player's device in another fight (this one a branch
+        of it: the device answers only for the fight its link is for), or kept on another machine."""
+        if isinstance(self.store, RequestStore):
+            for info in self.store.fights():
+                if info.name != state.name and any(seal_asked(r.body, "declare") == seal
+                                                   for r in self.store.requests(info.name, ACCEPTED)):
+                    return (f"{possessive(fighter)} declaration was sealed on the player's own device in fight "
+                            f"{info.name}, and only a blow there can ask that device for it: in this fight, undo "
+                            "the seal, or declare again")
+        return f"{fighter}'s sealed declaration is not among this machine's secrets: {IMPORT_HINT}"
 
     def ask_device(self, state: FightState, fighter: str, seal: str, link: str) -> str:
         """The opening of `fighter`'s seal from the player's device: a `wanted` mark their page answers by

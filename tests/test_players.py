@@ -303,6 +303,22 @@ def test_a_seal_the_players_page_does_not_open_in_time_refuses_the_blow_and_writ
             "their seal, such as 30\n"), done.stderr
 
 
+def test_A_BRANCH_1_a_branch_says_its_seal_was_made_on_a_device_of_the_parent_fight(bridge: Path, server: str) -> None:
+    """A branch shares its parent's seal (A-BRANCH-1) but not the player's link, which is the parent fight's:
+    its blow cannot ask the device, and says so in one line (not "import the secrets"), writing nothing."""
+    leroy = Player(server, invite(bridge, "Leroy"))
+    assert leroy.seal("all-out-offense")[0] == 202
+    play(bridge, "y\n")
+    assert fudge("branch", "what-if", store=bridge).returncode == 0
+    before = fudge("log", "--json", store=bridge).stdout
+    done = fudge("attack", "Leroy", "Brynhild", "-d", "Leroy=+ + + +", store=bridge)
+    assert done.returncode not in (0, 70) and done.stderr == (
+        "error: Leroy's declaration was sealed on the player's own device in fight The Bridge, and only a blow "
+        "there can ask that device for it: in this fight, undo the seal, or declare again\n"), done.stderr
+    assert fudge("log", "--json", store=bridge).stdout == before
+    assert [row[2] for row in requests_in(bridge)] == ["accepted"]  # no device was asked
+
+
 def test_a_state_change_needs_the_link_its_token_this_origin_and_json(bridge: Path, server: str) -> None:
     token = invite(bridge, "Leroy")
     leroy = Player(server, token)
