@@ -7,8 +7,9 @@ Why: a replay from a store (service.fights.Fights._replay) keeps no action's eve
 dropped. Here such a row stays the decoder's struct: validated like the model (same fields, same types,
 same defaults) at a fraction of pydantic's cost, and read by the same handlers (`engine.evolve`),
 which only read its fields. The handlers that keep part of an event in the state (a declaration, a
-sheet) or are rare get pydantic's record, as every row did before. A dice roll (the commonest of a
-fight's rows), an exchange, a wound and a new round are folded by handlers of this module (`_OWN`, made
+sheet) or are rare get pydantic's model of the event, which pydantic validates from the struct's
+fields (`from_attributes`: the body is not parsed a second time), in the envelope's struct. A dice roll
+(the commonest of a fight's rows), an exchange, a wound and a new round are folded by handlers of this module (`_OWN`, made
 for each rebuild): the engine's handler with `engine.evolving.remember` written straight onto the fold's
 draft, an action's rows held as one record until another handler reads it (`_Open`), and a wound placed
 on the track the earlier marks built; and the draft's growing maps grow in place (`_Growing`).
@@ -27,6 +28,8 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
+import msgspec
+
 from fudge_combat.engine import evolve as evolving_handlers
 from fudge_combat.engine.rulesets.fudge import evolve as fudge_evolve
 from fudge_combat.engine.rulesets.fudge.conditions import expire
@@ -40,6 +43,8 @@ from fudge_combat.events import models as ev
 from fudge_combat.events.decoder import Refused, decoder, structs
 from fudge_combat.events.envelope import load
 from fudge_combat.events.upcast import ENVELOPE_UPCASTERS, UPCASTERS
+
+_with_event = msgspec.structs.replace
 
 # The handlers that read only fields of an event (numbers, strings, the fields of its sides) and keep
 # none of its objects in the state but through `remember`, which leaves them in the log here.
@@ -490,7 +495,7 @@ def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callabl
     the events voided, validated but not folded), as `projections.fold.replay` folds pydantic's records.
 
     Every body is validated: decoded to its struct, then given to the fold as that struct where the fold
-    takes one, else as pydantic's record; a body the decoder refuses goes to pydantic, which decides
+    takes one, else as pydantic's model of the event (validated from the struct's fields); a body the decoder refuses goes to pydantic, which decides
     (and raises if the models refuse it too). The state starts fresh, its `events` leaving every value
     in the log (read back with `read`), so that no struct enters the state; its growing maps are grown
     in place (`_Growing`)."""
@@ -521,9 +526,9 @@ def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callabl
             handler = own.get(type(event))
             if handler is None:  # the engine's handler, which reads what the own ones held back
                 settle(draft)
-                if type(event) not in taken:  # an event the fold keeps part of: pydantic's record, as before
-                    record = load(body)
-                    event = record.event
+                if type(event) not in taken:  # an event the fold keeps part of: pydantic's model of it
+                    event = models[type(event)].model_validate(event, from_attributes=True)
+                    record = _with_event(record, event=event)
                 handler = table[type(event)]
             draft = handler(draft, record, event)
         folded = record
