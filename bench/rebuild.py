@@ -80,8 +80,7 @@ def peer(python: str, folder: str, events: int, replays: int) -> dict[str, Any]:
 
 def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
     """This checkout's replay taken apart, per event: reading the pages, decoding them, folding."""
-    from fudge_combat.events.decoder import decoder
-    from fudge_combat.events.envelope import load
+    from fudge_combat.events.decoder import decoder, structs
     from fudge_combat.projections.fast import handlers, rebuild
     from fudge_combat.service.fights import Fights
     from fudge_combat.store.sqlite import SqliteStore
@@ -90,12 +89,13 @@ def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
     fights = Fights(store)
     last = store.last_seq("long")
     rows = list(chain.from_iterable(fights.reads.pages("long", last)))
-    decode, taken = decoder(), handlers()[1]
+    decode, taken, models = decoder(), handlers()[1], structs()
 
     def decoded() -> None:  # each record dropped as the next is read, as the replay does
         for _, body in rows:
-            if type(decode(body).event) not in taken:
-                load(body)
+            event = decode(body).event
+            if type(event) not in taken:  # pydantic's model of an event the fold keeps part of, as the fold makes it
+                models[type(event)].model_validate(event, from_attributes=True)
 
     def timed(fn: Any) -> float:
         samples = []
@@ -113,8 +113,8 @@ def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
     whole = timed(lambda: rebuild(rows, set(), lambda seq: None))
     replay = timed(lambda: fights.loader.rebuild("long", last))
     store.close()
-    return [("read the rows, a page at a time", read), ("decode and validate them (derived decoder; pydantic for "
-            "the events the fold does not take as structs)", parse), ("fold (rebuild of the decoded rows, less the "
+    return [("read the rows, a page at a time", read), ("decode and validate them (derived decoder; pydantic's "
+            "model of the events the fold does not take as structs)", parse), ("fold (rebuild of the decoded rows, less the "
             "decoding)", whole - parse), ("the voiding rows read first, and the rest", replay - whole - read),
             ("the whole replay (`Loader.rebuild`)", replay)]
 
