@@ -114,8 +114,8 @@ def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
     replay = timed(lambda: fights.loader.rebuild("long", last))
     store.close()
     return [("read the rows, a page at a time", read), ("decode and validate them (derived decoder; pydantic's "
-            "model of the events the fold does not take as structs)", parse), ("fold (rebuild of the decoded rows, less the "
-            "decoding)", whole - parse), ("the voiding rows read first, and the rest", replay - whole - read),
+            "model of the events the fold does not take as structs)", parse),
+            ("fold (rebuild of the decoded rows, less the decoding)", whole - parse), ("the voiding rows read first, and the rest", replay - whole - read),
             ("the whole replay (`Loader.rebuild`)", replay)]
 
 

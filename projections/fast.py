@@ -9,10 +9,12 @@ same defaults) at a fraction of pydantic's cost, and read by the same handlers (
 which only read its fields. The handlers that keep part of an event in the state (a declaration, a
 sheet) or are rare get pydantic's model of the event, which pydantic validates from the struct's
 fields (`from_attributes`: the body is not parsed a second time), in the envelope's struct. A dice roll
-(the commonest of a fight's rows), an exchange, a wound and a new round are folded by handlers of this module (`_OWN`, made
-for each rebuild): the engine's handler with `engine.evolving.remember` written straight onto the fold's
-draft, an action's rows held as one record until another handler reads it (`_Open`), and a wound placed
-on the track the earlier marks built; and the draft's growing maps grow in place (`_Growing`).
+(the commonest of a fight's rows), a resolved action, an exchange, a wound and a new round are folded by
+handlers of this module (`_OWN`, made for each rebuild): the engine's handler with
+`engine.evolving.remember` written straight onto the fold's draft, an action's rows held as one record
+until another handler reads it (`_Open`), and a wound placed on the track the earlier marks built; and
+the draft's growing maps grow in place (`_Growing`). A handler of the engine that reads nothing they
+hold back is given its event without their writing it first (`_UNHELD`).
 
 They restate the engine's rules, so a change to those rules must be made here too: `RESTATES` names the
 engine code each one restates with a digest of its source, and tests/test_rebuild.py fails when that
@@ -529,10 +531,10 @@ def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callabl
     the events voided, validated but not folded), as `projections.fold.replay` folds pydantic's records.
 
     Every body is validated: decoded to its struct, then given to the fold as that struct where the fold
-    takes one, else as pydantic's model of the event (validated from the struct's fields); a body the decoder refuses goes to pydantic, which decides
-    (and raises if the models refuse it too). The state starts fresh, its `events` leaving every value
-    in the log (read back with `read`), so that no struct enters the state; its growing maps are grown
-    in place (`_Growing`)."""
+    takes one, else as pydantic's model of the event (validated from the struct's fields); a body the
+    decoder refuses goes to pydantic, which decides (and raises if the models refuse it too). The state
+    starts fresh, its `events` leaving every value in the log (read back with `read`), so that no struct
+    enters the state; its growing maps are grown in place (`_Growing`)."""
     table, taken = handlers()
     draft = _growing(read)
     if UPCASTERS or ENVELOPE_UPCASTERS:  # an older shape is upcast first, by pydantic's path
