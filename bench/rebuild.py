@@ -128,7 +128,10 @@ def prototypes(path: Path, rounds: int = 10, per: int = 3) -> list[tuple[str, fl
     - the fight's id and the previous row's hash in columns of their own, out of the stored body (117 of
       its 483 bytes): reading and decoding the bodies without those two fields (a struct derived as the
       envelope's, less them), beside the bodies as they are. Only the read is measured: the chain's hash
-      would then be taken over the columns and the body, a change of the log's format.
+      would then be taken over the columns and the body, a change of the log's format;
+    and two changes of how it is read: the store's connection reading the file through a memory map
+    (`PRAGMA mmap_size`: `Loader.rebuild` on the same file both ways), and the derived decoder called once
+    per page of 1,024 rows (a JSON array of their bodies) instead of once per row.
     Each: (what, as it is, prototype), CPU ms."""
     import shutil
     import sqlite3
@@ -158,6 +161,12 @@ def prototypes(path: Path, rounds: int = 10, per: int = 3) -> list[tuple[str, fl
 
     def replay(where: Path) -> None:
         store = sqlite_store.SqliteStore(where)
+        Fights(store).loader.rebuild("long", store.last_seq("long"))
+        store.close()
+
+    def mapped(where: Path) -> None:  # the same replay, its connection reading the file through a memory map
+        store = sqlite_store.SqliteStore(where)
+        store.db.execute("PRAGMA mmap_size=1073741824")
         Fights(store).loader.rebuild("long", store.last_seq("long"))
         store.close()
 
@@ -192,16 +201,25 @@ def prototypes(path: Path, rounds: int = 10, per: int = 3) -> list[tuple[str, fl
                 decoder.decode(body)
         db.close()
 
+    bodies = [body for _, body in rows]
+    pages = [bodies[start:start + 1024] for start in range(0, len(bodies), 1024)]
+    listed = msgspec.json.Decoder(list[record])  # type: ignore[valid-type]  # a type built at run time
+    index_label = "voiding rows: no index / an index by type"
     sides: dict[str, Any] = {
-        "voiding rows: no index / an index by type": (lambda: replay(path), lambda: replay(indexed_path)),
+        index_label: (lambda: replay(path), lambda: replay(indexed_path)),
         "rows read and decoded: as stored / without fight and prev": (lambda: read(full_path, decode),
-                                                                      lambda: read(short_path, shorter))}
+                                                                      lambda: read(short_path, shorter)),
+        "the replay: read as now / through a memory map": (lambda: replay(path), lambda: mapped(path)),
+        "rows decoded: a call per row / a call per page": (
+            lambda: [decode.decode(body) for body in bodies],
+            lambda: [listed.decode("[" + ",".join(page) + "]") for page in pages])}
     out = []
     for label, (now, then) in sides.items():
         times: dict[str, list[float]] = {"now": [], "then": []}
         for round_ in range(rounds):
             for key in (("now", "then") if round_ % 2 else ("then", "now")):
-                sqlite_store.SqliteStore.rows_of_types = indexed if key == "then" else plain  # type: ignore[method-assign]
+                indexing = key == "then" and label == index_label
+                sqlite_store.SqliteStore.rows_of_types = indexed if indexing else plain  # type: ignore[method-assign]
                 for _ in range(per):
                     gc.collect()
                     started = time.process_time()
@@ -221,7 +239,8 @@ def main() -> None:
     parser.add_argument("--peer-python", help="a Python with eventsourcing 9.5.x (default: .venv-peer, made on first use)")
     parser.add_argument("--split", action="store_true", help="where this checkout's replay goes, per event")
     parser.add_argument("--prototypes", action="store_true",
-                        help="measure two changes of the store's design without making them (see `prototypes`)")
+                        help="measure changes of the store's design and of the reads without making them "
+                             "(see `prototypes`)")
     add_options(parser)
     args = parser.parse_args()
     roots = {"old": args.old.resolve(), "new": ROOT}
