@@ -80,8 +80,7 @@ def peer(python: str, folder: str, events: int, replays: int) -> dict[str, Any]:
 
 def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
     """This checkout's replay taken apart, per event: reading the pages, decoding them, folding."""
-    from fudge_combat.events.decoder import decoder
-    from fudge_combat.events.envelope import load
+    from fudge_combat.events.decoder import decoder, structs
     from fudge_combat.projections.fast import handlers, rebuild
     from fudge_combat.service.fights import Fights
     from fudge_combat.store.sqlite import SqliteStore
@@ -90,12 +89,13 @@ def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
     fights = Fights(store)
     last = store.last_seq("long")
     rows = list(chain.from_iterable(fights.reads.pages("long", last)))
-    decode, taken = decoder(), handlers()[1]
+    decode, taken, models = decoder(), handlers()[1], structs()
 
     def decoded() -> None:  # each record dropped as the next is read, as the replay does
         for _, body in rows:
-            if type(decode(body).event) not in taken:
-                load(body)
+            event = decode(body).event
+            if type(event) not in taken:  # pydantic's model of an event the fold keeps part of, as the fold makes it
+                models[type(event)].model_validate(event, from_attributes=True)
 
     def timed(fn: Any) -> float:
         samples = []
@@ -113,9 +113,9 @@ def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
     whole = timed(lambda: rebuild(rows, set(), lambda seq: None))
     replay = timed(lambda: fights.loader.rebuild("long", last))
     store.close()
-    return [("read the rows, a page at a time", read), ("decode and validate them (derived decoder; pydantic for "
-            "the events the fold does not take as structs)", parse), ("fold (rebuild of the decoded rows, less the "
-            "decoding)", whole - parse), ("the voiding rows read first, and the rest", replay - whole - read),
+    return [("read the rows, a page at a time", read), ("decode and validate them (derived decoder; pydantic's "
+            "model of the events the fold does not take as structs)", parse),
+            ("fold (rebuild of the decoded rows, less the decoding)", whole - parse), ("the voiding rows read first, and the rest", replay - whole - read),
             ("the whole replay (`Loader.rebuild`)", replay)]
 
 
@@ -128,7 +128,10 @@ def prototypes(path: Path, rounds: int = 10, per: int = 3) -> list[tuple[str, fl
     - the fight's id and the previous row's hash in columns of their own, out of the stored body (117 of
       its 483 bytes): reading and decoding the bodies without those two fields (a struct derived as the
       envelope's, less them), beside the bodies as they are. Only the read is measured: the chain's hash
-      would then be taken over the columns and the body, a change of the log's format.
+      would then be taken over the columns and the body, a change of the log's format;
+    and two changes of how it is read: the store's connection reading the file through a memory map
+    (`PRAGMA mmap_size`: `Loader.rebuild` on the same file both ways), and the derived decoder called once
+    per page of 1,024 rows (a JSON array of their bodies) instead of once per row.
     Each: (what, as it is, prototype), CPU ms."""
     import shutil
     import sqlite3
@@ -158,6 +161,12 @@ def prototypes(path: Path, rounds: int = 10, per: int = 3) -> list[tuple[str, fl
 
     def replay(where: Path) -> None:
         store = sqlite_store.SqliteStore(where)
+        Fights(store).loader.rebuild("long", store.last_seq("long"))
+        store.close()
+
+    def mapped(where: Path) -> None:  # the same replay, its connection reading the file through a memory map
+        store = sqlite_store.SqliteStore(where)
+        store.db.execute("PRAGMA mmap_size=1073741824")
         Fights(store).loader.rebuild("long", store.last_seq("long"))
         store.close()
 
@@ -192,16 +201,25 @@ def prototypes(path: Path, rounds: int = 10, per: int = 3) -> list[tuple[str, fl
                 decoder.decode(body)
         db.close()
 
+    bodies = [body for _, body in rows]
+    pages = [bodies[start:start + 1024] for start in range(0, len(bodies), 1024)]
+    listed = msgspec.json.Decoder(list[record])  # type: ignore[valid-type]  # a type built at run time
+    index_label = "voiding rows: no index / an index by type"
     sides: dict[str, Any] = {
-        "voiding rows: no index / an index by type": (lambda: replay(path), lambda: replay(indexed_path)),
+        index_label: (lambda: replay(path), lambda: replay(indexed_path)),
         "rows read and decoded: as stored / without fight and prev": (lambda: read(full_path, decode),
-                                                                      lambda: read(short_path, shorter))}
+                                                                      lambda: read(short_path, shorter)),
+        "the replay: read as now / through a memory map": (lambda: replay(path), lambda: mapped(path)),
+        "rows decoded: a call per row / a call per page": (
+            lambda: [decode.decode(body) for body in bodies],
+            lambda: [listed.decode("[" + ",".join(page) + "]") for page in pages])}
     out = []
     for label, (now, then) in sides.items():
         times: dict[str, list[float]] = {"now": [], "then": []}
         for round_ in range(rounds):
             for key in (("now", "then") if round_ % 2 else ("then", "now")):
-                sqlite_store.SqliteStore.rows_of_types = indexed if key == "then" else plain  # type: ignore[method-assign]
+                indexing = key == "then" and label == index_label
+                sqlite_store.SqliteStore.rows_of_types = indexed if indexing else plain  # type: ignore[method-assign]
                 for _ in range(per):
                     gc.collect()
                     started = time.process_time()
@@ -221,7 +239,8 @@ def main() -> None:
     parser.add_argument("--peer-python", help="a Python with eventsourcing 9.5.x (default: .venv-peer, made on first use)")
     parser.add_argument("--split", action="store_true", help="where this checkout's replay goes, per event")
     parser.add_argument("--prototypes", action="store_true",
-                        help="measure two changes of the store's design without making them (see `prototypes`)")
+                        help="measure changes of the store's design and of the reads without making them "
+                             "(see `prototypes`)")
     add_options(parser)
     args = parser.parse_args()
     roots = {"old": args.old.resolve(), "new": ROOT}

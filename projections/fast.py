@@ -7,11 +7,14 @@ Why: a replay from a store (service.fights.Fights._replay) keeps no action's eve
 dropped. Here such a row stays the decoder's struct: validated like the model (same fields, same types,
 same defaults) at a fraction of pydantic's cost, and read by the same handlers (`engine.evolve`),
 which only read its fields. The handlers that keep part of an event in the state (a declaration, a
-sheet) or are rare get pydantic's record, as every row did before. A dice roll (the commonest of a
-fight's rows), an exchange, a wound and a new round are folded by handlers of this module (`_OWN`, made
-for each rebuild): the engine's handler with `engine.evolving.remember` written straight onto the fold's
-draft, an action's rows held as one record until another handler reads it (`_Open`), and a wound placed
-on the track the earlier marks built; and the draft's growing maps grow in place (`_Growing`).
+sheet) or are rare get pydantic's model of the event, which pydantic validates from the struct's
+fields (`from_attributes`: the body is not parsed a second time), in the envelope's struct. A dice roll
+(the commonest of a fight's rows), a resolved action, an exchange, a wound and a new round are folded by
+handlers of this module (`_OWN`, made for each rebuild): the engine's handler with
+`engine.evolving.remember` written straight onto the fold's draft, an action's rows held as one record
+until another handler reads it (`_Open`), and a wound placed on the track the earlier marks built; and
+the draft's growing maps grow in place (`_Growing`). A handler of the engine that reads nothing they
+hold back is given its event without their writing it first (`_UNHELD`).
 
 They restate the engine's rules, so a change to those rules must be made here too: `RESTATES` names the
 engine code each one restates with a digest of its source, and tests/test_rebuild.py fails when that
@@ -27,10 +30,12 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
+import msgspec
+
 from fudge_combat.engine import evolve as evolving_handlers
 from fudge_combat.engine.rulesets.fudge import evolve as fudge_evolve
 from fudge_combat.engine.rulesets.fudge.conditions import expire
-from fudge_combat.engine.rulesets.fudge.evolving import AVOIDANCES, SMALL, index_as, with_item, with_items
+from fudge_combat.engine.rulesets.fudge.evolving import AVOIDANCES, HEROIC, SMALL, index_as, with_item, with_items
 from fudge_combat.engine.rulesets.fudge.harm import ADJUSTMENT_PURPOSE
 from fudge_combat.engine.rulesets.fudge.tracks import is_pawn, pain_of
 from fudge_combat.engine.kernel.wounds import Mark, Track, build_track, place
@@ -40,6 +45,8 @@ from fudge_combat.events import models as ev
 from fudge_combat.events.decoder import Refused, decoder, structs
 from fudge_combat.events.envelope import load
 from fudge_combat.events.upcast import ENVELOPE_UPCASTERS, UPCASTERS
+
+_with_event = msgspec.structs.replace
 
 # The handlers that read only fields of an event (numbers, strings, the fields of its sides) and keep
 # none of its objects in the state but through `remember`, which leaves them in the log here.
@@ -274,6 +281,32 @@ def _dice_rolled_mapped(s: Draft, seq: int, action: int, e: Any) -> Draft:
     return s
 
 
+def _action_resolving(fold: _Open) -> Handler:
+    held = fold.actions
+
+    def action_resolved(s: Draft, r: Any, e: Any) -> Draft:
+        """engine.rulesets.fudge.evolve._action_resolved: `remember` (and its `_resolved` index) written onto the
+        draft, the action held (`_Open`)."""
+        owned = _owned(s)
+        if owned is None:
+            fold.settle(s)
+            return fudge_evolve._action_resolved(s, r, e)
+        seq, action = r.seq, e.action
+        row = held.get(action)
+        if row is not None:
+            row[1] = seq
+        elif (record := owned[0].get(action)) is None:
+            held[action] = [action, seq, (), ()]
+        else:
+            held[action] = [record.action, seq, record.rolls, record.consequences]
+        if e.trait.startswith(HEROIC):
+            owned[1]["heroic", e.trait] = seq
+        owned[2][seq] = LOGGED  # as _GrowingEvents.set
+        return s
+
+    return action_resolved
+
+
 def _exchange_resolving(fold: _Open) -> Handler:
     held = fold.actions
 
@@ -435,7 +468,11 @@ def _wound_marking(fold: _Open) -> Handler:
 # The fold's own handlers, each made for one rebuild (its `_Open`).
 _OWN: dict[type, Callable[[_Open], Handler]] = {
     ev.DiceRolled: _dice_rolling, ev.ExchangeResolved: _exchange_resolving, ev.RoundStarted: _round_starting,
-    ev.WoundMarked: _wound_marking}
+    ev.WoundMarked: _wound_marking, ev.ActionResolved: _action_resolving}
+
+# The engine's handlers that read nothing the own handlers hold back (`_Open`: the actions, whether a combatant
+# holds a condition) and change neither: the fold gives them their event without settling first.
+_UNHELD = frozenset({ev.Declared})
 
 # The engine code the handlers above restate, each with the digest of its source when they were last
 # checked against it (`source_digest`): a change there fails tests/test_rebuild.py until it is made here
@@ -445,6 +482,8 @@ RESTATES: dict[str, str] = {
     "engine.rulesets.fudge.evolve._exchange_resolved": "0e97c6c03150",
     "engine.rulesets.fudge.evolve._round_started": "a6cd07df172c",
     "engine.rulesets.fudge.evolve._wound_marked": "eadbf42230ac",
+    "engine.rulesets.fudge.evolve._action_resolved": "08a239cd518f",
+    "engine.rulesets.fudge.evolving._resolved": "00edf4bdeb34",
     "engine.rulesets.fudge.evolve._retrack": "53a3a324b41f",
     "engine.rulesets.fudge.evolving.remember": "47ff4d772b59",
     "engine.rulesets.fudge.evolving._rolled": "65b400279cc1",
@@ -457,6 +496,8 @@ RESTATES: dict[str, str] = {
     "engine.rulesets.fudge.evolve._all_out_turns": "7866c978ee07",
     "engine.rulesets.fudge.conditions.expire": "8db054dd0f98",
     "engine.rulesets.fudge.tracks.pain_of": "cf3e8f1dd681",
+    # given its event without the fold settling first (`_UNHELD`): it reads no action and no condition
+    "engine.rulesets.fudge.evolve._declared": "3a48bf710d94",
 }
 
 
@@ -490,10 +531,10 @@ def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callabl
     the events voided, validated but not folded), as `projections.fold.replay` folds pydantic's records.
 
     Every body is validated: decoded to its struct, then given to the fold as that struct where the fold
-    takes one, else as pydantic's record; a body the decoder refuses goes to pydantic, which decides
-    (and raises if the models refuse it too). The state starts fresh, its `events` leaving every value
-    in the log (read back with `read`), so that no struct enters the state; its growing maps are grown
-    in place (`_Growing`)."""
+    takes one, else as pydantic's model of the event (validated from the struct's fields); a body the
+    decoder refuses goes to pydantic, which decides (and raises if the models refuse it too). The state
+    starts fresh, its `events` leaving every value in the log (read back with `read`), so that no struct
+    enters the state; its growing maps are grown in place (`_Growing`)."""
     table, taken = handlers()
     draft = _growing(read)
     if UPCASTERS or ENVELOPE_UPCASTERS:  # an older shape is upcast first, by pydantic's path
@@ -519,11 +560,12 @@ def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callabl
                 continue
             event = record.event
             handler = own.get(type(event))
-            if handler is None:  # the engine's handler, which reads what the own ones held back
-                settle(draft)
-                if type(event) not in taken:  # an event the fold keeps part of: pydantic's record, as before
-                    record = load(body)
-                    event = record.event
+            if handler is None:  # the engine's handler, which may read what the own ones held back
+                if type(event) not in taken:  # an event the fold keeps part of: pydantic's model of it
+                    event = models[type(event)].model_validate(event, from_attributes=True)
+                    record = _with_event(record, event=event)
+                if type(event) not in _UNHELD:
+                    settle(draft)
                 handler = table[type(event)]
             draft = handler(draft, record, event)
         folded = record

@@ -17,15 +17,20 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
+from pydantic import ValidationError
 
 from fudge_combat.cli.demos import DEMOS, Demo
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.history import effective
 from fudge_combat.engine.kernel.pmap import EventMap
 from fudge_combat.engine.kernel.state import FightState, replace
+from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import Recorded, load
 from fudge_combat.projections.fold import replay
 from fudge_combat.projections.fast import READ_ONLY, RESTATES, handlers, rebuild, source_digest
+from fudge_combat.service.fights import Fights
+from tests.atari_helpers import atari, attack, next_, round_
+from tests.conftest import dice
 from tests.processes import ROOT, fudge
 from tests.test_consequences import duel, play as play_demo
 from tests.test_decoder import bodies_of
@@ -245,3 +250,40 @@ def test_a_timed_condition_runs_out_in_the_fast_fold_as_in_the_handlers() -> Non
     final = rebuilt(records)
     assert [c.name for c in final.combatants["ann"].conditions] == []
     assert [c.name for c in final.combatants["bob"].conditions] == ["on fire"]
+
+
+def test_AI_HEROIC_a_heroic_avoidance_rebuilds_with_its_index_as_each_row_is_read(fights: Fights) -> None:
+    """The fold's own handler of a resolved action (projections.fast._action_resolving) keeps the `heroic`
+    index the engine's `remember` keeps; every prefix of the fight rebuilds to the handlers' fold."""
+    atari(fights, "max", "cutthroat")
+    round_(fights, "max=+ + 0 0", "cutthroat=0 0 0 0")
+    next_(fights)
+    next_(fights)
+    attack(fights, "Cutthroat", "Max", "cutthroat=+ + + 0", "max=- 0 0 0", "cutthroat=0 0 0 0")
+    fights.execute("fight", cmd.HeroicAvoidance(combatant="Max"), dice("max=+ 0 0 0"))
+    round_(fights, "max=+ + 0 0", "cutthroat=0 0 0 0")
+    last = fights.store.last_seq("fight")
+    for upto in range(1, last + 1):
+        assert fights.loader.rebuild("fight", upto) == fights.replayed("fight", upto)[1], upto
+    assert any(key[0] == "heroic" for key in fights.loader.rebuild("fight", last).index)
+
+
+def test_a_declaration_is_kept_as_pydantics_model_and_one_the_models_refuse_is_refused_in_their_words() -> None:
+    """A declaration, which the state keeps, is validated by pydantic from the decoded struct (not parsed
+    again): the state holds the model pydantic's record holds. A declaration the models refuse is refused by
+    the rebuild with the error `load` raises for that body, folded or voided."""
+    records = records_of(bodies_of(fight_log("fudge", "reckless", True, 1)))
+    bodies = [record.body() for record in records]
+    by_seq = {record.seq: record.event for record in records}
+    at = next(i for i, r in enumerate(records) if r.event.type == "declared")
+    state = rebuild(list(enumerate(bodies[:at + 1], 1)), set(), by_seq.__getitem__)
+    kept = [*state.declarations.values(), *(declaration for _, declaration in state.pending.values())]
+    assert kept == [records[at].event.declaration] and type(kept[0]) is ev.Declaration
+    wrong = bodies[at].replace('"all_out":"', '"all_out":"sideways-', 1)
+    assert wrong != bodies[at]
+    with pytest.raises(ValidationError) as expected:
+        load(wrong)
+    for gone in (set(), {at + 1}):
+        with pytest.raises(ValidationError) as refused_:
+            rebuild(list(enumerate([*bodies[:at], wrong], 1)), gone, by_seq.__getitem__)
+        assert str(refused_.value) == str(expected.value)
