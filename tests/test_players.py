@@ -263,6 +263,9 @@ def test_A_SEAL_1_a_seal_kept_on_the_players_device_is_opened_by_their_page_when
             time.sleep(0.05)
         wrong = {"kind": "open", "seal": seal, "stance": "all-out-defense", "salt": leroy.kept[seal]["salt"]}
         assert leroy.ask(wrong) == (409, "that stance and salt do not give the seal (A-SEAL-1): nothing was opened")
+        grok = Player(server, invite(bridge, GROK))  # another player's link, even with the right stance and salt
+        assert grok.ask({"kind": "open", "seal": seal, **leroy.kept[seal]}) == (
+            409, "no blow waits for that seal now: nothing was opened")
         assert not [key for key in secrets_of(bridge) if key.startswith("seal:")]
         assert leroy.open_wanted() == [seal]
     finally:
@@ -284,6 +287,9 @@ def test_a_seal_the_players_page_does_not_open_in_time_refuses_the_blow_and_writ
     grok = Player(server, invite(bridge, GROK))
     assert grok.seal("all-out-defense")[0] == 202
     play(bridge, "y\n")
+    for salt in ("not-hex", "ab" * 20, ""):  # an opening is the page's own 32 hex digits, or nothing
+        assert grok.ask({"kind": "open", "seal": grok.last_seal, "stance": "all-out-defense", "salt": salt}) == (
+            400, "that is no action this page makes: reload it")
     before = fudge("log", "--json", store=bridge).stdout
     done = fudge("attack", "Leroy", GROK, "-d", "Leroy=+ + + +", store=bridge, env={"FUDGE_SEAL_WAIT": "0.3"})
     assert done.returncode not in (0, 70)
