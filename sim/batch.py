@@ -107,7 +107,7 @@ def run_batch(setup: Setup, seed: int, n: int, *, jobs: int = 1, executor: str =
         else:
             log.info("sim starts workers", jobs=jobs, fights=n, work_s=round(left, 3))
     with executor_for(executor, jobs, scheduler, tls) as pool:
-        simulate(setup, seed, n, pool, progress, first=first, sink=tally.add)
+        simulate(setup, seed, n, pool, progress, first=first, sink=tally)
     path = "fast" if fast_plan(setup, opening) is not None else "engine"  # as every range decides it
     batch = Batch(seed, tally.summary(sides, names, view_of(probe).levels), path=path)
     if fights is not None:  # each kept fight is written whole; the fight at the table stays current

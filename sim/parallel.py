@@ -25,11 +25,13 @@ from typing import Any
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.sim import JOBS_PER_CPU
 from fudge_combat.sim.runner import FightResult, Setup, opening_of, simulate_range
+from fudge_combat.sim.stats import Tally
 
 Progress = Callable[[int], None]
 
 
 Sink = Callable[[Sequence[tuple[Any, ...]]], None]
+FINE_TAIL = 512  # local processes' last ranges: at least n / (512 jobs) fights (`cut`)
 
 
 class Interrupted(Exception):
@@ -52,16 +54,20 @@ class WorkerLost(Exception):
     """A worker process ended in the middle of a run (killed from outside, or out of memory)."""
 
 
-def cut(n: int, jobs: int, size: int | None = None) -> Iterator[tuple[int, int]]:
+def cut(n: int, jobs: int, size: int | None = None, tail: int = 64) -> Iterator[tuple[int, int]]:
     """Index ranges covering 0..n-1, all of `size` when given. Else guided: each range is a quarter of each
-    job's share of what is left (at most 2,000 fights, at least n/(64 jobs)), so the first ranges are
+    job's share of what is left (at most 2,000 fights, at least n/(`tail` jobs)), so the first ranges are
     large (few tasks to send and gather) and the last ones small: whoever runs out of ranges first waits
     for a small one, not for a sixteenth of the run, and the jobs finish nearly together. Made as they are
-    taken: a run of a billion fights does not hold its half a million ranges."""
+    taken: a run of a billion fights does not hold its half a million ranges.
+
+    A local worker holds three ranges ahead (`run_on`), so when the last range is taken it may still have
+    three to play while this process has one: local processes cut their tail finer (FINE_TAIL), where a
+    range costs little to send; a cluster's, each a round trip, keep the coarser tail."""
     if size is not None:
         yield from ((start, min(n, start + size)) for start in range(0, n, size))
         return
-    least = max(1, n // (jobs * 64))
+    least = max(1, n // (jobs * tail))
     start = 0
     while start < n:
         step = min(2000, max(least, -(-(n - start) // (jobs * 4))))
@@ -74,9 +80,10 @@ def chunks(n: int, jobs: int, size: int | None = None) -> list[tuple[int, int]]:
     return list(cut(n, jobs, size))
 
 
-def cut_from(n: int, jobs: int, first: int = 0, size: int | None = None) -> Iterator[tuple[int, int]]:
+def cut_from(n: int, jobs: int, first: int = 0, size: int | None = None,
+             tail: int = 64) -> Iterator[tuple[int, int]]:
     """`cut` of the fights first..n-1 (the fights before `first` were played already)."""
-    return ((start + first, stop + first) for start, stop in cut(max(0, n - first), jobs, size))
+    return ((start + first, stop + first) for start, stop in cut(max(0, n - first), jobs, size, tail))
 
 
 def ranges(n: int, jobs: int, first: int = 0, size: int | None = None) -> list[tuple[int, int]]:
@@ -119,9 +126,11 @@ def run_serial(setup: Setup, master: int, n: int, progress: Progress | None = No
 
 def run_on(executor: Executor, setup: Setup, master: int, n: int, jobs: int,
            progress: Progress | None = None, first: int = 0, share: bool = False,
-           sink: Sink | None = None) -> list[FightResult]:
+           sink: Sink | Tally | None = None) -> list[FightResult]:
     """Submit the ranges of fights first..n-1 to the executor; gather the results in index order (or give
-    each range's to `sink` as it comes, in any order, and return an empty list).
+    each range's to `sink` as it comes, in any order, and return an empty list). A `Tally` as the sink is
+    counted where the ranges are played: each worker sends back its range's counts (`tally_of_range`),
+    not its fights' rows, so this process, which plays ranges too, only merges them.
 
     `share`: this process is one of the `jobs` and plays ranges too, instead of waiting. The ranges are
     taken in index order by whoever is free: the executor's workers are kept three ranges ahead each (one
@@ -133,9 +142,10 @@ def run_on(executor: Executor, setup: Setup, master: int, n: int, jobs: int,
     from the executor: cancelling a submitted future can break the pool's shutdown after Ctrl-C,
     Python 3.11.)"""
     kept = _Ordered()
-    put = sink or kept
+    tally = sink if isinstance(sink, Tally) else None
+    put: Sink = sink.add if isinstance(sink, Tally) else sink or kept
     done = first
-    todo = cut_from(n, jobs, first)
+    todo = cut_from(n, jobs, first, tail=FINE_TAIL if share else 64)
     ahead = 3 * (jobs - 1) if share else 8 * jobs
     waiting: dict[Future[bytes], tuple[int, int]] = {}
 
@@ -145,13 +155,20 @@ def run_on(executor: Executor, setup: Setup, master: int, n: int, jobs: int,
             taken = next(todo, None)
             if taken is None:
                 return False
-            waiting[executor.submit(rows_of_range, setup, master, *taken)] = taken
+            if tally is not None:
+                task = executor.submit(tally_of_range, setup, master, *taken, len(tally.levels), tally.keep)
+            else:
+                task = executor.submit(rows_of_range, setup, master, *taken)
+            waiting[task] = taken
         return True
 
     def gather(future: Future[bytes]) -> None:
         nonlocal done
         start, stop = waiting.pop(future)
-        put(pickle.loads(future.result()))
+        if tally is not None:
+            tally.merge(pickle.loads(future.result()))
+        else:
+            put(pickle.loads(future.result()))
         done += stop - start
         if progress:
             progress(stop - start)
@@ -190,6 +207,14 @@ def rows_of_range(setup: Setup, master: int, start: int, stop: int) -> bytes:
     workers more CPU than the fights themselves (bench/README.md, scale-out); a blob it sends as it is."""
     return pickle.dumps([tuple(result) for result in simulate_range(setup, master, start, stop)],
                         protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def tally_of_range(setup: Setup, master: int, start: int, stop: int, combatants: int, keep: int) -> bytes:
+    """A range's counts (`Tally`), pickled as one blob: what a worker sends back when the run keeps counts
+    alone (a few hundred bytes, where its fights' rows are tens of kilobytes to pickle, send and read)."""
+    tally = Tally(combatants, keep)
+    tally.add(simulate_range(setup, master, start, stop))
+    return pickle.dumps(tally, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 @dataclass(frozen=True)
@@ -427,11 +452,11 @@ def _stop(pool: ProcessPoolExecutor, before: set[Any]) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
-def simulate(setup: Setup, master: int, n: int, pool: Pool | None = None,
-             progress: Progress | None = None, first: int = 0, sink: Sink | None = None) -> list[FightResult]:
-    """Fights first..n-1, in this process or on the pool (`sink`: see `run_serial`)."""
+def simulate(setup: Setup, master: int, n: int, pool: Pool | None = None, progress: Progress | None = None,
+             first: int = 0, sink: Sink | Tally | None = None) -> list[FightResult]:
+    """Fights first..n-1, in this process or on the pool (`sink`: see `run_serial` and `run_on`)."""
     if pool is None:
-        return run_serial(setup, master, n, progress, first, sink)
+        return run_serial(setup, master, n, progress, first, sink.add if isinstance(sink, Tally) else sink)
     return run_on(pool.executor, setup, master, n, pool.slots, progress, first, pool.share, sink)
 
 

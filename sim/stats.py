@@ -100,11 +100,26 @@ class Tally:
             counter.update(map(itemgetter(i), finals))
         if self.keep:
             for result in results:
-                heap = self.lowest.setdefault(result[2], [])
-                if len(heap) < self.keep:
-                    heapq.heappush(heap, -result[0])
-                elif -heap[0] > result[0]:
-                    heapq.heapreplace(heap, -result[0])
+                self._keep(result[2], result[0])
+
+    def merge(self, other: Tally) -> None:
+        """Count another tally's fights as if they had been added here (a worker's ranges, counted there)."""
+        self.fights += other.fights
+        self.winners.update(other.winners)
+        self.rounds.update(other.rounds)
+        for mine, theirs in zip(self.levels, other.levels):
+            mine.update(theirs)
+        if self.keep:
+            for rounds, heap in other.lowest.items():
+                for negated in heap:
+                    self._keep(rounds, -negated)
+
+    def _keep(self, rounds: int, index: int) -> None:
+        heap = self.lowest.setdefault(rounds, [])
+        if len(heap) < self.keep:
+            heapq.heappush(heap, -index)
+        elif -heap[0] > index:
+            heapq.heapreplace(heap, -index)
 
     def median(self) -> float:
         """The median length, read off the counts."""

@@ -9,6 +9,7 @@ results, which a run no longer holds.
 
 from __future__ import annotations
 
+import pickle
 import random
 import statistics
 import threading
@@ -100,6 +101,31 @@ def test_a_tally_in_any_order_counts_what_the_whole_list_does(n: int) -> None:
         picked = tally.samples()
         assert [index for index, _ in picked] == samples(results, keep)
         assert all(results[index].rounds == rounds for index, rounds in picked)
+        merged = Tally(2, keep)  # each part counted where it was played (a worker), then merged here
+        for part in parts:
+            counted = Tally(2, keep)
+            counted.add([tuple(r) for r in part])
+            merged.merge(pickle.loads(pickle.dumps(counted)))
+        assert merged.summary(["a", "b"], ["A", "B"]) == summary and merged.samples() == picked
+
+
+def test_workers_that_count_their_own_ranges_give_the_counts_and_samples_of_one_process() -> None:
+    """`run_on` with a `Tally`: each forked worker counts its ranges and sends the counts; merged with this
+    process's own ranges they give the summary and the kept fights of a serial run, for any --keep."""
+    from fudge_combat.sim.parallel import executor_for, run_on, run_serial
+    from tests.test_sim import setup_for
+
+    setup = setup_for("fudge")
+    serial = run_serial(setup, 5, 900)
+    for keep in (0, 3):
+        alone = Tally(2, keep)
+        alone.add([tuple(r) for r in serial])
+        with executor_for("process", 2, None) as pool:
+            assert pool is not None and pool.share
+            pooled = Tally(2, keep)
+            assert run_on(pool.executor, setup, 5, 900, jobs=2, share=True, sink=pooled) == []
+        assert pooled.summary(["a", "b"], ["A", "B"]) == alone.summary(["a", "b"], ["A", "B"])
+        assert pooled.samples() == alone.samples()
 
 
 class Live(tuple):  # type: ignore[type-arg]
