@@ -234,11 +234,21 @@ def _server() -> Server:
 
             _owner[0] = os.getpid()
             _servers.extend(Server() for _ in range(SERVERS))
-            atexit.register(lambda: [server.close() for server in _servers])
+            atexit.register(close)
         return _servers[next(_turn) % len(_servers)]
 
 
 _owner = [0]
+
+
+def close() -> None:
+    """End this process's servers and wait for them (tests/conftest.py, as the session ends: a pytest-xdist
+    worker may leave without running atexit, and their time is then counted as the suite's)."""
+    with _started:
+        if _owner[0] == os.getpid():
+            for server in _servers:
+                server.close()
+        _servers.clear()
 
 
 def copied(store: Path, folder: Path) -> Path:
