@@ -41,7 +41,7 @@ def facts() -> dict[str, object]:
         "limits": [resource.getrlimit(getattr(resource, limit)) for limit in ("RLIMIT_NOFILE", "RLIMIT_AS")],
         "umask": os.umask(0o22), "group": os.getpgrp() == int(os.environ["PROBE_GROUP"]),
         "session": os.getsid(0) == int(os.environ["PROBE_SESSION"]),
-        "random": random.random(), "pid": os.getpid(),
+        "random": random.random(), "pid": os.getpid(), "hash": hash("a string's hash, salted per interpreter"),
     }
 
 

@@ -76,7 +76,7 @@ def fudge(*args: str, store: Path | str, key: Path | None = None, input: str | N
     })
     environment.update(env or {})
     argv = ["--store", str(store), *args]
-    if not (fresh or FRESH or limit is not None):
+    if not (fresh or FRESH or limit is not None) and Path(cwd or folder).is_dir():  # else subprocess says so
         server = _server()
         if server.takes(environment):
             return server.run(MODULE, argv, environment, cwd or folder, input, timeout)
@@ -158,7 +158,7 @@ class Server:
                     selector.register(pipes[2][1], selectors.EVENT_WRITE)
                 else:
                     os.close(pipes[2][1])
-            while reply.count(b"\n") < 2 or len(selector.get_map()) > 1:
+            while selector.get_map():  # until the exit code has come and both pipes are closed, as communicate()
                 left = deadline - time.monotonic()
                 if left <= 0:
                     ours.sendall(b"kill")

@@ -44,10 +44,17 @@ def test_a_child_finds_what_a_new_interpreter_finds() -> None:
         facts[fresh] = json.loads(text)
     assert facts[False].pop("pid") != facts[True].pop("pid")
     assert facts[False].pop("random") != facts[True].pop("random")
+    facts[False].pop("hash"), facts[True].pop("hash")
     assert facts[False] == facts[True]
     assert facts[True]["stdin"] == "some input\n" and facts[True]["threads"] == 1
-    again = json.loads(probe(fresh=False).stdout.split("\n", 1)[0])
-    assert again["random"] != facts[False].get("random")  # two children of one server: not the same numbers
+
+
+def test_children_draw_their_own_random_numbers_and_successive_ones_hash_apart() -> None:
+    """The random module is seeded anew in every child; a string's hash (set iteration order) is salted per
+    interpreter, so successive commands go to servers of their own salt (tests/processes.py `SERVERS`)."""
+    children = [json.loads(probe(fresh=False).stdout.split("\n", 1)[0]) for _ in range(2 * processes.SERVERS)]
+    assert len({child["random"] for child in children}) == len(children)
+    assert all(one["hash"] != other["hash"] for one, other in zip(children, children[1:]))
 
 
 @pytest.mark.parametrize("how, code, error", [
