@@ -21,14 +21,17 @@ child or is checked before a command is sent:
   imports have read one (the server reports each variable read meanwhile); otherwise it runs fresh;
 - no thread runs and no file is open in the server but its standard streams and its socket when it forks
   (checked: no sqlite connection, no cache file held); the child has only its three streams;
+- what the server builds besides its imports (tests/forkserver.py `prebuild`: the snapshot's schema, the code
+  versions) depends on the code alone, and every process builds the same;
 - the random module is seeded again in each child (Python does it at fork); the command's keys and seeds come
   from os.urandom and `secrets`, fresh in each process;
 - what does stay shared is the string hash seed (a fresh interpreter draws its own): set iteration order is
   the same in the children of one server. Two servers (`SERVERS`) with seeds of their own take commands in
   turn, so two successive commands of a test never share one;
-- a test of the start-up itself (what is imported, how long it takes, the pydantic plugins, a memory limit)
-  or of anything a command inherits from its parent process passes `fresh=True`, and `limit` always runs
-  fresh. FUDGE_TESTS_FRESH=1 runs the whole suite fresh, to check that the server hides nothing.
+- what differs is what a test of the start-up itself would see: a child has every command's module imported
+  (a new `fudge` only its command's), its parent is the server, and its start-up takes no time. Such a test
+  (what is imported, how long it takes, the pydantic plugins) passes `fresh=True`, and `limit` (a memory
+  limit, on a process that maps its imports again) always runs fresh. FUDGE_TESTS_FRESH=1 runs the whole suite fresh, to check that the server hides nothing.
 """
 
 from __future__ import annotations
