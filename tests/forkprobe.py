@@ -31,7 +31,8 @@ def facts() -> dict[str, object]:
     return {
         "argv": sys.argv, "orig_argv": sys.orig_argv, "path": sys.path, "cwd": os.getcwd(), "env": dict(os.environ),
         "executable": sys.executable, "flags": list(sys.flags),
-        "main": [main.__name__, main.__spec__.name, main.__file__, main.__package__, sorted(vars(main)), type(vars(main)["__builtins__"]).__name__],
+        "main": [main.__name__, main.__spec__.name, main.__file__, main.__package__, sorted(vars(main)),
+                 type(vars(main)["__builtins__"]).__name__],
         "streams": {name: stream(name) for name in ("stdin", "stdout", "stderr")},
         "stdin": sys.stdin.read(),
         "signals": {str(number): str(signal.getsignal(number)) for number in

@@ -31,7 +31,8 @@ child or is checked before a command is sent:
 - what differs is what a test of the start-up itself would see: a child has every command's module imported
   (a new `fudge` only its command's), its parent is the server, and its start-up takes no time. Such a test
   (what is imported, how long it takes, the pydantic plugins) passes `fresh=True`, and `limit` (a memory
-  limit, on a process that maps its imports again) always runs fresh. FUDGE_TESTS_FRESH=1 runs the whole suite fresh, to check that the server hides nothing.
+  limit, on a process that maps its imports again) always runs fresh. FUDGE_TESTS_FRESH=1 runs the whole
+  suite fresh, to check that the server hides nothing.
 """
 
 from __future__ import annotations
@@ -207,7 +208,8 @@ class Server:
                     pass
         code = int(reply.split(b"\n")[1])
         encoding = locale.getpreferredencoding(False)
-        return subprocess.CompletedProcess(command, code, *(_text(b"".join(chunks[fd]), encoding) for fd in (out[0], err[0])))
+        out_text, err_text = (_text(b"".join(chunks[fd]), encoding) for fd in (out[0], err[0]))
+        return subprocess.CompletedProcess(command, code, out_text, err_text)
 
     def close(self) -> None:
         self.control.close()  # the server ends when its socket does
