@@ -62,6 +62,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                     return
 
 
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The warm `fudge` servers of this process (tests/processes.py) end with it."""
+    from tests import processes
+
+    processes.close()
+
+
 @pytest.fixture(autouse=True, scope="session")
 def snapshot_key_file(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The user's snapshot key (store.snapshots) lives in the test session's own directory, not in $HOME."""

@@ -302,7 +302,7 @@ def test_a_pickled_snapshot_read_by_fudge_as_a_gm_runs_it_never_loads_pickle(tmp
     log, and the interpreter never imports pickle (`-X importtime` lists every module a process imports)."""
     path, key = old_store(tmp_path)
     for args in (("status", "--json"), ("undo",), ("status", "--json")):
-        done = fudge(*args, store=path, key=key, env={"PYTHONPROFILEIMPORTTIME": "1"})
+        done = fudge(*args, store=path, key=key, env={"PYTHONPROFILEIMPORTTIME": "1"}, fresh=True)  # its imports
         imported = [line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")]
         assert done.returncode == 0 and len(imported) > 50, done.stderr[-2000:]
         assert not {"pickle", "_pickle"} & set(imported), args
