@@ -81,6 +81,28 @@ class Stream(threading.Thread):
         raise SystemExit(f"no board at event {seq} within {timeout} s")
 
 
+class Pace:
+    """The link's limit (cli.web.players.RATE: 6 requests in any 10 s): before the next requests, an idle moment
+    (the streams idle between measures: `--idle`), then as long as the limit needs."""
+
+    def __init__(self, idle: float | None) -> None:
+        from fudge_combat.cli.web.players import RATE
+
+        self.limit, self.window = RATE
+        self.idle = idle
+        self.sent: list[float] = []
+
+    def before(self, count: int, idle: float) -> None:
+        time.sleep(idle if self.idle is None else self.idle)
+        while True:
+            now = time.monotonic()
+            self.sent = [at for at in self.sent if now - at < self.window + 0.2]  # a margin for the server's clock
+            if len(self.sent) + count <= self.limit:
+                break
+            time.sleep(self.sent[0] + self.window + 0.2 - now)
+        self.sent += [time.monotonic()] * count
+
+
 def post(port: int, path: str, csrf: str, action: dict[str, object]) -> bytes:
     connection = http.client.HTTPConnection("127.0.0.1", port)
     connection.request("POST", path + "act", json.dumps(action), {"Content-Type": "application/json",
@@ -96,6 +118,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--seals", type=int, default=10)
+    parser.add_argument("--idle", type=float, help="seconds between two measures (default: 1.75, and 3.5 before a "
+                        "seal's: the figures in bench/README.md); the link's limit is kept whatever this says")
     given = parser.parse_args()
     runs, seals = given.runs, given.seals
     folder = Path(tempfile.mkdtemp(prefix="fudge-players-"))
@@ -121,10 +145,11 @@ def main() -> None:
         csrf = re.search(rb'name="csrf" content="([0-9a-f]+)"', connection.getresponse().read()).group(1).decode()  # type: ignore[union-attr]
         body = json.dumps({"kind": "declare", "stance": "all-out-offense"})
         shown, appended, redrawn = [], [], []
+        pace = Pace(given.idle)
         for stream in streams:
             stream.at(1)  # the first board sent
         for _ in range(runs):
-            time.sleep(1.75)  # within the link's limit (6 requests in 10 s); the streams idle between
+            pace.before(1, 1.75)  # within the link's limit; the streams idle between
             tapped = time.perf_counter()
             connection.request("POST", f"/p/{links[0]}/act", body,
                                {"Content-Type": "application/json", "X-Fudge-Csrf": csrf})
@@ -148,7 +173,7 @@ def main() -> None:
         play.expect_exact("Brynhild's turn")
         opened = []
         for _ in range(seals):
-            time.sleep(3.5)  # two requests a run, within the link's limit
+            pace.before(2, 3.5)  # the seal and its opening
             salt = os.urandom(16).hex()
             seal = seal_of(STANCES["all-out-defense"][0], salt)
             streams[0].kept[seal] = {"stance": "all-out-defense", "salt": salt}

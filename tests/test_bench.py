@@ -35,7 +35,7 @@ RUNS: dict[str, tuple[list[str], bool]] = {
     "odds_now.py": (["--runs", "1"], False),
     "oneshot.py": (["--old", ".", "--events", "100", "--runs", "1"], False),
     "play.py": (["--events", "100", "--runs", "1"], False),
-    "players.py": (["--runs", "1", "--seals", "1"], False),
+    "players.py": (["--runs", "1", "--seals", "1", "--idle", "0"], False),
     "rebuild.py": (["--old", ".", "--events", "100", "--rounds", "1", "--replays", "1"], True),
     "replay.py": (["--events", "100", "--status-events", "100", "--runs", "1", "--replays", "1",
                    "--durable-events", "10"], True),
