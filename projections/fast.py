@@ -281,6 +281,17 @@ def _dice_rolled_mapped(s: Draft, seq: int, action: int, e: Any) -> Draft:
     return s
 
 
+def _hold(held: dict[int, list[Any]], actions: Any, action: int, seq: int) -> None:
+    """The action's row held (`_Open`) with `seq` as its newest event: the one held already, else the state's."""
+    row = held.get(action)
+    if row is not None:
+        row[1] = seq
+    elif (record := actions.get(action)) is None:
+        held[action] = [action, seq, (), ()]
+    else:
+        held[action] = [record.action, seq, record.rolls, record.consequences]
+
+
 def _action_resolving(fold: _Open) -> Handler:
     held = fold.actions
 
@@ -291,14 +302,8 @@ def _action_resolving(fold: _Open) -> Handler:
         if owned is None:
             fold.settle(s)
             return fudge_evolve._action_resolved(s, r, e)
-        seq, action = r.seq, e.action
-        row = held.get(action)
-        if row is not None:
-            row[1] = seq
-        elif (record := owned[0].get(action)) is None:
-            held[action] = [action, seq, (), ()]
-        else:
-            held[action] = [record.action, seq, record.rolls, record.consequences]
+        seq = r.seq
+        _hold(held, owned[0], e.action, seq)
         if e.trait.startswith(HEROIC):
             owned[1]["heroic", e.trait] = seq
         owned[2][seq] = LOGGED  # as _GrowingEvents.set
@@ -322,13 +327,7 @@ def _exchange_resolving(fold: _Open) -> Handler:
             _set_actions(s, with_item(s.actions, action, record))
             _set_events(s, with_item(s.events, seq, e))
         else:
-            row = held.get(action)
-            if row is not None:
-                row[1] = seq
-            elif (record := owned[0].get(action)) is None:
-                held[action] = [action, seq, (), ()]
-            else:
-                held[action] = [record.action, seq, record.rolls, record.consequences]
+            _hold(held, owned[0], action, seq)
             owned[2][seq] = LOGGED  # as _GrowingEvents.set
         if e.avoidance in AVOIDANCES and len(sides) >= 2:
             key = ("avoided", sides[1].combatant.lower(), e.round)
