@@ -276,6 +276,12 @@ def test_A_SEAL_1_a_seal_kept_on_the_players_device_is_opened_by_their_page_when
     assert "Leroy's sealed declaration opens: all-out offense" in done[0].stdout
     assert requests_in(bridge)[-1][2:] == ("accepted", "opened for the blow")
     assert "sealed declaration asked for by a blow: opened" in str(leroy.message()["asked"])
+    undone = fudge("undo", store=bridge)  # the blow taken back: the seal is sealed again, its opening kept
+    assert undone.returncode == 0, undone.stderr
+    again = fudge("attack", "Leroy", "Brynhild", "-d", "Leroy=+ + + +", store=bridge, env={"FUDGE_SEAL_WAIT": "0.3"})
+    assert again.returncode == 0 and again.stderr == "", again.stderr  # no device asked a second time
+    assert "Leroy's sealed declaration opens: all-out offense" in again.stdout
+    assert [row[2] for row in requests_in(bridge)].count("wanted") == 0
     verified = fudge("verify", store=bridge)
     assert verified.returncode == 0, verified.stdout + verified.stderr
 
