@@ -248,6 +248,10 @@ class _Open:
 
 def _dice_rolling(fold: _Open) -> Handler:
     held = fold.actions
+    # A roller's two keys of `index`, and whether a purpose's roll is an action's (`_rolled`), worked out once
+    # for each roller and purpose of the fight: a fight has a few, and thousands of rolls.
+    keys: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {}
+    acting: dict[str, bool] = {}
 
     def dice_rolled(s: Draft, r: Any, e: Any) -> Draft:
         """engine.rulesets.fudge.evolve._dice_rolled and engine.rulesets.fudge.evolving.remember with its `_rolled`
@@ -265,11 +269,17 @@ def _dice_rolling(fold: _Open) -> Handler:
             held[action] = [action, seq, (seq,), ()]
         else:
             held[action] = [record.action, record.resolution, record.rolls + (seq,), record.consequences]
-        key = e.roller.lower()
-        purpose = e.purpose
-        index["roll", key] = seq
-        if purpose != "damage" and not purpose.endswith(ADJUSTMENT_PURPOSE):
-            index["action roll", key] = seq
+        roller, purpose = e.roller, e.purpose
+        pair = keys.get(roller)
+        if pair is None:
+            key = roller.lower()
+            pair = keys[roller] = (("roll", key), ("action roll", key))
+        index[pair[0]] = seq
+        counted = acting.get(purpose)
+        if counted is None:
+            counted = acting[purpose] = purpose != "damage" and not purpose.endswith(ADJUSTMENT_PURPOSE)
+        if counted:
+            index[pair[1]] = seq
         events[seq] = LOGGED  # as _GrowingEvents.set
         return s
 
