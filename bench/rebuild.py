@@ -105,6 +105,7 @@ def peer(python: str, folder: str, events: int, replays: int) -> dict[str, Any]:
 def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
     """This checkout's replay taken apart, per event: reading the pages, decoding them, folding."""
     from fudge_combat.events.decoder import decoder, structs
+    from fudge_combat.projections import fast
     from fudge_combat.projections.fast import handlers, rebuild
     from fudge_combat.service.fights import Fights
     from fudge_combat.store.sqlite import SqliteStore
@@ -132,14 +133,26 @@ def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
             gc.enable()
         return statistics.median(samples) / last * 1e6
 
+    def bare(fold: Any) -> Any:  # an own handler that folds nothing
+        return lambda s, r, e: s
+
     read = timed(lambda: list(chain.from_iterable(fights.reads.pages("long", last))))
     parse = timed(decoded)
     whole = timed(lambda: rebuild(rows, set(), lambda seq: None))
+    own = dict(fast._OWN)
+    fast._OWN.update((kind, bare) for kind in own)
+    try:
+        without = timed(lambda: rebuild(rows, set(), lambda seq: None))
+    finally:
+        fast._OWN.update(own)
     replay = timed(lambda: fights.loader.rebuild("long", last))
     store.close()
     return [("read the rows, a page at a time", read), ("decode and validate them (derived decoder; pydantic's "
             "model of the events the fold does not take as structs)", parse),
-            ("fold (rebuild of the decoded rows, less the decoding)", whole - parse), ("the voiding rows read first, and the rest", replay - whole - read),
+            ("fold (rebuild of the decoded rows, less the decoding)", whole - parse),
+            ("of which the fold's own handlers (`projections.fast._OWN`: the same rebuild with each folding "
+             "nothing, less it)", whole - without),
+            ("the voiding rows read first, and the rest", replay - whole - read),
             ("the whole replay (`Loader.rebuild`)", replay)]
 
 
