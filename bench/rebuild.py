@@ -13,7 +13,8 @@ turns, the order rotated every round:
   fresh connection each time, `--replays` times after one warm-up, CPU and wall time;
 - the peer (bench/peer_eventsourcing.py, run with the peer's venv as bench/replay.py makes it): an
   aggregate of as many events, `repository.get` as many times, CPU and wall time.
-Each figure is the median over every replay of every round. `--split` adds where this checkout's
+A checkout before store schema 4 reads a copy of the fight at schema 3 (`schema3`: the same rows, which it
+would refuse at schema 4). Each figure is the median over every replay of every round. `--split` adds where this checkout's
 replay goes, per event, in this process (the collector paused, as the replay runs); `--prototypes` two
 changes of the store's design, measured without being made (`prototypes`).
 """
@@ -64,6 +65,29 @@ print(json.dumps({"cpu": cpu, "wall": wall}))
 """
 
 
+def schema3(path: Path, to: Path) -> Path:
+    """A copy of a store at store schema 3, as a checkout before schema 4 reads one (it refuses a newer
+    schema): the same rows, without the index by type schema 4 added."""
+    import shutil
+    import sqlite3
+
+    shutil.copy(path, to)
+    db = sqlite3.connect(to)
+    with db:
+        db.execute("DROP INDEX IF EXISTS events_by_type")
+        db.execute("UPDATE meta SET value = '3' WHERE key = 'store_schema'")
+    db.close()
+    return to
+
+
+def schema_of(python: str, root: Path) -> str:
+    """The store schema a checkout writes (`store.sqlite.STORE_SCHEMA`)."""
+    out = subprocess.run([python, "-c", CHECK + "from fudge_combat.store.sqlite import STORE_SCHEMA\n"
+                          "print(STORE_SCHEMA)"], cwd=root, env=environment(), check=True, capture_output=True,
+                         text=True)
+    return out.stdout.strip()
+
+
 def ours(python: str, root: Path, path: Path, replays: int) -> dict[str, list[float]]:
     out = subprocess.run([python, "-c", CHILD, str(path), "long", str(replays)], cwd=root, env=environment(),
                          check=True, capture_output=True, text=True)
@@ -81,6 +105,7 @@ def peer(python: str, folder: str, events: int, replays: int) -> dict[str, Any]:
 def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
     """This checkout's replay taken apart, per event: reading the pages, decoding them, folding."""
     from fudge_combat.events.decoder import decoder, structs
+    from fudge_combat.projections import fast
     from fudge_combat.projections.fast import handlers, rebuild
     from fudge_combat.service.fights import Fights
     from fudge_combat.store.sqlite import SqliteStore
@@ -108,23 +133,35 @@ def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
             gc.enable()
         return statistics.median(samples) / last * 1e6
 
+    def bare(fold: Any) -> Any:  # an own handler that folds nothing
+        return lambda s, r, e: s
+
     read = timed(lambda: list(chain.from_iterable(fights.reads.pages("long", last))))
     parse = timed(decoded)
     whole = timed(lambda: rebuild(rows, set(), lambda seq: None))
+    own = dict(fast._OWN)
+    fast._OWN.update((kind, bare) for kind in own)
+    try:
+        without = timed(lambda: rebuild(rows, set(), lambda seq: None))
+    finally:
+        fast._OWN.update(own)
     replay = timed(lambda: fights.loader.rebuild("long", last))
     store.close()
     return [("read the rows, a page at a time", read), ("decode and validate them (derived decoder; pydantic's "
             "model of the events the fold does not take as structs)", parse),
-            ("fold (rebuild of the decoded rows, less the decoding)", whole - parse), ("the voiding rows read first, and the rest", replay - whole - read),
+            ("fold (rebuild of the decoded rows, less the decoding)", whole - parse),
+            ("of which the fold's own handlers (`projections.fast._OWN`: the same rebuild with each folding "
+             "nothing, less it)", whole - without),
+            ("the voiding rows read first, and the rest", replay - whole - read),
             ("the whole replay (`Loader.rebuild`)", replay)]
 
 
 def prototypes(path: Path, rounds: int = 10, per: int = 3) -> list[tuple[str, float, float]]:
     """Two changes of the store's design named as ways to a faster replay, measured in this process on copies
     of the bench fight without being made (each the median of `rounds` x `per` runs, the two sides in turns):
-    - an index of the log's rows by type, so that the voiding rows a replay reads first are found without
-      reading every row: `Loader.rebuild` on a copy with `CREATE INDEX ... ON events(fight, type)` and the
-      voiding query told to use it, beside the store as it is;
+    - the index of the log's rows by type (store schema 4), by which the voiding rows a replay reads first are
+      found without reading every row: `Loader.rebuild` on the store as it is, beside a copy without the
+      index (`schema3`);
     - the fight's id and the previous row's hash in columns of their own, out of the stored body (117 of
       its 483 bytes): reading and decoding the bodies without those two fields (a struct derived as the
       envelope's, less them), beside the bodies as they are. Only the read is measured: the chain's hash
@@ -140,24 +177,10 @@ def prototypes(path: Path, rounds: int = 10, per: int = 3) -> list[tuple[str, fl
     import msgspec
 
     from fudge_combat.events.decoder import _derived
-    from fudge_combat.events.rows import Row
     from fudge_combat.service.fights import Fights
     from fudge_combat.store import sqlite as sqlite_store
 
-    indexed_path = path.with_name("indexed.db")
-    shutil.copy(path, indexed_path)
-    with sqlite3.connect(indexed_path) as db:
-        db.execute("CREATE INDEX events_type ON events(fight, type)")
-    db.close()
-    plain = sqlite_store.SqliteStore.rows_of_types
-
-    def indexed(self: Any, name: str, types: Any, upto: int | None = None) -> list[Any]:
-        kinds = sorted(types)
-        rows = self._fetch(
-            f"SELECT seq, command, type, body, hash FROM events INDEXED BY events_type WHERE fight = ? AND seq <= ? "
-            f"AND type IN ({', '.join('?' * len(kinds))}) ORDER BY seq",
-            (self._id(name), sqlite_store._seq(upto), *kinds))
-        return [Row(*row) for row in rows]
+    unindexed_path = schema3(path, path.with_name("unindexed.db"))
 
     def replay(where: Path) -> None:
         store = sqlite_store.SqliteStore(where)
@@ -204,9 +227,9 @@ def prototypes(path: Path, rounds: int = 10, per: int = 3) -> list[tuple[str, fl
     bodies = [body for _, body in rows]
     pages = [bodies[start:start + 1024] for start in range(0, len(bodies), 1024)]
     listed = msgspec.json.Decoder(list[record])  # type: ignore[valid-type]  # a type built at run time
-    index_label = "voiding rows: no index / an index by type"
     sides: dict[str, Any] = {
-        index_label: (lambda: replay(path), lambda: replay(indexed_path)),
+        "voiding rows: no index (schema 3) / the index by type (schema 4)": (lambda: replay(unindexed_path),
+                                                                             lambda: replay(path)),
         "rows read and decoded: as stored / without fight and prev": (lambda: read(full_path, decode),
                                                                       lambda: read(short_path, shorter)),
         "the replay: read as now / through a memory map": (lambda: replay(path), lambda: mapped(path)),
@@ -218,14 +241,11 @@ def prototypes(path: Path, rounds: int = 10, per: int = 3) -> list[tuple[str, fl
         times: dict[str, list[float]] = {"now": [], "then": []}
         for round_ in range(rounds):
             for key in (("now", "then") if round_ % 2 else ("then", "now")):
-                indexing = key == "then" and label == index_label
-                sqlite_store.SqliteStore.rows_of_types = indexed if indexing else plain  # type: ignore[method-assign]
                 for _ in range(per):
                     gc.collect()
                     started = time.process_time()
                     (now if key == "now" else then)()
                     times[key].append(time.process_time() - started)
-        sqlite_store.SqliteStore.rows_of_types = plain  # type: ignore[method-assign]
         out.append((label, statistics.median(times["now"]) * 1e3, statistics.median(times["then"]) * 1e3))
     return out
 
@@ -256,6 +276,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.db"
         count, _, _ = bench_replay.build(path, "long", args.events)
+        stores = {"old": path, "new": path}
+        if schema_of(pythons["old"], roots["old"]) == "3":  # the old checkout reads the same rows at its schema
+            stores["old"] = schema3(path, Path(folder) / "old.db")
         runs: dict[str, Any] = {"old": {"cpu": [], "wall": []}, "new": {"cpu": [], "wall": []},
                                 "peer": {"cpu": [], "wall": []}}
         order = ["old", "new", "peer"]
@@ -266,7 +289,7 @@ def main() -> None:
                     found = peer(python, folder, count, args.replays)
                     peer_events, peer_version = found["events"], found["version"]
                 else:
-                    found = ours(pythons[key], roots[key], path, args.replays)
+                    found = ours(pythons[key], roots[key], stores[key], args.replays)
                 runs[key]["cpu"] += found["cpu"]
                 runs[key]["wall"] += found["wall"]
         parts = split(path) if args.split else []

@@ -38,7 +38,7 @@ from fudge_combat.engine.rulesets.fudge.conditions import expire
 from fudge_combat.engine.rulesets.fudge.evolving import AVOIDANCES, HEROIC, SMALL, index_as, with_item, with_items
 from fudge_combat.engine.rulesets.fudge.harm import ADJUSTMENT_PURPOSE
 from fudge_combat.engine.rulesets.fudge.tracks import is_pawn, pain_of
-from fudge_combat.engine.kernel.wounds import Mark, Track, build_track, place
+from fudge_combat.engine.kernel.wounds import SCRATCH, UNDAMAGED, VERY_HURT, Mark, Track, build_track
 from fudge_combat.engine.kernel.pmap import LOGGED, EventMap, PMap, Reader
 from fudge_combat.engine.kernel.state import Action, Combatant, Draft, FightState, draft_of, freeze, replace
 from fudge_combat.events import models as ev
@@ -212,13 +212,27 @@ class _Open:
     handlers keep each action they change as a list instead, and `settle` writes them into the draft as
     `Action`s before any other handler runs and at the fold's end: every handler but these reads the
     `Action`s `remember` would have left. They also keep whether any combatant holds a condition (a new
-    round's `expire` walks the whole roster for one), which only another handler or `expire` changes."""
+    round's `expire` walks the whole roster for one), which only another handler or `expire` changes.
+    And they keep the draft's own dicts (`_owned`) between two other handlers, which alone may put
+    another map in one's place."""
 
-    __slots__ = ("actions", "conditions")
+    __slots__ = ("actions", "conditions", "owned")
 
     def __init__(self) -> None:
         self.actions: dict[int, list[Any]] = {}  # action -> [action, resolution, rolls, consequences]
         self.conditions: bool | None = None  # None: not known
+        self.owned: tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]] | None = None  # None: not known
+
+    def own(self, s: Draft) -> tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]] | None:
+        """`_owned(s)`, kept until another handler runs (`settle`, `changed`)."""
+        owned = self.owned
+        if owned is None:
+            owned = self.owned = _owned(s)
+        return owned
+
+    def changed(self) -> None:
+        """The engine's code ran on the draft: what was known of it is known no more."""
+        self.conditions = self.owned = None
 
     def settle(self, s: Draft) -> None:
         held = self.actions
@@ -229,18 +243,22 @@ class _Open:
             for key, (action, resolution, rolls, consequences) in held.items():
                 ref[key] = _action(action, resolution, rolls, consequences)
             held.clear()
-        self.conditions = None
+        self.conditions = self.owned = None
 
 
 def _dice_rolling(fold: _Open) -> Handler:
     held = fold.actions
+    # A roller's two keys of `index`, and whether a purpose's roll is an action's (`_rolled`), worked out once
+    # for each roller and purpose of the fight: a fight has a few, and thousands of rolls.
+    keys: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {}
+    acting: dict[str, bool] = {}
 
     def dice_rolled(s: Draft, r: Any, e: Any) -> Draft:
         """engine.rulesets.fudge.evolve._dice_rolled and engine.rulesets.fudge.evolving.remember with its `_rolled`
         index, written onto the draft (a fold's own, changed in place: engine.state.Draft): into its grown
         dicts themselves while it has them (`_owned`), the action held (`_Open`)."""
         seq, action = r.seq, e.action
-        owned = _owned(s)
+        owned = fold.owned or fold.own(s)
         if owned is None:
             return _dice_rolled_mapped(s, seq, action, e)
         actions, index, events = owned
@@ -251,11 +269,17 @@ def _dice_rolling(fold: _Open) -> Handler:
             held[action] = [action, seq, (seq,), ()]
         else:
             held[action] = [record.action, record.resolution, record.rolls + (seq,), record.consequences]
-        key = e.roller.lower()
-        purpose = e.purpose
-        index["roll", key] = seq
-        if purpose != "damage" and not purpose.endswith(ADJUSTMENT_PURPOSE):
-            index["action roll", key] = seq
+        roller, purpose = e.roller, e.purpose
+        pair = keys.get(roller)
+        if pair is None:
+            key = roller.lower()
+            pair = keys[roller] = (("roll", key), ("action roll", key))
+        index[pair[0]] = seq
+        counted = acting.get(purpose)
+        if counted is None:
+            counted = acting[purpose] = purpose != "damage" and not purpose.endswith(ADJUSTMENT_PURPOSE)
+        if counted:
+            index[pair[1]] = seq
         events[seq] = LOGGED  # as _GrowingEvents.set
         return s
 
@@ -298,7 +322,7 @@ def _action_resolving(fold: _Open) -> Handler:
     def action_resolved(s: Draft, r: Any, e: Any) -> Draft:
         """engine.rulesets.fudge.evolve._action_resolved: `remember` (and its `_resolved` index) written onto the
         draft, the action held (`_Open`)."""
-        owned = _owned(s)
+        owned = fold.owned or fold.own(s)
         if owned is None:
             fold.settle(s)
             return fudge_evolve._action_resolved(s, r, e)
@@ -319,7 +343,7 @@ def _exchange_resolving(fold: _Open) -> Handler:
         """engine.rulesets.fudge.evolve._exchange_resolved, its `remember` (and the `_exchanged` index) written onto
         the draft, the action held (`_Open`); the rest as the handler does it, step for step."""
         seq, action, sides = r.seq, e.action, e.sides
-        owned = _owned(s)
+        owned = fold.owned or fold.own(s)
         if owned is None:
             record = s.actions.get(action)
             record = (_action(action, seq, (), ()) if record is None
@@ -350,6 +374,7 @@ def _exchange_resolving(fold: _Open) -> Handler:
         turn = replace(s.turn, acted=True) if (s.turn and e.kind == "attack") else s.turn
         if s.options.pace == "alternating":  # the only pace `_all_out_turns` changes anything at
             s = fudge_evolve._all_out_turns(s, e)
+            fold.owned = None
         declarations = s.declarations
         _w_fought(s, s.fought | keys)
         _w_advantage_open(s, opened)
@@ -375,7 +400,7 @@ def _round_starting(fold: _Open) -> Handler:
                 combatants._ref if type(combatants) is _Growing else combatants).values()))
         if known:
             s = expire(s, e.round)  # the timed conditions that end as this round starts (a Draft is changed in place)
-            fold.conditions = None
+            fold.changed()
         number, options, pending, advantages = e.round, s.options, s.pending, s.advantages
         starts = s.round_starts
         if type(starts) is _Growing:
@@ -396,6 +421,26 @@ def _round_starting(fold: _Open) -> Handler:
         return s
 
     return round_started
+
+
+def _placed(raw: tuple[Any, bool, int | None], mark: Mark, options: Any) -> tuple[Any, bool, int | None]:
+    """engine.kernel.wounds.place on a track's (boxes, dead, killed_by), the only fields of the track the marks
+    build that a wound reads (its `out` and `pain` are the combatant's): the same values, without a `Track`
+    made for each mark."""
+    boxes, dead, _ = raw
+    level = mark.level
+    if dead or level <= UNDAMAGED:
+        return raw
+    top = len(boxes)
+    ceiling = VERY_HURT if (level == SCRATCH and options.scratch_cap) else top
+    for at in range(min(level, top), ceiling + 1):
+        row = boxes[at - 1]
+        if None in row:
+            index = row.index(None)
+            return boxes[: at - 1] + (row[:index] + (level,) + row[index + 1:],) + boxes[at:], dead, raw[2]
+    if ceiling < top or mark.still_ticking or options.death_rule == "gm":
+        return raw
+    return boxes, True, mark.seq
 
 
 def _wound_marking(fold: _Open) -> Handler:
@@ -420,7 +465,7 @@ def _wound_marking(fold: _Open) -> Handler:
             fold.settle(s)  # the handler reads the actions
             return fudge_evolve._wound_marked(s, r, e)
         seq, action = r.seq, e.action
-        owned = _owned(s)
+        owned = fold.owned or fold.own(s)
         if owned is None:  # remember, with its `_marked` index
             record = s.actions.get(action)
             record = (_action(action, seq, (), (seq,)) if record is None
@@ -443,18 +488,19 @@ def _wound_marking(fold: _Open) -> Handler:
         key = combatant.key
         known = built.get(key)
         if known is not None and known[0] is combatant.marks and known[1] == combatant.boxes and known[2] is options:
-            raw = place(known[3], mark, options)
+            raw = _placed(known[3], mark, options)
         else:
-            raw = build_track(combatant.boxes, marks, options)
+            track = build_track(combatant.boxes, marks, options)
+            raw = (track.boxes, track.dead, track.killed_by)
         built[key] = (marks, combatant.boxes, options, raw)
         # engine.rulesets.fudge.tracks.track_of's last step, then engine.rulesets.fudge.evolve._retrack
         pain = pains.get(id(sheet))
         if pain is None or pain[0] is not sheet:
             pain = pains[id(sheet)] = (sheet, pain_of(sheet))  # the sheet kept: its id is not reused
-        if combatant.killed_by is not None and not raw.dead:
-            track = _track(raw.boxes, True, combatant.killed_by, combatant.out, pain[1])
+        if combatant.killed_by is not None and not raw[1]:
+            track = _track(raw[0], True, combatant.killed_by, combatant.out, pain[1])
         else:
-            track = _track(raw.boxes, raw.dead, raw.killed_by, combatant.out, pain[1])
+            track = _track(raw[0], raw[1], raw[2], combatant.out, pain[1])
         updated = _wounded(combatant, marks, track)  # its conditions as they were (`_Open.conditions` holds)
         if type(combatants) is _Growing:
             combatants._ref[key] = updated
@@ -490,6 +536,7 @@ RESTATES: dict[str, str] = {
     "engine.rulesets.fudge.evolving._marked": "0c7e5a41336c",
     "engine.rulesets.fudge.tracks.track_of": "e873dfab1f32",
     "engine.kernel.wounds.build_track": "310130efc8e7",
+    "engine.kernel.wounds.place": "c90a67de3a67",
     # read, not restated, by the own handlers under a condition of theirs: `_all_out_turns` only when the
     # pace is alternating, `expire` only when a combatant holds a condition, `pain_of` once a sheet
     "engine.rulesets.fudge.evolve._all_out_turns": "7866c978ee07",

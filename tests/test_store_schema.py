@@ -122,7 +122,7 @@ def test_A_LOG_1_the_oldest_sqlite_store_is_read_as_it_is_and_migrated_by_its_fi
     assert path.read_bytes() == before
     name, rows = next((n, r) for n, r in logs.items() if load(r[0].body).event.type == "fight_started")
     make_fights(store).execute(name, cmd.Join(sheet={"name": "Newcomer"}, source="newcomer.toml"))
-    assert schema(path) == STORE_SCHEMA == "3" and {"snapshots", "views"} <= tables(path)
+    assert schema(path) == STORE_SCHEMA == "4" and {"snapshots", "views"} <= tables(path)
     assert journal_mode(path) == "wal"  # set once the first write has committed
     again = SqliteStore(path)
     assert again.read(name)[: len(rows)] == rows and verify(again.read(name), again.fight(name).fight_id).ok
@@ -262,6 +262,37 @@ def test_a_fresh_sqlite_store_has_the_current_schema_and_every_table(tmp_path: P
     assert schema(path) == STORE_SCHEMA and {"fights", "events", "commands", "snapshots", "views"} <= tables(path)
 
 
+def test_the_voiding_rows_are_read_by_their_index_once_a_write_has_made_it_and_alike_before(tmp_path: Path) -> None:
+    """Schema 4 adds an index of the log's rows by type: a replay's first read (the voiding rows) goes by it
+    once a write has migrated the store, and a store of schema 3, read as it is, gives the same rows
+    without it (its file unchanged)."""
+    from fudge_combat.service.caches import VOIDING_TYPES
+
+    path = tmp_path / "old.db"
+    logs = old_store(path, "3")
+    before = path.read_bytes()
+    store = SqliteStore(path)
+    statements: list[str] = []
+    store.db.set_trace_callback(statements.append)
+    found = {name: store.rows_of_types(name, VOIDING_TYPES) for name in logs}
+    assert found == {name: [row for row in rows if row.type in VOIDING_TYPES] for name, rows in logs.items()}
+    assert sum(map(len, found.values())) >= 3  # the golden logs undo, redo and void
+    assert statements and not any("INDEXED BY" in sql for sql in statements)
+    store.close()
+    assert path.read_bytes() == before and schema(path) == "3"
+    SqliteStore(path).set_setting("current", "x")  # the first write migrates it
+    assert schema(path) == STORE_SCHEMA
+    store = SqliteStore(path)
+    statements.clear()
+    store.db.set_trace_callback(statements.append)
+    assert {name: store.rows_of_types(name, VOIDING_TYPES) for name in logs} == found
+    read = [sql for sql in statements if "FROM events" in sql]
+    assert read and all("INDEXED BY events_by_type" in sql for sql in read)
+    plan = store.db.execute("EXPLAIN QUERY PLAN " + read[0]).fetchall()
+    assert any("INDEX events_by_type" in str(step) for step in plan), plan
+    store.close()
+
+
 def test_a_store_of_a_newer_schema_is_refused_untouched(tmp_path: Path) -> None:
     path = tmp_path / "future.db"
     SqliteStore(path).set_setting("current", "x")
@@ -269,7 +300,7 @@ def test_a_store_of_a_newer_schema_is_refused_untouched(tmp_path: Path) -> None:
         db.execute("UPDATE meta SET value = '99' WHERE key = 'store_schema'")
     db.close()
     before = path.read_bytes()
-    with pytest.raises(StoreError, match="store schema 99; this version reads 3"):
+    with pytest.raises(StoreError, match="store schema 99; this version reads 4"):
         SqliteStore(path)
     assert path.read_bytes() == before
 

@@ -48,20 +48,26 @@ class Ladder:
         """A level by name (case-insensitive), `Name+N`/`Name-N`, or a signed integer (C-LAD-5)."""
         if isinstance(text, int):
             return text
-        raw = str(text).strip()
-        if re.fullmatch(r"[+-]?\d+", raw):
-            return int(raw)
-        match = re.fullmatch(r"(.*?)([+-]\d+)?", raw)
-        assert match is not None
-        base, excess = match.group(1).strip().lower(), match.group(2)
-        for name, level in self.names + self.extra:
-            if name.lower() == base:
-                return level + (int(excess) if excess else 0)
-        raise InputError(
-            f"unknown level {raw!r} on the {self.key} ladder; use one of: "
-            + ", ".join(f"{n} ({v:+d})" for n, v in self.names + self.extra)
-            + ", or a signed number"
-        )
+        return _parse(self, text)
+
+
+@lru_cache(maxsize=4096, typed=True)  # a replay reads every sheet's levels; a fight's sheets share most of them
+def _parse(ladder: Ladder, text: str) -> int:
+    """`Ladder.parse` of a text: a pure function of the ladder (a frozen value) and the text."""
+    raw = str(text).strip()
+    if re.fullmatch(r"[+-]?\d+", raw):
+        return int(raw)
+    match = re.fullmatch(r"(.*?)([+-]\d+)?", raw)
+    assert match is not None
+    base, excess = match.group(1).strip().lower(), match.group(2)
+    for name, level in ladder.names + ladder.extra:
+        if name.lower() == base:
+            return level + (int(excess) if excess else 0)
+    raise InputError(
+        f"unknown level {raw!r} on the {ladder.key} ladder; use one of: "
+        + ", ".join(f"{n} ({v:+d})" for n, v in ladder.names + ladder.extra)
+        + ", or a signed number"
+    )
 
 
 FUDGE7 = Ladder(
