@@ -38,7 +38,9 @@ from fudge_combat.cli.params import int_bounds
 SHOWN = frozenset({"help", "metavar", "rich_help_panel", "show_default", "show_choices", "show_envvar", "hidden",
                    "autocompletion", "shell_complete"})
 PLAIN = (str, int, bool, Path)
-NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)")  # as the GM types one; `+1`, `007` or `1_000` are Typer's to read
+# A whole number as the GM types one, of at most 18 digits; `+1`, `007`, `1_000` or a number of thousands of
+# digits (which Python refuses to convert) are Typer's to read.
+NUMBER = re.compile(r"-?(?:0|[1-9][0-9]{0,17})")
 
 
 class NotRead(Exception):
