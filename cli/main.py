@@ -318,7 +318,7 @@ def _exit_as_typer(call: Any, command: str | None = None) -> NoReturn:
 def _read_quickly(argv: list[str]) -> tuple[str, dict[str, Any], Any, dict[str, Any]] | None:
     """`fudge [--store FILE] [-v] COMMAND ...` read from the declarations alone, when `cli.quick` reads it exactly
     as Typer would: the command's name, the root's keyword arguments, the command's function and its keyword
-    arguments. None: Typer reads it (help, an error, a group, a parameter read otherwise than plainly...)."""
+    arguments. None: Typer reads it (help, an error, a parameter read otherwise than plainly...)."""
     from fudge_combat.cli import quick
 
     try:
@@ -327,9 +327,19 @@ def _read_quickly(argv: list[str]) -> tuple[str, dict[str, Any], Any, dict[str, 
         if name not in COMMANDS:
             return None
         (module,) = start_up([COMMANDS[name]], one_shot=True)
-        found = [info for info in module.app.registered_commands
-                 if (info.name or get_command_name(info.callback.__name__)) == name]
-        if len(found) != 1:  # a group's name (`fudge fate ...`)
+        app: typer.Typer = module.app
+        groups = [group for group in app.registered_groups if group.name == name]
+        if groups:  # `fudge fate exchange ...`: a group of commands with no options of its own
+            (group,) = groups
+            inner = group.typer_instance
+            if (inner is None or group.callback or inner.registered_callback or group.context_settings
+                    or not tokens or tokens[0].startswith("-")):
+                return None
+            app, sub, tokens = inner, tokens[0], tokens[1:]
+            name = f"{name} {sub}"
+        found = [info for info in app.registered_commands if info.callback is not None
+                 and (info.name or get_command_name(info.callback.__name__)) == name.rpartition(" ")[2]]
+        if len(found) != 1:
             return None
         (info,) = found
         if info.context_settings or info.deprecated or (info.no_args_is_help and not tokens):
@@ -363,7 +373,7 @@ def _usage_line(exc: click_errors.UsageError, command: str | None = None) -> str
     message = _did_you_mean(exc) or exc.format_message().strip().rstrip(".")
     if message[:1].isupper() and message[1:2].islower():
         message = message[0].lower() + message[1:]
-    names: list[str] = [command] if command is not None and exc.ctx is None else []
+    names: list[str] = command.split() if command is not None and exc.ctx is None else []
     ctx = exc.ctx
     while ctx is not None and ctx.parent is not None:
         names.insert(0, ctx.info_name or "")

@@ -14,7 +14,8 @@ anything it does not read exactly as Typer does it leaves to Typer, whole:
 - so does a token it does not know (`--help`, an unknown or misspelt option, `--`, `-xVALUE`, `-vv`), a
   value it would have to judge (a number not written plainly, one out of bounds, a value that begins with
   `-` and is not a number, an empty path), a missing value, option or argument, one argument too many, a
-  group (`fudge fate ...`), completion, help and no command.
+  group's own options or callback (`fudge fate exchange` is read here: its group has none), completion,
+  help and no command.
 
 Typer then reads the line as it always did and says what is wrong in its words, so a line read here and
 one read by Typer cannot differ in what the command does (tests/test_quick.py compares the two, line for

@@ -33,13 +33,18 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def declared() -> dict[str, Any]:
-    """Every top-level command of fudge (not a group's): its name and its function."""
+    """Every command of fudge, a group's too (`fate exchange`): its name and its function."""
     found = {}
     for name, module in main.COMMANDS.items():
         app = importlib.import_module(f"fudge_combat.cli.{module}").app
         for info in app.registered_commands:
             if (info.name or typer.main.get_command_name(info.callback.__name__)) == name:
                 found[name] = info.callback
+        for group in app.registered_groups:
+            if group.name == name and group.typer_instance is not None:
+                for info in group.typer_instance.registered_commands:
+                    found[f"{name} {info.name or typer.main.get_command_name(info.callback.__name__)}"] = \
+                        info.callback
     return found
 
 
@@ -95,7 +100,7 @@ def test_the_commands_at_the_table_are_read_before_typer() -> None:
         except quick.NotRead:
             pass
     assert {"attack", "exchange", "roll", "declare", "round", "next", "spend", "mark", "undo", "melee",
-            "sim"} <= readable
+            "sim", "fate exchange", "fate attack"} <= readable
     assert "play" not in readable  # it takes Typer's context
 
 
