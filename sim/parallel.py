@@ -1,5 +1,5 @@
-"""Running a simulation's fights on any `concurrent.futures.Executor`: this process, local processes, or a
-Dask cluster (`distributed`, an optional extra).
+"""Running a simulation's fights in this process, on local processes forked by the run (`run_forked`), or on
+any `concurrent.futures.Executor` (a Dask cluster: `distributed`, an optional extra).
 
 The fights are split into index ranges; each range is one task, and each
 fight's dice come from its index, so the results, put back in index order,
@@ -62,9 +62,10 @@ def cut(n: int, jobs: int, size: int | None = None, tail: int = 64) -> Iterator[
     for a small one, not for a sixteenth of the run, and the jobs finish nearly together. Made as they are
     taken: a run of a billion fights does not hold its half a million ranges.
 
-    A local worker holds three ranges ahead (`run_on`), so when the last range is taken it may still have
-    three to play while this process has one: local processes cut their tail finer (FINE_TAIL), where a
-    range costs little to send; a cluster's, each a round trip, keep the coarser tail."""
+    Local processes cut their tail finer (FINE_TAIL): a range costs them only its number (`run_forked`), and
+    an executor's worker holds three ranges ahead (`run_on`), so when the last range is taken it may still
+    have three to play while this process has one; a cluster's ranges, each a round trip, keep the coarser
+    tail."""
     if size is not None:
         yield from ((start, min(n, start + size)) for start in range(0, n, size))
         return
