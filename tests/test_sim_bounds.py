@@ -138,6 +138,44 @@ def test_workers_that_count_their_own_ranges_give_the_counts_and_samples_of_one_
         assert pooled.samples() == alone.samples()
 
 
+def test_a_workers_error_is_raised_here_and_its_rows_are_not_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A forked worker's fight that raises ends the run with that error, raised in this process, as an
+    executor's future raises it; so does a worker ending without its tally (`WorkerLost`)."""
+    import os
+    import time
+
+    from fudge_combat.engine.kernel.errors import RuleError
+    from fudge_combat.sim import parallel
+    from fudge_combat.sim.parallel import WorkerLost, executor_for, simulate
+    from tests.test_sim import setup_for
+
+    setup = setup_for("fudge")
+    here = os.getpid()
+    real = parallel.simulate_range
+
+    def failing(setup: Any, master: int, start: int, stop: int, opening: Any = None) -> list[FightResult]:
+        if os.getpid() != here:
+            raise RuleError(f"a worker's own error at fight {start}")
+        time.sleep(0.01)  # this process slow: the worker surely takes ranges
+        return real(setup, master, start, stop, opening)
+
+    monkeypatch.setattr(parallel, "simulate_range", failing)
+    with executor_for("process", 2, None) as pool:
+        with pytest.raises(RuleError, match="a worker's own error at fight"):
+            simulate(setup, 1, 3000, pool, sink=Tally(2))
+
+    def dying(setup: Any, master: int, start: int, stop: int, opening: Any = None) -> list[FightResult]:
+        if os.getpid() != here:
+            os._exit(3)  # as the out-of-memory killer leaves it: no word back
+        time.sleep(0.01)
+        return real(setup, master, start, stop, opening)
+
+    monkeypatch.setattr(parallel, "simulate_range", dying)
+    with executor_for("process", 2, None) as pool:
+        with pytest.raises(WorkerLost, match="ended in the middle of the run"):
+            simulate(setup, 1, 3000, pool, sink=Tally(2))
+
+
 class Live(tuple):  # type: ignore[type-arg]
     """A fight's result that counts how many of its kind are alive, and the most at once."""
 
