@@ -278,6 +278,10 @@ class _Fudge(FudgeGroup):
                 context.echo(f"fudge {version()}")  # no command module, no engine: as quick as Python starts
                 return None
             self.one_shot = plain
+            if plain:
+                read = _read_quickly(sys.argv[1:])
+                if read is not None:
+                    _exit_as_typer(lambda: _run(*read), read[0])
             # under `python -m fudge_combat.cli.main` too: help and completion say fudge
             return self._main(args, "fudge", complete_var or COMPLETE_VAR, standalone_mode, windows_expand_args,
                               **extra)
@@ -288,28 +292,88 @@ class _Fudge(FudgeGroup):
               windows_expand_args: bool, **extra: Any) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
-        try:
-            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
-        except click_errors.NoArgsIsHelpError as exc:
-            sys.exit(exc.exit_code)  # the help is shown already
-        except click_errors.UsageError as exc:
-            context.fail(_usage_line(exc), code=exc.exit_code)
-            sys.exit(exc.exit_code)
-        except click_errors.ClickException as exc:
-            context.fail(exc.format_message(), code=exc.exit_code)
-            sys.exit(exc.exit_code)
-        except typer.Abort:
-            context.fail("aborted")
-            sys.exit(1)
-        sys.exit(code if isinstance(code, int) else 0)
+        _exit_as_typer(lambda: super(_Fudge, self).main(args, prog_name, complete_var, False, windows_expand_args,
+                                                        **extra))
 
 
-def _usage_line(exc: click_errors.UsageError) -> str:
-    """`missing argument 'FIRST': see `fudge exchange --help``: the command as the GM types it."""
+def _exit_as_typer(call: Any, command: str | None = None) -> NoReturn:
+    """Run the command line (`call`: Typer's reading of it, or the command called with what `cli.quick` read for
+    `command`) and exit as fudge exits: a usage error or click's own in one line, `aborted` on end of input."""
+    try:
+        code = call()
+    except click_errors.NoArgsIsHelpError as exc:
+        sys.exit(exc.exit_code)  # the help is shown already
+    except click_errors.UsageError as exc:
+        context.fail(_usage_line(exc, command), code=exc.exit_code)
+        sys.exit(exc.exit_code)
+    except click_errors.ClickException as exc:
+        context.fail(exc.format_message(), code=exc.exit_code)
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        context.fail("aborted")
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _read_quickly(argv: list[str]) -> tuple[str, dict[str, Any], Any, dict[str, Any]] | None:
+    """`fudge [--store FILE] [-v] COMMAND ...` read from the declarations alone, when `cli.quick` reads it exactly
+    as Typer would: the command's name, the root's keyword arguments, the command's function and its keyword
+    arguments. None: Typer reads it (help, an error, a parameter read otherwise than plainly...)."""
+    from fudge_combat.cli import quick
+
+    try:
+        root, rest = quick.read(quick.params_of(main, skip=frozenset({"version"})), argv, group=True)
+        name, tokens = rest[0], rest[1:]
+        if name not in COMMANDS:
+            return None
+        (module,) = start_up([COMMANDS[name]], one_shot=True)
+        app: typer.Typer = module.app
+        groups = [group for group in app.registered_groups if group.name == name]
+        if groups:  # `fudge fate exchange ...`: a group of commands with no options of its own
+            (group,) = groups
+            inner = group.typer_instance
+            if (inner is None or group.callback or inner.registered_callback or group.context_settings
+                    or not tokens or tokens[0].startswith("-")):
+                return None
+            app, sub, tokens = inner, tokens[0], tokens[1:]
+            name = f"{name} {sub}"
+        found = [info for info in app.registered_commands if info.callback is not None
+                 and (info.name or get_command_name(info.callback.__name__)) == name.rpartition(" ")[2]]
+        if len(found) != 1:
+            return None
+        (info,) = found
+        if info.context_settings or info.deprecated or (info.no_args_is_help and not tokens):
+            return None
+        kwargs, _ = quick.read(quick.params_of(info.callback), tokens)
+    except quick.NotRead:
+        return None
+    return name, root, info.callback, kwargs
+
+
+def _run(name: str, root: dict[str, Any], function: Any, kwargs: dict[str, Any]) -> Any:
+    """A command read by `cli.quick`, run as Typer runs one: the root's options, then the command; end of input
+    and Ctrl-C end it as click ends them, a closed pipe as `_Fudge` does."""
+    try:
+        main(**root, version=False)
+        return function(**kwargs)
+    except BrokenPipeError:
+        closed_pipe()
+    except EOFError as exc:
+        context.echo("", err=True)
+        raise typer.Abort() from exc
+    except KeyboardInterrupt:
+        return 130
+    except typer.Exit as exc:
+        return exc.exit_code
+
+
+def _usage_line(exc: click_errors.UsageError, command: str | None = None) -> str:
+    """`missing argument 'FIRST': see `fudge exchange --help``: the command as the GM types it (`command`: the one
+    `cli.quick` read, whose function raised it outside click's context)."""
     message = _did_you_mean(exc) or exc.format_message().strip().rstrip(".")
     if message[:1].isupper() and message[1:2].islower():
         message = message[0].lower() + message[1:]
-    names: list[str] = []
+    names: list[str] = command.split() if command is not None and exc.ctx is None else []
     ctx = exc.ctx
     while ctx is not None and ctx.parent is not None:
         names.insert(0, ctx.info_name or "")

@@ -88,17 +88,30 @@ def plain(param: Any) -> None:
         if given is None:
             param.metavar = BY_TYPE.get(element, TEXT)
         key = param.metavar or ""
-        if (element is int and not param.count and param.min is None and param.max is None
-                and key != "SEQ" and param.name not in UNBOUNDED):
-            param.min, param.max = -MAX_NUMBER, MAX_NUMBER
-            info = getattr(param.type_descriptor, "parameter_info", None)  # what Typer's conversion reads
-            if info is not None and info.min is None and info.max is None:
-                info.min, info.max = -MAX_NUMBER, MAX_NUMBER
+        if element is int and not param.count and param.min is None and param.max is None:
+            bounds = int_bounds(param.name, key, None, None)
+            if bounds is not None:
+                param.min, param.max = bounds
+                info = getattr(param.type_descriptor, "parameter_info", None)  # what Typer's conversion reads
+                if info is not None and info.min is None and info.max is None:
+                    info.min, info.max = bounds
     kind = COMPLETES.get(key)
     if element is Path and kind not in FILE_KINDS:
         kind = None
     if kind is not None and param._custom_shell_complete is None:
         param._custom_shell_complete = _completer(kind)
+
+
+def int_bounds(name: str | None, metavar: str | None, low: int | None,
+               high: int | None) -> tuple[int | None, int | None] | None:
+    """The bounds of a whole number typed as an option or argument: its own (`min=`, `max=`), else
+    ±MAX_NUMBER, except for an event number (metavar SEQ) and a simulation's sizes (UNBOUNDED). Read by the
+    help's parameters (`plain`) and by `cli.quick`. None: unbounded (so is a side given as None)."""
+    if low is not None or high is not None:
+        return low, high
+    if metavar == "SEQ" or name in UNBOUNDED:
+        return None
+    return -MAX_NUMBER, MAX_NUMBER
 
 
 def _completer(kind: str) -> Any:

@@ -1,5 +1,5 @@
-"""Running a simulation's fights on any `concurrent.futures.Executor`: this process, local processes, or a
-Dask cluster (`distributed`, an optional extra).
+"""Running a simulation's fights in this process, on local processes forked by the run (`run_forked`), or on
+any `concurrent.futures.Executor` (a Dask cluster: `distributed`, an optional extra).
 
 The fights are split into index ranges; each range is one task, and each
 fight's dice come from its index, so the results, put back in index order,
@@ -13,6 +13,7 @@ import ctypes
 import multiprocessing
 import os
 import pickle
+import select
 import signal
 import sys
 import threading
@@ -20,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.sim import JOBS_PER_CPU
@@ -61,9 +62,10 @@ def cut(n: int, jobs: int, size: int | None = None, tail: int = 64) -> Iterator[
     for a small one, not for a sixteenth of the run, and the jobs finish nearly together. Made as they are
     taken: a run of a billion fights does not hold its half a million ranges.
 
-    A local worker holds three ranges ahead (`run_on`), so when the last range is taken it may still have
-    three to play while this process has one: local processes cut their tail finer (FINE_TAIL), where a
-    range costs little to send; a cluster's, each a round trip, keep the coarser tail."""
+    Local processes cut their tail finer (FINE_TAIL): a range costs them only its number (`run_forked`), and
+    an executor's worker holds three ranges ahead (`run_on`), so when the last range is taken it may still
+    have three to play while this process has one; a cluster's ranges, each a round trip, keep the coarser
+    tail."""
     if size is not None:
         yield from ((start, min(n, start + size)) for start in range(0, n, size))
         return
@@ -201,6 +203,232 @@ def run_on(executor: Executor, setup: Setup, master: int, n: int, jobs: int,
     return kept.results()
 
 
+def run_forked(workers: int, setup: Setup, master: int, n: int, progress: Progress | None = None,
+               first: int = 0, sink: Sink | Tally | None = None) -> list[FightResult]:
+    """Fights first..n-1 on this process and `workers` processes forked from it, each taking the next range
+    by itself (`_Tokens`): no executor, no thread in this process, nothing sent per range but its number.
+
+    An executor's workers wait on this process for their next range: on two cores, its threads that send
+    and gather ranges waited for the interpreter lock this process's own fights hold, and the workers sat
+    idle meanwhile (bench/README.md, scale-out). Here every process reads the next range's number from a
+    pipe this process fills, and all cut the same ranges (`cut_from`), so none waits on another. A worker
+    writes back each range's rows (or, counting a `Tally`, the range's size, and its tally at the end);
+    this process reads them between its own ranges, and to the end once its last one is played.
+
+    A worker ends with this process (`_worker_starts`); Ctrl-C or SIGTERM here, or an error, ends every
+    worker before it is raised (`Interrupted`); a worker that ends before its tally or its last rows are
+    read ends the run (`WorkerLost`)."""
+    kept = _Ordered()
+    tally = sink if isinstance(sink, Tally) else None
+    put: Sink = sink.add if isinstance(sink, Tally) else sink or kept
+    done = first
+    opening = opening_of(setup)  # decided before the fork: every worker starts with it
+    tokens = _Tokens(sum(1 for _ in cut_from(n, workers + 1, first, tail=FINE_TAIL)))
+    children: list[_Child] = []
+    try:
+        for stream in (sys.stdout, sys.stderr):  # nothing buffered here is written again by a worker's exit
+            stream.flush()
+        parent = os.getpid()
+        with _interrupts_held():
+            for _ in range(workers):
+                read, write = os.pipe()
+                pid = os.fork()
+                if pid == 0:  # the worker: it never returns
+                    os.close(read)
+                    for child in children:
+                        os.close(child.fd)
+                    tokens.close_writer()
+                    _work(parent, tokens, write, setup, master, n, workers + 1, first, opening, tally)
+                os.close(write)
+                children.append(_Child(pid, read))
+        own = _Ranges(cut_from(n, workers + 1, first, tail=FINE_TAIL))
+        while (index := tokens.take()) is not None:
+            start, stop = own.at(index)
+            put(simulate_range(setup, master, start, stop, opening))
+            done += stop - start
+            if progress:
+                progress(stop - start)
+            for child in children:
+                done += child.drain(put, progress, block=False)
+        for child in children:
+            done += child.drain(put, progress, block=True)
+        for child in children:
+            child.wait()
+            if tally is not None and child.tally is not None:
+                tally.merge(child.tally)
+    except KeyboardInterrupt as stop:
+        raise Interrupted(done, n, getattr(stop, "signum", signal.SIGINT)) from None
+    finally:
+        tokens.close()
+        for child in children:
+            child.end()
+    return kept.results()
+
+
+class _Tokens:
+    """The ranges' numbers, 0 to `count` - 1, in a pipe every process of a run reads the next one from (a read
+    of a few bytes from a pipe is whole: two readers never split one number). This process writes as many
+    as the pipe holds, and more as they are taken (`take`), so a run of millions of ranges holds none of
+    them; the pipe closed, the last reader sees its end."""
+
+    SIZE = 8
+
+    def __init__(self, count: int) -> None:
+        self.count, self.sent = count, 0
+        self.read_fd, self.write_fd = os.pipe()
+        os.set_blocking(self.write_fd, False)
+        self._fill()
+
+    def _fill(self) -> None:
+        while self.write_fd >= 0 and self.sent < self.count:
+            batch = b"".join(i.to_bytes(self.SIZE, "little") for i in range(self.sent, min(self.count, self.sent + 512)))
+            try:
+                written = os.write(self.write_fd, batch)
+            except BlockingIOError:
+                return
+            self.sent += written // self.SIZE  # a pipe takes whole writes of this size or nothing (PIPE_BUF)
+        if self.sent >= self.count:
+            self.close_writer()
+
+    def take(self) -> int | None:
+        """The next range's number, or None: all are taken. This process tops the pipe up first, and reads
+        without blocking while there are numbers it has not written (the workers may have emptied it)."""
+        while True:
+            self._fill()
+            if self.write_fd < 0:
+                got = os.read(self.read_fd, self.SIZE)
+                return int.from_bytes(got, "little") if got else None
+            os.set_blocking(self.read_fd, False)
+            try:
+                got = os.read(self.read_fd, self.SIZE)
+            except BlockingIOError:
+                continue
+            finally:
+                os.set_blocking(self.read_fd, True)
+            return int.from_bytes(got, "little")
+
+    def take_in_worker(self) -> int | None:
+        got = os.read(self.read_fd, self.SIZE)
+        return int.from_bytes(got, "little") if got else None
+
+    def close_writer(self) -> None:
+        if self.write_fd >= 0:
+            os.close(self.write_fd)
+            self.write_fd = -1
+
+    def close(self) -> None:
+        self.close_writer()
+        if self.read_fd >= 0:
+            os.close(self.read_fd)
+            self.read_fd = -1
+
+
+class _Ranges:
+    """The k-th range of a run's ranges, as its processes take them: in increasing k, each process's own
+    way through the same cut."""
+
+    def __init__(self, cut: Iterator[tuple[int, int]]) -> None:
+        self.cut, self.index, self.last = cut, -1, (0, 0)
+
+    def at(self, index: int) -> tuple[int, int]:
+        while self.index < index:
+            self.last = next(self.cut)
+            self.index += 1
+        return self.last
+
+
+def _work(parent: int, tokens: _Tokens, out: int, setup: Setup, master: int, n: int, jobs: int, first: int,
+          opening: Any, tally: Tally | None) -> NoReturn:
+    """A forked worker's life: ranges taken and played until none is left, each range's rows written back
+    (or its size, and the tally at the end), then `os._exit`: nothing of this process's own exit (its
+    buffers, its handlers) runs twice. An error is sent back for the parent to raise."""
+    code = 0
+    stream = os.fdopen(out, "wb")
+    try:
+        _worker_starts(parent)
+        mine = Tally(len(tally.levels), tally.keep) if tally is not None else None
+        ranges = _Ranges(cut_from(n, jobs, first, tail=FINE_TAIL))
+        while (index := tokens.take_in_worker()) is not None:
+            start, stop = ranges.at(index)
+            rows = [tuple(result) for result in simulate_range(setup, master, start, stop, opening)]
+            if mine is not None:
+                mine.add(rows)
+            _send(stream, ("played", stop - start, None if mine is not None else rows))
+        _send(stream, ("done", mine))
+    except BaseException as exc:  # noqa: BLE001  # sent to the parent, which raises it
+        code = 1
+        try:
+            _send(stream, ("error", exc))
+        except BaseException:  # noqa: BLE001  # the parent is gone, or the error does not pickle
+            pass
+    os._exit(code)
+
+
+def _send(stream: Any, message: tuple[Any, ...]) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(len(data).to_bytes(8, "little") + data)
+    stream.flush()
+
+
+class _Child:
+    """One forked worker as this process sees it: what it wrote back (the ranges it played, its tally, its
+    error), read between this process's own ranges."""
+
+    def __init__(self, pid: int, fd: int) -> None:
+        self.pid, self.fd = pid, fd
+        self.buffer = b""
+        self.finished = False  # its last message ("done") read
+        self.tally: Tally | None = None
+
+    def drain(self, put: Sink, progress: Progress | None, block: bool) -> int:
+        """Read what the worker wrote (to its end, with `block`); the fights it counted. A worker that ends
+        without its last message ends the run: its error raised here, else `WorkerLost`."""
+        counted = 0
+        while self.fd >= 0 and not self.finished:
+            if not block and not select.select([self.fd], [], [], 0)[0]:
+                break
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                raise WorkerLost("a worker process ended in the middle of the run (killed, or out of memory?)")
+            self.buffer += chunk
+            while len(self.buffer) >= 8 and len(self.buffer) >= 8 + int.from_bytes(self.buffer[:8], "little"):
+                size = int.from_bytes(self.buffer[:8], "little")
+                kind, *rest = pickle.loads(self.buffer[8:8 + size])
+                self.buffer = self.buffer[8 + size:]
+                if kind == "played":
+                    played, rows = rest
+                    if rows is not None:
+                        put(rows)
+                    counted += played
+                    if progress:
+                        progress(played)
+                elif kind == "done":
+                    self.finished, self.tally = True, rest[0]
+                else:
+                    raise rest[0]
+        return counted
+
+    def wait(self) -> None:
+        """The worker, done, has exited."""
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = 0
+        if status != 0:
+            raise WorkerLost("a worker process ended in the middle of the run (killed, or out of memory?)")
+
+    def end(self) -> None:
+        """The worker ended (at once, if it still runs) and its pipe closed."""
+        if self.pid:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+            self.pid = 0
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
 def rows_of_range(setup: Setup, master: int, start: int, stop: int) -> bytes:
     """A range's results as what a worker sends back: its rows, plain tuples (pickled far faster than named
     tuples), pickled as one blob. Dask serialises a returned list item by item, which cost a cluster's
@@ -218,11 +446,18 @@ def tally_of_range(setup: Setup, master: int, start: int, stop: int, combatants:
 
 
 @dataclass(frozen=True)
+class Forked:
+    """Local worker processes forked when a run starts (`run_forked`): Linux's `--jobs N`."""
+
+    workers: int
+
+
+@dataclass(frozen=True)
 class Pool:
     """Where the ranges run, and how many run at once there: what the ranges are cut by (`chunks`).
     `share`: this process is one of the slots (it plays ranges beside the executor's workers)."""
 
-    executor: Executor
+    executor: Executor | Forked
     slots: int
     share: bool = False
 
@@ -272,7 +507,8 @@ def security_of(tls: Tls) -> Any:
 @contextmanager
 def executor_for(kind: str, jobs: int, scheduler: str | None, tls: Tls | None = None) -> Iterator[Pool | None]:
     """None for one local job (run in this process); `jobs` local processes, this one and `jobs - 1`
-    workers; or a Dask cluster, whose slots are its workers' threads, whatever `jobs` says (a bigger
+    workers (on Linux forked by the run itself, `run_forked`; elsewhere a `ProcessPoolExecutor`'s); or a Dask
+    cluster, whose slots are its workers' threads, whatever `jobs` says (a bigger
     cluster gets more ranges; this process only sends and gathers).
 
     A Dask scheduler runs whatever pickled code its clients send: one reached over `tcp://` must be on a
@@ -295,6 +531,10 @@ def executor_for(kind: str, jobs: int, scheduler: str | None, tls: Tls | None = 
         return
     if jobs == 1:
         yield None
+        return
+    if sys.platform.startswith("linux"):
+        with _terminate_stops():
+            yield Pool(Forked(jobs - 1), jobs, share=True)
         return
     before = set(multiprocessing.active_children())
     with _terminate_stops():
@@ -457,6 +697,8 @@ def simulate(setup: Setup, master: int, n: int, pool: Pool | None = None, progre
     """Fights first..n-1, in this process or on the pool (`sink`: see `run_serial` and `run_on`)."""
     if pool is None:
         return run_serial(setup, master, n, progress, first, sink.add if isinstance(sink, Tally) else sink)
+    if isinstance(pool.executor, Forked):
+        return run_forked(pool.executor.workers, setup, master, n, progress, first, sink)
     return run_on(pool.executor, setup, master, n, pool.slots, progress, first, pool.share, sink)
 
 

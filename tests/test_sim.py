@@ -10,6 +10,7 @@ textbook ones.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -166,24 +167,37 @@ def _parent_mark() -> object:
     return getattr(parallel, "_mark", None)
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork is the start method on Linux only")
-def test_local_workers_start_as_copies_of_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`--jobs` workers are forked: they start with this process's modules and state (the run's opening)
-    instead of importing the engine again, whatever Python's default start method."""
-    from fudge_combat.sim import parallel
-    from fudge_combat.sim.parallel import executor_for
-
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers are Linux's")
+def test_local_workers_start_as_copies_of_this_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`--jobs` workers are forked: they start with this process's modules and state (here, a module patched
+    in this process alone) instead of importing the engine again, whatever Python's default start method;
+    and their fights are the serial run's, whatever numbers of workers play them."""
     import multiprocessing
 
-    monkeypatch.setattr(parallel, "_mark", object(), raising=False)
+    from fudge_combat.sim import parallel
+    from fudge_combat.sim.parallel import executor_for, simulate
+
+    setup = setup_for("fudge")
+    serial = run_serial(setup, 11, 600)
+    real = parallel.simulate_range
+    seen = tmp_path / "pids"
+
+    def marked(setup: Setup, master: int, start: int, stop: int, opening: Any = None) -> list[FightResult]:
+        with seen.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+        return real(setup, master, start, stop, opening)
+
+    monkeypatch.setattr(parallel, "simulate_range", marked)
     default = multiprocessing.get_start_method()
     multiprocessing.set_start_method("spawn", force=True)  # as if Python's default were not fork
     try:
-        with executor_for("process", 2, None) as pool:
-            assert pool is not None and pool.slots == 2 and pool.share
-            assert pool.executor.submit(_parent_mark).result() is not None
+        with executor_for("process", 3, None) as pool:
+            assert pool is not None and pool.slots == 3 and pool.share
+            assert simulate(setup, 11, 600, pool) == serial
     finally:
         multiprocessing.set_start_method(default, force=True)
+    pids = set(seen.read_text().split())
+    assert str(os.getpid()) in pids and len(pids) >= 2  # this process and a worker running the patched code
 
 
 def test_wilson_interval_textbook_values() -> None:
@@ -339,15 +353,17 @@ def test_cli_text_report(tmp_path: Path) -> None:
 def test_jobs_zero_is_one_per_core_with_the_same_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`--jobs 0` runs a process per core (two here: this one and a worker) and, as any --jobs, gives the
     one-process results."""
-    workers: list[int | None] = []
+    from fudge_combat.sim import parallel
 
-    class Counted(ProcessPoolExecutor):
-        def __init__(self, max_workers: int | None = None, **kwargs: Any) -> None:
-            workers.append(max_workers)
-            super().__init__(max_workers=max_workers, **kwargs)
+    workers: list[int | None] = []
+    real = parallel.run_forked
+
+    def counted(count: int, *args: Any, **kwargs: Any) -> Any:
+        workers.append(count)
+        return real(count, *args, **kwargs)
 
     monkeypatch.setattr("os.cpu_count", lambda: 2)
-    monkeypatch.setattr("fudge_combat.sim.parallel.ProcessPoolExecutor", Counted)
+    monkeypatch.setattr("fudge_combat.sim.parallel.run_forked", counted)
     monkeypatch.setattr("fudge_combat.sim.batch.WORKERS_PAY_FROM", 0.0)  # 40 fights: workers even so
     args = [*sheets("snorri", "brynhild"), "-n", "40", "--seed", "3", "--json"]
     every = fudge(tmp_path, "sim", *args, "--jobs", "0")

@@ -110,9 +110,12 @@ def test_a_tally_in_any_order_counts_what_the_whole_list_does(n: int) -> None:
 
 
 def test_workers_that_count_their_own_ranges_give_the_counts_and_samples_of_one_process() -> None:
-    """`run_on` with a `Tally`: each forked worker counts its ranges and sends the counts; merged with this
-    process's own ranges they give the summary and the kept fights of a serial run, for any --keep."""
-    from fudge_combat.sim.parallel import executor_for, run_on, run_serial
+    """A run on local workers with a `Tally`: each forked worker counts its ranges and sends the counts;
+    merged with this process's own ranges they give the summary and the kept fights of a serial run, for
+    any --keep and any number of workers; so does an executor's pool (`run_on`)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from fudge_combat.sim.parallel import executor_for, run_on, run_serial, simulate
     from tests.test_sim import setup_for
 
     setup = setup_for("fudge")
@@ -120,12 +123,57 @@ def test_workers_that_count_their_own_ranges_give_the_counts_and_samples_of_one_
     for keep in (0, 3):
         alone = Tally(2, keep)
         alone.add([tuple(r) for r in serial])
-        with executor_for("process", 2, None) as pool:
-            assert pool is not None and pool.share
+        for jobs in (2, 3):
+            with executor_for("process", jobs, None) as pool:
+                assert pool is not None and pool.share and pool.slots == jobs
+                pooled = Tally(2, keep)
+                assert simulate(setup, 5, 900, pool, sink=pooled) == []
+            assert pooled.fights == 900
+            assert pooled.summary(["a", "b"], ["A", "B"]) == alone.summary(["a", "b"], ["A", "B"])
+            assert pooled.samples() == alone.samples()
+        with ProcessPoolExecutor(max_workers=1) as executor:
             pooled = Tally(2, keep)
-            assert run_on(pool.executor, setup, 5, 900, jobs=2, share=True, sink=pooled) == []
+            assert run_on(executor, setup, 5, 900, jobs=2, share=True, sink=pooled) == []
         assert pooled.summary(["a", "b"], ["A", "B"]) == alone.summary(["a", "b"], ["A", "B"])
         assert pooled.samples() == alone.samples()
+
+
+def test_a_workers_error_is_raised_here_and_its_rows_are_not_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A forked worker's fight that raises ends the run with that error, raised in this process, as an
+    executor's future raises it; so does a worker ending without its tally (`WorkerLost`)."""
+    import os
+    import time
+
+    from fudge_combat.engine.kernel.errors import RuleError
+    from fudge_combat.sim import parallel
+    from fudge_combat.sim.parallel import WorkerLost, executor_for, simulate
+    from tests.test_sim import setup_for
+
+    setup = setup_for("fudge")
+    here = os.getpid()
+    real = parallel.simulate_range
+
+    def failing(setup: Any, master: int, start: int, stop: int, opening: Any = None) -> list[FightResult]:
+        if os.getpid() != here:
+            raise RuleError(f"a worker's own error at fight {start}")
+        time.sleep(0.01)  # this process slow: the worker surely takes ranges
+        return real(setup, master, start, stop, opening)
+
+    monkeypatch.setattr(parallel, "simulate_range", failing)
+    with executor_for("process", 2, None) as pool:
+        with pytest.raises(RuleError, match="a worker's own error at fight"):
+            simulate(setup, 1, 3000, pool, sink=Tally(2))
+
+    def dying(setup: Any, master: int, start: int, stop: int, opening: Any = None) -> list[FightResult]:
+        if os.getpid() != here:
+            os._exit(3)  # as the out-of-memory killer leaves it: no word back
+        time.sleep(0.01)
+        return real(setup, master, start, stop, opening)
+
+    monkeypatch.setattr(parallel, "simulate_range", dying)
+    with executor_for("process", 2, None) as pool:
+        with pytest.raises(WorkerLost, match="ended in the middle of the run"):
+            simulate(setup, 1, 3000, pool, sink=Tally(2))
 
 
 class Live(tuple):  # type: ignore[type-arg]
