@@ -53,3 +53,38 @@ def python_for(root: Path, given: Path | None = None) -> str:
 def environment(base: dict[str, str] | None = None) -> dict[str, str]:
     """`base` (the environment by default) without PYTHONPATH: the interpreter alone chooses the code."""
     return {key: value for key, value in (os.environ if base is None else base).items() if key != "PYTHONPATH"}
+
+
+
+def readable_copy(path: Path, to: Path, python: str, root: Path) -> Path:
+    """A copy of a store that `root`'s code reads: the same rows at the store schema it writes (a checkout
+    before store schema 4 refuses a newer file: `schema3`)."""
+    import shutil
+
+    if schema_of(python, root) == "3":
+        return schema3(path, to)
+    shutil.copy(path, to)
+    return to
+
+
+def schema3(path: Path, to: Path) -> Path:
+    """A copy of a store at store schema 3, as a checkout before schema 4 reads one (it refuses a newer
+    schema): the same rows, without the index by type schema 4 added."""
+    import shutil
+    import sqlite3
+
+    shutil.copy(path, to)
+    db = sqlite3.connect(to)
+    with db:
+        db.execute("DROP INDEX IF EXISTS events_by_type")
+        db.execute("UPDATE meta SET value = '3' WHERE key = 'store_schema'")
+    db.close()
+    return to
+
+
+def schema_of(python: str, root: Path) -> str:
+    """The store schema a checkout writes (`store.sqlite.STORE_SCHEMA`)."""
+    out = subprocess.run([python, "-c", CHECK + "from fudge_combat.store.sqlite import STORE_SCHEMA\n"
+                          "print(STORE_SCHEMA)"], cwd=root, env=environment(), check=True, capture_output=True,
+                         text=True)
+    return out.stdout.strip()

@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -39,7 +38,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from checkouts import CHECK, add_options, environment, python_for
+from checkouts import CHECK, add_options, environment, python_for, readable_copy
 
 HERE = Path(__file__).resolve().parent.parent
 
@@ -181,9 +180,9 @@ def main() -> None:
                 child(roots["new"], BUILD, str(built), str(size),
                       env={**base, "FUDGE_KEY_FILE": str(Path(folder) / "build" / "snapshot.key")})
             copies = {}
-            for label in roots:
-                copies[label] = Path(folder) / f"{label}-{size}.db"
-                shutil.copy(built, copies[label])
+            for label in roots:  # each the same rows, at the store schema its checkout reads
+                copies[label] = readable_copy(built, Path(folder) / f"{label}-{size}.db", PYTHONS[roots[label]],
+                                              roots[label])
             samples: dict[str, dict[str, list[Any]]] = {label: {} for label in roots}
             for run in range(args.runs if args.only == "all" else 0):
                 order = list(roots) if run % 2 == 0 else list(roots)[::-1]

@@ -13,8 +13,8 @@ turns, the order rotated every round:
   fresh connection each time, `--replays` times after one warm-up, CPU and wall time;
 - the peer (bench/peer_eventsourcing.py, run with the peer's venv as bench/replay.py makes it): an
   aggregate of as many events, `repository.get` as many times, CPU and wall time.
-A checkout before store schema 4 reads a copy of the fight at schema 3 (`schema3`: the same rows, which it
-would refuse at schema 4). Each figure is the median over every replay of every round. `--split` adds where this checkout's
+A checkout before store schema 4 reads a copy of the fight at schema 3 (`checkouts.schema3`: the same rows,
+which it would refuse at schema 4). Each figure is the median over every replay of every round. `--split` adds where this checkout's
 replay goes, per event, in this process (the collector paused, as the replay runs); `--prototypes` two
 changes of the store's design, measured without being made (`prototypes`).
 """
@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import structlog  # noqa: E402
-from checkouts import CHECK, add_options, environment, python_for  # noqa: E402
+from checkouts import CHECK, add_options, environment, python_for, readable_copy, schema3  # noqa: E402
 
 CHILD = CHECK + """import gc, json, logging, sys, time
 import structlog
@@ -63,29 +63,6 @@ for _ in range(replays):
     del state
 print(json.dumps({"cpu": cpu, "wall": wall}))
 """
-
-
-def schema3(path: Path, to: Path) -> Path:
-    """A copy of a store at store schema 3, as a checkout before schema 4 reads one (it refuses a newer
-    schema): the same rows, without the index by type schema 4 added."""
-    import shutil
-    import sqlite3
-
-    shutil.copy(path, to)
-    db = sqlite3.connect(to)
-    with db:
-        db.execute("DROP INDEX IF EXISTS events_by_type")
-        db.execute("UPDATE meta SET value = '3' WHERE key = 'store_schema'")
-    db.close()
-    return to
-
-
-def schema_of(python: str, root: Path) -> str:
-    """The store schema a checkout writes (`store.sqlite.STORE_SCHEMA`)."""
-    out = subprocess.run([python, "-c", CHECK + "from fudge_combat.store.sqlite import STORE_SCHEMA\n"
-                          "print(STORE_SCHEMA)"], cwd=root, env=environment(), check=True, capture_output=True,
-                         text=True)
-    return out.stdout.strip()
 
 
 def ours(python: str, root: Path, path: Path, replays: int) -> dict[str, list[float]]:
@@ -276,9 +253,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.db"
         count, _, _ = bench_replay.build(path, "long", args.events)
-        stores = {"old": path, "new": path}
-        if schema_of(pythons["old"], roots["old"]) == "3":  # the old checkout reads the same rows at its schema
-            stores["old"] = schema3(path, Path(folder) / "old.db")
+        stores = {"old": readable_copy(path, Path(folder) / "old.db", pythons["old"], roots["old"]), "new": path}
         runs: dict[str, Any] = {"old": {"cpu": [], "wall": []}, "new": {"cpu": [], "wall": []},
                                 "peer": {"cpu": [], "wall": []}}
         order = ["old", "new", "peer"]

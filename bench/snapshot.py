@@ -31,7 +31,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from checkouts import CHECK, add_options, environment, python_for
+from checkouts import CHECK, add_options, environment, python_for, readable_copy
 
 HERE = Path(__file__).resolve().parent.parent
 
@@ -125,10 +125,12 @@ def main() -> None:
                 child(roots["new"], BUILD, str(built), str(size),
                       env={**env, "FUDGE_KEY_FILE": str(Path(folder) / "build" / "snapshot.key")})
             samples: dict[str, list[dict[str, Any]]] = {label: [] for label in roots}
+            readable = {label: readable_copy(built, Path(folder) / f"{label}-{size}-first.db", PYTHONS[root], root)
+                        for label, root in roots.items()}  # the same rows, at the store schema each checkout reads
             for run in range(args.runs):
                 for label in (list(roots) if run % 2 == 0 else list(roots)[::-1]):
                     copy = Path(folder) / f"{label}-{size}.db"
-                    shutil.copy(built, copy)  # each child starts from the same fight
+                    shutil.copy(readable[label], copy)  # each child starts from the same fight
                     samples[label].append(child(roots[label], MEASURE, str(copy), str(args.repeats), env=env))
             for label, got in samples.items():
                 results[(label, size)] = {key: statistics.median(sample[key] for sample in got)
