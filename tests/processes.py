@@ -30,8 +30,10 @@ child or is checked before a command is sent:
   turn, so two successive commands of a test never share one;
 - what differs is what a test of the start-up itself would see: a child has every command's module imported
   (a new `fudge` only its command's), its parent is the server, and its start-up takes no time. Such a test
-  (what is imported, how long it takes, the pydantic plugins) passes `fresh=True`, and `limit` (a memory
-  limit, on a process that maps its imports again) always runs fresh. FUDGE_TESTS_FRESH=1 runs the whole
+  (what is imported, how long it takes, the pydantic plugins) passes `fresh=True`. A memory limit (`limit`) is
+  set in the child before the command runs, as on a new interpreter before it starts: the child's address space
+  already holds every command's imports (more than a new `fudge` has mapped by then), so the command has no more
+  room under the limit than it would have in a new interpreter. FUDGE_TESTS_FRESH=1 runs the whole
   suite fresh, to check that the server hides nothing.
 """
 
@@ -80,10 +82,10 @@ def fudge(*args: str, store: Path | str, key: Path | None = None, input: str | N
     })
     environment.update(env or {})
     argv = ["--store", str(store), *args]
-    if not (fresh or FRESH or limit is not None) and Path(cwd or folder).is_dir():  # else subprocess says so
+    if not (fresh or FRESH) and Path(cwd or folder).is_dir():  # else subprocess says so
         server = _server()
         if server.takes(environment):
-            return server.run(MODULE, argv, environment, cwd or folder, input, timeout)
+            return server.run(MODULE, argv, environment, cwd or folder, input, timeout, limit)
     return subprocess.run([sys.executable, "-m", MODULE, *argv],
                           capture_output=True, text=True, input=input, env=environment,
                           cwd=cwd or folder, timeout=timeout,
@@ -129,16 +131,18 @@ class Server:
         return not differ - (set(LATE) - self.read)
 
     def run(self, module: str, argv: list[str], environment: dict[str, str], cwd: Path, input: str | None,
-            timeout: float) -> subprocess.CompletedProcess[str]:
+            timeout: float, limit: int | None = None) -> subprocess.CompletedProcess[str]:
         """`python -m MODULE ARGV...` as a child of the server, as `subprocess.run(..., capture_output=True,
         text=True, input=input, timeout=timeout)` runs it: its exit code (minus a signal's number when one
-        killed it), its output decoded as `subprocess` decodes it, TimeoutExpired after killing it."""
+        killed it), its output decoded as `subprocess` decodes it, TimeoutExpired after killing it. `limit`: the
+        bytes of address space the child may map (RLIMIT_AS), set before the module runs."""
         command = [sys.executable, "-m", module, *argv]
         pipes = [os.pipe() for _ in range(3 if input is not None else 2)]
         out, err = pipes[0], pipes[1]
         stdin = pipes[2][0] if input is not None else 0  # no input: the child reads this process's stdin
         ours, theirs = socket.socketpair()
-        message = json.dumps({"module": module, "argv": argv, "env": environment, "cwd": str(cwd)}).encode()
+        message = json.dumps({"module": module, "argv": argv, "env": environment, "cwd": str(cwd),
+                              "limit": limit}).encode()
         with self.lock:
             socket.send_fds(self.control, [message], [theirs.fileno(), stdin, out[1], err[1]])
         theirs.close()
