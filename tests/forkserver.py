@@ -1,14 +1,14 @@
 """A warm start for the tests' `fudge` processes (tests/processes.py says when it is used, and why it is sound).
 
-Run as a script by tests/processes.py, two per test process (a pytest-xdist worker), with one end of a socket
-pair as the file descriptor its argument names. It starts as `python -m fudge_combat.cli.main` starts: the
-interpreter, then the command modules imported the way `fudge` imports them (`cli.main.start_up`: plugins of
-pydantic off, the collector paused, what the imports made frozen), then what depends on the code alone built
-(`prebuild`). Then, for each command it is sent (the arguments, the whole environment, the folder, a memory limit if
-any, and the process's stdin, stdout and stderr as file descriptors), it forks a child that takes those, runs
-`fudge_combat.cli.main` as `python -m` does (`runpy._run_module_as_main`, the same function), and ends as that interpreter ends: its exit code, an uncaught exception's traceback, its atexit handlers and
-flushes are the interpreter's own. The server reports the child's pid when it starts and its exit code when it
-ends, and kills it when the test's timeout passes.
+Run as a script by tests/processes.py, two per test process (a pytest-xdist worker), with one end of a socket pair
+as the file descriptor its argument names. It starts as `python -m fudge_combat.cli.main` starts: the interpreter,
+then the command modules imported the way `fudge` imports them (`cli.main.start_up`: plugins of pydantic off, the
+collector paused, what the imports made frozen), then what depends on the code alone built (`prebuild`). Then, for
+each command it is sent (the arguments, the whole environment, the folder, a memory limit if any, and the process's
+stdin, stdout and stderr as file descriptors), it forks a child that takes those, runs `fudge_combat.cli.main` as
+`python -m` does (`runpy._run_module_as_main`, the same function), and ends as that interpreter ends: its exit code,
+an uncaught exception's traceback, its atexit handlers and flushes are the interpreter's own. The server reports the
+child's pid when it starts and its exit code when it ends, and kills it when the test's timeout passes.
 
 What a child does not do again is the interpreter's start-up, the imports and those builds; what they leave in
 the process is checked before the first fork: no thread, no open file but the three standard streams and the socket, and
