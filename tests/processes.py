@@ -57,7 +57,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # The variables `fudge` reads as a command runs, not as it starts: these may differ from the server's
 # (unless its imports read one, which the server reports). FUDGE_PLAIN, read at import, is not among them.
 LATE = ("FUDGE_KEY_FILE", "FUDGE_SECRETS_FILE", "FUDGE_STORE", "FUDGE_GM", "FUDGE_SEAL_WAIT", "FUDGE_TRACEBACK",
-        "XDG_STATE_HOME", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "PYTEST_CURRENT_TEST")  # pytest's, for each test
+        "XDG_STATE_HOME", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "PYTEST_CURRENT_TEST",  # pytest's, for each test
+        "_FUDGE_COMPLETE", "COMP_WORDS", "COMP_CWORD")  # the shell asking for completions (cli.main `main`)
 FRESH = os.environ.get("FUDGE_TESTS_FRESH", "") not in ("", "0")
 SERVERS = 2
 MODULE = "fudge_combat.cli.main"
