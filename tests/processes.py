@@ -18,7 +18,9 @@ child or is checked before a command is sent:
   FUDGE_PLAIN, PYTHON*, LANG, LC_*, TZ, ...) was read from the server's environment. A command goes to the
   server only when its environment agrees with the server's on every variable but those `fudge` reads as it
   runs (`LATE`: its store, key, state and secrets files, colour and width), and on none of those may the
-  imports have read one (the server reports each variable read meanwhile); otherwise it runs fresh;
+  imports have read one (the server reports each variable read meanwhile); otherwise it runs fresh, or, when
+  `AFTER` commands with that environment have run fresh (a test file's FUDGE_PLAIN or PYTHONPATH), in a pair of
+  servers started with that environment, which the same rule then holds for;
 - no thread runs and no file is open in the server but its standard streams and its socket when it forks
   (checked: no sqlite connection, no cache file held); the child has only its three streams;
 - what the server builds besides its imports (tests/forkserver.py `prebuild`: the snapshot's schema, the code
@@ -61,6 +63,8 @@ LATE = ("FUDGE_KEY_FILE", "FUDGE_SECRETS_FILE", "FUDGE_STORE", "FUDGE_GM", "FUDG
         "_FUDGE_COMPLETE", "COMP_WORDS", "COMP_CWORD")  # the shell asking for completions (cli.main `main`)
 FRESH = os.environ.get("FUDGE_TESTS_FRESH", "") not in ("", "0")
 SERVERS = 2
+OTHERS = 2  # environments besides this process's with warm servers of their own (the latest used kept)
+AFTER = 2  # commands of such an environment run in new interpreters before its servers start
 MODULE = "fudge_combat.cli.main"
 
 
@@ -85,7 +89,9 @@ def fudge(*args: str, store: Path | str, key: Path | None = None, input: str | N
     argv = ["--store", str(store), *args]
     if not (fresh or FRESH) and Path(cwd or folder).is_dir():  # else subprocess says so
         server = _server()
-        if server.takes(environment):
+        if not server.takes(environment):  # an environment of its own before the fork: servers of its own, if any
+            server = _server(environment)
+        if server is not None and server.takes(environment):
             return server.run(MODULE, argv, environment, cwd or folder, input, timeout, limit)
     return subprocess.run([sys.executable, "-m", MODULE, *argv],
                           capture_output=True, text=True, input=input, env=environment,
@@ -109,8 +115,8 @@ def _limit_memory(limit: int) -> None:
 class Server:
     """One warm interpreter (tests/forkserver.py) and the socket its commands are sent on."""
 
-    def __init__(self) -> None:
-        self.environment = _environment()
+    def __init__(self, environment: dict[str, str] | None = None) -> None:
+        self.environment = _environment() if environment is None else environment
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.process = subprocess.Popen([sys.executable, str(ROOT / "tests" / "forkserver.py"), str(theirs.fileno())],
                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -230,22 +236,41 @@ def _text(data: bytes, encoding: str) -> str:
 
 
 _servers: list[Server] = []
+_others: dict[tuple[tuple[str, str], ...], list[Server]] = {}  # by what of the environment `fudge` reads first
+_seen: dict[tuple[tuple[str, str], ...], int] = {}
 _turn = itertools.count()
 _started = threading.Lock()
 
 
-def _server() -> Server:
-    """This process's warm servers (started with the first command), taking commands in turn."""
+def _server(environment: dict[str, str] | None = None) -> Server | None:
+    """This process's warm servers (started with the first command), taking commands in turn. Given a command's
+    `environment` that differs from this process's on what `fudge` reads before the fork (FUDGE_PLAIN, PYTHONPATH:
+    the same for many commands of a test file), servers started with that environment instead, from its
+    AFTER + 1st command on (None before: a new interpreter costs less than two servers for a command or two)."""
     with _started:
-        if _servers and _servers[0].process.pid and _owner[0] != os.getpid():
-            _servers.clear()  # a fork of this process: the servers are its parent's
-        if not _servers:
+        if _owner[0] != os.getpid():  # the first command, or a fork of this process: the servers are its parent's
             import atexit
 
+            _servers.clear()
+            _others.clear()
+            _seen.clear()
             _owner[0] = os.getpid()
-            _servers.extend(Server() for _ in range(SERVERS))
             atexit.register(close)
-        return _servers[next(_turn) % len(_servers)]
+        if environment is None:
+            if not _servers:
+                _servers.extend(Server() for _ in range(SERVERS))
+            pair = _servers
+        else:
+            early = tuple(sorted((k, v) for k, v in environment.items() if k not in LATE))
+            _seen[early] = _seen.get(early, 0) + 1
+            if early not in _others and _seen[early] <= AFTER:
+                return None
+            pair = _others.pop(early, None) or [Server(environment) for _ in range(SERVERS)]
+            _others[early] = pair  # the latest used last
+            while len(_others) > OTHERS:
+                for server in _others.pop(next(iter(_others))):
+                    server.close()
+        return pair[next(_turn) % len(pair)]
 
 
 _owner = [0]
@@ -256,9 +281,10 @@ def close() -> None:
     worker may leave without running atexit, and their time is then counted as the suite's)."""
     with _started:
         if _owner[0] == os.getpid():
-            for server in _servers:
+            for server in [*_servers, *(server for pair in _others.values() for server in pair)]:
                 server.close()
         _servers.clear()
+        _others.clear()
 
 
 def copied(store: Path, folder: Path) -> Path:
