@@ -75,10 +75,21 @@ def snapshot_key_file(tmp_path_factory: pytest.TempPathFactory) -> None:
     os.environ["FUDGE_KEY_FILE"] = str(tmp_path_factory.mktemp("key") / "snapshot.key")
 
 
+@pytest.fixture(scope="session")
+def secrets_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where each test's secrets file is (`secrets_file`)."""
+    return tmp_path_factory.mktemp("secrets")
+
+
+_SECRETS = itertools.count()
+
+
 @pytest.fixture(autouse=True)
-def secrets_file(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The GM's secrets (store.secrets) are each test's own: tests reuse fight ids and seeds."""
-    monkeypatch.setenv("FUDGE_SECRETS_FILE", str(tmp_path_factory.mktemp("secrets") / "secrets.db"))
+def secrets_file(secrets_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The GM's secrets (store.secrets) are each test's own: tests reuse fight ids and seeds. A file of its own in
+    one folder, not a folder of its own: pytest numbers a new folder by reading every name in the session's
+    folder, which then grows with each test, as tmp_path's folders make it grow."""
+    monkeypatch.setenv("FUDGE_SECRETS_FILE", str(secrets_folder / f"secrets-{next(_SECRETS)}.db"))
 
 
 @pytest.fixture(autouse=True)

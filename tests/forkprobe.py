@@ -64,5 +64,11 @@ if __name__ == "__main__":
         import atexit
 
         atexit.register(lambda: print("atexit ran", file=sys.stderr))
+    if how == "allocate":  # bytes it then asks for at once: under a memory limit, more than the limit fails
+        try:
+            block = bytearray(int(sys.argv[2]))
+        except MemoryError:
+            sys.exit("MemoryError")
+        print("allocated")
     if how == "thread":  # the interpreter waits for a thread that is not a daemon before it ends
         threading.Thread(target=lambda: (time.sleep(0.2), print("thread done"))).start()

@@ -1,15 +1,14 @@
 """A warm start for the tests' `fudge` processes (tests/processes.py says when it is used, and why it is sound).
 
-Run as a script by tests/processes.py, two per test process (a pytest-xdist worker), with one end of a socket
-pair as the file descriptor its argument names. It starts as `python -m fudge_combat.cli.main` starts: the
-interpreter, then the command modules imported the way `fudge` imports them (`cli.main.start_up`: plugins of
-pydantic off, the collector paused, what the imports made frozen), then what depends on the code alone built
-(`prebuild`). Then, for each command it is sent (the arguments, the whole
-environment, the folder, and the process's stdin, stdout and stderr as file descriptors), it forks a child that
-takes those, runs `fudge_combat.cli.main` as `python -m` does (`runpy._run_module_as_main`, the same function),
-and ends as that interpreter ends: its exit code, an uncaught exception's traceback, its atexit handlers and
-flushes are the interpreter's own. The server reports the child's pid when it starts and its exit code when it
-ends, and kills it when the test's timeout passes.
+Run as a script by tests/processes.py, two per test process (a pytest-xdist worker), with one end of a socket pair
+as the file descriptor its argument names. It starts as `python -m fudge_combat.cli.main` starts: the interpreter,
+then the command modules imported the way `fudge` imports them (`cli.main.start_up`: plugins of pydantic off, the
+collector paused, what the imports made frozen), then what depends on the code alone built (`prebuild`). Then, for
+each command it is sent (the arguments, the whole environment, the folder, a memory limit if any, and the process's
+stdin, stdout and stderr as file descriptors), it forks a child that takes those, runs `fudge_combat.cli.main` as
+`python -m` does (`runpy._run_module_as_main`, the same function), and ends as that interpreter ends: its exit code,
+an uncaught exception's traceback, its atexit handlers and flushes are the interpreter's own. The server reports the
+child's pid when it starts and its exit code when it ends, and kills it when the test's timeout passes.
 
 What a child does not do again is the interpreter's start-up, the imports and those builds; what they leave in
 the process is checked before the first fork: no thread, no open file but the three standard streams and the socket, and
@@ -24,6 +23,7 @@ import gc
 import importlib
 import json
 import os
+import resource
 import selectors
 import signal
 import socket
@@ -167,6 +167,9 @@ def become(command: dict[str, object]) -> None:
     os.environ.clear()
     os.environ.update(command["env"])  # type: ignore[arg-type]
     os.chdir(str(command["cwd"]))
+    limit = command.get("limit")
+    if isinstance(limit, int):  # a memory limit: set here as tests/processes.py sets it before a new interpreter's exec
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     sys.path.insert(0, os.getcwd())  # `python -m`: the folder it was started in, first
     sys.argv = ["-m", *command["argv"]]  # type: ignore[misc]  # runpy puts the module's file in argv[0]
     sys.orig_argv = [sys.executable, "-m", str(command["module"]), *command["argv"]]  # type: ignore[misc]

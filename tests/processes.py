@@ -18,7 +18,9 @@ child or is checked before a command is sent:
   FUDGE_PLAIN, PYTHON*, LANG, LC_*, TZ, ...) was read from the server's environment. A command goes to the
   server only when its environment agrees with the server's on every variable but those `fudge` reads as it
   runs (`LATE`: its store, key, state and secrets files, colour and width), and on none of those may the
-  imports have read one (the server reports each variable read meanwhile); otherwise it runs fresh;
+  imports have read one (the server reports each variable read meanwhile); otherwise it runs fresh, or, when
+  `AFTER` commands with that environment have run fresh (a test file's FUDGE_PLAIN or PYTHONPATH), in a pair of
+  servers started with that environment, which the same rule then holds for;
 - no thread runs and no file is open in the server but its standard streams and its socket when it forks
   (checked: no sqlite connection, no cache file held); the child has only its three streams;
 - what the server builds besides its imports (tests/forkserver.py `prebuild`: the snapshot's schema, the code
@@ -30,8 +32,10 @@ child or is checked before a command is sent:
   turn, so two successive commands of a test never share one;
 - what differs is what a test of the start-up itself would see: a child has every command's module imported
   (a new `fudge` only its command's), its parent is the server, and its start-up takes no time. Such a test
-  (what is imported, how long it takes, the pydantic plugins) passes `fresh=True`, and `limit` (a memory
-  limit, on a process that maps its imports again) always runs fresh. FUDGE_TESTS_FRESH=1 runs the whole
+  (what is imported, how long it takes, the pydantic plugins) passes `fresh=True`. A memory limit (`limit`) is
+  set in the child before the command runs, as on a new interpreter before it starts: the child's address space
+  already holds every command's imports (more than a new `fudge` has mapped by then), so the command has no more
+  room under the limit than it would have in a new interpreter. FUDGE_TESTS_FRESH=1 runs the whole
   suite fresh, to check that the server hides nothing.
 """
 
@@ -55,9 +59,12 @@ ROOT = Path(__file__).resolve().parent.parent
 # The variables `fudge` reads as a command runs, not as it starts: these may differ from the server's
 # (unless its imports read one, which the server reports). FUDGE_PLAIN, read at import, is not among them.
 LATE = ("FUDGE_KEY_FILE", "FUDGE_SECRETS_FILE", "FUDGE_STORE", "FUDGE_GM", "FUDGE_SEAL_WAIT", "FUDGE_TRACEBACK",
-        "XDG_STATE_HOME", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "PYTEST_CURRENT_TEST")  # pytest's, for each test
+        "XDG_STATE_HOME", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "PYTEST_CURRENT_TEST",  # pytest's, for each test
+        "_FUDGE_COMPLETE", "COMP_WORDS", "COMP_CWORD")  # the shell asking for completions (cli.main `main`)
 FRESH = os.environ.get("FUDGE_TESTS_FRESH", "") not in ("", "0")
 SERVERS = 2
+OTHERS = 2  # environments besides this process's with warm servers of their own (the latest used kept)
+AFTER = 2  # commands of such an environment run in new interpreters before its servers start
 MODULE = "fudge_combat.cli.main"
 
 
@@ -80,10 +87,12 @@ def fudge(*args: str, store: Path | str, key: Path | None = None, input: str | N
     })
     environment.update(env or {})
     argv = ["--store", str(store), *args]
-    if not (fresh or FRESH or limit is not None) and Path(cwd or folder).is_dir():  # else subprocess says so
+    if not (fresh or FRESH) and Path(cwd or folder).is_dir():  # else subprocess says so
         server = _server()
-        if server.takes(environment):
-            return server.run(MODULE, argv, environment, cwd or folder, input, timeout)
+        if not server.takes(environment):  # an environment of its own before the fork: servers of its own, if any
+            server = _server(environment)
+        if server is not None and server.takes(environment):
+            return server.run(MODULE, argv, environment, cwd or folder, input, timeout, limit)
     return subprocess.run([sys.executable, "-m", MODULE, *argv],
                           capture_output=True, text=True, input=input, env=environment,
                           cwd=cwd or folder, timeout=timeout,
@@ -106,8 +115,8 @@ def _limit_memory(limit: int) -> None:
 class Server:
     """One warm interpreter (tests/forkserver.py) and the socket its commands are sent on."""
 
-    def __init__(self) -> None:
-        self.environment = _environment()
+    def __init__(self, environment: dict[str, str] | None = None) -> None:
+        self.environment = _environment() if environment is None else environment
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.process = subprocess.Popen([sys.executable, str(ROOT / "tests" / "forkserver.py"), str(theirs.fileno())],
                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -129,16 +138,18 @@ class Server:
         return not differ - (set(LATE) - self.read)
 
     def run(self, module: str, argv: list[str], environment: dict[str, str], cwd: Path, input: str | None,
-            timeout: float) -> subprocess.CompletedProcess[str]:
+            timeout: float, limit: int | None = None) -> subprocess.CompletedProcess[str]:
         """`python -m MODULE ARGV...` as a child of the server, as `subprocess.run(..., capture_output=True,
         text=True, input=input, timeout=timeout)` runs it: its exit code (minus a signal's number when one
-        killed it), its output decoded as `subprocess` decodes it, TimeoutExpired after killing it."""
+        killed it), its output decoded as `subprocess` decodes it, TimeoutExpired after killing it. `limit`: the
+        bytes of address space the child may map (RLIMIT_AS), set before the module runs."""
         command = [sys.executable, "-m", module, *argv]
         pipes = [os.pipe() for _ in range(3 if input is not None else 2)]
         out, err = pipes[0], pipes[1]
         stdin = pipes[2][0] if input is not None else 0  # no input: the child reads this process's stdin
         ours, theirs = socket.socketpair()
-        message = json.dumps({"module": module, "argv": argv, "env": environment, "cwd": str(cwd)}).encode()
+        message = json.dumps({"module": module, "argv": argv, "env": environment, "cwd": str(cwd),
+                              "limit": limit}).encode()
         with self.lock:
             socket.send_fds(self.control, [message], [theirs.fileno(), stdin, out[1], err[1]])
         theirs.close()
@@ -225,22 +236,41 @@ def _text(data: bytes, encoding: str) -> str:
 
 
 _servers: list[Server] = []
+_others: dict[tuple[tuple[str, str], ...], list[Server]] = {}  # by what of the environment `fudge` reads first
+_seen: dict[tuple[tuple[str, str], ...], int] = {}
 _turn = itertools.count()
 _started = threading.Lock()
 
 
-def _server() -> Server:
-    """This process's warm servers (started with the first command), taking commands in turn."""
+def _server(environment: dict[str, str] | None = None) -> Server | None:
+    """This process's warm servers (started with the first command), taking commands in turn. Given a command's
+    `environment` that differs from this process's on what `fudge` reads before the fork (FUDGE_PLAIN, PYTHONPATH:
+    the same for many commands of a test file), servers started with that environment instead, from its
+    AFTER + 1st command on (None before: a new interpreter costs less than two servers for a command or two)."""
     with _started:
-        if _servers and _servers[0].process.pid and _owner[0] != os.getpid():
-            _servers.clear()  # a fork of this process: the servers are its parent's
-        if not _servers:
+        if _owner[0] != os.getpid():  # the first command, or a fork of this process: the servers are its parent's
             import atexit
 
+            _servers.clear()
+            _others.clear()
+            _seen.clear()
             _owner[0] = os.getpid()
-            _servers.extend(Server() for _ in range(SERVERS))
             atexit.register(close)
-        return _servers[next(_turn) % len(_servers)]
+        if environment is None:
+            if not _servers:
+                _servers.extend(Server() for _ in range(SERVERS))
+            pair = _servers
+        else:
+            early = tuple(sorted((k, v) for k, v in environment.items() if k not in LATE))
+            _seen[early] = _seen.get(early, 0) + 1
+            if early not in _others and _seen[early] <= AFTER:
+                return None
+            pair = _others.pop(early, None) or [Server(environment) for _ in range(SERVERS)]
+            _others[early] = pair  # the latest used last
+            while len(_others) > OTHERS:
+                for server in _others.pop(next(iter(_others))):
+                    server.close()
+        return pair[next(_turn) % len(pair)]
 
 
 _owner = [0]
@@ -251,9 +281,10 @@ def close() -> None:
     worker may leave without running atexit, and their time is then counted as the suite's)."""
     with _started:
         if _owner[0] == os.getpid():
-            for server in _servers:
+            for server in [*_servers, *(server for pair in _others.values() for server in pair)]:
                 server.close()
         _servers.clear()
+        _others.clear()
 
 
 def copied(store: Path, folder: Path) -> Path:

@@ -61,18 +61,21 @@ def test_every_bench_script_has_its_smallest_run_here() -> None:
 
 @pytest.fixture(scope="session")
 def peer_python(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """An interpreter with the peer library, made once (as bench/replay.py makes `.venv-peer`)."""
+    """An interpreter with the peer library, made once (as bench/replay.py makes `.venv-peer`). The venv gets no
+    pip of its own (installing one is most of the venv's cost): this environment's pip installs into it."""
     folder = tmp_path_factory.mktemp("peer") / "venv"
-    venv.create(folder, with_pip=True)
+    venv.create(folder, with_pip=False)
     python = folder / "bin" / "python"
-    done = subprocess.run([str(python), "-m", "pip", "install", "-q", "eventsourcing>=9.5,<9.6"],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
+                           "eventsourcing>=9.5,<9.6"], capture_output=True, text=True, timeout=300)
     if done.returncode:
         pytest.skip(f"the peer library could not be installed: {done.stderr.strip().splitlines()[-1:]}")
     return str(python)
 
 
-@pytest.mark.parametrize("script", sorted(RUNS))
+# the scripts that need the peer run on one pytest-xdist worker, which makes the peer's environment once
+@pytest.mark.parametrize("script", [pytest.param(script, marks=pytest.mark.xdist_group("bench-peer"))
+                                    if RUNS[script][1] else script for script in sorted(RUNS)])
 def test_the_benchmark_runs_at_its_smallest_size(script: str, request: pytest.FixtureRequest,
                                                  tmp_path: Path) -> None:
     args, needs_peer = RUNS[script]

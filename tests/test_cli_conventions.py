@@ -87,9 +87,9 @@ def test_version_is_the_package_version_and_loads_no_command(tmp_path: Path) -> 
 def complete(store: Path, line: str, env: dict[str, str] | None = None) -> list[str]:
     """What bash's completion asks `fudge` for `line` (the word being completed is its last, maybe empty)."""
     words = ["fudge", "--store", str(store), *line.split(" ")]
-    done = subprocess.run([sys.executable, "-m", "fudge_combat.cli.main"], capture_output=True, text=True, cwd=store.parent,
-                          env={**environment(store), "_FUDGE_COMPLETE": "complete_bash",
-                               "COMP_WORDS": " ".join(words), "COMP_CWORD": str(len(words) - 1), **(env or {})})
+    # `fudge --store STORE` with the shell's request: the completion reads the shell's words, not the arguments
+    done = fudge(store=store, env={"_FUDGE_COMPLETE": "complete_bash", "COMP_WORDS": " ".join(words),
+                                   "COMP_CWORD": str(len(words) - 1), **(env or {})})
     assert done.returncode == 0 and done.stderr == "", done.stderr
     return [line for line in done.stdout.splitlines() if line]  # no completion: one empty line
 

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from fudge_combat.store.postgres import STORE_SCHEMA
-from tests.processes import ROOT
+from tests.processes import ROOT, fudge
 
 SHEETS = ROOT / "examples" / "sheets"
 VERBS = ("SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE")
@@ -146,14 +146,11 @@ class Club:
     names: dict[bool, str]
 
     def fudge(self, gm: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-        """`fudge` as a GM logged in under their own role (no FUDGE_GM unless `env` gives one)."""
+        """`fudge` as a GM logged in under their own role (no FUDGE_GM unless `env` gives one), in their folder
+        (their key, secrets and state)."""
         folder = self.folders[gm]
-        environment = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
-        environment.update({"PYTHONPATH": str(ROOT), "FUDGE_KEY_FILE": str(folder / "snapshot.key"),
-                            "FUDGE_SECRETS_FILE": str(folder / "secrets.db"), "XDG_STATE_HOME": str(folder / "state"),
-                            "NO_COLOR": "1", "COLUMNS": "100", **(env or {})})
-        return subprocess.run([sys.executable, "-m", "fudge_combat.cli.main", "--store", self.urls[gm], *args], capture_output=True,
-                              text=True, env=environment, cwd=folder, timeout=120)
+        return fudge(*args, store=self.urls[gm], cwd=folder, key=folder / "snapshot.key",
+                     env={"FUDGE_SECRETS_FILE": str(folder / "secrets.db"), **(env or {})})
 
     def ok(self, gm: str, *args: str) -> str:
         done = self.fudge(gm, *args)

@@ -5,14 +5,12 @@ never changes it; `fudge club upgrade` migrates it to this schema in one transac
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from fudge_combat.events.envelope import load
-from tests.processes import ROOT
+from tests.processes import fudge
 from tests.test_store_schema import fight_of, old_logs
 
 
@@ -61,11 +59,8 @@ def schema_1(url: str) -> dict[str, str]:
 def run(url: str, folder: Path, *args: str, gm: str = "alice", input: str | None = None
         ) -> subprocess.CompletedProcess[str]:
     """`fudge` as a GM (FUDGE_GM; "": the role the URL logs in as) in their own folder."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FUDGE_")}
-    env.update(PYTHONPATH=str(ROOT), FUDGE_GM=gm, FUDGE_KEY_FILE=str(folder / "key"), NO_COLOR="1",
-               FUDGE_SECRETS_FILE=str(folder / "secrets.db"), XDG_STATE_HOME=str(folder / "state"))
-    return subprocess.run([sys.executable, "-m", "fudge_combat.cli.main", "--store", url, *args], capture_output=True, text=True,
-                          input=input, env=env, cwd=folder, timeout=300)
+    return fudge(*args, store=url, cwd=folder, key=folder / "key", input=input, timeout=300,
+                 env={"FUDGE_GM": gm, "FUDGE_SECRETS_FILE": str(folder / "secrets.db")})
 
 
 def test_A_LOG_1_the_oldest_postgresql_store_is_read_fight_by_fight_unchanged_then_upgraded(

@@ -20,15 +20,20 @@ HERE = ROOT / "tests"
 
 
 def probe(*args: str, fresh: bool, input: str | None = "", timeout: float = 60,
-          env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+          env: dict[str, str] | None = None, limit: int | None = None) -> subprocess.CompletedProcess[str]:
+    """`python -m forkprobe ARGS` in a new interpreter or a child; `limit` as tests/processes.py `fudge` sets it."""
     environment = processes._environment()
     environment.update({"PROBE_GROUP": str(os.getpgrp()), "PROBE_SESSION": str(os.getsid(0)), **(env or {})})
     if fresh:
         return subprocess.run([sys.executable, "-m", "forkprobe", *args], capture_output=True, text=True,
-                              input=input, env=environment, cwd=HERE, timeout=timeout)
-    server = processes._server()  # PROBE_ variables: read by the probe alone, as it runs
-    assert server.takes({k: v for k, v in environment.items() if not k.startswith("PROBE_")})
-    return server.run("forkprobe", list(args), environment, HERE, input, timeout)
+                              input=input, env=environment, cwd=HERE, timeout=timeout,
+                              preexec_fn=None if limit is None else lambda: processes._limit_memory(limit))
+    early = {k: v for k, v in environment.items() if not k.startswith("PROBE_")}  # read by the probe alone
+    server = processes._server()
+    if not server.takes(early):  # an environment of its own: its own servers (tests/processes.py `fudge`)
+        server = processes._server(early)
+    assert server is not None and server.takes(early)
+    return server.run("forkprobe", list(args), environment, HERE, input, timeout, limit)
 
 
 def test_a_child_finds_what_a_new_interpreter_finds() -> None:
@@ -73,6 +78,40 @@ def test_a_child_ends_as_a_new_interpreter_ends(how: list[str], code: int, error
         assert done.stderr.endswith(error), (fresh, done.stderr)
         assert ("Traceback" in done.stderr) == (how == ["raise"])
         assert done.stdout.endswith("end\n" + ("thread done\n" if how == ["thread"] else ""))
+
+
+def test_an_environment_the_imports_read_gets_warm_servers_of_its_own() -> None:
+    """A command whose environment differs on what is read before the fork (FUDGE_PLAIN) runs in a new interpreter
+    the first AFTER times, then in a child of a pair of servers started with that environment, taking commands in
+    turn; the child finds what a new interpreter with that environment finds."""
+    mark = {"FUDGE_PLAIN": "1", "FORKPROBE_MARK": f"{os.getpid()}-{id(object())}"}  # this test's environment alone
+    environment = {**processes._environment(), **mark}
+    assert not processes._server().takes(environment)
+    found = [processes._server(environment) for _ in range(processes.AFTER + 2)]
+    assert found[:processes.AFTER] == [None] * processes.AFTER
+    assert all(server is not None and server.takes(environment) for server in found[processes.AFTER:])
+    assert found[-1] is not found[-2]
+    facts = {}
+    for fresh in (True, False):
+        done = probe(fresh=fresh, env=mark)
+        assert done.returncode == 0 and done.stderr == "", (fresh, done.stderr)
+        facts[fresh] = json.loads(done.stdout.split("\n", 1)[0])
+    for key in ("pid", "random", "hash"):
+        facts[True].pop(key), facts[False].pop(key)
+    assert facts[False] == facts[True] and facts[True]["env"]["FUDGE_PLAIN"] == "1"
+
+
+def test_a_memory_limit_holds_in_a_child_as_in_a_new_interpreter() -> None:
+    """`fudge(..., limit=...)` (tests/test_cache_fuzz.py): the child has the limit a new interpreter has, and an
+    allocation past it fails there as it does in a new interpreter, while one well under it succeeds."""
+    limit = 1 << 30
+    for fresh in (True, False):
+        facts = json.loads(probe(fresh=fresh, limit=limit).stdout.split("\n", 1)[0])
+        assert facts["limits"][1] == [limit, limit], fresh
+        over = probe("allocate", str(limit), fresh=fresh, limit=limit)
+        assert (over.returncode, over.stderr) == (1, "MemoryError\n"), (fresh, over.stderr)
+        under = probe("allocate", str(limit // 4), fresh=fresh, limit=limit)
+        assert under.returncode == 0 and under.stdout.endswith("allocated\n"), (fresh, under.stderr)
 
 
 def test_a_timeout_kills_the_child() -> None:

@@ -172,14 +172,21 @@ def install(folder: Path) -> dict[str, str]:
     return {"PYTHONPATH": str(folder)}
 
 
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The environment with the toy ruleset installed, once for the module (no test changes it): its commands,
+    with the same environment, go to warm servers of their own (tests/processes.py)."""
+    return install(tmp_path_factory.mktemp("site"))
+
+
 @pytest.fixture
-def table(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+def table(tmp_path: Path, site: dict[str, str]) -> tuple[Path, dict[str, str]]:
     """A GM's folder with the two sheets, and the environment with the toy ruleset installed."""
     gm = tmp_path / "table"
     gm.mkdir()
     for name in ("snorri", "brynhild"):
         (gm / f"{name}.toml").write_text((SHEETS / f"{name}.toml").read_text())
-    return gm / "fudge.db", install(tmp_path / "site")
+    return gm / "fudge.db", site
 
 
 def ok(*args: str, store: Path, env: dict[str, str], input: str | None = None) -> str:
