@@ -308,8 +308,17 @@ class _Tokens:
             return int.from_bytes(got, "little")
 
     def take_in_worker(self) -> int | None:
-        got = os.read(self.read_fd, self.SIZE)
-        return int.from_bytes(got, "little") if got else None
+        """`take` in a worker, which writes none: it waits for a number or the pipe's end. The pipe's read end
+        is one open file shared with this process's parent, which makes it non-blocking a moment at each of
+        its own reads (`take`): a read that finds it so and the pipe empty waits for it to be readable and
+        reads again."""
+        while True:
+            try:
+                got = os.read(self.read_fd, self.SIZE)
+            except BlockingIOError:
+                select.select([self.read_fd], [], [])
+                continue
+            return int.from_bytes(got, "little") if got else None
 
     def close_writer(self) -> None:
         if self.write_fd >= 0:

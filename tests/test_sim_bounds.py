@@ -232,3 +232,74 @@ def test_a_long_run_holds_no_fights_it_has_counted(monkeypatch: pytest.MonkeyPat
     assert [w.count for w in tally.summary(["a", "b"], ["A", "B"]).wins] == [len(range(0, n, 3)), len(range(1, n, 3))]
     assert serial_most <= 500, serial_most
     assert pooled_most <= 3 * 2_000, pooled_most
+
+
+def test_every_range_number_is_taken_once_when_the_pipe_holds_fewer_than_the_run_has() -> None:
+    """A run of more ranges than the pipe holds (a long run): this process refills the pipe as numbers are
+    taken, reading without blocking a moment each time on the read end its workers share; two forked readers
+    and this one take every number once, none twice, and no reader fails on the shared end's state (a worker
+    that begins a read in that moment waits: the next test)."""
+    import os
+
+    from fudge_combat.sim.parallel import _Tokens
+
+    count = 100_000  # the pipe holds 8,192 numbers of 8 bytes
+    for _ in range(2):
+        tokens = _Tokens(count)
+        readers = []
+        for _ in range(2):
+            read, write = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                code = 0
+                try:
+                    os.close(read)
+                    tokens.close_writer()
+                    taken = []
+                    while (index := tokens.take_in_worker()) is not None:
+                        taken.append(index)
+                    os.write(write, pickle.dumps(taken))
+                except BaseException:  # noqa: BLE001  # a reader that fails: the parent sees its exit code
+                    code = 1
+                finally:
+                    os._exit(code)
+            os.close(write)
+            readers.append((pid, read))
+        mine = []
+        while (index := tokens.take()) is not None:
+            mine.append(index)
+        taken = [mine]
+        for pid, read in readers:
+            with os.fdopen(read, "rb") as answer:
+                data = answer.read()
+            _, status = os.waitpid(pid, 0)
+            assert os.waitstatus_to_exitcode(status) == 0
+            taken.append(pickle.loads(data))
+        tokens.close()
+        every = [index for part in taken for index in part]
+        assert sorted(every) == list(range(count))
+        assert all(part == sorted(part) for part in taken)  # each reader takes them in increasing order
+
+
+def test_a_worker_that_finds_the_shared_pipe_empty_and_non_blocking_waits_for_the_next_number() -> None:
+    """The moment `take` makes the shared read end non-blocking: a worker's read that begins then, on an
+    empty pipe whose numbers are not all written, waits for the next number instead of failing."""
+    import os
+
+    from fudge_combat.sim.parallel import _Tokens
+
+    tokens = _Tokens(100_000)
+    held = 0
+    while held < tokens.sent:  # the pipe emptied, its writer still open (more numbers to come)
+        held += len(os.read(tokens.read_fd, (tokens.sent - held) * tokens.SIZE)) // tokens.SIZE
+    os.set_blocking(tokens.read_fd, False)  # as this process's `take` leaves it for a moment
+    got: list[Any] = []
+    reader = threading.Thread(target=lambda: got.append(tokens.take_in_worker()))
+    reader.start()
+    reader.join(0.2)
+    assert reader.is_alive() and not got  # waiting, not failed
+    os.set_blocking(tokens.read_fd, True)
+    tokens._fill()  # the next numbers written
+    reader.join(5)
+    assert got == [held]
+    tokens.close()
