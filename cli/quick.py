@@ -63,6 +63,7 @@ class Param:
     bounds: tuple[int | None, int | None] | None = None
 
     def value(self, text: str) -> Any:
+        """One value as Typer gives it, or NotRead: one Typer must judge (and word its refusal)."""
         if self.kind is int:
             if not NUMBER.fullmatch(text):
                 raise NotRead

@@ -281,7 +281,8 @@ class _Tokens:
 
     def _fill(self) -> None:
         while self.write_fd >= 0 and self.sent < self.count:
-            batch = b"".join(i.to_bytes(self.SIZE, "little") for i in range(self.sent, min(self.count, self.sent + 512)))
+            upto = min(self.count, self.sent + 512)
+            batch = b"".join(i.to_bytes(self.SIZE, "little") for i in range(self.sent, upto))
             try:
                 written = os.write(self.write_fd, batch)
             except BlockingIOError:
