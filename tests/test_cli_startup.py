@@ -241,8 +241,9 @@ OTHER_RULESETS = {"fudge_combat.engine.rulesets.atari_isev.blows", "fudge_combat
 
 def test_a_fudge_attack_loads_neither_the_other_rulesets_nor_the_commands_it_does_not_name(fudge: Any) -> None:
     """A one-shot command pays for what it uses: a Fudge fight's `attack` loads no Fate or Atari Isev rules,
-    only the command classes it names (the blows, and the fight's own for undo and redo). The same store's
-    Atari Isev fight loads Atari Isev's rules."""
+    only the command classes it names (the blows, and the fight's own for undo and redo), and its plain line
+    is read before Typer builds the command (cli.quick), which its help is not. The same store's Atari Isev
+    fight loads Atari Isev's rules."""
     fudge("new", "duel")
     fudge("join", "snorri.toml")
     fudge("join", "brynhild.toml")
@@ -253,6 +254,9 @@ def test_a_fudge_attack_loads_neither_the_other_rulesets_nor_the_commands_it_doe
     assert SqliteStore(fudge.db).last_seq("duel") > before  # decided and appended, not refused
     assert {"fudge_combat.engine.rulesets.fudge.decider", "fudge_combat.engine.rulesets.fudge.commands_blows", "pydantic.main"} <= attack
     assert not attack & OTHER_RULESETS
+    assert "typer._adapters" not in attack  # its plain line read from the declaration: Typer built no command (cli.quick)
+    helped = _modules_after(["attack", "--help"], env)
+    assert "typer._adapters" in helped  # help is Typer's: it builds the command, an adapter for each option
     assert not attack & {"fudge_combat.engine.rulesets.fudge.commands_round", "fudge_combat.engine.rulesets.fudge.commands_rolls",
                          "fudge_combat.engine.rulesets.fudge.commands_aftermath", "fudge_combat.engine.commands_union"}
 
