@@ -147,7 +147,6 @@ def prototypes(path: Path, rounds: int = 10, per: int = 3) -> list[tuple[str, fl
     (`PRAGMA mmap_size`: `Loader.rebuild` on the same file both ways), and the derived decoder called once
     per page of 1,024 rows (a JSON array of their bodies) instead of once per row.
     Each: (what, as it is, prototype), CPU ms."""
-    import shutil
     import sqlite3
     import typing
 

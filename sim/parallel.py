@@ -401,8 +401,7 @@ class _Child:
             if not chunk:
                 raise WorkerLost("a worker process ended in the middle of the run (killed, or out of memory?)")
             self.buffer += chunk
-            while len(self.buffer) >= 8 and len(self.buffer) >= 8 + int.from_bytes(self.buffer[:8], "little"):
-                size = int.from_bytes(self.buffer[:8], "little")
+            while len(self.buffer) >= 8 and len(self.buffer) >= 8 + (size := int.from_bytes(self.buffer[:8], "little")):
                 kind, *rest = pickle.loads(self.buffer[8:8 + size])
                 self.buffer = self.buffer[8 + size:]
                 if kind == "played":
