@@ -1,6 +1,6 @@
-"""F-WND-4: a track's level (engine.kernel.wounds.Track) is that of its own boxes, whatever way a track with
-other boxes is made from one whose level was read (msgspec's `replace`, the state's `replace`, a copy, a
-pickle): a level once kept on the track went with its copies, and a cache of it must never again."""
+"""F-WND-4: a track's level is worked out once and kept on the track (engine.kernel.wounds.Track, in its own
+`__dict__`); whatever way a track with other boxes is made from one whose level was read (msgspec's
+`replace`, the state's `replace`, a copy, a pickle), its level is that of its own boxes."""
 
 from __future__ import annotations
 
@@ -27,8 +27,9 @@ def expected(track: Track) -> int:
 
 @given(tracks, tracks)
 def test_F_WND_4_a_track_made_from_one_whose_level_was_read_has_its_own_level(track: Track, other: Track) -> None:
-    """F-WND-4: a level read never travels to a track with other boxes or another death."""
-    assert track.level == expected(track)  # read before each copy is made
+    """F-WND-4: the kept level never travels to a track with other boxes or another death."""
+    assert track.level == expected(track)  # read: now kept on `track`
+    assert track.__dict__["_level"] == expected(track)
     for made in (msgspec.structs.replace(track, boxes=other.boxes), msgspec.structs.replace(track, dead=other.dead),
                  fast_replace(track, boxes=other.boxes, dead=other.dead), pickle.loads(pickle.dumps(track)),
                  copy.copy(track), copy.deepcopy(track)):
@@ -40,7 +41,7 @@ def test_F_WND_4_a_track_made_from_one_whose_level_was_read_has_its_own_level(tr
 
 @given(tracks)
 def test_F_WND_4_reading_the_level_changes_neither_equality_nor_hash(track: Track) -> None:
-    """F-WND-4: reading the level is not part of the track's value."""
+    """F-WND-4: the kept level is not part of the track's value."""
     fresh = msgspec.structs.replace(track)
     assert track.level == expected(track)
     assert track == fresh and hash(track) == hash(fresh)

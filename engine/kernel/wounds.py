@@ -27,8 +27,13 @@ class Mark(Struct, frozen=True):
     healed_from: int | None = None  # F-HEAL-4: the level dealt, when healing lowered `level`
 
 
-class Track(Struct, frozen=True):
-    """Boxes for Scratch..Near Death; each box holds the original level of its mark or None."""
+class Track(Struct, frozen=True, dict=True):
+    """Boxes for Scratch..Near Death; each box holds the original level of its mark or None.
+
+    `level` is worked out on first reading and kept in the track's own `__dict__` (msgspec's `dict=True`):
+    a fight reads it about ten times per blow and per turn (who can act, penalties, who still stands on
+    each side), and the board of a large roster for every fighter. Not a field: it is neither compared,
+    hashed, shown, stored, nor copied by `replace` or a pickle to a track with other boxes."""
 
     boxes: tuple[tuple[int | None, ...], ...]
     dead: bool = False
@@ -39,6 +44,13 @@ class Track(Struct, frozen=True):
     @property
     def level(self) -> int:
         """F-WND-4: the highest level with a marked box (Dead above all)."""
+        kept = self.__dict__
+        level = kept.get("_level")
+        if level is None:
+            level = kept["_level"] = self._marked_level()  # a cache of the frozen fields, not a change
+        return level
+
+    def _marked_level(self) -> int:
         if self.dead:
             return DEAD
         boxes = self.boxes
