@@ -103,9 +103,16 @@ def count():
               and project(c.__module__)]
     classes = [c for c in objects if isinstance(c, type) and dataclasses.is_dataclass(c)
                and project(c.__module__)]
+    try:
+        import msgspec
+        structs = [c for c in objects if isinstance(c, type) and issubclass(c, msgspec.Struct)
+                   and project(c.__module__)]
+    except ImportError:  # a checkout before msgspec
+        structs = []
     print(json.dumps({"models": len(models), "models_used": sum(c in used for c in models),
                       "schemas_built": sum(bool(c.__pydantic_complete__) for c in models),
                       "dataclasses": len(classes), "dataclasses_used": sum(c in used for c in classes),
+                      "structs": len(structs), "structs_used": sum(c in used for c in structs),
                       "modules": sum(map(project, sys.modules))}), file=sys.stderr)
 sys.argv = ["fudge", *sys.argv[1:]]
 from fudge_combat.cli.main import app
@@ -309,7 +316,8 @@ def profile(checkout: Checkout, samples: int) -> None:
     found = json.loads(census.stderr.strip().splitlines()[-1])
     print(f"\nDefined and used: {found['modules']} of the project's modules imported; {found['models']} pydantic "
           f"classes defined, {found['models_used']} with an instance at exit, {found['schemas_built']} schemas "
-          f"built; {found['dataclasses']} dataclasses defined, {found['dataclasses_used']} with an instance at exit")
+          f"built; {found['dataclasses']} dataclasses defined, {found['dataclasses_used']} with an instance at exit; "
+          f"{found.get('structs', 0)} msgspec structs defined, {found.get('structs_used', 0)} with an instance at exit")
 
     least: dict[str, int] = {}
     for _ in range(5):

@@ -17,7 +17,6 @@ client with `-n 1`: what the design leaves of the start-up.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import logging
 import os
@@ -27,6 +26,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import msgspec
+
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,7 +62,7 @@ def serve(path: str) -> None:
                 if request.get("stop"):
                     return
                 batch = run_batch(setup_for(request["preset"]), 7, request["n"], jobs=request["jobs"])
-                conn.sendall(json.dumps(dataclasses.asdict(batch.summary), sort_keys=True, default=str).encode())
+                conn.sendall(json.dumps(msgspec.structs.asdict(batch.summary), sort_keys=True, default=str).encode())
 
 
 def client(path: str, preset: str, n: int, jobs: int) -> tuple[float, bytes]:

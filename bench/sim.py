@@ -39,11 +39,11 @@ import resource
 import subprocess
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import structlog
+from msgspec.structs import replace
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -154,7 +154,11 @@ def side_by_side(old: Path, counts: dict[str, int], rounds: int) -> None:
         subprocess.run([sys.executable, "-m", "compileall", "-q", "engine", "events", "projections", "store",
                         "service", "sim", "cli"], cwd=root, check=True, capture_output=True)
     print(f"old {roots['old']}, new {roots['new']}; load average {os.getloadavg()[0]:.1f}")
-    got = helpers.in_turns(roots, rounds, lambda root: helpers.child(root, OLD_AND_NEW, json.dumps(counts)))
+    from checkouts import python_for  # bench/, this script's folder
+
+    pythons = {label: python_for(root) for label, root in roots.items()}  # each checkout's own interpreter
+    got = helpers.in_turns(list(roots), rounds,
+                           lambda label: helpers.child(pythons[label], roots[label], OLD_AND_NEW, json.dumps(counts)))
     print(f"{'preset':<14}{'duels':>7}{'old':>9}{'new':>9}{'new/old':>9}   (duels per CPU second, median of {rounds})")
     for preset, n in counts.items():
         before, after = (statistics.median(r[preset] for r in got[label]) for label in ("old", "new"))

@@ -6,9 +6,10 @@ tell the same story every time; a step with no dice rolls generated ones.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from importlib import resources
 from typing import Any
+
+from msgspec import Struct
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.sheets import parse_sheet
@@ -29,8 +30,7 @@ def join(name: str, side: str | None = None) -> cmd.Join:
     return cmd.Join(sheet=sheet.model_dump(mode="json"), source=f"{name}.toml", side=side)
 
 
-@dataclass(frozen=True)
-class Demo:
+class Demo(Struct, frozen=True):
     name: str
     summary: str
     rules: str

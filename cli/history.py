@@ -266,10 +266,10 @@ def import_(
         fights = service()
         outcome = fights.import_(lines, as_name)
         if as_json:  # every event the store now holds for it: the imported ones and the new seed's
-            import dataclasses
+            import msgspec
 
             records = fights.log(as_name)
-            outcome = dataclasses.replace(outcome, state=fights.state(as_name))  # under the name given to it
+            outcome = msgspec.structs.replace(outcome, state=fights.state(as_name))  # under the name given to it
             report(None, outcome, as_json, events=records, gone=voided(records))
             return
         echo(f"imported {source} as {as_name}")

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import inspect
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union, get_args, get_origin
 
+from msgspec import Struct
 from typer.models import ArgumentInfo, OptionInfo, ParameterInfo
 from typer.utils import get_params_from_function
 
@@ -48,8 +48,7 @@ class NotRead(Exception):
     """The line, or the command, is Typer's to read."""
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(Struct, frozen=True):
     """One parameter as the command line gives it."""
 
     name: str

@@ -12,8 +12,10 @@ from __future__ import annotations
 import difflib
 import re
 import textwrap
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
+
 
 DIGEST = Path(__file__).with_name("rules_digest.md")
 RULE_ID = r"[A-Z]{1,3}(?:-[A-Z0-9]+)*"
@@ -21,8 +23,7 @@ _ITEM = re.compile(rf"^- ({RULE_ID}) (.*)$")
 _HEADING = re.compile(rf"^(#{{2,3}}) ({RULE_ID})(?: —)? (.*)$")
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(Struct, frozen=True):
     id: str
     text: str  # markdown as the digest writes it; `plain` turns it into the words shown
     section: str  # the heading it is listed under

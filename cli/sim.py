@@ -8,10 +8,10 @@ import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
+from msgspec.structs import replace
 import typer
 
 from fudge_combat.cli.context import echo, echo_json, fail, guard, house_rules, read_file, service

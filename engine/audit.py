@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from msgspec import Struct
 from pydantic import ValidationError
 
 from fudge_combat.engine import commands as cmd
@@ -25,8 +25,7 @@ from fudge_combat.events.rows import Row
 DICE_EVENTS = (ev.DiceRolled, ev.InitiativeRolled, ev.InitiativeRanked)
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(Struct, frozen=True):
     events: int
     problems: tuple[tuple[int, str], ...]
     rolls_checked: int
@@ -115,8 +114,7 @@ def _row_problem(row: Row, expected_seq: int) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class Lineage:
+class Lineage(Struct, frozen=True):
     """Whose events a fight's log may hold (A-LOG-2, A-BRANCH-1), as the store records the fight: its own
     (fight id `fight_id`) from its own first event to the end; before that, only for a branch its parent's
     up to the fork (`fork_seq`; `parent_hash`, the parent's hash at that event, when the parent can be

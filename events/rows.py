@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
+
+
+class Row(Struct, frozen=True):
     """One stored event: its columns, and its body as the text whose bytes were hashed (A-LOG-2).
 
     Stores write and read rows; `engine.audit` checks them. A row of a damaged store may hold

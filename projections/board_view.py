@@ -36,10 +36,11 @@ import json
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from json import JSONEncoder
 from json.encoder import encode_basestring
 from typing import Any
+
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.pmap import changed_keys
@@ -59,8 +60,7 @@ BY_COMBATANT = ("combatants", "initiative", "ranked", "declarations", "sealed", 
 _JSON = JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # key order kept: it is shown
 
 
-@dataclass(frozen=True, slots=True)
-class Part:
+class Part(Struct, frozen=True):
     """One combatant's lines of the status text, entry of its JSON, two board lines and traits."""
 
     key: str
@@ -298,8 +298,7 @@ def build(state: FightState) -> dict[str, Any]:
         return assemble(kept.head(state), [part.data for part in kept.in_order()])
 
 
-@dataclass(slots=True)
-class Written:
+class Written(Struct):
     """What one writer (a service's caches) last stored of a fight's view."""
 
     roster: Roster

@@ -12,8 +12,9 @@ records it named (`touched` finds them in the log); without them the line names 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from fudge_combat.engine.evolve import EVENT_RULES
 from fudge_combat.engine.kernel.event_rules import Named
@@ -27,8 +28,7 @@ from fudge_combat.events import models as ev
 from fudge_combat.events.envelope import Recorded
 
 
-@dataclass(frozen=True, slots=True)
-class Consequence:
+class Consequence(Struct, frozen=True):
     """One thing the GM needs to know after a command: `kind` says what (wound, out, fight-over, round,
     order, turn, undo, redo, points, result, declaration, condition, warning), `text` says it."""
 

@@ -31,6 +31,7 @@ from operator import attrgetter
 from typing import Any
 
 import msgspec
+from msgspec.structs import replace as _replace
 
 from fudge_combat.engine import evolve as evolving_handlers
 from fudge_combat.engine.rulesets.fudge import evolve as fudge_evolve
@@ -124,20 +125,8 @@ def _settled(draft: Draft) -> Draft:
     return draft
 
 
-_new = object.__new__
-_a_action, _a_resolution, _a_rolls, _a_consequences = (Action.__dict__[name].__set__
-                                                       for name in ("action", "resolution", "rolls", "consequences"))
-
-
-def _action(action: int, resolution: int, rolls: tuple[int, ...], consequences: tuple[int, ...]) -> Action:
-    """`Action(...)` through its slots' own setters (a frozen dataclass's __init__ goes through
-    object.__setattr__, field by field)."""
-    new = _new(Action)
-    _a_action(new, action)
-    _a_resolution(new, resolution)
-    _a_rolls(new, rolls)
-    _a_consequences(new, consequences)
-    return new
+# `Action(...)`, a struct made by msgspec's own __init__, in C
+_action = Action
 
 
 def _owned(s: Draft) -> tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]] | None:
@@ -150,7 +139,7 @@ def _owned(s: Draft) -> tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]] | 
     return None
 
 
-_W = {name: FightState.__dict__[name].__set__ for name in FightState.__dataclass_fields__}  # every slot's setter
+_W = {name: FightState.__dict__[name].__set__ for name in FightState.__struct_fields__}  # every slot's setter
 
 
 _conditions = attrgetter("conditions")
@@ -162,46 +151,18 @@ _w_advantage_open, _w_declarations = _W["advantage_open"], _W["declarations"]
 _NONE: frozenset[str] = frozenset()
 
 
-# The values a wound makes, through their slots' own setters (as `_action`): a new mark, a track (its
-# `_level` cache unset, as its __init__ leaves it), and a combatant with new marks and track.
-_m_level, _m_seq, _m_ticking, _m_healed = (Mark.__dict__[name].__set__
-                                            for name in ("level", "seq", "still_ticking", "healed_from"))
-_t_boxes, _t_dead, _t_killed_by, _t_out, _t_pain, _t_level = (
-    Track.__dict__[name].__set__ for name in ("boxes", "dead", "killed_by", "out", "pain", "_level"))
-_C_ORDER = tuple(Combatant.__dataclass_fields__)
-_c_read = attrgetter(*_C_ORDER)
-_c_setters = tuple(Combatant.__dict__[name].__set__ for name in _C_ORDER)
-_c_marks, _c_track = Combatant.__dict__["marks"].__set__, Combatant.__dict__["track"].__set__
+# The values a wound makes: a new mark, a track, and a combatant with new marks and track (structs, made in C).
 
 
 def _mark(level: int, seq: int, still_ticking: bool) -> Mark:
-    new = _new(Mark)
-    _m_level(new, level)
-    _m_seq(new, seq)
-    _m_ticking(new, still_ticking)
-    _m_healed(new, None)
-    return new
+    return Mark(level, seq, still_ticking)
 
 
-def _track(boxes: Any, dead: bool, killed_by: int | None, out: str | None, pain: int) -> Track:
-    new = _new(Track)
-    _t_boxes(new, boxes)
-    _t_dead(new, dead)
-    _t_killed_by(new, killed_by)
-    _t_out(new, out)
-    _t_pain(new, pain)
-    _t_level(new, None)
-    return new
+_track = Track
 
 
 def _wounded(combatant: Combatant, marks: tuple[Mark, ...], track: Track) -> Combatant:
-    """`replace(combatant, marks=marks, track=track)`."""
-    new = _new(Combatant)
-    for write, value in zip(_c_setters, _c_read(combatant)):
-        write(new, value)
-    _c_marks(new, marks)
-    _c_track(new, track)
-    return new
+    return _replace(combatant, marks=marks, track=track)
 
 
 class _Open:

@@ -19,8 +19,9 @@ into the fight that ended.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
+
+from msgspec import Struct, field
 
 from fudge_combat.engine.audit import DICE_EVENTS
 from fudge_combat.engine.kernel.history import effective, voided
@@ -36,8 +37,7 @@ VERDICT_P = 0.01  # below this p-value the faces are called unlikely for fair di
 MIN_DICE = 30  # fewer Fudge dice than this are too few to judge (about 10 expected per face)
 
 
-@dataclass(frozen=True)
-class Roll:
+class Roll(Struct, frozen=True):
     seq: int
     round: int
     roller: str
@@ -51,8 +51,7 @@ class Roll:
     substitute: bool = False  # C-DICE-4: a 3d6 or d% typed, read on the chart as Fudge faces
 
 
-@dataclass(frozen=True)
-class Fairness:
+class Fairness(Struct, frozen=True):
     roller: str
     source: str  # "generated" or "entered" (typed from the table's dice)
     counts: tuple[int, int, int]  # -, blank, +
@@ -81,8 +80,7 @@ class Fairness:
         return self.dice >= MIN_DICE and self.p_value < VERDICT_P
 
 
-@dataclass(frozen=True)
-class Spent:
+class Spent(Struct, frozen=True):
     seq: int
     command: str
     combatant: str
@@ -92,8 +90,7 @@ class Spent:
     voided: bool
 
 
-@dataclass
-class Track:
+class Track(Struct):
     """One combatant's wound level after each event: (seq, level index) points, and the level names."""
 
     name: str
@@ -211,8 +208,7 @@ PLAY = (ev.RoundStarted, ev.FateTurnOrder, ev.InitiativeRolled, ev.InitiativeRan
         ev.StunMarked, ev.FateBoxMarked, ev.LocationWounded)
 
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(Struct, frozen=True):
     """Who was out of the fight and who still stood when a battle or scene ended (`ended`: the seq of its end,
     None for the fight still going)."""
 

@@ -14,14 +14,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
+
 
 FORMAT = 1  # the stored shape below; a reader ignores views of another format
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(Struct, frozen=True):
     """One stored view: `body` is its JSON data."""
 
     name: str

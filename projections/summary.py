@@ -12,8 +12,10 @@ knocked out was out of the battle) and from the events in force (undone ones do 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
 from typing import Any
+
+from msgspec import Struct
+from msgspec.structs import asdict
 
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
@@ -25,8 +27,7 @@ from fudge_combat.projections.board import fit, track
 from fudge_combat.projections.text import safe
 
 
-@dataclass(frozen=True)
-class Fighter:
+class Fighter(Struct, frozen=True):
     """One fighter's line of the summary."""
 
     name: str
@@ -37,8 +38,7 @@ class Fighter:
     aspects_invoked: int  # FT-PTS (0 where the ruleset has no aspects)
 
 
-@dataclass(frozen=True)
-class Summary:
+class Summary(Struct, frozen=True):
     """The summary of a fight at its end: what it was (battle or scene), how long it lasted, who fought."""
 
     over: str  # "battle" or "scene"

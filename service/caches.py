@@ -5,9 +5,11 @@ back only when they match."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, NamedTuple
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from fudge_combat.events import models as ev
 from fudge_combat.engine.kernel.rewind import UNKNOWN, History, apply
@@ -41,8 +43,7 @@ class FromSnapshot(NamedTuple):
     snapshot_seq: int  # the event the snapshot is at
 
 
-@dataclass(frozen=True, slots=True)
-class Kept:
+class Kept(Struct, frozen=True):
     """The caches an append writes in its transaction (`Caches.of`): none, a view, a snapshot or both."""
 
     snapshot: Snapshot | None = None

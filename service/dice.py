@@ -7,8 +7,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any, get_args
+
+from msgspec import Struct, field
 
 from fudge_combat.engine.kernel.dice import EnteredDice, SeededDice, commitment
 from fudge_combat.engine.kernel.errors import InputError
@@ -21,16 +22,14 @@ DRAW_TYPES = frozenset(kind.model_fields["type"].default for kind in get_args(ge
                        if "draw" in kind.model_fields)
 
 
-@dataclass
-class DiceInput:
+class DiceInput(Struct):
     """Faces typed at the table: per roller (`NAME=FACES`) or for the one roller."""
 
     by_roller: dict[str, list[tuple[int, ...]]] = field(default_factory=dict)
     anyone: list[tuple[int, ...]] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class UnusedDice:
+class UnusedDice(Struct, frozen=True):
     """Faces typed for a roller that the command never rolled (a damage roll typed before a miss).
 
     Shown to the GM, never stored: they were not rolled, so no event and no state depends on them.

@@ -14,9 +14,10 @@ import json
 import secrets as random_source
 import uuid
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, NoReturn
+
+from msgspec import Struct
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel import history as undoing
@@ -61,8 +62,7 @@ def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(Struct, frozen=True):
     """What one command appended, and the state after it."""
 
     records: tuple[Recorded, ...]
@@ -71,8 +71,7 @@ class Outcome:
     unused: tuple[UnusedDice, ...] = ()  # typed dice the command turned out not to need
 
 
-@dataclass(frozen=True)
-class Decided:
+class Decided(Struct, frozen=True):
     """One command decided on a loaded fight, not yet appended."""
 
     records: list[Recorded]

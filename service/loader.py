@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import chain
+
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.history import voided_by
 from fudge_combat.engine.kernel.pmap import EventMap
@@ -24,8 +25,7 @@ def empty_log(name: str) -> str:
             f"earlier (`fudge verify {name} --head SEQ:HASH`) names what it held")
 
 
-@dataclass
-class Loaded:
+class Loaded(Struct):
     """A fight as the last load or command left it: its state at the log's last event, that event's seq
     and hash (the log is append-only and hash-chained: the same pair means the same log), the event the
     store's valid snapshot is at, and what an undo or redo takes back (engine.kernel.rewind). Its log is read

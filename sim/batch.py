@@ -6,8 +6,9 @@ from __future__ import annotations
 import signal
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.sim import MAX_FIGHTS
@@ -19,8 +20,7 @@ from fudge_combat.service.fights import Fights
 from fudge_combat.store.log import log
 
 
-@dataclass(frozen=True)
-class Batch:
+class Batch(Struct, frozen=True):
     seed: int
     summary: Summary
     kept: list[dict[str, Any]] = field(default_factory=list)  # fight, index, rounds

@@ -20,8 +20,9 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, NoReturn
+
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.sim import JOBS_PER_CPU
@@ -454,15 +455,13 @@ def tally_of_range(setup: Setup, master: int, start: int, stop: int, combatants:
     return pickle.dumps(tally, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-@dataclass(frozen=True)
-class Forked:
+class Forked(Struct, frozen=True):
     """Local worker processes forked when a run starts (`run_forked`): Linux's `--jobs N`."""
 
     workers: int
 
 
-@dataclass(frozen=True)
-class Pool:
+class Pool(Struct, frozen=True):
     """Where the ranges run, and how many run at once there: what the ranges are cut by (`chunks`).
     `share`: this process is one of the slots (it plays ranges beside the executor's workers)."""
 
@@ -484,8 +483,7 @@ def check_jobs(jobs: int) -> None:
                          f"CPUs only wait for them; give --jobs 0 for one per core (the same results for any --jobs)")
 
 
-@dataclass(frozen=True)
-class Tls:
+class Tls(Struct, frozen=True):
     """The certificates a Dask client shows and checks over `tls://` (PEM text, as read from the GM's
     files): the cluster's CA, this client's certificate, and its key (None: in the certificate's file)."""
 

@@ -22,8 +22,9 @@ adds one function to `DEFENSES`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.events import models as ev
@@ -36,8 +37,7 @@ Barters = Callable[[FightState, Combatant], "tuple[cmd.Barter, ...]"]
 Save = Callable[[FightState, Combatant, Any, int], "cmd.SpendPoint | None"]  # the blow's event and seq
 
 
-@dataclass(frozen=True)
-class Policy:
+class Policy(Struct, frozen=True):
     name: str
     summary: str
     target: Target

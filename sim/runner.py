@@ -22,8 +22,9 @@ import hashlib
 import itertools
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
+
+from msgspec import Struct
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.decide import decide
@@ -42,8 +43,7 @@ from fudge_combat.sim.rulesets import view_of
 from fudge_combat.store.memory import MemoryStore
 
 
-@dataclass(frozen=True)
-class Entrant:
+class Entrant(Struct, frozen=True):
     """A combatant of a simulated fight: a sheet as `join` stores it, with its side and name."""
 
     sheet: dict[str, Any]
@@ -53,8 +53,7 @@ class Entrant:
     policy: str | None = None  # this combatant's policy (None: the setup's)
 
 
-@dataclass(frozen=True)
-class Setup:
+class Setup(Struct, frozen=True):
     """Everything a simulated fight needs, picklable so worker processes (or a cluster) can run it."""
 
     rules: str
@@ -109,8 +108,7 @@ class Session(driver.Session, Protocol):
     def start(self, name: str, rules: str, options: dict[str, Any]) -> FightState: ...
 
 
-@dataclass(slots=True)
-class LightRecord:
+class LightRecord(Struct):
     """What `evolve` and `fold` read of a stored record (the fight, the sequence, the command, the event)."""
 
     fight: str
@@ -119,8 +117,7 @@ class LightRecord:
     event: Any
 
 
-@dataclass(frozen=True)
-class Opening:
+class Opening(Struct, frozen=True):
     """A fight's first commands (start, joins), decided and folded once for a run: every fight of a run
     opens with the same events but for its seed commitment, dice stream and fight id."""
 

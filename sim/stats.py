@@ -6,9 +6,10 @@ import heapq
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, NamedTuple
+
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.wounds import LEVELS
 from fudge_combat.sim.runner import FightResult
@@ -27,16 +28,14 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-@dataclass(frozen=True)
-class Rate:
+class Rate(Struct, frozen=True):
     count: int
     rate: float
     low: float
     high: float
 
 
-@dataclass(frozen=True)
-class Summary:
+class Summary(Struct, frozen=True):
     fights: int
     sides: tuple[str, ...]
     combatants: tuple[str, ...]

@@ -5,12 +5,12 @@ may offer to go faster (`ReadShortcuts`). The service (service/) asks a store fo
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from fudge_combat.store.snapshots import Snapshot
+from msgspec import Struct
 
+from fudge_combat.store.snapshots import Snapshot
 from fudge_combat.events.rows import Row
 
 
@@ -30,8 +30,7 @@ class UnknownFight(StoreError):
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class FightInfo:
+class FightInfo(Struct, frozen=True):
     name: str
     fight_id: str
     parent: str | None = None
@@ -55,8 +54,7 @@ def checked_append(last: int, expected_last_seq: int, rows: list[Row]) -> dict[s
     return spans
 
 
-@dataclass(frozen=True, slots=True)
-class Secret:
+class Secret(Struct, frozen=True):
     fight: str  # the fight id whose event committed the seed or sealed the declaration
     key: str  # seed:<commitment>, seal:<seal>, or link:board (the players' board's secret path)
     value: str  # the seed in hex, {"declaration": ..., "salt": ...} as JSON, or the path's token

@@ -19,8 +19,9 @@ the line the player's page shows for it (the refusal's reason, or what was done)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
+
+from msgspec import Struct
 
 from fudge_combat.store.base import StoreError
 
@@ -28,8 +29,7 @@ PENDING, ACCEPTED, REFUSED, HELD, WANTED = "pending", "accepted", "refused", "he
 MAX_BODY = 4096  # characters of a request's body at most: a blow with its typed dice, many times over
 
 
-@dataclass(frozen=True, slots=True)
-class Request:
+class Request(Struct, frozen=True):
     id: str  # random, unguessable: the player's page asks about its own requests by it
     fighter: str  # the fighter the link was given for (never what the page said)
     link: str  # the link's id (a hash of its secret, never the secret): who asked

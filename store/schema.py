@@ -13,8 +13,8 @@ container nested where the schema has a scalar, or an array longer than the byte
 
 The types are derived, never written by hand (as events.decoder derives the events' structs), so the
 state's annotations stay the one schema:
-- a dataclass or pydantic model becomes a struct of its fields, encoded as an array in field order
-  (a field left out of `__init__`, a cache such as `Track._level`, is not stored and starts empty);
+- a state's struct (msgspec's `Struct`) or a pydantic model becomes a struct of its fields, encoded as
+  an array in field order;
 - a pydantic field's bounds (`Ge`, `Le`, `Gt`, `Lt`, `MinLen`, `MaxLen`) become msgspec `Meta`
   constraints, checked by the decoder; the models' validators (which normalise a sheet's input, or
   refuse a name with `=`) are not run, as a value read from a store is never re-validated;
@@ -45,6 +45,7 @@ from collections.abc import Callable
 from typing import Any, Literal, Union
 
 import msgspec
+from msgspec import Struct
 import pydantic
 from pydantic.fields import FieldInfo
 
@@ -60,8 +61,7 @@ _UNION: Any = Union
 Convert = Callable[[Any], Any]
 
 
-@dataclasses.dataclass(frozen=True)
-class Codec:
+class Codec(Struct, frozen=True):
     """What one annotation becomes: the msgspec type its values are decoded as, and how a state's value
     becomes what msgpack holds (`encode`) and back (`decode`); None: the value is the same on both sides."""
 
@@ -116,12 +116,12 @@ def _meta_bounds(meta: msgspec.Meta) -> dict[str, Any]:
 
 
 def _hints(cls: Any) -> list[tuple[str, Any]]:
-    """The fields a snapshot stores of a dataclass or pydantic model, with their annotations (and bounds)."""
+    """The fields a snapshot stores of a struct or pydantic model, with their annotations (and bounds)."""
     if issubclass(cls, pydantic.BaseModel):
         return [(name, typing.Annotated[field.annotation, *field.metadata] if field.metadata else field.annotation)
                 for name, field in cls.model_fields.items()]
     hints = typing.get_type_hints(cls, include_extras=True)
-    return [(field.name, hints[field.name]) for field in dataclasses.fields(cls) if field.init]
+    return [(name, hints[name]) for name in cls.__struct_fields__]
 
 
 class _Deriver:
@@ -142,7 +142,7 @@ class _Deriver:
         origin, args = typing.get_origin(hint), typing.get_args(hint)
         if origin is typing.Annotated:
             base = self.codec(args[0])
-            return dataclasses.replace(base, wire=_constrained(base.wire, _bounds(args[1:])))
+            return msgspec.structs.replace(base, wire=_constrained(base.wire, _bounds(args[1:])))
         if hint in (str, int, bool):
             return Codec(hint)
         if hint is None or hint is types.NoneType:
@@ -168,7 +168,7 @@ class _Deriver:
             return self.change()
         if hint is RulesPart:
             return self.part()
-        if isinstance(hint, type) and (dataclasses.is_dataclass(hint) or issubclass(hint, pydantic.BaseModel)):
+        if isinstance(hint, type) and issubclass(hint, (msgspec.Struct, pydantic.BaseModel)):
             return self.struct(hint)
         raise TypeError(f"{hint!r}: the snapshot's schema derives no type for it")
 
@@ -247,8 +247,9 @@ class _Deriver:
         return Codec(_UNION[tuple(codec.wire for codec in members.values())], encode, decode)
 
     def struct(self, cls: type, tag: str | None = None) -> Codec:
-        """A class's fields as an array; a dataclass is rebuilt field by field (its slots set, no __init__
-        run), a pydantic model as its own pickling would restore it (its fields' dict, all of them set).
+        """A class's fields as an array; a struct is rebuilt by its own __init__ (which sets its fields and
+        does nothing else: a `__post_init__` is refused), a pydantic model as its own pickling would restore
+        it (its fields' dict, all of them set).
         `tag`: the array starts with it (a member of a tagged union, `part`)."""
         if cls in self.classes:
             found = self.classes[cls]
@@ -256,7 +257,7 @@ class _Deriver:
                 raise TypeError(f"{cls.__name__} holds itself: the snapshot's schema has no recursive type")
             return found
         self.classes[cls] = None
-        if dataclasses.is_dataclass(cls) and hasattr(cls, "__post_init__"):
+        if issubclass(cls, msgspec.Struct) and hasattr(cls, "__post_init__"):
             raise TypeError(f"{cls.__name__} has a __post_init__: a snapshot would not run it")
         fields = _hints(cls)
         names = tuple(name for name, _ in fields)
@@ -283,7 +284,7 @@ class _Deriver:
                 out[number] = convert(out[number])
             return [*tagged, *out]
 
-        build = _model(cls, names) if issubclass(cls, pydantic.BaseModel) else _dataclass(cls, names)
+        build = _model(cls, names) if issubclass(cls, pydantic.BaseModel) else _struct(cls)
 
         def decode(value: Any) -> Any:
             held: Any = msgspec.structs.astuple(value)
@@ -398,31 +399,9 @@ def _tagged(name: str, tag: str, fields: list[tuple[str, Any]]) -> Any:
     return msgspec.defstruct(name, fields, array_like=True, gc=False, tag=tag)
 
 
-def _dataclass(cls: type, names: tuple[str, ...]) -> Callable[[Any], Any]:
-    """Builds a frozen dataclass from its stored fields: each set through its slot (as engine.kernel.state's
-    copies do), a field left out of __init__ set to its default."""
-    setters = tuple(_setter(cls, name) for name in names)
-    rest = tuple((_setter(cls, field.name), field.default) for field in dataclasses.fields(cls) if not field.init)
-    if any(default is dataclasses.MISSING for _, default in rest):
-        raise TypeError(f"{cls.__name__}: a field left out of __init__ without a default")
-    new = object.__new__
-
-    def build(values: Any) -> Any:
-        made: Any = new(cls)
-        for write, value in zip(setters, values):
-            write(made, value)
-        for write, default in rest:
-            write(made, default)
-        return made
-
-    return build
-
-
-def _setter(cls: type, name: str) -> Callable[[Any, Any], None]:
-    slot = cls.__dict__.get(name)
-    if slot is not None and hasattr(slot, "__set__"):
-        return slot.__set__
-    return lambda made, value: object.__setattr__(made, name, value)
+def _struct(cls: type) -> Callable[[Any], Any]:
+    """Builds a struct from its stored fields, in order."""
+    return lambda values: cls(*values)
 
 
 def _model(cls: type[pydantic.BaseModel], names: tuple[str, ...]) -> Callable[[Any], Any]:

@@ -40,9 +40,10 @@ import os
 import re
 import stat
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 from fudge_combat.store.log import log
 
@@ -209,8 +210,7 @@ def sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-@dataclass(frozen=True, slots=True)
-class Snapshot:
+class Snapshot(Struct, frozen=True):
     seq: int
     hash: str
     version: str

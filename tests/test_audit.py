@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from msgspec.structs import replace
 import pytest
 import structlog
 from typer.testing import CliRunner

@@ -30,12 +30,12 @@ import shutil
 import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
 import click.testing
 import msgspec
+from msgspec.structs import replace
 import pytest
 import structlog
 import typer.main
@@ -256,7 +256,7 @@ def forged(db: Path, change: Callable[[list[Any], list[Any]], None]) -> bytes:
     return msgspec.msgpack.encode((state, history))
 
 
-FIELD = {field.name: number for number, field in enumerate(dataclasses.fields(FightState))}
+FIELD = {name: number for number, name in enumerate(FightState.__struct_fields__)}
 
 
 def spliced(db: Path, field: str, replacement: bytes) -> bytes:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import get_args
 
-import dataclasses
 
 import pytest
 
@@ -59,7 +58,7 @@ def test_a_declaration_without_its_evolve_its_line_or_its_words_is_refused() -> 
         EventRule(describe=lambda e, ladder, points: "", words="")  # type: ignore[call-arg]  # the evolve left out
     with pytest.raises(TypeError):
         EventRule(lambda s, r, e: s, lambda e, ladder, points: "")  # type: ignore[call-arg]  # the words left out
-    assert [f.name for f in dataclasses.fields(EventRule)] == ["evolve", "describe", "words"]
+    assert list(EventRule.__struct_fields__) == ["evolve", "describe", "words"]
 
 
 def test_every_event_type_has_its_words_or_says_why_not() -> None:

@@ -25,10 +25,10 @@ import json
 import shutil
 import sqlite3
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from msgspec.structs import replace
 import pytest
 from hypothesis import given, strategies as st
 from typer.testing import CliRunner

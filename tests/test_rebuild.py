@@ -63,7 +63,7 @@ def test_a_rebuilt_fight_equals_the_handlers_fold(fight: tuple) -> None:
     records = records_of(bodies_of(fight_log(*fight)))
     state, expected = rebuilt(records), replay(records)
     assert state == expected
-    kinds = [name for name in FightState.__dataclass_fields__ if name != "events"]
+    kinds = [name for name in FightState.__struct_fields__ if name != "events"]
     assert [type(getattr(state, name)) for name in kinds] == [type(getattr(expected, name)) for name in kinds]
     assert type(state.events) is EventMap
 

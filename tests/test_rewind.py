@@ -88,7 +88,7 @@ def test_A_REPLAY_1_A_UNDO_1_fast_paths_give_the_replayed_state_and_the_logs_tar
             after = fights.state(name)
             assert after.last_seq == before.last_seq + 2
             assert FightState.__eq__(after, replay(fights.log(name)))
-            for field in FightState.__dataclass_fields__:
+            for field in FightState.__struct_fields__:
                 if field != "last_seq":
                     assert getattr(after, field) == getattr(before, field), field
         finally:
@@ -154,7 +154,7 @@ def test_a_snapshot_holds_the_state_and_undo_history_the_service_held(steps):
                                                               b"k" * 32).body)
                 state.events.read_from(held.state.events.__getitem__)
                 assert state == held.state
-                for field in FightState.__dataclass_fields__:
+                for field in FightState.__struct_fields__:
                     assert type(getattr(state, field)) is type(getattr(held.state, field)), field
                 assert [as_stored(c) for c in done.done] == [as_stored(c) for c in held.done.done]
                 assert [(u, as_stored(c)) for u, c in done.undone] == [(u, as_stored(c)) for u, c in held.done.undone]

@@ -27,10 +27,10 @@ import hmac
 import json
 import math
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from msgspec.structs import replace
 import numpy as np
 import pytest
 from hypothesis import given

@@ -144,7 +144,7 @@ TOY: dict[str, str] = {
     "reading.py": '''
         """What the views ask of wits: what they ask of Fudge."""
 
-        from dataclasses import replace
+        from msgspec.structs import replace
 
         from fudge_combat.engine.rulesets.fudge.reading import READING as FUDGE
 

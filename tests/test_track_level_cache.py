@@ -1,14 +1,14 @@
-"""F-WND-4: a track's level is worked out once and kept on the track (engine.kernel.wounds.Track); whatever
-way a track with other boxes is made from one whose level was read (`dataclasses.replace`, the
-state's fast `replace`, a copy, a pickle), its level is that of its own boxes."""
+"""F-WND-4: a track's level is worked out once and kept on the track (engine.kernel.wounds.Track, in its own
+`__dict__`); whatever way a track with other boxes is made from one whose level was read (msgspec's
+`replace`, the state's `replace`, a copy, a pickle), its level is that of its own boxes."""
 
 from __future__ import annotations
 
 import copy
-import dataclasses
 import pickle
 
 from hypothesis import given, strategies as st
+import msgspec
 
 from fudge_combat.engine.kernel.wounds import DEAD, UNDAMAGED, Track
 from fudge_combat.engine.kernel.state import replace as fast_replace
@@ -29,7 +29,8 @@ def expected(track: Track) -> int:
 def test_F_WND_4_a_track_made_from_one_whose_level_was_read_has_its_own_level(track: Track, other: Track) -> None:
     """F-WND-4: the kept level never travels to a track with other boxes or another death."""
     assert track.level == expected(track)  # read: now kept on `track`
-    for made in (dataclasses.replace(track, boxes=other.boxes), dataclasses.replace(track, dead=other.dead),
+    assert track.__dict__["_level"] == expected(track)
+    for made in (msgspec.structs.replace(track, boxes=other.boxes), msgspec.structs.replace(track, dead=other.dead),
                  fast_replace(track, boxes=other.boxes, dead=other.dead), pickle.loads(pickle.dumps(track)),
                  copy.copy(track), copy.deepcopy(track)):
         assert made.level == expected(made)
@@ -41,6 +42,6 @@ def test_F_WND_4_a_track_made_from_one_whose_level_was_read_has_its_own_level(tr
 @given(tracks)
 def test_F_WND_4_reading_the_level_changes_neither_equality_nor_hash(track: Track) -> None:
     """F-WND-4: the kept level is not part of the track's value."""
-    fresh = dataclasses.replace(track)
+    fresh = msgspec.structs.replace(track)
     assert track.level == expected(track)
     assert track == fresh and hash(track) == hash(fresh)

@@ -29,7 +29,6 @@ odds send the opening of the player's own seal in a header, used for those odds 
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import hmac
 import json
@@ -39,6 +38,8 @@ from collections import deque
 from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any, Protocol
+
+import msgspec
 
 from fudge_combat.cli import player_actions
 from fudge_combat.cli.web import cards, view
@@ -151,7 +152,7 @@ class Players:
     def own_html(self, state: Any, who: Any) -> str:
         """The player's fighter: the card with exact wounds, the sheet's skills, their sealed declaration."""
         wounds = self.board.wounds(state.fight_id)
-        own = dataclasses.replace(wounds, exact_for=wounds.exact_for | {who.key}, words_for=wounds.words_for - {who.key})
+        own = msgspec.structs.replace(wounds, exact_for=wounds.exact_for | {who.key}, words_for=wounds.words_for - {who.key})
         sides = view.side_colours(state)
         actor = view.current_actor(state)
         card = view.card(state, who, own, sides, actor is not None and actor.key == who.key, view.acted(state).get(who.key))

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from html import escape
+
+from msgspec import Struct, field
 
 from fudge_combat.cli.terminal import safe
 from fudge_combat.cli.web.html import CSS, h
@@ -31,8 +32,7 @@ from fudge_combat.store.base import FightInfo
 FACE = {-1: "-", 0: "0", 1: "+"}
 
 
-@dataclass
-class Facts:
+class Facts(Struct):
     """Everything a report shows, computed once for both formats."""
 
     name: str

@@ -6,7 +6,9 @@ Shared by the live board (its last commands) and the report (all of them, round 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
+
 from fudge_combat.cli import render
 from fudge_combat.engine.kernel.history import voided
 from fudge_combat.engine.kernel.state import FightState
@@ -16,8 +18,7 @@ from fudge_combat.engine.evolve import evolve
 from fudge_combat.projections.fold import evolve_all, replay
 
 
-@dataclass
-class Step:
+class Step(Struct):
     """One command: its events' lines (seq, text, voided by), and its consequences (kind, text)."""
 
     command: str

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.engine.kernel.state import Combatant, FightState
@@ -35,8 +36,7 @@ DEFAULT = "npc-words"
 LARGEST = 1 << 20  # bytes: the file holds a few names per fight
 
 
-@dataclass(frozen=True)
-class WoundView:
+class WoundView(Struct, frozen=True):
     """One fight's choice: the mode, and the fighters (keys: names in lower case) taken out of it."""
 
     mode: str = DEFAULT

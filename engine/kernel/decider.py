@@ -4,8 +4,9 @@ with, its initial state and when a fight under it is over."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Never, TypeVar, cast
+
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.state import Combatant, FightState, RulesPart, initial_part
@@ -26,8 +27,7 @@ C = TypeVar("C", bound="Command")
 HandlerOf = Callable[[FightState, C, Dice], "list[Event]"]
 
 
-@dataclass(frozen=True)
-class Decider:
+class Decider(Struct, frozen=True):
     name: str  # the `ruleset` option that picks it
     title: str  # its name in a line to the GM
     table: Mapping[type, Handler]  # a command's type -> what decides it (`handler`)

@@ -13,8 +13,9 @@ import hashlib
 import hmac
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Literal, Protocol
+
+from msgspec import Struct, field
 
 from fudge_combat.engine.kernel.errors import InputError, RuleError
 
@@ -148,8 +149,7 @@ def derive_faces(seed: bytes, stream: str, draw: int, count: int, sides: int | N
 Source = Literal["generated", "entered"]
 
 
-@dataclass(frozen=True, slots=True)
-class Roll:
+class Roll(Struct, frozen=True):
     """One roll's faces and where they came from (C-DICE-2, C-DICE-3)."""
 
     faces: tuple[int, ...]
@@ -170,8 +170,7 @@ class Dice(Protocol):
     def roll(self, roller: str, count: int, purpose: str, sides: int | None = None) -> Roll: ...
 
 
-@dataclass
-class SeededDice:
+class SeededDice(Struct):
     """Generated dice from a fight's secret seed; draws are numbered from `next_draw`."""
 
     seed: bytes
@@ -189,8 +188,7 @@ def article(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" and word[:1] else "a"
 
 
-@dataclass
-class EnteredDice:
+class EnteredDice(Struct):
     """Faces typed at the table, per roller, used in order; the rest fall back.
 
     `fallback` is None when every roll must be entered: a missing roll is then

@@ -11,8 +11,10 @@ of the log's union to exactly one declaration).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
+
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.state import FightState
@@ -26,8 +28,7 @@ Describe = Callable[[Any, Any, str], str]
 Say = Callable[[Any, "FightState"], str]
 
 
-@dataclass(frozen=True, slots=True)
-class Named:
+class Named(Struct, frozen=True):
     """The words a command holding an event of this type is named by in an undo's or a redo's line
     (`projections.consequences.summary`), and how telling they are: of a command's events, the one of the
     lowest `rank` names it (a point before the resolution it re-resolves, a resolution or a declaration before
@@ -38,8 +39,7 @@ class Named:
     say: Say
 
 
-@dataclass(frozen=True, slots=True)
-class EventRule:
+class EventRule(Struct, frozen=True):
     evolve: Evolve
     describe: Describe
     words: Named | str  # its words, or why it has none (another event beside it names the command, or its type's words)

@@ -11,7 +11,8 @@ but gives nothing and cannot be bartered.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from msgspec import Struct
+from msgspec.structs import replace
 
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.options import RuleOptions
@@ -22,8 +23,7 @@ PHASE_NAME = {value: name for name, value in PHASE_VALUE.items()}
 ALWAYS = -2
 
 
-@dataclass(frozen=True, slots=True)
-class Die:
+class Die(Struct, frozen=True):
     face: int
     traded: bool = False
     locked: bool = False  # CT-BARTER-2: raised to `+`, cannot be traded in
@@ -37,8 +37,7 @@ class Die:
         return not (self.traded or self.discarded)
 
 
-@dataclass(frozen=True, slots=True)
-class Intent:
+class Intent(Struct, frozen=True):
     """PH-4 `structured`: what a combatant declared for one phase."""
 
     phase: int
@@ -46,8 +45,7 @@ class Intent:
     target: str | None = None  # the combatant's key when the intent is an attack
 
 
-@dataclass(frozen=True, slots=True)
-class Initiative:
+class Initiative(Struct, frozen=True):
     dice: tuple[Die, ...]
     surprised: bool = False
     bonus: tuple[int, ...] = ()  # CT-GIFT Quick Reflexes: phases that are no die's
@@ -90,8 +88,7 @@ class Initiative:
         return sum(1 for d in self.dice if not d.fixed)
 
 
-@dataclass(frozen=True, slots=True)
-class Allotment:
+class Allotment(Struct, frozen=True):
     """What a determinant gives: dice to roll, fixed faces, and faces discarded once rolled."""
 
     rolled: int

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.errors import InputError
 
 
-@dataclass(frozen=True, slots=True)
-class Ladder:
+class Ladder(Struct, frozen=True):
     """An ordered set of named levels (C-LAD-1).
 
     `names` are the levels shown, lowest first; results beyond either end are

@@ -4,7 +4,7 @@ instead of comparing its name.
 
 Each ruleset declares its `Reading` in its own package beside its Decider (`rulesets.fudge.reading`,
 `rulesets.atari_isev.reading`, `rulesets.fate.reading`), and a variant is composed from the one it varies
-(`dataclasses.replace`). They are modules apart from the Deciders because a view must not load the
+(`msgspec.structs.replace`). They are modules apart from the Deciders because a view must not load the
 rules: reading a Fudge fight's log never imports the Decider's tables and commands.
 
 The layers run one way (the engine imports no view), so a `Reading` answers in data: words
@@ -19,8 +19,9 @@ of them and reads Fudge's sheet. A new ruleset declares its
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.registry import ruleset_module
 
@@ -29,8 +30,7 @@ if TYPE_CHECKING:
     from fudge_combat.engine.kernel.state import Combatant, FightState
 
 
-@dataclass(frozen=True)
-class BoxRow:
+class BoxRow(Struct, frozen=True):
     """One row of a ruleset's own boxes (Fate's clipped, hurt, injured and taken out, FT-TRACK)."""
 
     letter: str  # the board's short name ("C")
@@ -39,8 +39,7 @@ class BoxRow:
     boxes: int  # boxes in the row
 
 
-@dataclass(frozen=True)
-class TrackLine:
+class TrackLine(Struct, frozen=True):
     """How a fighter stands on a ruleset's own boxes, as the board, the players' page and the end's summary
     show it: `out` ("" while he fights; "DEAD", "OUT of the fight (...)"), the level shown (the worst box
     marked, with the penalty on the next roll), its kind (`ok`, `wound1`..`wound4`, `out`), the rows, and
@@ -76,8 +75,7 @@ def _no_order(state: FightState) -> tuple[tuple[str, ...], frozenset[str]]:
     return (), frozenset()
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(Struct, frozen=True):
     name: str  # the `ruleset` option that picks it
     points: str  # the points its fighters spend, as the views name them: "fudge" (C-FP) or "fate" (FT-PTS)
     battle: str  # what its fights are played in and ended by `end_command`: "battle" or "scene"

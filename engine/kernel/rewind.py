@@ -21,18 +21,18 @@ event (service.step.refolded): the fold itself lives above the engine.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from typing import Any
+
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.pmap import MISSING, PMap
 from fudge_combat.engine.kernel.state import FightState, replace
 
 DEPTH = 64  # commands kept for undo (and undos for redo); deeper ones replay the log
-_NAMES = tuple(f.name for f in fields(FightState) if f.name != "last_seq")  # last_seq is the log's
+_NAMES = tuple(name for name in FightState.__struct_fields__ if name != "last_seq")  # last_seq is the log's
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
+class Change(Struct, frozen=True):
     """What one command changed: each field it replaced with the value before (a value of that field's
     own type), and for each persistent map, each key it set with the value before (of the map's values;
     MISSING: the key was not there; for `events`, the event at that seq in the log). A snapshot stores
@@ -80,8 +80,7 @@ def apply(state: FightState, undo: Change, last_seq: int) -> tuple[FightState, C
             Change(undo.command, undo.first, tuple(back_values), tuple(back_keys)))
 
 
-@dataclass(frozen=True, slots=True)
-class History:
+class History(Struct, frozen=True):
     """The commands in force an undo may void, newest last, and the undos a redo may cancel
     ((undo command id, the change that redoes its command)), newest last. `exact`: the stacks hold
     every such command since the fight's last founding command (nothing dropped, nothing unknown)."""

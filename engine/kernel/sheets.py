@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
+from msgspec import Struct
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from fudge_combat.engine.kernel.errors import InputError
@@ -155,8 +155,7 @@ def _check_sheet_bounds(sheet: Sheet, source: str) -> None:
 _TRAITS: dict[tuple[int, str, int], tuple[Any, Any, tuple[str, int, str]]] = {}  # see Fighter.trait
 
 
-@dataclass(frozen=True, slots=True)
-class Fighter:
+class Fighter(Struct, frozen=True):
     """A sheet read on a ladder: every level a number."""
 
     sheet: Sheet

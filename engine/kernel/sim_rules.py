@@ -5,7 +5,7 @@ the commands of the paces a ruleset plays its own way (Fate's exchanges and its 
 Each ruleset's package declares its own in its `sim` module (`SIM`), as pure functions of the fight's state
 and data, found through the registry (`sim_rules`): the simulator sits above the engine and reads them, so
 adding a ruleset to the simulator is its package's one module, not a line in the simulator's tables. A
-variant is composed from the ruleset it varies (`dataclasses.replace`). The paces a fight is played at are
+variant is composed from the ruleset it varies (`msgspec.structs.replace`). The paces a fight is played at are
 the simulator's own (`sim.driver.PACES`, by the `pace` option): how a pace loops is driver code, what each
 step's command is and whose turn it is in the ruleset's own order are the ruleset's, asked here.
 """
@@ -13,16 +13,16 @@ step's command is and whose turn it is in the ruleset's own order are the rulese
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.engine.kernel.registry import ruleset_part
 from fudge_combat.engine.kernel.state import Combatant, FightState
 
 
-@dataclass(frozen=True)
-class SimRules:
+class SimRules(Struct, frozen=True):
     able: Callable[[FightState, Combatant], bool]  # can still act (F-WND-1 on the wound track)
     wound: Callable[[FightState, Combatant], str]  # the name of the fighter's worst wound
     levels: tuple[str, ...]  # every wound name, least hurt first (the order of the statistics)

@@ -6,12 +6,12 @@ change makes a new one (`replace`), and the old one stays as it was.
 
 from __future__ import annotations
 
-import dataclasses
 import operator
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
+
+from msgspec import Struct, field
+from msgspec.structs import replace as _replace
 
 from fudge_combat.engine.kernel.initiative import Initiative
 from fudge_combat.engine.kernel.ladder import Ladder, ladder_of
@@ -22,8 +22,7 @@ from fudge_combat.engine.kernel.sheets import Fighter
 from fudge_combat.engine.kernel.wounds import Mark, Track, empty_track
 from fudge_combat.events import models as ev
 
-@dataclass(frozen=True, slots=True)
-class Condition:
+class Condition(Struct, frozen=True):
     """A state the GM marked on a fighter (`ConditionMarked`): shown, never applied to a roll."""
 
     name: str
@@ -32,8 +31,7 @@ class Condition:
     seq: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Combatant:
+class Combatant(Struct, frozen=True):
     name: str
     side: str
     fighter: Fighter
@@ -55,8 +53,7 @@ class Combatant:
         return self.name.lower()
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(Struct, frozen=True):
     """What a fudge point may re-resolve: the resolution and what it caused."""
 
     action: int
@@ -65,8 +62,7 @@ class Action:
     consequences: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
+class Turn(Struct, frozen=True):
     round: int
     phase: int
     combatant: str
@@ -75,8 +71,7 @@ class Turn:
     step: str = "act"  # PH-4 `structured`: "declare" or "resolve"
 
 
-@dataclass(frozen=True, slots=True)
-class RulesPart:
+class RulesPart(Struct, frozen=True):
     """The part of a fight's state that its ruleset alone keeps (`FightState.part`): a ruleset that keeps
     fields of its own subclasses it in its package (`rulesets.fate.state.FateState`), and its package's
     `state` module names the part its fights start with (`initial_part`). The kernel never reads one: only
@@ -116,8 +111,7 @@ def initial_part(ruleset: str) -> RulesPart:
     return part
 
 
-@dataclass(frozen=True, slots=True)
-class FightState:
+class FightState(Struct, frozen=True):
     """Mappings here are never mutated: every change makes a new one."""
 
     fight_id: str = ""
@@ -175,46 +169,18 @@ class FightState:
 
 
 # --- copies ---------------------------------------------------------------------------------------------
-# A state is a value: `replace` makes a new one. `dataclasses.replace` runs a class's __init__ again,
-# which cost a fold more than its rules did; these classes' __init__ only sets their fields, so a copy
-# that sets them directly is the same value.
-
-_set = object.__setattr__  # the classes are frozen: only a copy being made, or a fold's own Draft, is written
-
-
-@cache  # keyed by the class: a handful of classes, each for the life of the program
-def _fields(cls: type) -> frozenset[str] | None:
-    """The fields of `cls` when a copy may set them one by one (a slotted dataclass whose __init__ does
-    nothing else: no __post_init__, no field left out of it); None otherwise."""
-    fields = dataclasses.fields(cls)
-    if not hasattr(cls, "__slots__") or hasattr(cls, "__post_init__") or any(not f.init for f in fields):
-        return None
-    return frozenset(f.name for f in fields)
-
-
-def _copy(cls: type, obj: Any, names: frozenset[str], changes: dict[str, Any]) -> Any:
-    """A `cls` with the fields of `obj`, and `changes` made."""
-    if not changes.keys() <= names:
-        raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - names)[0]!r}")
-    new: Any = object.__new__(cls)  # filled in field by field below
-    for name in names:
-        _set(new, name, changes[name] if name in changes else getattr(obj, name))
-    return new
+# A state is a value: `replace` makes a new one (msgspec's, which copies the fields in C and runs no
+# __init__ of Python's).
 
 
 def replace(obj: Any, /, **changes: Any) -> Any:
-    """`dataclasses.replace`, for the fold's hot path: the same value, without re-running __init__.
-    A fold's own `Draft` is changed in place instead (see Draft)."""
-    cls: type = type(obj)
-    if cls is Draft:
+    """`msgspec.structs.replace`, except on a fold's own `Draft`, which is changed in place (see Draft)."""
+    if type(obj) is Draft:
         return _update(obj, changes)
-    names = _fields(cls)
-    if names is None:
-        return dataclasses.replace(obj, **changes)
-    return _copy(cls, obj, names, changes)
+    return _replace(obj, **changes)
 
 
-class Draft(FightState):
+class Draft(FightState, frozen=True):
     """A `FightState` that one fold owns and changes in place (`replace` on it changes it).
 
     Why: a fold keeps none of its intermediate states, yet `evolve` copies the state's 40-odd fields
@@ -232,23 +198,23 @@ class Draft(FightState):
       as it was) and `freeze` copies the draft into a plain `FightState`.
     """
 
-    __slots__ = ()
+
+_STATE_ORDER = FightState.__struct_fields__
+_STATE_FIELDS = frozenset(_STATE_ORDER)
 
 
-_STATE_FIELDS = frozenset(FightState.__dataclass_fields__)
+_SLOTS = {name: FightState.__dict__[name].__set__ for name in _STATE_ORDER}  # the slots' own setters
 
 
 def _update(draft: Draft, changes: dict[str, Any]) -> Draft:
     if not changes.keys() <= _STATE_FIELDS:
         raise TypeError(f"FightState has no field {sorted(changes.keys() - _STATE_FIELDS)[0]!r}")
     for name, value in changes.items():
-        _set(draft, name, value)
+        _SLOTS[name](draft, value)  # a frozen struct's field, written through its slot: the draft is the fold's own
     return draft
 
 
-_STATE_ORDER = tuple(FightState.__dataclass_fields__)
 _read_state = operator.attrgetter(*_STATE_ORDER)  # every field in one call
-_STATE_SLOTS = tuple(FightState.__dict__[name].__set__ for name in _STATE_ORDER)  # the slots' own setters
 
 
 def draft_of(state: FightState) -> Draft:
@@ -262,16 +228,13 @@ def freeze(state: FightState, **changes: Any) -> FightState:
     if type(state) is Draft:
         _update(state, changes)
         return _copied(FightState, state)
-    return _copy(FightState, state, _STATE_FIELDS, changes)
+    return _replace(state, **changes)
 
 
 def _copied(cls: type[FightState], state: FightState) -> Any:
     """A `cls` (FightState or its Draft) with the fields of `state`.
 
     Speed: the simulator folds every command's few events on their own, so this copy is paid twice per
-    command (`draft_of`, `freeze`); the fields are read in one call and written through the slots' own
-    setters (cheaper than a field-by-field copy, bench/README.md)."""
-    new = object.__new__(cls)
-    for write, value in zip(_STATE_SLOTS, _read_state(state)):
-        write(new, value)
-    return new
+    command (`draft_of`, `freeze`); the fields are read in one call and given to the struct's own
+    __init__, which msgspec runs in C."""
+    return cls(*_read_state(state))

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import factorial
 from typing import Any, Protocol, TypeVar
+
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.dice import Dice, Roll
 from fudge_combat.engine.kernel.state import FightState
@@ -48,8 +49,7 @@ class Chain(Protocol):
     def apply(self, state: FightState, events: Sequence[Any]) -> FightState: ...
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(Struct, frozen=True):
     """One distinguishable result of an action: its blows, each as (attacker, defender, graze, level marked).
 
     Levels index the ruleset's `levels` (Fudge's wound levels, or the box Fate's contest marked); `contests`:
@@ -72,8 +72,7 @@ class Outcome:
         return "; ".join(parts)
 
 
-@dataclass(frozen=True)
-class OddsProfile:
+class OddsProfile(Struct, frozen=True):
     """What the exact odds read of one ruleset: the names of the levels a fighter ends at, whether a blow can
     graze, the command of one action (from sheets, and in a running fight), what an action's events did, what a
     whole duel refuses, and the chain's steps (a fighter's key, whether he still acts, his level, one round's
@@ -133,8 +132,7 @@ class NeedRoll(Exception):
         self.count, self.sides = count, sides
 
 
-@dataclass
-class ScriptedDice:
+class ScriptedDice(Struct):
     """Dice that give the scripted faces in order, then ask `every_roll` to branch."""
 
     script: tuple[tuple[int, ...], ...]

@@ -8,7 +8,8 @@ rest again is therefore always consistent with the overflow rule.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.options import RuleOptions
 
@@ -17,8 +18,7 @@ UNDAMAGED, SCRATCH, HURT, VERY_HURT, INCAPACITATED, NEAR_DEATH, DEAD = range(7)
 LEVEL_BY_NAME = {name.lower(): index for index, name in enumerate(LEVELS)}
 
 
-@dataclass(frozen=True, slots=True)
-class Mark:
+class Mark(Struct, frozen=True):
     """One wound taken: its level as dealt, and whether a point keeps it from killing."""
 
     level: int
@@ -27,26 +27,27 @@ class Mark:
     healed_from: int | None = None  # F-HEAL-4: the level dealt, when healing lowered `level`
 
 
-@dataclass(frozen=True, slots=True)
-class Track:
-    """Boxes for Scratch..Near Death; each box holds the original level of its mark or None."""
+class Track(Struct, frozen=True, dict=True):
+    """Boxes for Scratch..Near Death; each box holds the original level of its mark or None.
+
+    `level` is worked out on first reading and kept in the track's own `__dict__` (msgspec's `dict=True`):
+    a fight reads it about ten times per blow and per turn (who can act, penalties, who still stands on
+    each side), and the board of a large roster for every fighter. Not a field: it is neither compared,
+    hashed, shown, stored, nor copied by `replace` or a pickle to a track with other boxes."""
 
     boxes: tuple[tuple[int | None, ...], ...]
     dead: bool = False
     killed_by: int | None = None
     out: str | None = None  # F-STUN-1 knocked out, F-WND-7 a pawn out of the battle: no actions
     pain: int = 0  # F-DC pain threshold: +1 High (penalties one level less), -1 Low (one more)
-    # `level`, worked out on first reading: a fight reads it about ten times per blow and per turn
-    # (who can act, penalties, the simulator's checks). Not a field of the value: no init, eq or repr.
-    _level: int | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def level(self) -> int:
         """F-WND-4: the highest level with a marked box (Dead above all)."""
-        level = self._level
+        kept = self.__dict__
+        level = kept.get("_level")
         if level is None:
-            level = self._marked_level()
-            object.__setattr__(self, "_level", level)  # a cache of the frozen fields, not a change
+            level = kept["_level"] = self._marked_level()  # a cache of the frozen fields, not a change
         return level
 
     def _marked_level(self) -> int:

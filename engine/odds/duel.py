@@ -36,9 +36,11 @@ Readings taken:
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.decide import decide
@@ -75,8 +77,7 @@ def setup(rules: str, options: RuleOptions, sheets: Sequence[tuple[dict[str, Any
     return state, names
 
 
-@dataclass(frozen=True)
-class Match:
+class Match(Struct, frozen=True):
     """Who fights whom, with what declarations and GM modifiers (kept every round of a duel)."""
 
     first: str
@@ -91,8 +92,7 @@ class Match:
 # --- one action -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Odds:
+class Odds(Struct, frozen=True):
     """Exact probabilities: of each outcome, and of the wound level each fighter takes."""
 
     kind: str  # "exchange" or "attack"
@@ -151,8 +151,7 @@ StateKey = Hashable
 End = tuple[int, int, bool, bool]  # both levels at the end, and whether each can still act
 
 
-@dataclass
-class DuelOdds:
+class DuelOdds(Struct):
     """Exact probabilities of a whole duel's end."""
 
     fighters: tuple[str, str]
@@ -162,8 +161,7 @@ class DuelOdds:
     states: int  # track states of the chain
 
 
-@dataclass
-class _Chain:
+class _Chain(Struct):
     match: Match
     first: str
     second: str

@@ -26,9 +26,10 @@ Readings taken:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+
+from msgspec import Struct
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.decide import decide
@@ -43,8 +44,7 @@ from fudge_combat.engine.turns import current_actor, still_fights as standing
 SERIOUS = "Hurt"  # the level a line counts "or worse" from, on every ruleset's levels (Fudge's track, Fate's boxes)
 
 
-@dataclass(frozen=True)
-class Chance:
+class Chance(Struct, frozen=True):
     """One fighter's blows on another in the action weighed."""
 
     attacker: str
@@ -54,8 +54,7 @@ class Chance:
     out: Fraction  # the target no longer standing after it (out of the fight or dead)
 
 
-@dataclass(frozen=True)
-class NowOdds:
+class NowOdds(Struct, frozen=True):
     """The exact chances of one action from the fight as it stands."""
 
     kind: str  # "exchange" or "attack"

@@ -9,8 +9,9 @@ gives the re-resolution of a fudge point spent on either roll (AI-FP, C-FP-2).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
+
+from msgspec.structs import replace
 
 from fudge_combat.engine.rulesets.fudge import ranked
 from fudge_combat.engine.rulesets.atari_isev.rules import (BACK_TO_ENEMY, NO_AVOIDANCE, OFFENCE_POSITION, POSTURE_NAME, RANGED_AVOIDANCE,

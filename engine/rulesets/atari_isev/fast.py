@@ -33,8 +33,9 @@ Atari Isev reads it (`sides.acting_wound`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.options import RuleOptions, resolve
 from fudge_combat.engine.kernel.state import Combatant
@@ -72,8 +73,7 @@ def options_eligible(options: RuleOptions) -> bool:
     return True
 
 
-@dataclass(frozen=True, slots=True)
-class Fighter:
+class Fighter(Struct, frozen=True):
     """One fighter of an Atari Isev duel, everything constant over the fight worked out by the engine's functions."""
 
     initiative: int  # AI-INIT-1
@@ -86,8 +86,7 @@ class Fighter:
     levels: tuple[int, ...]  # AI-WND-1: the foe's wound level for each damage from 0 up (the last for any beyond)
 
 
-@dataclass(frozen=True, slots=True)
-class AtariDuel:
+class AtariDuel(Struct, frozen=True):
     """A duel the fast path plays: both fighters and the options it reads."""
 
     first: Fighter

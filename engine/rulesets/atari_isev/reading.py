@@ -4,7 +4,7 @@ wounds weigh by the campaign's penalties, eased by willpower (AI-WILL-1)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from fudge_combat.engine.rulesets.atari_isev import sheet
 from fudge_combat.engine.rulesets.fudge.reading import READING as FUDGE

@@ -6,7 +6,6 @@ Pure data and functions; `engine.rulesets.atari_isev.blows` turns commands into 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
 from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.sheets import Fighter, Weapon

@@ -18,8 +18,9 @@ Anything else goes to the engine; tests/test_sim_fast.py proves the two paths eq
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from fudge_combat.engine.rulesets.fate.rules import armor_rating, weapon_rating
 from fudge_combat.engine.rulesets.fate.tables import ARMOR_TYPES
@@ -58,14 +59,12 @@ def options_eligible(options: RuleOptions) -> bool:
     return True
 
 
-@dataclass(frozen=True, slots=True)
-class Side:
+class Side(Struct, frozen=True):
     level: int  # the combat skill (`engine.rulesets.fate.rules.skill_of`)
     harm: int  # FT-SIMPLE: own weapon less the foe's armor, added to a winning margin (0 under dramatic arms)
 
 
-@dataclass(frozen=True, slots=True)
-class FateDuel:
+class FateDuel(Struct, frozen=True):
     first: Side
     second: Side
     max_rounds: int

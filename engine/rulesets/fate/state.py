@@ -6,14 +6,14 @@ package and the views that show a Fate fight reads it."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from fudge_combat.engine.kernel.state import FightState, RulesPart, replace
 
 
-@dataclass(frozen=True, slots=True)
-class FateMark:
+class FateMark(Struct, frozen=True):
     """FT-TRACK-2: one box marked by the event `seq`."""
 
     seq: int
@@ -22,8 +22,7 @@ class FateMark:
     by: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class FateState(RulesPart):
+class FateState(RulesPart, frozen=True):
     """Mappings here are never mutated: every change makes a new one (as in `FightState`)."""
 
     marks: Mapping[str, tuple[FateMark, ...]] = field(default_factory=dict)  # FT-TRACK: boxes marked

@@ -23,9 +23,9 @@ Importing this module needs numpy (the `batch` extra): the engine never imports 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Protocol
 
+from msgspec import Struct
 import numpy as np
 from numpy.typing import NDArray
 
@@ -52,8 +52,7 @@ class Rolls(Protocol):
     def roll(self, fights: Ints, count: int) -> Ints: ...
 
 
-@dataclass(frozen=True)
-class Outcomes:
+class Outcomes(Struct, frozen=True):
     """Each fight's winner (0, 1, or -1 for a draw), rounds fought, and each fighter's final track level
     (`engine.kernel.wounds.LEVELS`: 0 Undamaged .. 6 Dead)."""
 

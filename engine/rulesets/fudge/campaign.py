@@ -10,8 +10,9 @@ They are here, among Fudge's parts, because a Fudge fight's options reach them: 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.errors import RuleError
@@ -26,8 +27,7 @@ if TYPE_CHECKING:
     from fudge_combat.engine.rulesets.fudge.commands_rolls import ResistSpell, Willpower
 
 
-@dataclass(frozen=True, slots=True)
-class HealthChart:
+class HealthChart(Struct, frozen=True):
     """AI-WND-1: lowest damage for Scratch..Near Death, and boxes per level."""
 
     thresholds: tuple[int, int, int, int, int]

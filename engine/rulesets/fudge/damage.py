@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.sheets import Fighter
@@ -52,8 +52,7 @@ def rolled_damage(calculated: int, roll: int | None, mode: str) -> int:
     return max(0, calculated)
 
 
-@dataclass(frozen=True, slots=True)
-class Blow:
+class Blow(Struct, frozen=True):
     """How a hit became a wound: every number on the way, for the log."""
 
     relative_degree: int

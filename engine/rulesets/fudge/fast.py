@@ -29,8 +29,9 @@ a fight in phase order is handed to `fast_phases`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.registry import FastDuel
@@ -65,8 +66,7 @@ def options_eligible(options: RuleOptions) -> bool:
 _DEFAULTS = RuleOptions()
 
 
-@dataclass(frozen=True, slots=True)
-class Side:
+class Side(Struct, frozen=True):
     """One fighter of a duel, everything constant over the fight worked out by the engine's own functions."""
 
     name: str
@@ -81,8 +81,7 @@ class Side:
     factor: int  # F-DMG-3: damage factor against the foe
 
 
-@dataclass(frozen=True, slots=True)
-class Duel:
+class Duel(Struct, frozen=True):
     """A duel the fast path plays: both sides and the options it reads."""
 
     first: Side

@@ -37,8 +37,9 @@ the track as `fast_common` restates them. The digest check of tests/test_sim_fas
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.initiative import Initiative, allotment, barter, bonus_phases, card_dice, discards
@@ -86,8 +87,7 @@ def options_eligible(options: RuleOptions) -> bool:
     return True
 
 
-@dataclass(frozen=True, slots=True)
-class Fighter:
+class Fighter(Struct, frozen=True):
     """One fighter of a phase duel: everything constant over the fight, worked out by the engine's functions."""
 
     attack: int  # the attack trait's level, less the foe's shield (F-MOD-3), with weapon size (F-MOD-4) and all-out offense
@@ -177,8 +177,7 @@ def turns_of(first: tuple[int, ...], second: tuple[int, ...], first_leads: bool)
 _TURNS: dict[tuple[Any, ...], tuple[int, ...]] = {}
 
 
-@dataclass(frozen=True, slots=True)
-class Damage:
+class Damage(Struct, frozen=True):
     """The options a won blow's damage and its mark read (`fast_common.strike`, `fast_common.place`)."""
 
     thresholds: tuple[int, ...]
@@ -191,8 +190,7 @@ class Damage:
     gm_death: bool
 
 
-@dataclass(frozen=True, slots=True)
-class PhaseDuel:
+class PhaseDuel(Struct, frozen=True):
     """A duel in phase order: both fighters, the order between them within a phase, and the strike's options."""
 
     first: Fighter

@@ -7,9 +7,10 @@ weighed. Atari Isev's blows mark the same wound track: its odds are these."""
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any
+
+from msgspec.structs import replace
 
 from fudge_combat.engine.kernel.command_base import Reveal
 from fudge_combat.engine.kernel.errors import RuleError

@@ -7,8 +7,9 @@ to do next when a command comes out of turn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal
+
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.initiative import PHASE_NAME, PHASES, PHASE_VALUE
@@ -20,8 +21,7 @@ NOT_PHASED = ("holding and declaring within a phase need phase initiative (PH-4:
               "or \"phases-crunch\"); this fight has none")
 
 
-@dataclass(frozen=True, slots=True)
-class Slot:
+class Slot(Struct, frozen=True):
     """One turn of the round: a combatant in a phase, and the step it is (PH-4)."""
 
     phase: int

@@ -12,8 +12,9 @@ Part of the shared toolkit every ruleset builds on (it imports no ruleset).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Protocol
+
+from msgspec import Struct
 
 from fudge_combat.engine.rulesets.fudge import harm
 from fudge_combat.engine.kernel.dice import Dice
@@ -26,8 +27,7 @@ from fudge_combat.events import models as ev
 from fudge_combat.engine.kernel.state import Action, Combatant, FightState
 
 
-@dataclass(frozen=True)
-class Spent:
+class Spent(Struct, frozen=True):
     """What a spent point changes on the spender's roll."""
 
     who: Combatant

@@ -8,9 +8,10 @@ settles its attacks its own way (`engine.rulesets.atari_isev.blows.settle_attack
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from msgspec import Struct
 
 from fudge_combat.engine.rulesets.fudge import harm
 from fudge_combat.engine.rulesets.fudge import stun
@@ -56,8 +57,7 @@ def min_hit_for(state: FightState, attacker: Combatant, defender: Combatant, giv
 
 
 
-@dataclass(frozen=True)
-class Settled:
+class Settled(Struct, frozen=True):
     outcome: str
     hits: tuple[ev.Hit, ...]
     damage_rolls: tuple[ev.DiceRolled, ...]

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.sheet_text import level, row
 
@@ -18,8 +19,7 @@ if TYPE_CHECKING:
     from fudge_combat.engine.kernel.state import Combatant, FightState
 
 
-@dataclass(frozen=True)
-class Variant:
+class Variant(Struct, frozen=True):
     """The sections of the template a variant of Fudge writes otherwise: each a function of the options and
     the levels they name (`fair`, `skill`: the ladder's Fair and one above), giving its lines."""
 

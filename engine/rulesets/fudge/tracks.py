@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.sheets import Fighter, Sheet
@@ -51,8 +51,7 @@ MEDIOCRE, POOR, TERRIBLE = -1, -2, -3
 SCRATCHES_PER_HIT = 3  # F-WND-8: "perhaps three Scratches equal one hit"
 
 
-@dataclass(frozen=True, slots=True)
-class DamageCapacityTrack(Track):
+class DamageCapacityTrack(Track, frozen=True):
     """F-WND-8: wounds recorded on the Damage Capacity attribute; the boxes only show the marks.
 
     Each hit worse than a Scratch lowers DC one level, and every third Scratch
