@@ -5,8 +5,6 @@ recorded in the fight's first event, so a fight replays the same forever
 whatever later versions change in their defaults.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
