@@ -8,8 +8,6 @@ event field's default never changes (events.models). The chain hashes each body'
 bytes as they are, whatever its schema: nothing is ever re-serialised to be checked.
 """
 
-from __future__ import annotations
-
 import hashlib
 import json
 from collections.abc import Callable, Iterable
@@ -49,7 +47,7 @@ class Recorded(Envelope):
 
     @classmethod
     def of(cls, fight: str, seq: int, command: str, issued: dict[str, Any] | None, at: str, prev: str,
-           event: Event) -> Recorded:
+           event: Event) -> "Recorded":
         """A record the service makes for an event it appends: the event was validated as it was built (by
         its own class), and every other field is the service's own value, so nothing is validated again.
         Validating would build the schema of the union of every event type, which a one-shot command

@@ -16,8 +16,6 @@ before a rule counts or allocates on it. A bound is a constraint, not a shape: t
 same, and a new field takes one too (tests/test_event_bounds.py finds every field without one).
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter

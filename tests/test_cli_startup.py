@@ -297,3 +297,36 @@ def test_a_one_shot_command_freezes_what_its_imports_made_and_a_runner_in_proces
     assert "duel" in fudge("log").stdout
     assert gc.get_freeze_count() == frozen and gc.isenabled()
     assert os.environ.get("PYDANTIC_DISABLE_PLUGINS") == plugins_before
+
+
+def test_the_classes_a_command_builds_at_import_hold_their_annotations_as_objects() -> None:
+    """Every pydantic model of the core and of the layers below the CLI, and every struct a snapshot stores,
+    keeps its fields' annotations as objects, not as strings (its module has no `from __future__ import
+    annotations`): pydantic collects a model's fields when its class is created, and the snapshot's schema
+    reads each stored struct's, so a string would be compiled and evaluated at every command's start
+    (bench/README.md, *One-shot command*). The CLI's own models (a player's request) are not on a command's
+    path; a struct no schema reads evaluates nothing."""
+    import importlib
+
+    import pydantic
+
+    from fudge_combat.engine.kernel.rewind import History
+    from fudge_combat.engine.kernel.state import FightState
+    from fudge_combat.store import schema
+
+    for folder in ("engine", "events", "projections", "service", "store", "sim"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            importlib.import_module(".".join(("fudge_combat", *(parts[:-1] if parts[-1] == "__init__" else parts))))
+    models, stack = [], [pydantic.BaseModel]
+    while stack:
+        for sub in stack.pop().__subclasses__():
+            stack.append(sub)
+            if sub.__module__.startswith("fudge_combat.") and not sub.__module__.startswith("fudge_combat.cli."):
+                models.append(sub)
+    deriver = schema._Deriver()  # noqa: SLF001 - the classes the snapshot's schema derives a type from
+    deriver.codec(FightState), deriver.codec(History)
+    stored = [cls for cls in deriver.classes if cls.__module__.startswith("fudge_combat.")]
+    strings = sorted(f"{c.__module__}.{c.__qualname__}.{name}" for c in [*models, *stored]
+                     for name, hint in vars(c).get("__annotations__", {}).items() if isinstance(hint, str))
+    assert len(models) > 100 and len(stored) > 10 and strings == []

@@ -1,8 +1,6 @@
 """What a ruleset of another package writes its own events with (`kernel.ruleset_events` folds and reads
 them): each kind an `AddedEvent` model, and `stored`, the event as the log holds it."""
 
-from __future__ import annotations
-
 from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict

@@ -1,7 +1,5 @@
 """What every command is: a frozen model that refuses unknown fields (a typo in a GM's input is an error)."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict

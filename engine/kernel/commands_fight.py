@@ -2,8 +2,6 @@
 
 One module of `engine.commands`, which loads it when one of its classes is first named."""
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from fudge_combat.engine.kernel.command_base import CommandModel

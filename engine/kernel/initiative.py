@@ -9,8 +9,6 @@ discarded die (PC-DICE Terrible and Poor, CT-GIFT Two Left Feet) was rolled
 but gives nothing and cannot be bartered.
 """
 
-from __future__ import annotations
-
 from msgspec import Struct
 from msgspec.structs import replace
 

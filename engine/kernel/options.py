@@ -5,11 +5,11 @@ recorded in the fight's first event, so a fight replays the same forever
 whatever later versions change in their defaults.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
+from msgspec import Struct
+from msgspec.structs import replace
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from fudge_combat.engine.kernel.errors import InputError
@@ -255,8 +255,10 @@ class RuleOptions(BaseModel):
         return value
 
 
-class Preset(BaseModel):
-    model_config = ConfigDict(frozen=True, defer_build=True)
+class Preset(Struct, frozen=True, kw_only=True):
+    """A named set of rule options (`fudge rules`): a constant of the code, or of a ruleset's package, never read
+    from a file, so a plain struct (no pydantic model, whose schema every command would build at import)."""
+
     name: str
     summary: str
     overrides: dict[str, Any]
@@ -350,7 +352,7 @@ def preset_named(name: str) -> Preset | None:
         declared: Preset = ruleset_module(name, "preset").PRESET
     except UnknownRuleset:
         return None
-    return declared.model_copy(update={"name": name, "overrides": {**declared.overrides, "ruleset": name}})
+    return replace(declared, name=name, overrides={**declared.overrides, "ruleset": name})
 
 
 def presets() -> dict[str, Preset]:

@@ -19,8 +19,6 @@ A fudge point's void takes commands back the same way and folds them again witho
 event (service.step.refolded): the fold itself lives above the engine.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 from msgspec import Struct
@@ -89,7 +87,7 @@ class History(Struct, frozen=True):
     undone: tuple[tuple[str, Change], ...] = ()
     exact: bool = True
 
-    def did(self, done: Change | None) -> History:
+    def did(self, done: Change | None) -> "History":
         """After a command: it is the newest an undo may void; a redo chain ends (A-UNDO-1)."""
         if done is None:
             return UNKNOWN
@@ -97,11 +95,11 @@ class History(Struct, frozen=True):
         exact = self.exact and len(stack) <= DEPTH
         return History(stack[-DEPTH:], (), exact)
 
-    def undid(self, undo_command: str, redo: Change) -> History:
+    def undid(self, undo_command: str, redo: Change) -> "History":
         undone = self.undone + ((undo_command, redo),)
         return History(self.done[:-1], undone[-DEPTH:], self.exact and len(undone) <= DEPTH)
 
-    def redid(self, done: Change) -> History:
+    def redid(self, done: Change) -> "History":
         stack = self.done + (done,)
         return History(stack[-DEPTH:], self.undone[:-1], self.exact and len(stack) <= DEPTH)
 

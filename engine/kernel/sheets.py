@@ -1,7 +1,5 @@
 """Character sheets: validated TOML text, resolved against a fight's ladder."""
 
-from __future__ import annotations
-
 import re
 from typing import Annotated, Any, Literal
 

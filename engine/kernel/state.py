@@ -4,8 +4,6 @@
 change makes a new one (`replace`), and the old one stays as it was.
 """
 
-from __future__ import annotations
-
 import operator
 from collections.abc import Mapping
 from typing import Any
@@ -85,7 +83,7 @@ class RulesPart(Struct, frozen=True):
     Fudge fight may record willpower too (AI-WILL-1 is a GM option there).
     """
 
-    def out_of_turn(self) -> RulesPart:
+    def out_of_turn(self) -> "RulesPart":
         """This part with its own turn order left out, as `fudge odds` weighs a blow made now (`odds.now`):
         itself, when it keeps none (Fate's drops its Alertness order, FT-INIT)."""
         return self

@@ -5,8 +5,6 @@ mark in order (F-WND-3). Voiding a mark (undo, a fudge point) and placing the
 rest again is therefore always consistent with the overflow rule.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 
 from msgspec import Struct

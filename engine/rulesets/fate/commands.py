@@ -1,8 +1,6 @@
 """Fate's commands (seed 004): an exchange, a scene, a round, an attack or a turn passed; aspects, the end of a scene,
 recovery from an injury."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict

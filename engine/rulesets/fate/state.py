@@ -3,8 +3,6 @@ the aspects' checked boxes, the scene and its rolls, the round's turn order, and
 point or a reroll may change. Fate's handlers (`rulesets.fate.evolve`) fold it; nothing outside Fate's
 package and the views that show a Fate fight reads it."""
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Any
 
@@ -34,7 +32,7 @@ class FateState(RulesPart, frozen=True):
     acted: frozenset[str] = frozenset()
     last_action: int | None = None  # the latest exchange, scene or attack (fate points and rerolls change it)
 
-    def out_of_turn(self) -> FateState:
+    def out_of_turn(self) -> "FateState":
         """Without this round's Alertness order (FT-INIT): a blow weighed as if made now (`odds.now`)."""
         return replace(self, order=())
 

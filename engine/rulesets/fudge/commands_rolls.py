@@ -3,8 +3,6 @@ willpower, spell resistance and heroic avoidance.
 
 One module of `engine.commands`, which loads it when one of its classes is first named."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from fudge_combat.engine.kernel.command_base import CombatantName, CommandModel, Reveal
