@@ -11,8 +11,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
-from msgspec.structs import replace
 import typer
+from msgspec.structs import replace
 
 from fudge_combat.cli.context import echo, echo_json, fail, guard, house_rules, read_file, service
 from fudge_combat.cli.exits import INTERRUPTED

@@ -45,8 +45,8 @@ from collections.abc import Callable
 from typing import Any, Literal, Union
 
 import msgspec
-from msgspec import Struct
 import pydantic
+from msgspec import Struct
 from pydantic.fields import FieldInfo
 
 from fudge_combat.engine.kernel.pmap import KINDS, LOGGED, MISSING, EventMap, PMap

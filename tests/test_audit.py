@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from msgspec.structs import replace
 import pytest
 import structlog
+from msgspec.structs import replace
 from typer.testing import CliRunner
 
 from fudge_combat.cli.history import VERIFY_FAILED

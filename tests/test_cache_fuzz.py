@@ -35,10 +35,10 @@ from typing import Any, Callable
 
 import click.testing
 import msgspec
-from msgspec.structs import replace
 import pytest
 import structlog
 import typer.main
+from msgspec.structs import replace
 
 from fudge_combat.cli.main import app
 from fudge_combat.engine import commands as cmd

@@ -28,9 +28,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from msgspec.structs import replace
 import pytest
 from hypothesis import given, strategies as st
+from msgspec.structs import replace
 from typer.testing import CliRunner
 
 from fudge_combat.cli import main, views

@@ -30,11 +30,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from msgspec.structs import replace
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.engine.kernel.wounds import LEVELS

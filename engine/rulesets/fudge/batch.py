@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from msgspec import Struct
 import numpy as np
+from msgspec import Struct
 from numpy.typing import NDArray
 
 from fudge_combat.engine.kernel.wounds import DEAD, INCAPACITATED, LEVELS, NEAR_DEATH, SCRATCH, VERY_HURT
