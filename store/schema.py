@@ -258,7 +258,7 @@ class _Deriver:
             return found
         self.classes[cls] = None
         if issubclass(cls, msgspec.Struct) and hasattr(cls, "__post_init__"):
-            raise TypeError(f"{cls.__name__} has a __post_init__: a snapshot would not run it")
+            raise TypeError(f"{cls.__name__} has a __post_init__: a snapshot rebuilds a value from its fields alone")
         fields = _hints(cls)
         names = tuple(name for name, _ in fields)
         codecs = [self.codec(hint) for _, hint in fields]
