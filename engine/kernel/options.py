@@ -8,8 +8,6 @@ whatever later versions change in their defaults.
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from msgspec import Struct
-from msgspec.structs import replace
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from fudge_combat.engine.kernel.errors import InputError
@@ -255,10 +253,11 @@ class RuleOptions(BaseModel):
         return value
 
 
-class Preset(Struct, frozen=True, kw_only=True):
-    """A named set of rule options (`fudge rules`): a constant of the code, or of a ruleset's package, never read
-    from a file, so a plain struct (no pydantic model, whose schema every command would build at import)."""
+class Preset(BaseModel):
+    """A named set of rule options (`fudge rules`). A pydantic model, though the built-in ones are constants of
+    the code: a ruleset of another package declares its own (`PRESET`), and it is validated as it is built."""
 
+    model_config = ConfigDict(frozen=True, defer_build=True)
     name: str
     summary: str
     overrides: dict[str, Any]
@@ -352,7 +351,7 @@ def preset_named(name: str) -> Preset | None:
         declared: Preset = ruleset_module(name, "preset").PRESET
     except UnknownRuleset:
         return None
-    return replace(declared, name=name, overrides={**declared.overrides, "ruleset": name})
+    return declared.model_copy(update={"name": name, "overrides": {**declared.overrides, "ruleset": name}})
 
 
 def presets() -> dict[str, Preset]:
