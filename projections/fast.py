@@ -125,10 +125,6 @@ def _settled(draft: Draft) -> Draft:
     return draft
 
 
-# `Action(...)`, a struct made by msgspec's own __init__, in C
-_action = Action
-
-
 def _owned(s: Draft) -> tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]] | None:
     """The dicts of the draft's `actions`, `index` and `events` when this rebuild still grows all three
     in place (`_Growing`), so that a handler writes them directly; None once a handler has put another
@@ -149,20 +145,6 @@ _w_cleared = tuple(_W[name] for name in ("declarations", "sealed", "initiative",
 _w_fought, _w_forfeits, _w_turn, _w_slot_start = (_W[name] for name in ("fought", "forfeits", "turn", "slot_start"))
 _w_advantage_open, _w_declarations = _W["advantage_open"], _W["declarations"]
 _NONE: frozenset[str] = frozenset()
-
-
-# The values a wound makes: a new mark, a track, and a combatant with new marks and track (structs, made in C).
-
-
-def _mark(level: int, seq: int, still_ticking: bool) -> Mark:
-    return Mark(level, seq, still_ticking)
-
-
-_track = Track
-
-
-def _wounded(combatant: Combatant, marks: tuple[Mark, ...], track: Track) -> Combatant:
-    return _replace(combatant, marks=marks, track=track)
 
 
 class _Open:
@@ -202,7 +184,7 @@ class _Open:
             assert type(actions) is _Growing  # held only while the draft grows its own `actions` (`_owned`)
             ref = actions._ref
             for key, (action, resolution, rolls, consequences) in held.items():
-                ref[key] = _action(action, resolution, rolls, consequences)
+                ref[key] = Action(action, resolution, rolls, consequences)
             held.clear()
         self.conditions = self.owned = None
 
@@ -252,9 +234,9 @@ def _dice_rolled_mapped(s: Draft, seq: int, action: int, e: Any) -> Draft:
     actions = s.actions
     record = actions.get(action)
     if record is None:
-        record = _action(action, seq, (seq,), ())
+        record = Action(action, seq, (seq,), ())
     else:
-        record = _action(record.action, record.resolution, record.rolls + (seq,), record.consequences)
+        record = Action(record.action, record.resolution, record.rolls + (seq,), record.consequences)
     key = e.roller.lower()
     purpose = e.purpose
     if purpose != "damage" and not purpose.endswith(ADJUSTMENT_PURPOSE):
@@ -307,8 +289,8 @@ def _exchange_resolving(fold: _Open) -> Handler:
         owned = fold.owned or fold.own(s)
         if owned is None:
             record = s.actions.get(action)
-            record = (_action(action, seq, (), ()) if record is None
-                      else _action(record.action, seq, record.rolls, record.consequences))
+            record = (Action(action, seq, (), ()) if record is None
+                      else Action(record.action, seq, record.rolls, record.consequences))
             _set_actions(s, with_item(s.actions, action, record))
             _set_events(s, with_item(s.events, seq, e))
         else:
@@ -429,8 +411,8 @@ def _wound_marking(fold: _Open) -> Handler:
         owned = fold.owned or fold.own(s)
         if owned is None:  # remember, with its `_marked` index
             record = s.actions.get(action)
-            record = (_action(action, seq, (), (seq,)) if record is None
-                      else _action(record.action, record.resolution, record.rolls, record.consequences + (seq,)))
+            record = (Action(action, seq, (), (seq,)) if record is None
+                      else Action(record.action, record.resolution, record.rolls, record.consequences + (seq,)))
             _set_actions(s, with_item(s.actions, action, record))
             _set_events(s, with_item(s.events, seq, e))
             _set_index(s, with_item(s.index, ("blow", name), seq))
@@ -444,7 +426,7 @@ def _wound_marking(fold: _Open) -> Handler:
                 held[action] = [record.action, record.resolution, record.rolls, record.consequences + (seq,)]
             owned[2][seq] = LOGGED  # as _GrowingEvents.set
             owned[1]["blow", name] = seq
-        mark = _mark(e.level, seq, e.still_ticking)
+        mark = Mark(e.level, seq, e.still_ticking)
         marks = combatant.marks + (mark,)
         key = combatant.key
         known = built.get(key)
@@ -459,10 +441,10 @@ def _wound_marking(fold: _Open) -> Handler:
         if pain is None or pain[0] is not sheet:
             pain = pains[id(sheet)] = (sheet, pain_of(sheet))  # the sheet kept: its id is not reused
         if combatant.killed_by is not None and not raw[1]:
-            track = _track(raw[0], True, combatant.killed_by, combatant.out, pain[1])
+            track = Track(raw[0], True, combatant.killed_by, combatant.out, pain[1])
         else:
-            track = _track(raw[0], raw[1], raw[2], combatant.out, pain[1])
-        updated = _wounded(combatant, marks, track)  # its conditions as they were (`_Open.conditions` holds)
+            track = Track(raw[0], raw[1], raw[2], combatant.out, pain[1])
+        updated = _replace(combatant, marks=marks, track=track)  # its conditions as they were (`_Open.conditions` holds)
         if type(combatants) is _Growing:
             combatants._ref[key] = updated
             return s
