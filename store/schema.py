@@ -11,7 +11,7 @@ code of this project reads it: a wrong type, a value out of bounds, an unknown t
 container nested where the schema has a scalar, or an array longer than the bytes left is refused
 (msgspec.ValidationError or DecodeError).
 
-The types are derived, never written by hand (as events.decoder derives the events' structs), so the
+The types are derived, never written by hand (as events.derive derives the events' structs), so the
 state's annotations stay the one schema:
 - a state's struct (msgspec's `Struct`) or a pydantic model becomes a struct of its fields, encoded as
   an array in field order;
