@@ -57,7 +57,7 @@ import structlog  # noqa: E402
 from fudge_combat.engine import commands as cmd  # noqa: E402
 from fudge_combat.engine.kernel.errors import RuleError  # noqa: E402
 from fudge_combat.engine.kernel.options import resolve  # noqa: E402
-from fudge_combat.events.models import Declaration  # noqa: E402
+from fudge_combat.events.structs import Declaration  # noqa: E402
 from fudge_combat.projections.fold import replay  # noqa: E402
 from fudge_combat.store.bulk import paused_gc  # noqa: E402
 from fudge_combat.service.fights import Fights  # noqa: E402

@@ -177,8 +177,10 @@ def source() -> str:
     deriver = Deriver({"Event": models.Event})
     deriver.tagged(models.Event)
     deriver.struct(envelope.Recorded)
+    voiding = ", ".join(deriver.names[kind] for kind in models.VOIDING)
     origins = ",\n".join(f"    {name}: {f'{model.__module__}.{name}'!r}" for model, name in deriver.names.items())
     return (HEADER + "\n\n" + "\n\n\n".join(deriver.classes) + "\n\n\n"
+            + f"VOIDING = ({voiding})  # the events that void others (events.models.VOIDING)\n\n"
             + "# each struct's model, by its module's name (events.decoder.structs)\n"
             + f"MODELS: dict[type[Struct], str] = {{\n{origins},\n}}\n")
 

@@ -651,6 +651,8 @@ class Recorded(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     event: Event
 
 
+VOIDING = (EventsVoided, CommandUndone, CommandRedone)  # the events that void others (events.models.VOIDING)
+
 # each struct's model, by its module's name (events.decoder.structs)
 MODELS: dict[type[Struct], str] = {
     FightStarted: 'fudge_combat.events.models.FightStarted',

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from fudge_combat.events import models as ev
-from fudge_combat.events import derive
+from fudge_combat.events import derive, records
 from fudge_combat.events.decoder import Refused, decoder, structs
 from fudge_combat.events.derive import Deriver
 from fudge_combat.events.envelope import Recorded, load
@@ -42,13 +42,13 @@ def same(model: Any, struct: Any) -> bool:
 
 def bodies_of(log: list[Any]) -> list[str]:
     """The stored bodies of a simulated fight's records (the simulator keeps lighter records)."""
-    return [Recorded(fight=r.fight, seq=r.seq, command=r.command, at="2026-01-01T00:00:00.000+00:00",
-                     prev="0" * 64, event=r.event).body() for r in log]
+    return [records.body(records.record(fight=r.fight, seq=r.seq, command=r.command, issued=None,
+                                        at="2026-01-01T00:00:00.000+00:00", prev="0" * 64, event=r.event)) for r in log]
 
 
 def golden_bodies() -> list[str]:
     logged = [row["body"] for log in old_logs() for row in log]
-    return old_bodies() + logged + [compact(load(body)) for body in old_bodies() + logged] + new_type_bodies()
+    return old_bodies() + logged + [compact(records.load(body)) for body in old_bodies() + logged] + new_type_bodies()
 
 
 def test_every_golden_body_decodes_to_the_records_values() -> None:
