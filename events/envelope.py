@@ -6,7 +6,6 @@ laxer) or one an upcaster must change first. What a body holds (schema 1 and 2) 
 events.records.
 """
 
-from collections.abc import Callable, Iterable
 from typing import Any, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -41,14 +40,6 @@ class Recorded(Envelope):
     event: Event
 
 
-def _validate_json() -> Callable[[str], Recorded]:
-    """`Recorded`'s own JSON validator, built on first use (`defer_build`). A TypeAdapter of the model builds
-    the same schema again, a cost a one-shot command feels, when a process both reads rows and writes one."""
-    if not Recorded.__pydantic_complete__:
-        Recorded.model_rebuild()
-    return Recorded.__pydantic_validator__.validate_json
-
-
 def load(body: str) -> Recorded:
     """Read a stored body, upcasting older schema and event versions first.
 
@@ -73,17 +64,3 @@ def load(body: str) -> Recorded:
     envelope = Envelope.model_validate({key: value for key, value in data.items() if key != "event"})
     return Recorded.model_construct(_fields_set={*envelope.model_fields_set, "event"}, **dict(envelope),
                                     event=kind.model_validate(event))
-
-
-BATCH = 64  # from this many bodies on, `load_all` builds the union's validator: one pass over each body pays
-
-
-def load_all(bodies: Iterable[str]) -> list[Recorded]:
-    """`load` of every body, in order, each one validated. A long run (a replay) is read by the union's own
-    JSON validator, which parses and validates a body in one pass; a few (the records after a snapshot) as
-    `load` reads them, building only their event types' validators."""
-    listed = list(bodies)
-    if UPCASTERS or ENVELOPE_UPCASTERS or len(listed) < BATCH:
-        return [load(body) for body in listed]
-    validate = _validate_json()
-    return [validate(body) for body in listed]

@@ -35,7 +35,10 @@ GENESIS = "0" * 64
 def record(fight: str, seq: int, command: str, issued: dict[str, Any] | None, at: str, prev: str,
            event: Any) -> Any:
     """The record the service makes for an event it appends. Nothing is validated here: the service reads
-    the body it writes back through the decoder before the event counts (`checked`)."""
+    the body it writes back through the decoder before the event counts (`checked`). An event given as its
+    pydantic model (a ruleset of another package may build one) is taken as its struct."""
+    if not isinstance(event, msgspec.Struct):
+        event = value(event)
     return Recorded(fight=fight, seq=seq, command=command, issued=issued, at=at, prev=prev, event=event)
 
 
