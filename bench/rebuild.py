@@ -149,7 +149,7 @@ def prototypes(path: Path, rounds: int = 10, per: int = 3) -> list[tuple[str, fl
 
     import msgspec
 
-    from fudge_combat.events.decoder import _derived
+    from fudge_combat.events.decoder import _decoder
     from fudge_combat.service.fights import Fights
     from fudge_combat.store import sqlite as sqlite_store
 
@@ -166,7 +166,7 @@ def prototypes(path: Path, rounds: int = 10, per: int = 3) -> list[tuple[str, fl
         Fights(store).loader.rebuild("long", store.last_seq("long"))
         store.close()
 
-    decode = _derived()[0]
+    decode = _decoder()
     record = decode.type
     hints = typing.get_type_hints(record, include_extras=True)
     defaults = (msgspec.NODEFAULT,) * (len(record.__struct_fields__) - len(record.__struct_defaults__)) \
