@@ -81,9 +81,9 @@ def peer(python: str, folder: str, events: int, replays: int) -> dict[str, Any]:
 
 def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
     """This checkout's replay taken apart, per event: reading the pages, decoding them, folding."""
-    from fudge_combat.events.decoder import decoder, structs
+    from fudge_combat.events.decoder import decoder
     from fudge_combat.projections import fast
-    from fudge_combat.projections.fast import handlers, rebuild
+    from fudge_combat.projections.fast import rebuild
     from fudge_combat.service.fights import Fights
     from fudge_combat.store.sqlite import SqliteStore
 
@@ -91,13 +91,11 @@ def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
     fights = Fights(store)
     last = store.last_seq("long")
     rows = list(chain.from_iterable(fights.reads.pages("long", last)))
-    decode, taken, models = decoder(), handlers()[1], structs()
+    decode = decoder()
 
     def decoded() -> None:  # each record dropped as the next is read, as the replay does
         for _, body in rows:
-            event = decode(body).event
-            if type(event) not in taken:  # pydantic's model of an event the fold keeps part of, as the fold makes it
-                models[type(event)].model_validate(event, from_attributes=True)
+            decode(body)
 
     def timed(fn: Any) -> float:
         samples = []
@@ -124,8 +122,7 @@ def split(path: Path, runs: int = 9) -> list[tuple[str, float]]:
         fast._OWN.update(own)
     replay = timed(lambda: fights.loader.rebuild("long", last))
     store.close()
-    return [("read the rows, a page at a time", read), ("decode and validate them (derived decoder; pydantic's "
-            "model of the events the fold does not take as structs)", parse),
+    return [("read the rows, a page at a time", read), ("decode and validate them (the structs' decoder)", parse),
             ("fold (rebuild of the decoded rows, less the decoding)", whole - parse),
             ("of which the fold's own handlers (`projections.fast._OWN`: the same rebuild with each folding "
              "nothing, less it)", whole - without),
@@ -152,7 +149,7 @@ def prototypes(path: Path, rounds: int = 10, per: int = 3) -> list[tuple[str, fl
 
     import msgspec
 
-    from fudge_combat.events.decoder import _derived
+    from fudge_combat.events.decoder import _decoder
     from fudge_combat.service.fights import Fights
     from fudge_combat.store import sqlite as sqlite_store
 
@@ -169,7 +166,7 @@ def prototypes(path: Path, rounds: int = 10, per: int = 3) -> list[tuple[str, fl
         Fights(store).loader.rebuild("long", store.last_seq("long"))
         store.close()
 
-    decode = _derived()[0]
+    decode = _decoder()
     record = decode.type
     hints = typing.get_type_hints(record, include_extras=True)
     defaults = (msgspec.NODEFAULT,) * (len(record.__struct_fields__) - len(record.__struct_defaults__)) \

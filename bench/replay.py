@@ -12,7 +12,7 @@
    - full replay: what the service does when it has no cached projection (Loader.rebuild): the
      voiding rows first, then the same rows a page at a time, every one validated (the derived
      decoder, events.decoder) and folded into every projection (projections.rebuild); and the log
-     as pydantic records (events.envelope.load_all) folded by projections.fold.replay
+     as records (events.records.load_all) folded by projections.fold.replay
      (Fights.replayed);
    - the parse alone and the fold alone, to show where the time goes;
    - a cold read through the service (`Fights(...).state`): the cached projection, if valid;
@@ -57,7 +57,7 @@ import structlog  # noqa: E402
 from fudge_combat.engine import commands as cmd  # noqa: E402
 from fudge_combat.engine.kernel.errors import RuleError  # noqa: E402
 from fudge_combat.engine.kernel.options import resolve  # noqa: E402
-from fudge_combat.events.models import Declaration  # noqa: E402
+from fudge_combat.events.structs import Declaration  # noqa: E402
 from fudge_combat.projections.fold import replay  # noqa: E402
 from fudge_combat.store.bulk import paused_gc  # noqa: E402
 from fudge_combat.service.fights import Fights  # noqa: E402

@@ -13,7 +13,7 @@ from msgspec import Struct
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.sheets import parse_sheet
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.examples.demo_atari import KNIFE_FIGHT
 from fudge_combat.examples.demo_fate import TAVERN_BRAWL
 

@@ -14,7 +14,7 @@ from fudge_combat.cli.views import Shown, board_shown, board_width, show, stored
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.errors import InputError
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 if TYPE_CHECKING:
     from fudge_combat.store.sqlite import SqliteStore

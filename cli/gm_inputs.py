@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Optional, get_args, get_origin
+from typing import Annotated, Any, Literal, Optional, get_args, get_origin, get_type_hints
 
 import typer
-from pydantic import BaseModel
 
 from fudge_combat.cli.params import FUDGE
 from fudge_combat.engine.kernel.errors import InputError
 
 
-def choices(model: type[BaseModel], field: str) -> tuple[Any, ...]:
+def choices(model: type[Any], field: str) -> tuple[Any, ...]:
     """The values a model's field allows, in the order its Literal declares them (the field may be
     Optional, or a tuple of them). An option checks and lists its values from the command it builds,
     so the command line and the command cannot drift apart."""
@@ -19,7 +18,9 @@ def choices(model: type[BaseModel], field: str) -> tuple[Any, ...]:
         if get_origin(annotation) is Literal:
             return get_args(annotation)
         return tuple(value for arg in get_args(annotation) for value in literals(arg))
-    return tuple(dict.fromkeys(literals(model.model_fields[field].annotation)))
+    fields = getattr(model, "model_fields", None)  # a command's model, or an event's struct (its annotations)
+    annotation = fields[field].annotation if fields is not None else get_type_hints(model)[field]
+    return tuple(dict.fromkeys(literals(annotation)))
 
 MagicOpt = Annotated[Optional[list[str]], typer.Option(
     "--magic", metavar="NAME=±1", rich_help_panel=FUDGE, help="NAME=+1 for a magical blessing, NAME=-1 for a curse (repeat per fighter) [F-MOD-5]")]

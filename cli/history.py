@@ -19,8 +19,8 @@ from fudge_combat.engine.kernel.wounds import LEVELS
 from fudge_combat.events.receipt import parse as parse_receipt, receipt
 from fudge_combat.engine.kernel.history import voided
 from fudge_combat.engine.kernel.state import FightState
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import Recorded
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import Recorded
 from fudge_combat.projections.consequences import Consequence, consequences, touched
 from fudge_combat.projections.fold import evolve_all
 

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
+from msgspec.structs import replace as with_fields
+
 from fudge_combat.cli.context import echo, echo_json, fight_name, guard, house_rules, read_file, service
 from fudge_combat.cli.terminal import safe
 from fudge_combat.engine.kernel.errors import InputError
@@ -19,7 +21,7 @@ from fudge_combat.engine.kernel.reading import ruleset_named
 
 if TYPE_CHECKING:
     from fudge_combat.engine.odds import duel as odds
-    from fudge_combat.events import models as ev
+    from fudge_combat.events import structs as ev
 
 app = typer.Typer()
 
@@ -70,7 +72,7 @@ def parse_mods(text: Optional[str]) -> tuple[int, int]:
 
 
 def parse_declarations(all_out: list[str], postures: list[str], names: list[str]) -> dict[str, ev.Declaration]:
-    from fudge_combat.events import models as ev
+    from fudge_combat.events import structs as ev
     out: dict[str, ev.Declaration] = {}
     known = {n.lower(): n for n in names}
 
@@ -86,14 +88,14 @@ def parse_declarations(all_out: list[str], postures: list[str], names: list[str]
         name, what = who(value, "--all-out")
         if what not in ("offense", "defense"):
             raise InputError(f"--all-out {value}: all-out is offense or defense")
-        out[name] = out.get(name, ev.Declaration()).model_copy(update={"all_out": what})
+        out[name] = with_fields(out.get(name, ev.Declaration()), all_out=what)
     for value in postures:
         name, what = who(value, "--posture")
         try:
             posture = int(what)
         except ValueError:
             raise InputError(f"--posture {value}: a posture is -2, -1, 0, +1 or +2") from None
-        out[name] = out.get(name, ev.Declaration()).model_copy(update={"posture": posture})
+        out[name] = with_fields(out.get(name, ev.Declaration()), posture=posture)
     return out
 
 

@@ -17,7 +17,7 @@ from fudge_combat.cli.context import echo, echo_json
 
 if TYPE_CHECKING:  # the rest is imported when a command shows its result: `fudge status` (cli.fight) loads no engine
     from fudge_combat.engine.kernel.state import FightState
-    from fudge_combat.events.envelope import Recorded
+    from fudge_combat.events.records import Recorded
     from fudge_combat.projections.consequences import Consequence
     from fudge_combat.service.fights import Fights, Outcome, UnusedDice
 
@@ -90,7 +90,7 @@ def undone_of(fights: Fights, name: str) -> Callable[[Sequence[Recorded]], list[
     """The records an undo or a redo names, read from the store by their command's id: a few rows,
     not the whole log (an undo takes the time of one command)."""
     def read(records: Sequence[Recorded]) -> list[Recorded]:
-        from fudge_combat.events.envelope import load
+        from fudge_combat.events.records import load
         from fudge_combat.projections.consequences import named_commands
 
         out = []
@@ -132,7 +132,7 @@ def unused_line(unused: UnusedDice) -> str:
 
 def default_notes(event: Any, state: Any) -> list[str]:
     """A line for each trait a roll took at the rules' default because the sheet lacks it (C-ACT-1)."""
-    from fudge_combat.events import models as ev
+    from fudge_combat.events import structs as ev
 
     if not isinstance(event, (ev.ActionResolved, ev.StoryRolled)):
         return []

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
 from fudge_combat.engine.kernel.words import possessive
-from fudge_combat.events.models import Declaration
+from fudge_combat.events.structs import Declaration
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.state import FightState

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from fudge_combat.cli.terminal import safe
 from fudge_combat.engine.evolve import describe
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.kernel.wounds import LEVELS
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import Recorded
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import Recorded
 
 # `fudge status`'s text and JSON are the read model's (projections.status): the shell prints them.
 from fudge_combat.projections.status import (card as card, declaration_text as declaration_text,
@@ -60,7 +62,7 @@ def wound_line(event: ev.WoundMarked, state: FightState, who: Combatant, seq: in
 def log_json(records: list[Recorded], voided: dict[int, int]) -> list[dict[str, Any]]:
     out = []
     for r in records:
-        payload = r.event.model_dump(mode="json")
+        payload = msgspec.to_builtins(r.event)
         out.append({"seq": r.seq, "type": r.event.type, "command": r.command, "at": r.at,
                     "voided": r.seq in voided, "voided_by": voided.get(r.seq), "issued": r.issued,
                     **{k: v for k, v in payload.items() if k not in ("type",)}})

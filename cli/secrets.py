@@ -56,6 +56,8 @@ def import_(
 def _seal_matches(data: Any, seal: str) -> bool:
     """A sealed declaration is kept only if its declaration and salt give its seal (A-SEAL-1)."""
     from fudge_combat.engine.decide import seal_of
-    from fudge_combat.events.models import Declaration
+    import msgspec
 
-    return seal_of(Declaration.model_validate(data["declaration"]), str(data["salt"])) == seal
+    from fudge_combat.events.structs import Declaration
+
+    return seal_of(msgspec.convert(data["declaration"], Declaration, strict=False), str(data["salt"])) == seal

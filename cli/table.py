@@ -18,7 +18,7 @@ from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.command_base import CommandModel
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.engine.kernel.wounds import LEVEL_BY_NAME, LEVELS
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.cli.outcome import JsonOpt, report, undone_of
 from fudge_combat.service.names import actor_and_target, canonical, matching, resolve
 from fudge_combat.service.fights import Fights, Outcome

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from msgspec import Struct
+import msgspec
 from pydantic import ValidationError
 
 from fudge_combat.engine import commands as cmd
@@ -17,9 +18,9 @@ from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.evolve import evolve
 from fudge_combat.engine.kernel.sheets import Sheet
 from fudge_combat.engine.kernel.state import FightState, replace
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.events.bounds import MAX_SIDES
-from fudge_combat.events.envelope import GENESIS, Recorded, chain_hash, load
+from fudge_combat.events.records import GENESIS, Recorded, chain_hash, load
 from fudge_combat.events.rows import Row
 
 DICE_EVENTS = (ev.DiceRolled, ev.InitiativeRolled, ev.InitiativeRanked)
@@ -300,7 +301,7 @@ def _payloads(events: Sequence[Any]) -> list[dict[str, Any]]:
 def _payload(event: Any) -> dict[str, Any]:
     """A joined sheet is compared as the current Sheet reads it: a sheet recorded before a later version
     added optional fields (with defaults) is the same sheet, not a different consequence."""
-    out: dict[str, Any] = event.model_dump(mode="json")
+    out: dict[str, Any] = msgspec.to_builtins(event)
     if isinstance(event, ev.CombatantJoined):
         out["sheet"] = Sheet.model_validate(out["sheet"]).model_dump(mode="json")
     return out

@@ -20,7 +20,7 @@ from fudge_combat.engine.kernel.registry import RULESETS, ruleset_module
 from fudge_combat.engine.kernel.state import FightState
 
 if TYPE_CHECKING:
-    from fudge_combat.events.models import Event
+    from fudge_combat.events.structs import Event
 
 __all__ = ["DECIDERS", "decide", "decider_of", "seal_of", "seal_text"]
 

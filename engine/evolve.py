@@ -14,7 +14,7 @@ from typing import Any
 from fudge_combat.engine.kernel.event_rules import Evolve, EventRule
 from fudge_combat.engine.kernel.registry import RULESETS, ruleset_module
 from fudge_combat.engine.kernel.state import FightState, replace
-from fudge_combat.events.envelope import Recorded
+from fudge_combat.events.records import Recorded
 
 
 def _declared() -> dict[type, EventRule]:

@@ -6,7 +6,7 @@ re-hashed after an edit verifies; what it may hold is therefore bounded here, on
 themselves (events.models, and the sheets and house rules, engine.kernel.inputs), before a rule counts to a
 trillion, allocates a list of a billion boxes or prints a number of 5,000 digits. A body beyond a bound
 is refused as any altered event is (`fudge verify` names it), and both decoders of a stored body refuse
-it alike (events.decoder derives these constraints for its structs from the same annotations).
+it alike (events.derive writes these constraints into the decoder's structs from the same annotations).
 
 The bounds are generous, so that no fight the rules can play reaches one: a fight log written by any
 version reads as before (tests/test_stored_rows.py, tests/test_decoder.py).

@@ -1,4 +1,9 @@
-"""Every event type: a frozen pydantic model with a stable `type` tag and a version.
+"""Every event type: a frozen pydantic model with a stable `type` tag and a version: the schema of the log.
+
+The engine decides, folds and shows the same events as msgspec structs written from these models
+(events.derive writes events/structs.py; events.records reads and writes them). The models are the one
+schema the structs come from, the reader of last resort for a body the structs' decoder refuses, and what
+the tests hold every stored body against.
 
 Names are past tense. Payloads hold tuples, never lists or dicts someone could
 mutate (frozen is shallow). Nothing here is a Python class path: the tag is

@@ -24,8 +24,8 @@ from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.turns import still_fights
 from fudge_combat.engine.kernel.wounds import LEVELS
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import Recorded
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import Recorded
 
 
 class Consequence(Struct, frozen=True):

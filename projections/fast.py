@@ -1,26 +1,22 @@
 """Speed code (`projections.speed`): the fast path of a replay from scratch (`projections.rebuild`), the
-plain path's state from the same rows: bodies decoded by the derived decoder (events.decoder) and folded
-without a pydantic record for the events the fold only reads.
+plain path's state from the same rows, folded by handlers of its own for the commonest events.
 
 Why: a replay from a store (service.fights.Fights._replay) keeps no action's event in memory (its
-`events` map holds `LOGGED`), so for most rows the record pydantic builds is read for a few fields and
-dropped. Here such a row stays the decoder's struct: validated like the model (same fields, same types,
-same defaults) at a fraction of pydantic's cost, and read by the same handlers (`engine.evolve`),
-which only read its fields. The handlers that keep part of an event in the state (a declaration, a
-sheet) or are rare get pydantic's model of the event, which pydantic validates from the struct's
-fields (`from_attributes`: the body is not parsed a second time), in the envelope's struct. A dice roll
+`events` map holds `LOGGED`), so for most rows the event is read for a few fields and dropped. A dice roll
 (the commonest of a fight's rows), a resolved action, an exchange, a wound and a new round are folded by
 handlers of this module (`_OWN`, made for each rebuild): the engine's handler with
 `engine.evolving.remember` written straight onto the fold's draft, an action's rows held as one record
 until another handler reads it (`_Open`), and a wound placed on the track the earlier marks built; and
 the draft's growing maps grow in place (`_Growing`). A handler of the engine that reads nothing they
-hold back is given its event without their writing it first (`_UNHELD`).
+hold back is given its event without their writing it first (`_UNHELD`). Every row is decoded to its
+record's struct first (events.decoder; pydantic decides a body msgspec refuses: events.records.load).
 
 They restate the engine's rules, so a change to those rules must be made here too: `RESTATES` names the
 engine code each one restates with a digest of its source, and tests/test_rebuild.py fails when that
 source changes until this module is read again and the digest updated. tests/test_rebuild.py also checks
-that the state equals the handlers' fold of pydantic's records, over the golden logs and random fights of
-every ruleset; `FUDGE_PLAIN=1` replays by the plain path (tests/test_plain.py compares whole commands).
+that the state equals the engine handlers' fold of the same records, over the golden logs and random
+fights of every ruleset; `FUDGE_PLAIN=1` replays by the plain path (tests/test_plain.py compares whole
+commands).
 """
 
 from __future__ import annotations
@@ -36,18 +32,17 @@ from msgspec.structs import replace as _replace
 from fudge_combat.engine import evolve as evolving_handlers
 from fudge_combat.engine.rulesets.fudge import evolve as fudge_evolve
 from fudge_combat.engine.rulesets.fudge.conditions import expire
-from fudge_combat.engine.rulesets.fudge.evolving import AVOIDANCES, HEROIC, SMALL, index_as, with_item, with_items
+from fudge_combat.engine.rulesets.fudge.evolving import AVOIDANCES, HEROIC, SMALL, with_item, with_items
 from fudge_combat.engine.rulesets.fudge.harm import ADJUSTMENT_PURPOSE
 from fudge_combat.engine.rulesets.fudge.tracks import is_pawn, pain_of
 from fudge_combat.engine.kernel.wounds import SCRATCH, UNDAMAGED, VERY_HURT, Mark, Track, build_track
 from fudge_combat.engine.kernel.pmap import LOGGED, EventMap, PMap, Reader
 from fudge_combat.engine.kernel.state import Action, Combatant, Draft, FightState, draft_of, freeze, replace
-from fudge_combat.events import models as ev
-from fudge_combat.events.decoder import Refused, decoder, structs
-from fudge_combat.events.envelope import load
+from fudge_combat.events import structs as ev
+from fudge_combat.events.decoder import Refused, decoder
+from fudge_combat.events.records import load
 from fudge_combat.events.upcast import ENVELOPE_UPCASTERS, UPCASTERS
 
-_with_event = msgspec.structs.replace
 
 # The handlers that read only fields of an event (numbers, strings, the fields of its sides) and keep
 # none of its objects in the state but through `remember`, which leaves them in the log here.
@@ -503,35 +498,25 @@ def source_digest(name: str) -> str:
 
 @lru_cache(maxsize=1)
 def handlers() -> tuple[dict[type, Handler], frozenset[type]]:
-    """The fold's handlers by the type of what it is given (a struct or a model: the engine's), and the structs
-    it takes. A rebuild puts its own (`_OWN`) in place of the engine's for a few."""
-    table: dict[type, Handler] = dict(evolving_handlers.HANDLERS)
-    taken = set()
-    for struct, model in structs().items():
-        if model in READ_ONLY:
-            table[struct] = evolving_handlers.HANDLERS[model]
-            index_as(struct, model)
-            taken.add(struct)
-    return table, frozenset(taken)
+    """The engine's handlers by event type, and the types whose handlers only read the event (`READ_ONLY`).
+    A rebuild puts its own (`_OWN`) in place of the engine's for a few of those."""
+    return dict(evolving_handlers.HANDLERS), frozenset(READ_ONLY)
 
 
 def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callable[[int], Any]) -> FightState:
     """The state folded from a log's rows, (seq, body) in order, leaving out the seqs in `gone` (A-UNDO-2:
-    the events voided, validated but not folded), as `projections.fold.replay` folds pydantic's records.
+    the events voided, validated but not folded), as `projections.fold.replay` folds the same records.
 
-    Every body is validated: decoded to its struct, then given to the fold as that struct where the fold
-    takes one, else as pydantic's model of the event (validated from the struct's fields); a body the
-    decoder refuses goes to pydantic, which decides (and raises if the models refuse it too). The state
-    starts fresh, its `events` leaving every value in the log (read back with `read`), so that no struct
-    enters the state; its growing maps are grown in place (`_Growing`)."""
+    Every body is validated: decoded to its record's struct, or where the decoder refuses it by pydantic,
+    which decides (and raises if the models refuse it too). The state starts fresh, its `events` leaving
+    every value in the log (read back with `read`); its growing maps are grown in place (`_Growing`)."""
     table, taken = handlers()
     draft = _growing(read)
     if UPCASTERS or ENVELOPE_UPCASTERS:  # an older shape is upcast first, by pydantic's path
         return _upcast(rows, gone, table, decoder(), draft)
     fold = _Open()
     settle = fold.settle
-    models = structs()
-    own = {struct: _OWN[models[struct]](fold) for struct in taken if models[struct] in _OWN}
+    own = {kind: _OWN[kind](fold) for kind in taken if kind in _OWN}
     decode = decoder()
     folded = None
     for seq, body in rows:
@@ -550,9 +535,6 @@ def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callabl
             event = record.event
             handler = own.get(type(event))
             if handler is None:  # the engine's handler, which may read what the own ones held back
-                if type(event) not in taken:  # an event the fold keeps part of: pydantic's model of it
-                    event = models[type(event)].model_validate(event, from_attributes=True)
-                    record = _with_event(record, event=event)
                 if type(event) not in _UNHELD:
                     settle(draft)
                 handler = table[type(event)]

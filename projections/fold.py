@@ -11,8 +11,8 @@ from collections.abc import Iterable, Sequence
 from fudge_combat.engine.evolve import HANDLERS, evolve
 from fudge_combat.engine.kernel.history import effective
 from fudge_combat.engine.kernel.state import FightState, draft_of, freeze, replace
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import Recorded
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import Recorded
 
 
 def fold(records: Iterable[Recorded], state: FightState | None = None) -> FightState:

@@ -1,7 +1,7 @@
 """A replay from scratch that leaves the actions' events in the log: a log's rows folded into the state.
 
-Two paths with one interface: the plain one here (pydantic's records folded by `engine.evolve`, as
-`projections.fold` folds them), and the fast one (`projections.fast`), which gives the same state.
+Two paths with one interface: the plain one here (each body read by `events.records.load`, folded by
+`engine.evolve`, as `projections.fold` folds them), and the fast one (`projections.fast`), which gives the same state.
 `FUDGE_PLAIN=1` runs the plain one (`projections.speed`).
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from fudge_combat.engine.kernel.pmap import EventMap, Reader
 from fudge_combat.engine.kernel.state import FightState
-from fudge_combat.events.envelope import load
+from fudge_combat.events.records import load
 from fudge_combat.projections import fast
 from fudge_combat.projections.fold import fold
 from fudge_combat.projections.speed import PLAIN
@@ -20,7 +20,7 @@ from fudge_combat.projections.speed import PLAIN
 
 def rebuild(rows: Iterable[tuple[int, str]], gone: Container[int], read: Callable[[int], Any]) -> FightState:
     """The state folded from a log's rows, (seq, body) in order, leaving out the seqs in `gone` (A-UNDO-2:
-    the events voided, validated but not folded), as `projections.fold.replay` folds pydantic's records.
+    the events voided, validated but not folded), as `projections.fold.replay` folds the same records.
 
     Every body is validated. The state's `events` leave every value in the log, read back with `read`."""
     return plain_rebuild(rows, gone, read) if PLAIN else fast.rebuild(rows, gone, read)

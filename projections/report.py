@@ -28,8 +28,8 @@ from fudge_combat.engine.kernel.history import effective, voided
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.turns import still_fights
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import Recorded
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import Recorded
 from fudge_combat.projections.fold import evolve_all
 from fudge_combat.projections.luck import chi_square, face_counts, luck_index, p_value_2dof, roll_luck
 

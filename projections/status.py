@@ -14,7 +14,7 @@ from fudge_combat.engine.kernel.initiative import PHASE_NAME, PHASES
 from fudge_combat.engine.rulesets.fudge.locations import LOCATION_LEVELS
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.wounds import LEVELS
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.rulesets.fudge import stun
 from fudge_combat.engine.rulesets.fudge.tracks import DamageCapacityTrack, is_pawn
 from fudge_combat.engine.kernel.state import Combatant, FightState

@@ -11,9 +11,9 @@ from typing import Any, NamedTuple
 from msgspec import Struct
 from msgspec.structs import replace
 
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.rewind import UNKNOWN, History, apply
-from fudge_combat.events.envelope import Recorded, load_all
+from fudge_combat.events.records import Recorded, load_all
 from fudge_combat.projections.fold import fold
 from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.store import snapshots, views
@@ -26,7 +26,7 @@ from fudge_combat.store.views import View, ViewStore
 from fudge_combat.service.reads import LogReads
 from fudge_combat.service.step import by_command, following, refolded
 
-VOIDING_TYPES = frozenset(kind.model_fields["type"].default for kind in ev.VOIDING)
+VOIDING_TYPES = frozenset(kind.type for kind in ev.VOIDING)
 
 
 def named(state: FightState, name: str) -> FightState:

@@ -13,13 +13,13 @@ from msgspec import Struct, field
 
 from fudge_combat.engine.kernel.dice import EnteredDice, SeededDice, commitment
 from fudge_combat.engine.kernel.errors import InputError
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.store.base import StoreError
 
 # The events that can carry a generated draw: only these are parsed when looking back for the latest.
-DRAW_TYPES = frozenset(kind.model_fields["type"].default for kind in get_args(get_args(ev.Event)[0])
-                       if "draw" in kind.model_fields)
+DRAWING = frozenset(kind for kind in get_args(ev.Event) if "draw" in kind.__struct_fields__)
+DRAW_TYPES = frozenset(kind.type for kind in DRAWING)
 
 
 class DiceInput(Struct):
@@ -63,13 +63,12 @@ def seed_of(kept: str, committed: str) -> bytes | None:
 def next_draw(newest_first: Iterable[Any], stream: str, default: int = 0) -> int:
     """The draw after the latest one of `stream` among these records (newest first); `default` if none.
 
-    An event's fields are read from its `__dict__`: asking an event for a field it lacks would raise
-    and catch an error, at every event of the scan.
+    Only the event types that carry a draw are asked for one (`DRAWING`).
     """
     for record in newest_first:
-        fields = vars(record.event)
-        if fields.get("draw") is not None and fields.get("stream") == stream:
-            return fields["draw"] + 1
+        event = record.event
+        if type(event) in DRAWING and event.draw is not None and event.stream == stream:
+            return event.draw + 1
     return default
 
 

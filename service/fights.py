@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timezone
 from typing import Any, NoReturn
 
+import msgspec
 from msgspec import Struct
 
 from fudge_combat.engine import commands as cmd
@@ -24,8 +25,9 @@ from fudge_combat.engine.kernel import history as undoing
 from fudge_combat.engine.kernel.commands import REQUESTED
 from fudge_combat.engine.kernel.dice import EnteredDice, commitment
 from fudge_combat.engine.kernel.errors import RuleError
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import GENESIS, Recorded, chain_hash, load_all
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import GENESIS, Recorded, body as body_of, chain_hash, checked, load_all
+from fudge_combat.events.records import record as new_record
 from fudge_combat.engine.kernel.history import voided
 from fudge_combat.engine.kernel.rewind import FOUNDED, History
 from fudge_combat.projections.fold import replay
@@ -144,19 +146,19 @@ class Fights:
         if dump is not None and self.requested is not None:
             dump[REQUESTED] = self.requested
         for index, event in enumerate(events):
-            record = Recorded.of(fight=fight_id, seq=start_seq + index, command=command_id,
-                                 issued=dump if index == 0 else None, at=at, prev=prev, event=event)
-            body = record.body()
-            prev = chain_hash(body)
-            out.append(record)
+            made = new_record(fight=fight_id, seq=start_seq + index, command=command_id,
+                              issued=dump if index == 0 else None, at=at, prev=prev, event=event)
+            text = body_of(made)
+            prev = chain_hash(text)
+            out.append(checked(text))
         return out
 
     @staticmethod
     def _rows(records: Iterable[Recorded]) -> list[Row]:
         rows = []
         for record in records:
-            body = record.body()
-            rows.append(Row(record.seq, record.command, record.event.type, body, chain_hash(body)))
+            text = body_of(record)
+            rows.append(Row(record.seq, record.command, record.event.type, text, chain_hash(text)))
         return rows
 
     def _open_log(self, name: str, base: FightState, prefix: Sequence[Row], opening: Callable[[str, str], Any], *,
@@ -286,7 +288,7 @@ class Fights:
             raise RuleError(f"no combatant {combatant!r} in {name}")
         salt = self.random_bytes(16).hex()
         seal = seal_of(declaration, salt)
-        secret = json.dumps({"declaration": declaration.model_dump(mode="json"), "salt": salt})
+        secret = json.dumps({"declaration": msgspec.to_builtins(declaration), "salt": salt})
         return self.execute(name, cmd.SealDeclaration(combatant=who.name, seal=seal),
                             secrets={f"seal:{seal}": secret})
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from fudge_combat.engine.kernel.errors import InputError, RuleError
-from fudge_combat.events.envelope import canonical, chain_hash
+from fudge_combat.events.records import canonical, chain_hash
 from fudge_combat.events.rows import Row
 from fudge_combat.store.base import EventStore, StoreError, UnknownFight
 

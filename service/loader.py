@@ -11,7 +11,7 @@ from fudge_combat.engine.kernel.history import voided_by
 from fudge_combat.engine.kernel.pmap import EventMap
 from fudge_combat.engine.kernel.rewind import UNKNOWN, History
 from fudge_combat.engine.kernel.state import FightState, replace
-from fudge_combat.events.envelope import Recorded, load, load_all
+from fudge_combat.events.records import Recorded, load, load_all
 from fudge_combat.projections.fold import fold
 from fudge_combat.service.caches import VOIDING_TYPES, Caches, named
 from fudge_combat.service.dice import DRAW_TYPES

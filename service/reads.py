@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from fudge_combat.events.envelope import load
+from fudge_combat.events.records import load
 from fudge_combat.events.rows import Row
 from fudge_combat.store.base import EventStore, ReadShortcuts
 

@@ -10,10 +10,12 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timezone
 
+import msgspec
+
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.words import possessive
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import Recorded, load_all
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import Recorded, load_all
 from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.service.dice import seed_of
 from fudge_combat.service.names import find
@@ -124,8 +126,8 @@ class Keeper:
                     continue
                 secret = self.ask_device(state, who.name, seal, holder)
             data = json.loads(secret)
-            out.append(cmd.Reveal(combatant=who.name, declaration=ev.Declaration.model_validate(data["declaration"]),
-                                  salt=data["salt"]))
+            declaration = msgspec.convert(data["declaration"], ev.Declaration, strict=False)
+            out.append(cmd.Reveal(combatant=who.name, declaration=declaration, salt=data["salt"]))
         return tuple(out)
 
     # --- declarations sealed on a player's device -------------------------------------------------

@@ -12,7 +12,7 @@ from typing import Any
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel import history
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.history import voided, voided_by
 from fudge_combat.engine.kernel.rewind import FOUNDED, UNKNOWN, History, apply, change

@@ -17,7 +17,7 @@ from fudge_combat.engine.decide import decider_of
 from fudge_combat.engine.kernel.errors import InputError, RuleError
 from fudge_combat.engine.rulesets.fudge.ranked import SYSTEMS as RANKED
 from fudge_combat.engine.kernel.state import Combatant, FightState
-from fudge_combat.events.envelope import Recorded
+from fudge_combat.events.records import Recorded
 from fudge_combat.sim.policies import Policy, foes
 from fudge_combat.sim.rulesets import reading, view_of
 

@@ -27,7 +27,7 @@ from typing import Any
 from msgspec import Struct
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.sim.rulesets import badly_hurt, reading, view_of
 

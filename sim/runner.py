@@ -26,11 +26,13 @@ from typing import Any, NamedTuple, Protocol
 
 from msgspec import Struct
 
+from msgspec.structs import replace as with_fields
+
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.decide import decide
 from fudge_combat.engine.kernel.dice import EnteredDice, SeededDice, commitment
 from fudge_combat.engine.kernel.errors import InputError
-from fudge_combat.events.envelope import Recorded
+from fudge_combat.events.records import Recorded
 from fudge_combat.engine.kernel.state import FightState, replace
 from fudge_combat.service.dice import next_draw
 from fudge_combat.service.fights import Fights
@@ -170,7 +172,7 @@ class LightSession:
             self._id()
         commit = commitment(self.seed)
         first = opening.records[0]
-        started = first.event.model_copy(update={"seed_commitment": commit, "stream": stream})
+        started = with_fields(first.event, seed_commitment=commit, stream=stream)
         self.records = [LightRecord(self.fight_id, first.seq, first.command, started),
                         *(LightRecord(self.fight_id, r.seq, r.command, r.event) for r in opening.records[1:])]
         self.state = replace(opening.state, fight_id=self.fight_id, stream=stream, commitment=commit)

@@ -11,7 +11,7 @@ code of this project reads it: a wrong type, a value out of bounds, an unknown t
 container nested where the schema has a scalar, or an array longer than the bytes left is refused
 (msgspec.ValidationError or DecodeError).
 
-The types are derived, never written by hand (as events.decoder derives the events' structs), so the
+The types are derived, never written by hand (as events.derive derives the events' structs), so the
 state's annotations stay the one schema:
 - a state's struct (msgspec's `Struct`) or a pydantic model becomes a struct of its fields, encoded as
   an array in field order;
@@ -85,6 +85,12 @@ def _bounds(metadata: typing.Iterable[Any], into: dict[str, Any] | None = None) 
     for item in metadata:
         if isinstance(item, FieldInfo):
             _bounds(item.metadata, found)
+            continue
+        if isinstance(item, msgspec.Meta):  # a generated struct's bound (events.structs): the same names
+            for name in _STRICTER:
+                limit = getattr(item, name)
+                if limit is not None:
+                    found[name] = _STRICTER[name](found[name], limit) if name in found else limit
             continue
         kinds = [name for name in _STRICTER if hasattr(item, name)]
         if len(kinds) != 1 or not dataclasses.is_dataclass(item) or len(dataclasses.fields(item)) != 1:
@@ -399,9 +405,13 @@ def _tagged(name: str, tag: str, fields: list[tuple[str, Any]]) -> Any:
     return msgspec.defstruct(name, fields, array_like=True, gc=False, tag=tag)
 
 
-def _struct(cls: type) -> Callable[[Any], Any]:
-    """Builds a struct from its stored fields, in order."""
-    return lambda values: cls(*values)
+def _struct(cls: Any) -> Callable[[Any], Any]:
+    """Builds a struct from its stored fields, in order (by name where its fields are keyword-only: the
+    events' structs, events.structs)."""
+    names = cls.__struct_fields__
+    if len(cls.__match_args__) == len(names):
+        return lambda values: cls(*values)
+    return lambda values: cls(**dict(zip(names, values)))
 
 
 def _model(cls: type[pydantic.BaseModel], names: tuple[str, ...]) -> Callable[[Any], Any]:

@@ -10,7 +10,7 @@ import pytest
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.sheets import parse_sheet
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.service.fights import DiceInput, Fights
 from tests.conftest import dice, start
 

@@ -21,7 +21,7 @@ from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import replace
 from fudge_combat.engine.rulesets.fudge.sides import acting_wound
 from fudge_combat.engine.kernel.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT, level_for_damage
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.service.fights import Fights
 from tests.atari_helpers import (atari, attack, declare, events, join, next_, refused, resolved, round_)
 from tests.conftest import dice

@@ -7,7 +7,7 @@ import pytest
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.errors import RuleError
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.service.fights import Fights
 from tests.atari_helpers import atari, attack, declare, events, join, next_, refused, resolved, round_
 from tests.conftest import dice, sheet, start

@@ -19,7 +19,7 @@ from fudge_combat.cli.render import status_json
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.kernel.errors import InputError, RuleError
-from fudge_combat.events.models import Declaration
+from fudge_combat.events.structs import Declaration
 from fudge_combat.projections.fold import replay
 from tests.atari_helpers import SHEETS
 from tests.conftest import make_fights, start

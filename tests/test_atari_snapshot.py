@@ -14,7 +14,7 @@ import structlog
 from fudge_combat.cli.demos import DEMOS
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.kernel.options import resolve
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.examples.demo_atari import KNIFE_FIGHT
 from fudge_combat.service.fights import Fights
 from tests.atari_helpers import atari

@@ -27,8 +27,8 @@ from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import seal_matches, verify
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.sheets import parse_sheet
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import GENESIS, SCHEMA_VERSION, canonical, chain_hash, load
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import GENESIS, SCHEMA_VERSION, canonical, chain_hash, load
 from fudge_combat.engine.kernel.history import effective, voided
 from fudge_combat.projections.fold import evolve_all, replay
 from fudge_combat.engine.kernel.state import FightState

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 import structlog
 from typer.testing import CliRunner, Result
@@ -26,7 +27,7 @@ from typer.testing import CliRunner, Result
 from fudge_combat.cli.main import app
 from fudge_combat.engine.decide import seal_of
 from fudge_combat.engine.kernel.dice import derive_faces
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.store.sqlite import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -329,7 +330,7 @@ def test_A_SEAL_1_sealed_declarations_open_at_the_exchange(duel: Fudge) -> None:
     assert revealed["Brynhild"]["declaration"]["all_out"] == "defense"
     for seal in sealed:
         opened = revealed[seal["combatant"]]
-        declaration = ev.Declaration.model_validate(opened["declaration"])
+        declaration = msgspec.convert(opened["declaration"], ev.Declaration)
         assert seal_of(declaration, opened["salt"]) == seal["seal"]
     first, second = exchange_events(log)[-1]["sides"]
     assert {"name": "all-out offense", "value": 1} in first["modifiers"]

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from fudge_combat.events.envelope import load
+from fudge_combat.events.records import load
 from tests.processes import fudge
 from tests.test_store_schema import fight_of, old_logs
 

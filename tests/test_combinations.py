@@ -15,7 +15,7 @@ from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.kernel.errors import InputError, RuleError
 from fudge_combat.engine.kernel.options import resolve
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.projections.fold import replay
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice, make_fights

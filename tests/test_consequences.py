@@ -19,7 +19,7 @@ from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.rulesets.fate.rules import next_actor
 from fudge_combat.engine.kernel.options import resolve
 from fudge_combat.engine.kernel.wounds import INCAPACITATED, NEAR_DEATH
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.projections.consequences import Consequence, consequences, touched
 from fudge_combat.projections.fold import evolve_all
 from fudge_combat.service.fights import Fights

@@ -20,7 +20,7 @@ from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.dice import EnteredDice, Roll, SeededDice, commitment, derive_faces, format_faces, parse_faces
 from fudge_combat.engine.kernel.errors import InputError, RuleError
 from fudge_combat.engine.kernel.ladder import FATE11, FUDGE7
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.projections.fold import replay
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice, make_fights, sheet, start

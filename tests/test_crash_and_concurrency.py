@@ -52,7 +52,7 @@ import structlog
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.errors import RuleError
-from fudge_combat.events.models import Declaration
+from fudge_combat.events.structs import Declaration
 from fudge_combat.service.fights import Fights
 
 target, fight, seed, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]

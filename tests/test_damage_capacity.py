@@ -13,7 +13,7 @@ from fudge_combat.engine.audit import verify
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.engine.kernel.options import resolve
 from fudge_combat.engine.kernel.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice
 from tests.wound_helpers import blow, bob, duel, faces_for, of, refused

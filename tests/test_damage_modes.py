@@ -22,7 +22,7 @@ from fudge_combat.engine.kernel.options import RuleOptions, resolve
 from fudge_combat.engine.kernel.sheets import Fighter, Sheet, read_levels
 from fudge_combat.engine.rulesets.fudge.wounding import mmm_bonus, mmm_read, strike
 from fudge_combat.engine.kernel.wounds import HURT, INCAPACITATED, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.service.fights import DiceInput, Fights
 from tests.conftest import sheet, start
 

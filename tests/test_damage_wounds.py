@@ -24,7 +24,7 @@ from fudge_combat.engine.kernel.options import RuleOptions, resolve
 from fudge_combat.engine.kernel.sheets import Fighter, Sheet, parse_sheet, read_levels
 from fudge_combat.engine.kernel.wounds import (DEAD, HURT, INCAPACITATED, LEVELS, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT, Mark,
                            build_track, level_for_damage)
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice, sheet, start
 

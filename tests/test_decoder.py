@@ -12,6 +12,9 @@ The models are the schema; the decoder's structs are generated from them. What m
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import typing
 from typing import Any
 
 import pytest
@@ -19,7 +22,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from fudge_combat.events import models as ev
-from fudge_combat.events.decoder import Refused, _Deriver, decoder, structs
+from fudge_combat.events import derive, records
+from fudge_combat.events.decoder import Refused, decoder, structs
+from fudge_combat.events.derive import Deriver
 from fudge_combat.events.envelope import Recorded, load
 from tests.test_fold_draft import FIGHTERS, fight_log
 from tests.test_stored_rows import compact, new_type_bodies, old_bodies, old_logs
@@ -37,13 +42,13 @@ def same(model: Any, struct: Any) -> bool:
 
 def bodies_of(log: list[Any]) -> list[str]:
     """The stored bodies of a simulated fight's records (the simulator keeps lighter records)."""
-    return [Recorded(fight=r.fight, seq=r.seq, command=r.command, at="2026-01-01T00:00:00.000+00:00",
-                     prev="0" * 64, event=r.event).body() for r in log]
+    return [records.body(records.record(fight=r.fight, seq=r.seq, command=r.command, issued=None,
+                                        at="2026-01-01T00:00:00.000+00:00", prev="0" * 64, event=r.event)) for r in log]
 
 
 def golden_bodies() -> list[str]:
     logged = [row["body"] for log in old_logs() for row in log]
-    return old_bodies() + logged + [compact(load(body)) for body in old_bodies() + logged] + new_type_bodies()
+    return old_bodies() + logged + [compact(records.load(body)) for body in old_bodies() + logged] + new_type_bodies()
 
 
 def test_every_golden_body_decodes_to_the_records_values() -> None:
@@ -124,6 +129,23 @@ def test_a_changed_body_is_refused_or_read_as_pydantic_reads_it(index: int, data
     assert same(record, struct), body
 
 
+def test_the_structs_written_are_the_ones_the_models_give() -> None:
+    """events/structs.py is written by events.derive from the models: a model changed since fails here, with the
+    command that writes the file again."""
+    assert derive.TARGET.read_text(encoding="utf-8") == derive.source(), (
+        "events/structs.py is stale: run `python -m fudge_combat.events.derive`")
+    assert set(structs().values()) >= set(typing.get_args(typing.get_args(ev.Event)[0])) | {Recorded}
+
+
+def test_reading_the_log_builds_no_pydantic_model() -> None:
+    """A process that only decodes bodies imports neither the models nor pydantic's model machinery."""
+    code = ("import sys; from fudge_combat.events.decoder import decoder; "
+            f"decoder()({golden_bodies()[0]!r}); "
+            "print(sorted(m for m in sys.modules if m in ('pydantic.main', 'fudge_combat.events.models')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
 def test_a_model_with_a_validator_of_its_own_is_not_derived() -> None:
     class Checked(BaseModel):
         model_config = ConfigDict(frozen=True, extra="forbid")
@@ -135,7 +157,7 @@ def test_a_model_with_a_validator_of_its_own_is_not_derived() -> None:
             return value
 
     with pytest.raises(TypeError, match="validator"):
-        _Deriver().struct(Checked)
+        Deriver().struct(Checked)
 
 
 def test_a_model_allowing_unknown_fields_is_not_derived() -> None:
@@ -143,4 +165,4 @@ def test_a_model_allowing_unknown_fields_is_not_derived() -> None:
         level: int
 
     with pytest.raises(TypeError, match="unknown fields"):
-        _Deriver().struct(Open)
+        Deriver().struct(Open)

@@ -8,7 +8,7 @@ from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.kernel.dice import SUBSTITUTE_CHARTS, parse_entered, parse_substitute
 from fudge_combat.engine.kernel.errors import InputError, RuleError
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.service.fights import DiceInput, Fights
 from tests.conftest import sheet, start
 from tests.test_cli import SHEETS, Fudge, fudge  # noqa: F401  (the fixture)

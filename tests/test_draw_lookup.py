@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.service.fights import Fights
 from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, sheet, start

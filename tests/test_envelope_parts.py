@@ -1,6 +1,7 @@
 """A-LOG-1, A-LOG-2: a stored body read in two parts (events.envelope.load: the envelope by `Envelope`, the
 event by the class its `type` names) is the record the union's own validator reads, and a record written
-without the envelope's serializer (`Recorded.body`) has the bytes it wrote.
+as the service writes it (events.records: the record's struct, `body`) has the bytes the union's serializer
+wrote.
 
 Both are what a one-shot command does instead of building the validator of the union of every event type
 (bench/README.md, one-shot); what must hold is that nothing read or written changes:
@@ -8,8 +9,8 @@ Both are what a one-shot command does instead of building the validator of the u
   loads to a record equal to the union's, field for field and type for type;
 - a body changed anywhere (another type, a lax form, an unknown field, a field left out, an unknown event
   type) is refused by both or read alike by both;
-- `body()` writes the bytes the envelope's serializer writes, for every one of those records, and
-  `Recorded.of` makes the record the validating constructor makes.
+- `records.body` writes the bytes the envelope's serializer writes, for every one of those records, and the
+  record the service appends (`records.record`, read back by `records.checked`) is the validated one.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from pydantic import BaseModel, ValidationError
 
-from fudge_combat.events.envelope import Recorded, canonical, load, load_all
+from fudge_combat.events import records
+from fudge_combat.events.envelope import Recorded, load
+from fudge_combat.events.records import canonical
 from tests.test_decoder import ODD, bodies_of, changed, golden_bodies, paths
 from tests.test_fold_draft import FIGHTERS, fight_log
 
@@ -60,17 +63,21 @@ def test_every_stored_body_loads_in_parts_to_the_unions_record_and_is_written_ba
     for body, record in zip(bodies, union):
         parts = load(body)
         assert parts == record and alike(parts, record), body
-        assert parts.body() == as_the_union_writes(record), body
-    assert load_all(bodies[:3]) == union[:3] and load_all(bodies) == union  # a few in parts, many by the union
+        assert records.body(records.value(parts)) == as_the_union_writes(record), body
 
 
 def test_a_record_made_by_the_service_is_the_validated_one() -> None:
+    """The service builds a record's struct from the engine's event, writes its body and reads that body back
+    (records.checked): the same bytes as the union's serializer, the same values as the models read."""
     for body in every_body()[:400]:
-        record = load(body)
-        fields = dict(fight=record.fight, seq=record.seq, command=record.command, issued=record.issued,
-                      at=record.at, prev=record.prev, event=record.event)
-        made, validated = Recorded.of(**fields), Recorded(**fields)  # type: ignore[arg-type]
-        assert made == validated and alike(made, validated) and made.body() == as_the_union_writes(validated), body
+        validated = load(body)
+        event = records.load(body).event
+        made = records.record(fight=validated.fight, seq=validated.seq, command=validated.command,
+                              issued=validated.issued, at=validated.at, prev=validated.prev, event=event)
+        written = records.body(made)  # the service writes schema 2, whichever schema the body read was
+        validated = validated.model_copy(update={"schema_version": records.SCHEMA_VERSION})
+        assert written == as_the_union_writes(validated), body
+        assert records.checked(written) == made == records.value(validated), body
 
 
 def read(body: str, how: Any) -> tuple[str, Any]:
@@ -96,3 +103,33 @@ def test_a_changed_body_is_refused_by_both_or_read_alike(index: int, data: st.Da
 @pytest.mark.parametrize("body", ["[]", '{"event": 3}', '{"event": {"type": 3}}', "{}", "null", '"x"'])
 def test_a_body_that_is_no_record_is_refused_as_the_union_refuses_it(body: str) -> None:
     assert read(body, load)[0] == read(body, Recorded.model_validate_json)[0] == "refused"
+
+
+def test_a_body_the_engine_wrote_wrongly_is_refused_before_it_is_stored() -> None:
+    """The engine builds an event's struct without validating it; the service reads every body it writes back
+    through the decoder before the event counts (records.checked), so a value of the wrong type or past its
+    bound is refused there, as a replay would refuse it, never stored."""
+    from fudge_combat.events import structs as ev
+
+    fields = dict(fight="f", seq=1, command="c", issued=None, at="2026-01-01T00:00:00.000+00:00", prev="0" * 64)
+    good = records.record(**fields, event=ev.DiceRolled(action=1, roller="A", purpose="p", faces=(1, -1),
+                                                         source="entered"))
+    assert records.checked(records.body(good)) == good
+    for wrong in (ev.DiceRolled(action=1, roller="A", purpose="p", faces=(1, 5000), source="entered"),
+                  ev.DiceRolled(action=0, roller="A", purpose="p", faces=(1,), source="entered"),
+                  ev.DiceRolled(action=1, roller=("A",), purpose="p", faces=(1,), source="entered"),  # type: ignore[arg-type]
+                  ev.DiceRolled(action=1, roller="A", purpose="p", faces=(1,), source="guessed")):  # type: ignore[arg-type]
+        with pytest.raises(ValueError):
+            records.checked(records.body(records.record(**fields, event=wrong)))
+
+
+def test_an_event_given_as_its_model_is_appended_as_its_struct() -> None:
+    """A ruleset of another package may still build a built-in event from events.models: the record takes it
+    as its struct, and writes the same bytes."""
+    from fudge_combat.events import models, structs as ev
+
+    fields = dict(fight="f", seq=1, command="c", issued=None, at="2026-01-01T00:00:00.000+00:00", prev="0" * 64)
+    model = models.WoundMarked(action=3, combatant="A", level=2, damage=4, notes=("F-WND-3",))
+    made = records.record(**fields, event=model)
+    assert made.event == ev.WoundMarked(action=3, combatant="A", level=2, damage=4, notes=("F-WND-3",))
+    assert records.checked(records.body(made)) == made

@@ -26,7 +26,8 @@ from typing import Annotated, Any, Literal, Union
 import pytest
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from fudge_combat.events.decoder import Refused, _Deriver, constraints, decoder
+from fudge_combat.events.decoder import Refused, decoder
+from fudge_combat.events.derive import Deriver, constraints
 from fudge_combat.events.envelope import Recorded
 from fudge_combat.events.models import Event
 from tests.test_decoder import same
@@ -262,6 +263,6 @@ def test_a_constraint_the_decoder_cannot_carry_is_not_derived() -> None:
         name: Annotated[str, Field(pattern="^[a-z]+$")]
 
     with pytest.raises(TypeError, match="as a default"):
-        _Deriver().struct(AsDefault)
+        Deriver().struct(AsDefault)
     with pytest.raises(TypeError, match="no derived decoder"):
-        _Deriver().struct(Patterned)
+        Deriver().struct(Patterned)

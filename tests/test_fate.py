@@ -17,7 +17,7 @@ from fudge_combat.engine.rulesets.fate.rules import next_actor
 from fudge_combat.engine.rulesets.fate.tables import ARMOR_TYPES, SIMPLE_ARMOR, SIMPLE_WEAPONS, outcome_for
 from fudge_combat.engine.kernel.ladder import FATE11
 from fudge_combat.engine.kernel.options import resolve
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice, sheet, start
 from fudge_combat.engine.rulesets.fate.state import fate_of

@@ -16,7 +16,7 @@ from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.rulesets.fate.rules import penalty_view
 from fudge_combat.engine.kernel.options import resolve
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.examples.demo_fate import TAVERN_BRAWL
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice, make_fights, start

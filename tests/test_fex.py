@@ -21,7 +21,7 @@ from fudge_combat.engine.rulesets.fudge.damage import damage_factor, defensive_f
 from fudge_combat.engine.kernel.options import resolve
 from fudge_combat.engine.kernel.sheets import parse_sheet
 from fudge_combat.engine.kernel.wounds import HURT, SCRATCH, UNDAMAGED, VERY_HURT
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.projections.fold import replay
 from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.service.fights import Fights

@@ -29,7 +29,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from fudge_combat.engine.audit import verify
-from fudge_combat.events.envelope import GENESIS, canonical, chain_hash
+from fudge_combat.events.records import GENESIS, canonical, chain_hash
 from fudge_combat.events.rows import Row
 from tests.processes import ROOT, fudge
 from tests.test_terminal_injection import RAW, toml_string

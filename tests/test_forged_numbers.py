@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from fudge_combat.cli import exits
-from fudge_combat.events.envelope import GENESIS, canonical, chain_hash
+from fudge_combat.events.records import GENESIS, canonical, chain_hash
 from tests.processes import ROOT, fudge
 from tests.test_inputs import dump
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.wounds import HURT, INCAPACITATED, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT, halve
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.history import voided
 from fudge_combat.projections.fold import replay
 from fudge_combat.service.fights import DiceInput, Fights

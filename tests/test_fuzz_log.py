@@ -38,8 +38,8 @@ from fudge_combat.cli.history import VERIFY_FAILED
 from fudge_combat.cli.main import app
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import GENESIS, canonical, chain_hash, load_all
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import GENESIS, canonical, chain_hash, load_all
 from fudge_combat.events.rows import Row
 from fudge_combat.events.receipt import receipt
 from fudge_combat.projections.fold import replay

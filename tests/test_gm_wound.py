@@ -9,7 +9,7 @@ from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.wounds import HURT, NEAR_DEATH, SCRATCH, VERY_HURT
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.projections.fold import replay
 from fudge_combat.service.fights import Fights
 from tests.conftest import sheet, start

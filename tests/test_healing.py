@@ -12,7 +12,7 @@ from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.rulesets.fudge.healing import healed_level, heal, levels_for_result
 from fudge_combat.engine.kernel.wounds import HURT, INCAPACITATED, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT, Mark
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.projections.fold import replay
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice

@@ -19,7 +19,7 @@ from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.initiative import PHASE_NAME, PHASE_VALUE, Die, Initiative, barter, dice_count
 from fudge_combat.engine.kernel.ladder import FUDGE7
 from fudge_combat.engine.kernel.options import RuleOptions, resolve
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.service.fights import DiceInput, Fights
 from tests.conftest import dice, sheet, start
 

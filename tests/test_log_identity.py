@@ -19,8 +19,8 @@ import pytest
 from fudge_combat.cli.history import VERIFY_FAILED
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import Recorded, chain_hash
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import Recorded, body, chain_hash
 from fudge_combat.service.fights import Fights
 from fudge_combat.service.history import lineage_of
 from fudge_combat.store.sqlite import SqliteStore
@@ -82,7 +82,7 @@ def seed_committed(fight_id: str, reason: str) -> dict[str, Any]:
     issued = cmd.CommitSeed(seed_commitment=event.seed_commitment, stream=event.stream, reason=reason)
     record = Recorded(fight=fight_id, seq=1, command="f" * 32, issued=issued.model_dump(mode="json"),
                       at="2026-01-01T00:00:00.000+00:00", prev="0" * 64, event=event)
-    return json.loads(record.body())
+    return json.loads(body(record))
 
 
 def fight_id(path: Path, name: str) -> str:

@@ -27,7 +27,7 @@ from fudge_combat.cli.main import app
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.kernel.errors import InputError
-from fudge_combat.events.envelope import canonical, chain_hash
+from fudge_combat.events.records import canonical, chain_hash
 from fudge_combat.events.receipt import parse, receipt
 from fudge_combat.service.fights import Fights
 from fudge_combat.store.sqlite import SqliteStore

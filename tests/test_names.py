@@ -23,7 +23,7 @@ from fudge_combat.engine.kernel.errors import InputError, RuleError
 from fudge_combat.engine.kernel.options import resolve as resolve_rules
 from fudge_combat.engine import turns
 from fudge_combat.engine.kernel.state import Combatant, FightState
-from fudge_combat.events.envelope import load
+from fudge_combat.events.records import load
 from fudge_combat.projections.fold import replay
 from fudge_combat.service import names
 from fudge_combat.service.fights import Fights

@@ -25,7 +25,7 @@ from fudge_combat.engine.odds.duel import Match, _Chain, apply, duel, every_roll
 from fudge_combat.engine.rulesets.fate.odds import ODDS as FATE_ODDS, fate_transitions
 from fudge_combat.engine.rulesets.fudge.odds import round_transitions, track_key
 from fudge_combat.engine.kernel.options import resolve
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from tests.conftest import sheet
 
 

@@ -23,7 +23,7 @@ from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.odds.duel import Match, setup, single_action
 from fudge_combat.engine.odds.now import odds_now, odds_offered
 from fudge_combat.engine.kernel.options import resolve
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice, sheet, start
 from tests.processes import fudge

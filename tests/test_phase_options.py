@@ -24,8 +24,8 @@ from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.initiative import PHASE_NAME, allotment
 from fudge_combat.engine.kernel.ladder import FUDGE7
 from fudge_combat.engine.kernel.options import resolve
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import load
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import load
 from fudge_combat.projections.fold import replay
 from fudge_combat.service.fights import DiceInput, Fights
 from fudge_combat.store.sqlite import SqliteStore

@@ -25,7 +25,7 @@ from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.initiative import PHASE_NAME, Die, Initiative, allotment, barter, barter_classic
 from fudge_combat.engine.kernel.ladder import FATE11, FUDGE7
 from fudge_combat.engine.kernel.options import RuleOptions, resolve
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.projections.fold import evolve_all
 from fudge_combat.service.fights import DiceInput, Fights
 from fudge_combat.store.sqlite import SqliteStore

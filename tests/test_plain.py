@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 from fudge_combat.engine.kernel.history import voided_by
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import load
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import load
 from fudge_combat.projections import fast
 from fudge_combat.projections.rebuild import plain_rebuild
 from fudge_combat.service.fights import Fights

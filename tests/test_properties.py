@@ -33,7 +33,7 @@ from fudge_combat.engine.audit import verify
 from fudge_combat.engine.decide import decide
 from fudge_combat.engine.kernel.dice import Roll
 from fudge_combat.engine.kernel.errors import RuleError
-from fudge_combat.events.models import Declaration
+from fudge_combat.events.structs import Declaration
 from fudge_combat.engine.kernel.history import voided
 from fudge_combat.projections.fold import replay
 from fudge_combat.engine.kernel.state import FightState

@@ -18,7 +18,7 @@ from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.rulesets.fudge.ranged import bullets_on_target, burst_bonus
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.service.fights import Fights
 from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, sheet, start

@@ -24,8 +24,8 @@ from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.history import effective
 from fudge_combat.engine.kernel.pmap import EventMap
 from fudge_combat.engine.kernel.state import FightState, replace
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import Recorded, load
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import Recorded, body, load
 from fudge_combat.projections.fold import replay
 from fudge_combat.projections.fast import READ_ONLY, RESTATES, handlers, rebuild, source_digest
 from fudge_combat.service.fights import Fights
@@ -41,7 +41,7 @@ from tests.test_stored_rows import old_logs
 
 def rebuilt(records: list[Recorded]) -> FightState:
     """The rebuild of a log given as records: their bodies, the voided seqs left out."""
-    bodies = [record.body() for record in records]
+    bodies = [body(record) for record in records]
     kept = {record.seq for record in effective(records)}
     by_seq = {record.seq: record.event for record in records}
     state = rebuild(((r.seq, body) for r, body in zip(records, bodies)), {r.seq for r in records} - kept,
@@ -101,7 +101,7 @@ def test_the_fast_folds_own_handlers_were_checked_against_the_engine_code_they_r
 def test_a_body_the_decoder_refuses_goes_to_pydantic_which_decides() -> None:
     """A lax body (a number written as a string) is the models' to take; a body they refuse raises."""
     records = records_of(bodies_of(fight_log("fudge", "sensible", False, 1)))
-    bodies = [record.body() for record in records]
+    bodies = [body(record) for record in records]
     roll = next(i for i, r in enumerate(records) if r.event.type == "dice_rolled")
     lax = bodies[roll].replace(f'"action":{records[roll].event.action},', f'"action":"{records[roll].event.action}",')
     assert lax != bodies[roll]
@@ -273,7 +273,7 @@ def test_a_declaration_is_kept_as_pydantics_model_and_one_the_models_refuse_is_r
     again): the state holds the model pydantic's record holds. A declaration the models refuse is refused by
     the rebuild with the error `load` raises for that body, folded or voided."""
     records = records_of(bodies_of(fight_log("fudge", "reckless", True, 1)))
-    bodies = [record.body() for record in records]
+    bodies = [body(record) for record in records]
     by_seq = {record.seq: record.event for record in records}
     at = next(i for i, r in enumerate(records) if r.event.type == "declared")
     state = rebuild(list(enumerate(bodies[:at + 1], 1)), set(), by_seq.__getitem__)

@@ -28,7 +28,7 @@ from fudge_combat.engine.audit import verify
 from fudge_combat.engine.kernel.dice import commitment
 from fudge_combat.engine.kernel.rewind import UNKNOWN
 from fudge_combat.engine.kernel.state import FightState
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.store import secrets as kept_secrets
 from fudge_combat.store import snapshots
 from fudge_combat.store.base import StoreError

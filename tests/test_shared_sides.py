@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
+
 from fudge_combat.engine.rulesets.fudge import sides as d
 from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.sheets import parse_sheet, read_levels
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 SHEETS = Path(__file__).resolve().parents[1] / "examples" / "sheets"
 
@@ -54,7 +56,7 @@ def test_F_MOD_1_F_MOD_3_a_shared_side_is_shared_only_for_the_very_same_parts() 
         rolled = d.with_roll(posed, roll)
         assert d.with_roll(posed, roll) is rolled
         assert (rolled.roll, rolled.result, rolled.offense, rolled.defense) == (roll, 1 + roll, -1 + roll, 3 + roll)
-        assert rolled == posed.model_copy(update={"roll": roll, "result": 1 + roll, "offense": -1 + roll,
+        assert rolled == msgspec.structs.replace(posed, **{"roll": roll, "result": 1 + roll, "offense": -1 + roll,
                                                   "defense": 3 + roll})
-    own = posed.model_copy()  # a side built elsewhere is rolled afresh each time
+    own = msgspec.structs.replace(posed)  # a side built elsewhere is rolled afresh each time
     assert d.with_roll(own, 1) == d.with_roll(posed, 1) and d.with_roll(own, 1) is not d.with_roll(own, 1)

@@ -17,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 import structlog
 from typer.testing import CliRunner
@@ -26,7 +27,7 @@ from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.kernel.options import resolve
 from fudge_combat.engine.kernel.sheets import parse_sheet
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.sim.parallel import FINE_TAIL, chunks, cut, run_on, run_serial
 from fudge_combat.sim.policies import POLICIES, barter_for_double_plus, worst_wounded_foe
 from fudge_combat.sim.runner import (Entrant, LightSession, Opening, ServiceSession, Setup, check_setup, derived_bytes,
@@ -61,7 +62,7 @@ def setup_for(preset: str, policy: str = "plain", *names: str, max_rounds: int =
 
 
 def events_of(records: list) -> list[dict]:
-    return [r.event.model_dump(mode="json") for r in records]
+    return [msgspec.to_builtins(r.event) for r in records]
 
 
 @pytest.mark.parametrize("preset", sorted(DUELS))

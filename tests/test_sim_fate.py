@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 import structlog
 from typer.testing import CliRunner
@@ -13,7 +14,7 @@ from typer.testing import CliRunner
 from fudge_combat.cli.main import app
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.kernel.options import resolve
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.sim.runner import (LightSession, ServiceSession, Setup, derived_bytes, derived_ids,
                         fight_seed, play, simulate_range)
 from fudge_combat.service.fights import Fights
@@ -49,8 +50,8 @@ def test_fate_fights_play_the_same_through_the_service_and_end(pace: str, policy
         play(light, setup)
         service = Fights(MemoryStore(), clock=lambda: "t", new_id=derived_ids(seed), random_bytes=derived_bytes(seed))
         play(ServiceSession(service, "sim"), setup)
-        assert [r.event.model_dump(mode="json") for r in light.records] == \
-               [r.event.model_dump(mode="json") for r in service.log("sim")]
+        assert [msgspec.to_builtins(r.event) for r in light.records] == \
+               [msgspec.to_builtins(r.event) for r in service.log("sim")]
     results = simulate_range(setup, 6, 0, 20)
     assert all(1 <= r.rounds <= setup.max_rounds for r in results)
     assert sum(r.winner is not None for r in results) >= 15

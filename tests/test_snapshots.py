@@ -16,7 +16,7 @@ from fudge_combat.cli import render
 from fudge_combat.cli.demos import FEX_ROUNDS
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.sheets import parse_sheet
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.projections.fold import evolve_all
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice, start

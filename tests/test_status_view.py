@@ -27,8 +27,8 @@ from fudge_combat.engine.rulesets.fate.commands import FateAction, FateExchange,
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.options import resolve
 from fudge_combat.engine.kernel.state import replace
-from fudge_combat.events.envelope import load
-from fudge_combat.events.models import Declaration
+from fudge_combat.events.records import load
+from fudge_combat.events.structs import Declaration
 from fudge_combat.projections.fold import fold
 from fudge_combat.service.fights import Fights
 from fudge_combat.service.step import by_command

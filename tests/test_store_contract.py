@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.events.rows import Row
 from fudge_combat.service.fights import Fights
 from fudge_combat.store.base import (Conflict, DuplicateCommand, EventStore, FightInfo, ReadShortcuts, StoreError,

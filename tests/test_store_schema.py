@@ -21,7 +21,7 @@ import pytest
 
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.events.envelope import load
+from fudge_combat.events.records import load
 from fudge_combat.events.rows import Row
 from fudge_combat.store import sqlite as sqlite_store
 from fudge_combat.store.base import FightInfo, StoreError

@@ -12,7 +12,7 @@ from fudge_combat.cli.main import app
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.kernel.errors import RuleError
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.service.fights import DiceInput, Fights
 from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, sheet, start

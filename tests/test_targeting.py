@@ -13,7 +13,7 @@ from typing import Any
 from fudge_combat.cli.gm_inputs import choices
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice, sheet, start
 

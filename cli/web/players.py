@@ -304,7 +304,7 @@ class Players:
         if seal_of(declaration, action.salt) != action.seal:
             return 409, "that stance and salt do not give the seal (A-SEAL-1): nothing was opened"
         self.board.fights.keeper.put(state.fight_id, {f"seal:{action.seal}": json.dumps(
-            {"declaration": declaration.model_dump(mode="json"), "salt": action.salt})})
+            {"declaration": msgspec.to_builtins(declaration), "salt": action.salt})})
         for request in wanted:
             store.settle_request(state.name, request.id, ACCEPTED, "opened for the blow", WANTED)
         return 200, "your sealed declaration is opened for the blow"

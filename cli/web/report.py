@@ -23,8 +23,8 @@ from fudge_combat.engine.audit import Report as Verified
 from fudge_combat.engine.kernel.history import voided
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import FightState
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import Recorded
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import Recorded
 from fudge_combat.events.receipt import receipt
 from fudge_combat.projections import report as counts
 from fudge_combat.store.base import FightInfo

@@ -12,8 +12,8 @@ from msgspec import Struct, field
 from fudge_combat.cli import render
 from fudge_combat.engine.kernel.history import voided
 from fudge_combat.engine.kernel.state import FightState
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import Recorded
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import Recorded
 from fudge_combat.engine.evolve import evolve
 from fudge_combat.projections.fold import evolve_all, replay
 

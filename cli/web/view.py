@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from fudge_combat.engine.kernel.words import possessive
 from fudge_combat.projections.board import ROWS, acted, declaration, fudge_track, initiative, track, turn_order
 from fudge_combat.cli.web.story import Step
@@ -27,7 +29,7 @@ from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.kernel.wounds import LEVELS
 from fudge_combat.engine.turns import current_actor, still_fights
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 WORDS = ("unhurt", "hurt", "badly hurt", "down", "out")
 SIDE_COLOURS = 8  # cli.web.html's palette: sides past the eighth share its colours again
@@ -174,7 +176,7 @@ def story(steps: Sequence[Step], events: Mapping[int, Any], view: WoundView) -> 
         for seq, text, by in step.lines:
             event = events.get(seq)
             if hidden and not isinstance(event, HARMLESS) and (
-                    event is None or mentions(text, hidden) or mentions(" ".join(texts(event.model_dump())), hidden)):
+                    event is None or mentions(text, hidden) or mentions(words_of(event), hidden)):
                 continue
             mechanics.append(f"{seq} {text}" + (f" (undone by {by})" if by is not None else ""))
         if said or mechanics:
@@ -272,6 +274,11 @@ def mentions(text: str, names: Sequence[str]) -> bool:
     that need not be costs a detail, a line kept that should not be would show a hidden wound."""
     low = text.lower()
     return any(name.lower() in low for name in names)
+
+
+def words_of(event: Any) -> str:
+    """Every text an event holds, at any depth: what a hidden fighter's name is looked for in."""
+    return " ".join(texts(msgspec.to_builtins(event)))
 
 
 def texts(value: Any) -> Iterable[str]:

@@ -6,7 +6,7 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from fudge_combat.engine.kernel.state import FightState
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 
 class AddedEvent(BaseModel):

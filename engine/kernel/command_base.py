@@ -1,10 +1,27 @@
 """What every command is: a frozen model that refuses unknown fields (a typo in a GM's input is an error)."""
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict
+import msgspec
+from pydantic import BaseModel, ConfigDict, PlainSerializer, PlainValidator
 
-from fudge_combat.events.models import Declaration
+from fudge_combat.events import structs
+
+
+def _declaration(value: Any) -> structs.Declaration:
+    """A command's declaration as the events hold it (`events.structs.Declaration`), from itself or from its
+    fields (a command read back from the log, a player's request): a field of the wrong type or an
+    unknown one is refused, as the event's model refuses it."""
+    if isinstance(value, structs.Declaration):
+        return value
+    if isinstance(value, BaseModel):  # the event model's (events.models.Declaration): its fields
+        value = value.model_dump()
+    return msgspec.convert(value, structs.Declaration, strict=False)
+
+
+# The declaration a command carries into the events it makes: the same value, so that a command's
+# declaration and an event's compare equal; written as the event's model writes it (every field).
+Declaration = Annotated[structs.Declaration, PlainValidator(_declaration), PlainSerializer(msgspec.to_builtins)]
 
 
 class CommandModel(BaseModel):

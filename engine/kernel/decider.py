@@ -13,7 +13,7 @@ from fudge_combat.engine.kernel.state import Combatant, FightState, RulesPart, i
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.command_base import CommandModel as Command
-    from fudge_combat.events.models import Event
+    from fudge_combat.events.structs import Event
 
 # A decide table's handler: (state, a command of its key's class, dice) -> the events it makes. Each handler
 # names its own command class (`attack(state, c: Attack, dice)`), which a table's one type cannot tie to

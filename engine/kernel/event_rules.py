@@ -18,7 +18,7 @@ from msgspec import Struct
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.state import FightState
-    from fudge_combat.events.envelope import Recorded
+    from fudge_combat.events.records import Recorded
 
 # (the state, the event's record, the event) -> the state after it
 Evolve = Callable[["FightState", "Recorded", Any], "FightState"]

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from fudge_combat.engine.kernel.errors import RuleError
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import Recorded
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import Recorded
 
 # Commands that found a fight's history or its dice: never undone.
 FOUNDING = (ev.FightStarted, ev.BranchStarted, ev.SeedCommitted, ev.SeedRevealed)

@@ -21,13 +21,13 @@ from pydantic import ValidationError
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.event_rules import EventRule, Named
 from fudge_combat.engine.kernel.registry import UnknownRuleset, added, is_built_in, ruleset_module
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from fudge_combat.engine.kernel.state import FightState
-    from fudge_combat.events.envelope import Recorded
+    from fudge_combat.events.records import Recorded
 
 
 Summary = Callable[[Any, "FightState"], str]  # (the event, the state) -> the few words an undo names it by

@@ -18,7 +18,7 @@ from fudge_combat.engine.kernel.pmap import EventMap, PMap
 from fudge_combat.engine.kernel.registry import UnknownRuleset, ruleset_part
 from fudge_combat.engine.kernel.sheets import Fighter
 from fudge_combat.engine.kernel.wounds import Mark, Track, empty_track
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 class Condition(Struct, frozen=True):
     """A state the GM marked on a fighter (`ConditionMarked`): shown, never applied to a roll."""

@@ -18,7 +18,7 @@ from msgspec import Struct
 
 from fudge_combat.engine.kernel.dice import Dice, Roll
 from fudge_combat.engine.kernel.state import FightState
-from fudge_combat.events.envelope import Recorded
+from fudge_combat.events.records import Recorded
 
 T = TypeVar("T")
 ONE = Fraction(1)

@@ -52,7 +52,7 @@ from fudge_combat.engine.kernel.registry import ruleset_part
 from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.engine.kernel.weighing import (ONE, OddsProfile, ScriptedDice, every_roll,  # noqa: F401 (read by tests)
                                                  fudge_sums, tally)
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 
 def apply(state: FightState, events: Sequence[Any]) -> FightState:

@@ -25,7 +25,7 @@ from fudge_combat.engine.rulesets.fudge.rolls import DamageDice, damage_roller, 
 from fudge_combat.engine.rulesets.fudge.settle import Settled, min_hit_for, wound_events
 from fudge_combat.engine.rulesets.fudge.sides import acting_wound, combatant, with_roll
 from fudge_combat.engine.kernel.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, Mark, build_track
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from fudge_combat.engine.kernel.commands import ByCommand
 from fudge_combat.engine.rulesets.fudge.points import spend
 from fudge_combat.engine.rulesets.fudge import decider as fudge
 from fudge_combat.engine.kernel.decider import Decider, Handler, able_to_act
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
 
 

@@ -11,7 +11,7 @@ from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.sheets import Fighter, Weapon
 from fudge_combat.engine.kernel.wounds import LEVELS, UNDAMAGED, level_for_damage
 from fudge_combat.engine.rulesets.fudge.campaign import health_chart
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 NO_AVOIDANCE = "no avoidance"
 

@@ -10,7 +10,7 @@ from typing import Any
 from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.engine.rulesets.fate.state import fate_of
 from fudge_combat.engine.rulesets.fudge import consequences as fudge
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 Said = tuple[str, str]  # (kind, text): a consequence, as `projections.consequences.Consequence` holds it
 

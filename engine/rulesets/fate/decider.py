@@ -11,6 +11,8 @@ from functools import partial
 from itertools import islice
 from typing import Any, TYPE_CHECKING, TypeVar
 
+from msgspec.structs import replace as with_fields
+
 from fudge_combat.engine.kernel.commands import ByCommand
 from fudge_combat.engine.rulesets.fudge import points
 from fudge_combat.engine.kernel.dice import Dice
@@ -26,7 +28,7 @@ from fudge_combat.engine.kernel.decider import Decider, Handler, HandlerOf
 from fudge_combat.engine.rulesets.fudge.settle import settle_exchange
 from fudge_combat.engine.kernel.sheets import Sheet
 from fudge_combat.engine.rulesets.fudge.sides import able, combatant
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Action, Combatant, FightState
 from fudge_combat.engine.rulesets.fate.state import fate_of
 
@@ -203,7 +205,7 @@ def resettle(state: FightState, record: Action, spent: Spent, new_roll: int | No
     """FT-PTS: the exchange compared again with the spender's changed roll; its old marks are left out."""
     resolved: ev.FateResolved = state.events[record.resolution]
     change: dict[str, Any] = {} if new_roll is None else {"roll": new_roll}
-    sides = [s.model_copy(update={"modifiers": spent.shifted(s.modifiers), **change})
+    sides = [with_fields(s, modifiers=spent.shifted(s.modifiers), **change)
              if s.combatant.lower() == spent.who.key else s for s in resolved.sides]
     return resolution(state, record.action, resolved.pace, sides, resolved.mode, record.resolution,
                       exclude=frozenset(voids))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from fudge_combat.engine.kernel.words import counted
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 
 def _mods(modifiers: Any) -> str:

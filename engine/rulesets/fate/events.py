@@ -7,7 +7,7 @@ from __future__ import annotations
 from fudge_combat.engine.kernel.event_rules import EventRule, EventRules, Named
 from fudge_combat.engine.rulesets.fate import describe, evolve
 from fudge_combat.engine.rulesets.fate import summaries as words
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 EVENTS: EventRules = {
     ev.FateResolved: EventRule(evolve._fate_resolved, describe._resolved,

@@ -7,8 +7,8 @@ from fudge_combat.engine.rulesets.fudge.conditions import expire
 from fudge_combat.engine.rulesets.fudge.evolving import remember, with_item
 from fudge_combat.engine.kernel.state import FightState, replace
 from fudge_combat.engine.rulesets.fate.state import FateMark, fate_of, with_fate
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import Recorded
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import Recorded
 
 
 def _fate_resolved(s: FightState, r: Recorded, e: ev.FateResolved) -> FightState:

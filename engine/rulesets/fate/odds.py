@@ -9,12 +9,14 @@ from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from typing import Any
 
+from msgspec.structs import replace as with_fields
+
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.kernel.weighing import Chain, OddsProfile, Outcome, add_chance, fudge_sums, states_by_key
 from fudge_combat.engine.rulesets.fate import rules as fate_rules
 from fudge_combat.engine.rulesets.fate.commands import FateAction, FateAttack, FateExchange
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.engine.rulesets.fate.state import fate_of
 
@@ -95,8 +97,8 @@ def fate_transitions(chain: Chain, state: FightState) -> dict[StateKey, tuple[Fr
         found: dict[Hashable, tuple[Fraction, Any]] = {}
         for roll_a, p_a in sums:
             for roll_b, p_b in sums:
-                sides = (cache_key[0].model_copy(update={"roll": roll_a}),  # build_side only records the roll
-                         cache_key[1].model_copy(update={"roll": roll_b}))
+                sides = (with_fields(cache_key[0], roll=roll_a),  # build_side only records the roll
+                         with_fields(cache_key[1], roll=roll_b))
                 contests = tuple(fate_rules.contests(state, sides))
                 same = tuple((c.attacker, c.defender, c.outcome, c.maneuver) for c in contests)
                 before = found.get(same)

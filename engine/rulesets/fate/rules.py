@@ -45,7 +45,7 @@ from fudge_combat.engine.kernel.sheets import FateArmor, Sheet
 from fudge_combat.engine.rulesets.fudge.sides import combatant
 from fudge_combat.engine.rulesets.fate.tables import (ARMOR_PIERCING, ARMOR_TYPES, BOXES, OUTCOME_NAME, OUTCOMES, SIMPLE_ARMOR,
                                 SIMPLE_WEAPONS, VICIOUS, outcome_for)
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.rulesets.fate.state import FateMark, fate_of
 

@@ -13,7 +13,7 @@ from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.rulesets.fate.commands import FateAction, FateAttack, FateExchange, FateRound
 from fudge_combat.engine.rulesets.fate.state import fate_of
 from fudge_combat.engine.rulesets.fudge.commands_rolls import SpendPoint
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 FATE_LEVELS = ("Undamaged", "Clipped", "Hurt", "Injured", "Taken Out", "Dead")
 BOX_LEVEL = {"clipped": "Clipped", "hurt": "Hurt", "injured": "Injured", "taken_out": "Taken Out"}

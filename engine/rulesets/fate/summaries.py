@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from fudge_combat.engine.kernel.state import FightState
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 
 def aspect(e: ev.AspectChecked, s: FightState) -> str:

@@ -13,7 +13,7 @@ from fudge_combat.engine.kernel.pmap import changed_keys
 from fudge_combat.engine.kernel.reading import BoxRow, PointUse, TrackLine
 from fudge_combat.engine.rulesets.fate.describe import _box as box_text
 from fudge_combat.engine.rulesets.fate.state import INITIAL, FateState, fate_of
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.state import Combatant, FightState

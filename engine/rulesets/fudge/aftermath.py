@@ -17,7 +17,7 @@ from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.rulesets.fudge.rolls import next_action, roll_event
 from fudge_combat.engine.rulesets.fudge.sides import able, combatant, wound_modifiers
 from fudge_combat.engine.kernel.wounds import HURT, SCRATCH
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
 
 if TYPE_CHECKING:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal, TYPE_CHECKING
 
+from msgspec.structs import replace as with_fields
+
 from fudge_combat.engine.rulesets.fudge.declarations import declarations_after, reveal_events, round_events
 from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.errors import RuleError
@@ -17,7 +19,7 @@ from fudge_combat.engine.rulesets.fudge.melee_mods import (AIM_PENALTY, check_ai
 from fudge_combat.engine.rulesets.fudge.rolls import damage_roller, roll_event
 from fudge_combat.engine.rulesets.fudge.settle import blow_marks, good_level, min_hit_for, settle_exchange
 from fudge_combat.engine.rulesets.fudge.sides import blow_sides, with_roll
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState, replace
 from fudge_combat.engine.rulesets.fudge.commands_blows import NO_TARGETING
 
@@ -49,12 +51,12 @@ def fight(state: FightState, kind: Literal["exchange", "attack"], first: Combata
     action = state.last_seq + len(out) + 1
     now = replace(state, round=state.round + 1) if new_round else state  # F-STUN-1 counts rounds
     sides = blow_sides(now, kind, first, second, declared, mods)
-    sides = [side.model_copy(update=intent) if intent else side for side, intent in zip(sides, intents)]
+    sides = [with_fields(side, **intent) if intent else side for side, intent in zip(sides, intents)]
     for index, who in enumerate((first, second)):
         extra = (magic_modifiers(magic, who) + ([AIM_PENALTY] if index == 0 and targeting.aim_at else [])
                  + plus_modifiers(who, sides[index].trait, state.round + new_round) + list(more[index]))
         if extra:
-            sides[index] = sides[index].model_copy(update={"modifiers": sides[index].modifiers + tuple(extra)})
+            sides[index] = with_fields(sides[index], modifiers=sides[index].modifiers + tuple(extra))
     defender_unable = kind == "attack" and (unaware or not second.track.can_act)
     rolled: list[ev.DiceRolled] = []
     speed: tuple[int, int] | None = None
@@ -63,13 +65,12 @@ def fight(state: FightState, kind: Literal["exchange", "attack"], first: Combata
             raise RuleError("a speed contest (F-FANCY-1) is between two fighters who both act")
         rolled, speed, boosts = speed_contest_of(
             state, (first, second), lambda who, trait: roll_event(action, who, f"speed contest ({trait})", 4, dice))
-        sides = [side.model_copy(update={"modifiers": side.modifiers + tuple(boost)}) for side, boost in zip(sides, boosts)]
+        sides = [with_fields(side, modifiers=side.modifiers + tuple(boost)) for side, boost in zip(sides, boosts)]
     for index, side in enumerate(sides):
         if index == 1 and defender_unable:
             level = difficulty if difficulty is not None else state.options.unaware_difficulty
-            sides[1] = side.model_copy(update={
-                "trait": "difficulty (unaware or unable, F-MEL-3)", "level": level, "modifiers": (),
-                "roll": 0, "result": level, "offense": level, "defense": level})
+            sides[1] = with_fields(side, trait="difficulty (unaware or unable, F-MEL-3)", level=level, modifiers=(),
+                                   roll=0, result=level, offense=level, defense=level)
             continue
         if is_static_npc(state, (first, second)[index]):
             sides[index] = with_roll(side, 0)  # F-NPC-1: no roll

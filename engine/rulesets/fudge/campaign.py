@@ -21,7 +21,7 @@ from fudge_combat.engine.kernel.wounds import LEVELS, NEAR_DEATH
 from fudge_combat.engine.rulesets.fudge import ranked
 from fudge_combat.engine.rulesets.fudge.rolls import next_action, roll_event, settle_roll
 from fudge_combat.engine.rulesets.fudge.sides import combatant
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 if TYPE_CHECKING:
     from fudge_combat.engine.rulesets.fudge.commands_rolls import ResistSpell, Willpower

@@ -4,7 +4,7 @@ One module of `engine.commands`, which loads it when one of its classes is first
 
 from typing import Literal
 
-from fudge_combat.events.models import Declaration
+from fudge_combat.engine.kernel.command_base import Declaration
 from fudge_combat.engine.kernel.command_base import CombatantName, CommandModel, Reveal
 
 

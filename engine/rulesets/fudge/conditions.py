@@ -16,8 +16,8 @@ from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.state import Condition, FightState, replace
 from fudge_combat.engine.rulesets.fudge.evolving import with_item
 from fudge_combat.engine.rulesets.fudge.sides import combatant
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import Recorded
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import Recorded
 
 if TYPE_CHECKING:
     from fudge_combat.engine.rulesets.fudge.commands_conditions import ClearCondition, Leave, MarkCondition

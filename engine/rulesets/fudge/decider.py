@@ -12,6 +12,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, TYPE_CHECKING
 
+from msgspec.structs import replace as with_fields
+
 from fudge_combat.engine.rulesets.fudge import aftermath, campaign
 from fudge_combat.engine.rulesets.fudge import stun
 from fudge_combat.engine.kernel.commands import ByCommand
@@ -32,7 +34,7 @@ from fudge_combat.engine.rulesets.fudge.settle import settle_exchange, wound_eve
 from fudge_combat.engine.rulesets.fudge.sides import able, combatant, wound_modifiers
 from fudge_combat.engine.rulesets.fudge.story import STORY_ONLY, decide_story
 from fudge_combat.engine.kernel.wounds import LEVELS, NEAR_DEATH, SCRATCH
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
 
 if TYPE_CHECKING:
@@ -79,7 +81,7 @@ def declare(state: FightState, c: Declare, dice: Dice, *, atari_isev: bool = Fal
                         "a rolled initiative (initiative = \"opposed\" or \"ranked\")")
     if c.posture_roll or c.posture_die is not None:
         rolled, picked = posture_pick(state, who, c, dice, state.last_seq + len(started) + 1)
-        declaration = declaration.model_copy(update={"posture": picked.posture})
+        declaration = with_fields(declaration, posture=picked.posture)
         return started + [rolled, ev.Declared(combatant=who.name, round=number, declaration=declaration)]
     return started + [ev.Declared(combatant=who.name, round=number, declaration=declaration)]
 
@@ -99,7 +101,7 @@ def posture_pick(state: FightState, who: Combatant, c: Declare, dice: Dice,
         rolled = dice.roll(who.name, 1, "posture (1d6)", sides=6)
     event = ev.DiceRolled(action=action, roller=who.name, purpose="posture (1d6)", faces=rolled.faces,
                           source=rolled.source, stream=rolled.stream, draw=rolled.draw, sides=6)
-    return event, c.declaration.model_copy(update={"posture": D6_POSTURE[rolled.faces[0]]})
+    return event, with_fields(c.declaration, posture=D6_POSTURE[rolled.faces[0]])
 
 
 def seal(state: FightState, c: SealDeclaration, dice: Dice) -> list[ev.Event]:
@@ -200,7 +202,7 @@ def gm_wound(state: FightState, c: GmWound, dice: Dice) -> list[ev.Event]:
                  calculated=0, damage_roll=None, damage=None, level=c.level)
     marks = wound_events(action, [hit], state, dice=dice)
     ruling = f"the GM's ruling{': ' + c.reason if c.reason else ''}"
-    marks = [m.model_copy(update={"notes": (ruling, *m.notes)}) if isinstance(m, ev.WoundMarked) else m
+    marks = [with_fields(m, notes=(ruling, *m.notes)) if isinstance(m, ev.WoundMarked) else m
              for m in marks]
     if not any(isinstance(m, ev.WoundMarked) for m in marks):
         raise RuleError(f"a {LEVELS[c.level]} leaves no mark on {who.name} under these rules (F-WND-7, F-DEATH)")

@@ -10,10 +10,13 @@ import hashlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+import msgspec
+from msgspec.structs import replace as with_fields
+
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.rulesets.fudge.sides import combatant
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import canonical
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import canonical
 from fudge_combat.engine.kernel.state import FightState
 
 if TYPE_CHECKING:
@@ -23,10 +26,10 @@ if TYPE_CHECKING:
 def seal_text(declaration: ev.Declaration) -> str:
     """A-SEAL-1: the text a seal hashes after its salt: the declaration's canonical JSON. A player's page
     seals with it on the player's own device (cli.web.players), so this text is the seal's whole format."""
-    data = declaration.model_dump(mode="json")
+    blank = ev.Declaration()
     # fields added later count only when set, so seals made before them still open
-    data = {k: v for k, v in data.items()
-            if k in ("all_out", "posture") or v != ev.Declaration.model_fields[k].default}
+    data = {k: v for k, v in msgspec.to_builtins(declaration).items()
+            if k in ("all_out", "posture") or v != getattr(blank, k)}
     return canonical(data)
 
 
@@ -75,6 +78,6 @@ def merged_declaration(pending: tuple[int, ev.Declaration] | None, number: int,
     if pending is None or pending[0] != number:
         return new
     blank = ev.Declaration()
-    kept = {name: getattr(pending[1], name) for name in ev.Declaration.model_fields
+    kept = {name: getattr(pending[1], name) for name in ev.Declaration.__struct_fields__
             if getattr(new, name) == getattr(blank, name)}
-    return new.model_copy(update=kept)
+    return with_fields(new, **kept)

@@ -14,7 +14,7 @@ from fudge_combat.engine.kernel.dice import format_faces
 from fudge_combat.engine.kernel.initiative import PHASE_NAME
 from fudge_combat.engine.kernel.wounds import LEVELS
 from fudge_combat.engine.rulesets.fudge.locations import LOCATION_LEVELS
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 
 def declaration_text(d: ev.Declaration) -> str:

@@ -11,7 +11,7 @@ from fudge_combat.engine.kernel.event_rules import EventRule, EventRules, Named
 from fudge_combat.engine.kernel.ruleset_events import ADDED
 from fudge_combat.engine.rulesets.fudge import conditions, describe, evolve
 from fudge_combat.engine.rulesets.fudge import summaries as words
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 EVENTS: EventRules = {
     ev.FightStarted: EventRule(evolve._fight_started, describe._fight_started,

@@ -20,8 +20,8 @@ from fudge_combat.engine.rulesets.fudge.phase_order import with_tie_order
 from fudge_combat.engine.kernel.state import Combatant, FightState, Turn, initial_part, replace
 from fudge_combat.engine.rulesets.fudge.tracks import KNOCKED_OUT, track_of
 from fudge_combat.engine.kernel.wounds import Mark
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import Recorded
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import Recorded
 
 
 def _fight_started(s: FightState, r: Recorded, e: ev.FightStarted) -> FightState:

@@ -9,8 +9,8 @@ from typing import Any
 from fudge_combat.engine.rulesets.fudge.harm import ADJUSTMENT_PURPOSE
 from fudge_combat.engine.kernel.pmap import KINDS, PMap
 from fudge_combat.engine.kernel.state import Action, FightState, replace
-from fudge_combat.events import models as ev
-from fudge_combat.events.envelope import Recorded
+from fudge_combat.events import structs as ev
+from fudge_combat.events.records import Recorded
 
 
 def with_item(mapping: Mapping[Any, Any], key: Any, value: Any) -> Mapping[Any, Any]:
@@ -86,10 +86,3 @@ def _resolved(s: FightState, seq: int, event: ev.ActionResolved) -> dict[str, An
 
 _INDEXES: dict[type, Callable[[FightState, int, Any], dict[str, Any]]] = {
     ev.DiceRolled: _rolled, ev.WoundMarked: _marked, ev.ExchangeResolved: _exchanged, ev.ActionResolved: _resolved}
-
-
-def index_as(kind: type, like: type) -> None:
-    """Index events of `kind` as those of `like`: an event decoded to another class with the same fields
-    (events.decoder's structs, folded by projections.rebuild) feeds the same index."""
-    if like in _INDEXES:
-        _INDEXES[kind] = _INDEXES[like]

@@ -343,7 +343,7 @@ RESTATES: dict[str, str] = {
     "engine.rulesets.fudge.phases.next_index": "0cd71113b7f6",
     "engine.rulesets.fudge.melee_mods.plus_modifiers": "70eecbef4bfd",
     "engine.rulesets.fudge.decider.attack": "98eca8cc663f",
-    "engine.rulesets.fudge.blows.fight": "488dce8c7075",
+    "engine.rulesets.fudge.blows.fight": "053a7243ddab",
     "engine.kernel.dice.derive_faces": "8fec2ca0203e",
     "engine.rulesets.fudge.blows.alternating_all_out": "3a8f29aeb0b8",
     "engine.rulesets.fudge.evolve._all_out_turns": "7866c978ee07",

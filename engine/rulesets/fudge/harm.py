@@ -35,7 +35,7 @@ from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.rulesets.fudge.tracks import track_of
 from fudge_combat.engine.kernel.wounds import (DEAD, HURT, INCAPACITATED, LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Mark, Track,
                            halve, level_for_damage)
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.options import RuleOptions

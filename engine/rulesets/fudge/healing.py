@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from fudge_combat.engine.kernel.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT, Mark
-from fudge_combat.events.models import HealedMark
+from fudge_combat.events.structs import HealedMark
 
 SKILL_HEALING: tuple[tuple[int, int], ...] = ((3, 3), (2, 2), (1, 1))  # F-HEAL-2: (lowest result, levels healed)
 NATURAL_DIFFICULTY: dict[int, int] = {HURT: 0, VERY_HURT: 1, INCAPACITATED: 2}  # F-HEAL-3: Fair, Good, Great

@@ -13,7 +13,7 @@ from fudge_combat.engine.kernel.decider import Handler
 from fudge_combat.engine.kernel.sheets import Sheet, read_levels
 from fudge_combat.engine.rulesets.fudge import conditions
 from fudge_combat.engine.rulesets.fudge.sides import combatant
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import FightState
 
 if TYPE_CHECKING:

@@ -19,10 +19,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from msgspec.structs import replace as with_fields
+
 from fudge_combat.engine.rulesets.fudge.commands_blows import Targeting
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.rulesets.fudge.melee_mods import aimed_hits
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 LOCATION_LEVELS = ("Unhurt", "Scratched", "Hurt", "Incapacitated")
 SCRATCHED, LOC_HURT, LOC_INCAPACITATED = 1, 2, 3
@@ -73,7 +75,7 @@ def locate_hits(hits: Sequence[ev.Hit], first: ev.Side, t: Targeting) -> tuple[e
     for hit in hits:
         if hit.attacker == first.combatant:
             reached = hit.relative_degree >= needed_rd(t)
-            hit = hit.model_copy(update={"aimed_at": t.called, "location": t.called if reached else t.otherwise})
+            hit = with_fields(hit, aimed_at=t.called, location=t.called if reached else t.otherwise)
         out.append(hit)
     return tuple(out)
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from msgspec.structs import replace as with_fields
+
 from fudge_combat.engine.kernel.errors import RuleError
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.state import Combatant, FightState
@@ -77,7 +79,7 @@ def aimed_hits(hits: Sequence[ev.Hit], aimer: ev.Side, aim: int | None, aim_at: 
     for hit in hits:
         if hit.attacker == aimer.combatant:
             reached = aimer.result is not None and aimer.result >= aim
-            hit = hit.model_copy(update={"aimed_at": aim_at, "location": aim_at if reached else None})
+            hit = with_fields(hit, aimed_at=aim_at, location=aim_at if reached else None)
         out.append(hit)
     return tuple(out)
 

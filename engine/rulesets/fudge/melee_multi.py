@@ -26,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from msgspec.structs import replace as with_fields
+
 from fudge_combat.engine.rulesets.fudge.declarations import declarations_after, reveal_events, round_events
 from fudge_combat.engine.rulesets.fudge.reresolve import Spent, earlier_rolls, fresh_rolls, reresolve
 from fudge_combat.engine.rulesets.fudge.rolls import DamageDice, damage_roller, roll_event
@@ -36,7 +38,7 @@ from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.rulesets.fudge.melee_mods import check_magic, is_static_npc, magic_modifiers, plus_modifiers, weapon_size_modifiers
 from fudge_combat.engine.kernel.wounds import LEVELS
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Action, Combatant, FightState, replace
 
 if TYPE_CHECKING:
@@ -127,15 +129,14 @@ def decide_melee(state: FightState, c: Melee, dice: Dice) -> list[ev.Event]:
     penalty = [ev.Modifier(name=f"{extra} foe(s) beyond the first", value=-extra * opts.multi_penalty)] \
         if extra and opts.multi_penalty else []
     number = state.round + new_round
-    lone_side = lone_side.model_copy(update={
-        "modifiers": lone_side.modifiers + tuple(penalty) + tuple(magic_modifiers(c.magic, lone))
-        + tuple(plus_modifiers(lone, lone_side.trait, number))})
+    lone_side = with_fields(lone_side, modifiers=lone_side.modifiers + tuple(penalty)
+                            + tuple(magic_modifiers(c.magic, lone)) + tuple(plus_modifiers(lone, lone_side.trait, number)))
     foe_sides = []
     for foe in foes:
         side = side_for(now, foe, lone, "attack", declared.get(foe.key, NO_DECLARATION), 0)
         gm = tuple(ev.Modifier(name="GM modifier", value=v) for n, v in c.foe_mods if n.lower() == foe.key and v)
-        foe_sides.append(side.model_copy(update={"modifiers": side.modifiers + gm + tuple(magic_modifiers(c.magic, foe))
-                                                 + tuple(plus_modifiers(foe, side.trait, number))}))
+        foe_sides.append(with_fields(side, modifiers=side.modifiers + gm + tuple(magic_modifiers(c.magic, foe))
+                                                 + tuple(plus_modifiers(foe, side.trait, number))))
 
     rolled: list[ev.DiceRolled] = []
     if is_static_npc(state, lone):
@@ -208,8 +209,8 @@ def compare(state: FightState, lone: Combatant, lone_side: ev.Side, foes: Sequen
         return tuple(rows)  # F-MULTI-3: he must beat or tie every foe he faces to wound one
     tied = any(r.relative_degree == 0 for r in faced)
     need = 2 if tied else 1
-    return tuple(r.model_copy(update={"may_wound": not r.ignored and r.relative_degree >= need
-                                      and r.lone_result >= least})
+    return tuple(with_fields(r, may_wound=not r.ignored and r.relative_degree >= need
+                                      and r.lone_result >= least)
                  for r, least in zip(rows, min_hits))
 
 
@@ -283,7 +284,7 @@ def resettle_melee(state: FightState, record: Action, spent: Spent, new_roll: in
     sides = [resolution.lone, *resolution.foes]
     index = next(i for i, side in enumerate(sides) if side.combatant.lower() == spent.who.key)
     side = sides[index]
-    side = side.model_copy(update={"modifiers": spent.shifted(side.modifiers)})
+    side = with_fields(side, modifiers=spent.shifted(side.modifiers))
     sides[index] = with_roll(side, new_roll if new_roll is not None else side.roll or 0)
     lone = state.combatants[resolution.lone.combatant.lower()]
     foes = [state.combatants[f.combatant.lower()] for f in resolution.foes]
@@ -293,8 +294,7 @@ def resettle_melee(state: FightState, record: Action, spent: Spent, new_roll: in
     hits, damage_rolls, chosen = strike(state, resolution.target if resolution.target_named else None,
                                         resolution.sweep, resolution.sweep_penalty, lone, sides[0], foes, sides[1:],
                                         comparisons, damage_roller(record.action, dice, old_damage))
-    new = resolution.model_copy(update={
-        "lone": sides[0], "foes": tuple(sides[1:]), "comparisons": comparisons, "target": chosen, "hits": hits,
-        "outcome": describe_melee(lone.name, comparisons, hits), "supersedes": record.resolution})
+    new = with_fields(resolution, lone=sides[0], foes=tuple(sides[1:]), comparisons=comparisons, target=chosen,
+                      hits=hits, outcome=describe_melee(lone.name, comparisons, hits), supersedes=record.resolution)
     marks = wound_events(record.action, hits, state, sides, False, voids, dice, earlier_rolls(state, record, False))
     return [*fresh_rolls(damage_rolls, old_damage), new, *marks]

@@ -24,7 +24,7 @@ from fudge_combat.engine.rulesets.fudge.rolls import damage_roller
 from fudge_combat.engine.rulesets.fudge.settle import min_hit_for, settle_exchange, wound_events
 from fudge_combat.engine.rulesets.fudge.sides import blow_sides, with_roll
 from fudge_combat.engine.rulesets.fudge.tracks import SCRATCHES_PER_HIT, DamageCapacityTrack
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 StateKey = Hashable
 

@@ -13,7 +13,7 @@ from msgspec import Struct
 
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.initiative import PHASE_NAME, PHASES, PHASE_VALUE
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState, replace
 
 PHASE_SYSTEMS = ("phases-classic", "phases-crunch")

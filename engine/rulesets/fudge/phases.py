@@ -14,7 +14,7 @@ from fudge_combat.engine.kernel.initiative import allotment, barter, barter_clas
 from fudge_combat.engine.rulesets.fudge.phase_order import declared_intent, held_action, ordered_ties, reordered_turn, slots
 from fudge_combat.engine.kernel.decider import Handler
 from fudge_combat.engine.rulesets.fudge.sides import able, combatant
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
 
 if TYPE_CHECKING:

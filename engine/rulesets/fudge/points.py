@@ -15,7 +15,7 @@ from fudge_combat.engine.rulesets.fudge.ranged import reresolve_shot
 from fudge_combat.engine.rulesets.fudge.reresolve import Settle, Spent, reresolve, resettle_exchange, resettle_roll
 from fudge_combat.engine.rulesets.fudge.sides import combatant
 from fudge_combat.engine.kernel.wounds import LEVELS, NEAR_DEATH, SCRATCH, build_track, halve, would_kill
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
 
 if TYPE_CHECKING:

@@ -24,12 +24,14 @@ from __future__ import annotations
 
 from typing import Literal, TYPE_CHECKING
 
+from msgspec.structs import replace as with_fields
+
 from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.rulesets.fudge.phase_order import check_turn
 from fudge_combat.engine.rulesets.fudge.wounding import RollDamage, strike
 from fudge_combat.engine.kernel.wounds import LEVELS
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.rulesets.fudge.declarations import round_events
 from fudge_combat.engine.rulesets.fudge.reresolve import Spent, earlier_rolls, fresh_rolls, reresolve
 from fudge_combat.engine.rulesets.fudge.rolls import damage_roller, roll_event
@@ -188,7 +190,7 @@ def settle_shot(state: FightState, shot: ev.ShotResolved,
                             attack_roll, defense_roll, itemize=True, **extra)
         hits.append(hit)
         damage_rolls.extend(taken)
-    settled = shot.model_copy(update={"hits": tuple(hits), "outcome": describe_shot(shot.mode, list(sides), hits)})
+    settled = with_fields(shot, hits=tuple(hits), outcome=describe_shot(shot.mode, list(sides), hits))
     return settled, damage_rolls
 
 
@@ -220,12 +222,12 @@ def resettle_shot(state: FightState, record: Action, spent: Spent, new_roll: int
     for index, side in enumerate(sides):
         if side.combatant.lower() != spent.who.key:
             continue
-        side = side.model_copy(update={"modifiers": spent.shifted(side.modifiers)})
+        side = with_fields(side, modifiers=spent.shifted(side.modifiers))
         sides[index] = with_roll(side, new_roll if new_roll is not None else side.roll or 0)
     old_damage = earlier_rolls(state, record, damage=True)
-    settled, rolls = settle_shot(state, shot.model_copy(update={"sides": tuple(sides)}),
+    settled, rolls = settle_shot(state, with_fields(shot, sides=tuple(sides)),
                                  damage_roller(record.action, dice, old_damage))
-    new = settled.model_copy(update={"supersedes": record.resolution})
+    new = with_fields(settled, supersedes=record.resolution)
     return [*fresh_rolls(rolls, old_damage), new,
             *wound_events(record.action, new.hits, state, new.sides, False, voids, dice,
                           earlier_rolls(state, record, damage=False))]

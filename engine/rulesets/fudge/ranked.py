@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.wounds import build_track, Track
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.sheets import Fighter
 from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.state import Combatant, FightState

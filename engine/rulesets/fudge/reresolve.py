@@ -16,6 +16,8 @@ from typing import Any, Protocol
 
 from msgspec import Struct
 
+from msgspec.structs import replace as with_fields
+
 from fudge_combat.engine.rulesets.fudge import harm
 from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.errors import RuleError
@@ -23,7 +25,7 @@ from fudge_combat.engine.rulesets.fudge.locations import locate_hits, targeting_
 from fudge_combat.engine.rulesets.fudge.rolls import advantage_events, damage_roller, roll_event, settle_roll
 from fudge_combat.engine.rulesets.fudge.settle import Settled, blow_marks
 from fudge_combat.engine.rulesets.fudge.sides import with_roll
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Action, Combatant, FightState
 
 
@@ -94,14 +96,14 @@ def resettle_roll(state: FightState, record: Action, spent: Spent, new_roll: int
     if spent.use == "panache":
         if resolution.difficulty is None or not mine:
             raise RuleError("panache makes an unopposed action succeed: this roll was opposed (C-FP-2)")
-    fields = resolution.model_dump(exclude={"type", "v", "result", "margin", "success", "automatic",
-                                            "supersedes", "opponent_result"})
+    left_out = {"v", "result", "margin", "success", "automatic", "supersedes", "opponent_result"}
+    fields = {name: getattr(resolution, name) for name in resolution.__struct_fields__ if name not in left_out}
     roll_field, mods_field = ("roll", "modifiers") if mine else ("opponent_roll", "opponent_modifiers")
     if new_roll is not None:
         fields[roll_field] = new_roll
     fields[mods_field] = spent.shifted(tuple(getattr(resolution, mods_field)))
-    fields["modifiers"] = tuple(ev.Modifier.model_validate(m) for m in fields["modifiers"])
-    fields["opponent_modifiers"] = tuple(ev.Modifier.model_validate(m) for m in fields["opponent_modifiers"])
+    fields["modifiers"] = tuple(fields["modifiers"])
+    fields["opponent_modifiers"] = tuple(fields["opponent_modifiers"])
     resolved = {k: fields.pop(k) for k in ("difficulty", "opponent", "opponent_trait", "opponent_level",
                                            "opponent_roll", "opponent_modifiers")}
     if resolved["opponent"] is None:
@@ -135,15 +137,15 @@ def resettle_exchange(settle: Settle) -> Resettle:
             if side.combatant.lower() != spent.who.key or (len(sides) > 2 and side.trait != spent.roll.purpose):
                 continue
             if spent.shift is not None:
-                side = side.model_copy(update={"modifiers": spent.shifted(side.modifiers)})
+                side = with_fields(side, modifiers=spent.shifted(side.modifiers))
             sides[index] = with_roll(side, new_roll if new_roll is not None else side.roll or 0)
         old_damage = earlier_rolls(state, record, damage=True)
         settled = settle(state, resolution.kind, sides, resolution.min_hit,
                          damage_roller(record.action, dice, old_damage))
         targeting = targeting_of(resolution)
         hits = locate_hits(settled.hits, sides[0], targeting)
-        new = resolution.model_copy(update={"sides": tuple(sides), "outcome": settled.outcome,
-                                            "hits": hits, "supersedes": record.resolution})
+        new = with_fields(resolution, sides=tuple(sides), outcome=settled.outcome, hits=hits,
+                          supersedes=record.resolution)
         return [*fresh_rolls(settled.damage_rolls, old_damage), new,
                 *blow_marks(record.action, hits, targeting.affects, state, sides, False, voids, dice,
                             earlier_rolls(state, record, damage=False))]

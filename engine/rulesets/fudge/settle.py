@@ -22,7 +22,7 @@ from fudge_combat.engine.rulesets.fudge.locations import location_marks
 from fudge_combat.engine.rulesets.fudge.rolls import DamageDice
 from fudge_combat.engine.rulesets.fudge.wounding import strike
 from fudge_combat.engine.kernel.wounds import LEVELS
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
 
 

@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from msgspec.structs import replace as with_fields
+
 from fudge_combat.engine.rulesets.fudge import stun
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.rulesets.fudge.locations import location_modifiers
@@ -22,7 +24,7 @@ from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.wounds import LEVELS, NEAR_DEATH, UNDAMAGED, VERY_HURT, Track
 from fudge_combat.engine.kernel.words import some_of
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
 
 SHIELD_SIZES = ("small", "medium", "large")
@@ -70,8 +72,7 @@ def with_roll(side: ev.Side, roll: int) -> ev.Side:
             return rolled
     result = side.level + roll + sum(m.value for m in side.modifiers)
     posture = side.declaration.posture or 0
-    rolled = side.model_copy(update={"roll": roll, "result": result,
-                                     "offense": result + posture, "defense": result - posture})
+    rolled = with_fields(side, roll=roll, result=result, offense=result + posture, defense=result - posture)
     if shared is not None and shared[0] is side:
         shared[1][roll] = rolled
     return rolled

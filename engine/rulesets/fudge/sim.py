@@ -10,7 +10,7 @@ from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.kernel.wounds import LEVELS, VERY_HURT
 from fudge_combat.engine.rulesets.fudge.commands_blows import Attack
 from fudge_combat.engine.rulesets.fudge.commands_rolls import SpendPoint
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 
 def track_able(state: FightState, who: Combatant) -> bool:

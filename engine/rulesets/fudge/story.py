@@ -14,7 +14,7 @@ from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.rulesets.fudge.rolls import roll_event
 from fudge_combat.engine.rulesets.fudge.sides import able
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import FightState
 
 if TYPE_CHECKING:

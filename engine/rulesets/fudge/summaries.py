@@ -6,7 +6,7 @@ from __future__ import annotations
 from fudge_combat.engine.kernel.initiative import PHASE_NAME
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import FightState
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 
 def spent(e: ev.FudgePointSpent, s: FightState) -> str:

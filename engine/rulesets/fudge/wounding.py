@@ -28,7 +28,7 @@ from fudge_combat.engine.rulesets.fudge.damage import blow, defensive_factor, ne
 from fudge_combat.engine.kernel.options import RuleOptions
 from fudge_combat.engine.kernel.sheets import Fighter
 from fudge_combat.engine.kernel.wounds import NEAR_DEATH, UNDAMAGED, level_for_damage
-from fudge_combat.events import models as ev
+from fudge_combat.events import structs as ev
 
 # (attacker, count, sides) -> the recorded damage roll; sides None = Fudge dice
 RollDamage = Callable[..., ev.DiceRolled]
