@@ -96,17 +96,13 @@ def start_up(modules: Sequence[str], one_shot: bool) -> list[Any]:
       - the module is imported with the cyclic garbage collector paused, then what the import made is
         frozen out of every later collection (`gc.freeze`, as a server that forks does): it lives as long
         as the process, and the collector walked those tens of thousands of objects many times while they
-        were made, finding nothing to free. The collector then runs as before on what the command makes,
-        but the state it starts from, decoded from a snapshot, is frozen too (`store.bulk.paused_gc`).
+        were made, finding nothing to free. The collector then runs as before on what the command makes.
       A test's runner calling the app in a process that goes on keeps its environment and its collector.
     """
     names = [f"fudge_combat.cli.{module}" for module in modules]
     if not one_shot or all(name in sys.modules for name in names):
         return [importlib.import_module(name) for name in names]
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    from fudge_combat.store import bulk
-
-    bulk.one_shot()
     enabled = gc.isenabled()
     gc.disable()
     try:

@@ -91,7 +91,7 @@ class Caches:
         if not rows or (rows[0].seq, rows[0].hash) != (snap.seq, snap.hash) or (rows[-1].seq, rows[-1].hash) != (
                 seq, last_hash):
             return None
-        with paused_gc(lasting=True):
+        with paused_gc():
             found = snapshots.unpack(snap, self.store.fight(name).fight_id, snap.seq, snap.hash, key, fight=name)
             if found is None:
                 return None

@@ -16,23 +16,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 
-_ONE_SHOT: list[bool] = []
-
-
-def one_shot() -> None:
-    """This process runs one command and exits (`fudge` run as the program: cli.main.start_up)."""
-    _ONE_SHOT.append(True)
-
-
 @contextmanager
-def paused_gc(lasting: bool = False) -> Iterator[None]:
-    """The cyclic collector off inside the block (as it was before, after it).
-
-    `lasting`: what the block builds lives as long as the command (the state a command starts from). In a
-    process that runs one command and exits, it is then frozen out of later collections (`gc.freeze`), as
-    the command's modules are: the collector's pass over it when switched back on, and every later full
-    one, walked tens of thousands of objects of a large roster's state to find nothing. A process that goes
-    on (a server, `fudge play`, a test) lets the collector see it as before."""
+def paused_gc() -> Iterator[None]:
+    """The cyclic collector off inside the block (as it was before, after it)."""
     if not gc.isenabled():
         yield
         return
@@ -40,6 +26,4 @@ def paused_gc(lasting: bool = False) -> Iterator[None]:
     try:
         yield
     finally:
-        if lasting and _ONE_SHOT:
-            gc.freeze()
         gc.enable()

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -254,28 +252,6 @@ def test_A_REPLAY_1_the_collector_is_paused_only_while_a_log_is_read(tmp_path: P
         assert not gc.isenabled()
     finally:
         gc.enable()
-
-
-def test_the_state_a_one_shot_command_starts_from_is_frozen_out_of_collections_there_alone() -> None:
-    """A lasting bulk read (the state decoded from a snapshot) is frozen out of later collections in a process
-    that runs one command (`fudge` as the program), and left to the collector in one that goes on; a command
-    run as the program starts from such a state (cli.main.start_up marks the process). Each case is a
-    process of its own: freezing is the process's."""
-    code = """import gc, sys
-from fudge_combat.store import bulk
-if sys.argv[1] == "one-shot":
-    bulk.one_shot()
-with bulk.paused_gc(lasting=True):
-    built = [[index] for index in range(5000)]
-after_lasting = gc.get_freeze_count()
-with bulk.paused_gc():
-    passing = [[index] for index in range(5000)]
-print(after_lasting, gc.get_freeze_count(), gc.isenabled())
-"""
-    for mode, frozen in (("one-shot", True), ("going-on", False)):
-        done = subprocess.run([sys.executable, "-c", code, mode], capture_output=True, text=True, check=True)
-        lasting, after, enabled = done.stdout.split()
-        assert (int(lasting) >= 5000) is frozen and after == lasting and enabled == "True", (mode, done.stdout)
 
 
 def test_A_VERIFY_1_a_log_of_old_and_compact_rows_exports_and_imports_byte_for_byte(tmp_path: Path) -> None:
