@@ -26,6 +26,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from fudge_combat.events.bounds import Bit, Count, Faces, Face, Items, Note, Number, Seq, Serial, Sides, Text, Total, Version
+from fudge_combat.events.declaration import Declaration  # in a module of its own: commands carry one too
 
 
 class _Event(BaseModel):
@@ -94,16 +95,6 @@ class RoundStarted(_Event):
 
 # --- declarations (F-MOD-6, F-MOD-7, F-TAC, A-SEAL) ---------------------------------
 
-class Declaration(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-    all_out: Literal["offense", "defense"] | None = None
-    posture: Number | None = None
-    # --- atari isev and rolled initiative (AI-WAIT, F-INIT-3, AI-MULTI-ATK, AI-MULTI-AVD, AI-SWEEP) ---
-    wait: Number | None = None  # initiative change -2..+2: + hurries, - waits
-    hasty: bool = False
-    two_attacks: bool = False
-    two_avoidances: Literal["dodge-dodge", "parry-parry", "dodge-parry"] | None = None
-    sweep: bool = False
 
 
 class Declared(_Event):

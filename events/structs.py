@@ -661,7 +661,7 @@ MODELS: dict[type[Struct], str] = {
     SeedRevealed: 'fudge_combat.events.models.SeedRevealed',
     CombatantJoined: 'fudge_combat.events.models.CombatantJoined',
     RoundStarted: 'fudge_combat.events.models.RoundStarted',
-    Declaration: 'fudge_combat.events.models.Declaration',
+    Declaration: 'fudge_combat.events.declaration.Declaration',
     Declared: 'fudge_combat.events.models.Declared',
     DeclarationSealed: 'fudge_combat.events.models.DeclarationSealed',
     DeclarationRevealed: 'fudge_combat.events.models.DeclarationRevealed',

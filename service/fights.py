@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 import secrets as random_source
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import Any, NoReturn
 
@@ -102,8 +103,28 @@ class Fights:
         self.requested: dict[str, Any] | None = None
 
     # --- reading -----------------------------------------------------------------
+    @contextmanager
+    def _stored(self, name: str) -> Iterator[None]:
+        """Reads of the fight's stored rows: a row that does not read as an event (its body altered in the
+        store, with its hash or without) is named in one line as `fudge verify` names it (the first broken
+        link of the chain), where the validator's own words would name a field and not the cause. Only a
+        failure checks the chain; one the chain does not explain is raised as it was."""
+        try:
+            yield
+        except (ValueError, TypeError, RecursionError) as failure:  # pydantic's and msgspec's errors are ValueErrors
+            from fudge_combat.engine.audit import check_chain  # the audit's engine: only when a read failed
+
+            try:
+                _, problems = check_chain(self.store.read(name))
+            except Exception:  # noqa: BLE001 - the read's own failure is the one to show
+                problems = []
+            if not problems:
+                raise failure from None
+            seq, why = problems[0]
+            raise StoreError(f"{name}: event {seq}: {why}; `fudge verify {name}` checks the whole log") from None
+
     def log(self, name: str, upto: int | None = None) -> list[Recorded]:
-        with paused_gc():
+        with self._stored(name), paused_gc():
             return load_all(self.reads.bodies(name, upto) or self._none(name))
 
     def _none(self, name: str) -> NoReturn:
@@ -119,7 +140,8 @@ class Fights:
 
     def state(self, name: str, as_of: int | None = None) -> FightState:
         if as_of is None:
-            return self.loader.load(name).state  # a command that reads the state first does not replay twice
+            with self._stored(name):
+                return self.loader.load(name).state  # a command that reads the state first does not replay twice
         with paused_gc():
             return named(replay(self.log(name), as_of), name)
 
@@ -201,8 +223,9 @@ class Fights:
         declaration) go to the GM's secrets, under the fight's id, before the events are appended."""
         if command_id and self.reads.has_command(name, command_id):
             return Outcome((), self.state(name), replayed=True)
-        loaded = self.loader.load(name)
-        decided = self._decide(name, loaded, command, dice or DiceInput(), command_id)
+        with self._stored(name):
+            loaded = self.loader.load(name)
+            decided = self._decide(name, loaded, command, dice or DiceInput(), command_id)
         if secrets:
             self.keeper.put(decided.records[0].fight, secrets)
         self._append(name, loaded, decided)
@@ -261,13 +284,14 @@ class Fights:
     def undo_to(self, name: str, seq: int) -> list[Outcome]:
         outcomes = []
         while True:
-            loaded = self.loader.load(name)
-            if loaded.done.knows_undo():  # the history names the command an undo voids (engine.kernel.rewind)
+            with self._stored(name):
+                loaded = self.loader.load(name)
+                records = None if loaded.done.knows_undo() else self.loader.log_of(name, loaded)
+            if records is None:  # the history names the command an undo voids (engine.kernel.rewind)
                 if not loaded.done.done:
                     break
                 first = loaded.done.done[-1].first
             else:
-                records = self.loader.log_of(name, loaded)
                 try:
                     _, first = undoing.undo_target(records, voided(records))
                 except RuleError:

@@ -26,7 +26,7 @@ from fudge_combat.events import records
 from fudge_combat.events.records import SCHEMA_VERSION, Recorded, canonical, chain_hash, load
 from fudge_combat.events.rows import Row
 from fudge_combat.projections.fold import replay
-from fudge_combat.store.base import FightInfo
+from fudge_combat.store.base import FightInfo, StoreError
 from fudge_combat.service.fights import Fights
 from fudge_combat.store.sqlite import SqliteStore
 
@@ -192,6 +192,32 @@ def test_A_VERIFY_1_writing_out_a_default_changes_no_value_but_breaks_the_hash(t
     assert problems[0][0] == old + 1 and "do not match its hash" in problems[0][1]
 
 
+@pytest.mark.parametrize("rehash", [False, True])
+@pytest.mark.parametrize("edit", ["unknown field", "unknown type", "wrong type"])
+def test_A_VERIFY_1_a_command_on_a_log_with_a_row_that_does_not_read_names_the_row_and_writes_nothing(
+        tmp_path: Path, edit: str, rehash: bool) -> None:
+    """A-VERIFY-1: a body edited so that it reads as no event (with its hash recomputed or not), on a fight whose
+    state must be folded from its log (no snapshot serves): reading the state, a command, an undo and an undo
+    back to an event each fail in one line naming the event as `fudge verify` names it, and nothing is
+    appended."""
+    store, name, old = mixed(tmp_path)
+    edits = {"unknown field": lambda d: d["event"].update(zz=1),
+             "unknown type": lambda d: d["event"].update(type="wound_markd"),
+             "wrong type": lambda d: d["event"].update(round="three")}
+    first_round = next(r.seq for r in store.read(name) if r.type == "round_started")
+    tamper(store.path, name, first_round, edits[edit], rehash=rehash)
+    with sqlite3.connect(store.path) as db:
+        db.execute("DELETE FROM snapshots")
+        db.execute("DELETE FROM views")
+    before = [r.hash for r in store.read(name)]
+    why = "cannot be read" if rehash else "its bytes do not match its hash: the event was altered"
+    for attempt in (lambda f: f.state(name), lambda f: f.execute(name, cmd.Undo()),
+                    lambda f: f.execute(name, cmd.StartRound()), lambda f: f.undo_to(name, 1)):
+        with pytest.raises(StoreError, match=rf"^{name}: event {first_round}: {why}.*; `fudge verify {name}`"):
+            attempt(Fights(store))
+    assert [r.hash for r in store.read(name)] == before
+
+
 def test_A_VERIFY_1_a_rehashed_edit_of_a_compact_row_breaks_the_next_link(tmp_path: Path) -> None:
     """A-VERIFY-1: recomputing an edited compact row's own hash does not help: the next row's `prev` names the old one."""
     store, name, old = mixed(tmp_path)
@@ -204,7 +230,8 @@ def test_A_VERIFY_1_a_rehashed_edit_of_a_compact_row_breaks_the_next_link(tmp_pa
 
 def stored_models() -> list[type[BaseModel]]:
     return sorted((v for v in vars(ev).values() if isinstance(v, type) and issubclass(v, BaseModel)
-                   and v.__module__ == ev.__name__ and v.model_fields), key=lambda c: c.__name__)
+                   and v.__module__ in (ev.__name__, "fudge_combat.events.declaration") and v.model_fields),
+                  key=lambda c: c.__name__)
 
 
 def defaults() -> dict[str, Any]:

@@ -1,27 +1,31 @@
 """What every command is: a frozen model that refuses unknown fields (a typo in a GM's input is an error)."""
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
-from pydantic import BaseModel, ConfigDict, PlainSerializer, PlainValidator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PlainSerializer
 
 from fudge_combat.events import structs
+from fudge_combat.events.declaration import Declaration as DeclarationModel
 
 
-def _declaration(value: Any) -> structs.Declaration:
-    """A command's declaration as the events hold it (`events.structs.Declaration`), from itself or from its
-    fields (a command read back from the log, a player's request): a field of the wrong type or an
-    unknown one is refused, as the event's model refuses it."""
-    if isinstance(value, structs.Declaration):
-        return value
-    if isinstance(value, BaseModel):  # the event model's (events.models.Declaration): its fields
-        value = value.model_dump()
-    return msgspec.convert(value, structs.Declaration, strict=False)
+def _fields(value: Any) -> Any:
+    """A declaration given as the events' struct, as its fields (what the model validates)."""
+    return msgspec.structs.asdict(value) if isinstance(value, structs.Declaration) else value
 
 
-# The declaration a command carries into the events it makes: the same value, so that a command's
-# declaration and an event's compare equal; written as the event's model writes it (every field).
-Declaration = Annotated[structs.Declaration, PlainValidator(_declaration), PlainSerializer(msgspec.to_builtins)]
+def _value(model: DeclarationModel) -> structs.Declaration:
+    return structs.Declaration(**dict(model))
+
+
+# The declaration a command carries into the events it makes: validated by the event's model (events.declaration:
+# its bounds, its words for a wrong value), held as the events' struct, so that a command's declaration and an
+# event's compare equal; written as the model writes it (every field).
+if TYPE_CHECKING:  # what the field holds once validated
+    Declaration = structs.Declaration
+else:
+    Declaration = Annotated[DeclarationModel, BeforeValidator(_fields), AfterValidator(_value),
+                            PlainSerializer(msgspec.to_builtins)]
 
 
 class CommandModel(BaseModel):
