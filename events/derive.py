@@ -3,12 +3,13 @@
     python -m fudge_combat.events.derive          # write events/structs.py again after a model changed
     python -m fudge_combat.events.derive --check  # exit 1 if the file written is not the one the models give
 
-The pydantic models (events.models, events.envelope) are the one schema of the log. A replay from scratch
-reads its bodies with msgspec instead (events.decoder: several times faster than pydantic-core building a
-record), into structs with the same fields. Those structs are derived from the models, field by field, none
-written by hand; they used to be derived as each process started, which needed every pydantic model built
-first. Written ahead of time, a process that only reads the log loads no pydantic model at all, and
-tests/test_decoder.py fails while the file is not the one the models give.
+The pydantic models (events.models, events.envelope) are the one schema of the log. The engine decides, folds
+and shows the events as msgspec structs with the same fields (events.records reads and writes them; the
+decoder, events.decoder, reads a body several times faster than pydantic-core builds a record). Those
+structs are derived from the models, field by field, none written by hand; they used to be derived as each
+process started, which needed every pydantic model built first. Written ahead of time, a command builds no
+event model at all (a pydantic class costs about half a millisecond to create), and tests/test_decoder.py
+fails while the file is not the one the models give.
 
 What is derived, and how (a model that needs anything else is refused, so a new one cannot be added without
 this learning it):
@@ -41,9 +42,10 @@ TARGET = Path(__file__).with_name("structs.py")
 _META = {annotated_types.Ge: "ge", annotated_types.Le: "le", annotated_types.Gt: "gt", annotated_types.Lt: "lt",
          annotated_types.MinLen: "min_length", annotated_types.MaxLen: "max_length"}
 
-HEADER = '''"""The log's bodies as msgspec structs: written by `python -m fudge_combat.events.derive` from the pydantic
-models (events.models, events.envelope), which are the schema. Do not edit: change a model, then write this
-again (tests/test_decoder.py fails until it is). Why and how: events.derive."""
+HEADER = '''"""The log's events and records as msgspec structs, the values the engine holds: written by `python -m
+fudge_combat.events.derive` from the pydantic models (events.models, events.envelope), which are the schema. Do
+not edit: change a model, then write this again (tests/test_decoder.py fails until it is). Why and how:
+events.derive."""
 
 from typing import Annotated, Any, Literal
 

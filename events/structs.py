@@ -1,6 +1,7 @@
-"""The log's bodies as msgspec structs: written by `python -m fudge_combat.events.derive` from the pydantic
-models (events.models, events.envelope), which are the schema. Do not edit: change a model, then write this
-again (tests/test_decoder.py fails until it is). Why and how: events.derive."""
+"""The log's events and records as msgspec structs, the values the engine holds: written by `python -m
+fudge_combat.events.derive` from the pydantic models (events.models, events.envelope), which are the schema. Do
+not edit: change a model, then write this again (tests/test_decoder.py fails until it is). Why and how:
+events.derive."""
 
 from typing import Annotated, Any, Literal
 
