@@ -27,7 +27,6 @@ from fudge_combat.events.decoder import Refused, decoder
 from fudge_combat.events.upcast import ENVELOPE_UPCASTERS, UPCASTERS
 
 Recorded = structs.Recorded
-Event = structs.Event
 SCHEMA_VERSION = 2  # 1: every field written; 2: fields equal to their defaults left out
 GENESIS = "0" * 64
 

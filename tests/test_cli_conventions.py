@@ -332,6 +332,27 @@ def test_exit_3_when_the_log_is_altered(store: Path) -> None:
         checked.stderr
 
 
+def test_a_command_on_a_received_store_with_a_row_that_does_not_read_names_it_and_writes_nothing(store: Path) -> None:
+    """A-VERIFY-1: a store from someone else (another user's snapshot key: its log is read, no snapshot
+    serves) whose row was edited into no event: a roll, an undo and a redo each fail in one line naming the
+    event as `fudge verify` does, and the log is left as it was."""
+    assert fudge("roll", "Snorri", "Sword", "--dice", "+ + 0 0", store=store).returncode == 0
+    with sqlite3.connect(store) as db:
+        db.execute("UPDATE events SET body = replace(body, '\"faces\":', '\"zz\":1,\"faces\":') "
+                   "WHERE type = 'dice_rolled'")
+        assert db.total_changes == 1
+        rows = db.execute("SELECT count(*) FROM events").fetchone()
+    (seq,) = sqlite3.connect(store).execute("SELECT seq FROM events WHERE type = 'dice_rolled'").fetchone()
+    other_key = store.parent / "someone-else.key"
+    for args in (("roll", "Brynhild", "Sword", "--dice", "+ 0 0 0"), ("undo",), ("redo",)):
+        done = fudge(*args, store=store, key=other_key)
+        assert done.returncode != 0 and done.stderr.splitlines() == [
+            f"error: duel: event {seq}: its bytes do not match its hash: the event was altered; "
+            "`fudge verify duel` checks the whole log"], (args, done.stderr)
+    with sqlite3.connect(store) as db:
+        assert db.execute("SELECT count(*) FROM events").fetchone() == rows
+
+
 def run_python(code: str, store: Path, **options: Any) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                           env=environment(store), timeout=120, **options)
