@@ -31,7 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from fudge_combat.engine.kernel.options import resolve  # noqa: E402
+from fudge_combat.events.records import json_form  # noqa: E402
+from fudge_combat.engine.kernel.presets import resolve  # noqa: E402
 from fudge_combat.engine.kernel.sheets import parse_sheet  # noqa: E402
 from fudge_combat.sim.batch import run_batch  # noqa: E402
 from fudge_combat.sim.runner import Entrant, Setup  # noqa: E402
@@ -45,9 +46,9 @@ DUELS = {"fudge": ("snorri", "brynhild"), "fate": ("cyrus", "finn")}
 
 def setup_for(preset: str, policy: str) -> Setup:
     label, options = resolve(preset)
-    entrants = tuple(Entrant(parse_sheet((SHEETS / f"{name}.toml").read_text(), f"{name}.toml").model_dump(mode="json"),
+    entrants = tuple(Entrant(json_form(parse_sheet((SHEETS / f"{name}.toml").read_text(), f"{name}.toml")),
                              f"{name}.toml", side) for name, side in zip(DUELS[preset], ("one", "two")))
-    return Setup(label, options.model_dump(mode="json"), entrants, policy)
+    return Setup(label, json_form(options), entrants, policy)
 
 
 def rate(setup: Setup, n: int, vectorised: bool) -> float:

@@ -49,10 +49,11 @@ def store_of(target: str, gm: str) -> Any:
 def set_up(target: str, gms: int, folder: Path) -> None:
     """Each GM's own fight, and the shared one (gm0's, shared with the others), two fighters in each."""
     from fudge_combat.engine import commands as cmd
-    from fudge_combat.engine.kernel.options import resolve
+    from fudge_combat.engine.kernel.presets import resolve
+    from fudge_combat.events.records import json_form
     from fudge_combat.service.fights import Fights
 
-    options = resolve("fudge")[1].model_dump(mode="json")
+    options = json_form(resolve("fudge")[1])
     if target.startswith("postgresql://"):  # the club's admin sets the server up and names its GMs (`fudge club`)
         from fudge_combat.store.postgres import PostgresStore
 

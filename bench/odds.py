@@ -23,8 +23,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from fudge_combat.events.records import json_form  # noqa: E402
 from fudge_combat.engine.odds import duel as odds  # noqa: E402
-from fudge_combat.engine.kernel.options import resolve  # noqa: E402
+from fudge_combat.engine.kernel.presets import resolve  # noqa: E402
 from fudge_combat.engine.kernel.sheets import parse_sheet  # noqa: E402
 
 SHEETS = [ROOT / "examples" / "sheets" / f"{name}.toml" for name in ("snorri", "brynhild")]
@@ -36,7 +37,7 @@ def fight(preset: str, **options: Any) -> tuple[Any, odds.Match]:
         import json
         house = "\n".join([f'extends = "{preset}"'] + [f"{k} = {json.dumps(v)}" for k, v in options.items()])
     label, resolved = resolve(preset, house)
-    sheets = [(parse_sheet(p.read_text(), p.name).model_dump(mode="json"), p.name) for p in SHEETS]
+    sheets = [(json_form(parse_sheet(p.read_text(), p.name)), p.name) for p in SHEETS]
     state, names = odds.setup(label, resolved, sheets)
     return state, odds.Match(*names)
 

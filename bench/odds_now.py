@@ -21,11 +21,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from fudge_combat.events.records import json_form  # noqa: E402
 from fudge_combat.engine import commands as cmd  # noqa: E402
 from fudge_combat.engine.decide import decide  # noqa: E402
 from fudge_combat.engine.odds.duel import ScriptedDice, apply, setup  # noqa: E402
 from fudge_combat.engine.odds.now import OFFER_BUDGET, current_actor, odds_now  # noqa: E402
-from fudge_combat.engine.kernel.options import resolve  # noqa: E402
+from fudge_combat.engine.kernel.presets import resolve  # noqa: E402
 from fudge_combat.engine.kernel.sheets import parse_sheet  # noqa: E402
 
 ROWS = [("fudge", None), ("fudge", 'extends = "fudge"\ndamage_roll = "4dF_limited"\n'),
@@ -38,7 +39,7 @@ SHEETS = {"fudge": ("snorri", "brynhild"), "fudge-phases": ("snorri", "brynhild"
 def fight(preset: str, house: str | None) -> tuple[Any, str, str]:
     label, options = resolve(preset, house)
     paths = [ROOT / "examples" / "sheets" / f"{n}.toml" for n in SHEETS[preset]]
-    state, names = setup(label, options, [(parse_sheet(p.read_text(), p.name).model_dump(mode="json"), p.name)
+    state, names = setup(label, options, [(json_form(parse_sheet(p.read_text(), p.name)), p.name)
                                           for p in paths])
     if options.initiative != "none":
         faces = {"phases-crunch": ((1,) * 4, (-1,) * 5)}.get(options.initiative, ((1, 1, 1, 1), (-1, -1, -1, -1)))

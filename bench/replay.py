@@ -54,9 +54,10 @@ sys.path.insert(0, str(ROOT))
 
 import structlog  # noqa: E402
 
+from fudge_combat.events.records import json_form  # noqa: E402
 from fudge_combat.engine import commands as cmd  # noqa: E402
 from fudge_combat.engine.kernel.errors import RuleError  # noqa: E402
-from fudge_combat.engine.kernel.options import resolve  # noqa: E402
+from fudge_combat.engine.kernel.presets import resolve  # noqa: E402
 from fudge_combat.events.structs import Declaration  # noqa: E402
 from fudge_combat.projections.fold import replay  # noqa: E402
 from fudge_combat.store.bulk import paused_gc  # noqa: E402
@@ -83,7 +84,7 @@ def build(path: Path, name: str, events: int, durable: bool = False) -> tuple[in
     fights = Fights(store, views=False)
     label, options = resolve("fudge", HOUSE)
     started = time.perf_counter()
-    fights.new(name, label, options.model_dump(mode="json"))
+    fights.new(name, label, json_form(options))
     kinds: dict[str, int] = {}
     numbers = itertools.count()
     fighters: list[str] = []

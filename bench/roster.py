@@ -29,8 +29,9 @@ BUILD = """import sys
 from pathlib import Path
 import structlog, logging
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
+from fudge_combat.events.records import json_form
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.service.fights import Fights
 from fudge_combat.store.sqlite import SqliteStore
 
@@ -39,7 +40,7 @@ store = SqliteStore(path)
 store.db.execute("PRAGMA synchronous=OFF")
 fights = Fights(store, views=False)
 label, options = resolve("fudge", 'extends = "fudge"\\ndamage_roll = "4dF_limited"\\n')
-fights.new("roster", label, options.model_dump(mode="json"))
+fights.new("roster", label, json_form(options))
 for number in range(size):
     fights.execute("roster", cmd.Join(sheet={
         "name": f"F{number}", "kind": "pc", "side": "a" if number % 2 else "b", "fudge_points": 3,

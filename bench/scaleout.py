@@ -41,7 +41,8 @@ import structlog
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from fudge_combat.engine.kernel.options import resolve  # noqa: E402
+from fudge_combat.events.records import json_form  # noqa: E402
+from fudge_combat.engine.kernel.presets import resolve  # noqa: E402
 from fudge_combat.engine.kernel.sheets import parse_sheet  # noqa: E402
 from fudge_combat.sim.runner import Entrant, Setup, fast_plan, opening_of  # noqa: E402
 
@@ -66,8 +67,8 @@ def setup_for(preset: str) -> Setup:
     entrants = []
     for name, side in zip(DUELS[preset], SIDES):
         sheet = parse_sheet((ROOT / "examples" / "sheets" / f"{name}.toml").read_text(), f"{name}.toml")
-        entrants.append(Entrant(sheet.model_dump(mode="json"), f"{name}.toml", side))
-    return Setup(label, options.model_dump(mode="json"), tuple(entrants))
+        entrants.append(Entrant(json_form(sheet), f"{name}.toml", side))
+    return Setup(label, json_form(options), tuple(entrants))
 
 
 def command(preset: str, n: int, jobs: int, scratch: Path, root: Path = ROOT) -> tuple[float, float, float, bytes]:

@@ -48,7 +48,8 @@ from msgspec.structs import replace
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from fudge_combat.engine.kernel.options import PRESETS, resolve  # noqa: E402
+from fudge_combat.events.records import json_form  # noqa: E402
+from fudge_combat.engine.kernel.presets import PRESETS, resolve  # noqa: E402
 from fudge_combat.engine.kernel.sheets import parse_sheet  # noqa: E402
 from fudge_combat.sim.parallel import run_serial  # noqa: E402
 from fudge_combat.sim.runner import (Entrant, ServiceSession, Setup, derived_bytes, derived_ids, fight_seed,  # noqa: E402
@@ -65,8 +66,8 @@ def setup_for(preset: str, policy: str) -> Setup:
     entrants = []
     for name, side in zip(DUELS[preset], ("one", "two")):
         sheet = parse_sheet((ROOT / "examples" / "sheets" / f"{name}.toml").read_text(), f"{name}.toml")
-        entrants.append(Entrant(sheet.model_dump(mode="json"), f"{name}.toml", side))
-    return Setup(label, options.model_dump(mode="json"), tuple(entrants), policy)
+        entrants.append(Entrant(json_form(sheet), f"{name}.toml", side))
+    return Setup(label, json_form(options), tuple(entrants), policy)
 
 
 def cpu() -> float:

@@ -257,7 +257,7 @@ def write_file(path: Path, text: str) -> None:
 
 def house_rules(rules: str, house: Path | None) -> tuple[str, Any]:
     """The rules name and resolved options of a preset and an optional house-rules file."""
-    from fudge_combat.engine.kernel.options import resolve
+    from fudge_combat.engine.kernel.presets import resolve
 
     text = read_file(house, "house rules") if house is not None else None
     return resolve(rules, text, str(house) if house else "house rules")

@@ -11,6 +11,7 @@ from typing import Any
 
 from msgspec import Struct
 
+from fudge_combat.events.records import json_form
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.sheets import parse_sheet
 from fudge_combat.events import structs as ev
@@ -27,7 +28,7 @@ def sheet_text(name: str) -> str:
 def join(name: str, side: str | None = None) -> cmd.Join:
     """Join an example sheet (`examples/sheets/NAME.toml`)."""
     sheet = parse_sheet(sheet_text(name), f"{name}.toml")
-    return cmd.Join(sheet=sheet.model_dump(mode="json"), source=f"{name}.toml", side=side)
+    return cmd.Join(sheet=json_form(sheet), source=f"{name}.toml", side=side)
 
 
 class Demo(Struct, frozen=True):

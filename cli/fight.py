@@ -15,6 +15,7 @@ from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.events import structs as ev
+from fudge_combat.events.records import json_form
 
 if TYPE_CHECKING:
     from fudge_combat.store.sqlite import SqliteStore
@@ -37,7 +38,7 @@ def new(
     with guard():
         rules_name, options = house_rules(rules, house)
         fights = service()
-        outcome = fights.new(name, rules_name, options.model_dump(mode="json"))
+        outcome = fights.new(name, rules_name, json_form(options))
         if as_json:
             report(None, outcome, as_json)
             return
@@ -96,7 +97,7 @@ def join(
         if side is not None and not new_side:
             typo_of_a_side(state, side)
         warnings = unlisted_combat_traits(parsed, state.options, state.ladder, str(sheet), as_name)
-        outcome = fights.execute(name, cmd.Join(sheet=parsed.model_dump(mode="json"), source=sheet.name,
+        outcome = fights.execute(name, cmd.Join(sheet=json_form(parsed), source=sheet.name,
                                                 name=as_name, side=side))
         if as_json:
             report(state, outcome, as_json)

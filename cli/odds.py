@@ -10,10 +10,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
+import msgspec
 import typer
 
 from msgspec.structs import replace as with_fields
 
+from fudge_combat.events.records import json_form
 from fudge_combat.cli.context import echo, echo_json, fight_name, guard, house_rules, read_file, service
 from fudge_combat.cli.terminal import safe
 from fudge_combat.engine.kernel.errors import InputError
@@ -154,7 +156,7 @@ def sheet_odds(first: Path, second: Path, rules: str, house: Optional[Path], due
     from fudge_combat.engine.kernel.sheets import parse_sheet
 
     rules_name, options = house_rules(rules, house)
-    sheets = [(parse_sheet(read_file(p, "sheet"), str(p)).model_dump(mode="json"), p.name) for p in (first, second)]
+    sheets = [(json_form(parse_sheet(read_file(p, "sheet"), str(p))), p.name) for p in (first, second)]
     state, names = odds.setup(rules_name, options, sheets)
     match = odds.Match(names[0], names[1], parse_declarations(all_out or [], posture or [], names),
                        parse_mods(mods))

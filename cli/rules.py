@@ -8,12 +8,15 @@ from typing import Annotated, Optional
 
 import typer
 
+from fudge_combat.events.records import json_form
 from fudge_combat.cli import render, rule_texts
 from fudge_combat.cli.context import echo, fight_name, guard, house_rules, service, settings
 from fudge_combat.cli.outcome import said_of, show_consequences, undone_of
 from fudge_combat.engine.kernel.dice import parse_faces
 from fudge_combat.engine.kernel.errors import InputError
-from fudge_combat.engine.kernel.options import RuleOptions, option_rule, presets, resolve
+from fudge_combat.engine.kernel import models
+from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.presets import option_rule, presets, resolve
 from fudge_combat.service.dice import DiceInput
 
 app = typer.Typer()
@@ -53,7 +56,7 @@ def rules_show(
             label, options = house_rules(name, house)
         echo(label)
         defaults = RuleOptions()
-        for field, info in RuleOptions.model_fields.items():
+        for field, info in models.RuleOptions.model_fields.items():
             value = getattr(options, field)
             mark = " " if value == getattr(defaults, field) else "*"
             echo(f"{mark} {field:<30} {option_rule(field):<12} {shown_value(field, value):<20} {info.description}")
@@ -128,7 +131,7 @@ def demo(
         while fight in existing:
             fight, number = f"{base}-{number}", number + 1
         label, options = resolve(chosen.rules, chosen.house)
-        fights.new(fight, label, options.model_dump(mode="json"))
+        fights.new(fight, label, json_form(options))
         echo(f"== {fight}: {chosen.summary}; store {getattr(fights.store, 'where', settings.store_path)}")
         for caption, command, dice in chosen.steps:
             before = fights.state(fight)

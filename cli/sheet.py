@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
+from fudge_combat.events.records import json_form
 from fudge_combat.cli.context import echo, guard, house_rules, read_file, write_file
 from fudge_combat.cli.terminal import safe
 from fudge_combat.engine.kernel.errors import InputError
@@ -109,7 +110,7 @@ def check(
     with guard():
         rules_name, options = house_rules(rules, house)
         parsed = parse_sheet(read_file(sheet, "sheet"), str(sheet))
-        state, names = setup(rules_name, options, [(parsed.model_dump(mode="json"), str(sheet))])
+        state, names = setup(rules_name, options, [(json_form(parsed), str(sheet))])
         warnings = unlisted_combat_traits(parsed, state.options, state.ladder, str(sheet))
         who = state.combatants[names[0].lower()]
         lines = [f"{sheet}: a valid sheet under {rules_name}", ""] + reading(state, who)
@@ -245,7 +246,7 @@ def editor_ready(node: Any, words: dict[str, str] | None = None) -> Any:
 
 def sheet_schema() -> dict[str, Any]:
     """The sheet model's schema, with `fate_points` (read as `fudge_points`, C-FP-4) beside it."""
-    from fudge_combat.engine.kernel.sheets import Sheet
+    from fudge_combat.engine.kernel.models import Sheet
 
     schema = editor_ready(Sheet.model_json_schema(), SHEET_WORDS)
     schema["properties"]["fate_points"] = {"type": "integer", "minimum": 0, "title": "Fate Points",
@@ -260,7 +261,8 @@ def sheet_schema() -> dict[str, Any]:
 def house_schema() -> dict[str, Any]:
     """The options' schema as a house file writes them: `extends` and `name` beside them, `ladder` as a name or a
     [ladder] table, named wound tables, every option optional."""
-    from fudge_combat.engine.kernel.options import WOUND_BOXES, WOUND_THRESHOLDS, RuleOptions, presets
+    from fudge_combat.engine.kernel.models import WOUND_BOXES, WOUND_THRESHOLDS, RuleOptions
+    from fudge_combat.engine.kernel.presets import presets
     from fudge_combat.engine.kernel.registry import names as ruleset_names
 
     schema = editor_ready(RuleOptions.model_json_schema())

@@ -11,9 +11,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
+import msgspec
 import typer
 from msgspec.structs import replace
 
+from fudge_combat.events.records import json_form
 from fudge_combat.cli.context import echo, echo_json, fail, guard, house_rules, read_file, service
 from fudge_combat.cli.exits import INTERRUPTED
 from fudge_combat.cli.terminal import safe
@@ -44,7 +46,7 @@ def entrants(sheets: list[Path], sides: list[str], policies: list[str]) -> tuple
     for index, path in enumerate(sheets):
         sheet = parse_sheet(read_file(path, "sheet"), str(path))
         count = seen[sheet.name.lower()] = seen.get(sheet.name.lower(), 0) + 1
-        out.append(Entrant(sheet.model_dump(mode="json"), path.name, sides[index] if index < len(sides) else None,
+        out.append(Entrant(json_form(sheet), path.name, sides[index] if index < len(sides) else None,
                            f"{sheet.name} {count}" if count > 1 else None,
                            policies[index] if len(policies) > 1 else None))
     return tuple(out)
@@ -115,7 +117,7 @@ def sim(
     with guard():
         rules_name, options = house_rules(rules, house)
         policies = policy or ["plain"]
-        setup = Setup(rules_name, options.model_dump(mode="json"), entrants(sheets, side or [], policies),
+        setup = Setup(rules_name, json_form(options), entrants(sheets, side or [], policies),
                       policies[0] if len(policies) == 1 else "plain", max_rounds, fast=not (engine or PLAIN))
         shown = policies[0] if len(policies) == 1 else "/".join(policies)
         if vectorised:

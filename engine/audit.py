@@ -9,6 +9,7 @@ from msgspec import Struct
 import msgspec
 from pydantic import ValidationError
 
+from fudge_combat.events.records import json_form
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel import history
 from fudge_combat.engine.decide import decide, seal_of
@@ -16,7 +17,7 @@ from fudge_combat.engine.kernel.dice import Roll, check_faces, derive_faces, par
 from fudge_combat.engine.kernel.registry import UnknownRuleset
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.evolve import evolve
-from fudge_combat.engine.kernel.sheets import Sheet
+from fudge_combat.engine.kernel.sheets import stored_sheet
 from fudge_combat.engine.kernel.state import FightState, replace
 from fudge_combat.events import structs as ev
 from fudge_combat.events.bounds import MAX_SIDES
@@ -303,7 +304,7 @@ def _payload(event: Any) -> dict[str, Any]:
     added optional fields (with defaults) is the same sheet, not a different consequence."""
     out: dict[str, Any] = msgspec.to_builtins(event)
     if isinstance(event, ev.CombatantJoined):
-        out["sheet"] = Sheet.model_validate(out["sheet"]).model_dump(mode="json")
+        out["sheet"] = json_form(stored_sheet(out["sheet"]))
     return out
 
 

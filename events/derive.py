@@ -61,28 +61,43 @@ def constraints(extras: Any) -> list[Any]:
     return found
 
 
+# Where two constraints bound the same thing (a field's own `Field(min_length=1)` on a `Text`), pydantic checks
+# both: the tighter one decides, and msgspec's one `Meta` holds that one.
+_TIGHTER = {"ge": max, "gt": max, "min_length": max, "le": min, "lt": min, "max_length": min}
+
+
 def meta(found: list[Any], where: Any) -> str:
     """msgspec's `Meta` for pydantic's constraints, as source; a constraint with no counterpart is refused."""
-    bounds: list[str] = []
+    bounds: dict[str, Any] = {}
     for constraint in found:
         key = _META.get(type(constraint))
         if key is None:
             raise TypeError(f"{where!r}: the constraint {constraint!r} has no derived decoder")
-        bounds.append(f"{key}={getattr(constraint, key)!r}")
-    return f"Meta({', '.join(bounds)})"
+        value = getattr(constraint, key)
+        bounds[key] = _TIGHTER[key](bounds[key], value) if key in bounds else value
+    return f"Meta({', '.join(f'{key}={value!r}' for key, value in bounds.items())})"
 
 
 class Deriver:
-    """Walks the models' annotations once, writing a struct's class per model (the nested ones first)."""
+    """Walks the models' annotations once, writing a struct's class per model (the nested ones first).
 
-    def __init__(self, unions: dict[str, Any] | None = None) -> None:
+    `edge`: the models validate what a file or a request gives (their own validators included) before the engine
+    holds it as their structs, which take a stored value already validated: a model with validators of its own is
+    then derived (its struct checks the types and bounds), and a dict's or a list's default factory is kept.
+    The log's models are derived without it: a stored body is checked by the struct alone."""
+
+    def __init__(self, unions: dict[str, Any] | None = None, edge: bool = False) -> None:
+        self.edge = edge
         self.names: dict[type[BaseModel], str] = {}
         self.classes: list[str] = []
         self.unions = {id(tp): name for name, tp in (unions or {}).items()}
         self.written_unions: list[str] = []
 
-    def annotation(self, tp: Any) -> str:
-        """The source of the msgspec type for a model's annotation."""
+    def annotation(self, tp: Any, extra: list[Any] | None = None) -> str:
+        """The source of the msgspec type for a model's annotation; `extra`: the constraints a field gives as its
+        default (`Field(default=None, ge=0)`), which pydantic checks on the value, not on its `None`."""
+        if extra:
+            return self.bounded(tp, extra)
         if tp in (str, int, bool) or tp is Any:
             return "Any" if tp is Any else tp.__name__
         if tp is type(None):
@@ -104,7 +119,18 @@ class Deriver:
             return f"tuple[{', '.join(self.annotation(arg) for arg in args)}]"
         if origin is dict and args == (str, Any):
             return "dict[str, Any]"
+        if origin is dict and self.edge:
+            return f"dict[{self.annotation(args[0])}, {self.annotation(args[1])}]"
         raise TypeError(f"{tp!r} has no derived decoder")
+
+    def bounded(self, tp: Any, extra: list[Any]) -> str:
+        """The type with a field's own constraints added to those its annotation holds."""
+        origin, args = typing.get_origin(tp), typing.get_args(tp)
+        if origin in (Union, types.UnionType) and type(None) in args:
+            return " | ".join("None" if arg is type(None) else self.bounded(arg, extra) for arg in args)
+        if origin is typing.Annotated:
+            return f"Annotated[{self.annotation(args[0])}, {meta(constraints(args[1:]) + extra, tp)}]"
+        return f"Annotated[{self.annotation(tp)}, {meta(extra, tp)}]"
 
     def tagged(self, tp: Any) -> str:
         """A union of models told apart by their `type` field (`Field(discriminator="type")`): msgspec's
@@ -125,7 +151,7 @@ class Deriver:
         if model in self.names:
             return self.names[model]
         decorators = model.__pydantic_decorators__
-        if (decorators.field_validators or decorators.model_validators or decorators.validators
+        if not self.edge and (decorators.field_validators or decorators.model_validators or decorators.validators
                 or decorators.root_validators):
             raise TypeError(f"{model.__name__} has a validator of its own: it cannot be derived")
         if model.model_config.get("extra") != "forbid":
@@ -138,13 +164,22 @@ class Deriver:
             if name == "type" and tag is not None:
                 continue  # the union's tag: msgspec checks it; the struct's class answers it (below)
             hint = hints[name]
-            derived = self.annotation(hint)  # the hint, bounds and all: pydantic's own are those it writes
             written = constraints(typing.get_args(hint)[1:]) if typing.get_origin(hint) is typing.Annotated else []
-            if list(map(repr, info.metadata)) != list(map(repr, written)) or info.default_factory is not None:
+            own = [repr(item) for item in info.metadata]  # the field's own constraints beside its annotation's
+            for item in map(repr, written):
+                own.remove(item) if item in own else own.append("missing")
+            if own and not self.edge or "missing" in own:
                 raise TypeError(f"{model.__name__}.{name}: a constraint given as a default, not in the annotation, "
-                                "or a default factory is not derived")
+                                "is not derived")
+            extra = [item for item in info.metadata if repr(item) in own]
+            derived = self.annotation(hint, extra)  # the hint, bounds and all: pydantic's own are those it writes
             stored = f'name={info.alias!r}' if info.alias and info.alias != name else ""
-            if info.is_required():
+            factory = info.default_factory
+            if factory is not None and not (self.edge and factory in (dict, list, tuple)):
+                raise TypeError(f"{model.__name__}.{name}: a default factory is not derived")
+            if factory is not None:
+                lines.append(f"    {name}: {derived} = field(default_factory={factory.__name__})")
+            elif info.is_required():
                 lines.append(f"    {name}: {derived}" + (f" = field({stored})" if stored else ""))
             elif stored:
                 lines.append(f"    {name}: {derived} = field(default={self.default(info.default)}, {stored})")
@@ -167,9 +202,15 @@ class Deriver:
             if any(isinstance(item, BaseModel) for item in changed.values()):
                 raise TypeError(f"{value!r}: a default holding a model inside a model is not derived")
             return f"{name}({', '.join(f'{key}={item!r}' for key, item in changed.items())})"
-        if value is None or type(value) in (bool, int, str) or value == ():
+        if _plain(value):  # a tuple too: immutable, so the struct may share it as pydantic's model does
             return repr(value)
         raise TypeError(f"the default {value!r} is not derived")
+
+
+def _plain(value: Any) -> bool:
+    """None, a flag, a whole number, a text, or a tuple of those (at any depth)."""
+    return value is None or type(value) in (bool, int, str) or (
+        type(value) is tuple and all(_plain(item) for item in value))
 
 
 def source() -> str:

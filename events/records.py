@@ -49,6 +49,13 @@ def body(record: Any) -> str:
     return canonical(data)
 
 
+def json_form(value: Any) -> Any:
+    """A struct (a sheet, the options) as JSON gives it back: dicts, lists, texts, numbers, flags and None. What a
+    command and an event hold of it (`join`'s sheet, `start`'s options), as pydantic's `model_dump(mode="json")`
+    wrote it: a tuple is a list, as a replay reads it."""
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
 def checked(text: str) -> Any:
     """The record a body just written holds, as a replay will read it: a body the engine wrote that the
     decoder refuses (a value of the wrong type, a bound passed) is a defect, raised before it is stored."""

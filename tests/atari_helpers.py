@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from fudge_combat.events.records import json_form
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.sheets import parse_sheet
@@ -19,7 +20,7 @@ SHEETS = Path(__file__).resolve().parent.parent / "examples" / "sheets"
 
 def join(fights: Fights, who: str, fight: str = "fight", **changes: Any) -> None:
     path = SHEETS / f"{who}.toml"
-    sheet = parse_sheet(path.read_text(), path.name).model_dump(mode="json")
+    sheet = json_form(parse_sheet(path.read_text(), path.name))
     sheet.update(changes)
     fights.execute(fight, cmd.Join(sheet=sheet, source=path.name))
 

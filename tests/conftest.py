@@ -15,8 +15,9 @@ import warnings
 import pytest
 import structlog
 
+from fudge_combat.events.records import json_form
 from fudge_combat.engine.kernel.dice import parse_faces
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.service.fights import DiceInput, Fights
 from fudge_combat.store.memory import MemoryStore
 
@@ -135,7 +136,7 @@ def start(fights: Fights, name: str = "fight", rules: str = "fudge", **options: 
         lines = [f'extends = "{rules}"'] + [f"{k} = {json.dumps(v)}" for k, v in options.items()]
         house = "\n".join(lines)
     label, resolved = resolve(rules, house)
-    fights.new(name, label, resolved.model_dump(mode="json"))
+    fights.new(name, label, json_form(resolved))
     return name
 
 

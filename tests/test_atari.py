@@ -9,6 +9,7 @@ Sylthaen (Scale -1).
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from fudge_combat.engine import commands as cmd
@@ -16,7 +17,7 @@ from fudge_combat.engine.rulesets.fudge.campaign import HEALTH_CHARTS, health_ch
 from fudge_combat.engine.rulesets.fudge.ranked import derived_initiative
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.rulesets.fudge.settle import min_hit_for
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.engine.kernel.reading import ruleset_of
 from fudge_combat.engine.kernel.state import replace
 from fudge_combat.engine.rulesets.fudge.sides import acting_wound
@@ -352,7 +353,7 @@ def test_AI_WILL_1_the_relief_weighs_where_the_ruleset_says_its_wounds_do(fights
     risonda = state.combatants["risonda"]
     assert ruleset_of(state).campaign_wounds and state.will_relief == {"risonda": 2}
     assert acting_wound(state, risonda) == (SCRATCH, 0)
-    as_fudge = replace(state, options=state.options.model_copy(update={"ruleset": "fudge"}))
+    as_fudge = replace(state, options=msgspec.structs.replace(state.options, **{"ruleset": "fudge"}))
     assert not ruleset_of(as_fudge).campaign_wounds
     assert acting_wound(as_fudge, risonda) == (VERY_HURT, risonda.track.penalty(as_fudge.options)) != (VERY_HURT, 0)
 

@@ -173,7 +173,7 @@ def test_AI_SWEEP_each_foe_avoids_as_told_and_a_spent_avoidance_is_spent(fights:
 def test_AI_SWEEP_fights_recorded_with_foes_hit_on_poor_replay_as_recorded(fights: Fights) -> None:
     """AI-SWEEP: a fight whose options lack `sweep_foes_avoid` (recorded before it) keeps the old reading,
     so its log re-decides as written; the atari-isev preset gives new fights the seed's reading."""
-    from fudge_combat.engine.kernel.options import resolve
+    from fudge_combat.engine.kernel.presets import resolve
     assert resolve("atari-isev")[1].sweep_foes_avoid is True
     atari(fights, "dwarzuga", "max", "cutthroat", sweep_foes_avoid=False)
     declare(fights, "Dwarzuga", sweep=True)

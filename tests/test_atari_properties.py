@@ -15,6 +15,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fudge_combat.events.records import json_form
 from fudge_combat.cli.render import status_json
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
@@ -26,7 +27,7 @@ from tests.conftest import make_fights, start
 from fudge_combat.engine.kernel.sheets import parse_sheet
 
 NAMES = ("Max", "Cutthroat", "Duellist")
-JOINS = [cmd.Join(sheet=parse_sheet((SHEETS / f"{n.lower()}.toml").read_text(), n).model_dump(mode="json"),
+JOINS = [cmd.Join(sheet=json_form(parse_sheet((SHEETS / f"{n.lower()}.toml").read_text(), n)),
                   source=f"{n.lower()}.toml") for n in NAMES]
 
 who = st.sampled_from(NAMES)

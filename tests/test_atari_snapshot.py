@@ -11,9 +11,11 @@ from pathlib import Path
 
 import structlog
 
+
+from fudge_combat.events.records import json_form
 from fudge_combat.cli.demos import DEMOS
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.events import structs as ev
 from fudge_combat.examples.demo_atari import KNIFE_FIGHT
 from fudge_combat.service.fights import Fights
@@ -53,7 +55,7 @@ def test_AI_WND_2_the_atari_demo_plays_and_verifies() -> None:
     chosen = DEMOS["atari-isev"]
     fights = make_fights()
     label, options = resolve(chosen.rules, chosen.house)
-    fights.new("demo-atari", label, options.model_dump(mode="json"))
+    fights.new("demo-atari", label, json_form(options))
     for _, command, faces in chosen.steps:
         fights.execute("demo-atari", command, dice(*faces))
     state = fights.state("demo-atari")

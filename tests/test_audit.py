@@ -15,11 +15,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 import structlog
 from msgspec.structs import replace
 from typer.testing import CliRunner
 
+from fudge_combat.events.records import json_form
 from fudge_combat.cli.history import VERIFY_FAILED
 from fudge_combat.cli.main import app
 from fudge_combat.cli.render import status_json
@@ -49,7 +51,7 @@ def fresh_logging() -> Iterator[None]:
 def join(fights: Fights, name: str, *who: str) -> None:
     for sheet_name in who:
         sheet = parse_sheet((SHEETS / f"{sheet_name}.toml").read_text(), f"{sheet_name}.toml")
-        fights.execute(name, cmd.Join(sheet=sheet.model_dump(mode="json"), source=f"{sheet_name}.toml"))
+        fights.execute(name, cmd.Join(sheet=json_form(sheet), source=f"{sheet_name}.toml"))
 
 
 @pytest.fixture
@@ -488,19 +490,17 @@ def test_A_VERIFY_1_a_sheet_joined_before_a_later_version_added_sheet_fields_sti
     """A-VERIFY-1, A-LOG-1: a fight whose sheets were recorded before the Sheet model gained optional fields
     (here: Fate's aspects and arms) re-runs to the same consequences; verify does not call it tampered."""
     from fudge_combat.engine.rulesets.fudge import lifecycle as core
-    from fudge_combat.engine.kernel.sheets import Sheet
     from tests.conftest import sheet, start
 
-    class OlderSheet(Sheet):
-        def model_dump(self, **kw: Any) -> dict[str, Any]:  # type: ignore[override]
-            out = super().model_dump(**kw)
-            for newer in ("aspects", "fate_armor", "fate_weapon"):
-                out.pop(newer, None)
-            return out
+    def as_older_sheet(value: Any) -> dict[str, Any]:  # the joined sheet as the older version wrote it
+        out: dict[str, Any] = json_form(value)
+        for newer in ("aspects", "fate_armor", "fate_weapon"):
+            out.pop(newer)
+        return out
 
     start(fights)
     with monkeypatch.context() as patched:
-        patched.setattr(core, "Sheet", OlderSheet)
+        patched.setattr(core, "json_form", as_older_sheet)
         fights.execute("fight", cmd.Join(sheet=sheet("Ann", skills={"Sword": "Good"}, attack="Sword"),
                                          source="ann.toml"))
     report = verify(fights.store.read("fight"))

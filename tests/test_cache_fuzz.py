@@ -337,7 +337,7 @@ def wrong_types(db: Path) -> bytes:
 
 def out_of_bounds(db: Path) -> bytes:
     """The options with a billion Scratch boxes (the option's bound is 1,000: a rule would allocate them)."""
-    at = list(RuleOptions.model_fields).index("wound_boxes")
+    at = list(RuleOptions.__struct_fields__).index("wound_boxes")
 
     def change(state: list[Any], history: list[Any]) -> None:
         options = list(state[FIELD["options"]])

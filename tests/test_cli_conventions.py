@@ -23,7 +23,7 @@ from typer.core import TyperArgument, TyperOption
 from fudge_combat.cli import exits, rule_texts
 from fudge_combat.cli.main import app
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.kernel.options import PRESETS
+from fudge_combat.engine.kernel.presets import PRESETS
 from fudge_combat.cli.gm_inputs import choices
 from tests.processes import ROOT, fudge
 

@@ -10,11 +10,12 @@ import itertools
 
 import pytest
 
+from fudge_combat.events.records import json_form
 from fudge_combat.cli.demos import join
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.kernel.errors import InputError, RuleError
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.events import structs as ev
 from fudge_combat.projections.fold import replay
 from fudge_combat.service.fights import Fights
@@ -25,7 +26,7 @@ ATARI_PHASES = 'extends = "atari-isev"\ninitiative = "phases-crunch"\nbartering 
 
 def atari_in_phases(fights: Fights) -> None:
     label, options = resolve("atari-isev", ATARI_PHASES)
-    fights.new("fight", label, options.model_dump(mode="json"))
+    fights.new("fight", label, json_form(options))
     fights.execute("fight", join("max"))
     fights.execute("fight", join("cutthroat"))
 
@@ -104,7 +105,7 @@ def test_F_INIT_4_every_combination_runs_or_is_refused_with_a_reason(preset: str
         return
     assert (preset, pace, initiative) not in expected_refusals()
     fights = make_fights()
-    fights.new("fight", label, options.model_dump(mode="json"))
+    fights.new("fight", label, json_form(options))
     first, second = SHEETS[preset]
     fights.execute("fight", join(first))
     fights.execute("fight", join(second))

@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 from hypothesis import given
 
+from fudge_combat.events.records import json_form
 from fudge_combat.cli.demos import DEMOS, Demo, join
 from fudge_combat.cli.rules import _dice
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.rulesets.fate.rules import next_actor
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.engine.kernel.wounds import INCAPACITATED, NEAR_DEATH
 from fudge_combat.events import structs as ev
 from fudge_combat.projections.consequences import Consequence, consequences, touched
@@ -52,7 +53,7 @@ def play(demo: Demo) -> tuple[Fights, list[list[tuple[str, str]]]]:
     """A demo's script through the service, with each step's consequences."""
     fights = make_fights()
     label, options = resolve(demo.rules, demo.house)
-    fights.new("fight", label, options.model_dump(mode="json"))
+    fights.new("fight", label, json_form(options))
     steps = []
     for _, command, typed in demo.steps:
         before = fights.state("fight")
@@ -186,7 +187,7 @@ def test_PC_DICE_PH_3_phases_classic_from_the_house_file_says_the_order_and_whos
     """Generated dice: what is said is checked against the fight's own state."""
     fights = make_fights()
     label, options = resolve("fudge", (ROOT / "examples" / "house" / "phases-classic.toml").read_text())
-    fights.new("fight", label, options.model_dump(mode="json"))
+    fights.new("fight", label, json_form(options))
     for name in ("leroy", "theodora", "brynhild"):
         fights.execute("fight", join(name))
     rolled = said(fights, cmd.StartRound())
@@ -244,7 +245,7 @@ def test_FT_TRACK_3_FT_PTS_fate_boxes_points_and_taken_out() -> None:
 def test_FT_INIT_fate_turns_say_the_alertness_order_and_whose_turn() -> None:
     fights = make_fights()
     label, options = resolve("fate", (ROOT / "examples" / "house" / "fate-turns.toml").read_text())
-    fights.new("fight", label, options.model_dump(mode="json"))
+    fights.new("fight", label, json_form(options))
     fights.execute("fight", join("cyrus"))
     fights.execute("fight", join("finn"))
     fights.execute("fight", join("guard"))
@@ -284,7 +285,7 @@ def test_FT_INIT_a_turn_passed_or_held_says_whose_turn_and_its_undo_names_it() -
 def test_FT_SCENE_at_the_scene_pace_clipped_and_hurt_are_the_GMs_to_apply() -> None:
     fights = make_fights()
     label, options = resolve("fate", 'extends = "fate"\npace = "scene"\n')
-    fights.new("fight", label, options.model_dump(mode="json"))
+    fights.new("fight", label, json_form(options))
     fights.execute("fight", join("cyrus"))
     fights.execute("fight", join("guard"))
     scene = cmd.FateScene(actions=(cmd.FateAction(combatant="Cyrus", target="Guard"),

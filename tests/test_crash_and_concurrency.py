@@ -28,9 +28,10 @@ from typing import Any
 
 import pytest
 
+from fudge_combat.events.records import json_form
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.engine.kernel.sheets import parse_sheet
 from fudge_combat.events.rows import Row
 from fudge_combat.store.base import Conflict
@@ -150,12 +151,12 @@ def set_up(path: Path | str, name: str) -> Fights:
     fights.new(name, "fudge", _options())
     for who in ("snorri", "brynhild"):
         sheet = parse_sheet((SHEETS / f"{who}.toml").read_text(), f"{who}.toml")
-        fights.execute(name, cmd.Join(sheet=sheet.model_dump(mode="json"), source=f"{who}.toml"))
+        fights.execute(name, cmd.Join(sheet=json_form(sheet), source=f"{who}.toml"))
     return fights
 
 
 def _options() -> dict[str, Any]:
-    return resolve("fudge")[1].model_dump(mode="json")
+    return json_form(resolve("fudge")[1])
 
 
 def command_spans_match_events(path: Path | str, name: str) -> int:

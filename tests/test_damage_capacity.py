@@ -11,7 +11,7 @@ import pytest
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.kernel.errors import InputError
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.engine.kernel.wounds import HURT, INCAPACITATED, SCRATCH, UNDAMAGED, VERY_HURT
 from fudge_combat.events import structs as ev
 from fudge_combat.service.fights import Fights

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,8 +19,9 @@ from fudge_combat.engine.audit import verify
 from fudge_combat.engine.kernel.dice import EnteredDice, parse_entered
 from fudge_combat.engine.kernel.errors import InputError, RuleError
 from fudge_combat.engine.kernel.ladder import FUDGE7
-from fudge_combat.engine.kernel.options import RuleOptions, resolve
-from fudge_combat.engine.kernel.sheets import Fighter, Sheet, read_levels
+from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.presets import resolve
+from fudge_combat.engine.kernel.sheets import Fighter, Sheet, given_sheet, read_levels
 from fudge_combat.engine.rulesets.fudge.wounding import mmm_bonus, mmm_read, strike
 from fudge_combat.engine.kernel.wounds import HURT, INCAPACITATED, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT
 from fudge_combat.events import structs as ev
@@ -30,7 +32,7 @@ FUDGE = resolve("fudge")[1]
 
 
 def opts(**changes: Any) -> RuleOptions:
-    return FUDGE.model_copy(update=changes)
+    return msgspec.structs.replace(FUDGE, **changes)
 
 
 def fighter(name: str = "X", weapon: dict[str, Any] | None = None, armor: dict[str, Any] | None = None,
@@ -40,7 +42,7 @@ def fighter(name: str = "X", weapon: dict[str, Any] | None = None, armor: dict[s
         data["weapon"] = {"name": "weapon", **weapon}
     if armor is not None:
         data["armor"] = {"name": "armor", **armor}
-    return read_levels(Sheet.model_validate(data), FUDGE7, "test")
+    return read_levels(given_sheet(data), FUDGE7, "test")
 
 
 def with_factor(factor: int) -> tuple[Fighter, Fighter]:
@@ -404,7 +406,7 @@ def test_F_DROLL_F_GRAZE_1_F_GRAZE_2_F_MMM_strike_invariants(mode: str, rd: int,
     thresholds' reading (shifted at most one by 1dF_level), and a graze stays within one level of its table
     (plus the bonus's one) and never passes Very Hurt."""
     o = opts(damage_system="min_mid_max") if mode == "min_mid_max" else opts(damage_roll=mode)
-    o = o.model_copy(update={"relative_degree_weight": weight})
+    o = msgspec.structs.replace(o, **{"relative_degree_weight": weight})
     count = 1 if mode.startswith("1dF") else 4
 
     def roller(attacker: str, count_: int = 4, sides: int | None = None) -> ev.DiceRolled:

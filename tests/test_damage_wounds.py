@@ -12,16 +12,19 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fudge_combat.events.records import json_form
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.rulesets.fudge.damage import blow, damage_factor, defensive_factor, limited_roll, needs_damage_roll, offensive_factor
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.ladder import FUDGE7
-from fudge_combat.engine.kernel.options import RuleOptions, resolve
-from fudge_combat.engine.kernel.sheets import Fighter, Sheet, parse_sheet, read_levels
+from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.presets import resolve
+from fudge_combat.engine.kernel.sheets import Fighter, Sheet, given_sheet, parse_sheet, read_levels
 from fudge_combat.engine.kernel.wounds import (DEAD, HURT, INCAPACITATED, LEVELS, NEAR_DEATH, SCRATCH, UNDAMAGED, VERY_HURT, Mark,
                            build_track, level_for_damage)
 from fudge_combat.events import structs as ev
@@ -29,7 +32,7 @@ from fudge_combat.service.fights import Fights
 from tests.conftest import dice, sheet, start
 
 FUDGE = resolve("fudge")[1]
-LIMITED = FUDGE.model_copy(update={"damage_roll": "4dF_limited"})
+LIMITED = msgspec.structs.replace(FUDGE, **{"damage_roll": "4dF_limited"})
 
 
 def example(name: str) -> Fighter:
@@ -38,7 +41,7 @@ def example(name: str) -> Fighter:
 
 
 def fighter(name: str = "X", **kw: Any) -> Fighter:
-    return read_levels(Sheet.model_validate(sheet(name, **kw)), FUDGE7, "test")
+    return read_levels(given_sheet(sheet(name, **kw)), FUDGE7, "test")
 
 
 def track(*levels: int, options: RuleOptions = FUDGE, boxes: tuple[int, ...] | None = None) -> Any:
@@ -67,8 +70,8 @@ def test_F_DMG_1_no_weapon_is_minus_one() -> None:
 def test_F_DMG_1_strength_counts_only_for_muscle_powered_weapons() -> None:
     """F-DMG-1."""
     gun = fighter(attributes={"Strength": "Superb"}, weapon=4)
-    gun = read_levels(gun.sheet.model_copy(update={"weapon": gun.sheet.weapon.model_copy(  # type: ignore[union-attr]
-        update={"muscle_powered": False})}), FUDGE7, "gun")
+    gun = read_levels(msgspec.structs.replace(gun.sheet, weapon=msgspec.structs.replace(
+        gun.sheet.weapon, muscle_powered=False)), FUDGE7, "gun")  # type: ignore[type-var]
     assert offensive_factor(gun, FUDGE) == 4
 
 
@@ -85,7 +88,7 @@ def test_F_DMG_2_dc_in_defense_option() -> None:
     """F-DMG-2."""
     tough = fighter(attributes={"Damage Capacity": "Great"}, armor=5)  # magic adds: a sheet value
     assert defensive_factor(tough, fighter(weapon=1), FUDGE) == 7
-    assert defensive_factor(tough, fighter(weapon=1), FUDGE.model_copy(update={"dc_in_defense": False})) == 5
+    assert defensive_factor(tough, fighter(weapon=1), msgspec.structs.replace(FUDGE, **{"dc_in_defense": False})) == 5
 
 
 def test_F_DMG_3_damage_factor_and_damage() -> None:
@@ -125,7 +128,7 @@ def test_F_DMG_4_default_wound_thresholds(damage: int, level: int) -> None:
 def test_F_DMG_4_doubled_and_epic_thresholds_as_option_values(
         thresholds: tuple[int, ...], cases: list[tuple[int, int]]) -> None:
     """F-DMG-4."""
-    options = FUDGE.model_copy(update={"wound_thresholds": thresholds})
+    options = msgspec.structs.replace(FUDGE, **{"wound_thresholds": thresholds})
     for damage, level in cases:
         assert level_for_damage(damage, thresholds) == level
         assert blow(2, damage - 2, 0, None, options).level == level
@@ -142,12 +145,12 @@ def test_F_DMG_4_thresholds_from_house_rules() -> None:
 def test_F_DMG_5_heavy_blunt_weapons_halve_armor_rounded_down() -> None:
     """F-DMG-5."""
     mace = fighter(attributes={"Strength": "Good"}, weapon=2)
-    mace = read_levels(mace.sheet.model_copy(update={"weapon": mace.sheet.weapon.model_copy(  # type: ignore[union-attr]
-        update={"blunt_heavy": True})}), FUDGE7, "mace")
+    mace = read_levels(msgspec.structs.replace(mace.sheet, weapon=msgspec.structs.replace(
+        mace.sheet.weapon, blunt_heavy=True)), FUDGE7, "mace")  # type: ignore[type-var]
     knight = fighter(attributes={"Damage Capacity": "Good"}, armor=3)
     assert defensive_factor(knight, mace, FUDGE) == 1 + 1          # 3 // 2 = 1
     assert defensive_factor(knight, fighter(weapon=2), FUDGE) == 1 + 3
-    off = FUDGE.model_copy(update={"blunt_heavy_halves_armor": False})
+    off = msgspec.structs.replace(FUDGE, **{"blunt_heavy_halves_armor": False})
     assert defensive_factor(knight, mace, off) == 1 + 3
 
 
@@ -203,7 +206,7 @@ def test_F_DMG_6_wilbur_vs_dragon() -> None:
 
 def join_example(fights: Fights, name: str) -> None:
     text = (resources.files("fudge_combat.examples") / "sheets" / f"{name}.toml").read_text()
-    fights.execute("fight", cmd.Join(sheet=parse_sheet(text, name).model_dump(mode="json"), source=f"{name}.toml"))
+    fights.execute("fight", cmd.Join(sheet=json_form(parse_sheet(text, name)), source=f"{name}.toml"))
 
 
 def test_F_DMG_6_leroy_hits_theodora_through_the_service(fights: Fights) -> None:
@@ -255,7 +258,7 @@ def test_F_GRAZE_1_a_graze_never_passes_very_hurt() -> None:
 
 def test_F_GRAZE_1_graze_table_option() -> None:
     """F-GRAZE-1."""
-    options = FUDGE.model_copy(update={"graze_table": (1, 3)})
+    options = msgspec.structs.replace(FUDGE, **{"graze_table": (1, 3)})
     assert [blow(1, f, 0, None, options).level for f in (0, 1, 2, 3)] == [UNDAMAGED, SCRATCH, SCRATCH, HURT]
 
 
@@ -269,7 +272,7 @@ def test_F_GRAZE_2_a_damage_roll_moves_a_graze_at_most_one_level(roll: int, leve
 
 def test_F_GRAZE_2_grazes_roll_no_damage_dice_when_the_option_is_off() -> None:
     """F-GRAZE-2."""
-    options = LIMITED.model_copy(update={"graze_damage_roll": False})
+    options = msgspec.structs.replace(LIMITED, **{"graze_damage_roll": False})
     assert not needs_damage_roll(1, options)
     assert needs_damage_roll(2, options)
 
@@ -396,7 +399,7 @@ def test_F_WND_2_box_counts(fights: Fights) -> None:
 
 def test_F_WND_2_cinematic_track_takes_two_hurts() -> None:
     """F-WND-2."""
-    cinematic = FUDGE.model_copy(update={"wound_boxes": (4, 2, 1, 1, 1)})
+    cinematic = msgspec.structs.replace(FUDGE, **{"wound_boxes": (4, 2, 1, 1, 1)})
     assert track(HURT, HURT, options=cinematic).level == HURT
     assert track(HURT, HURT).level == VERY_HURT
 
@@ -428,7 +431,7 @@ def test_F_WND_5_scratch_cap_stops_overflowing_scratches_at_very_hurt() -> None:
     capped = track(*[SCRATCH] * 8)
     assert capped.level == VERY_HURT and not capped.dead
     assert capped.boxes[3] == (None,)
-    off = FUDGE.model_copy(update={"scratch_cap": False})
+    off = msgspec.structs.replace(FUDGE, **{"scratch_cap": False})
     uncapped = track(*[SCRATCH] * 6, options=off)
     assert uncapped.level == INCAPACITATED
     assert track(*[SCRATCH] * 8, options=off).dead
@@ -452,7 +455,7 @@ def test_F_WND_6_overflow_a_wound_with_no_open_box_kills() -> None:
 
 def test_F_WND_6_gm_rule_leaves_near_death_until_the_gm_kills(fights: Fights) -> None:
     """F-WND-6."""
-    gm = FUDGE.model_copy(update={"death_rule": "gm"})
+    gm = msgspec.structs.replace(FUDGE, **{"death_rule": "gm"})
     assert track(NEAR_DEATH, NEAR_DEATH, options=gm).level == NEAR_DEATH
     start(fights, death_rule="gm")
     fights.execute("fight", cmd.Join(sheet=sheet("Ann", skills={"Sword": "Great"}, attack="Sword", weapon=10),

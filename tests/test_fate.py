@@ -16,7 +16,7 @@ from fudge_combat.engine.kernel.errors import InputError, RuleError
 from fudge_combat.engine.rulesets.fate.rules import next_actor
 from fudge_combat.engine.rulesets.fate.tables import ARMOR_TYPES, SIMPLE_ARMOR, SIMPLE_WEAPONS, outcome_for
 from fudge_combat.engine.kernel.ladder import FATE11
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.events import structs as ev
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice, sheet, start

@@ -11,11 +11,13 @@ from typing import Any
 
 import structlog
 
+
+from fudge_combat.events.records import json_form
 from fudge_combat.cli.demos import DEMOS, join, join_as
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.rulesets.fate.rules import penalty_view
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.events import structs as ev
 from fudge_combat.examples.demo_fate import TAVERN_BRAWL
 from fudge_combat.service.fights import Fights
@@ -118,7 +120,7 @@ def test_FT_EX_the_demo_plays_under_fudge_demo(tmp_path: Path) -> None:
     chosen = DEMOS["fate"]
     fights = make_fights()
     label, options = resolve(chosen.rules, chosen.house)
-    fights.new("demo-fate", label, options.model_dump(mode="json"))
+    fights.new("demo-fate", label, json_form(options))
     for _, command, faces in chosen.steps:
         fights.execute("demo-fate", command, dice(*faces))
     state = fights.state("demo-fate")

@@ -14,11 +14,12 @@ from typing import Any
 
 import pytest
 
+from fudge_combat.events.records import json_form
 from fudge_combat.cli.demos import FEX_ROUNDS
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.rulesets.fudge.damage import damage_factor, defensive_factor, offensive_factor
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.engine.kernel.sheets import parse_sheet
 from fudge_combat.engine.kernel.wounds import HURT, SCRATCH, UNDAMAGED, VERY_HURT
 from fudge_combat.events import structs as ev
@@ -34,10 +35,10 @@ def text(path: str) -> str:
 
 def fex_fight(fights: Fights, name: str = "fex") -> None:
     label, options = resolve("fudge", text("house/snorri-brynhild.toml"), "snorri-brynhild.toml")
-    fights.new(name, label, options.model_dump(mode="json"))
+    fights.new(name, label, json_form(options))
     for who in ("snorri", "brynhild"):
         sheet = parse_sheet(text(f"sheets/{who}.toml"), f"{who}.toml")
-        fights.execute(name, cmd.Join(sheet=sheet.model_dump(mode="json"), source=f"{who}.toml"))
+        fights.execute(name, cmd.Join(sheet=json_form(sheet), source=f"{who}.toml"))
 
 
 @pytest.fixture
@@ -183,10 +184,10 @@ def test_F_EX_the_demo_plays_the_same_fight() -> None:
 def test_F_EX_round_one_without_the_damage_roll_would_be_very_hurt(fights: Fights) -> None:
     """F-EX: The text: damage 5 'equals a Very Hurt wound-- before rolling for damage' (F-DROLL `none`)."""
     label, options = resolve("fudge", text("house/snorri-brynhild.toml").replace('"4dF_limited"', '"none"'))
-    fights.new("plain", label, options.model_dump(mode="json"))
+    fights.new("plain", label, json_form(options))
     for who in ("snorri", "brynhild"):
         sheet = parse_sheet(text(f"sheets/{who}.toml"), f"{who}.toml")
-        fights.execute("plain", cmd.Join(sheet=sheet.model_dump(mode="json"), source=f"{who}.toml"))
+        fights.execute("plain", cmd.Join(sheet=json_form(sheet), source=f"{who}.toml"))
     one = fights.execute("plain", EXCHANGE, dice("snorri=+ 0 0 0", "brynhild=- 0 0 0"))
     hit = blow(one).hits[0]
     assert (hit.damage, hit.level) == (5, VERY_HURT)

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.events.records import json_form
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.engine.kernel.sheets import parse_sheet
 from fudge_combat.engine.kernel.state import Draft, draft_of, freeze
 from fudge_combat.engine.kernel.history import effective
@@ -36,8 +37,8 @@ def setup_of(preset: str, policy: str, crowd: bool) -> Setup:
     entrants = []
     for index, name in enumerate(names):
         sheet = parse_sheet((SHEETS / f"{name}.toml").read_text(), f"{name}.toml")
-        entrants.append(Entrant(sheet.model_dump(mode="json"), f"{name}.toml", "one" if index == 0 else "two"))
-    return Setup(label, options.model_dump(mode="json"), tuple(entrants), policy, 12)
+        entrants.append(Entrant(json_form(sheet), f"{name}.toml", "one" if index == 0 else "two"))
+    return Setup(label, json_form(options), tuple(entrants), policy, 12)
 
 
 def fight_log(preset: str, policy: str, crowd: bool, index: int) -> list:

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -27,7 +28,8 @@ from typer.testing import CliRunner
 
 from fudge_combat.cli.main import COMMANDS, app
 from fudge_combat.engine.kernel.errors import InputError
-from fudge_combat.engine.kernel.options import RuleOptions, resolve
+from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.engine.kernel.sheets import Sheet, parse_sheet
 from tests.fuzzing import fuzz
 from tests.processes import ROOT, fudge as fudge_process
@@ -59,7 +61,7 @@ def toml_text(table: dict[str, Any]) -> str:
     return "".join(f"{json.dumps(str(key))} = {toml_value(value)}\n" for key, value in table.items())
 
 
-KEYS = sorted({*Sheet.model_fields, *RuleOptions.model_fields, "extends", "name", "fate_points", "ladder",
+KEYS = sorted({*Sheet.__struct_fields__, *RuleOptions.__struct_fields__, "extends", "name", "fate_points", "ladder",
                "boxes", "attack", "damage", "Sword", "Strength"})
 scalars = st.one_of(
     st.integers(min_value=-(2**63), max_value=2**63 - 1), st.integers(min_value=-30, max_value=30),

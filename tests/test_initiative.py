@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
 from fudge_combat.engine import commands as cmd
@@ -18,14 +19,15 @@ from fudge_combat.engine.kernel.dice import parse_faces
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.initiative import PHASE_NAME, PHASE_VALUE, Die, Initiative, barter, dice_count
 from fudge_combat.engine.kernel.ladder import FUDGE7
-from fudge_combat.engine.kernel.options import RuleOptions, resolve
+from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.events import structs as ev
 from fudge_combat.service.fights import DiceInput, Fights
 from tests.conftest import dice, sheet, start
 
 PHASES_RULES = resolve("fudge-phases")[1]
-DOWNGRADES = PHASES_RULES.model_copy(update={"crunch_downgrades": True})
-NO_LONE_PLUS = PHASES_RULES.model_copy(update={"crunch_single_plus_trade": False})
+DOWNGRADES = msgspec.structs.replace(PHASES_RULES, **{"crunch_downgrades": True})
+NO_LONE_PLUS = msgspec.structs.replace(PHASES_RULES, **{"crunch_single_plus_trade": False})
 
 
 def roll(faces: str, surprised: bool = False) -> Initiative:
@@ -95,7 +97,7 @@ def test_PH_2_no_dice_still_acts_in_double_minus() -> None:
 
 def test_PH_2_duplicates_act_option_gives_a_second_action() -> None:
     """PH-2 option `duplicates_act` (default false)."""
-    with_duplicates = PHASES_RULES.model_copy(update={"duplicates_act": True})
+    with_duplicates = msgspec.structs.replace(PHASES_RULES, **{"duplicates_act": True})
     assert phases_of(roll("+ + -"), with_duplicates) == ["+", "+", "-", "--"]
     assert phases_of(roll("+ + -")) == ["+", "-", "--"]
 

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.command_base import NAMES_A_COMBATANT
 from fudge_combat.engine.kernel.errors import InputError, RuleError
-from fudge_combat.engine.kernel.options import resolve as resolve_rules
+from fudge_combat.engine.kernel.presets import resolve as resolve_rules
 from fudge_combat.engine import turns
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.events.records import load

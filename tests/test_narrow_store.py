@@ -21,10 +21,11 @@ from typing import Any
 
 import pytest
 
+from fudge_combat.events.records import json_form
 from fudge_combat.cli import context, play
 from fudge_combat.cli.demos import join
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.events.rows import Row
 from fudge_combat.projections.fold import replay
 from fudge_combat.service.fights import Fights
@@ -156,7 +157,7 @@ def played(folder: Path, wrap: Callable[[SqliteStore], Any], monkeypatch: pytest
     fights = deterministic(wrap(session.store), MemorySecrets())
     session.fights = fights
     label, options = resolve("fudge", None)
-    fights.new("duel", label, options.model_dump(mode="json"))
+    fights.new("duel", label, json_form(options))
     for sheet in ("snorri", "brynhild"):
         fights.execute("duel", join(sheet))
     out = []

@@ -24,7 +24,7 @@ from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.odds.duel import Match, _Chain, apply, duel, every_roll, fudge_sums, setup, single_action
 from fudge_combat.engine.rulesets.fate.odds import ODDS as FATE_ODDS, fate_transitions
 from fudge_combat.engine.rulesets.fudge.odds import round_transitions, track_key
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.events import structs as ev
 from tests.conftest import sheet
 
@@ -87,7 +87,7 @@ def test_all_out_defense_and_shield_move_the_odds_as_the_modifiers_say() -> None
 
 def test_every_preset_weighs_one_action() -> None:
     """Every preset has one action to weigh, and its outcomes sum to exactly 1."""
-    from fudge_combat.engine.kernel.options import PRESETS
+    from fudge_combat.engine.kernel.presets import PRESETS
     for preset in PRESETS:
         state, names = fight(preset, sheets=(fencer("Ann", "Great", weapon=2), fencer("Bob", "Good", armor=1)))
         odds = single_action(state, Match(*names))

@@ -13,7 +13,7 @@ import structlog
 from typer.testing import CliRunner, Result
 
 from fudge_combat.cli.main import app
-from fudge_combat.engine.kernel.options import PRESETS
+from fudge_combat.engine.kernel.presets import PRESETS
 
 ROOT = Path(__file__).resolve().parents[1]
 SHEETS = ROOT / "examples" / "sheets"

@@ -18,11 +18,12 @@ from typing import Any
 
 import pytest
 
+from fudge_combat.events.records import json_form
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.odds.duel import Match, setup, single_action
 from fudge_combat.engine.odds.now import odds_now, odds_offered
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.events import structs as ev
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice, sheet, start
@@ -217,7 +218,7 @@ def _example(name: str) -> dict[str, Any]:
     from fudge_combat.engine.kernel.sheets import parse_sheet
 
     path = ROOT / "examples" / "sheets" / f"{name}.toml"
-    return parse_sheet(path.read_text(), str(path)).model_dump(mode="json")
+    return json_form(parse_sheet(path.read_text(), str(path)))
 
 
 def _fight(tmp_path: Path) -> Path:

@@ -23,7 +23,7 @@ from fudge_combat.engine.audit import verify
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.initiative import PHASE_NAME, allotment
 from fudge_combat.engine.kernel.ladder import FUDGE7
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.events import structs as ev
 from fudge_combat.events.records import load
 from fudge_combat.projections.fold import replay

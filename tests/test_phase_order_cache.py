@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fudge_combat.engine.rulesets.fudge.phase_order import slots, slots_of
@@ -29,7 +30,7 @@ def test_PH_3_a_new_tie_order_or_a_fighter_out_is_seen() -> None:
     """The cached order is not reused once the GM orders ties (PH-3) or a tied fighter can no longer act."""
     # everyone at the same level of an order trait no one has: those who share a phase are tied
     tied = next(t for _, s in evolve_all(fight_log("fudge-phases", "plain", True, 3)) if s.initiative
-                for t in [replace(s, options=s.options.model_copy(update={"initiative_order_trait": "Juggling"}))]
+                for t in [replace(s, options=msgspec.structs.replace(s.options, **{"initiative_order_trait": "Juggling"}))]
                 if any(slot.tied_with for slot in slots_of(t)))
     before = slots(tied)
     assert before == slots_of(tied)

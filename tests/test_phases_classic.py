@@ -12,11 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
+from fudge_combat.events.records import json_form
 from fudge_combat.cli import render
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
@@ -24,7 +26,8 @@ from fudge_combat.engine.kernel.dice import parse_faces
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.initiative import PHASE_NAME, Die, Initiative, allotment, barter, barter_classic
 from fudge_combat.engine.kernel.ladder import FATE11, FUDGE7
-from fudge_combat.engine.kernel.options import RuleOptions, resolve
+from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.events import structs as ev
 from fudge_combat.projections.fold import evolve_all
 from fudge_combat.service.fights import DiceInput, Fights
@@ -176,11 +179,11 @@ def test_PH_6_classic_and_crunch_bartering_need_their_own_systems() -> None:
     crunch = resolve("fudge-phases")[1]
     with pytest.raises(RuleError, match="no classic bartering"):
         barter_classic(roll("+ + -"), (0, 2), 1, 1, crunch)
-    loose = CLASSIC.model_copy(update={"initiative": "phases-crunch"})  # an old log's options, say
+    loose = msgspec.structs.replace(CLASSIC, **{"initiative": "phases-crunch"})  # an old log's options, say
     with pytest.raises(RuleError, match='needs initiative = "phases-classic"'):
         barter_classic(roll("+ + -"), (0, 2), 1, 1, loose)
     with pytest.raises(RuleError, match='needs initiative = "phases-crunch"'):
-        barter(roll("+ + -"), 0, 1, 1, crunch.model_copy(update={"initiative": "phases-classic"}))
+        barter(roll("+ + -"), 0, 1, 1, msgspec.structs.replace(crunch, **{"initiative": "phases-classic"}))
 
 
 def test_PH_5_classic_surprise_drops_after_bartering_and_keeps_double_minus() -> None:
@@ -198,7 +201,7 @@ def test_PH_5_classic_surprise_drops_after_bartering_and_keeps_double_minus() ->
 
 def start_classic(fights: Fights) -> None:
     label, options = resolve("fudge", HOUSE.read_text(), HOUSE.name)
-    fights.new("fight", label, options.model_dump(mode="json"))
+    fights.new("fight", label, json_form(options))
 
 
 def join(fights: Fights, name: str, agility: str, weapon: int = 2, **extra: Any) -> None:

@@ -13,12 +13,13 @@ from hypothesis import given, strategies as st
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
+from fudge_combat.events.records import json_form
 from fudge_combat.cli import context, play
 from fudge_combat.cli.demos import join, join_as
 from fudge_combat.cli.shorthands import Refused, attack_words, odds_words
 from fudge_combat.cli.play_prompt import Completions, current_word, history_file
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.service.fights import Fights
 from fudge_combat.store.sqlite import SqliteStore
 from tests.conftest import dice, make_fights, start
@@ -29,7 +30,7 @@ def fight(rules: str, *sheets: Any, house: str | None = None, **options: Any) ->
     fights = make_fights()
     if house is not None:
         label, resolved = resolve(rules, house)
-        fights.new("f", label, resolved.model_dump(mode="json"))
+        fights.new("f", label, json_form(resolved))
         name = "f"
     else:
         name = start(fights, "f", rules, **options)
@@ -149,7 +150,7 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     db = tmp_path / "fudge.db"
     fights = Fights(SqliteStore(db))
     label, options = resolve("fudge", None)
-    fights.new("duel", label, options.model_dump(mode="json"))
+    fights.new("duel", label, json_form(options))
     fights.execute("duel", join("snorri"))
     fights.execute("duel", join("brynhild"))
     fights.execute("duel", join_as("leroy", "Grok the Orc").model_copy(update={"side": "orcs"}))

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from fudge_combat.events.records import json_form
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.kernel.errors import InputError
-from fudge_combat.engine.kernel.options import PRESETS, RuleOptions, option_rule, resolve
+from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.presets import PRESETS, option_rule, resolve
 from fudge_combat.projections.fold import replay
 from fudge_combat.service.fights import Fights
 from tests.conftest import sheet
@@ -40,7 +42,7 @@ def test_F_WND_2_named_tracks_stand_for_their_boxes() -> None:
              for name in ("realistic", "cinematic", "epic")}
     assert boxes == {"realistic": (3, 1, 1, 1, 1), "cinematic": (4, 2, 1, 1, 1), "epic": (3, 2, 2, 1, 1)}
     assert resolve("fudge", "wound_boxes = [3, 3, 2, 1, 1]")[1].wound_boxes == (3, 3, 2, 1, 1)
-    assert resolve("fudge", 'wound_boxes = "cinematic"')[1].model_dump(mode="json")["wound_boxes"] == [4, 2, 1, 1, 1]
+    assert json_form(resolve("fudge", 'wound_boxes = "cinematic"')[1])["wound_boxes"] == [4, 2, 1, 1, 1]
     with pytest.raises(InputError, match="unknown track 'heroic'.*realistic, cinematic, epic"):
         resolve("fudge", 'wound_boxes = "heroic"')
 
@@ -50,7 +52,7 @@ def test_C_LAD_1_C_LAD_4_C_LAD_5_a_house_ladder_reads_and_shows_its_own_levels(f
     label, options = resolve("fudge", NINE)
     assert (label, options.ladder) == ("fudge9", "house")
     assert options.ladder_levels[0] == ("Abysmal", -4) and options.ladder_levels[-1] == ("Legendary", 4)
-    fights.new("nine", label, options.model_dump(mode="json"))
+    fights.new("nine", label, json_form(options))
     fights.execute("nine", cmd.Join(sheet=sheet("Ogre", skills={"Club": "Legendary"}, attributes={"Agility": "abysmal"},
                                                 attack="Club"), source="ogre.toml"))
     state = fights.state("nine")
@@ -102,7 +104,7 @@ def test_a_refused_combination_writes_nothing(fudge: Fudge, tmp_path: Path) -> N
 
 def test_the_check_is_for_new_fights_never_for_replay(fights: Fights) -> None:
     """A fight recorded under looser checks replays: the options in its first event are taken as they are."""
-    loose = RuleOptions(initiative="phases-crunch").model_dump(mode="json")  # simultaneous pace with phases
+    loose = json_form(RuleOptions(initiative="phases-crunch"))  # simultaneous pace with phases
     fights.new("old", "fudge", loose)
     fights.execute("old", cmd.Join(sheet=sheet("Ann"), source="ann.toml"))
     assert replay(fights.log("old")).options.initiative == "phases-crunch"
@@ -110,7 +112,7 @@ def test_the_check_is_for_new_fights_never_for_replay(fights: Fights) -> None:
 
 def test_every_option_names_the_rule_it_comes_from() -> None:
     """Every option carries a RULES.md ID, so `rules show` can print it."""
-    for field in RuleOptions.model_fields:
+    for field in RuleOptions.__struct_fields__:
         assert option_rule(field), field
 
 
@@ -118,7 +120,7 @@ def test_rules_show_prints_every_option_its_rule_and_what_differs(fudge: Fudge, 
     out = fudge("rules", "show", "fudge-phases").stdout.splitlines()
     assert out[0] == "fudge-phases"
     rows = {line[2:].split()[0]: line for line in out[1:]}
-    assert set(rows) == set(RuleOptions.model_fields)
+    assert set(rows) == set(RuleOptions.__struct_fields__)
     assert rows["initiative"].startswith("*") and "phases-crunch" in rows["initiative"] and "F-INIT-1" in rows["initiative"]
     assert rows["ladder"].startswith(" ") and "fudge7" in rows["ladder"]
     house = tmp_path / "nine.toml"
@@ -170,7 +172,7 @@ def test_F_WND_2_a_track_of_the_wrong_length_says_what_it_needs() -> None:
 def test_C_FP_1_an_npc_has_no_points_unless_its_sheet_says(fights: Fights) -> None:
     """C-FP-1: the pool comes from the sheet; without one, the ruleset's default, and none for an NPC."""
     label, options = resolve("fudge", "default_fudge_points = 3")
-    fights.new("pool", label, options.model_dump(mode="json"))
+    fights.new("pool", label, json_form(options))
     for name, kind, points in (("Hero", "pc", None), ("Thug", "npc", None), ("Boss", "npc", 2), ("Rival", "major", None)):
         fights.execute("pool", cmd.Join(sheet=sheet(name, kind=kind, fudge_points=points), source=f"{name}.toml"))
     pools = {c.name: c.fudge_points for c in fights.state("pool").combatants.values()}

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from structlog.testing import capture_logs
 
+from fudge_combat.events.records import json_form
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
 from fudge_combat.engine.kernel.dice import commitment
@@ -354,11 +355,11 @@ def test_A_FAIR_1_a_fight_whose_seed_another_log_revealed_refuses_generated_dice
 
 def sim_setup() -> Any:
     from fudge_combat.cli.sim import entrants
-    from fudge_combat.engine.kernel.options import resolve
+    from fudge_combat.engine.kernel.presets import resolve
     from fudge_combat.sim.runner import Setup
 
     _, options = resolve("fudge")
-    return Setup("fudge", options.model_dump(mode="json"),
+    return Setup("fudge", json_form(options),
                  entrants([SHEETS / "snorri.toml", SHEETS / "brynhild.toml"], [], ["plain"]), "plain", 30)
 
 

@@ -11,10 +11,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from fudge_combat.events.records import json_form
 from fudge_combat.cli.sheet import schema_text, template
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.engine.odds.duel import setup
-from fudge_combat.engine.kernel.options import PRESETS, resolve
+from fudge_combat.engine.kernel.presets import PRESETS, resolve
 from fudge_combat.engine.kernel.sheets import parse_sheet, unlisted_combat_traits
 from tests.processes import fudge
 
@@ -34,7 +35,7 @@ def joins(text: str, rules: str, house: str | None = None) -> list[str]:
     """The sheet joins a fight of these rules through `decide`, as `fudge join` does; its warnings."""
     label, options = resolve(rules, house)
     sheet = parse_sheet(text, "template")
-    state, _ = setup(label, options, [(sheet.model_dump(mode="json"), "template")])
+    state, _ = setup(label, options, [(json_form(sheet), "template")])
     return unlisted_combat_traits(sheet, state.options, state.ladder, "template")
 
 
@@ -199,7 +200,7 @@ def test_the_template_names_every_field_of_its_ruleset() -> None:
     texts = {p: template("A", p, resolve(p)[1]) for p in PRESETS}
     keys = {p: {m.group(1) for m in re.finditer(r"^#?\[?\"?([a-z_]+)", t, re.M)} for p, t in texts.items()}
     every = set().union(*keys.values())
-    assert set(Sheet.model_fields) <= every
+    assert set(Sheet.__struct_fields__) <= every
     assert {"aspects", "fate_weapon", "fate_armor", "fate_points"} <= keys["fate"]
     assert "off_hand" in keys["atari-isev"] and "off_hand" not in keys["fudge"]
 

@@ -22,10 +22,11 @@ import pytest
 import structlog
 from typer.testing import CliRunner
 
+from fudge_combat.events.records import json_form
 from fudge_combat.cli.main import app
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.engine.kernel.sheets import parse_sheet
 from fudge_combat.events import structs as ev
 from fudge_combat.sim.parallel import FINE_TAIL, chunks, cut, run_on, run_serial
@@ -52,13 +53,13 @@ def fresh_logging() -> Iterator[None]:
 
 def entrant(name: str, side: str | None = None) -> Entrant:
     sheet = parse_sheet((SHEETS / f"{name}.toml").read_text(), f"{name}.toml")
-    return Entrant(sheet.model_dump(mode="json"), f"{name}.toml", side)
+    return Entrant(json_form(sheet), f"{name}.toml", side)
 
 
 def setup_for(preset: str, policy: str = "plain", *names: str, max_rounds: int = 50) -> Setup:
     label, options = resolve(preset)
     people = names or DUELS[preset]
-    return Setup(label, options.model_dump(mode="json"), tuple(entrant(n) for n in people), policy, max_rounds)
+    return Setup(label, json_form(options), tuple(entrant(n) for n in people), policy, max_rounds)
 
 
 def events_of(records: list) -> list[dict]:
@@ -282,7 +283,7 @@ def test_sensible_defends_when_badly_hurt_beside_a_friend(preset: str, expected:
     defensive posture); alone, he fights on."""
     a, b = DUELS[preset]
     label, options = resolve(preset)
-    trio = Setup(label, options.model_dump(mode="json"),
+    trio = Setup(label, json_form(options),
                  (entrant(a, "x"), Entrant(entrant(a).sheet, f"{a}.toml", "x", "Second"), entrant(b, "y")), "sensible")
     duel = setup_for(preset, "sensible")
     declared: dict[str, list] = {"trio": [], "duel": []}
@@ -409,7 +410,7 @@ def test_structured_phase_declaration_declares_then_resolves() -> None:
     """PH-4 `structured`: the driver declares each attack at the declaring step and makes it at the
     resolving step, so fights still end."""
     label, options = resolve("fudge-phases", 'extends = "fudge-phases"\nphase_declaration = "structured"\n')
-    setup = Setup(label, options.model_dump(mode="json"), (entrant("leroy"), entrant("brynhild")), "plain")
+    setup = Setup(label, json_form(options), (entrant("leroy"), entrant("brynhild")), "plain")
     session = LightSession(fight_seed(4, 0))
     play(session, setup)
     kinds = [type(r.event).__name__ for r in session.records]
@@ -430,7 +431,7 @@ def test_two_against_one_plays_the_same_through_the_service(preset: str) -> None
     """Sides from `--side`: two against one, every preset, light session and service agree."""
     a, b = DUELS[preset]
     label, options = resolve(preset)
-    setup = Setup(label, options.model_dump(mode="json"),
+    setup = Setup(label, json_form(options),
                   (entrant(a, "x"), Entrant(entrant(a).sheet, f"{a}.toml", "x", "Second"), entrant(b, "y")),
                   "sensible")
     for index in range(2):
@@ -481,7 +482,7 @@ def test_any_sheets_any_preset_same_fight_as_the_service(preset: str, policy: st
     opening too, and the fight ends with one side standing, everyone out, or the round cap."""
     label, options = resolve(preset)
     entrants = tuple(Entrant(p.sheet, p.source, "one" if i == 0 else "two", f"F{i}") for i, p in enumerate(people))
-    setup = Setup(label, options.model_dump(mode="json"), entrants, policy, max_rounds=8)
+    setup = Setup(label, json_form(options), entrants, policy, max_rounds=8)
     seed = fight_seed(master, 0)
     light = LightSession(seed, Opening.of(setup))
     play(light, setup)
@@ -521,7 +522,7 @@ def test_reckless_declares_all_out_offense_for_every_blow(preset: str, expected:
 def test_a_policy_per_sheet(tmp_path: Path) -> None:
     """`--policy` once for everyone, or once per sheet in order: here only Snorri fights all-out (F-MOD-6)."""
     label, options = resolve("fudge")
-    setup = Setup(label, options.model_dump(mode="json"),
+    setup = Setup(label, json_form(options),
                   (Entrant(entrant("snorri").sheet, "snorri.toml", policy="reckless"), entrant("brynhild")), "plain")
     session = LightSession(fight_seed(1, 0))
     play(session, setup)

@@ -20,13 +20,16 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fudge_combat.events.records import json_form
 from fudge_combat.engine.kernel.dice import derive_faces
 from fudge_combat.engine.kernel.errors import InputError
-from fudge_combat.engine.kernel.options import RuleOptions, check_combination, resolve
+from fudge_combat.engine.kernel.options import RuleOptions, check_combination
+from fudge_combat.engine.kernel.presets import given_options, resolve
 from fudge_combat.engine.kernel.sheets import parse_sheet
 from fudge_combat.engine.rulesets.fate import fast as fast_fate
 from fudge_combat.engine.rulesets.fudge import fast
@@ -127,7 +130,7 @@ def eligible_options(draw: st.DrawFn) -> dict[str, Any]:
 
 
 def options_of(overrides: dict[str, Any]) -> RuleOptions:
-    options = RuleOptions.model_validate(overrides)
+    options = given_options(overrides)
     check_combination(options)
     return options
 
@@ -135,7 +138,7 @@ def options_of(overrides: dict[str, Any]) -> RuleOptions:
 def setup_of(options: RuleOptions, people: list[dict[str, Any]], policies: list[str], max_rounds: int) -> Setup:
     entrants = tuple(Entrant(person, f"{person['name']}.toml", f"side {i}", None, policy)
                      for i, (person, policy) in enumerate(zip(people, policies)))
-    return Setup("fudge+house", options.model_dump(mode="json"), entrants, "plain", max_rounds)
+    return Setup("fudge+house", json_form(options), entrants, "plain", max_rounds)
 
 
 def both_ways(setup: Setup, master: int, fights: int = FIGHTS) -> None:
@@ -204,10 +207,10 @@ def test_one_option_outside_goes_to_the_engine(overrides: dict[str, Any], outsid
 def demo(*names: str, preset: str = "fudge", policy: str = "plain", sides: tuple[str, ...] = ("one", "two"),
          max_rounds: int = 50, options: dict[str, Any] | None = None) -> Setup:
     label, resolved = resolve(preset)
-    options = RuleOptions.model_validate({**resolved.model_dump(), **(options or {})})
-    entrants = tuple(Entrant(parse_sheet((SHEETS / f"{n}.toml").read_text(), f"{n}.toml").model_dump(mode="json"),
+    options = given_options({**msgspec.structs.asdict(resolved), **(options or {})})
+    entrants = tuple(Entrant(json_form(parse_sheet((SHEETS / f"{n}.toml").read_text(), f"{n}.toml")),
                              f"{n}.toml", side) for n, side in zip(names, sides))
-    return Setup(label, options.model_dump(mode="json"), entrants, policy, max_rounds)
+    return Setup(label, json_form(options), entrants, policy, max_rounds)
 
 
 @pytest.mark.parametrize("why, setup", [
@@ -257,7 +260,7 @@ def test_every_option_is_classified_once() -> None:
     option is in none, and a fight that sets it goes to the engine."""
     groups = [set(fast.FIXED), fast.READ, fast.AT_OPENING, fast.UNREAD]
     assert sum(len(g) for g in groups) == len(set().union(*groups))
-    assert set().union(*groups) == set(RuleOptions.model_fields)
+    assert set().union(*groups) == set(RuleOptions.__struct_fields__)
 
 
 def test_an_unclassified_option_goes_to_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -312,7 +315,7 @@ def fate_sheets(draw: st.DrawFn, name: str) -> dict[str, Any]:
 @st.composite
 def fate_options(draw: st.DrawFn) -> dict[str, Any]:
     label, preset = resolve("fate")
-    return {**preset.model_dump(), "fate_boxes": draw(st.tuples(*[st.integers(0, 3)] * 3)),
+    return {**msgspec.structs.asdict(preset), "fate_boxes": draw(st.tuples(*[st.integers(0, 3)] * 3)),
             "arms": draw(st.sampled_from(("dramatic", "simple"))), "unlisted_skill": draw(st.integers(-2, 0)),
             "default_fudge_points": draw(st.integers(0, 2)), "npc_fudge_points": draw(st.integers(0, 1)),
             # never read by an exchange
@@ -348,9 +351,9 @@ FATE_OUTSIDE = {"FT-ADV": {"arms": "advanced"}, "FT-INIT": {"pace": "turn", "ini
 @pytest.mark.parametrize("outside", sorted(FATE_OUTSIDE))
 def test_fate_outside_goes_to_the_engine(outside: str) -> None:
     label, preset = resolve("fate")
-    options = options_of({**preset.model_dump(), **FATE_OUTSIDE[outside]})
+    options = options_of({**msgspec.structs.asdict(preset), **FATE_OUTSIDE[outside]})
     base = demo("cyrus", "finn", preset="fate")
-    setup = Setup(label, options.model_dump(mode="json"), base.entrants, "plain", 10)
+    setup = Setup(label, json_form(options), base.entrants, "plain", 10)
     opening = Opening.of(setup)
     assert fast_plan(setup, opening) is None
     if outside != "FT-PACE scene":  # the simulator plays no scenes
@@ -371,7 +374,7 @@ def test_fate_demo_duel_is_taken_and_agrees() -> None:
 def test_fate_options_are_options() -> None:
     groups = [set(fast_fate.FIXED), fast_fate.READ, fast_fate.AT_OPENING, fast_fate.UNREAD]
     assert sum(len(g) for g in groups) == len(set().union(*groups))
-    assert set().union(*groups) <= set(RuleOptions.model_fields)
+    assert set().union(*groups) <= set(RuleOptions.__struct_fields__)
 
 
 def test_fate_cli_json_is_the_same_bytes_with_the_engine(tmp_path: Path) -> None:

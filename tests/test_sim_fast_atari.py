@@ -17,12 +17,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fudge_combat.events.records import json_form
 from fudge_combat.engine.kernel.errors import InputError
-from fudge_combat.engine.kernel.options import RuleOptions, resolve
+from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.engine.rulesets.atari_isev import fast as fast_atari
 from fudge_combat.projections.fast import source_digest
 from fudge_combat.sim.runner import Opening, Setup, fast_plan, simulate_fast, simulate_one, simulate_range
@@ -70,7 +73,7 @@ def atari_sheets(draw: st.DrawFn, name: str) -> dict[str, Any]:
 def atari_options(draw: st.DrawFn) -> dict[str, Any]:
     """The preset with every option the fast path reads, and some never read by a duel, at random values."""
     label, preset = resolve("atari-isev")
-    return {**preset.model_dump(),
+    return {**msgspec.structs.asdict(preset),
             "min_hit": draw(st.integers(-4, 0)),
             "wound_penalties": draw(st.tuples(*[st.integers(-3, 0)] * 3)),
             "graze_max_damage": draw(st.integers(0, 6)),
@@ -142,11 +145,11 @@ ATARI_OUTSIDE: dict[str, dict[str, Any]] = {  # one option beyond the fast path'
 def test_atari_options_outside_go_to_the_engine(outside: str) -> None:
     label, preset = resolve("atari-isev")
     try:
-        options = options_of({**preset.model_dump(), **ATARI_OUTSIDE[outside]})
+        options = options_of({**msgspec.structs.asdict(preset), **ATARI_OUTSIDE[outside]})
     except InputError:
         pytest.fail(f"{outside}: a combination the rules refuse is no test of the fast path's bounds")
     base = demo("max", "cutthroat", preset="atari-isev")
-    setup = Setup(label, options.model_dump(mode="json"), base.entrants, "plain", 10)
+    setup = Setup(label, json_form(options), base.entrants, "plain", 10)
     opening = Opening.of(setup)
     assert fast_plan(setup, opening) is None
     assert simulate_range(setup, 4, 0, 2) == [simulate_one(setup, 4, i, opening) for i in range(2)]
@@ -166,12 +169,12 @@ def test_atari_option_groups_are_options() -> None:
     """Each named option is a real one, named once; every other option must have the preset's value."""
     groups = [fast_atari.READ, fast_atari.AT_OPENING, fast_atari.UNREAD]
     assert sum(len(g) for g in groups) == len(set().union(*groups))
-    assert set().union(*groups) < set(RuleOptions.model_fields)
+    assert set().union(*groups) < set(RuleOptions.__struct_fields__)
 
 
 def test_an_option_off_the_preset_goes_to_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     label, preset = resolve("atari-isev")
-    options = options_of({**preset.model_dump(), "graze_max_damage": 2})
+    options = options_of({**msgspec.structs.asdict(preset), "graze_max_damage": 2})
     assert fast_atari.options_eligible(options)
     monkeypatch.setattr(fast_atari, "READ", fast_atari.READ - {"graze_max_damage"})
     assert not fast_atari.options_eligible(options)

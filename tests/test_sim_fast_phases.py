@@ -17,13 +17,16 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fudge_combat.events.records import json_form
 from fudge_combat.engine.kernel.dice import derive_faces
 from fudge_combat.engine.kernel.errors import InputError
-from fudge_combat.engine.kernel.options import RuleOptions, resolve
+from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.engine.rulesets.fudge import fast, fast_phases
 from fudge_combat.projections.fast import source_digest
 from fudge_combat.sim.runner import Opening, Setup, fast_plan, fight_seed, simulate_fast, simulate_one, simulate_range
@@ -117,9 +120,9 @@ PHASE_OUTSIDE: dict[str, dict[str, Any]] = {  # one option beyond the phase fast
 @pytest.mark.parametrize("outside", sorted(PHASE_OUTSIDE))
 def test_phase_options_outside_go_to_the_engine(outside: str) -> None:
     label, preset = resolve("fudge-phases")
-    options = options_of({**preset.model_dump(), **PHASE_OUTSIDE[outside]})
+    options = options_of({**msgspec.structs.asdict(preset), **PHASE_OUTSIDE[outside]})
     base = demo("leroy", "brynhild", preset="fudge-phases")
-    setup = Setup(label, options.model_dump(mode="json"), base.entrants, "plain", 10)
+    setup = Setup(label, json_form(options), base.entrants, "plain", 10)
     opening = Opening.of(setup)
     assert fast_plan(setup, opening) is None
     assert simulate_range(setup, 4, 0, 2) == [simulate_one(setup, 4, i, opening) for i in range(2)]
@@ -141,12 +144,12 @@ def test_phase_options_are_classified_once() -> None:
     and a fight that sets it goes to the engine."""
     groups = [set(fast_phases.FIXED), fast_phases.READ, fast_phases.AT_OPENING, fast_phases.UNREAD]
     assert sum(len(g) for g in groups) == len(set().union(*groups))
-    assert set().union(*groups) == set(RuleOptions.model_fields)
+    assert set().union(*groups) == set(RuleOptions.__struct_fields__)
 
 
 def test_an_unclassified_option_goes_to_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     label, preset = resolve("fudge-phases")
-    options = options_of({**preset.model_dump(), "duplicates_act": True})
+    options = options_of({**msgspec.structs.asdict(preset), "duplicates_act": True})
     assert fast_phases.options_eligible(options)
     monkeypatch.setattr(fast_phases, "READ", fast_phases.READ - {"duplicates_act"})
     assert not fast_phases.options_eligible(options)

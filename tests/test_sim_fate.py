@@ -11,9 +11,10 @@ import pytest
 import structlog
 from typer.testing import CliRunner
 
+from fudge_combat.events.records import json_form
 from fudge_combat.cli.main import app
 from fudge_combat.engine.audit import verify
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.events import structs as ev
 from fudge_combat.sim.runner import (LightSession, ServiceSession, Setup, derived_bytes, derived_ids,
                         fight_seed, play, simulate_range)
@@ -36,7 +37,7 @@ def fresh_logging() -> Iterator[None]:
 
 def setup_for(pace: str, policy: str) -> Setup:
     label, options = resolve("fate", HOUSES[pace])
-    return Setup(label, options.model_dump(mode="json"), (entrant("cyrus", "a"), entrant("finn", "b")), policy)
+    return Setup(label, json_form(options), (entrant("cyrus", "a"), entrant("finn", "b")), policy)
 
 
 @pytest.mark.parametrize("pace", sorted(HOUSES))

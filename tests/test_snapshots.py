@@ -12,6 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+
+from fudge_combat.events.records import json_form
 from fudge_combat.cli import render
 from fudge_combat.cli.demos import FEX_ROUNDS
 from fudge_combat.engine import commands as cmd
@@ -29,7 +31,7 @@ def play_fex(fights: Fights) -> str:
     for who in ("snorri", "brynhild"):
         path = SHEETS / f"{who}.toml"
         sheet = parse_sheet(path.read_text(), path.name)
-        fights.execute(name, cmd.Join(sheet=sheet.model_dump(mode="json"), source=path.name))
+        fights.execute(name, cmd.Join(sheet=json_form(sheet), source=path.name))
     for _, command, faces in FEX_ROUNDS:
         fights.execute(name, command, dice(*faces))
     return name

@@ -17,15 +17,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fudge_combat.events.records import json_form
 from fudge_combat.cli import views
 from fudge_combat.projections import board, board_rows, board_view, status
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.rulesets.fate.commands import FateAction, FateExchange, FateRound
 from fudge_combat.engine.kernel.errors import RuleError
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.engine.kernel.state import replace
 from fudge_combat.events.records import load
 from fudge_combat.events.structs import Declaration
@@ -94,7 +96,7 @@ def run(tmp_path: Path, crowd: int, ops: list[tuple[str, int, int]], rules: str 
     new_id, random_bytes = seeded(seed)  # one source for both writers: their ids never meet
     writers = [Fights(SqliteStore(db), new_id=new_id, random_bytes=random_bytes) for _ in range(2)]
     label, options = resolve(rules)
-    writers[0].new("duel", label, options.model_dump(mode="json"))
+    writers[0].new("duel", label, json_form(options))
     names: list[str] = []
     checked = 0
     writer = 0
@@ -198,7 +200,7 @@ def test_a_roster_renders_nothing_again_for_the_same_state_and_everyone_when_the
     assert sorted(kept.rendered) == sorted(state.combatants)
     kept.update(replace(state, name="renamed"))  # the header only
     assert sorted(kept.rendered) == sorted(state.combatants)
-    kept.update(replace(state, options=state.options.model_copy()))
+    kept.update(replace(state, options=msgspec.structs.replace(state.options)))
     assert sorted(kept.rendered) == sorted([*state.combatants, *state.combatants])
 
 

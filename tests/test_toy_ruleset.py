@@ -14,8 +14,10 @@ import json
 import textwrap
 from pathlib import Path
 
+import msgspec
 import pytest
 
+from fudge_combat.events.records import json_form
 from fudge_combat.engine.kernel import registry
 from tests.processes import fudge as run_fudge
 
@@ -299,7 +301,7 @@ def test_a_built_in_fight_never_reads_the_entry_points(monkeypatch: pytest.Monke
     no installed package's metadata (a one-shot command's start-up would pay for it)."""
     import importlib.metadata
 
-    from fudge_combat.engine.kernel.options import resolve
+    from fudge_combat.engine.kernel.presets import resolve
     from fudge_combat.projections.fold import replay
     from fudge_combat.service.fights import Fights
     from fudge_combat.store.sqlite import SqliteStore
@@ -313,7 +315,7 @@ def test_a_built_in_fight_never_reads_the_entry_points(monkeypatch: pytest.Monke
     fights = Fights(SqliteStore(tmp_path / "f.db"))
     for preset in ("fudge", "atari-isev", "fate"):
         rules, options = resolve(preset)
-        fights.new(preset, rules, options.model_dump(mode="json"))
+        fights.new(preset, rules, json_form(options))
     from fudge_combat.engine import commands as cmd
 
     for who in ("Ann", "Bob"):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.kernel.options import resolve
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.engine.kernel.sheets import Sheet, likely_typo
 from fudge_combat.service.fights import Fights
 from tests.conftest import dice, sheet, start

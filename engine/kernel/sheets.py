@@ -1,128 +1,39 @@
 """Character sheets: validated TOML text, resolved against a fight's ladder."""
 
 import re
-from typing import Annotated, Any, Literal
+from typing import Any
 
+import msgspec
 from msgspec import Struct
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from fudge_combat.engine.kernel.errors import InputError
-from fudge_combat.engine.kernel.inputs import MAX_ENTRIES, check_boxes, load_toml, validation_line
-from fudge_combat.events.bounds import Count, Number, Text
 from fudge_combat.engine.kernel.ladder import Ladder
 from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.structs import (Armor, CombatTraits, FateArmor, FateWeapon, Shield, Sheet, Weapon,
+                                                WoundOverride)
 
-Level = Text | Number
+__all__ = ["Sheet", "CombatTraits", "Weapon", "Armor", "Shield", "FateWeapon", "FateArmor", "WoundOverride",
+           "Fighter", "parse_sheet", "stored_sheet", "read_levels", "likely_typo", "unlisted_combat_traits"]
+
+Level = str | int  # a level as a sheet writes it: a ladder's word (`Good`, `Good+`) or a number
 MAX_LEVEL = 100  # a trait level on any ladder (C-LAD-5 numbers included); Scale carries what is bigger
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-
-class CombatTraits(_Strict):
-    attack: Text
-    defend: Text | None = None
-    ranged: Text | None = None  # F-RNG: the skill a shot rolls (default: attack)
-    dodge: Text | None = None  # F-RNG-2: the trait that avoids a shot (default: Dodge, else Agility)
-
-
-class Weapon(_Strict):
-    name: Text = "weapon"
-    damage: Number = Field(description="F-DMG-1 weapon value: size + sharp + magic")
-    blunt_heavy: bool = False
-    muscle_powered: bool = True
-    ranged: Literal["thrown", "propelled"] | None = None  # F-RNG-2: how a shot with it is dodged
-    tech: Number | None = None  # F-TECH: its tech level on the Scale track (GM-set)
-    light: bool = False  # AI-MULTI-ATK: a small light weapon (dagger, fist) allows two attacks
-    two_handed: bool = False
-
-
-class Armor(_Strict):
-    name: Text = "armor"
-    protection: Number = 0
-    tech: Number | None = None  # F-TECH: its tech level on the Scale track (GM-set)
-
-
-class Shield(_Strict):
-    size: Literal["small", "medium", "large"]
-
-
-class FateWeapon(_Strict):
-    """FT-SIMPLE, FT-ADV-2: a rating 0..4 (or read from the table by name) and advanced attributes."""
-
-    name: Text = "weapon"
-    rating: Number | None = None
-    attributes: tuple[Literal["AP", "APx2", "Flex", "Vicious", "Vcsx2", "Locking"], ...] = ()
-
-
-class FateArmor(_Strict):
-    """FT-SIMPLE, FT-ADV-1: a rating 0..4 (or read from the table by name); `type` 0..8 for advanced armor."""
-
-    name: Text = "armor"
-    rating: Number | None = None
-    type: Number | None = None
-
-
-class WoundOverride(_Strict):
-    boxes: tuple[Count, Count, Count, Count, Count]
-
-
-class Sheet(_Strict):
-    """What a sheet file holds. Level values stay as written until a ladder reads them."""
-
-    name: Text = Field(min_length=1)
-    kind: Literal["pc", "npc", "major"] = "pc"
-    side: Text | None = None
-    scale: Number = 0
-    fudge_points: Number | None = Field(default=None, ge=0)
-    attributes: Annotated[dict[Text, Level], Field(max_length=MAX_ENTRIES)] = Field(default_factory=dict)
-    skills: Annotated[dict[Text, Level], Field(max_length=MAX_ENTRIES)] = Field(default_factory=dict)
-    gifts: Annotated[tuple[Text, ...], Field(max_length=MAX_ENTRIES)] = ()
-    combat: CombatTraits | None = None
-    weapon: Weapon | None = None
-    armor: Armor | None = None
-    shield: Shield | None = None
-    wounds: WoundOverride | None = None
-    track: Literal["boxes", "pawn"] = Field(default="boxes", description="F-WND-7: `pawn` for an NPC pawn's track")
-    off_hand: Weapon | None = None  # AI-MULTI-ATK: a weapon in the other hand
-    # --- fate (FT-PTS, FT-SIMPLE, FT-ADV) ---
-    aspects: Annotated[dict[Text, Count], Field(max_length=MAX_ENTRIES)] = Field(
-        default_factory=dict, description="FT-PTS: aspect -> number of check boxes")
-    fate_weapon: FateWeapon | None = None
-    fate_armor: FateArmor | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _fate_points(cls, data: object) -> object:
-        """C-FP-4: `fate_points` is the fudge-point pool under its Fate name."""
-        if isinstance(data, dict) and "fate_points" in data:
-            data = dict(data)
-            if "fudge_points" in data:
-                raise ValueError("give fate_points or fudge_points, not both (they are one pool)")
-            data["fudge_points"] = data.pop("fate_points")
-        return data
-
-    @field_validator("name")
-    @classmethod
-    def _no_equals(cls, value: str) -> str:
-        if "=" in value:
-            raise ValueError("a name cannot contain '='")
-        if not value.strip():
-            raise ValueError("a name needs a visible character, not only spaces")
-        return value.strip()
 
 
 def parse_sheet(text: str, source: str) -> Sheet:
     """Read a sheet's TOML; every error names the file, the key and what is allowed (or the bound passed)."""
+    from pydantic import BaseModel, ValidationError
+
+    from fudge_combat.engine.kernel import models
+    from fudge_combat.engine.kernel.inputs import load_toml, validation_line
+
     raw = load_toml(text, source)
     try:
-        sheet = Sheet.model_validate(raw)
+        validated = models.Sheet.model_validate(raw)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "(top)"
         if err["type"] == "extra_forbidden":
-            parent: type[BaseModel] | None = Sheet
+            parent: type[BaseModel] | None = models.Sheet
             for part in err["loc"][:-1]:
                 if parent is None:
                     break
@@ -132,12 +43,32 @@ def parse_sheet(text: str, source: str) -> Sheet:
             allowed = ", ".join(parent.model_fields) if parent else "see `fudge sheet new` for a commented template"
             raise InputError(f"{source}: unknown key {where!r}; allowed here: {allowed}") from None
         raise InputError(validation_line(exc, source)) from None
+    sheet = msgspec.convert(validated.model_dump(), Sheet)
     _check_sheet_bounds(sheet, source)
     return sheet
 
 
+def given_sheet(data: Any) -> Sheet:
+    """A sheet a command gives (a `join`'s fields), read by the sheet's model, its own validators included: a
+    wrong value raises pydantic's ValidationError, in the model's words."""
+    from fudge_combat.engine.kernel import models
+
+    return msgspec.convert(models.Sheet.model_validate(data).model_dump(), Sheet)
+
+
+def stored_sheet(data: Any) -> Sheet:
+    """A sheet as a `combatant_joined` event or a `join` command holds it (its fields as JSON gives them).
+
+    A stored sheet was validated by the sheet's model when it joined, so its struct checks the types and bounds
+    (the log's own check of a body); a value of the wrong type, or past a bound, raises msgspec's
+    ValidationError. A join's sheet is read by the model again where a GM or a player gives it (the join's
+    decider), since a request is not a stored value."""
+    return msgspec.convert(data, Sheet)
+
+
 def _check_sheet_bounds(sheet: Sheet, source: str) -> None:
     """Boxes and levels a sheet may give: checked when a sheet is read, not when a stored one is replayed."""
+    from fudge_combat.engine.kernel.inputs import check_boxes
     if sheet.wounds is not None:
         check_boxes(sheet.wounds.boxes, source, "wounds.boxes")
     for aspect, boxes in sheet.aspects.items():

@@ -39,9 +39,11 @@ from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+import msgspec
 from msgspec import Struct, field
 from msgspec.structs import replace
 
+from fudge_combat.events.records import json_form
 from fudge_combat.engine import commands as cmd
 from fudge_combat.engine.decide import decide
 from fudge_combat.engine.evolve import evolve
@@ -65,7 +67,7 @@ def apply(state: FightState, events: Sequence[Any]) -> FightState:
 def setup(rules: str, options: RuleOptions, sheets: Sequence[tuple[dict[str, Any], str]]) -> tuple[FightState, list[str]]:
     """A fight with these sheets joined (a second sheet of the same name joins as `NAME 2`)."""
     state = FightState()
-    state = apply(state, decide(state, cmd.StartFight(name="odds", rules=rules, options=options.model_dump(mode="json"),
+    state = apply(state, decide(state, cmd.StartFight(name="odds", rules=rules, options=json_form(options),
                                                       seed_commitment="", stream=""), ScriptedDice(())))
     names: list[str] = []
     for sheet, source in sheets:
@@ -117,7 +119,7 @@ def single_action(state: FightState, match: Match) -> Odds:
     with the fight's own Declare command first, so each rule sees what it sees at the table.
     """
     kind, command = action_command(state, match)
-    state = replace(state, options=state.options.model_copy(update={"initiative": "none"}))  # no turn checks
+    state = replace(state, options=msgspec.structs.replace(state.options, initiative="none"))  # no turn checks
     state = declare(state, match)
     profile = profile_of(state)
     weighted = [(p, profile.outcome(events)) for p, events in every_roll(lambda dice: decide(state, command, dice))]

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+import msgspec
 from msgspec import Struct
 
 from fudge_combat.engine import commands as cmd
@@ -135,7 +136,7 @@ def odds_now(state: FightState, attacker: str | None, target: str,
 
 def _out_of_turn(state: FightState) -> FightState:
     """The fight with its turn checks left out, as `fudge odds` weighs sheets: the blow as if made now."""
-    return replace(state, options=state.options.model_copy(update={"initiative": "none"}), turn=None,
+    return replace(state, options=msgspec.structs.replace(state.options, initiative="none"), turn=None,
                    part=state.part.out_of_turn())
 
 

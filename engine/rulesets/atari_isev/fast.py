@@ -37,7 +37,8 @@ from typing import Any
 
 from msgspec import Struct
 
-from fudge_combat.engine.kernel.options import RuleOptions, resolve
+from fudge_combat.engine.kernel.options import RuleOptions
+from fudge_combat.engine.kernel.presets import resolve
 from fudge_combat.engine.kernel.state import Combatant
 from fudge_combat.engine.kernel.wounds import INCAPACITATED, LEVELS, VERY_HURT, level_for_damage
 from fudge_combat.engine.rulesets.atari_isev.blows import default_avoidance, skill_like
@@ -66,7 +67,7 @@ DEAD = 6  # `engine.kernel.wounds.DEAD`: the level `place` gives a track with no
 
 def options_eligible(options: RuleOptions) -> bool:
     """The options are ones the fast path was proven on (see the module's docstring)."""
-    for name in type(options).model_fields:
+    for name in options.__struct_fields__:
         if name not in READ and name not in AT_OPENING and name not in UNREAD:
             if getattr(options, name) != getattr(PRESET, name):
                 return False

@@ -11,6 +11,7 @@ from functools import partial
 from itertools import islice
 from typing import Any, TYPE_CHECKING, TypeVar
 
+import msgspec
 from msgspec.structs import replace as with_fields
 
 from fudge_combat.engine.kernel.commands import ByCommand
@@ -26,7 +27,7 @@ from fudge_combat.engine.rulesets.fudge import lifecycle
 from fudge_combat.engine.rulesets.fudge import phases
 from fudge_combat.engine.kernel.decider import Decider, Handler, HandlerOf
 from fudge_combat.engine.rulesets.fudge.settle import settle_exchange
-from fudge_combat.engine.kernel.sheets import Sheet
+from fudge_combat.engine.kernel.sheets import given_sheet
 from fudge_combat.engine.rulesets.fudge.sides import able, combatant
 from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Action, Combatant, FightState
@@ -331,7 +332,7 @@ def roll(state: FightState, c: RollTrait, dice: Dice, *,
 
 def join(state: FightState, c: Join, dice: Dice) -> list[ev.Event]:
     """FT-SIMPLE, FT-ADV-1: a Fate sheet's arms are checked when it joins."""
-    check_arms(Sheet.model_validate(c.sheet), state.options.arms_rating_limit, state.options.arms)
+    check_arms(given_sheet(c.sheet), state.options.arms_rating_limit, state.options.arms)
     return lifecycle.join(state, c, dice)
 
 

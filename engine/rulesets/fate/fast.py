@@ -45,7 +45,7 @@ _DEFAULTS = RuleOptions()
 
 
 def options_eligible(options: RuleOptions) -> bool:
-    for name in type(options).model_fields:
+    for name in options.__struct_fields__:
         value = getattr(options, name)
         if name in FIXED:
             if value != FIXED[name]:

@@ -13,8 +13,8 @@ from fudge_combat.engine.rulesets.fudge import healing
 from fudge_combat.engine.rulesets.fudge.conditions import expire
 from fudge_combat.engine.kernel.initiative import Initiative, Intent, card_dice
 from fudge_combat.engine.rulesets.fudge.locations import worsen
-from fudge_combat.engine.kernel.options import RuleOptions
-from fudge_combat.engine.kernel.sheets import Sheet, read_levels
+from fudge_combat.engine.kernel.options import stored_options
+from fudge_combat.engine.kernel.sheets import read_levels, stored_sheet
 from fudge_combat.engine.rulesets.fudge.evolving import remember, with_item, without
 from fudge_combat.engine.rulesets.fudge.phase_order import with_tie_order
 from fudge_combat.engine.kernel.state import Combatant, FightState, Turn, initial_part, replace
@@ -25,7 +25,7 @@ from fudge_combat.events.records import Recorded
 
 
 def _fight_started(s: FightState, r: Recorded, e: ev.FightStarted) -> FightState:
-    options = RuleOptions.model_validate(e.options)
+    options = stored_options(e.options)
     return replace(s, fight_id=r.fight, name=e.name, rules=e.rules, part=initial_part(options.ruleset),
                    options=options, stream=e.stream, commitment=e.seed_commitment)
 
@@ -43,7 +43,7 @@ def _seed_revealed(s: FightState, r: Recorded, e: ev.SeedRevealed) -> FightState
 
 
 def _joined(s: FightState, r: Recorded, e: ev.CombatantJoined) -> FightState:
-    sheet = Sheet.model_validate(e.sheet)
+    sheet = stored_sheet(e.sheet)
     fighter = read_levels(sheet, s.ladder, e.source, s.options.plus_levels)
     if sheet.fudge_points is not None:
         points = sheet.fudge_points

@@ -52,7 +52,7 @@ POLICIES = frozenset({"plain", "reckless", "sensible"})  # sensible: only for a 
 def options_eligible(options: RuleOptions) -> bool:
     """The options are ones the fast path was proven on (see the module's docstring)."""
     default = _DEFAULTS
-    for name in type(options).model_fields:
+    for name in options.__struct_fields__:
         value = getattr(options, name)
         if name in FIXED:
             if value != FIXED[name]:

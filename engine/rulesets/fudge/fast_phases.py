@@ -76,7 +76,7 @@ def options_eligible(options: RuleOptions) -> bool:
     """The options are ones this fast path was proven on (see the module's docstring)."""
     if options.initiative not in SYSTEMS:
         return False
-    for name in type(options).model_fields:
+    for name in options.__struct_fields__:
         value = getattr(options, name)
         if name in FIXED:
             if value != FIXED[name]:

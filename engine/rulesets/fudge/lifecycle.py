@@ -6,11 +6,13 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING
 
+
+from fudge_combat.events.records import json_form
 from fudge_combat.engine.kernel.commands import ByCommand
 from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.decider import Handler
-from fudge_combat.engine.kernel.sheets import Sheet, read_levels
+from fudge_combat.engine.kernel.sheets import given_sheet, read_levels
 from fudge_combat.engine.rulesets.fudge import conditions
 from fudge_combat.engine.rulesets.fudge.sides import combatant
 from fudge_combat.events import structs as ev
@@ -50,7 +52,7 @@ def reveal_seed(state: FightState, c: RevealSeed, dice: Dice) -> list[ev.Event]:
 
 
 def join(state: FightState, c: Join, dice: Dice) -> list[ev.Event]:
-    sheet = Sheet.model_validate(c.sheet)
+    sheet = given_sheet(c.sheet)
     name = c.name or sheet.name
     if "=" in name or not name.strip():
         raise RuleError(f"{name!r} cannot be a combatant's name")
@@ -62,7 +64,7 @@ def join(state: FightState, c: Join, dice: Dice) -> list[ev.Event]:
         if trait:
             fighter.trait(trait, state.options)
     side = c.side or sheet.side or name
-    return [ev.CombatantJoined(combatant=name, side=side, sheet=sheet.model_dump(mode="json"), source=c.source)]
+    return [ev.CombatantJoined(combatant=name, side=side, sheet=json_form(sheet), source=c.source)]
 
 
 def kill(state: FightState, c: Kill, dice: Dice) -> list[ev.Event]:
