@@ -15,9 +15,9 @@ import warnings
 import pytest
 import structlog
 
-from fudge_combat.events.records import json_form
 from fudge_combat.engine.kernel.dice import parse_faces
 from fudge_combat.engine.kernel.presets import resolve
+from fudge_combat.events.records import json_form
 from fudge_combat.service.fights import DiceInput, Fights
 from fudge_combat.store.memory import MemoryStore
 
