@@ -165,13 +165,11 @@ class Deriver:
                 continue  # the union's tag: msgspec checks it; the struct's class answers it (below)
             hint = hints[name]
             written = constraints(typing.get_args(hint)[1:]) if typing.get_origin(hint) is typing.Annotated else []
-            own = [repr(item) for item in info.metadata]  # the field's own constraints beside its annotation's
-            for item in map(repr, written):
-                own.remove(item) if item in own else own.append("missing")
-            if own and not self.edge or "missing" in own:
+            # the field's own constraints (given with its default), beside those its annotation writes
+            extra = [item for item in info.metadata if repr(item) not in set(map(repr, written))]
+            if len(info.metadata) - len(extra) != len(written) or (extra and not self.edge):
                 raise TypeError(f"{model.__name__}.{name}: a constraint given as a default, not in the annotation, "
                                 "is not derived")
-            extra = [item for item in info.metadata if repr(item) in own]
             derived = self.annotation(hint, extra)  # the hint, bounds and all: pydantic's own are those it writes
             stored = f'name={info.alias!r}' if info.alias and info.alias != name else ""
             factory = info.default_factory

@@ -8,6 +8,8 @@ their defaults. Presets, and house rules that tweak one, are read by engine.kern
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.engine.kernel.registry import ruleset_module
 from fudge_combat.engine.kernel.structs import RuleOptions
@@ -20,8 +22,6 @@ def stored_options(data: Any) -> RuleOptions:
     """A fight's options as its `fight_started` event holds them: resolved and validated by the options' model when
     the fight started (engine.kernel.presets.resolve), so the struct checks the types and bounds; a value of the
     wrong type, or past a bound, raises msgspec's ValidationError."""
-    import msgspec
-
     return msgspec.convert(data, RuleOptions)
 
 

@@ -13,7 +13,7 @@ from fudge_combat.engine.kernel.structs import (Armor, CombatTraits, FateArmor, 
                                                 WoundOverride)
 
 __all__ = ["Sheet", "CombatTraits", "Weapon", "Armor", "Shield", "FateWeapon", "FateArmor", "WoundOverride",
-           "Fighter", "parse_sheet", "stored_sheet", "read_levels", "likely_typo", "unlisted_combat_traits"]
+           "Fighter", "parse_sheet", "given_sheet", "stored_sheet", "read_levels", "likely_typo", "unlisted_combat_traits"]
 
 Level = str | int  # a level as a sheet writes it: a ladder's word (`Good`, `Good+`) or a number
 MAX_LEVEL = 100  # a trait level on any ladder (C-LAD-5 numbers included); Scale carries what is bigger
@@ -28,7 +28,7 @@ def parse_sheet(text: str, source: str) -> Sheet:
 
     raw = load_toml(text, source)
     try:
-        validated = models.Sheet.model_validate(raw)
+        sheet = given_sheet(raw)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "(top)"
@@ -43,7 +43,6 @@ def parse_sheet(text: str, source: str) -> Sheet:
             allowed = ", ".join(parent.model_fields) if parent else "see `fudge sheet new` for a commented template"
             raise InputError(f"{source}: unknown key {where!r}; allowed here: {allowed}") from None
         raise InputError(validation_line(exc, source)) from None
-    sheet = msgspec.convert(validated.model_dump(), Sheet)
     _check_sheet_bounds(sheet, source)
     return sheet
 
@@ -69,6 +68,7 @@ def stored_sheet(data: Any) -> Sheet:
 def _check_sheet_bounds(sheet: Sheet, source: str) -> None:
     """Boxes and levels a sheet may give: checked when a sheet is read, not when a stored one is replayed."""
     from fudge_combat.engine.kernel.inputs import check_boxes
+
     if sheet.wounds is not None:
         check_boxes(sheet.wounds.boxes, source, "wounds.boxes")
     for aspect, boxes in sheet.aspects.items():
