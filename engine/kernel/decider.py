@@ -12,8 +12,13 @@ from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.state import Combatant, FightState, RulesPart, initial_part
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.kernel.command_base import CommandModel as Command
+    from typing import TypeAlias
+
+    from fudge_combat.engine.kernel.command_base import CommandModel
     from fudge_combat.events.structs import Event
+
+    # A command: one of this project's (a struct derived from its model) or a ruleset of another package's own (a model)
+    Command: TypeAlias = Struct | CommandModel
 
 # A decide table's handler: (state, a command of its key's class, dice) -> the events it makes. Each handler
 # names its own command class (`attack(state, c: Attack, dice)`), which a table's one type cannot tie to

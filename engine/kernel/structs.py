@@ -1,7 +1,7 @@
 """A sheet and a fight's rule options as msgspec structs, the values the engine holds: written by `python -m
-fudge_combat.engine.kernel.derive` from the pydantic models (engine.kernel.models), which are the schema and
-validate files and requests. Do not edit: change a model, then write this again (tests/test_kernel_structs.py
-fails until it is)."""
+fudge_combat.engine.derive` from the pydantic models (engine.kernel.models), which are the schema and validate
+files and requests. Do not edit: change a model, then write this again (tests/test_kernel_structs.py fails
+until it is)."""
 
 from typing import Annotated, Any, Literal
 
