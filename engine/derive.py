@@ -51,7 +51,7 @@ def _doc(what: str, models: str, also: str) -> str:
 def _kernel() -> str:
     from fudge_combat.engine.kernel import models
 
-    deriver = Deriver(edge=True)
+    deriver = Deriver(edge=True, untracked=True)  # a state holds a sheet a fighter: never walked by the collector
     deriver.struct(models.Sheet)
     deriver.struct(models.RuleOptions)
     header = HEADER.format(doc=_doc("A sheet and a fight's rule options", "engine.kernel.models",

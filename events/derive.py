@@ -93,8 +93,12 @@ class Deriver:
 
     def __init__(self, unions: dict[str, Any] | None = None, edge: bool = False,
                  known: dict[type[BaseModel], str] | None = None, constants: dict[str, Any] | None = None,
-                 marks: tuple[type, ...] = ()) -> None:
+                 marks: tuple[type, ...] = (), untracked: bool = False) -> None:
         self.edge = edge
+        # The structs are not tracked by the cyclic collector (msgspec's `gc=False`): values of a fight's state,
+        # frozen trees of texts, numbers and containers of them, which never hold a cycle; a roster of hundreds
+        # holds thousands, which every full collection would walk.
+        self.untracked = untracked
         self.marks = marks  # the classes of marks an annotation may hold beside its bounds: written by their repr
         self.known = dict(known or {})  # models derived in another module: the name their struct is imported by
         self.constants = {id(value): name for name, value in (constants or {}).items()}  # defaults named once
@@ -204,7 +208,7 @@ class Deriver:
                 lines.append(f"    {name}: {derived} = field(default={self.default(info.default)}, {stored})")
             else:
                 lines.append(f"    {name}: {derived} = {self.default(info.default)}")
-        options = "frozen=True, kw_only=True, forbid_unknown_fields=True"
+        options = "frozen=True, kw_only=True, forbid_unknown_fields=True" + (", gc=False" if self.untracked else "")
         if tag is not None:
             options += f', tag_field="type", tag={tag!r}'
             lines.insert(0, f"    type = {tag!r}")
