@@ -51,7 +51,7 @@ from msgspec import Struct
 from fudge_combat.engine.kernel.pmap import KINDS, LOGGED, MISSING, EventMap, PMap
 from fudge_combat.engine.kernel.rewind import Change, History
 from fudge_combat.engine.kernel.registry import RULESETS
-from fudge_combat.engine.kernel.state import FightState, RulesPart, initial_part
+from fudge_combat.engine.kernel.state import Combatant, FightState, RulesPart, initial_part
 
 # Types built at run time from the state's annotations: subscripted through these names, as values
 _TUPLE: Any = tuple
@@ -141,6 +141,15 @@ def _hints(cls: Any) -> list[tuple[str, Any]]:
                 for name, field in cls.model_fields.items()]
     hints = typing.get_type_hints(cls, include_extras=True)
     return [(name, hints[name]) for name in cls.__struct_fields__]
+
+
+# Each combatant of the state last decoded, by its id, with what msgpack held for him (`_HELD`: the combatant
+# kept too, so that the id stays his): a combatant the next snapshot still holds (one the command left alone:
+# the state is immutable, so he is the same object) is written as he was read, not taken apart again field
+# by field with his fighter, sheet and track (a roster of hundreds is written at every command). Only the
+# last body decoded is kept.
+_READ: dict[int, Any] = {}
+_HELD: dict[int, Combatant] = {}
 
 
 class _Deriver:
@@ -293,6 +302,8 @@ class _Deriver:
         decodes = [(number, codec.decode) for number, codec in enumerate(codecs) if codec.decode is not None]
 
         def encode(value: Any) -> Any:
+            if remember and _HELD.get(id(value)) is value:
+                return _READ[id(value)]  # as msgpack held him: the same array
             if type(value) is not cls and not (cls is FightState and isinstance(value, FightState)):
                 raise TypeError(f"a {type(value).__name__} where a {cls.__name__} is stored")
             held = read(value)
@@ -305,13 +316,18 @@ class _Deriver:
 
         build = _model(cls, names) if _is_model(cls) else _struct(cls)
 
+        remember = cls is Combatant
+
         def decode(value: Any) -> Any:
             held: Any = msgspec.structs.astuple(value)
             if decodes:
                 held = list(held)
                 for number, convert in decodes:
                     held[number] = convert(held[number])
-            return build(held)
+            made = build(held)
+            if remember:
+                _READ[id(made)], _HELD[id(made)] = value, made
+            return made
 
         codec = self.classes[cls] = Codec(wire, encode, decode)
         return codec
@@ -477,4 +493,6 @@ def decode(body: bytes) -> Body:
     _, decoder, state_codec, history_codec = _schema()
     assert state_codec.decode is not None and history_codec.decode is not None
     found = decoder.decode(body)
+    _READ.clear()
+    _HELD.clear()
     return Body(state_codec.decode(found.state), history_codec.decode(found.history))
