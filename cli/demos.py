@@ -9,6 +9,7 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
+import msgspec
 from msgspec import Struct
 
 from fudge_combat.events.records import json_form
@@ -131,7 +132,7 @@ ATARI_ISEV = Demo(
 
 def join_as(sheet: str, name: str) -> cmd.Join:
     """Join an example sheet under another name (one guard sheet, three guards)."""
-    return join(sheet).model_copy(update={"name": name})
+    return msgspec.structs.replace(join(sheet), name=name)
 
 
 # Fate (004 8.2): Cyrus and Finn against three guards, exchange by exchange.

@@ -15,7 +15,7 @@ from fudge_combat.cli import context
 from fudge_combat.cli.context import dice_input, echo, fight_name, guard, service
 from fudge_combat.cli.params import ATARI, FUDGE, PHASES, TABLE
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.kernel.command_base import CommandModel
+from fudge_combat.engine.kernel.command_marks import is_part
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.engine.kernel.wounds import LEVEL_BY_NAME, LEVELS
 from fudge_combat.events import structs as ev
@@ -77,8 +77,9 @@ def check_traits(state: Any, command: Any, can_insist: bool = False) -> None:
     in the rules: a log written before this check must still verify."""
     from fudge_combat.engine.kernel.sheets import likely_typo
 
-    # A command's own parts may name traits too (a Fate exchange's actions): the command says which.
-    parts = command.typed_parts() if isinstance(command, CommandModel) else (command,)
+    # A command's own parts may name traits too (a Fate exchange's actions, an attack's and a defence's)
+    parts = [command, *(item for value in (getattr(command, field) for field in _fields(command))
+                        for item in (value if isinstance(value, tuple) else (value,)) if is_part(item))]
     for part in parts:
         for whose, field in TYPED_TRAITS:
             name = getattr(part, field, None)
@@ -91,6 +92,12 @@ def check_traits(state: Any, command: Any, can_insist: bool = False) -> None:
             if meant:
                 insist = f" (to roll a skill {who.name} lacks at its default, add --unlisted)" if can_insist else ""
                 raise InputError(f"{who.name} has no trait {name!r}: did you mean {' or '.join(meant)}?{insist}")
+
+
+def _fields(command: Any) -> tuple[str, ...]:
+    """The names of a command's fields (a struct's, or a ruleset of another package's model's)."""
+    fields = getattr(command, "__struct_fields__", None)
+    return tuple(fields if fields is not None else type(command).model_fields)
 
 
 def run(fight: Optional[str], build: Any, dice: Optional[list[str]] = None, command_id: Optional[str] = None,

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Literal, Union
 
 import annotated_types
-from pydantic import BaseModel
+from pydantic import AfterValidator, BaseModel, BeforeValidator, PlainSerializer, PlainValidator, WrapSerializer, WrapValidator
 from pydantic.fields import FieldInfo
 
 TARGET = Path(__file__).with_name("structs.py")
@@ -61,6 +61,11 @@ def constraints(extras: Any) -> list[Any]:
     return found
 
 
+# A model's own conversions of a field's value (pydantic's functional validators and serializers): run where the
+# model reads a file or a request (`edge`), so not the struct's, which holds what they give.
+_FUNCTIONAL = (AfterValidator, BeforeValidator, PlainValidator, WrapValidator, PlainSerializer, WrapSerializer)
+
+
 # Where two constraints bound the same thing (a field's own `Field(min_length=1)` on a `Text`), pydantic checks
 # both: the tighter one decides, and msgspec's one `Meta` holds that one.
 _TIGHTER = {"ge": max, "gt": max, "min_length": max, "le": min, "lt": min, "max_length": min}
@@ -86,8 +91,18 @@ class Deriver:
     then derived (its struct checks the types and bounds), and a dict's or a list's default factory is kept.
     The log's models are derived without it: a stored body is checked by the struct alone."""
 
-    def __init__(self, unions: dict[str, Any] | None = None, edge: bool = False) -> None:
+    def __init__(self, unions: dict[str, Any] | None = None, edge: bool = False,
+                 known: dict[type[BaseModel], str] | None = None, constants: dict[str, Any] | None = None,
+                 marks: tuple[type, ...] = (), untracked: bool = False) -> None:
         self.edge = edge
+        # The structs are not tracked by the cyclic collector (msgspec's `gc=False`): values of a fight's state,
+        # frozen trees of texts, numbers and containers of them, which never hold a cycle; a roster of hundreds
+        # holds thousands, which every full collection would walk.
+        self.untracked = untracked
+        self.marks = marks  # the classes of marks an annotation may hold beside its bounds: written by their repr
+        self.known = dict(known or {})  # models derived in another module: the name their struct is imported by
+        self.constants = {id(value): name for name, value in (constants or {}).items()}  # defaults named once
+        self.written_constants: list[str] = []
         self.names: dict[type[BaseModel], str] = {}
         self.classes: list[str] = []
         self.unions = {id(tp): name for name, tp in (unions or {}).items()}
@@ -103,12 +118,12 @@ class Deriver:
         if tp is type(None):
             return "None"
         if isinstance(tp, type) and issubclass(tp, BaseModel):
-            return self.struct(tp)
+            return self.known.get(tp) or self.struct(tp)
         origin, args = typing.get_origin(tp), typing.get_args(tp)
         if origin is typing.Annotated and any(getattr(extra, "discriminator", None) for extra in args[1:]):
             return self.tagged(tp)
-        if origin is typing.Annotated:  # a bound (events.bounds): the same on msgspec's type
-            return f"Annotated[{self.annotation(args[0])}, {meta(constraints(args[1:]), tp)}]"
+        if origin is typing.Annotated:  # a bound (events.bounds): the same on msgspec's type; a mark kept as it is
+            return self.annotated(args[0], constraints(args[1:]), tp)
         if origin is Literal and all(type(arg) in (str, int) for arg in args):
             return f"Literal[{', '.join(map(repr, args))}]"
         if origin in (Union, types.UnionType):
@@ -129,8 +144,18 @@ class Deriver:
         if origin in (Union, types.UnionType) and type(None) in args:
             return " | ".join("None" if arg is type(None) else self.bounded(arg, extra) for arg in args)
         if origin is typing.Annotated:
-            return f"Annotated[{self.annotation(args[0])}, {meta(constraints(args[1:]) + extra, tp)}]"
+            return self.annotated(args[0], constraints(args[1:]) + extra, tp)
         return f"Annotated[{self.annotation(tp)}, {meta(extra, tp)}]"
+
+    def annotated(self, tp: Any, extras: list[Any], where: Any) -> str:
+        """`Annotated[tp, ...]` with msgspec's `Meta` for the bounds among `extras` and the marks (`marks`: the
+        commands', engine.kernel.command_marks) by their names; a model's own conversions (`edge`) left to it."""
+        if self.edge:
+            extras = [extra for extra in extras if not isinstance(extra, _FUNCTIONAL)]
+        marks = [repr(extra) for extra in extras if isinstance(extra, self.marks)]
+        bounds = [extra for extra in extras if not isinstance(extra, self.marks)]
+        written = ([meta(bounds, where)] if bounds else []) + marks
+        return f"Annotated[{self.annotation(tp)}, {', '.join(written)}]" if written else self.annotation(tp)
 
     def tagged(self, tp: Any) -> str:
         """A union of models told apart by their `type` field (`Field(discriminator="type")`): msgspec's
@@ -183,7 +208,7 @@ class Deriver:
                 lines.append(f"    {name}: {derived} = field(default={self.default(info.default)}, {stored})")
             else:
                 lines.append(f"    {name}: {derived} = {self.default(info.default)}")
-        options = "frozen=True, kw_only=True, forbid_unknown_fields=True"
+        options = "frozen=True, kw_only=True, forbid_unknown_fields=True" + (", gc=False" if self.untracked else "")
         if tag is not None:
             options += f', tag_field="type", tag={tag!r}'
             lines.insert(0, f"    type = {tag!r}")
@@ -192,7 +217,16 @@ class Deriver:
         return model.__name__
 
     def default(self, value: Any) -> str:
-        """A model's default as the struct's source holds it: a model instance becomes its struct's."""
+        """A model's default as the struct's source holds it: a model instance becomes its struct's (by the
+        constant's name, written once after its class, where it is one of the `constants`)."""
+        name = self.constants.get(id(value))
+        if name is not None:
+            if name not in self.written_constants:
+                self.written_constants.append(name)
+                self.constants.pop(id(value))
+                self.classes.append(f"{name} = {self.default(value)}")
+                self.constants[id(value)] = name
+            return name
         if isinstance(value, BaseModel):
             name = self.struct(type(value))
             changed = {key: getattr(value, key) for key, info in type(value).model_fields.items()

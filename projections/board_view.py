@@ -64,7 +64,7 @@ class Part(Struct, frozen=True):
     """One combatant's lines of the status text, entry of its JSON, two board lines and traits."""
 
     key: str
-    data: dict[str, Any]
+    data: dict[str, Any] | None  # None: not read yet from `body` (a part stored for the state: `content`)
     body: str  # `data` as stored
     digest: str
     listed: str  # [key, digest] as the head lists it
@@ -75,16 +75,21 @@ class Part(Struct, frozen=True):
 
 
 def render_part(state: FightState, who: Combatant, current: bool, done: str | None) -> Part:
-    first, second = board.combatant_lines(state, who, current, done, board.widths(WIDTH))
-    data = {"text": [safe(line) for line in status.combatant_text_lines(state, who)],
-            "json": status.combatant_json(state, who),
-            "board": [[[text, kind] for text, kind in board.clip(line, WIDTH)] for line in (first, second)],
-            "traits": trait_names(state, who)}
+    data = rendered(state, who, current, done)
     body = _JSON.encode(data)
     return part_of(state, who, data, body, digest(body))
 
 
-def part_of(state: FightState, who: Combatant, data: dict[str, Any], body: str, pinned: str) -> Part:
+def rendered(state: FightState, who: Combatant, current: bool, done: str | None) -> dict[str, Any]:
+    """What `who`'s part shows: his lines of the status text, his entry of its JSON, his two board lines, his traits."""
+    first, second = board.combatant_lines(state, who, current, done, board.widths(WIDTH))
+    return {"text": [safe(line) for line in status.combatant_text_lines(state, who)],
+            "json": status.combatant_json(state, who),
+            "board": [[[text, kind] for text, kind in board.clip(line, WIDTH)] for line in (first, second)],
+            "traits": trait_names(state, who)}
+
+
+def part_of(state: FightState, who: Combatant, data: dict[str, Any] | None, body: str, pinned: str) -> Part:
     """The part of `who` holding `data`, stored as `body` (rendered here, or read back by its digest)."""
     return Part(who.key, data, body, pinned, f'[{encode_basestring(who.key)},"{pinned}"]', who.side,
                 still_fights(state, who), who.stunned is not None, who.joined_seq)
@@ -163,16 +168,12 @@ class Roster:
         joined = [state.combatants[key].joined_seq for key in keys]
         if joined != sorted(joined):
             return None
-        try:  # msgspec's JSON reader: several times the standard library's on a large roster's parts
-            found = msgspec.json.decode(f"[{','.join(bodies)}]")
-        except (msgspec.DecodeError, RecursionError):
-            return None
-        if not isinstance(found, list) or len(found) != len(bodies) or not all(isinstance(d, dict) for d in found):
-            return None
         kept = cls()
         actor = current_actor(state)
-        for (key, pinned), body, data in zip(listed, bodies, found):
-            part = kept.parts[key] = part_of(state, state.combatants[key], data, body, pinned)
+        # Each body is the one its digest pins, so as a writer stored it: read only where a whole view is built
+        # (`content`), never to write the rows of a command (a one-shot command on a roster of hundreds).
+        for (key, pinned), body in zip(listed, bodies):
+            part = kept.parts[key] = part_of(state, state.combatants[key], None, body, pinned)
             kept.sides.add(part.side)
             if part.standing:
                 kept.standing.add(part.side)
@@ -298,7 +299,23 @@ def build(state: FightState) -> dict[str, Any]:
     (projections.board.board_lines at 80 columns) and traits (`traits`), built one combatant at a time."""
     with _LOCK:
         kept = roster(state)
-        return assemble(kept.head(state), [part.data for part in kept.in_order()])
+        return assemble(kept.head(state), [content(state, part) for part in kept.in_order()])
+
+
+def content(state: FightState, part: Part) -> dict[str, Any]:
+    """What a part shows: as rendered, or read from the body stored for it (rendered again where that does
+    not read as a part: a stored view is untrusted)."""
+    if part.data is not None:
+        return part.data
+    try:  # msgspec's JSON reader: several times the standard library's
+        data = msgspec.json.decode(part.body)
+    except (msgspec.DecodeError, RecursionError):
+        data = None
+    if isinstance(data, dict):
+        return data
+    actor = current_actor(state)
+    return rendered(state, state.combatants[part.key], actor is not None and actor.key == part.key,
+                    board.acted(state).get(part.key))
 
 
 class Written(Struct):

@@ -53,9 +53,10 @@ def consequences(before: FightState, after: FightState, records: Sequence[Record
     out += [Consequence(kind, text) for kind, text in rules.harm(before, after)]
     out += _allies(after, records)
     out += _conditions(before, after)
-    out += _standing(before, after)
+    changed = _changed(before, after)
+    out += _standing(before, after, changed)
     out += [Consequence(kind, text) for kind, text in rules.turn(before, after)]
-    out += _fight_over(before, after)
+    out += _fight_over(before, after, changed)
     return out
 
 
@@ -259,11 +260,22 @@ def _why_out(state: FightState, who: Combatant) -> str:
     return LEVELS[who.track.level]
 
 
-def _standing(before: FightState, after: FightState) -> list[Consequence]:
+def _changed(before: FightState, after: FightState) -> set[str] | None:
+    """The combatants who may stand otherwise after the command: those it replaced, and those whose part of the
+    ruleset's own state it touched (`Decider.still_fights` reads no more); None: anyone (other rules). The
+    state is immutable, so a combatant the command left alone is the same object (a roster of hundreds is
+    not asked who stands, twice, at every command)."""
+    if before.options is not after.options:
+        return None
+    changed = {key for key, now in after.combatants.items() if before.combatants.get(key) is not now}
+    return changed | ruleset_of(after).touched(before.part, after.part)
+
+
+def _standing(before: FightState, after: FightState, changed: set[str] | None) -> list[Consequence]:
     out = []
     for key, now in after.combatants.items():
         was = before.combatants.get(key)
-        if was is None:
+        if was is None or changed is not None and key not in changed:
             continue
         still, stood = still_fights(after, now), still_fights(before, was)
         if now.track.dead and not was.track.dead:
@@ -284,12 +296,15 @@ def _sides_standing(state: FightState) -> dict[str, list[str]]:
     return sides
 
 
-def _fight_over(before: FightState, after: FightState) -> list[Consequence]:
+def _fight_over(before: FightState, after: FightState, changed: set[str] | None) -> list[Consequence]:
     """At most one side still fights (the rulesets' `is_terminal`): the GM ends the battle."""
     if after.ended_through == after.last_seq and after.ended_through != before.ended_through:
         return []  # this command ended the battle
     if before.combatants.keys() != after.combatants.keys():
         return []  # someone joined or a join was undone: no side fell or rose
+    if changed is not None and all(still_fights(after, after.combatants[key]) == still_fights(before, before.combatants[key])
+                                   for key in changed if key in after.combatants):
+        return []  # nobody fell or rose: the same sides stand
     was, now = _sides_standing(before), _sides_standing(after)
     rules = ruleset_of(after)
     end = f"`fudge {rules.end_command}` ends the {rules.battle}"

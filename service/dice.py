@@ -11,6 +11,7 @@ from typing import Any, get_args
 
 from msgspec import Struct, field
 
+from fudge_combat.engine.kernel.command_marks import field_hints
 from fudge_combat.engine.kernel.dice import EnteredDice, SeededDice, commitment
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.events import structs as ev
@@ -113,7 +114,7 @@ def unused_dice(state: FightState, command: Any, source: EnteredDice) -> tuple[U
 def _named_in(command: Any) -> set[str]:
     """Every name a command's fields hold, lowercased: the combatants who take part in it."""
     names: set[str] = set()
-    pending = [getattr(command, field) for field in type(command).model_fields]
+    pending = [getattr(command, field) for field, _ in field_hints(type(command))]
     while pending:
         value = pending.pop()
         if isinstance(value, str):

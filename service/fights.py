@@ -164,7 +164,7 @@ class Fights:
                  events: Sequence[Any]) -> list[Recorded]:
         out = []
         at = self.clock()
-        dump = issued.model_dump(mode="json") if issued is not None else None
+        dump = cmd.issued_dump(issued) if issued is not None else None
         if dump is not None and self.requested is not None:
             dump[REQUESTED] = self.requested
         for index, event in enumerate(events):
@@ -196,7 +196,7 @@ class Fights:
         check_fight_name(name)  # every way a fight is made (new, branch, import) names it through here
         seed, commit, stream = self._seed()
         fight_id = self.new_id()
-        command = opening(commit, stream)
+        command = cmd.valid(opening(commit, stream))
         start, prev = (prefix[-1].seq + 1, prefix[-1].hash) if prefix else (1, GENESIS)
         new, after, _ = step(decide, base, command, EnteredDice(), list,
                              lambda events: self._records(fight_id, start, prev, self.new_id(), command, events))
@@ -223,6 +223,7 @@ class Fights:
         declaration) go to the GM's secrets, under the fight's id, before the events are appended."""
         if command_id and self.reads.has_command(name, command_id):
             return Outcome((), self.state(name), replayed=True)
+        command = cmd.valid(command)  # built in code: its struct's types and bounds, before anything is read
         with self._stored(name):
             loaded = self.loader.load(name)
             decided = self._decide(name, loaded, command, dice or DiceInput(), command_id)

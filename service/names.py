@@ -3,7 +3,7 @@
 A command is written with the full names the fight knows before it is decided (`canonical`), so
 its log never depends on how a name was abbreviated: an old log replays as it did, and a log
 written today replays the same whatever fighters join later. Which of a command's fields name a
-combatant is marked on the command models (engine.kernel.command_base.CombatantName); a field left
+combatant is marked on the commands (engine.kernel.command_marks.CombatantName); a field left
 unmarked is never touched, and tests/test_names.py makes every text field of every command say
 which it is.
 """
@@ -14,9 +14,7 @@ import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_origin
 
-from pydantic import BaseModel
-
-from fudge_combat.engine.kernel.command_base import NAMES_A_COMBATANT
+from fudge_combat.engine.kernel.command_marks import NAMES_A_COMBATANT, field_hints, is_part, with_values
 from fudge_combat.engine.kernel.errors import InputError
 from fudge_combat.engine.kernel.words import some_of
 from fudge_combat.engine.turns import current_actor
@@ -24,7 +22,7 @@ from fudge_combat.engine.turns import current_actor
 if TYPE_CHECKING:  # a usage error's "did you mean" (cli.main) reads `one_of` without loading the engine's state
     from fudge_combat.engine.kernel.state import Combatant, FightState
 
-Model = TypeVar("Model", bound=BaseModel)
+Model = TypeVar("Model")  # a command or a part of one: a struct, or a ruleset of another package's model
 
 
 def matching(known: Sequence[str], typed: str) -> list[str]:
@@ -137,12 +135,12 @@ def canonical(state: FightState, command: Model) -> Model:
 def rename(model: Model, name: Callable[[str], str]) -> Model:
     """`model` with `name(typed)` in each field marked as naming a combatant, at any depth."""
     changes = {}
-    for field, info in type(model).model_fields.items():
+    for field, annotation in field_hints(type(model)):
         value = getattr(model, field)
-        new = _value(value, info.annotation, name, NAMES_A_COMBATANT in info.metadata)
+        new = _value(value, annotation, name)
         if new != value:
             changes[field] = new
-    return model.model_copy(update=changes) if changes else model
+    return with_values(model, changes) if changes else model
 
 
 def _value(value: Any, annotation: Any, name: Callable[[str], str], marked: bool = False) -> Any:
@@ -150,7 +148,7 @@ def _value(value: Any, annotation: Any, name: Callable[[str], str], marked: bool
         return None
     if marked and isinstance(value, str):
         return name(value)
-    if isinstance(value, BaseModel):
+    if is_part(value):
         return rename(value, name)
     origin, args = get_origin(annotation), get_args(annotation)
     if origin is Annotated:

@@ -39,20 +39,19 @@ import collections.abc as abc
 import dataclasses
 import functools
 import operator
+import sys
 import types
 import typing
 from collections.abc import Callable
 from typing import Any, Literal, Union
 
 import msgspec
-import pydantic
 from msgspec import Struct
-from pydantic.fields import FieldInfo
 
 from fudge_combat.engine.kernel.pmap import KINDS, LOGGED, MISSING, EventMap, PMap
 from fudge_combat.engine.kernel.rewind import Change, History
 from fudge_combat.engine.kernel.registry import RULESETS
-from fudge_combat.engine.kernel.state import FightState, RulesPart, initial_part
+from fudge_combat.engine.kernel.state import Combatant, FightState, RulesPart, initial_part
 
 # Types built at run time from the state's annotations: subscripted through these names, as values
 _TUPLE: Any = tuple
@@ -79,11 +78,25 @@ class Codec(Struct, frozen=True):
 _STRICTER = {"ge": max, "gt": max, "le": min, "lt": min, "min_length": max, "max_length": min}
 
 
+def _is_model(cls: Any) -> bool:
+    """A pydantic model's class. The state holds structs; a ruleset of another package may hold a model in its
+    part, whose class loaded pydantic's models: where they are not loaded, no class is one, and a command
+    never loads them to ask."""
+    main = sys.modules.get("pydantic.main")
+    return main is not None and isinstance(cls, type) and issubclass(cls, main.BaseModel)
+
+
+def _is_field(item: Any) -> bool:
+    """A pydantic `Field(...)` in an annotation's metadata (its bounds are its own metadata)."""
+    fields = sys.modules.get("pydantic.fields")
+    return fields is not None and isinstance(item, fields.FieldInfo)
+
+
 def _bounds(metadata: typing.Iterable[Any], into: dict[str, Any] | None = None) -> dict[str, Any]:
     """The bounds a field's metadata gives, as msgspec's Meta takes them (the stricter of two of a kind)."""
     found: dict[str, Any] = {} if into is None else into
     for item in metadata:
-        if isinstance(item, FieldInfo):
+        if _is_field(item):
             _bounds(item.metadata, found)
             continue
         if isinstance(item, msgspec.Meta):  # a generated struct's bound (events.structs): the same names
@@ -123,11 +136,20 @@ def _meta_bounds(meta: msgspec.Meta) -> dict[str, Any]:
 
 def _hints(cls: Any) -> list[tuple[str, Any]]:
     """The fields a snapshot stores of a struct or pydantic model, with their annotations (and bounds)."""
-    if issubclass(cls, pydantic.BaseModel):
+    if _is_model(cls):
         return [(name, typing.Annotated[field.annotation, *field.metadata] if field.metadata else field.annotation)
                 for name, field in cls.model_fields.items()]
     hints = typing.get_type_hints(cls, include_extras=True)
     return [(name, hints[name]) for name in cls.__struct_fields__]
+
+
+# Each combatant of the state last decoded, by its id, with what msgpack held for him (`_HELD`: the combatant
+# kept too, so that the id stays his): a combatant the next snapshot still holds (one the command left alone:
+# the state is immutable, so he is the same object) is written as he was read, not taken apart again field
+# by field with his fighter, sheet and track (a roster of hundreds is written at every command). Only the
+# last body decoded is kept.
+_READ: dict[int, Any] = {}
+_HELD: dict[int, Combatant] = {}
 
 
 class _Deriver:
@@ -174,7 +196,7 @@ class _Deriver:
             return self.change()
         if hint is RulesPart:
             return self.part()
-        if isinstance(hint, type) and issubclass(hint, (msgspec.Struct, pydantic.BaseModel)):
+        if isinstance(hint, type) and (issubclass(hint, msgspec.Struct) or _is_model(hint)):
             return self.struct(hint)
         raise TypeError(f"{hint!r}: the snapshot's schema derives no type for it")
 
@@ -280,6 +302,8 @@ class _Deriver:
         decodes = [(number, codec.decode) for number, codec in enumerate(codecs) if codec.decode is not None]
 
         def encode(value: Any) -> Any:
+            if remember and _HELD.get(id(value)) is value:
+                return _READ[id(value)]  # as msgpack held him: the same array
             if type(value) is not cls and not (cls is FightState and isinstance(value, FightState)):
                 raise TypeError(f"a {type(value).__name__} where a {cls.__name__} is stored")
             held = read(value)
@@ -290,7 +314,9 @@ class _Deriver:
                 out[number] = convert(out[number])
             return [*tagged, *out]
 
-        build = _model(cls, names) if issubclass(cls, pydantic.BaseModel) else _struct(cls)
+        build = _model(cls, names) if _is_model(cls) else _struct(cls)
+
+        remember = cls is Combatant
 
         def decode(value: Any) -> Any:
             held: Any = msgspec.structs.astuple(value)
@@ -298,7 +324,10 @@ class _Deriver:
                 held = list(held)
                 for number, convert in decodes:
                     held[number] = convert(held[number])
-            return build(held)
+            made = build(held)
+            if remember:
+                _READ[id(made)], _HELD[id(made)] = value, made
+            return made
 
         codec = self.classes[cls] = Codec(wire, encode, decode)
         return codec
@@ -414,7 +443,7 @@ def _struct(cls: Any) -> Callable[[Any], Any]:
     return lambda values: cls(**dict(zip(names, values)))
 
 
-def _model(cls: type[pydantic.BaseModel], names: tuple[str, ...]) -> Callable[[Any], Any]:
+def _model(cls: Any, names: tuple[str, ...]) -> Callable[[Any], Any]:
     """Builds a pydantic model from its stored fields without validating them again (their types and
     bounds were the decoder's): its dict, every field set, as pydantic's own `__setstate__` does."""
     fields = frozenset(names)
@@ -464,4 +493,6 @@ def decode(body: bytes) -> Body:
     _, decoder, state_codec, history_codec = _schema()
     assert state_codec.decode is not None and history_codec.decode is not None
     found = decoder.decode(body)
+    _READ.clear()
+    _HELD.clear()
     return Body(state_codec.decode(found.state), history_codec.decode(found.history))

@@ -19,14 +19,12 @@ decoded size is at most a small multiple of that. Reads never write a view.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from fudge_combat.projections import board_rows
 from fudge_combat.projections.stored import FORMAT as FORMAT, View as View, opened, sealed as sealed
-from fudge_combat.store.snapshots import QUIET, ignored, source_digest
+from fudge_combat.store.snapshots import QUIET, ignored, pydantic_version, source_digest
 
 if TYPE_CHECKING:
     from fudge_combat.events.rows import Row
@@ -80,10 +78,7 @@ def board_version() -> str:
     """The code that builds the board's view (projections.board_rows.SOURCES, the view's format, Python,
     and pydantic's version read from its version file, unimported)."""
     if not _VERSION:
-        spec = importlib.util.find_spec("pydantic")
-        folder = Path(spec.origin).parent if spec is not None and spec.origin else None
-        pydantic = (folder / "version.py").read_text() if folder is not None else ""
-        _VERSION.append(source_digest(board_rows.SOURCES, f"{FORMAT}|{sys.version}|{pydantic}"))
+        _VERSION.append(source_digest(board_rows.SOURCES, f"{FORMAT}|{sys.version}|{pydantic_version()}"))
     return _VERSION[0]
 
 

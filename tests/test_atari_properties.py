@@ -14,6 +14,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from fudge_combat.events.records import json_form
 from fudge_combat.cli.render import status_json
@@ -44,7 +45,7 @@ attack = st.builds(
     pair, st.sampled_from([None, None, "dodge", "parry", "dodge-parry", "none"]),
     st.sampled_from([(), (), ("behind",), ("prone",)]), st.booleans())
 # "*": whoever has the turn (so most attacks are in order and resolve), against the named target
-in_turn = st.builds(lambda a, t: a.model_copy(update={"attacker": "*", "target": t}), attack, who)
+in_turn = st.builds(lambda a, t: replace(a, attacker="*", target=t), attack, who)
 command = st.one_of(
     st.just(cmd.StartRound()), st.just(cmd.NextTurn()), st.just(cmd.NextTurn()), attack, in_turn, in_turn, in_turn,
     st.builds(lambda n, d: cmd.Declare(combatant=n, declaration=d), who, declaration),
@@ -76,7 +77,7 @@ def test_AI_INIT_2_AI_ATK_1_random_sessions_replay_verify_and_refuse_cleanly(com
         if isinstance(command, cmd.Attack) and command.attacker == "*":
             actor = state.combatants[state.turn.combatant].name if state.turn else "Max"
             target = command.target if command.target != actor else NAMES[(NAMES.index(actor) + 1) % 3]
-            command = command.model_copy(update={"attacker": actor, "target": target})
+            command = replace(command, attacker=actor, target=target)
         before = fights.store.last_seq("fight")
         try:
             outcome = fights.execute("fight", command)

@@ -311,9 +311,9 @@ def test_A_SEAL_1_a_reveal_not_matching_its_seal_is_refused(fights: Fights, path
     honest = fights.reveals(state, ["Snorri", "Brynhild"])
     before = fights.store.read("duel")
     lies = [
-        (honest[0].model_copy(update={"declaration": ev.Declaration(all_out="defense")}), honest[1]),
-        (honest[0].model_copy(update={"salt": "00" * 16}), honest[1]),
-        (honest[0], honest[1].model_copy(update={"declaration": ev.Declaration()})),
+        (replace(honest[0], declaration=ev.Declaration(all_out="defense")), honest[1]),
+        (replace(honest[0], salt="00" * 16), honest[1]),
+        (honest[0], replace(honest[1], declaration=ev.Declaration())),
     ]
     for reveals in lies:
         with pytest.raises(RuleError, match="does not match its seal"):

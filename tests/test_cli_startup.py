@@ -236,14 +236,14 @@ def test_status_from_the_view_loads_no_model_and_no_engine(fudge: Any) -> None:
 
 
 OTHER_RULESETS = {"fudge_combat.engine.rulesets.atari_isev.blows", "fudge_combat.engine.rulesets.atari_isev.rules", "fudge_combat.engine.rulesets.atari_isev.decider", "fudge_combat.engine.rulesets.fate.rules", "fudge_combat.engine.rulesets.fate.tables",
-                  "fudge_combat.engine.rulesets.fate.decider", "fudge_combat.engine.rulesets.fate.commands", "fudge_combat.engine.rulesets.fate.views"}
+                  "fudge_combat.engine.rulesets.fate.decider", "fudge_combat.engine.rulesets.fate.commands", "fudge_combat.engine.rulesets.fate.command_structs", "fudge_combat.engine.rulesets.fate.views"}
 
 
 def test_a_fudge_attack_loads_neither_the_other_rulesets_nor_the_commands_it_does_not_name(fudge: Any) -> None:
     """A one-shot command pays for what it uses: a Fudge fight's `attack` loads no Fate or Atari Isev rules,
-    only the command classes it names (the blows, and the fight's own for undo and redo), and its plain line
-    is read before Typer builds the command (cli.quick), which its help is not. The same store's Atari Isev
-    fight loads Atari Isev's rules."""
+    no command model and not pydantic at all (the commands, sheets, options and events it holds are structs
+    derived from their models), and its plain line is read before Typer builds the command (cli.quick),
+    which its help is not. The same store's Atari Isev fight loads Atari Isev's rules."""
     fudge("new", "duel")
     fudge("join", "snorri.toml")
     fudge("join", "brynhild.toml")
@@ -252,12 +252,14 @@ def test_a_fudge_attack_loads_neither_the_other_rulesets_nor_the_commands_it_doe
     before = SqliteStore(fudge.db).last_seq("duel")
     attack = _modules_after(["attack", "snorri", "brynhild", "-d", "snorri=0 0 0 0", "-d", "brynhild=0 0 0 0"], env)
     assert SqliteStore(fudge.db).last_seq("duel") > before  # decided and appended, not refused
-    assert {"fudge_combat.engine.rulesets.fudge.decider", "fudge_combat.engine.rulesets.fudge.commands_blows", "pydantic.main"} <= attack
+    assert {"fudge_combat.engine.rulesets.fudge.decider", "fudge_combat.engine.rulesets.fudge.command_structs"} <= attack
+    assert not {name for name in attack if name.partition(".")[0] in ("pydantic", "pydantic_core")}
     assert not attack & OTHER_RULESETS
     assert "typer._adapters" not in attack  # its plain line read from the declaration: Typer built no command (cli.quick)
     helped = _modules_after(["attack", "--help"], env)
     assert "typer._adapters" in helped  # help is Typer's: it builds the command, an adapter for each option
-    assert not attack & {"fudge_combat.engine.rulesets.fudge.commands_round", "fudge_combat.engine.rulesets.fudge.commands_rolls",
+    assert not attack & {"fudge_combat.engine.rulesets.fudge.commands_round", "fudge_combat.engine.rulesets.fudge.commands_blows",
+                         "fudge_combat.engine.rulesets.fudge.commands_rolls", "fudge_combat.engine.kernel.command_base",
                          "fudge_combat.engine.rulesets.fudge.commands_aftermath", "fudge_combat.engine.commands_union"}
 
     fudge("new", "isev", "--rules", "atari-isev")

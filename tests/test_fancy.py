@@ -36,7 +36,7 @@ def test_F_FANCY_1_good_speed_against_fair_speed_the_winner_adds_the_difference(
     start(fights)
     join(fights, "Ann", {"Sword": "Good"}, attributes={"Speed": "Good"})
     join(fights, "Bob", {"Sword": "Good"}, attributes={"Speed": "Fair"})
-    outcome = fights.execute("fight", cmd.Exchange(first="Ann", second="Bob", speed_contest=True),
+    outcome = fights.execute("fight", cmd.Exchange(first="Ann", second="Bob", targeting=cmd.Targeting(speed_contest=True)),
                              dice("ann=+000", "bob=0000", "ann=0000", "bob=0000"))
     rolls = [(r.event.roller, r.event.purpose) for r in outcome.records if isinstance(r.event, ev.DiceRolled)]
     assert rolls == [("Ann", "speed contest (Speed)"), ("Bob", "speed contest (Speed)"), ("Ann", "Sword"), ("Bob", "Sword")]
@@ -52,7 +52,7 @@ def test_F_FANCY_1_a_tie_gives_nobody_anything_and_a_speed_roll_takes_no_fudge_p
     start(fights)
     join(fights, "Ann", {"Sword": "Good"}, fudge_points=1)
     join(fights, "Bob", {"Sword": "Good"})
-    outcome = fights.execute("fight", cmd.Exchange(first="Ann", second="Bob", speed_contest=True),
+    outcome = fights.execute("fight", cmd.Exchange(first="Ann", second="Bob", targeting=cmd.Targeting(speed_contest=True)),
                              dice("ann=0000", "bob=0000", "ann=0000", "bob=0000"))
     done = resolved(outcome)
     assert done.speed == (0, 0) and not any("speed" in n for s in done.sides for n, _ in mods(s))
@@ -69,7 +69,7 @@ def test_F_FANCY_1_verified_from_recorded_dice(tmp_path: Path) -> None:
     start(fights)
     join(fights, "Ann", {"Sword": "Good"}, attributes={"Speed": "Great"})
     join(fights, "Bob", {"Sword": "Good"})
-    fights.execute("fight", cmd.Exchange(first="Ann", second="Bob", speed_contest=True), DiceInput())
+    fights.execute("fight", cmd.Exchange(first="Ann", second="Bob", targeting=cmd.Targeting(speed_contest=True)), DiceInput())
     fights.reveal_seed("fight")
     report = verify(fights.store.read("fight"))
     assert report.ok and report.rolls_checked == 4, report

@@ -28,8 +28,14 @@ def duel(fights: Fights, **options: Any) -> None:
                                                      weapon=2, fudge_points=1), source=f"{name.lower()}.toml"))
 
 
+def aimed(kw: dict[str, Any]) -> dict[str, Any]:
+    """A blow's keywords, its targeting's gathered into `targeting`."""
+    parts = {key: kw[key] for key in kw if key in cmd.Targeting.__struct_fields__}
+    return {**{key: value for key, value in kw.items() if key not in parts}, "targeting": cmd.Targeting(**parts)}
+
+
 def exchange(fights: Fights, ann: str, bob: str, **kw: Any) -> Any:
-    return fights.execute("fight", cmd.Exchange(first="Ann", second="Bob", **kw), dice(f"ann={ann}", f"bob={bob}"))
+    return fights.execute("fight", cmd.Exchange(first="Ann", second="Bob", **aimed(kw)), dice(f"ann={ann}", f"bob={bob}"))
 
 
 def events(outcome: Any, kind: type) -> list[Any]:
@@ -113,11 +119,11 @@ def test_F_LOC_1_F_HIT_2_undo_and_a_fudge_point_keep_the_location_rules(fights: 
 def test_F_LOC_1_refusals(fights: Fights) -> None:
     """F-LOC-1: --need-rd or --otherwise without --called, a call with an aim, an RD below 1 are refused."""
     duel(fights)
-    refused(fights, cmd.Exchange(first="Ann", second="Bob", called_rd=3), "--called")
-    refused(fights, cmd.Exchange(first="Ann", second="Bob", otherwise="arm"), "--called")
-    refused(fights, cmd.Exchange(first="Ann", second="Bob", called="eye", aim=2, aim_at="eye"), "not both")
-    refused(fights, cmd.Exchange(first="Ann", second="Bob", called="eye", called_rd=0), "1 or more")
-    refused(fights, cmd.Attack(attacker="Ann", target="Bob", affects="combat"), "--called")
+    refused(fights, cmd.Exchange(first="Ann", second="Bob", targeting=cmd.Targeting(called_rd=3)), "--called")
+    refused(fights, cmd.Exchange(first="Ann", second="Bob", targeting=cmd.Targeting(otherwise="arm")), "--called")
+    refused(fights, cmd.Exchange(first="Ann", second="Bob", targeting=cmd.Targeting(called="eye", aim=2, aim_at="eye")), "not both")
+    refused(fights, cmd.Exchange(first="Ann", second="Bob", targeting=cmd.Targeting(called="eye", called_rd=0)), "1 or more")
+    refused(fights, cmd.Attack(attacker="Ann", target="Bob", targeting=cmd.Targeting(affects="combat")), "--called")
 
 
 def test_F_LOC_1_at_the_command_line(tmp_path: Path) -> None:

@@ -80,7 +80,7 @@ def seed_committed(fight_id: str, reason: str) -> dict[str, Any]:
     """One `seed_committed` in this fight's id, as the service writes one (seq and link filled in later)."""
     event = ev.SeedCommitted(seed_commitment="ab" * 32, stream="s" * 12, reason=reason)
     issued = cmd.CommitSeed(seed_commitment=event.seed_commitment, stream=event.stream, reason=reason)
-    record = Recorded(fight=fight_id, seq=1, command="f" * 32, issued=issued.model_dump(mode="json"),
+    record = Recorded(fight=fight_id, seq=1, command="f" * 32, issued=cmd.issued_dump(issued),
                       at="2026-01-01T00:00:00.000+00:00", prev="0" * 64, event=event)
     return json.loads(body(record))
 

@@ -30,8 +30,14 @@ def duel(fights: Fights, ann: dict[str, Any] | None = None, bob: dict[str, Any] 
     join(fights, "Bob", "Good", **(bob or {}))
 
 
+def aimed(kw: dict[str, Any]) -> dict[str, Any]:
+    """A blow's keywords, its targeting's gathered into `targeting`."""
+    parts = {key: kw[key] for key in kw if key in cmd.Targeting.__struct_fields__}
+    return {**{key: value for key, value in kw.items() if key not in parts}, "targeting": cmd.Targeting(**parts)}
+
+
 def exchange(fights: Fights, ann: str, bob: str, **kw: Any) -> ev.ExchangeResolved:
-    outcome = fights.execute("fight", cmd.Exchange(first="Ann", second="Bob", **kw), dice(f"ann={ann}", f"bob={bob}"))
+    outcome = fights.execute("fight", cmd.Exchange(first="Ann", second="Bob", **aimed(kw)), dice(f"ann={ann}", f"bob={bob}"))
     return next(r.event for r in outcome.records if isinstance(r.event, ev.ExchangeResolved))
 
 
@@ -99,9 +105,9 @@ def test_F_HIT_2_aimed_blow_needs_great_for_the_part_and_costs_one(fights: Fight
 def test_F_HIT_2_an_aim_needs_a_part_and_at_least_good(fights: Fights) -> None:
     """F-HIT-2: --aim without --aim-at, or an aim below Good, is refused and nothing is written."""
     duel(fights)
-    refused(fights, cmd.Exchange(first="Ann", second="Bob", aim=2), "--aim-at")
-    refused(fights, cmd.Exchange(first="Ann", second="Bob", aim=0, aim_at="eye"), "Good or Great")
-    refused(fights, cmd.Attack(attacker="Ann", target="Bob", aim_at="eye"), "Good or Great")
+    refused(fights, cmd.Exchange(first="Ann", second="Bob", targeting=cmd.Targeting(aim=2)), "--aim-at")
+    refused(fights, cmd.Exchange(first="Ann", second="Bob", targeting=cmd.Targeting(aim=0, aim_at="eye")), "Good or Great")
+    refused(fights, cmd.Attack(attacker="Ann", target="Bob", targeting=cmd.Targeting(aim_at="eye")), "Good or Great")
 
 
 def test_F_NPC_1_a_static_npc_scores_its_level_with_no_roll(fights: Fights) -> None:
@@ -127,8 +133,8 @@ def test_F_MOD_5_F_HIT_2_F_NPC_1_verify_re_decides_them(tmp_path: Any) -> None:
     from tests.conftest import make_fights
     fights = make_fights(SqliteStore(tmp_path / "f.db"))
     duel(fights, bob={"kind": "npc"}, npc_static=True, weapon_size=True)
-    fights.execute("fight", cmd.Exchange(first="Ann", second="Bob", magic=(("Ann", 1),), aim=2, aim_at="eye"))
-    fights.execute("fight", cmd.Attack(attacker="Ann", target="Bob", aim=3, aim_at="eye"), DiceInput())
+    fights.execute("fight", cmd.Exchange(first="Ann", second="Bob", magic=(("Ann", 1),), targeting=cmd.Targeting(aim=2, aim_at="eye")))
+    fights.execute("fight", cmd.Attack(attacker="Ann", target="Bob", targeting=cmd.Targeting(aim=3, aim_at="eye")), DiceInput())
     report = verify(fights.store.read("fight"))
     assert report.ok, report.problems
 
@@ -183,5 +189,5 @@ def test_F_TAC_3_refusals(fights: Fights) -> None:
 def test_F_HIT_2_good_is_read_on_the_fights_ladder(fights: Fights) -> None:
     """F-HIT-2: on the fate11 ladder Good is +2: an aim of +1 (Fair there) is refused, +2 is accepted."""
     duel(fights, ladder="fate11")
-    refused(fights, cmd.Exchange(first="Ann", second="Bob", aim=1, aim_at="eye"), "Good or Great")
-    fights.execute("fight", cmd.Exchange(first="Ann", second="Bob", aim=2, aim_at="eye"), dice("ann=0000", "bob=0000"))
+    refused(fights, cmd.Exchange(first="Ann", second="Bob", targeting=cmd.Targeting(aim=1, aim_at="eye")), "Good or Great")
+    fights.execute("fight", cmd.Exchange(first="Ann", second="Bob", targeting=cmd.Targeting(aim=2, aim_at="eye")), dice("ann=0000", "bob=0000"))

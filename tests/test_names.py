@@ -15,10 +15,11 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+import msgspec
 from pydantic import BaseModel
 
 from fudge_combat.engine import commands as cmd
-from fudge_combat.engine.kernel.command_base import NAMES_A_COMBATANT
+from fudge_combat.engine.kernel.command_marks import NAMES_A_COMBATANT, field_hints, is_part
 from fudge_combat.engine.kernel.errors import InputError, RuleError
 from fudge_combat.engine.kernel.presets import resolve as resolve_rules
 from fudge_combat.engine import turns
@@ -52,12 +53,18 @@ NOT_NAMES = {
 }
 
 
-def command_models() -> list[type[BaseModel]]:
-    return list(get_args(get_args(cmd.Command)[0]))
+def command_models() -> list[type]:
+    """Every command the engine decides (the structs), and the model each is derived from."""
+    structs = list(get_args(cmd.Command))
+    return structs + [cmd.command_model(kind.__name__) for kind in structs]
 
 
-def text_fields(model: type[BaseModel]) -> Iterator[tuple[str, bool]]:
-    """("Model.field", marked) for each field holding text at any depth (nested models named by their class)."""
+def _part(annotation: Any) -> bool:
+    return isinstance(annotation, type) and (issubclass(annotation, (BaseModel, msgspec.Struct)))
+
+
+def text_fields(model: type) -> Iterator[tuple[str, bool]]:
+    """("Model.field", marked) for each field holding text at any depth (nested parts named by their class)."""
     def walk(annotation: Any, marked: bool, path: str) -> Iterator[tuple[str, bool]]:
         origin, args = get_origin(annotation), get_args(annotation)
         if annotation is str:
@@ -67,9 +74,9 @@ def text_fields(model: type[BaseModel]) -> Iterator[tuple[str, bool]]:
         elif origin in (Union, types.UnionType, tuple, dict, list):
             for arg in args:
                 yield from walk(arg, marked, path)
-        elif origin is not Literal and isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            for field, info in annotation.model_fields.items():
-                yield from walk(info.annotation, NAMES_A_COMBATANT in info.metadata, f"{annotation.__name__}.{field}")
+        elif origin is not Literal and _part(annotation):
+            for field, hint in field_hints(annotation):
+                yield from walk(hint, False, f"{annotation.__name__}.{field}")
     return walk(model, False, model.__name__)
 
 
@@ -88,16 +95,17 @@ def example(annotation: Any, marked: bool = False) -> Any:
     if origin is tuple:
         return (example(args[0], marked),) if args[-1] is Ellipsis else tuple(example(a, marked) for a in args)
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation.model_construct(**{f: example(i.annotation, NAMES_A_COMBATANT in i.metadata)
-                                             for f, i in annotation.model_fields.items()})
+        return annotation.model_construct(**{f: example(hint) for f, hint in field_hints(annotation)})
+    if isinstance(annotation, type) and issubclass(annotation, msgspec.Struct):
+        return annotation(**{f: example(hint) for f, hint in field_hints(annotation)})
     return {} if origin is dict else 0 if annotation in (int, float) else False if annotation is bool else None
 
 
 def texts(value: Any) -> list[str]:
     if isinstance(value, str):
         return [value]
-    if isinstance(value, BaseModel):
-        return [t for field in type(value).model_fields for t in texts(getattr(value, field))]
+    if is_part(value):
+        return [t for field, _ in field_hints(type(value)) for t in texts(getattr(value, field))]
     if isinstance(value, (tuple, list)):
         return [t for item in value for t in texts(item)]
     return []
@@ -108,14 +116,16 @@ def texts(value: Any) -> list[str]:
 def test_every_text_field_of_every_command_is_a_name_or_listed_as_something_else() -> None:
     """A new field holding text must be marked CombatantName (the shell resolves it) or listed in NOT_NAMES."""
     fields = {path: marked for model in command_models() for path, marked in text_fields(model)}
+    by_kind = {model: dict(text_fields(model)) for model in command_models()}
+    assert all(dict(text_fields(kind)) == by_kind[cmd.command_model(kind.__name__)] for kind in get_args(cmd.Command))
     unclassified = sorted(path for path, marked in fields.items() if not marked and path not in NOT_NAMES)
     assert not unclassified, f"mark these CombatantName or list them in NOT_NAMES: {unclassified}"
     assert not [path for path in NOT_NAMES if fields.get(path) is not False], "NOT_NAMES lists a field no longer text"
     assert sum(fields.values()) >= 40  # the marks are there: every command's combatants, Fate's actions and mods
 
 
-@pytest.mark.parametrize("model", command_models(), ids=lambda m: m.__name__)
-def test_the_resolver_reaches_every_marked_field_and_no_other(model: type[BaseModel]) -> None:
+@pytest.mark.parametrize("model", command_models(), ids=lambda m: f"{m.__module__.rpartition('.')[2]}.{m.__name__}")
+def test_the_resolver_reaches_every_marked_field_and_no_other(model: type) -> None:
     """Every name at any depth (a Fate action's target, a --magic pair, a list of foes) is rewritten, and
     no trait, text or hash is touched."""
     command = example(model)
@@ -201,7 +211,7 @@ def test_canonical_writes_full_names_at_every_depth_and_keeps_everything_else() 
     assert [(a.combatant, a.target, a.skill) for a in full.actions] == [("Cyrus", "Guard-A", "swords"),
                                                                           ("Guard-B", "Cyrus", None)]
     assert (full.mods[0].combatant, full.mods[0].against) == ("Finn", "Guard-B")
-    exchange = cmd.Exchange(first="cy", second="fi", magic=(("cy", 1),), pull=(("fi", 2),), aim_at="eye")
+    exchange = cmd.Exchange(first="cy", second="fi", magic=(("cy", 1),), pull=(("fi", 2),), targeting=cmd.Targeting(aim_at="eye"))
     done = names.canonical(state, exchange)
     assert (done.first, done.second, done.magic, done.pull) == ("Cyrus", "Finn", (("Cyrus", 1),), (("Finn", 2),))
     assert done.targeting == exchange.targeting
@@ -301,9 +311,9 @@ def test_A_LOG_1_old_logs_replay_and_verify_without_the_resolver_and_mean_what_i
     for at, record in enumerate(records):
         if record.issued is None or record.issued["type"] in ("start_fight", "start_branch"):
             continue
-        command = cmd.COMMAND_ADAPTER.validate_python(record.issued)
+        command = cmd.read_issued(record.issued, "fudge")
         full = names.canonical(replay(records[:at]), command)
-        assert str(full.model_dump()).lower() == str(command.model_dump()).lower()
+        assert str(cmd.issued_dump(full)).lower() == str(cmd.issued_dump(command)).lower()
 
     def switched_off(*args: Any) -> Any:
         raise AssertionError("a replay resolved a name")

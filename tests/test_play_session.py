@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given, strategies as st
+from msgspec.structs import replace
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
@@ -153,7 +154,7 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     fights.new("duel", label, json_form(options))
     fights.execute("duel", join("snorri"))
     fights.execute("duel", join("brynhild"))
-    fights.execute("duel", join_as("leroy", "Grok the Orc").model_copy(update={"side": "orcs"}))
+    fights.execute("duel", replace(join_as("leroy", "Grok the Orc"), side="orcs"))
     fights.store.close()
     monkeypatch.setattr(context.settings, "store_path", db)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))

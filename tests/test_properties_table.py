@@ -40,7 +40,7 @@ blows = st.one_of(
               pair, st.booleans(), st.booleans()),
     st.builds(lambda p, lvl: cmd.Exchange(first=p[0], second=p[1], pull=((p[0], lvl),)), pair, level),
     st.builds(lambda p, m: cmd.Exchange(first=p[0], second=p[1], magic=((p[0], m),)), pair, st.sampled_from([-1, 1])),
-    st.builds(lambda p, rd: cmd.Exchange(first=p[0], second=p[1], called="sword arm", called_rd=rd),
+    st.builds(lambda p, rd: cmd.Exchange(first=p[0], second=p[1], targeting=cmd.Targeting(called="sword arm", called_rd=rd)),
               pair, st.integers(2, 3)),
 )
 melee = st.builds(lambda lone, target: cmd.Melee(lone=lone, foes=tuple(n for n in NAMES if n != lone),

@@ -93,3 +93,30 @@ def test_F_EX_A_REPLAY_1_command_by_command_matches_event_by_event(fights, snaps
         assert view["state"] == steps[view["as_of"]]["state"]
     assert any(isinstance(r.event, ev.AdvantageGained) for r in log)  # F-MOD-7: the spilled drink
     assert by_command == snapshot(name="fex-state-after-each-command")
+
+
+def test_a_combatant_read_from_a_snapshot_is_written_again_byte_for_byte_as_taking_him_apart_gives(fights: Fights) -> None:
+    """A-REPLAY-1: a combatant a snapshot's state still holds after a command (the same object) is written from
+    what msgpack held for him (store.schema), not taken apart again: the snapshot's bytes are the same either
+    way, for the fighters left alone and beside one the command changed."""
+    from msgspec.structs import replace
+
+    from fudge_combat.engine.kernel.pmap import PMap
+    from fudge_combat.engine.kernel.rewind import FOUNDED
+    from fudge_combat.store import schema
+
+    name = play_fex(fights)
+    body = schema.encode(fights.state(name), FOUNDED)
+    state, history = schema.decode(body)
+    assert sorted(id(who) for who in state.combatants.values()) == sorted(schema._HELD)  # noqa: SLF001  (each remembered)
+    snorri = state.combatants["snorri"]
+    changed = replace(state, combatants=PMap.holding({**state.combatants, "snorri": replace(snorri, fudge_points=0)}))
+    remembered = schema.encode(state, history), schema.encode(changed, history)
+    brynhild = state.combatants["brynhild"]
+    held = schema._READ[id(brynhild)]  # noqa: SLF001
+    schema._READ[id(brynhild)] = schema._READ[id(snorri)]  # noqa: SLF001  (what is written is what was read)
+    assert schema.encode(state, history) != body
+    schema._READ[id(brynhild)] = held  # noqa: SLF001
+    schema._READ.clear(), schema._HELD.clear()  # noqa: SLF001  (taken apart again, field by field)
+    assert remembered == (body, schema.encode(changed, history))
+    assert remembered[1] != body

@@ -1,5 +1,5 @@
-"""A blow's targeting (F-HIT-2, F-LOC-1, F-LOC-2, F-FANCY-1) is one model inside Exchange and Attack, and the
-command line takes an option's allowed values from the command it builds.
+"""A blow's targeting (F-HIT-2, F-LOC-1, F-LOC-2, F-FANCY-1) is one part inside Exchange and Attack (the model's
+and the struct derived from it), and the command line takes an option's allowed values from the command it builds.
 
 A-LOG-1, A-VERIFY-1: the log keeps each command as issued, flat (`aim`, `called`, ... beside `first`),
 as the code before the nested model wrote it; `fudge verify` re-decides a log from those dumps.
@@ -29,24 +29,32 @@ OLD_ATTACK = {"type": "attack", "attacker": "Ann", "target": "Bob", "mod": 0, "d
 
 
 def test_A_LOG_1_an_old_flat_issued_command_validates_into_the_nested_targeting_and_dumps_back_unchanged() -> None:
-    """A-LOG-1: a stored flat command reads into `targeting`; its dump is the stored dict again, key for key."""
-    exchange = cmd.COMMAND_ADAPTER.validate_python(OLD_EXCHANGE)
+    """A-LOG-1: a stored flat command reads into `targeting`, by the struct the engine decides and by its model;
+    the dump of each is the stored dict again, key for key."""
+    exchange = cmd.read_issued(OLD_EXCHANGE, "fudge")
     assert isinstance(exchange, cmd.Exchange)
     assert exchange.targeting == cmd.Targeting(called="sword arm", called_rd=3, otherwise="shield arm", affects="combat")
-    attack = cmd.COMMAND_ADAPTER.validate_python(OLD_ATTACK)
+    attack = cmd.read_issued(OLD_ATTACK, "fudge")
     assert isinstance(attack, cmd.Attack)
     assert attack.targeting == cmd.Targeting(aim=3, aim_at="eye", speed_contest=True)
     for old, command in ((OLD_EXCHANGE, exchange), (OLD_ATTACK, attack)):
-        assert command.model_dump(mode="json") == old
-        assert json.dumps(command.model_dump(mode="json"), sort_keys=True) == json.dumps(old, sort_keys=True)
+        model = cmd.COMMAND_ADAPTER.validate_python(old)
+        assert cmd.issued_dump(command) == model.model_dump(mode="json") == old
+        assert json.dumps(cmd.issued_dump(command)) == json.dumps(model.model_dump(mode="json"))  # key order too
+        assert cmd.read_issued(cmd.issued_dump(command), "fudge") == command
 
 
 def test_a_command_given_flat_or_nested_is_the_same_command() -> None:
-    """The flat keyword form (tests, old logs) and the nested form build equal commands; a blow without
+    """The flat form (old logs, a request) and the nested form read into equal commands; a blow without
     targeting shares the one default."""
     nested = cmd.Exchange(first="Ann", second="Bob", targeting=cmd.Targeting(aim=2, aim_at="eye"))
-    assert cmd.Exchange(first="Ann", second="Bob", aim=2, aim_at="eye") == nested
-    assert cmd.Exchange(first="Ann", second="Bob", targeting={"aim": 2, "aim_at": "eye"}) == nested
+    flat = {"type": "exchange", "first": "Ann", "second": "Bob", "aim": 2, "aim_at": "eye"}
+    assert cmd.read_issued(flat, "fudge") == nested
+    assert cmd.read_issued({**flat, "targeting": {"aim": 1, "called": "eye"}}, "fudge") == cmd.Exchange(
+        first="Ann", second="Bob", targeting=cmd.Targeting(aim=2, aim_at="eye", called="eye"))  # a flat key wins
+    model = cmd.command_model("Exchange")
+    assert model(first="Ann", second="Bob", aim=2, aim_at="eye") == model(
+        first="Ann", second="Bob", targeting={"aim": 2, "aim_at": "eye"})
     assert cmd.Attack(attacker="Ann", target="Bob").targeting is cmd.NO_TARGETING
 
 
@@ -65,7 +73,7 @@ def test_A_VERIFY_1_F_LOC_1_a_called_shot_and_an_aimed_blow_are_stored_flat_and_
     """A-VERIFY-1, F-LOC-1, F-HIT-2: the commands written today are stored in the old flat shape, and verify
     re-decides the called shot and the aimed blow from them."""
     duel(fights)
-    fights.execute("fight", cmd.COMMAND_ADAPTER.validate_python(OLD_EXCHANGE), dice("ann=+000", "bob=0000"))
+    fights.execute("fight", cmd.read_issued(OLD_EXCHANGE, "fudge"), dice("ann=+000", "bob=0000"))
     fights.execute("fight", cmd.Exchange(first="Ann", second="Bob", targeting=cmd.Targeting(aim=3, aim_at="eye")),
                    dice("ann=++++", "bob=0000"))
     stored = issued(fights)[-2:]

@@ -50,9 +50,9 @@ def test_the_type_checker_sees_the_command_classes_and_refuses_a_name_that_is_no
                            "--cache-dir", str(tmp_path / "cache"), str(probe)], capture_output=True, text=True,
                           cwd=ROOT, env={**os.environ, "MYPYPATH": str(package.parent)})
     lines = done.stdout.splitlines()
-    assert any(":2: note: Revealed type is \"def (" in line and "-> fudge_combat.engine.rulesets.fudge.commands_blows.Attack\"" in line
+    assert any(":2: note: Revealed type is \"def (" in line and "-> fudge_combat.engine.rulesets.fudge.command_structs.Attack\"" in line
                for line in lines), done.stdout
-    assert any(':3: note: Revealed type is "fudge_combat.engine.rulesets.fudge.commands_blows.Attack"' in line for line in lines)
+    assert any(':3: note: Revealed type is "fudge_combat.engine.rulesets.fudge.command_structs.Attack"' in line for line in lines)
     assert any(':4: error: Module has no attribute "Atack"' in line for line in lines), done.stdout
     assert done.returncode == 1
 

@@ -1,10 +1,18 @@
-"""What every command is: a frozen model that refuses unknown fields (a typo in a GM's input is an error)."""
+"""What every command is: a frozen model that refuses unknown fields (a typo in a GM's input is an error).
+
+The models are the commands' schema: they validate what a request gives (`fudge act`, a command read back
+from an older log the derived structs refuse) and a ruleset of another package declares its own commands as
+them. The engine decides this project's commands as msgspec structs derived from these models
+(engine.derive: `command_structs.py` beside each package's models), none written by hand.
+"""
 
 from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PlainSerializer
 
+from fudge_combat.engine.kernel.command_marks import NAMES_A_COMBATANT as NAMES_A_COMBATANT  # their home before
+from fudge_combat.engine.kernel.command_marks import CombatantName as CombatantName
 from fudge_combat.events import structs
 from fudge_combat.events.declaration import Declaration as DeclarationModel
 
@@ -30,27 +38,6 @@ else:
 
 class CommandModel(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-    def typed_parts(self) -> tuple[BaseModel, ...]:
-        """The command and the parts of it that name traits as the GM typed them (a Fate exchange's actions):
-        what the shell checks for a typo of a trait (`cli.table.check_traits`)."""
-        return (self,)
-
-
-class NamesACombatant:
-    """Marks a field that holds a combatant's name, as the GM may have typed it ("grok", "sn").
-
-    The shell reads the mark to write the full name the fight knows ("Grok the Orc") before the
-    command is decided and logged (service.names): a logged command never depends on how a name was
-    abbreviated. The mark changes neither validation nor the stored form of a command.
-    """
-
-    def __repr__(self) -> str:
-        return "NAMES_A_COMBATANT"
-
-
-NAMES_A_COMBATANT = NamesACombatant()
-CombatantName = Annotated[str, NAMES_A_COMBATANT]
 
 
 class Reveal(BaseModel):

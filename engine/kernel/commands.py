@@ -1,9 +1,12 @@
-"""Where each command class is defined, and tables keyed by command class (`ByCommand`).
+"""Where each command class is defined, tables keyed by command class (`ByCommand`), and a command's way in
+and out of the log.
 
-A class is created when it is first named (`command_class`), with the others of its module: creating a
-pydantic class costs time even with its schema deferred, and a one-shot command names a handful of them
-(bench/README.md, target 4). The deciders' tables are keyed by the classes' names for the same reason. The
-shell names the classes through `engine.commands`.
+The engine decides this project's commands as msgspec structs, each package's derived from its pydantic models
+(engine.derive: `command_structs.py`); the models are the schema and validate a request. A command built
+in code (the shell's, a test's) is checked by its struct's types and bounds before it is decided (`valid`); a
+log's `issued` dump is read back into it (`read_issued`) and written from it (`issued_dump`) as the models
+write it. A module is loaded when one of its classes is first named (`command_class`): a Fudge fight never
+loads Fate's commands. The shell names the classes through `engine.commands`.
 """
 
 from __future__ import annotations
@@ -14,23 +17,27 @@ import typing
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
+import msgspec
+
+from fudge_combat.engine.kernel.command_marks import STORED_FLAT, flattened, nested
+
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.command_base import CommandModel
 
+# The derived structs of each package's commands, under fudge_combat.engine.
+KERNEL, FUDGE, FATE = "kernel.command_structs", "rulesets.fudge.command_structs", "rulesets.fate.command_structs"
+
 # Each class (and constant) of a command module: the module that defines it, under fudge_combat.engine.
 MODULES: dict[str, str] = {
-    **dict.fromkeys(("StartFight", "StartBranch", "CommitSeed", "RevealSeed", "Join", "Undo", "Redo"),
-                    "kernel.commands_fight"),
+    **dict.fromkeys(("StartFight", "StartBranch", "CommitSeed", "RevealSeed", "Join", "Undo", "Redo", "Reveal"), KERNEL),
     **dict.fromkeys(("Declare", "SealDeclaration", "StartRound", "Barter", "NextTurn", "OrderTies", "DeclareIntent",
-                     "HoldAction"), "rulesets.fudge.commands_round"),
-    **dict.fromkeys(("Targeting", "NO_TARGETING", "TARGETING_FIELDS", "Exchange", "Attack"), "rulesets.fudge.commands_blows"),
-    **dict.fromkeys(("RollTrait", "SpendPoint", "Shoot", "Melee", "StoryRoll", "Willpower", "ResistSpell",
-                     "HeroicAvoidance"), "rulesets.fudge.commands_rolls"),
-    **dict.fromkeys(("Kill", "GmWound", "EndBattle", "Rest", "Heal"), "rulesets.fudge.commands_aftermath"),
-    **dict.fromkeys(("MarkCondition", "ClearCondition", "Leave"), "rulesets.fudge.commands_conditions"),
+                     "HoldAction", "Targeting", "NO_TARGETING", "Exchange", "Attack", "RollTrait", "SpendPoint",
+                     "Shoot", "Melee", "StoryRoll", "Willpower", "ResistSpell", "HeroicAvoidance", "Kill", "GmWound",
+                     "EndBattle", "Rest", "Heal", "MarkCondition", "ClearCondition", "Leave"), FUDGE),
     **dict.fromkeys(("FateAction", "FateMod", "FateExchange", "FateScene", "FateRound", "FateAttack", "FatePass",
-                     "CheckAspect", "EndScene", "RecoverInjury"), "rulesets.fate.commands"),
+                     "CheckAspect", "EndScene", "RecoverInjury"), FATE),
     **dict.fromkeys(("Command", "COMMAND_ADAPTER"), "commands_union"),
+    "CommandModel": "kernel.command_base",  # the models' base: a ruleset of another package's commands are its own
 }
 
 _FOUND: dict[str, Any] = {}
@@ -113,11 +120,18 @@ def own_commands(ruleset: str) -> dict[str, type[CommandModel]]:
     return own
 
 
-@functools.cache
 def _built_in_types() -> frozenset[str]:
-    """The `type` of every command of the union (`Command`)."""
-    return frozenset(tag for cls in typing.get_args(typing.get_args(command_class("Command"))[0])
-                     for tag in typing.get_args(cls.model_fields["type"].annotation))
+    """The `type` of every command of this project's."""
+    return frozenset(_by_type())
+
+
+@functools.cache
+def _by_type() -> dict[str, type[msgspec.Struct]]:
+    """Every command struct of this project's, by its `type`."""
+    found: dict[str, type[msgspec.Struct]] = {}
+    for module in (KERNEL, FUDGE, FATE):
+        found.update(importlib.import_module(f"fudge_combat.engine.{module}").BY_TYPE)
+    return found
 
 
 # Beside a command in `issued`, when a player asked for it from their own device and the GM accepted it:
@@ -134,10 +148,62 @@ def read_issued(issued: Mapping[str, Any] | None, ruleset: str) -> Any:
     if isinstance(issued, Mapping) and REQUESTED in issued:
         issued = {key: value for key, value in issued.items() if key != REQUESTED}
     own = {cls.model_fields["type"].default: cls for cls in own_commands(ruleset).values()}
-    cls = own.get(issued.get("type")) if isinstance(issued, Mapping) else None
+    kind = issued.get("type") if isinstance(issued, Mapping) else None
+    cls = own.get(kind) if isinstance(kind, str) else None
     if cls is not None:
         return cls.model_validate(issued)
-    return command_class("COMMAND_ADAPTER").validate_python(issued)
+    struct = _by_type().get(kind) if isinstance(kind, str) else None
+    if struct is not None and isinstance(issued, Mapping):
+        try:
+            return msgspec.convert(nested(dict(issued), _flat(struct)), struct)
+        except msgspec.ValidationError:
+            pass  # read by the models: their words for what is wrong, or what they accept (a number as text)
+    model = command_class("COMMAND_ADAPTER").validate_python(issued)
+    return msgspec.convert(nested(model.model_dump(mode="json"), _flat(struct)), struct) if struct else model
+
+
+def issued_dump(command: Any) -> dict[str, Any]:
+    """A command as the log's `issued` dump holds it: as its model writes it (`model_dump(mode="json")`), its
+    parts stored flat beside its own fields (`STORED_FLAT`)."""
+    if not isinstance(command, msgspec.Struct):  # a ruleset of another package's own command
+        dump: dict[str, Any] = command.model_dump(mode="json")
+        return dump
+    return flattened(msgspec.json.decode(msgspec.json.encode(command)), _flat(type(command)))
+
+
+def valid(command: Any) -> Any:
+    """A command built in code, as its struct's types and bounds hold it (a list given for a tuple becomes one);
+    one they refuse raises the model's ValidationError, in its words. A ruleset of another package's own
+    command is its model, validated as it was built."""
+    if not isinstance(command, msgspec.Struct):
+        return command
+    cls = type(command)
+    try:
+        return msgspec.convert(msgspec.to_builtins(command), cls)
+    except msgspec.ValidationError as refused:
+        model = command_model(cls.__name__)
+        model.model_validate(msgspec.json.decode(msgspec.json.encode(command)))
+        raise refused from None  # the model accepts what the struct refuses: the struct's own words
+
+
+def command_model(name: str) -> Any:
+    """The pydantic model of the command (or part) struct `name`: its schema, and its words for a wrong value."""
+    struct = command_class(name)
+    module = importlib.import_module(f"fudge_combat.engine.{MODULES[name]}")
+    return getattr(importlib.import_module(module.MODELS[struct.__name__]), struct.__name__)
+
+
+@functools.cache
+def _flat(cls: type | None) -> dict[str, tuple[str, ...]]:
+    """The fields of a command struct stored flat (`STORED_FLAT`), with their part's own fields."""
+    if cls is None:
+        return {}
+    hints = typing.get_type_hints(cls, include_extras=True)
+    out: dict[str, tuple[str, ...]] = {}
+    for name, hint in hints.items():
+        if typing.get_origin(hint) is typing.Annotated and STORED_FLAT in typing.get_args(hint)[1:]:
+            out[name] = typing.get_args(hint)[0].__struct_fields__
+    return out
 
 
 def _command(name: str) -> type:

@@ -16,7 +16,6 @@ class StartFight(CommandModel):
     stream: str
 
 
-
 class StartBranch(CommandModel):
     type: Literal["start_branch"] = "start_branch"
     name: str
@@ -26,7 +25,6 @@ class StartBranch(CommandModel):
     stream: str
 
 
-
 class CommitSeed(CommandModel):
     type: Literal["commit_seed"] = "commit_seed"
     seed_commitment: str
@@ -34,13 +32,11 @@ class CommitSeed(CommandModel):
     reason: str
 
 
-
 class RevealSeed(CommandModel):
     type: Literal["reveal_seed"] = "reveal_seed"
     seeds: tuple[tuple[str, str], ...]  # (commitment, seed hex)
     next_commitment: str
     next_stream: str
-
 
 
 class Join(CommandModel):
@@ -51,10 +47,8 @@ class Join(CommandModel):
     side: str | None = None
 
 
-
 class Undo(CommandModel):
     type: Literal["undo"] = "undo"
-
 
 
 class Redo(CommandModel):

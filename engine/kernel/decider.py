@@ -12,8 +12,13 @@ from fudge_combat.engine.kernel.dice import Dice
 from fudge_combat.engine.kernel.state import Combatant, FightState, RulesPart, initial_part
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.kernel.command_base import CommandModel as Command
+    from typing import TypeAlias
+
+    from fudge_combat.engine.kernel.command_base import CommandModel
     from fudge_combat.events.structs import Event
+
+    # A command: one of this project's (a struct derived from its model) or a ruleset of another package's own (a model)
+    Command: TypeAlias = Struct | CommandModel
 
 # A decide table's handler: (state, a command of its key's class, dice) -> the events it makes. Each handler
 # names its own command class (`attack(state, c: Attack, dice)`), which a table's one type cannot tie to
@@ -32,7 +37,10 @@ class Decider(Struct, frozen=True):
     title: str  # its name in a line to the GM
     table: Mapping[type, Handler]  # a command's type -> what decides it (`handler`)
     refusals: Mapping[type, str]  # a command it lacks -> the line refusing it ({ruleset}: `name`)
-    still_fights: Callable[[FightState, Combatant], bool]  # a combatant is still in the fight (not out, not Taken Out)
+    # A combatant is still in the fight (not out, not Taken Out). It reads the combatant and the ruleset's own part
+    # of the state for him (what its Reading's `touched` reports changed) alone: a view asks it again only of
+    # those (projections.consequences, projections.board_view).
+    still_fights: Callable[[FightState, Combatant], bool]
 
     def is_terminal(self, state: FightState) -> bool:
         """At most one side still fights: the fight is over (the simulator stops, the GM is told)."""

@@ -3,7 +3,7 @@
 They are the schema: they validate a sheet file, a house-rules file, a preset and a player's request, with
 their own validators (a sheet's `fate_points`, a named wound table), and `fudge sheet schema` and the docs read
 their fields. The engine holds the values they validate as the msgspec structs of engine/kernel/structs.py,
-written from these models by `python -m fudge_combat.engine.kernel.derive` (tests/test_kernel_structs.py fails
+written from these models by `python -m fudge_combat.engine.derive` (tests/test_kernel_structs.py fails
 while that file is not the one these models give): a command that only reads a fight builds no pydantic model.
 """
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.event_rules import EventRule, Named
 from fudge_combat.engine.kernel.registry import UnknownRuleset, added, is_built_in, ruleset_module
@@ -56,6 +54,8 @@ def opened(event: ev.RulesetEvent) -> tuple[BaseModel, EventRule, Summary | None
     except KeyError:
         raise RuleError(f"the {event.ruleset} ruleset has no event {event.kind!r}: the log was written by "
                         "another version of it, or altered") from None
+    from pydantic import ValidationError  # here: a fight of a built-in ruleset never loads pydantic
+
     try:
         return model.model_validate(event.data), rule, summary
     except ValidationError as exc:

@@ -84,8 +84,9 @@ def _check_sheet_bounds(sheet: Sheet, source: str) -> None:
 _TRAITS: dict[tuple[int, str, int], tuple[Any, Any, tuple[str, int, str]]] = {}  # see Fighter.trait
 
 
-class Fighter(Struct, frozen=True):
-    """A sheet read on a ladder: every level a number."""
+class Fighter(Struct, frozen=True, gc=False):
+    """A sheet read on a ladder: every level a number. Not tracked by the cyclic collector: a frozen tree with no
+    cycle (state.Combatant)."""
 
     sheet: Sheet
     attributes: dict[str, int]

@@ -29,7 +29,11 @@ class Condition(Struct, frozen=True):
     seq: int = 0
 
 
-class Combatant(Struct, frozen=True):
+class Combatant(Struct, frozen=True, gc=False):
+    """One fighter in the fight. Like his Fighter and sheet, not tracked by the cyclic collector (`gc=False`): a
+    frozen tree that holds no cycle, of which a roster of hundreds holds hundreds a full collection would walk
+    at every command (bench/README.md, rosters)."""
+
     name: str
     side: str
     fighter: Fighter

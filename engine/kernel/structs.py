@@ -1,21 +1,21 @@
 """A sheet and a fight's rule options as msgspec structs, the values the engine holds: written by `python -m
-fudge_combat.engine.kernel.derive` from the pydantic models (engine.kernel.models), which are the schema and
-validate files and requests. Do not edit: change a model, then write this again (tests/test_kernel_structs.py
-fails until it is)."""
+fudge_combat.engine.derive` from the pydantic models (engine.kernel.models), which are the schema and validate
+files and requests. Do not edit: change a model, then write this again (tests/test_kernel_structs.py fails
+until it is)."""
 
 from typing import Annotated, Any, Literal
 
 from msgspec import Meta, Struct, field
 
 
-class CombatTraits(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class CombatTraits(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     attack: Annotated[str, Meta(max_length=200)]
     defend: Annotated[str, Meta(max_length=200)] | None = None
     ranged: Annotated[str, Meta(max_length=200)] | None = None
     dodge: Annotated[str, Meta(max_length=200)] | None = None
 
 
-class Weapon(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Weapon(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     name: Annotated[str, Meta(max_length=200)] = 'weapon'
     damage: Annotated[int, Meta(ge=-1000, le=1000)]
     blunt_heavy: bool = False
@@ -26,33 +26,33 @@ class Weapon(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     two_handed: bool = False
 
 
-class Armor(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Armor(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     name: Annotated[str, Meta(max_length=200)] = 'armor'
     protection: Annotated[int, Meta(ge=-1000, le=1000)] = 0
     tech: Annotated[int, Meta(ge=-1000, le=1000)] | None = None
 
 
-class Shield(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Shield(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     size: Literal['small', 'medium', 'large']
 
 
-class WoundOverride(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class WoundOverride(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     boxes: tuple[Annotated[int, Meta(ge=0, le=1000)], Annotated[int, Meta(ge=0, le=1000)], Annotated[int, Meta(ge=0, le=1000)], Annotated[int, Meta(ge=0, le=1000)], Annotated[int, Meta(ge=0, le=1000)]]
 
 
-class FateWeapon(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class FateWeapon(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     name: Annotated[str, Meta(max_length=200)] = 'weapon'
     rating: Annotated[int, Meta(ge=-1000, le=1000)] | None = None
     attributes: tuple[Literal['AP', 'APx2', 'Flex', 'Vicious', 'Vcsx2', 'Locking'], ...] = ()
 
 
-class FateArmor(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class FateArmor(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     name: Annotated[str, Meta(max_length=200)] = 'armor'
     rating: Annotated[int, Meta(ge=-1000, le=1000)] | None = None
     type: Annotated[int, Meta(ge=-1000, le=1000)] | None = None
 
 
-class Sheet(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Sheet(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     name: Annotated[str, Meta(max_length=200, min_length=1)]
     kind: Literal['pc', 'npc', 'major'] = 'pc'
     side: Annotated[str, Meta(max_length=200)] | None = None
@@ -73,7 +73,7 @@ class Sheet(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     fate_armor: FateArmor | None = None
 
 
-class RuleOptions(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class RuleOptions(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     ruleset: Annotated[str, Meta(max_length=200)] = 'fudge'
     ladder: Literal['fudge7', 'fate11', 'house'] = 'fudge7'
     ladder_levels: Annotated[tuple[tuple[Annotated[str, Meta(max_length=200)], Annotated[int, Meta(ge=-1000, le=1000)]], ...], Meta(max_length=200)] = ()

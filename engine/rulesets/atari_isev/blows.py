@@ -29,8 +29,8 @@ from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.rulesets.fudge.commands_blows import Attack
-    from fudge_combat.engine.rulesets.fudge.commands_rolls import HeroicAvoidance, ResistSpell, Willpower
+    from fudge_combat.engine.rulesets.fudge.command_structs import Attack
+    from fudge_combat.engine.rulesets.fudge.command_structs import HeroicAvoidance, ResistSpell, Willpower
 
 AVOIDING = ("dodge", "parry")
 
@@ -178,7 +178,7 @@ def attack(state: FightState, c: Attack, dice: Dice) -> list[ev.Event]:
     strike = ranked.current_strike(state) if state.options.initiative in ranked.SYSTEMS else 1
     out: list[ev.Event] = []
     for index, target in enumerate(targets):
-        blow = one_blow(state, c.model_copy(update={"avoid": avoids[index]}), attacker, target, strike,
+        blow = one_blow(state, replace(c, avoid=avoids[index]), attacker, target, strike,
                         index + 1 if decl.sweep else 0, state.last_seq + len(out) + 1, dice)
         out += blow
         resolved = next(e for e in blow if isinstance(e, ev.ExchangeResolved))

@@ -190,7 +190,7 @@ RESTATES: dict[str, str] = {  # engine code -> `projections.fast.source_digest` 
     "engine.rulesets.fudge.ranked.turn_order": "3ecc0b622e03",
     "engine.rulesets.fudge.ranked.next_index": "6c271f4bbc68",
     "engine.rulesets.fudge.ranked.slot_track": "906ddd5c5a59",
-    "engine.rulesets.atari_isev.blows.attack": "3dcaa9b7ad99",
+    "engine.rulesets.atari_isev.blows.attack": "b46077aac71c",
     "engine.rulesets.atari_isev.blows.one_blow": "2e5201363b55",
     "engine.rulesets.atari_isev.blows.attacker_side": "8000923db2ae",
     "engine.rulesets.atari_isev.blows.avoidance_side": "8a0aef779c74",

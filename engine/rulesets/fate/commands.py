@@ -44,9 +44,6 @@ class FateExchange(CommandModel):
     mods: tuple[FateMod, ...] = ()
     mobile: bool = False  # FT-ADV-2 Flex: both sides have room to move
 
-    def typed_parts(self) -> tuple[BaseModel, ...]:
-        return (self, *self.actions)
-
 
 class FateScene(CommandModel):
     """FT-PACE scene: one roll each; the total difference, or paired sub-fights."""
@@ -55,9 +52,6 @@ class FateScene(CommandModel):
     actions: tuple[FateAction, ...]
     mods: tuple[FateMod, ...] = ()
     mode: Literal["total", "paired"] = "paired"
-
-    def typed_parts(self) -> tuple[BaseModel, ...]:
-        return (self, *self.actions)
 
 
 class FateRound(CommandModel):
@@ -74,9 +68,6 @@ class FateAttack(CommandModel):
     defense: FateAction
     mods: tuple[FateMod, ...] = ()
     mobile: bool = False
-
-    def typed_parts(self) -> tuple[BaseModel, ...]:
-        return (self, self.attack, self.defense)
 
 
 class FatePass(CommandModel):

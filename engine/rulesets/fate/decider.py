@@ -34,10 +34,10 @@ from fudge_combat.engine.kernel.state import Action, Combatant, FightState
 from fudge_combat.engine.rulesets.fate.state import fate_of
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.kernel.command_base import CommandModel
-    from fudge_combat.engine.kernel.commands_fight import Join
-    from fudge_combat.engine.rulesets.fate.commands import CheckAspect, EndScene, FateAction, FateAttack, FateExchange, FatePass, FateRound, FateScene, RecoverInjury
-    from fudge_combat.engine.rulesets.fudge.commands_rolls import RollTrait, SpendPoint
+    from fudge_combat.engine.kernel.decider import Command
+    from fudge_combat.engine.kernel.command_structs import Join
+    from fudge_combat.engine.rulesets.fate.command_structs import CheckAspect, EndScene, FateAction, FateAttack, FateExchange, FatePass, FateRound, FateScene, RecoverInjury
+    from fudge_combat.engine.rulesets.fudge.command_structs import RollTrait, SpendPoint
 
 
 def _need_pace(state: FightState, pace: str, what: str) -> None:
@@ -137,7 +137,7 @@ def attack(state: FightState, c: FateAttack, dice: Dice) -> list[ev.Event]:
         if state.turn is None or state.turn.combatant != attacker.key or state.turn.acted:
             raise RuleError(f"it is not {attacker.name}'s turn: `fudge next` gives the next turn (phase initiative)")
     # initiative "none" at the turn pace is no fight's option: it is `fudge odds` weighing a blow out of turn
-    actions = (c.attack.model_copy(update={"target": defender.name}), c.defense.model_copy(update={"target": None}))
+    actions = (with_fields(c.attack, target=defender.name), with_fields(c.defense, target=None))
     check_actions(state, actions, c.mods)
     action = state.last_seq + 1
     rolled = _rolls(state, actions, dice, action, ("attack", "defend"))
@@ -225,7 +225,7 @@ def spend(state: FightState, c: SpendPoint, dice: Dice, *, fallback: HandlerOf[S
         record = state.actions.get(event.action)
         if record is None or not isinstance(state.events.get(record.resolution), ev.ActionResolved):
             raise RuleError(f"event {target} is a recovery roll: fate points change action rolls (FT-PTS)")
-        return fallback(state, c.model_copy(update={"shift": 1, "target": target}), dice)
+        return fallback(state, with_fields(c, shift=1, target=target), dice)
     spent = Spent(who=who, roll=event, target=target, use="fate point", label="fate point (FT-PTS)", shift=1,
                   reroll=False, reason=f"{who.name} spent a fate point")
     paid = ev.FudgePointSpent(combatant=who.name, use="skill", target=target, cost=1, shift=1)
@@ -345,7 +345,7 @@ PHASES_ONLY = {"StartRound": "fudge round", "NextTurn": "fudge next", "Barter": 
                "OrderTies": "fudge order", "HoldAction": "fudge hold", "DeclareIntent": "fudge intend"}
 
 
-C = TypeVar("C", bound="CommandModel")
+C = TypeVar("C", bound="Command")
 
 
 def phased(handler: HandlerOf[C], typed: str) -> HandlerOf[C]:
@@ -365,7 +365,7 @@ def refused(typed: str) -> Handler:
     A handler rather than a line of REFUSALS: the line names the fight's own commands, which depend on
     its pace and initiative, and a refusal line is the same for every fight."""
 
-    def refuse(state: FightState, command: CommandModel, dice: Dice) -> list[ev.Event]:
+    def refuse(state: FightState, command: Command, dice: Dice) -> list[ev.Event]:
         raise RuleError(not_fate(state, typed))
 
     return refuse

@@ -15,7 +15,7 @@ from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.kernel.weighing import Chain, OddsProfile, Outcome, add_chance, fudge_sums, states_by_key
 from fudge_combat.engine.rulesets.fate import rules as fate_rules
-from fudge_combat.engine.rulesets.fate.commands import FateAction, FateAttack, FateExchange
+from fudge_combat.engine.rulesets.fate.command_structs import FateAction, FateAttack, FateExchange
 from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import FightState
 from fudge_combat.engine.rulesets.fate.state import fate_of

@@ -50,7 +50,7 @@ from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.rulesets.fate.state import FateMark, fate_of
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.rulesets.fate.commands import FateAction, FateMod
+    from fudge_combat.engine.rulesets.fate.command_structs import FateAction, FateMod
 
 MEDIOCRE = -1
 

@@ -10,9 +10,9 @@ from typing import Any
 
 from fudge_combat.engine.kernel.sim_rules import SimRules
 from fudge_combat.engine.kernel.state import Combatant, FightState
-from fudge_combat.engine.rulesets.fate.commands import FateAction, FateAttack, FateExchange, FateRound
+from fudge_combat.engine.rulesets.fate.command_structs import FateAction, FateAttack, FateExchange, FateRound
 from fudge_combat.engine.rulesets.fate.state import fate_of
-from fudge_combat.engine.rulesets.fudge.commands_rolls import SpendPoint
+from fudge_combat.engine.rulesets.fudge.command_structs import SpendPoint
 from fudge_combat.events import structs as ev
 
 FATE_LEVELS = ("Undamaged", "Clipped", "Hurt", "Injured", "Taken Out", "Dead")

@@ -21,7 +21,7 @@ from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.rulesets.fudge.commands_aftermath import EndBattle, Heal, Rest
+    from fudge_combat.engine.rulesets.fudge.command_structs import EndBattle, Heal, Rest
 
 
 def _living(state: FightState, names: tuple[str, ...]) -> list[Combatant]:

@@ -21,11 +21,11 @@ from fudge_combat.engine.rulesets.fudge.settle import blow_marks, good_level, mi
 from fudge_combat.engine.rulesets.fudge.sides import blow_sides, with_roll
 from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState, replace
-from fudge_combat.engine.rulesets.fudge.commands_blows import NO_TARGETING
+from fudge_combat.engine.rulesets.fudge.command_structs import NO_TARGETING
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.kernel.command_base import Reveal
-    from fudge_combat.engine.rulesets.fudge.commands_blows import Attack, Exchange, Targeting
+    from fudge_combat.engine.kernel.command_structs import Reveal
+    from fudge_combat.engine.rulesets.fudge.command_structs import Attack, Exchange, Targeting
 
 
 def fight(state: FightState, kind: Literal["exchange", "attack"], first: Combatant, second: Combatant, mods: tuple[int, int],

@@ -24,7 +24,7 @@ from fudge_combat.engine.rulesets.fudge.sides import combatant
 from fudge_combat.events import structs as ev
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.rulesets.fudge.commands_rolls import ResistSpell, Willpower
+    from fudge_combat.engine.rulesets.fudge.command_structs import ResistSpell, Willpower
 
 
 class HealthChart(Struct, frozen=True):

@@ -15,7 +15,6 @@ class Kill(CommandModel):
     reason: str = ""
 
 
-
 class GmWound(CommandModel):
     """A-LOG-1: the GM's ruling of a wound from outside the blows (a fall, fire, a trap, poison)."""
 
@@ -25,12 +24,10 @@ class GmWound(CommandModel):
     reason: str = ""
 
 
-
 class EndBattle(CommandModel):
     """F-HEAL-1, F-STUN-1: the battle is over."""
 
     type: Literal["end_battle"] = "end_battle"
-
 
 
 class Rest(CommandModel):
@@ -39,7 +36,6 @@ class Rest(CommandModel):
     type: Literal["rest"] = "rest"
     combatants: tuple[CombatantName, ...] = ()
     weeks: int = Field(default=0, ge=0, le=52)
-
 
 
 class Heal(CommandModel):

@@ -2,12 +2,12 @@
 
 One module of `engine.commands`, which loads it when one of its classes is first named."""
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer, model_validator
 
 from fudge_combat.engine.kernel.command_base import CombatantName, CommandModel, Reveal
-
+from fudge_combat.engine.kernel.command_marks import STORED_FLAT, flattened, nested
 
 
 class Targeting(BaseModel):
@@ -29,33 +29,23 @@ NO_TARGETING = Targeting()
 TARGETING_FIELDS = frozenset(Targeting.model_fields)
 
 
-
 class _Targeted(CommandModel):
     """A blow with a `targeting`. Its fields are given, and stored in the log's `issued` dumps, flat
-    (`aim`, `called`, ... beside `first` and `second`), as the commands of older logs hold them: a
-    dump stays byte for byte what it was, and `fudge verify` re-decides an old log from it."""
+    (`aim`, `called`, ... beside `first` and `second`: engine.kernel.command_marks.STORED_FLAT)."""
 
-    targeting: Targeting = NO_TARGETING
+    targeting: Annotated[Targeting, STORED_FLAT] = NO_TARGETING
 
     @model_validator(mode="before")
     @classmethod
     def _nest(cls, data: Any) -> Any:
         """The flat targeting keys, as given or stored, gathered into `targeting`."""
-        if not isinstance(data, dict) or TARGETING_FIELDS.isdisjoint(data):
-            return data
-        flat = {k: v for k, v in data.items() if k in TARGETING_FIELDS}
-        nested = data.get("targeting", {})
-        if isinstance(nested, Targeting):
-            nested = nested.model_dump(exclude_unset=True)
-        rest = {k: v for k, v in data.items() if k not in TARGETING_FIELDS}
-        return {**rest, "targeting": {**nested, **flat}} if isinstance(nested, dict) else data
+        if isinstance(data, dict) and isinstance(data.get("targeting"), Targeting):
+            data = {**data, "targeting": data["targeting"].model_dump(exclude_unset=True)}
+        return nested(data, {"targeting": TARGETING_FIELDS})
 
     @model_serializer(mode="wrap")
     def _flat(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data = handler(self)
-        data.update(data.pop("targeting", None) or {})
-        return data
-
+        return flattened(handler(self), ("targeting",))
 
 
 class Exchange(_Targeted):
@@ -71,7 +61,6 @@ class Exchange(_Targeted):
     pull: tuple[tuple[CombatantName, int], ...] = ()  # F-STUN-2: (fighter, worst wound level)
     head: tuple[CombatantName, ...] = ()  # F-STUN-3: fighters aiming at the head
     magic: tuple[tuple[CombatantName, int], ...] = ()  # F-MOD-5: (fighter, blessing or curse)
-
 
 
 class Attack(_Targeted):

@@ -24,14 +24,12 @@ class RollTrait(CommandModel):
     median: bool = False  # C-ACT-5: three rolls, the median counts
 
 
-
 class SpendPoint(CommandModel):
     type: Literal["spend"] = "spend"
     combatant: CombatantName
     use: Literal["panache", "skill", "luck", "scratch", "ticking", "spare"]  # spare: CT-SPARE
     target: int | None = None
     shift: Literal[1, -1] | None = None
-
 
 
 class Shoot(CommandModel):
@@ -53,7 +51,6 @@ class Shoot(CommandModel):
     dodge: str | None = None
 
 
-
 class Melee(CommandModel):
     """F-MULTI: a lone fighter against several foes, one roll compared with each foe's."""
 
@@ -72,7 +69,6 @@ class Melee(CommandModel):
     foe_mods: tuple[tuple[CombatantName, int], ...] = ()  # F-MOD-2: the GM's modifier to one foe (footing, light)
 
 
-
 class StoryRoll(CommandModel):
     """F-PACE-1: a story element's roll for one PC's chosen trait; the GM narrates what follows."""
 
@@ -84,7 +80,6 @@ class StoryRoll(CommandModel):
     element: str = ""
 
 
-
 class Willpower(CommandModel):
     """AI-WILL-1: a Will roll (story inspiration) lowers the effective wound status for the scene."""
 
@@ -93,14 +88,12 @@ class Willpower(CommandModel):
     mod: int = 0
 
 
-
 class ResistSpell(CommandModel):
     """AI-WILL-2: caster and target roll Will; the target's excess reduces the spell."""
 
     type: Literal["resist_spell"] = "resist_spell"
     caster: CombatantName
     target: CombatantName
-
 
 
 class HeroicAvoidance(CommandModel):

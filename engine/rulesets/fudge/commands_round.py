@@ -16,14 +16,12 @@ class Declare(CommandModel):
     posture_die: int | None = None  # the d6 face rolled at the table
 
 
-
 class SealDeclaration(CommandModel):
     """A-SEAL-1: the shell keeps the choice and salt secret; only the seal is logged."""
 
     type: Literal["seal_declaration"] = "seal_declaration"
     combatant: CombatantName
     seal: str
-
 
 
 class StartRound(CommandModel):
@@ -35,7 +33,6 @@ class StartRound(CommandModel):
     automatic: tuple[CombatantName, ...] = ()
 
 
-
 class Barter(CommandModel):
     type: Literal["barter"] = "barter"
     combatant: CombatantName
@@ -45,10 +42,8 @@ class Barter(CommandModel):
     second_trade: int | None = None  # PC-BARTER-1: classic bartering trades two dice
 
 
-
 class NextTurn(CommandModel):
     type: Literal["next"] = "next"
-
 
 
 class OrderTies(CommandModel):
@@ -58,7 +53,6 @@ class OrderTies(CommandModel):
     order: tuple[CombatantName, ...]
 
 
-
 class DeclareIntent(CommandModel):
     """PH-4 `structured`: the declaration step of a phase."""
 
@@ -66,7 +60,6 @@ class DeclareIntent(CommandModel):
     combatant: CombatantName
     what: str = ""
     target: CombatantName | None = None  # an attack on this combatant
-
 
 
 class HoldAction(CommandModel):

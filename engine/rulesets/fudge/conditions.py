@@ -20,7 +20,7 @@ from fudge_combat.events import structs as ev
 from fudge_combat.events.records import Recorded
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.rulesets.fudge.commands_conditions import ClearCondition, Leave, MarkCondition
+    from fudge_combat.engine.rulesets.fudge.command_structs import ClearCondition, Leave, MarkCondition
 
 # The rules' own states, by the name the GM types, with what the rules say of each (RULES.md's IDs). Any other
 # name is a free-text condition.

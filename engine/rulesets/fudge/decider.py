@@ -38,10 +38,10 @@ from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.rulesets.fudge.commands_aftermath import GmWound
-    from fudge_combat.engine.rulesets.fudge.commands_blows import Attack, Exchange
-    from fudge_combat.engine.rulesets.fudge.commands_rolls import ResistSpell, RollTrait, Willpower
-    from fudge_combat.engine.rulesets.fudge.commands_round import Declare, SealDeclaration
+    from fudge_combat.engine.rulesets.fudge.command_structs import GmWound
+    from fudge_combat.engine.rulesets.fudge.command_structs import Attack, Exchange
+    from fudge_combat.engine.rulesets.fudge.command_structs import ResistSpell, RollTrait, Willpower
+    from fudge_combat.engine.rulesets.fudge.command_structs import Declare, SealDeclaration
 
 D6_POSTURE = {1: -2, 2: -1, 3: 0, 4: 0, 5: 1, 6: 2}  # F-TAC-3
 Acting = Callable[[FightState, Combatant], list[ev.Modifier]]

@@ -20,7 +20,7 @@ from fudge_combat.events.records import canonical
 from fudge_combat.engine.kernel.state import FightState
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.kernel.command_base import Reveal
+    from fudge_combat.engine.kernel.command_structs import Reveal
 
 
 def seal_text(declaration: ev.Declaration) -> str:

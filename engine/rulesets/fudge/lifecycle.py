@@ -19,8 +19,8 @@ from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import FightState
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.kernel.commands_fight import CommitSeed, Join, RevealSeed, StartBranch, StartFight
-    from fudge_combat.engine.rulesets.fudge.commands_aftermath import Kill
+    from fudge_combat.engine.kernel.command_structs import CommitSeed, Join, RevealSeed, StartBranch, StartFight
+    from fudge_combat.engine.rulesets.fudge.command_structs import Kill
 
 
 def start(state: FightState, c: StartFight, dice: Dice) -> list[ev.Event]:

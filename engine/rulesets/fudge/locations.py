@@ -21,7 +21,7 @@ from typing import Any
 
 from msgspec.structs import replace as with_fields
 
-from fudge_combat.engine.rulesets.fudge.commands_blows import Targeting
+from fudge_combat.engine.rulesets.fudge.command_structs import Targeting
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.rulesets.fudge.melee_mods import aimed_hits
 from fudge_combat.events import structs as ev

@@ -42,7 +42,7 @@ from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Action, Combatant, FightState, replace
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.rulesets.fudge.commands_rolls import Melee
+    from fudge_combat.engine.rulesets.fudge.command_structs import Melee
 
 
 def foe_modifiers(state: FightState, lone: Combatant, foe: Combatant) -> tuple[ev.Modifier, ...]:

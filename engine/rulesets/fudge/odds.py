@@ -12,13 +12,13 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from fudge_combat.engine.kernel.command_base import Reveal
+from fudge_combat.engine.kernel.command_structs import Reveal
 from fudge_combat.engine.kernel.errors import RuleError
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.kernel.weighing import (ONE, Chain, OddsProfile, Outcome, add_chance, every_roll, fudge_sums,
                                                  states_by_key)
 from fudge_combat.engine.kernel.wounds import LEVELS, SCRATCH
-from fudge_combat.engine.rulesets.fudge.commands_blows import Attack, Exchange
+from fudge_combat.engine.rulesets.fudge.command_structs import Attack, Exchange
 from fudge_combat.engine.rulesets.fudge.melee_mods import is_static_npc
 from fudge_combat.engine.rulesets.fudge.rolls import damage_roller
 from fudge_combat.engine.rulesets.fudge.settle import min_hit_for, settle_exchange, wound_events

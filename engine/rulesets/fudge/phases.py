@@ -18,7 +18,7 @@ from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.rulesets.fudge.commands_round import Barter, DeclareIntent, HoldAction, NextTurn, OrderTies, StartRound
+    from fudge_combat.engine.rulesets.fudge.command_structs import Barter, DeclareIntent, HoldAction, NextTurn, OrderTies, StartRound
 
 
 def start_round(state: FightState, c: StartRound, dice: Dice) -> list[ev.Event]:

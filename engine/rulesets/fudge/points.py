@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, TYPE_CHECKING
 
+from msgspec.structs import replace
+
 from fudge_combat.engine.kernel.words import counted
 from fudge_combat.engine.rulesets.fudge import harm
 from fudge_combat.engine.kernel.dice import Dice
@@ -19,7 +21,7 @@ from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import Combatant, FightState
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.rulesets.fudge.commands_rolls import SpendPoint
+    from fudge_combat.engine.rulesets.fudge.command_structs import SpendPoint
 
 
 def spend(state: FightState, c: SpendPoint, dice: Dice, *, settle: Settle) -> list[ev.Event]:
@@ -47,7 +49,7 @@ def spend(state: FightState, c: SpendPoint, dice: Dice, *, settle: Settle) -> li
         if c.shift not in (None, 1):
             raise RuleError("a spare die gives +1 to a roll (CT-SPARE): no --shift")
         paid: Any = spare_spent(state, who, target)
-        c = c.model_copy(update={"shift": 1})
+        c = replace(c, shift=1)
     else:
         if who.fudge_points < 1:
             raise RuleError(f"{who.name} has no fudge points left (C-FP-3)")

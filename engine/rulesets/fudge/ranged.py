@@ -40,7 +40,7 @@ from fudge_combat.engine.rulesets.fudge.sides import SHIELD_SIZES, able, combata
 from fudge_combat.engine.kernel.state import Action, Combatant, FightState
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.rulesets.fudge.commands_rolls import Shoot
+    from fudge_combat.engine.rulesets.fudge.command_structs import Shoot
 
 GRAZE = 1
 

@@ -31,7 +31,7 @@ from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.kernel.words import some_of
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.rulesets.fudge.commands_round import NextTurn, StartRound
+    from fudge_combat.engine.rulesets.fudge.command_structs import NextTurn, StartRound
 
 NO_DECLARATION = ev.Declaration()  # frozen: one instance serves every fighter who declared nothing
 

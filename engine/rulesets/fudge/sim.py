@@ -8,8 +8,8 @@ from typing import Any
 from fudge_combat.engine.kernel.sim_rules import SimRules
 from fudge_combat.engine.kernel.state import Combatant, FightState
 from fudge_combat.engine.kernel.wounds import LEVELS, VERY_HURT
-from fudge_combat.engine.rulesets.fudge.commands_blows import Attack
-from fudge_combat.engine.rulesets.fudge.commands_rolls import SpendPoint
+from fudge_combat.engine.rulesets.fudge.command_structs import Attack
+from fudge_combat.engine.rulesets.fudge.command_structs import SpendPoint
 from fudge_combat.events import structs as ev
 
 

@@ -18,7 +18,7 @@ from fudge_combat.events import structs as ev
 from fudge_combat.engine.kernel.state import FightState
 
 if TYPE_CHECKING:
-    from fudge_combat.engine.rulesets.fudge.commands_rolls import StoryRoll
+    from fudge_combat.engine.rulesets.fudge.command_structs import StoryRoll
 
 STORY_ONLY = "this fight is told in story elements (F-PACE-1): `fudge story NAME TRAIT --mod N` rolls for a PC's plan"
 
