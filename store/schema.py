@@ -40,6 +40,7 @@ import dataclasses
 import functools
 import operator
 import sys
+import threading
 import types
 import typing
 from collections.abc import Callable
@@ -143,13 +144,22 @@ def _hints(cls: Any) -> list[tuple[str, Any]]:
     return [(name, hints[name]) for name in cls.__struct_fields__]
 
 
-# Each combatant of the state last decoded, by its id, with what msgpack held for him (`_HELD`: the combatant
-# kept too, so that the id stays his): a combatant the next snapshot still holds (one the command left alone:
-# the state is immutable, so he is the same object) is written as he was read, not taken apart again field
-# by field with his fighter, sheet and track (a roster of hundreds is written at every command). Only the
-# last body decoded is kept.
-_READ: dict[int, Any] = {}
-_HELD: dict[int, Combatant] = {}
+# Each combatant of the state this thread last decoded, by his id: (the combatant, kept so that the id stays
+# his, and what msgpack held for him). A combatant the next snapshot still holds (one the command left alone:
+# the state is immutable, so he is the same object) is written as he was read, not taken apart again field by
+# field with his fighter, sheet and track (a roster of hundreds is written at every command). Only the last
+# body a thread decoded is kept, for that thread: a command decodes and writes in one. A combatant holding a
+# persistent map is not kept: that map's newest version changes the dict it was read into
+# (engine.kernel.pmap), so what msgpack held is no longer his.
+_LOCAL = threading.local()
+
+
+def _read() -> dict[int, tuple[Combatant, Any]]:
+    """This thread's combatants of the last body it decoded (`_LOCAL`)."""
+    found: dict[int, tuple[Combatant, Any]] | None = getattr(_LOCAL, "read", None)
+    if found is None:
+        found = _LOCAL.read = {}
+    return found
 
 
 class _Deriver:
@@ -302,8 +312,9 @@ class _Deriver:
         decodes = [(number, codec.decode) for number, codec in enumerate(codecs) if codec.decode is not None]
 
         def encode(value: Any) -> Any:
-            if remember and _HELD.get(id(value)) is value:
-                return _READ[id(value)]  # as msgpack held him: the same array
+            was = _read().get(id(value)) if remember else None
+            if was is not None and was[0] is value:
+                return was[1]  # as msgpack held him: the same array
             if type(value) is not cls and not (cls is FightState and isinstance(value, FightState)):
                 raise TypeError(f"a {type(value).__name__} where a {cls.__name__} is stored")
             held = read(value)
@@ -325,8 +336,8 @@ class _Deriver:
                 for number, convert in decodes:
                     held[number] = convert(held[number])
             made = build(held)
-            if remember:
-                _READ[id(made)], _HELD[id(made)] = value, made
+            if remember and not any(type(item) in KINDS for item in held):
+                _read()[id(made)] = (made, value)
             return made
 
         codec = self.classes[cls] = Codec(wire, encode, decode)
@@ -493,6 +504,5 @@ def decode(body: bytes) -> Body:
     _, decoder, state_codec, history_codec = _schema()
     assert state_codec.decode is not None and history_codec.decode is not None
     found = decoder.decode(body)
-    _READ.clear()
-    _HELD.clear()
+    _LOCAL.read = {}
     return Body(state_codec.decode(found.state), history_codec.decode(found.history))

@@ -87,3 +87,23 @@ def test_a_command_built_with_a_wrong_value_is_refused_in_its_models_words(comma
     with pytest.raises(ValidationError) as refused:
         cmd.valid(command)
     assert words in refused.value.errors()[0]["msg"], refused.value.errors()
+
+
+def test_what_the_struct_refuses_is_read_by_the_model_as_a_command_always_was() -> None:
+    """A command built in code with a value the struct's strict types refuse is read by its model, as every
+    command was before the structs: a number given as text is the number, bytes are text, a part given as its
+    model is its struct; text that is not UTF-8 is refused in the words the shell turns into its one line."""
+    from fudge_combat.cli.context import edge_message
+    from fudge_combat.engine.rulesets.fudge.commands_blows import Targeting
+
+    assert cmd.valid(cmd.Rest(weeks="3")) == cmd.Rest(weeks=3)  # type: ignore[arg-type]  # a number as text
+    assert cmd.valid(cmd.Leave(combatant=b"Ann")) == cmd.Leave(combatant="Ann")  # type: ignore[arg-type]  # bytes
+    aimed = cmd.Attack(attacker="Ann", target="Bob", targeting=Targeting(aim=2, aim_at="eye"))  # type: ignore[arg-type]  # the model
+    assert cmd.valid(aimed) == cmd.Attack(attacker="Ann", target="Bob", targeting=cmd.Targeting(aim=2, aim_at="eye"))
+    with pytest.raises(ValidationError) as refused:
+        cmd.valid(cmd.MarkCondition(combatant="Ann", condition="da\udcffzed"))  # a byte that is not UTF-8, as Python keeps it
+    assert edge_message(refused.value) == ("a value given is not UTF-8 text (byte 0xff): type it in UTF-8; "
+                                           "nothing was written")
+    with pytest.raises(ValidationError) as refused:
+        cmd.valid(cmd.Rest(weeks=53))
+    assert edge_message(refused.value) == "weeks: Input should be less than or equal to 52"

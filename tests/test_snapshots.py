@@ -98,7 +98,8 @@ def test_F_EX_A_REPLAY_1_command_by_command_matches_event_by_event(fights, snaps
 def test_a_combatant_read_from_a_snapshot_is_written_again_byte_for_byte_as_taking_him_apart_gives(fights: Fights) -> None:
     """A-REPLAY-1: a combatant a snapshot's state still holds after a command (the same object) is written from
     what msgpack held for him (store.schema), not taken apart again: the snapshot's bytes are the same either
-    way, for the fighters left alone and beside one the command changed."""
+    way, for the fighters left alone and beside one the command changed. A combatant holding a persistent map,
+    whose newest version changes the dict it was read into, is always taken apart again."""
     from msgspec.structs import replace
 
     from fudge_combat.engine.kernel.pmap import PMap
@@ -108,15 +109,23 @@ def test_a_combatant_read_from_a_snapshot_is_written_again_byte_for_byte_as_taki
     name = play_fex(fights)
     body = schema.encode(fights.state(name), FOUNDED)
     state, history = schema.decode(body)
-    assert sorted(id(who) for who in state.combatants.values()) == sorted(schema._HELD)  # noqa: SLF001  (each remembered)
-    snorri = state.combatants["snorri"]
+    assert sorted(id(who) for who in state.combatants.values()) == sorted(schema._read())  # noqa: SLF001  (each kept)
+    snorri, brynhild = state.combatants["snorri"], state.combatants["brynhild"]
     changed = replace(state, combatants=PMap.holding({**state.combatants, "snorri": replace(snorri, fudge_points=0)}))
     remembered = schema.encode(state, history), schema.encode(changed, history)
-    brynhild = state.combatants["brynhild"]
-    held = schema._READ[id(brynhild)]  # noqa: SLF001
-    schema._READ[id(brynhild)] = schema._READ[id(snorri)]  # noqa: SLF001  (what is written is what was read)
+    kept = schema._read()[id(brynhild)]  # noqa: SLF001
+    schema._read()[id(brynhild)] = (brynhild, schema._read()[id(snorri)][1])  # noqa: SLF001  (what is written is what was read)
     assert schema.encode(state, history) != body
-    schema._READ[id(brynhild)] = held  # noqa: SLF001
-    schema._READ.clear(), schema._HELD.clear()  # noqa: SLF001  (taken apart again, field by field)
+    schema._read()[id(brynhild)] = kept  # noqa: SLF001
+    schema._read().clear()  # noqa: SLF001  (taken apart again, field by field)
     assert remembered == (body, schema.encode(changed, history))
     assert remembered[1] != body
+
+    # a persistent map of locations (F-LOC-2): its dict is the one msgpack's was read into
+    wounded = replace(snorri, locations=PMap.holding({"left leg": (2, None)}))
+    body = schema.encode(replace(state, combatants=PMap.holding({**state.combatants, "snorri": wounded})), history)
+    state, history = schema.decode(body)
+    snorri = state.combatants["snorri"]
+    assert id(snorri) not in schema._read() and id(state.combatants["brynhild"]) in schema._read()  # noqa: SLF001
+    snorri.locations.set("head", (3, None))  # the newest version: the dict it was read into changes
+    assert schema.encode(state, history) == body

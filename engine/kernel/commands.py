@@ -11,9 +11,12 @@ loads Fate's commands. The shell names the classes through `engine.commands`.
 
 from __future__ import annotations
 
+import datetime
+import decimal
 import functools
 import importlib
 import typing
+import uuid
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
@@ -171,19 +174,39 @@ def issued_dump(command: Any) -> dict[str, Any]:
     return flattened(msgspec.json.decode(msgspec.json.encode(command)), _flat(type(command)))
 
 
+# Values msgspec's `to_builtins` would turn into text (bytes as base64, a date as ISO): kept as they are, so that
+# the struct refuses them where a field wants text, and the model reads them as it always did.
+_AS_GIVEN = (bytes, bytearray, memoryview, datetime.datetime, datetime.date, datetime.time, datetime.timedelta,
+             decimal.Decimal, uuid.UUID)
+
+
 def valid(command: Any) -> Any:
-    """A command built in code, as its struct's types and bounds hold it (a list given for a tuple becomes one);
-    one they refuse raises the model's ValidationError, in its words. A ruleset of another package's own
-    command is its model, validated as it was built."""
+    """A command built in code, as its struct's types and bounds hold it (a list given for a tuple becomes one).
+    What the struct refuses (a wrong value, text that is not UTF-8, a number given as text) is read by the
+    command's model, as a command was before the structs: the model's ValidationError, in its words, or the
+    struct of what the model reads. A ruleset of another package's own command is its model, validated as it
+    was built."""
     if not isinstance(command, msgspec.Struct):
         return command
     cls = type(command)
     try:
-        return msgspec.convert(msgspec.to_builtins(command), cls)
-    except msgspec.ValidationError as refused:
-        model = command_model(cls.__name__)
-        model.model_validate(msgspec.json.decode(msgspec.json.encode(command)))
-        raise refused from None  # the model accepts what the struct refuses: the struct's own words
+        made = msgspec.convert(msgspec.to_builtins(command, builtin_types=_AS_GIVEN), cls)
+        msgspec.json.encode(made)  # text that is not UTF-8 (a lone surrogate) is refused here, as the log would
+        return made
+    except (msgspec.ValidationError, TypeError, UnicodeEncodeError):
+        pass
+    read = command_model(cls.__name__).model_validate({name: _given(getattr(command, name)) for name in cls.__struct_fields__})
+    return msgspec.convert(nested(read.model_dump(mode="json"), _flat(cls)), cls)
+
+
+def _given(value: Any) -> Any:
+    """A field's value as a model reads it: a part built as a struct (a Fate action, a blow's targeting) as its
+    fields, at any depth; anything else as it is."""
+    if isinstance(value, msgspec.Struct):
+        return {name: _given(getattr(value, name)) for name in value.__struct_fields__}
+    if isinstance(value, (tuple, list)):
+        return type(value)(_given(item) for item in value)
+    return value
 
 
 def command_model(name: str) -> Any:
