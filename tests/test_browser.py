@@ -202,7 +202,8 @@ def test_the_players_board_on_a_desktop_a_phone_a_tv_and_in_the_dark(browser: An
             scheme(browser, "dark")  # the device says dark: the page follows
             background = "return getComputedStyle(document.body).backgroundColor"
             assert rgb(browser, background) < 150
-            assert browser.find_element("id", "t-dark").is_selected()
+            # the switch follows at the media query's `change` event, a task after the style: waited for
+            until(lambda: browser.find_element("id", "t-dark").is_selected(), "the dark switch following the device")
             assert not_blank(shot(browser, tmp_path, "board-dark.png", IMAGES))
             browser.find_element("id", "t-dark").click()  # the switch: light on a dark device, kept on reload
             assert rgb(browser, background) > 600
