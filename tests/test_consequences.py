@@ -414,3 +414,31 @@ def test_F_WND_3_a_box_marked_below_the_level_is_said_with_the_level_kept() -> N
     found = said(fights, cmd.Exchange(first="snorri", second="brynhild"),
                  "snorri=- - 0 0", "brynhild=- 0 0 0", "snorri=0 0 0 0")
     assert ("wound", "Brynhild marks a Scratch box (1 of 3), still Very Hurt: -2 to every roll") in found, found
+
+
+def _asked_of_everyone(before: Any, after: Any) -> None:
+    """Who fell, rose, or left a side standing, asked only of the combatants a command changed, is what asking
+    every combatant gives (`Decider.still_fights` reads the combatant and its ruleset's part, no more)."""
+    from fudge_combat.projections.consequences import _changed, _fight_over, _standing
+
+    changed = _changed(before, after)
+    assert _standing(before, after, changed) == _standing(before, after, None)
+    assert _fight_over(before, after, changed) == _fight_over(before, after, None)
+
+
+@pytest.mark.parametrize("demo", list(DEMOS))
+def test_F_WND_1_FT_TRACK_3_who_stands_is_asked_of_the_changed_alone_and_says_the_same(demo: str) -> None:
+    """Every step of every demo (Fate's Taken Out is on its own part of the state, not the combatant)."""
+    fights, _ = play(DEMOS[demo])
+    states = [state for _, state in evolve_all(fights.log("fight"))]
+    for before, after in zip(states, states[1:]):
+        _asked_of_everyone(before, after)
+
+
+@fuzz(25)
+@given(_session())
+def test_F_WND_1_random_sessions_who_stands_is_asked_of_the_changed_alone_and_says_the_same(steps: list[Any]) -> None:
+    """Random GM sessions (undo and redo included): the same lines as asking every combatant."""
+    _, seen = _said_live(steps)
+    for before, after, _ in seen:
+        _asked_of_everyone(before, after)

@@ -138,6 +138,12 @@ CASES: dict[str, Case] = {
                                                           ("not UTF-8",)),
     "a combatant named in bytes that are not UTF-8": Case(
         lambda f: ["join", str(SHEETS / "brynhild.toml"), "--as", os.fsdecode(b"B\xff")], ("not UTF-8", "0xff")),
+    "a condition named in bytes that are not UTF-8": Case(
+        lambda f: ["mark", "Snorri", os.fsdecode(b"da\xffzed")], ("not UTF-8", "0xff")),
+    "a kill's reason in bytes that are not UTF-8": Case(
+        lambda f: ["kill", "Snorri", "--reason", os.fsdecode(b"fell\xfe")], ("not UTF-8", "0xfe")),
+    "a GM's wound's reason in bytes that are not UTF-8": Case(
+        lambda f: ["wound", "Snorri", "Hurt", "--reason", os.fsdecode(b"\xe9boulis")], ("not UTF-8", "0xe9")),
     "[ x 100,000 to secrets import": Case(lambda f: ["secrets", "import", str(f / "deep.json")],
                                           ("not a `fudge secrets export`",), deep_json),
     "an output in latin-1 under LC_ALL=C": Case(lambda f: ["log"], (), lambda f: {

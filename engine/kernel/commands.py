@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import msgspec
 
-from fudge_combat.engine.kernel.command_marks import STORED_FLAT, flattened, nested
+from fudge_combat.engine.kernel.command_marks import STORED_FLAT, field_hints, flattened, nested
 
 if TYPE_CHECKING:
     from fudge_combat.engine.kernel.command_base import CommandModel
@@ -221,12 +221,8 @@ def _flat(cls: type | None) -> dict[str, tuple[str, ...]]:
     """The fields of a command struct stored flat (`STORED_FLAT`), with their part's own fields."""
     if cls is None:
         return {}
-    hints = typing.get_type_hints(cls, include_extras=True)
-    out: dict[str, tuple[str, ...]] = {}
-    for name, hint in hints.items():
-        if typing.get_origin(hint) is typing.Annotated and STORED_FLAT in typing.get_args(hint)[1:]:
-            out[name] = typing.get_args(hint)[0].__struct_fields__
-    return out
+    return {name: typing.get_args(hint)[0].__struct_fields__ for name, hint in field_hints(cls)
+            if typing.get_origin(hint) is typing.Annotated and STORED_FLAT in typing.get_args(hint)[1:]}
 
 
 def _command(name: str) -> type:
